@@ -1,0 +1,184 @@
+package quiver
+
+import (
+	"fmt"
+	"slices"
+	"sync/atomic"
+
+	"github.com/quiverlabs/quiver/internal/num"
+	"github.com/quiverlabs/quiver/internal/oracle"
+	"github.com/quiverlabs/quiver/internal/ref"
+)
+
+// A backend is one complete set of kernels, registered by name, in the
+// spirit of the standard library's crypto/internal/impl. Adding a backend
+// means filling one of these in a backend_*.go file and registering it;
+// the public API and the tests do not change, because the tests run every
+// registered backend that the CPU offers.
+//
+// Kernels are only called with validated input: bits is nil (all valid)
+// or covers every element from bit off, off >= 0, and there is no
+// selection (selected shapes always run the scalar reference).
+type backend struct {
+	name      string
+	priority  int  // higher wins among available backends
+	available bool // the CPU (and build) can run it
+
+	// Float sum layouts under ADR-013, reproduced by oracle.Sum.
+	policy32, policy64 oracle.Policy
+
+	f32 kernelSet[float32, float32]
+	f64 kernelSet[float64, float64]
+	i8  kernelSet[int8, int64]
+	i16 kernelSet[int16, int64]
+	i32 kernelSet[int32, int64]
+	i64 kernelSet[int64, int64]
+	u8  kernelSet[uint8, uint64]
+	u16 kernelSet[uint16, uint64]
+	u32 kernelSet[uint32, uint64]
+	u64 kernelSet[uint64, uint64]
+
+	// Exact sums of 64-bit elements: the wrapped sum and whether the
+	// mathematical sum is outside the sum type. Narrower types need no
+	// kernel of their own: SumChecked adds exact chunk sums (see checked.go).
+	checkedI64 func(x []int64, bits []byte, off int) (int64, bool)
+	checkedU64 func(x []uint64, bits []byte, off int) (uint64, bool)
+
+	// countValid counts the set bits among bits off..off+n-1.
+	countValid func(bits []byte, off, n int) int
+}
+
+// kernelSet holds a backend's kernels for element type T with sum type S.
+type kernelSet[T num.Number, S int64 | uint64 | float32 | float64] struct {
+	// sum adds the valid elements: wrapping for integers, the backend's
+	// float policy for floats.
+	sum func(x []T, bits []byte, off int) S
+	// summary returns the min and max of the valid elements under the
+	// rules of ref.Summary (canonical NaN, first of equal values, identities
+	// when empty) and the number of valid elements.
+	summary func(x []T, bits []byte, off int) (lo, hi T, valid int)
+}
+
+var (
+	registry []*backend
+	active   atomic.Pointer[backend]
+)
+
+// register adds b to the registry. Backends register from package-level
+// variable initializers, which all run before init, so the init below sees
+// every one of them.
+func register(b *backend) *backend {
+	registry = append(registry, b)
+	slices.SortStableFunc(registry, func(x, y *backend) int { return y.priority - x.priority })
+	return b
+}
+
+func init() {
+	for _, b := range registry {
+		if b.available {
+			active.Store(b)
+			return
+		}
+	}
+}
+
+// The scalar backend is the reference itself: strict float sums (A=1),
+// one accumulator everywhere. It is always available and is the only
+// backend built with -tags purego.
+var scalarBackend = register(&backend{
+	name:       "scalar",
+	priority:   0,
+	available:  true,
+	policy32:   oracle.Policy{A: 1, W: 1},
+	policy64:   oracle.Policy{A: 1, W: 1},
+	f32:        scalarFloatKernels[float32](),
+	f64:        scalarFloatKernels[float64](),
+	i8:         scalarIntKernels[int8, int64](),
+	i16:        scalarIntKernels[int16, int64](),
+	i32:        scalarIntKernels[int32, int64](),
+	i64:        scalarIntKernels[int64, int64](),
+	u8:         scalarIntKernels[uint8, uint64](),
+	u16:        scalarIntKernels[uint16, uint64](),
+	u32:        scalarIntKernels[uint32, uint64](),
+	u64:        scalarIntKernels[uint64, uint64](),
+	checkedI64: func(x []int64, bits []byte, off int) (int64, bool) { return ref.SumCheckedSigned(x, ref.Mask{Bits: bits, Off: off}) },
+	checkedU64: func(x []uint64, bits []byte, off int) (uint64, bool) { return ref.SumCheckedUnsigned(x, ref.Mask{Bits: bits, Off: off}) },
+	countValid: func(bits []byte, off, n int) int { return ref.CountValid(n, ref.Mask{Bits: bits, Off: off}) },
+})
+
+func scalarFloatKernels[T float32 | float64]() kernelSet[T, T] {
+	return kernelSet[T, T]{
+		sum:     func(x []T, bits []byte, off int) T { return ref.SumFloat(x, ref.Mask{Bits: bits, Off: off}) },
+		summary: scalarSummary[T],
+	}
+}
+
+func scalarIntKernels[T num.Number, S int64 | uint64]() kernelSet[T, S] {
+	return kernelSet[T, S]{
+		sum:     func(x []T, bits []byte, off int) S { return ref.SumInt[T, S](x, ref.Mask{Bits: bits, Off: off}) },
+		summary: scalarSummary[T],
+	}
+}
+
+func scalarSummary[T num.Number](x []T, bits []byte, off int) (lo, hi T, valid int) {
+	lo, hi, valid, _ = ref.Summary(x, ref.Mask{Bits: bits, Off: off})
+	return lo, hi, valid
+}
+
+// FloatPolicy is a backend's float summation layout under ADR-013: blocks
+// of Accumulators × Lanes elements go into Accumulators vector registers of
+// Lanes lanes each. The scalar backend's {1, 1} is the strict left fold.
+type FloatPolicy struct {
+	Accumulators int
+	Lanes        int
+}
+
+// BackendInfo describes one compiled-in backend.
+type BackendInfo struct {
+	Name      string      // "scalar", "generic", "avx2", "avx512", "neon"
+	Available bool        // whether this CPU can run it
+	Float32   FloatPolicy // float32 sum layout
+	Float64   FloatPolicy // float64 sum layout
+}
+
+func (b *backend) info() BackendInfo {
+	return BackendInfo{
+		Name:      b.name,
+		Available: b.available,
+		Float32:   FloatPolicy{b.policy32.A, b.policy32.W},
+		Float64:   FloatPolicy{b.policy64.A, b.policy64.W},
+	}
+}
+
+// ActiveBackend describes the backend that reductions run on: the best
+// available one, unless [SetBackend] chose another.
+func ActiveBackend() BackendInfo {
+	return active.Load().info()
+}
+
+// Backends lists every backend compiled into this build, most preferred
+// first, available or not.
+func Backends() []BackendInfo {
+	out := make([]BackendInfo, len(registry))
+	for i, b := range registry {
+		out[i] = b.info()
+	}
+	return out
+}
+
+// SetBackend makes every later reduction run on the named backend, for
+// benchmarks and tests that compare backends. It fails if the backend is
+// not compiled in or the CPU cannot run it. Reductions already running
+// finish on the backend they started with.
+func SetBackend(name string) error {
+	for _, b := range registry {
+		if b.name == name {
+			if !b.available {
+				return fmt.Errorf("quiver: backend %q is not available on this CPU", name)
+			}
+			active.Store(b)
+			return nil
+		}
+	}
+	return fmt.Errorf("quiver: no backend %q in this build", name)
+}

@@ -1,0 +1,126 @@
+//go:build !purego
+
+package quiver
+
+import (
+	"encoding/binary"
+	"math/bits"
+
+	"golang.org/x/exp/constraints"
+
+	"github.com/quiverlabs/quiver/internal/num"
+	"github.com/quiverlabs/quiver/internal/oracle"
+)
+
+// The generic backend is portable Go that every platform can run. It keeps
+// the reference's float semantics exactly (strict sums, A=1; the reference
+// summary for floats) and uses independent accumulators only where the
+// result cannot depend on the order: wrapping integer sums and integer
+// min/max. It is what a CPU without the SIMD backends runs, and the
+// baseline the SIMD backends are measured against beside the scalar one.
+var genericBackend = register(&backend{
+	name:       "generic",
+	priority:   10,
+	available:  true,
+	policy32:   oracle.Policy{A: 1, W: 1},
+	policy64:   oracle.Policy{A: 1, W: 1},
+	f32:        scalarFloatKernels[float32](),
+	f64:        scalarFloatKernels[float64](),
+	i8:         genericIntKernels[int8, int64](),
+	i16:        genericIntKernels[int16, int64](),
+	i32:        genericIntKernels[int32, int64](),
+	i64:        genericIntKernels[int64, int64](),
+	u8:         genericIntKernels[uint8, uint64](),
+	u16:        genericIntKernels[uint16, uint64](),
+	u32:        genericIntKernels[uint32, uint64](),
+	u64:        genericIntKernels[uint64, uint64](),
+	checkedI64: scalarBackend.checkedI64,
+	checkedU64: scalarBackend.checkedU64,
+	countValid: genericCountValid,
+})
+
+func genericIntKernels[T constraints.Integer, S int64 | uint64]() kernelSet[T, S] {
+	return kernelSet[T, S]{sum: genericSumInt[T, S], summary: genericSummaryInt[T]}
+}
+
+// genericSumInt wraps four independent sums on dense input and adds masked
+// elements branch-free (value AND all-ones-or-zero).
+func genericSumInt[T constraints.Integer, S int64 | uint64](x []T, bits []byte, off int) S {
+	if bits == nil {
+		var s0, s1, s2, s3 S
+		i := 0
+		for ; i+4 <= len(x); i += 4 {
+			s0 += S(x[i])
+			s1 += S(x[i+1])
+			s2 += S(x[i+2])
+			s3 += S(x[i+3])
+		}
+		for ; i < len(x); i++ {
+			s0 += S(x[i])
+		}
+		return s0 + s1 + s2 + s3
+	}
+	var s S
+	for i, v := range x {
+		p := off + i
+		valid := S(bits[p>>3] >> (p & 7) & 1)
+		s += S(v) & -valid
+	}
+	return s
+}
+
+// genericSummaryInt keeps four independent min/max pairs on dense input.
+// Integer min and max are exact in any order, and an invalid element can
+// be replaced by the identity, which never wins.
+func genericSummaryInt[T constraints.Integer](x []T, bits []byte, off int) (lo, hi T, valid int) {
+	lo0, hi0 := num.MaxOf[T](), num.LowestOf[T]()
+	if bits == nil {
+		lo1, lo2, lo3 := lo0, lo0, lo0
+		hi1, hi2, hi3 := hi0, hi0, hi0
+		i := 0
+		for ; i+4 <= len(x); i += 4 {
+			lo0, hi0 = min(lo0, x[i]), max(hi0, x[i])
+			lo1, hi1 = min(lo1, x[i+1]), max(hi1, x[i+1])
+			lo2, hi2 = min(lo2, x[i+2]), max(hi2, x[i+2])
+			lo3, hi3 = min(lo3, x[i+3]), max(hi3, x[i+3])
+		}
+		for ; i < len(x); i++ {
+			lo0, hi0 = min(lo0, x[i]), max(hi0, x[i])
+		}
+		return min(lo0, lo1, lo2, lo3), max(hi0, hi1, hi2, hi3), len(x)
+	}
+	for i, v := range x {
+		p := off + i
+		if bits[p>>3]>>(p&7)&1 != 0 {
+			lo0, hi0 = min(lo0, v), max(hi0, v)
+			valid++
+		}
+	}
+	return lo0, hi0, valid
+}
+
+// genericCountValid counts set bits a word at a time: the unaligned head
+// bits, whole 64-bit words, whole bytes, then the tail bits.
+func genericCountValid(bm []byte, off, n int) int {
+	if n == 0 {
+		return 0
+	}
+	c := 0
+	p := off
+	end := off + n
+	for p < end && p&7 != 0 {
+		c += int(bm[p>>3] >> (p & 7) & 1)
+		p++
+	}
+	b := p >> 3
+	for ; p+64 <= end; p, b = p+64, b+8 {
+		c += bits.OnesCount64(binary.LittleEndian.Uint64(bm[b:]))
+	}
+	for ; p+8 <= end; p, b = p+8, b+1 {
+		c += bits.OnesCount8(bm[b])
+	}
+	for ; p < end; p++ {
+		c += int(bm[p>>3] >> (p & 7) & 1)
+	}
+	return c
+}

@@ -1,0 +1,84 @@
+package quiver
+
+import (
+	"math/bits"
+
+	"golang.org/x/exp/constraints"
+
+	"github.com/quiverlabs/quiver/internal/num"
+	"github.com/quiverlabs/quiver/internal/ref"
+)
+
+// CheckedSum is an integer sum with its overflow flag: Sum is the wrapped
+// 64-bit sum, and Overflowed reports whether the mathematical sum does not
+// fit in S, in which case Sum is the true sum modulo 2^64.
+type CheckedSum[S int64 | uint64] struct {
+	Sum        S
+	Overflowed bool
+}
+
+// SumChecked sums the participating elements of a signed integer slice
+// exactly, as if in unbounded precision, and reports whether the result
+// fits in int64. Only the final sum matters: intermediate excursions past
+// the int64 range that come back do not count as overflow.
+func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
+	mk := maskOf(len(x), m)
+	if mk.HasSel {
+		s, o := ref.SumCheckedSigned(x, mk)
+		return CheckedSum[int64]{s, o}
+	}
+	b := active.Load()
+	if num.KindOf[T]() == num.Int64 {
+		s, o := b.checkedI64(num.Cast[int64](x), mk.Bits, mk.Off)
+		return CheckedSum[int64]{s, o}
+	}
+	// Narrow elements: a chunk of at most 2^32 of them sums exactly in
+	// int64 (2^32 × 2^31 = 2^63, and -2^63 is representable), so the wrap
+	// kernel gives exact chunk sums, added here in 128 bits.
+	var hi int64
+	var lo uint64
+	for start := 0; start < len(x); {
+		n := narrowChunk(len(x) - start)
+		s := sumSigned(b, x[start:start+n], mk.Bits, mk.Off+start)
+		var carry uint64
+		lo, carry = bits.Add64(lo, uint64(s), 0)
+		hi += s>>63 + int64(carry)
+		start += n
+	}
+	return CheckedSum[int64]{int64(lo), hi != int64(lo)>>63}
+}
+
+// SumCheckedUint sums the participating elements of an unsigned integer
+// slice exactly and reports whether the result exceeds uint64.
+func SumCheckedUint[T constraints.Unsigned](x []T, m ...Mask) CheckedSum[uint64] {
+	mk := maskOf(len(x), m)
+	if mk.HasSel {
+		s, o := ref.SumCheckedUnsigned(x, mk)
+		return CheckedSum[uint64]{s, o}
+	}
+	b := active.Load()
+	if num.KindOf[T]() == num.Uint64 {
+		s, o := b.checkedU64(num.Cast[uint64](x), mk.Bits, mk.Off)
+		return CheckedSum[uint64]{s, o}
+	}
+	// 2^32 elements below 2^32 sum below 2^64: chunk sums are exact.
+	var hi, lo uint64
+	for start := 0; start < len(x); {
+		n := narrowChunk(len(x) - start)
+		var carry uint64
+		lo, carry = bits.Add64(lo, sumUnsigned(b, x[start:start+n], mk.Bits, mk.Off+start), 0)
+		hi += carry
+		start += n
+	}
+	return CheckedSum[uint64]{lo, hi != 0}
+}
+
+// narrowChunk is how many of the remaining elements of a type at most 32
+// bits wide one wrapping 64-bit sum can take exactly: at most 2^32.
+func narrowChunk(remaining int) int {
+	const limit = 1 << 32
+	if uint64(remaining) > limit {
+		return int(limit & uint64(^uint(0))) // only reached where int is 64 bits
+	}
+	return remaining
+}

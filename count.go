@@ -1,0 +1,25 @@
+package quiver
+
+import (
+	"fmt"
+
+	"github.com/quiverlabs/quiver/internal/ref"
+)
+
+// CountValid returns how many of n elements are valid under m: the set
+// bits among bits offset..offset+n-1 of m's bitmap, or, with a selection,
+// the selected entries whose bit is set (once per entry, every index below
+// n). Without a bitmap every element is valid.
+func CountValid(n int, m ...Mask) int {
+	if n < 0 {
+		panic(fmt.Sprintf("quiver: element count %d is negative", n))
+	}
+	mk := maskOf(n, m)
+	switch {
+	case mk.HasSel:
+		return ref.CountValid(n, mk)
+	case mk.Bits == nil:
+		return n
+	}
+	return active.Load().countValid(mk.Bits, mk.Off, n)
+}

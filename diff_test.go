@@ -1,0 +1,217 @@
+package quiver
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"golang.org/x/exp/constraints"
+
+	"github.com/quiverlabs/quiver/internal/num"
+	"github.com/quiverlabs/quiver/internal/oracle"
+	"github.com/quiverlabs/quiver/internal/ref"
+	"github.com/quiverlabs/quiver/internal/testkit"
+)
+
+// forEachBackend runs f once per backend that this CPU can run, with that
+// backend active, and restores the default afterwards. Backends the CPU
+// lacks are logged, so a run says what it did not cover.
+func forEachBackend(t *testing.T, f func(t *testing.T, b BackendInfo)) {
+	t.Helper()
+	prev := ActiveBackend().Name
+	t.Cleanup(func() {
+		if err := SetBackend(prev); err != nil {
+			t.Fatal(err)
+		}
+	})
+	for _, b := range Backends() {
+		if !b.Available {
+			t.Logf("backend %s: not available on this CPU, not tested", b.Name)
+			continue
+		}
+		if err := SetBackend(b.Name); err != nil {
+			t.Fatal(err)
+		}
+		t.Run(b.Name, func(t *testing.T) { f(t, b) })
+	}
+}
+
+// diffCase is one input shape of the differential suite.
+type diffCase struct {
+	n, off   int
+	nullFrac float64 // < 0: no bitmap
+	style    testkit.Style
+}
+
+func (c diffCase) String() string {
+	return fmt.Sprintf("n=%d off=%d nulls=%v style=%d", c.n, c.off, c.nullFrac, c.style)
+}
+
+// diffCases covers every length up to 300 (so every tail length of every
+// block size up to 256 elements), lengths around larger block multiples,
+// bitmap offsets 0..63 and null fractions from none to all.
+func diffCases(short bool) []diffCase {
+	var lengths []int
+	for n := 0; n <= 300; n++ {
+		lengths = append(lengths, n)
+	}
+	for _, b := range []int{512, 1024, 4096} {
+		lengths = append(lengths, b-1, b, b+1, b+63)
+	}
+	fracs := []float64{-1, 0, 0.1, 0.5, 1}
+	styles := []testkit.Style{testkit.Plain, testkit.Mixed, testkit.Small, testkit.Zeros}
+	var cases []diffCase
+	for i, n := range lengths {
+		if short && i%7 != 0 && n > 70 {
+			continue
+		}
+		for j, f := range fracs {
+			cases = append(cases, diffCase{n: n, off: (i*7 + j*13) % 64, nullFrac: f, style: styles[(i+j)%len(styles)]})
+		}
+	}
+	return cases
+}
+
+func (c diffCase) inputs(r *rand.Rand) (bits []byte, off int) {
+	if c.nullFrac < 0 {
+		return nil, 0
+	}
+	return testkit.Bitmap(r, c.n, c.off, c.nullFrac), c.off
+}
+
+func policyOf(b BackendInfo, k num.Kind) oracle.Policy {
+	if k == num.Float32 {
+		return oracle.Policy{A: b.Float32.Accumulators, W: b.Float32.Lanes}
+	}
+	return oracle.Policy{A: b.Float64.Accumulators, W: b.Float64.Lanes}
+}
+
+// sameFloat reports whether two float results are identical: the same bits,
+// or both NaN (NaN sums compare as a class: the payload depends on which
+// operand the hardware saw first).
+func sameFloat[T constraints.Float](a, b T) bool {
+	return testkit.Bits(a) == testkit.Bits(b) || (a != a && b != b)
+}
+
+func TestDifferential(t *testing.T) {
+	cases := diffCases(testing.Short())
+	forEachBackend(t, func(t *testing.T, b BackendInfo) {
+		t.Run("float32", func(t *testing.T) { diffFloat[float32](t, b, cases) })
+		t.Run("float64", func(t *testing.T) { diffFloat[float64](t, b, cases) })
+		t.Run("int8", func(t *testing.T) { diffSigned[int8](t, cases) })
+		t.Run("int16", func(t *testing.T) { diffSigned[int16](t, cases) })
+		t.Run("int32", func(t *testing.T) { diffSigned[int32](t, cases) })
+		t.Run("int64", func(t *testing.T) { diffSigned[int64](t, cases) })
+		t.Run("int", func(t *testing.T) { diffSigned[int](t, cases) })
+		t.Run("uint8", func(t *testing.T) { diffUnsigned[uint8](t, cases) })
+		t.Run("uint16", func(t *testing.T) { diffUnsigned[uint16](t, cases) })
+		t.Run("uint32", func(t *testing.T) { diffUnsigned[uint32](t, cases) })
+		t.Run("uint64", func(t *testing.T) { diffUnsigned[uint64](t, cases) })
+		t.Run("uint", func(t *testing.T) { diffUnsigned[uint](t, cases) })
+		t.Run("count", func(t *testing.T) { diffCount(t, cases) })
+	})
+}
+
+func diffFloat[T constraints.Float](t *testing.T, b BackendInfo, cases []diffCase) {
+	r := rand.New(rand.NewPCG(1, uint64(num.KindOf[T]())))
+	p := policyOf(b, num.KindOf[T]())
+	for _, c := range cases {
+		x := testkit.Values[T](r, c.n, c.style)
+		bits, off := c.inputs(r)
+		want := oracle.Sum(x, bits, off, p)
+		if got := Sum(x, Valid(bits, off)); !sameFloat(got, want) {
+			t.Fatalf("%v: Sum = %v (%#x), oracle %+v = %v (%#x)", c, got, testkit.Bits(got), p, want, testkit.Bits(want))
+		}
+		diffSummary(t, c, x, bits, off)
+	}
+}
+
+func diffSigned[T constraints.Signed](t *testing.T, cases []diffCase) {
+	r := rand.New(rand.NewPCG(2, uint64(num.KindOf[T]())))
+	for _, c := range cases {
+		x := testkit.Values[T](r, c.n, c.style)
+		bits, off := c.inputs(r)
+		m := ref.Mask{Bits: bits, Off: off}
+		if got, want := SumInt(x, Valid(bits, off)), ref.SumInt[T, int64](x, m); got != want {
+			t.Fatalf("%v: SumInt = %d, reference %d", c, got, want)
+		}
+		ws, wo := ref.SumCheckedSigned(x, m)
+		if got := SumChecked(x, Valid(bits, off)); got != (CheckedSum[int64]{ws, wo}) {
+			t.Fatalf("%v: SumChecked = %+v, reference {%d %v}", c, got, ws, wo)
+		}
+		diffSummary(t, c, x, bits, off)
+	}
+}
+
+func diffUnsigned[T constraints.Unsigned](t *testing.T, cases []diffCase) {
+	r := rand.New(rand.NewPCG(3, uint64(num.KindOf[T]())))
+	for _, c := range cases {
+		x := testkit.Values[T](r, c.n, c.style)
+		bits, off := c.inputs(r)
+		m := ref.Mask{Bits: bits, Off: off}
+		if got, want := SumUint(x, Valid(bits, off)), ref.SumInt[T, uint64](x, m); got != want {
+			t.Fatalf("%v: SumUint = %d, reference %d", c, got, want)
+		}
+		ws, wo := ref.SumCheckedUnsigned(x, m)
+		if got := SumCheckedUint(x, Valid(bits, off)); got != (CheckedSum[uint64]{ws, wo}) {
+			t.Fatalf("%v: SumCheckedUint = %+v, reference {%d %v}", c, got, ws, wo)
+		}
+		diffSummary(t, c, x, bits, off)
+	}
+}
+
+// diffSummary checks Summarize, Min, Max and MinMax against the reference,
+// bit for bit (canonical NaN and the first of ±0 included).
+func diffSummary[T Number](t *testing.T, c diffCase, x []T, bits []byte, off int) {
+	t.Helper()
+	lo, hi, count, nulls := ref.Summary(x, ref.Mask{Bits: bits, Off: off})
+	want := Summary[T]{Min: lo, Max: hi, Count: count, Nulls: nulls}
+	got := Summarize(x, Valid(bits, off))
+	if testkit.Bits(got.Min) != testkit.Bits(want.Min) || testkit.Bits(got.Max) != testkit.Bits(want.Max) ||
+		got.Count != want.Count || got.Nulls != want.Nulls {
+		t.Fatalf("%v: Summarize = %+v (min %#x max %#x), reference %+v (min %#x max %#x)", c,
+			got, testkit.Bits(got.Min), testkit.Bits(got.Max), want, testkit.Bits(want.Min), testkit.Bits(want.Max))
+	}
+	gl, gh := MinMax(x, Valid(bits, off))
+	if testkit.Bits(gl) != testkit.Bits(lo) || testkit.Bits(gh) != testkit.Bits(hi) {
+		t.Fatalf("%v: MinMax = %v, %v; reference %v, %v", c, gl, gh, lo, hi)
+	}
+	if g := Min(x, Valid(bits, off)); testkit.Bits(g) != testkit.Bits(lo) {
+		t.Fatalf("%v: Min = %v, reference %v", c, g, lo)
+	}
+	if g := Max(x, Valid(bits, off)); testkit.Bits(g) != testkit.Bits(hi) {
+		t.Fatalf("%v: Max = %v, reference %v", c, g, hi)
+	}
+}
+
+func diffCount(t *testing.T, cases []diffCase) {
+	r := rand.New(rand.NewPCG(4, 4))
+	for _, c := range cases {
+		bits, off := c.inputs(r)
+		want := ref.CountValid(c.n, ref.Mask{Bits: bits, Off: off})
+		if got := CountValid(c.n, Valid(bits, off)); got != want {
+			t.Fatalf("%v: CountValid = %d, reference %d", c, got, want)
+		}
+	}
+}
+
+// TestOracleA1IsReference pins the ADR-013 corollary that the policy oracle
+// with one scalar accumulator is exactly the strict reference fold.
+func TestOracleA1IsReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	for _, c := range diffCases(testing.Short()) {
+		x := testkit.Values[float64](r, c.n, c.style)
+		bits, off := c.inputs(r)
+		got := oracle.Sum(x, bits, off, oracle.Policy{A: 1, W: 1})
+		want := ref.SumFloat(x, ref.Mask{Bits: bits, Off: off})
+		if !sameFloat(got, want) {
+			t.Fatalf("%v: oracle A=1 W=1 = %#x, reference %#x", c, testkit.Bits(got), testkit.Bits(want))
+		}
+		x32 := testkit.Values[float32](r, c.n, c.style)
+		got32 := oracle.Sum(x32, bits, off, oracle.Policy{A: 1, W: 1})
+		want32 := ref.SumFloat(x32, ref.Mask{Bits: bits, Off: off})
+		if !sameFloat(got32, want32) {
+			t.Fatalf("%v: float32 oracle A=1 W=1 = %#x, reference %#x", c, testkit.Bits(got32), testkit.Bits(want32))
+		}
+	}
+}

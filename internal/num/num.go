@@ -1,0 +1,140 @@
+// Package num holds the element-type facts that every other part of quiver
+// needs: which machine type a type parameter stands for, its identities for
+// min and max, and the canonical NaN.
+package num
+
+import (
+	"math"
+	"unsafe"
+
+	"golang.org/x/exp/constraints"
+)
+
+// Number is every element type quiver reduces.
+type Number interface {
+	constraints.Integer | constraints.Float
+}
+
+// Kind names the machine representation behind a type parameter. Named
+// types (type Celsius float64) share the kind of their underlying type.
+type Kind uint8
+
+// The kinds, one per machine representation.
+const (
+	Int8 Kind = iota
+	Int16
+	Int32
+	Int64
+	Uint8
+	Uint16
+	Uint32
+	Uint64
+	Float32
+	Float64
+)
+
+var kindNames = [...]string{"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// KindOf reports the machine representation of T from three facts the
+// compiler can fold per instantiation: its size, whether it keeps a
+// fraction, and whether it goes below zero. No reflection is involved.
+func KindOf[T Number]() Kind {
+	var zero T
+	half := 0.5
+	size := unsafe.Sizeof(zero)
+	if T(half) != 0 {
+		if size == 4 {
+			return Float32
+		}
+		return Float64
+	}
+	minusOne := zero - 1
+	base := Uint8
+	if minusOne < 0 {
+		base = Int8
+	}
+	switch size {
+	case 1:
+		return base
+	case 2:
+		return base + 1
+	case 4:
+		return base + 2
+	}
+	return base + 3
+}
+
+// IsFloat reports whether T is a floating-point type.
+func IsFloat[T Number]() bool {
+	k := KindOf[T]()
+	return k == Float32 || k == Float64
+}
+
+// Cast reinterprets a slice of T as a slice of U. The caller guarantees that
+// T and U have the same underlying type (KindOf agrees), so the memory
+// layouts are identical and the conversion is valid under the unsafe.Pointer
+// rules; no data is copied.
+func Cast[U, T any](x []T) []U {
+	return unsafe.Slice((*U)(unsafe.Pointer(unsafe.SliceData(x))), len(x))
+}
+
+// Canonical quiet NaN bit patterns. Go's math.NaN() is 0x7FF8000000000001,
+// which is not the canonical value.
+const (
+	CanonicalNaN32 uint32 = 0x7FC00000
+	CanonicalNaN64 uint64 = 0x7FF8000000000000
+)
+
+// NaN returns the canonical quiet NaN of float type T.
+func NaN[T Number]() T {
+	if KindOf[T]() == Float32 {
+		return T(math.Float32frombits(CanonicalNaN32))
+	}
+	return T(math.Float64frombits(CanonicalNaN64))
+}
+
+// MaxOf is the identity of min: the largest value of T (for floats the
+// largest finite value, as C++ numeric_limits<T>::max()).
+func MaxOf[T Number]() T {
+	// Conversions from variables, not constants: a constant conversion must
+	// be valid for every type in T's type set, which no single limit is.
+	switch k := KindOf[T](); k {
+	case Float32:
+		f := float64(math.MaxFloat32)
+		return T(f)
+	case Float64:
+		f := math.MaxFloat64
+		return T(f)
+	case Int8, Int16, Int32, Int64:
+		v := int64(math.MaxInt64) >> (64 - bitsOf(k))
+		return T(v)
+	default:
+		v := uint64(math.MaxUint64) >> (64 - bitsOf(k))
+		return T(v)
+	}
+}
+
+// LowestOf is the identity of max: the lowest value of T (for floats the
+// most negative finite value, as C++ numeric_limits<T>::lowest()).
+func LowestOf[T Number]() T {
+	switch k := KindOf[T](); k {
+	case Float32:
+		f := -float64(math.MaxFloat32)
+		return T(f)
+	case Float64:
+		f := -math.MaxFloat64
+		return T(f)
+	case Int8, Int16, Int32, Int64:
+		v := int64(math.MinInt64) >> (64 - bitsOf(k))
+		return T(v)
+	default:
+		return 0
+	}
+}
+
+// bitsOf is the width of an integer kind in bits.
+func bitsOf(k Kind) uint {
+	return 8 << ((k - Int8) % 4)
+}

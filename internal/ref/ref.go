@@ -1,0 +1,166 @@
+// Package ref is quiver's scalar reference: the specification of every
+// reduction, written as plainly as possible and without intrinsics. Every
+// backend must match it bit for bit, except float sums, whose SIMD
+// backends follow the blocked order of ADR-013 (see package oracle); with
+// the policy A=1, W=1 that order is exactly the strict left fold below.
+//
+// The reference assumes its inputs were validated by the public API: the
+// bitmap covers every element, selection indices are in range.
+package ref
+
+import (
+	"math/bits"
+
+	"golang.org/x/exp/constraints"
+
+	"github.com/quiverlabs/quiver/internal/num"
+)
+
+// Mask is the participation filter: an Arrow validity bitmap (nil means
+// all valid) starting at bit Off, and an optional selection vector. With
+// HasSel the elements visited are x[Sel[0]], x[Sel[1]], ... in that order,
+// duplicates included; without it every element in index order.
+type Mask struct {
+	Bits   []byte
+	Off    int
+	Sel    []uint32
+	HasSel bool
+}
+
+// Valid reports whether element i is valid: bit Off+i of Bits, LSB first
+// within each byte. A nil bitmap makes every element valid.
+func Valid(bits []byte, off, i int) bool {
+	if bits == nil {
+		return true
+	}
+	p := off + i
+	return bits[p>>3]>>(p&7)&1 != 0
+}
+
+// each calls f for every selected element in visiting order, with its
+// index and validity. It is the single definition of "participation
+// order" for the whole reference.
+func each(n int, m Mask, f func(i int, valid bool)) {
+	if m.HasSel {
+		for _, s := range m.Sel {
+			f(int(s), Valid(m.Bits, m.Off, int(s)))
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		f(i, Valid(m.Bits, m.Off, i))
+	}
+}
+
+// SumFloat is the strict left fold from +0.0 over the participating
+// elements, in visiting order (A=1).
+func SumFloat[T constraints.Float](x []T, m Mask) T {
+	s := T(0)
+	each(len(x), m, func(i int, valid bool) {
+		if valid {
+			s += x[i]
+		}
+	})
+	return s
+}
+
+// SumInt is the wrapping sum in the 64-bit sum type S: int64 for signed
+// elements, uint64 for unsigned ones. Each element is widened first, so
+// only the 64-bit accumulator wraps.
+func SumInt[T num.Number, S int64 | uint64](x []T, m Mask) S {
+	var s S
+	each(len(x), m, func(i int, valid bool) {
+		if valid {
+			s += S(x[i])
+		}
+	})
+	return s
+}
+
+// SumCheckedSigned sums exactly in 128 bits and reports whether the
+// mathematical sum lies outside int64. The returned value is the wrapped
+// sum. 2^63 elements of magnitude at most 2^63 cannot overflow 128 bits.
+func SumCheckedSigned[T num.Number](x []T, m Mask) (int64, bool) {
+	var hi int64
+	var lo uint64
+	each(len(x), m, func(i int, valid bool) {
+		if !valid {
+			return
+		}
+		v := int64(x[i])
+		var carry uint64
+		lo, carry = bits.Add64(lo, uint64(v), 0)
+		hi += v>>63 + int64(carry) // v>>63 is the sign extension: 0 or -1
+	})
+	// Representable iff the high word is the sign extension of the low one.
+	return int64(lo), hi != int64(lo)>>63
+}
+
+// SumCheckedUnsigned sums exactly in 128 bits and reports whether the
+// mathematical sum exceeds uint64. The returned value is the wrapped sum.
+func SumCheckedUnsigned[T num.Number](x []T, m Mask) (uint64, bool) {
+	var hi, lo uint64
+	each(len(x), m, func(i int, valid bool) {
+		if !valid {
+			return
+		}
+		var carry uint64
+		lo, carry = bits.Add64(lo, uint64(x[i]), 0)
+		hi += carry
+	})
+	return lo, hi != 0
+}
+
+// Summary is the one-pass min, max, participating count and null count.
+//
+//   - Participation is selected and valid; Nulls counts selected elements
+//     that are not valid (once per selection entry).
+//   - Comparisons are strict (<, >), so among equal values the first
+//     encountered is kept; +0.0 and -0.0 are the only visible case.
+//   - Min and Max start from the first participating non-NaN value, not from
+//     the identities (an identity start would lose a lone +Inf).
+//   - Any participating NaN makes both Min and Max the canonical quiet NaN.
+//   - With no participating value Min is MaxOf[T] and Max is LowestOf[T].
+func Summary[T num.Number](x []T, m Mask) (lo, hi T, count, nulls int) {
+	have, sawNaN := false, false
+	each(len(x), m, func(i int, valid bool) {
+		if !valid {
+			nulls++
+			return
+		}
+		count++
+		v := x[i]
+		switch {
+		case v != v:
+			sawNaN = true
+		case !have:
+			lo, hi, have = v, v, true
+		default:
+			if v < lo {
+				lo = v
+			}
+			if v > hi {
+				hi = v
+			}
+		}
+	})
+	switch {
+	case sawNaN:
+		lo, hi = num.NaN[T](), num.NaN[T]()
+	case !have:
+		lo, hi = num.MaxOf[T](), num.LowestOf[T]()
+	}
+	return lo, hi, count, nulls
+}
+
+// CountValid counts the valid bits among n elements, or among the selected
+// ones (once per selection entry).
+func CountValid(n int, m Mask) int {
+	c := 0
+	each(n, m, func(_ int, valid bool) {
+		if valid {
+			c++
+		}
+	})
+	return c
+}

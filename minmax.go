@@ -1,0 +1,27 @@
+package quiver
+
+// Min returns the smallest participating element of x.
+//
+// Unlike Go's builtin min and slices.Min: any participating NaN gives the
+// canonical quiet NaN whatever its position or payload; between +0.0 and
+// -0.0 the first encountered wins; and with no participating element
+// (empty, all null, or nothing selected) the result is the largest value of
+// T (math.MaxFloat64 for float64) instead of a panic. Use [Summarize] to
+// tell an identity from a real minimum.
+func Min[T Number](x []T, m ...Mask) T {
+	return Summarize(x, m...).Min
+}
+
+// Max returns the largest participating element of x, with the rules of
+// [Min]: canonical NaN, first of equal values, and the lowest value of T
+// (-math.MaxFloat64 for float64) when nothing participates.
+func Max[T Number](x []T, m ...Mask) T {
+	return Summarize(x, m...).Max
+}
+
+// MinMax returns the smallest and largest participating elements of x in
+// one pass, with the rules of [Min] and [Max].
+func MinMax[T Number](x []T, m ...Mask) (lo, hi T) {
+	s := Summarize(x, m...)
+	return s.Min, s.Max
+}

@@ -1,0 +1,161 @@
+// Package quiver provides SIMD reductions over columnar data: sums, min and
+// max, a fused min/max/null-count summary, an exact overflow-checked
+// integer sum and valid-bit counts. Every reduction takes a slice directly
+// and, optionally, one [Mask]: an Apache Arrow validity bitmap, a
+// selection vector, or both.
+//
+//	total := quiver.Sum(prices)                                   // dense
+//	total = quiver.Sum(prices, quiver.Valid(bitmap, offset))      // nulls skipped
+//	total = quiver.Sum(prices, quiver.Valid(bitmap, 0).Select(sel)) // and a selection
+//
+// # Semantics
+//
+// The scalar reference in internal/ref is the specification; every backend
+// matches it bit for bit, with one documented exception, float sums:
+//
+//   - Integer sums wrap into a 64-bit sum type: int64 for signed elements
+//     ([SumInt]), uint64 for unsigned ones ([SumUint]).
+//     [SumChecked] and [SumCheckedUint] also say, exactly, whether the
+//     mathematical sum fits.
+//   - Float sums ([Sum]) are accumulated in the element type under ADR-013:
+//     the scalar backend is the strict left fold from +0.0; SIMD backends
+//     add blocks into A=4 vector accumulators of W lanes, combine them
+//     (0+2),(1+3) then +, fold the lanes low to high from +0.0 and add the
+//     tail in index order. Results are reproducible for a given (version,
+//     backend) but differ between backends in the last bits. [ActiveBackend]
+//     says which layout is in use; build with -tags purego for the strict
+//     fold everywhere.
+//   - [Min], [Max], [MinMax] and [Summarize]: any participating NaN gives the
+//     canonical quiet NaN (0x7FF8000000000000, or 0x7FC00000 for float32;
+//     not math.NaN()); among equal values the first encountered wins, which
+//     is visible only for +0.0 and -0.0; with no participating value Min is
+//     the largest value of T and Max the lowest (for floats ±MaxFloat).
+//     Go's builtin min and max and slices.Min and slices.Max differ on all
+//     three points: they propagate NaN with its payload or by position,
+//     builtin min treats -0.0 as less than +0.0, and slices.Min panics on
+//     an empty slice.
+//
+// Participation is "selected and valid". Invalid elements are never read as
+// values, so they may hold anything, NaN included.
+//
+// # Element types
+//
+// Every integer type and float32/float64, including named types whose
+// underlying type is one of them (type Celsius float64).
+//
+// # Contract violations
+//
+// A bitmap too short for the input, a negative bitmap offset, a selection
+// index out of range, or more than one Mask panics with a message that
+// names the argument and the numbers. No reduction allocates.
+//
+// # Backends
+//
+// Kernels are chosen once, at init, from the CPU's features: AVX-512 or
+// AVX2 on amd64, NEON on arm64, portable Go elsewhere. [ActiveBackend]
+// reports the choice, [Backends] lists what is compiled in, and the build
+// tag purego forces the strict scalar reference for every operation.
+package quiver
+
+import (
+	"fmt"
+
+	"golang.org/x/exp/constraints"
+
+	"github.com/quiverlabs/quiver/internal/ref"
+)
+
+// Number is the set of element types quiver reduces: every integer and
+// floating-point type, named types included.
+type Number interface {
+	constraints.Integer | constraints.Float
+}
+
+// Mask restricts a reduction to the elements that are both valid and
+// selected. The zero Mask selects every element and treats every element
+// as valid, which is also what a reduction does when no Mask is passed.
+//
+// Build one with [Valid], [Select] or both ([Mask.Select]); a Mask is a
+// small value that borrows its slices and never copies them.
+type Mask struct {
+	bits   []byte
+	off    int
+	sel    []uint32
+	hasSel bool
+}
+
+// Valid returns a Mask over an Apache Arrow validity bitmap: element i is
+// valid when bit offset+i of bitmap is set, bits counted least significant
+// first within each byte. A nil bitmap means every element is valid, as
+// Arrow's NullBitmapBytes returns for an array without nulls, so an Arrow
+// array is used without copying:
+//
+//	quiver.Valid(arr.NullBitmapBytes(), arr.Data().Offset())
+func Valid(bitmap []byte, offset int) Mask {
+	return Mask{bits: bitmap, off: offset}
+}
+
+// Select returns a Mask that visits x[sel[0]], x[sel[1]], ... in that
+// order; duplicated indices are visited once per entry. Every element is
+// valid. An empty or nil sel selects nothing.
+func Select(sel []uint32) Mask {
+	return Mask{sel: sel, hasSel: true}
+}
+
+// Select returns m restricted to the selection sel, as [Select] does: the
+// result visits the selected elements in selection order and skips those
+// that m's bitmap marks invalid.
+func (m Mask) Select(sel []uint32) Mask {
+	m.sel, m.hasSel = sel, true
+	return m
+}
+
+// maskOf validates the optional Mask of a reduction over n elements and
+// returns it in the reference's form.
+func maskOf(n int, masks []Mask) ref.Mask {
+	switch len(masks) {
+	case 0:
+		return ref.Mask{}
+	case 1:
+	default:
+		panic(fmt.Sprintf("quiver: got %d masks, want at most one", len(masks)))
+	}
+	m := masks[0]
+	checkBitmap(m.bits, m.off, n)
+	if m.hasSel {
+		checkSelection(m.sel, n)
+	}
+	return ref.Mask{Bits: m.bits, Off: m.off, Sel: m.sel, HasSel: m.hasSel}
+}
+
+// checkBitmap panics unless bits covers n elements starting at bit off.
+func checkBitmap(bits []byte, off, n int) {
+	if bits == nil {
+		return
+	}
+	if off < 0 {
+		panic(fmt.Sprintf("quiver: validity bitmap offset %d is negative", off))
+	}
+	if need := (off + n + 7) / 8; len(bits) < need {
+		panic(fmt.Sprintf("quiver: validity bitmap has %d bytes, need %d for %d elements at offset %d",
+			len(bits), need, n, off))
+	}
+}
+
+// checkSelection panics unless every index of sel is below n.
+func checkSelection(sel []uint32, n int) {
+	// One branch-light pass for the common case, then a second pass only
+	// to name the culprit in the message.
+	var hi uint32
+	for _, s := range sel {
+		hi = max(hi, s)
+	}
+	if len(sel) == 0 || uint64(hi) < uint64(n) {
+		return
+	}
+	for pos, s := range sel {
+		if uint64(s) >= uint64(n) {
+			panic(fmt.Sprintf("quiver: selection index %d at position %d is out of range for %d elements", s, pos, n))
+		}
+	}
+}

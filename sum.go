@@ -1,0 +1,76 @@
+package quiver
+
+import (
+	"golang.org/x/exp/constraints"
+
+	"github.com/quiverlabs/quiver/internal/num"
+	"github.com/quiverlabs/quiver/internal/ref"
+)
+
+// Sum returns the sum of the participating elements of a float slice, in
+// the element type. Invalid and unselected elements are skipped, so a NaN
+// there does not reach the result; the sum of nothing is +0.0.
+//
+// The order of the additions is ADR-013's: the strict left fold on the
+// scalar backend and for selections (in selection order), the blocked
+// accumulator order of [ActiveBackend] otherwise. A NaN among the
+// participating elements gives a NaN whose payload is not specified.
+func Sum[T constraints.Float](x []T, m ...Mask) T {
+	mk := maskOf(len(x), m)
+	if mk.HasSel {
+		return ref.SumFloat(x, mk)
+	}
+	b := active.Load()
+	if num.KindOf[T]() == num.Float32 {
+		return T(b.f32.sum(num.Cast[float32](x), mk.Bits, mk.Off))
+	}
+	return T(b.f64.sum(num.Cast[float64](x), mk.Bits, mk.Off))
+}
+
+// SumInt returns the sum of the participating elements of a signed integer
+// slice, widened to int64 and wrapping on overflow (two's complement, as
+// Go's own int64 addition). [SumChecked] also reports whether it wrapped.
+func SumInt[T constraints.Signed](x []T, m ...Mask) int64 {
+	mk := maskOf(len(x), m)
+	if mk.HasSel {
+		return ref.SumInt[T, int64](x, mk)
+	}
+	return sumSigned(active.Load(), x, mk.Bits, mk.Off)
+}
+
+// SumUint returns the sum of the participating elements of an unsigned
+// integer slice, widened to uint64 and wrapping on overflow.
+// [SumCheckedUint] also reports whether it wrapped.
+func SumUint[T constraints.Unsigned](x []T, m ...Mask) uint64 {
+	mk := maskOf(len(x), m)
+	if mk.HasSel {
+		return ref.SumInt[T, uint64](x, mk)
+	}
+	return sumUnsigned(active.Load(), x, mk.Bits, mk.Off)
+}
+
+// sumSigned runs b's wrapping sum kernel for T's machine type.
+func sumSigned[T constraints.Signed](b *backend, x []T, bits []byte, off int) int64 {
+	switch num.KindOf[T]() {
+	case num.Int8:
+		return b.i8.sum(num.Cast[int8](x), bits, off)
+	case num.Int16:
+		return b.i16.sum(num.Cast[int16](x), bits, off)
+	case num.Int32:
+		return b.i32.sum(num.Cast[int32](x), bits, off)
+	}
+	return b.i64.sum(num.Cast[int64](x), bits, off)
+}
+
+// sumUnsigned runs b's wrapping sum kernel for T's machine type.
+func sumUnsigned[T constraints.Unsigned](b *backend, x []T, bits []byte, off int) uint64 {
+	switch num.KindOf[T]() {
+	case num.Uint8:
+		return b.u8.sum(num.Cast[uint8](x), bits, off)
+	case num.Uint16:
+		return b.u16.sum(num.Cast[uint16](x), bits, off)
+	case num.Uint32:
+		return b.u32.sum(num.Cast[uint32](x), bits, off)
+	}
+	return b.u64.sum(num.Cast[uint64](x), bits, off)
+}

@@ -1,0 +1,70 @@
+package quiver
+
+import (
+	"github.com/quiverlabs/quiver/internal/num"
+	"github.com/quiverlabs/quiver/internal/ref"
+)
+
+// Summary is the result of [Summarize]: the min and max of the
+// participating elements, how many there were, and how many selected
+// elements were null.
+type Summary[T Number] struct {
+	// Min and Max follow the rules of [Min] and [Max]: the canonical NaN
+	// if any participating element is NaN, the first of equal values, and
+	// the identities (largest and lowest value of T) when Count is 0.
+	Min, Max T
+	// Count is the number of participating (selected and valid) elements,
+	// NaNs included. Zero means Min and Max are the identities.
+	Count int
+	// Nulls is the number of selected elements that are not valid, once
+	// per selection entry.
+	Nulls int
+}
+
+// Empty reports whether no element participated, in which case Min and Max
+// hold the identities rather than values of the input.
+func (s Summary[T]) Empty() bool { return s.Count == 0 }
+
+// Summarize computes min, max, the participating count and the null count
+// in one pass over x.
+func Summarize[T Number](x []T, m ...Mask) Summary[T] {
+	mk := maskOf(len(x), m)
+	if mk.HasSel {
+		lo, hi, count, nulls := ref.Summary(x, mk)
+		return Summary[T]{Min: lo, Max: hi, Count: count, Nulls: nulls}
+	}
+	lo, hi, valid := summaryOf(active.Load(), x, mk.Bits, mk.Off)
+	return Summary[T]{Min: lo, Max: hi, Count: valid, Nulls: len(x) - valid}
+}
+
+// summaryOf runs b's summary kernel for T's machine type.
+func summaryOf[T Number](b *backend, x []T, bits []byte, off int) (lo, hi T, valid int) {
+	switch num.KindOf[T]() {
+	case num.Int8:
+		return summaryIn(b.i8, x, bits, off)
+	case num.Int16:
+		return summaryIn(b.i16, x, bits, off)
+	case num.Int32:
+		return summaryIn(b.i32, x, bits, off)
+	case num.Int64:
+		return summaryIn(b.i64, x, bits, off)
+	case num.Uint8:
+		return summaryIn(b.u8, x, bits, off)
+	case num.Uint16:
+		return summaryIn(b.u16, x, bits, off)
+	case num.Uint32:
+		return summaryIn(b.u32, x, bits, off)
+	case num.Uint64:
+		return summaryIn(b.u64, x, bits, off)
+	case num.Float32:
+		return summaryIn(b.f32, x, bits, off)
+	}
+	return summaryIn(b.f64, x, bits, off)
+}
+
+// summaryIn runs the summary kernel of machine type C on x, whose element
+// type T has C as its underlying type.
+func summaryIn[T, C num.Number, S int64 | uint64 | float32 | float64](k kernelSet[C, S], x []T, bits []byte, off int) (lo, hi T, valid int) {
+	l, h, v := k.summary(num.Cast[C](x), bits, off)
+	return T(l), T(h), v
+}
