@@ -86,23 +86,27 @@ func init() {
 // one accumulator everywhere. It is always available and is the only
 // backend built with -tags purego.
 var scalarBackend = register(&backend{
-	name:       "scalar",
-	priority:   0,
-	available:  true,
-	policy32:   oracle.Policy{A: 1, W: 1},
-	policy64:   oracle.Policy{A: 1, W: 1},
-	f32:        scalarFloatKernels[float32](),
-	f64:        scalarFloatKernels[float64](),
-	i8:         scalarIntKernels[int8, int64](),
-	i16:        scalarIntKernels[int16, int64](),
-	i32:        scalarIntKernels[int32, int64](),
-	i64:        scalarIntKernels[int64, int64](),
-	u8:         scalarIntKernels[uint8, uint64](),
-	u16:        scalarIntKernels[uint16, uint64](),
-	u32:        scalarIntKernels[uint32, uint64](),
-	u64:        scalarIntKernels[uint64, uint64](),
-	checkedI64: func(x []int64, bits []byte, off int) (int64, bool) { return ref.SumCheckedSigned(x, ref.Mask{Bits: bits, Off: off}) },
-	checkedU64: func(x []uint64, bits []byte, off int) (uint64, bool) { return ref.SumCheckedUnsigned(x, ref.Mask{Bits: bits, Off: off}) },
+	name:      "scalar",
+	priority:  0,
+	available: true,
+	policy32:  oracle.Policy{A: 1, W: 1},
+	policy64:  oracle.Policy{A: 1, W: 1},
+	f32:       scalarFloatKernels[float32](),
+	f64:       scalarFloatKernels[float64](),
+	i8:        scalarIntKernels[int8, int64](),
+	i16:       scalarIntKernels[int16, int64](),
+	i32:       scalarIntKernels[int32, int64](),
+	i64:       scalarIntKernels[int64, int64](),
+	u8:        scalarIntKernels[uint8, uint64](),
+	u16:       scalarIntKernels[uint16, uint64](),
+	u32:       scalarIntKernels[uint32, uint64](),
+	u64:       scalarIntKernels[uint64, uint64](),
+	checkedI64: func(x []int64, bits []byte, off int) (int64, bool) {
+		return ref.SumCheckedSigned(x, ref.Mask{Bits: bits, Off: off})
+	},
+	checkedU64: func(x []uint64, bits []byte, off int) (uint64, bool) {
+		return ref.SumCheckedUnsigned(x, ref.Mask{Bits: bits, Off: off})
+	},
 	countValid: func(bits []byte, off, n int) int { return ref.CountValid(n, ref.Mask{Bits: bits, Off: off}) },
 })
 
