@@ -37,30 +37,33 @@ func Valid(bits []byte, off, i int) bool {
 	return bits[p>>3]>>(p&7)&1 != 0
 }
 
-// each calls f for every selected element in visiting order, with its
-// index and validity. It is the single definition of "participation
-// order" for the whole reference.
-func each(n int, m Mask, f func(i int, valid bool)) {
+// Len is the number of elements visited over n elements: the selection's
+// length, or n.
+func (m Mask) Len(n int) int {
 	if m.HasSel {
-		for _, s := range m.Sel {
-			f(int(s), Valid(m.Bits, m.Off, int(s)))
-		}
-		return
+		return len(m.Sel)
 	}
-	for i := 0; i < n; i++ {
-		f(i, Valid(m.Bits, m.Off, i))
+	return n
+}
+
+// Index is the element visited k-th: Sel[k], or k. Together with Len it is
+// the single definition of "participation order" for the whole reference.
+func (m Mask) Index(k int) int {
+	if m.HasSel {
+		return int(m.Sel[k])
 	}
+	return k
 }
 
 // SumFloat is the strict left fold from +0.0 over the participating
 // elements, in visiting order (A=1).
 func SumFloat[T constraints.Float](x []T, m Mask) T {
 	s := T(0)
-	each(len(x), m, func(i int, valid bool) {
-		if valid {
+	for k := range m.Len(len(x)) {
+		if i := m.Index(k); Valid(m.Bits, m.Off, i) {
 			s += x[i]
 		}
-	})
+	}
 	return s
 }
 
@@ -69,11 +72,11 @@ func SumFloat[T constraints.Float](x []T, m Mask) T {
 // only the 64-bit accumulator wraps.
 func SumInt[T num.Number, S int64 | uint64](x []T, m Mask) S {
 	var s S
-	each(len(x), m, func(i int, valid bool) {
-		if valid {
+	for k := range m.Len(len(x)) {
+		if i := m.Index(k); Valid(m.Bits, m.Off, i) {
 			s += S(x[i])
 		}
-	})
+	}
 	return s
 }
 
@@ -83,15 +86,16 @@ func SumInt[T num.Number, S int64 | uint64](x []T, m Mask) S {
 func SumCheckedSigned[T num.Number](x []T, m Mask) (int64, bool) {
 	var hi int64
 	var lo uint64
-	each(len(x), m, func(i int, valid bool) {
-		if !valid {
-			return
+	for k := range m.Len(len(x)) {
+		i := m.Index(k)
+		if !Valid(m.Bits, m.Off, i) {
+			continue
 		}
 		v := int64(x[i])
 		var carry uint64
 		lo, carry = bits.Add64(lo, uint64(v), 0)
 		hi += v>>63 + int64(carry) // v>>63 is the sign extension: 0 or -1
-	})
+	}
 	// Representable iff the high word is the sign extension of the low one.
 	return int64(lo), hi != int64(lo)>>63
 }
@@ -100,14 +104,15 @@ func SumCheckedSigned[T num.Number](x []T, m Mask) (int64, bool) {
 // mathematical sum exceeds uint64. The returned value is the wrapped sum.
 func SumCheckedUnsigned[T num.Number](x []T, m Mask) (uint64, bool) {
 	var hi, lo uint64
-	each(len(x), m, func(i int, valid bool) {
-		if !valid {
-			return
+	for k := range m.Len(len(x)) {
+		i := m.Index(k)
+		if !Valid(m.Bits, m.Off, i) {
+			continue
 		}
 		var carry uint64
 		lo, carry = bits.Add64(lo, uint64(x[i]), 0)
 		hi += carry
-	})
+	}
 	return lo, hi != 0
 }
 
@@ -123,10 +128,11 @@ func SumCheckedUnsigned[T num.Number](x []T, m Mask) (uint64, bool) {
 //   - With no participating value Min is MaxOf[T] and Max is LowestOf[T].
 func Summary[T num.Number](x []T, m Mask) (lo, hi T, count, nulls int) {
 	have, sawNaN := false, false
-	each(len(x), m, func(i int, valid bool) {
-		if !valid {
+	for k := range m.Len(len(x)) {
+		i := m.Index(k)
+		if !Valid(m.Bits, m.Off, i) {
 			nulls++
-			return
+			continue
 		}
 		count++
 		v := x[i]
@@ -143,7 +149,7 @@ func Summary[T num.Number](x []T, m Mask) (lo, hi T, count, nulls int) {
 				hi = v
 			}
 		}
-	})
+	}
 	switch {
 	case sawNaN:
 		lo, hi = num.NaN[T](), num.NaN[T]()
@@ -157,10 +163,10 @@ func Summary[T num.Number](x []T, m Mask) (lo, hi T, count, nulls int) {
 // ones (once per selection entry).
 func CountValid(n int, m Mask) int {
 	c := 0
-	each(n, m, func(_ int, valid bool) {
-		if valid {
+	for k := range m.Len(n) {
+		if Valid(m.Bits, m.Off, m.Index(k)) {
 			c++
 		}
-	})
+	}
 	return c
 }
