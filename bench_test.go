@@ -73,10 +73,18 @@ func BenchmarkSum(b *testing.B) {
 }
 
 func BenchmarkSumChecked(b *testing.B) {
-	b.Run("int64", func(b *testing.B) { benchMatrix(b, func(x []int64, m Mask) { sinkF64 = float64(SumChecked(x, m).Sum) }) })
-	b.Run("int32", func(b *testing.B) { benchMatrix(b, func(x []int32, m Mask) { sinkF64 = float64(SumChecked(x, m).Sum) }) })
-	b.Run("uint64", func(b *testing.B) { benchMatrix(b, func(x []uint64, m Mask) { sinkF64 = float64(SumCheckedUint(x, m).Sum) }) })
-	b.Run("uint8", func(b *testing.B) { benchMatrix(b, func(x []uint8, m Mask) { sinkF64 = float64(SumCheckedUint(x, m).Sum) }) })
+	b.Run("int64", func(b *testing.B) {
+		benchMatrix(b, func(x []int64, m Mask) { sinkF64 = float64(SumChecked(x, m).Sum) })
+	})
+	b.Run("int32", func(b *testing.B) {
+		benchMatrix(b, func(x []int32, m Mask) { sinkF64 = float64(SumChecked(x, m).Sum) })
+	})
+	b.Run("uint64", func(b *testing.B) {
+		benchMatrix(b, func(x []uint64, m Mask) { sinkF64 = float64(SumCheckedUint(x, m).Sum) })
+	})
+	b.Run("uint8", func(b *testing.B) {
+		benchMatrix(b, func(x []uint8, m Mask) { sinkF64 = float64(SumCheckedUint(x, m).Sum) })
+	})
 }
 
 // benchSummaryOps runs Min, Max, MinMax and Summarize for one type.
