@@ -1,0 +1,5 @@
+//go:build race
+
+package quiver
+
+const raceEnabled = true
