@@ -1,0 +1,172 @@
+package quiver
+
+import (
+	"encoding/binary"
+	"math"
+	"testing"
+
+	"github.com/quiverlabs/quiver/internal/num"
+	"github.com/quiverlabs/quiver/internal/oracle"
+	"github.com/quiverlabs/quiver/internal/ref"
+	"github.com/quiverlabs/quiver/internal/testkit"
+)
+
+// Fuzz targets: each decodes values, a bitmap and its offset from the fuzzer's
+// bytes and checks every available backend's kernel against the reference
+// (or, for float sums, the policy oracle of that backend). They call the
+// kernels directly, not through SetBackend, so no global state changes.
+// Seed corpora live in testdata/fuzz.
+
+// fuzzBitmap returns the bitmap for n elements at off from raw, or nil
+// (dense) when raw is too short.
+func fuzzBitmap(raw []byte, off uint8, n int) ([]byte, int) {
+	o := int(off % 64)
+	need := (o + n + 7) / 8
+	if len(raw) < need {
+		return nil, 0
+	}
+	return raw[:need], o
+}
+
+func decode[T any](data []byte, size int, get func([]byte) T) []T {
+	x := make([]T, len(data)/size)
+	for i := range x {
+		x[i] = get(data[i*size:])
+	}
+	return x
+}
+
+func availableBackends() []*backend {
+	var out []*backend
+	for _, b := range registry {
+		if b.available {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func checkSummary[T num.Number, S int64 | uint64 | float32 | float64](t *testing.T, name string, k kernelSet[T, S], x []T, bits []byte, off int) {
+	t.Helper()
+	lo, hi, count, _ := ref.Summary(x, ref.Mask{Bits: bits, Off: off})
+	gl, gh, gc := k.summary(x, bits, off)
+	if testkit.Bits(gl) != testkit.Bits(lo) || testkit.Bits(gh) != testkit.Bits(hi) || gc != count {
+		t.Fatalf("%s: summary = (%v, %v, %d), reference (%v, %v, %d)", name, gl, gh, gc, lo, hi, count)
+	}
+}
+
+func FuzzFloat(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 0, 0, 0, 0xF8, 0x7F, 0, 0, 0, 0, 0, 0, 0, 0x80}, []byte{0xFF}, uint8(0))
+	f.Fuzz(func(t *testing.T, data, rawBits []byte, off uint8) {
+		x64 := decode(data, 8, func(b []byte) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(b)) })
+		x32 := decode(data, 4, func(b []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b)) })
+		for _, b := range availableBackends() {
+			bits, o := fuzzBitmap(rawBits, off, len(x64))
+			if got, want := b.f64.sum(x64, bits, o), oracle.Sum(x64, bits, o, b.policy64); !sameFloat(got, want) {
+				t.Fatalf("%s: float64 sum = %#x, oracle %#x", b.name, testkit.Bits(got), testkit.Bits(want))
+			}
+			checkSummary(t, b.name+" float64", b.f64, x64, bits, o)
+			bits, o = fuzzBitmap(rawBits, off, len(x32))
+			if got, want := b.f32.sum(x32, bits, o), oracle.Sum(x32, bits, o, b.policy32); !sameFloat(got, want) {
+				t.Fatalf("%s: float32 sum = %#x, oracle %#x", b.name, testkit.Bits(got), testkit.Bits(want))
+			}
+			checkSummary(t, b.name+" float32", b.f32, x32, bits, o)
+		}
+	})
+}
+
+func FuzzInt(f *testing.F) {
+	f.Add([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F, 1, 0, 0, 0, 0, 0, 0, 0}, []byte{0x03}, uint8(0))
+	f.Fuzz(func(t *testing.T, data, rawBits []byte, off uint8) {
+		i64 := decode(data, 8, func(b []byte) int64 { return int64(binary.LittleEndian.Uint64(b)) })
+		u64 := decode(data, 8, func(b []byte) uint64 { return binary.LittleEndian.Uint64(b) })
+		i8 := decode(data, 1, func(b []byte) int8 { return int8(b[0]) })
+		u8 := decode(data, 1, func(b []byte) uint8 { return b[0] })
+		i16 := decode(data, 2, func(b []byte) int16 { return int16(binary.LittleEndian.Uint16(b)) })
+		u32 := decode(data, 4, func(b []byte) uint32 { return binary.LittleEndian.Uint32(b) })
+		for _, b := range availableBackends() {
+			bits, o := fuzzBitmap(rawBits, off, len(i64))
+			m := ref.Mask{Bits: bits, Off: o}
+			if got, want := b.i64.sum(i64, bits, o), ref.SumInt[int64, int64](i64, m); got != want {
+				t.Fatalf("%s: int64 sum = %d, reference %d", b.name, got, want)
+			}
+			gs, go_ := b.checkedI64(i64, bits, o)
+			if ws, wo := ref.SumCheckedSigned(i64, m); gs != ws || go_ != wo {
+				t.Fatalf("%s: int64 checked = (%d, %v), reference (%d, %v)", b.name, gs, go_, ws, wo)
+			}
+			gu, gou := b.checkedU64(u64, bits, o)
+			if wu, wou := ref.SumCheckedUnsigned(u64, m); gu != wu || gou != wou {
+				t.Fatalf("%s: uint64 checked = (%d, %v), reference (%d, %v)", b.name, gu, gou, wu, wou)
+			}
+			lo, hi, c, _ := ref.Summary(i64, m)
+			if gl, gh, gc := b.i64.summary(i64, bits, o); gl != lo || gh != hi || gc != c {
+				t.Fatalf("%s: int64 summary = (%d, %d, %d), reference (%d, %d, %d)", b.name, gl, gh, gc, lo, hi, c)
+			}
+
+			bits, o = fuzzBitmap(rawBits, off, len(i8))
+			m = ref.Mask{Bits: bits, Off: o}
+			if got, want := b.i8.sum(i8, bits, o), ref.SumInt[int8, int64](i8, m); got != want {
+				t.Fatalf("%s: int8 sum = %d, reference %d", b.name, got, want)
+			}
+			if got, want := b.u8.sum(u8, bits, o), ref.SumInt[uint8, uint64](u8, m); got != want {
+				t.Fatalf("%s: uint8 sum = %d, reference %d", b.name, got, want)
+			}
+			lo8, hi8, c8, _ := ref.Summary(u8, m)
+			if gl, gh, gc := b.u8.summary(u8, bits, o); gl != lo8 || gh != hi8 || gc != c8 {
+				t.Fatalf("%s: uint8 summary = (%d, %d, %d), reference (%d, %d, %d)", b.name, gl, gh, gc, lo8, hi8, c8)
+			}
+			if bits != nil { // the kernel's contract: a bitmap is present
+				if got, want := b.countValid(bits, o, len(i8)), ref.CountValid(len(i8), m); got != want {
+					t.Fatalf("%s: countValid = %d, reference %d", b.name, got, want)
+				}
+			}
+
+			bits, o = fuzzBitmap(rawBits, off, len(i16))
+			m = ref.Mask{Bits: bits, Off: o}
+			if got, want := b.i16.sum(i16, bits, o), ref.SumInt[int16, int64](i16, m); got != want {
+				t.Fatalf("%s: int16 sum = %d, reference %d", b.name, got, want)
+			}
+			bits, o = fuzzBitmap(rawBits, off, len(u32))
+			m = ref.Mask{Bits: bits, Off: o}
+			lo32, hi32, c32, _ := ref.Summary(u32, m)
+			if gl, gh, gc := b.u32.summary(u32, bits, o); gl != lo32 || gh != hi32 || gc != c32 {
+				t.Fatalf("%s: uint32 summary = (%d, %d, %d), reference (%d, %d, %d)", b.name, gl, gh, gc, lo32, hi32, c32)
+			}
+		}
+	})
+}
+
+// FuzzSelection checks the selected shapes through the public API against
+// the reference, and that out-of-range selections panic instead of
+// reading out of bounds.
+func FuzzSelection(f *testing.F) {
+	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, []byte{0, 3, 3, 9}, []byte{0xAA, 0x55})
+	f.Fuzz(func(t *testing.T, data, rawSel, rawBits []byte) {
+		x := decode(data, 1, func(b []byte) int8 { return int8(b[0]) })
+		sel := decode(rawSel, 1, func(b []byte) uint32 { return uint32(b[0]) })
+		bits, _ := fuzzBitmap(rawBits, 0, len(x))
+		m := Valid(bits, 0).Select(sel)
+		for _, s := range sel {
+			if int(s) >= len(x) {
+				defer func() {
+					if recover() == nil {
+						t.Fatalf("selection index %d of %d elements did not panic", s, len(x))
+					}
+				}()
+				SumInt(x, m)
+				return
+			}
+		}
+		rm := ref.Mask{Bits: bits, Sel: sel, HasSel: true}
+		if got, want := SumInt(x, m), ref.SumInt[int8, int64](x, rm); got != want {
+			t.Fatalf("SumInt = %d, reference %d", got, want)
+		}
+		lo, hi, c, nulls := ref.Summary(x, rm)
+		if s := Summarize(x, m); s != (Summary[int8]{lo, hi, c, nulls}) {
+			t.Fatalf("Summarize = %+v, reference %v %v %v %v", s, lo, hi, c, nulls)
+		}
+		if got, want := CountValid(len(x), m), ref.CountValid(len(x), rm); got != want {
+			t.Fatalf("CountValid = %d, reference %d", got, want)
+		}
+	})
+}
