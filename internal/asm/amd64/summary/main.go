@@ -1,0 +1,709 @@
+// Command summary generates quiver's amd64 summary kernels (min, max and
+// valid count of one column) for AVX2 and AVX-512, one dense and one
+// validity-masked kernel per element type, from a single description
+// parameterized by element type and instruction set.
+//
+// What the kernels compute and what they leave to Go (see summary_amd64.go):
+//
+//   - The vector accumulators start at the order's extremes: +Inf/-Inf for
+//     floats (an identity start of ±MaxFloat would turn a lone +Inf into
+//     MaxFloat), the type's limits for integers. Go maps "nothing valid" to
+//     the identities afterwards, using the count.
+//   - Float min/max are VMINP*/VMAXP*, which return their SECOND source
+//     operand when either is NaN or both are zero. Every min/max here is
+//     written so the accumulator is that second source: a NaN lane never
+//     enters an accumulator, and between zeros the accumulator keeps what it
+//     had. NaNs are detected apart from the min/max by an unordered compare
+//     that accumulates across the loop; ±0 ties are settled in Go by a
+//     rescan for the first participating zero. Both rescues make the lane
+//     blocking bit-identical to the scalar fold of the reference.
+//   - Invalid lanes never take part: AVX-512 merges under a k-mask loaded
+//     straight from the bitmap, AVX2 expands bitmap bits into lane masks and
+//     blends the order's extreme into invalid lanes.
+//   - The masked kernels need a byte-aligned bitmap (Go runs the at most 7
+//     head elements of an unaligned offset). AVX2 kernels take whole steps
+//     only (Go finishes the tail); AVX-512 kernels finish the tail with a
+//     masked load whose bits Go passes in, so no kernel reads a byte past
+//     its slices.
+package main
+
+import (
+	"fmt"
+	"math"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// elem describes an element type.
+type elem struct {
+	name   string // suffix in function names: F64, I8, ...
+	gotype string
+	size   int // bytes
+	float  bool
+	signed bool
+}
+
+var elems = []elem{
+	{"F32", "float32", 4, true, true},
+	{"F64", "float64", 8, true, true},
+	{"I8", "int8", 1, false, true},
+	{"I16", "int16", 2, false, true},
+	{"I32", "int32", 4, false, true},
+	{"I64", "int64", 8, false, true},
+	{"U8", "uint8", 1, false, false},
+	{"U16", "uint16", 2, false, false},
+	{"U32", "uint32", 4, false, false},
+	{"U64", "uint64", 8, false, false},
+}
+
+// isa describes an instruction set: AVX2 on 32-byte YMM vectors, AVX-512
+// on 64-byte ZMM vectors with k-mask registers.
+type isa struct {
+	name   string
+	vbytes int
+	avx512 bool
+}
+
+var isas = []isa{{"AVX2", 32, false}, {"AVX512", 64, true}}
+
+// unroll is the number of vectors per main-loop iteration, each with its
+// own min and max accumulator (independent dependency chains).
+const unroll = 4
+
+func main() {
+	ConstraintExpr("!purego")
+	for _, is := range isas {
+		for _, e := range elems {
+			g := newGen(e, is, false)
+			g.kernel()
+			g = newGen(e, is, true)
+			g.kernel()
+		}
+	}
+	Generate()
+}
+
+// gen generates one kernel.
+type gen struct {
+	e      elem
+	is     isa
+	masked bool
+	w      int // lanes per vector
+	u      int // vectors per main-loop iteration
+
+	// flip: AVX2 has no unsigned 64-bit compare, so uint64 runs in the
+	// signed order after XOR with the sign bit (on the way in and out).
+	flip bool
+
+	xp, n, bp, cnt reg.GPVirtual
+	lo, hi         []reg.VecVirtual
+	nanv           reg.VecVirtual       // AVX2: unordered-compare accumulator
+	kord           [2]reg.OpmaskVirtual // AVX-512: lanes still all-ordered
+	signv          reg.VecVirtual
+	zero           reg.VecVirtual
+}
+
+func newGen(e elem, is isa, masked bool) *gen {
+	return &gen{e: e, is: is, masked: masked, w: is.vbytes / e.size, u: unroll,
+		flip: !is.avx512 && e.size == 8 && !e.float && !e.signed}
+}
+
+func (g *gen) fname() string {
+	kind := "Dense"
+	if g.masked {
+		kind = "Masked"
+	}
+	return fmt.Sprintf("summary%s%s%s", kind, g.e.name, g.is.name)
+}
+
+func (g *gen) vec() reg.VecVirtual {
+	if g.is.avx512 {
+		return ZMM()
+	}
+	return YMM()
+}
+
+// ---- constants ----
+
+var consts = map[string]Mem{}
+
+// splat returns a 64-byte read-only constant holding v (an element bit
+// pattern of size bytes) in every lane; it serves as a full YMM or ZMM
+// memory operand and as a VPBROADCASTQ source.
+func splat(v uint64, size int) Mem {
+	name := fmt.Sprintf("summarysplat%d_%x", size, v)
+	if m, ok := consts[name]; ok {
+		return m
+	}
+	m := GLOBL(name, RODATA|NOPTR)
+	for off := 0; off < 64; off += size {
+		switch size {
+		case 1:
+			DATA(off, U8(uint8(v)))
+		case 2:
+			DATA(off, U16(uint16(v)))
+		case 4:
+			DATA(off, U32(uint32(v)))
+		default:
+			DATA(off, U64(v))
+		}
+	}
+	consts[name] = m
+	return m
+}
+
+// table returns a read-only constant of the given element values.
+func table(name string, size int, vals []uint64) Mem {
+	if m, ok := consts[name]; ok {
+		return m
+	}
+	m := GLOBL(name, RODATA|NOPTR)
+	for i, v := range vals {
+		switch size {
+		case 1:
+			DATA(i, U8(uint8(v)))
+		case 2:
+			DATA(2*i, U16(uint16(v)))
+		case 4:
+			DATA(4*i, U32(uint32(v)))
+		default:
+			DATA(8*i, U64(v))
+		}
+	}
+	consts[name] = m
+	return m
+}
+
+// extremes returns the bit patterns the min and max accumulators start
+// from, which are also what invalid lanes are replaced by: the largest and
+// the lowest value of the order the kernel compares in.
+func (g *gen) extremes() (top, bottom uint64) {
+	bits := uint(8 * g.e.size)
+	mask := uint64(math.MaxUint64) >> (64 - bits)
+	switch {
+	case g.e.float && g.e.size == 4:
+		return uint64(math.Float32bits(float32(math.Inf(1)))), uint64(math.Float32bits(float32(math.Inf(-1))))
+	case g.e.float:
+		return math.Float64bits(math.Inf(1)), math.Float64bits(math.Inf(-1))
+	case g.e.signed || g.flip:
+		return mask >> 1, (mask >> 1) ^ mask
+	default:
+		return mask, 0
+	}
+}
+
+// ---- per-type instruction selection ----
+
+func (g *gen) load(m Mem, dst reg.VecVirtual) {
+	switch {
+	case g.e.float && g.e.size == 8:
+		VMOVUPD(m, dst)
+	case g.e.float:
+		VMOVUPS(m, dst)
+	case g.is.avx512:
+		VMOVDQU64(m, dst)
+	default:
+		VMOVDQU(m, dst)
+	}
+}
+
+// loadZ loads the lanes in k and zeroes the others; masked-off lanes are
+// not read at all (AVX-512 fault suppression), which is what makes the
+// tail safe.
+func (g *gen) loadZ(m Mem, k reg.OpmaskVirtual, dst reg.VecVirtual) {
+	switch {
+	case g.e.float && g.e.size == 8:
+		VMOVUPD_Z(m, k, dst)
+	case g.e.float:
+		VMOVUPS_Z(m, k, dst)
+	case g.e.size == 1:
+		VMOVDQU8_Z(m, k, dst)
+	case g.e.size == 2:
+		VMOVDQU16_Z(m, k, dst)
+	case g.e.size == 4:
+		VMOVDQU32_Z(m, k, dst)
+	default:
+		VMOVDQU64_Z(m, k, dst)
+	}
+}
+
+// minmaxOp returns the native vector min or max for the element type, or
+// nil where AVX2 has none (64-bit integers).
+func (g *gen) minmaxOp(isMin bool) func(...Op) {
+	type key struct {
+		size          int
+		float, signed bool
+	}
+	mins := map[key]func(...Op){
+		{4, true, true}: VMINPS, {8, true, true}: VMINPD,
+		{1, false, true}: VPMINSB, {2, false, true}: VPMINSW, {4, false, true}: VPMINSD, {8, false, true}: VPMINSQ,
+		{1, false, false}: VPMINUB, {2, false, false}: VPMINUW, {4, false, false}: VPMINUD, {8, false, false}: VPMINUQ,
+	}
+	maxs := map[key]func(...Op){
+		{4, true, true}: VMAXPS, {8, true, true}: VMAXPD,
+		{1, false, true}: VPMAXSB, {2, false, true}: VPMAXSW, {4, false, true}: VPMAXSD, {8, false, true}: VPMAXSQ,
+		{1, false, false}: VPMAXUB, {2, false, false}: VPMAXUW, {4, false, false}: VPMAXUD, {8, false, false}: VPMAXUQ,
+	}
+	if !g.is.avx512 && g.e.size == 8 && !g.e.float {
+		return nil
+	}
+	k := key{g.e.size, g.e.float, g.e.signed}
+	if isMin {
+		return mins[k]
+	}
+	return maxs[k]
+}
+
+// step folds x into acc: acc = min(x, acc) or max(x, acc), lane by lane,
+// only in the lanes of k when k is not nil (merge masking: the other lanes
+// keep acc). For floats x is the FIRST source and acc the SECOND, so a NaN
+// in x or a ±0 tie leaves acc unchanged (VMINP*/VMAXP* return the second
+// source in both cases).
+func (g *gen) step(isMin bool, x, acc reg.VecVirtual, k reg.OpmaskVirtual) {
+	if op := g.minmaxOp(isMin); op != nil {
+		if k != nil {
+			op(acc, x, k, acc)
+		} else {
+			op(acc, x, acc)
+		}
+		return
+	}
+	// AVX2 64-bit integers: compare, then blend x into the lanes where it
+	// wins. VPCMPGTQ a, b, t sets t = b > a.
+	t := g.vec()
+	if isMin {
+		VPCMPGTQ(x, acc, t) // acc > x
+	} else {
+		VPCMPGTQ(acc, x, t) // x > acc
+	}
+	VBLENDVPD(t, x, acc, acc)
+}
+
+// stepX is step on 128-bit registers for the horizontal reduction.
+func (g *gen) stepX(isMin bool, x, acc reg.Register) {
+	if op := g.minmaxOp(isMin); op != nil {
+		op(acc, x, acc)
+		return
+	}
+	t := XMM()
+	if isMin {
+		VPCMPGTQ(x, acc, t)
+	} else {
+		VPCMPGTQ(acc, x, t)
+	}
+	VBLENDVPD(t, x, acc, acc)
+}
+
+// ---- the kernel ----
+
+func (g *gen) kernel() {
+	sig := fmt.Sprintf("func(x []%s) (lo, hi %s, nan bool)", g.e.gotype, g.e.gotype)
+	if g.masked {
+		sig = fmt.Sprintf("func(x []%s, bits []byte, tail uint64) (lo, hi %s, valid int, nan bool)", g.e.gotype, g.e.gotype)
+	}
+	TEXT(g.fname(), NOSPLIT, sig)
+	g.doc()
+	Pragma("noescape")
+
+	g.xp = Load(Param("x").Base(), GP64()).(reg.GPVirtual)
+	g.n = Load(Param("x").Len(), GP64()).(reg.GPVirtual)
+	if g.masked {
+		g.bp = Load(Param("bits").Base(), GP64()).(reg.GPVirtual)
+		g.cnt = GP64()
+		XORQ(g.cnt, g.cnt)
+	}
+
+	top, bottom := g.extremes()
+	g.lo = make([]reg.VecVirtual, g.u)
+	g.hi = make([]reg.VecVirtual, g.u)
+	for j := range g.u {
+		g.lo[j], g.hi[j] = g.vec(), g.vec()
+		VPBROADCASTQ(splat(top, g.e.size), g.lo[j])
+		VPBROADCASTQ(splat(bottom, g.e.size), g.hi[j])
+	}
+	if g.flip {
+		g.signv = g.vec()
+		VPBROADCASTQ(splat(1<<63, 8), g.signv)
+	}
+	if g.e.float {
+		if g.is.avx512 {
+			g.kord = [2]reg.OpmaskVirtual{K(), K()}
+			KXNORQ(g.kord[0], g.kord[0], g.kord[0])
+			KXNORQ(g.kord[1], g.kord[1], g.kord[1])
+		} else {
+			g.nanv = g.vec()
+			VPXOR(g.nanv, g.nanv, g.nanv)
+		}
+	}
+	if g.masked && !g.is.avx512 {
+		g.zero = g.vec()
+		VPXOR(g.zero, g.zero, g.zero)
+	}
+
+	// Main loop: u vectors per iteration.
+	Label(g.fname() + "_loop")
+	CMPQ(g.n, U32(g.u*g.w))
+	JB(LabelRef(g.fname() + "_single"))
+	g.block(g.u)
+	Label(g.fname() + "_single")
+
+	// One step at a time: one vector, or for AVX2 with fewer than 8 lanes
+	// (float64, uint64, int64) the two vectors that one bitmap byte covers.
+	sv := 1
+	if !g.is.avx512 && g.w < 8 {
+		sv = 8 / g.w
+	}
+	Label(g.fname() + "_singleloop")
+	CMPQ(g.n, U32(sv*g.w))
+	JB(LabelRef(g.fname() + "_tail"))
+	g.block(sv)
+	JMP(LabelRef(g.fname() + "_singleloop"))
+
+	Label(g.fname() + "_tail")
+	if g.is.avx512 {
+		g.tail512()
+	}
+	Label(g.fname() + "_done")
+	g.finish()
+}
+
+func (g *gen) doc() {
+	what := "all of x (dense)"
+	if g.masked {
+		what = "the elements of x whose bit is set in bits, which starts at bit 0 of bits[0]"
+	}
+	lines := []string{
+		fmt.Sprintf("%s returns the min and max over %s,", g.fname(), what),
+		"starting from the order's extremes, and whether a participating element",
+		"is NaN (floats only; lo and hi then mean nothing).",
+	}
+	switch {
+	case !g.is.avx512:
+		lines = append(lines, fmt.Sprintf("len(x) must be a multiple of %d.", max(g.w, 8)))
+	case g.masked:
+		lines = append(lines, fmt.Sprintf("The last len(x) mod %d elements take their validity from tail, not bits.", g.w))
+	}
+	Doc(lines...)
+}
+
+// block processes v vectors at xp (and their bits at bp), then advances.
+// The loop label it jumps back to is the main loop for v == g.u.
+func (g *gen) block(v int) {
+	xs := make([]reg.VecVirtual, v)
+	var ks []reg.OpmaskVirtual
+	if g.masked && g.is.avx512 {
+		ks = make([]reg.OpmaskVirtual, v)
+	}
+	xmins := make([]reg.VecVirtual, v)
+	for j := range v {
+		m := Mem{Base: g.xp, Disp: j * g.is.vbytes}
+		x := g.vec()
+		switch {
+		case g.masked && g.is.avx512:
+			ks[j] = K()
+			kload(Mem{Base: g.bp, Disp: j * g.w / 8}, ks[j], g.w)
+			g.loadZ(m, ks[j], x)
+		default:
+			g.load(m, x)
+		}
+		if g.flip {
+			VPXOR(g.signv, x, x)
+		}
+		xs[j] = x
+		var k reg.OpmaskVirtual
+		if ks != nil {
+			k = ks[j]
+		}
+		if g.masked && !g.is.avx512 {
+			inv := g.invalidLanes(j)
+			top, bottom := g.extremes()
+			xmin, xmax := g.vec(), g.vec()
+			blend(g.e.size, inv, splat(top, g.e.size), x, xmin)
+			blend(g.e.size, inv, splat(bottom, g.e.size), x, xmax)
+			g.step(true, xmin, g.lo[j], nil)
+			g.step(false, xmax, g.hi[j], nil)
+			xmins[j] = xmin
+			continue
+		}
+		g.step(true, x, g.lo[j], k)
+		g.step(false, x, g.hi[j], k)
+		xmins[j] = x
+	}
+	// NaN detection: one unordered compare covers two vectors, since it is
+	// true where either operand is NaN. Invalid lanes hold +0.0 (AVX-512
+	// zeroing load) or +Inf (AVX2 blend), both ordered.
+	if g.e.float {
+		for j := 0; j < v; j += 2 {
+			a, b := xmins[j], xmins[j]
+			if j+1 < v {
+				b = xmins[j+1]
+			}
+			g.nanCheck(a, b, j/2%2)
+		}
+	}
+	if g.masked {
+		popcount(Mem{Base: g.bp}, v*g.w/8, g.cnt)
+		ADDQ(U32(v*g.w/8), g.bp)
+	}
+	ADDQ(U32(v*g.is.vbytes), g.xp)
+	SUBQ(U32(v*g.w), g.n)
+	if v == g.u {
+		JMP(LabelRef(g.fname() + "_loop"))
+	}
+}
+
+// nanCheck accumulates "a or b has a NaN lane".
+func (g *gen) nanCheck(a, b reg.VecVirtual, chain int) {
+	if g.is.avx512 {
+		// kord &= ordered(a, b): predicate 7 is ORD_Q; the write mask is
+		// kord itself, so once a lane saw a NaN it stays clear.
+		k := g.kord[chain]
+		if g.e.size == 8 {
+			VCMPPD(U8(7), b, a, k, k)
+		} else {
+			VCMPPS(U8(7), b, a, k, k)
+		}
+		return
+	}
+	t := g.vec()
+	if g.e.size == 8 {
+		VCMPPD(U8(3), b, a, t) // UNORD_Q
+		VORPD(t, g.nanv, g.nanv)
+	} else {
+		VCMPPS(U8(3), b, a, t)
+		VORPS(t, g.nanv, g.nanv)
+	}
+}
+
+// blend sets dst = inv ? m : x lane by lane (inv lanes are all ones or all
+// zeros, so the byte blend serves every element size).
+func blend(size int, inv reg.VecVirtual, m Mem, x, dst reg.VecVirtual) {
+	switch size {
+	case 8:
+		VBLENDVPD(inv, m, x, dst)
+	case 4:
+		VBLENDVPS(inv, m, x, dst)
+	default:
+		VPBLENDVB(inv, m, x, dst)
+	}
+}
+
+// kload loads the w validity bits at m into k.
+func kload(m Mem, k reg.OpmaskVirtual, w int) {
+	switch w {
+	case 8:
+		KMOVB(m, k)
+	case 16:
+		KMOVW(m, k)
+	case 32:
+		KMOVD(m, k)
+	default:
+		KMOVQ(m, k)
+	}
+}
+
+// popcount adds the number of set bits in the nbytes bytes at m to cnt,
+// reading exactly those bytes.
+func popcount(m Mem, nbytes int, cnt reg.GPVirtual) {
+	off := 0
+	for nbytes-off >= 8 {
+		t := GP64()
+		POPCNTQ(m.Offset(off), t)
+		ADDQ(t, cnt)
+		off += 8
+	}
+	if nbytes-off >= 4 {
+		t := GP32()
+		POPCNTL(m.Offset(off), t)
+		ADDQ(t.As64(), cnt)
+		off += 4
+	}
+	if nbytes-off >= 2 {
+		t := GP32()
+		MOVWLZX(m.Offset(off), t)
+		POPCNTL(t, t)
+		ADDQ(t.As64(), cnt)
+		off += 2
+	}
+	if nbytes-off >= 1 {
+		t := GP32()
+		MOVBLZX(m.Offset(off), t)
+		POPCNTL(t, t)
+		ADDQ(t.As64(), cnt)
+	}
+}
+
+// invalidLanes expands the bits of vector j of the current block (bitmap
+// at bp) into an AVX2 lane mask: all ones where the element is NOT valid.
+// The bits are broadcast to every lane, each lane keeps its own bit (AND
+// with a one-bit selector) and compares equal to zero.
+func (g *gen) invalidLanes(j int) reg.VecVirtual {
+	b, inv := g.vec(), g.vec()
+	lanebits := make([]uint64, g.w)
+	switch g.e.size {
+	case 8:
+		// Four lanes: half a byte; vector j uses byte j/2, bits 4*(j%2)...
+		VPBROADCASTB(Mem{Base: g.bp, Disp: j / 2}, b)
+		for l := range lanebits {
+			lanebits[l] = 1 << (4*(j%2) + l)
+		}
+		VPAND(table(fmt.Sprintf("summarysel64_%d", j%2), 8, lanebits), b, b)
+		VPCMPEQQ(g.zero, b, inv)
+	case 4:
+		VPBROADCASTB(Mem{Base: g.bp, Disp: j}, b)
+		for l := range lanebits {
+			lanebits[l] = 1 << l
+		}
+		VPAND(table("summarysel32", 4, lanebits), b, b)
+		VPCMPEQD(g.zero, b, inv)
+	case 2:
+		VPBROADCASTW(Mem{Base: g.bp, Disp: 2 * j}, b)
+		for l := range lanebits {
+			lanebits[l] = 1 << l
+		}
+		VPAND(table("summarysel16", 2, lanebits), b, b)
+		VPCMPEQW(g.zero, b, inv)
+	default:
+		// 32 lanes: the 4 bytes at 4*j; byte l/8 of them goes to lane l.
+		// VPSHUFB indexes within each 128-bit half, and the broadcast put
+		// all four bytes into both halves.
+		VPBROADCASTD(Mem{Base: g.bp, Disp: 4 * j}, b)
+		shuf := make([]uint64, 32)
+		for l := range lanebits {
+			lanebits[l] = 1 << (l % 8)
+			shuf[l] = uint64(l / 8)
+		}
+		VPSHUFB(table("summaryshuf8", 1, shuf), b, b)
+		VPAND(table("summarysel8", 1, lanebits), b, b)
+		VPCMPEQB(g.zero, b, inv)
+	}
+	return inv
+}
+
+// tail512 finishes the last len(x) mod w elements with one masked vector:
+// the lanes below the remaining count (dense) or the bits Go passed in
+// (masked). Lanes outside the mask are neither read nor compared.
+func (g *gen) tail512() {
+	TESTQ(g.n, g.n)
+	JZ(LabelRef(g.fname() + "_done"))
+	k := K()
+	r := GP64()
+	if g.masked {
+		Load(Param("tail"), r)
+		t := GP64()
+		POPCNTQ(r, t)
+		ADDQ(t, g.cnt)
+	} else {
+		MOVQ(I64(-1), r)
+		BZHIQ(g.n, r, r)
+	}
+	KMOVQ(r, k)
+	x := g.vec()
+	g.loadZ(Mem{Base: g.xp}, k, x)
+	g.step(true, x, g.lo[0], k)
+	g.step(false, x, g.hi[0], k)
+	if g.e.float {
+		g.nanCheck(x, x, 0)
+	}
+}
+
+// finish combines the accumulators, reduces lanes, stores the results,
+// and clears the upper vector state.
+func (g *gen) finish() {
+	for _, acc := range [][]reg.VecVirtual{g.lo, g.hi} {
+		isMin := &acc[0] == &g.lo[0]
+		for s := g.u / 2; s >= 1; s /= 2 {
+			for j := range s {
+				g.step(isMin, acc[j+s], acc[j], nil)
+			}
+		}
+	}
+	lo := g.hreduce(true, g.lo[0])
+	hi := g.hreduce(false, g.hi[0])
+	g.store(lo, 0)
+	g.store(hi, 1)
+
+	ret := 2
+	if g.masked {
+		Store(g.cnt, ReturnIndex(2))
+		ret = 3
+	}
+	nan := GP8()
+	switch {
+	case !g.e.float:
+		MOVB(U8(0), nan)
+	case g.is.avx512:
+		KANDQ(g.kord[0], g.kord[1], g.kord[0])
+		if g.w == 8 {
+			KORTESTB(g.kord[0], g.kord[0])
+		} else {
+			KORTESTW(g.kord[0], g.kord[0])
+		}
+		SETCC(nan) // carry clear: some lane saw a NaN
+	default:
+		r := GP32()
+		if g.e.size == 8 {
+			VMOVMSKPD(g.nanv, r)
+		} else {
+			VMOVMSKPS(g.nanv, r)
+		}
+		TESTL(r, r)
+		SETNE(nan)
+	}
+	Store(nan, ReturnIndex(ret))
+	VZEROUPPER()
+	RET()
+}
+
+// hreduce folds the lanes of acc into lane 0 of the returned XMM register.
+func (g *gen) hreduce(isMin bool, acc reg.VecVirtual) reg.Register {
+	var y reg.Register = acc.AsY()
+	if g.is.avx512 {
+		t := YMM()
+		VEXTRACTI64X4(U8(1), acc, t)
+		g.stepY(isMin, t, y)
+	}
+	x := y.(reg.VecVirtual).AsX()
+	t := XMM()
+	if g.is.avx512 {
+		VEXTRACTI32X4(U8(1), y, t)
+	} else {
+		VEXTRACTI128(U8(1), y, t)
+	}
+	g.stepX(isMin, t, x)
+	for sh := 8; sh >= g.e.size; sh /= 2 {
+		t := XMM()
+		VPSRLDQ(U8(sh), x, t)
+		g.stepX(isMin, t, x)
+	}
+	return x
+}
+
+func (g *gen) stepY(isMin bool, x, acc reg.Register) {
+	g.minmaxOp(isMin)(acc, x, acc)
+}
+
+// store writes lane 0 of x to result i, undoing the uint64 sign flip.
+func (g *gen) store(x reg.Register, i int) {
+	r := GP64()
+	VMOVQ(x, r)
+	if g.flip {
+		BTCQ(U8(63), r)
+	}
+	b, err := ReturnIndex(i).Resolve()
+	if err != nil {
+		panic(err)
+	}
+	switch g.e.size {
+	case 1:
+		MOVB(r.As8(), b.Addr)
+	case 2:
+		MOVW(r.As16(), b.Addr)
+	case 4:
+		MOVL(r.As32(), b.Addr)
+	default:
+		MOVQ(r, b.Addr)
+	}
+}
