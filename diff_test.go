@@ -123,6 +123,23 @@ func diffFloat[T constraints.Float](t *testing.T, b BackendInfo, cases []diffCas
 			t.Fatalf("%v: Sum = %v (%#x), oracle %+v = %v (%#x)", c, got, testkit.Bits(got), p, want, testkit.Bits(want))
 		}
 		diffSummary(t, c, x, bits, off)
+		if c.n > 0 { // selected shapes: the strict fold in selection order, on every backend
+			sel := testkit.Selection(r, c.n, c.n/2+1)
+			if got, want := Sum(x, Valid(bits, off).Select(sel)), ref.SumFloat(x, ref.Mask{Bits: bits, Off: off, Sel: sel, HasSel: true}); !sameFloat(got, want) {
+				t.Fatalf("%v: selected Sum = %#x, reference %#x", c, testkit.Bits(got), testkit.Bits(want))
+			}
+			diffSelectedSummary(t, c, x, bits, off, sel)
+		}
+	}
+}
+
+// diffSelectedSummary checks Summarize with a selection against the reference.
+func diffSelectedSummary[T Number](t *testing.T, c diffCase, x []T, bits []byte, off int, sel []uint32) {
+	t.Helper()
+	lo, hi, count, nulls := ref.Summary(x, ref.Mask{Bits: bits, Off: off, Sel: sel, HasSel: true})
+	got := Summarize(x, Valid(bits, off).Select(sel))
+	if testkit.Bits(got.Min) != testkit.Bits(lo) || testkit.Bits(got.Max) != testkit.Bits(hi) || got.Count != count || got.Nulls != nulls {
+		t.Fatalf("%v: selected Summarize = %+v, reference %v %v %d %d", c, got, lo, hi, count, nulls)
 	}
 }
 
@@ -140,6 +157,18 @@ func diffSigned[T constraints.Signed](t *testing.T, cases []diffCase) {
 			t.Fatalf("%v: SumChecked = %+v, reference {%d %v}", c, got, ws, wo)
 		}
 		diffSummary(t, c, x, bits, off)
+		if c.n > 0 {
+			sel := testkit.Selection(r, c.n, c.n/2+1)
+			sm := ref.Mask{Bits: bits, Off: off, Sel: sel, HasSel: true}
+			if got, want := SumInt(x, Valid(bits, off).Select(sel)), ref.SumInt[T, int64](x, sm); got != want {
+				t.Fatalf("%v: selected SumInt = %d, reference %d", c, got, want)
+			}
+			ws, wo := ref.SumCheckedSigned(x, sm)
+			if got := SumChecked(x, Valid(bits, off).Select(sel)); got != (CheckedSum[int64]{ws, wo}) {
+				t.Fatalf("%v: selected SumChecked = %+v, reference {%d %v}", c, got, ws, wo)
+			}
+			diffSelectedSummary(t, c, x, bits, off, sel)
+		}
 	}
 }
 
