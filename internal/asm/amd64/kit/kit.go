@@ -1,0 +1,341 @@
+// Package kit holds the avo building blocks shared by quiver's amd64 kernel
+// generators: the instruction-set description, loop scaffolding, safe
+// validity-bitmap reads, and the expansion of validity bits into AVX2 lane
+// masks and AVX-512 opmask registers.
+//
+// Every helper emits into the function that is currently being built (avo's
+// global context), so a generator calls them between TEXT and RET like any
+// avo instruction.
+//
+// Kernel conventions the helpers assume, and every kernel built with them
+// keeps:
+//
+//   - A kernel never reads a byte outside its slices. Vector loads cover
+//     whole vectors inside x (the Go wrapper passes a length that is a
+//     multiple of the kernel's step and finishes the tail itself), and
+//     bitmap reads go through [Bitmap], which never leaves the bitmap.
+//   - Every kernel returns through [Ret], which clears the upper vector
+//     state (VZEROUPPER) before RET.
+package kit
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// ISA is the vector instruction set a kernel is generated for.
+type ISA int
+
+const (
+	// AVX2 kernels use 256-bit YMM registers and blend-based masking.
+	AVX2 ISA = iota
+	// AVX512 kernels use 512-bit ZMM registers and opmask registers. They
+	// need AVX512F, BW, DQ and VL (and VPOPCNTDQ where a kernel counts
+	// bits); the Go side checks those before selecting a kernel.
+	AVX512
+)
+
+// String is the suffix kernel names carry: "AVX2" or "AVX512".
+func (s ISA) String() string {
+	if s == AVX512 {
+		return "AVX512"
+	}
+	return "AVX2"
+}
+
+// VecBytes is the width of one vector register in bytes.
+func (s ISA) VecBytes() int {
+	if s == AVX512 {
+		return 64
+	}
+	return 32
+}
+
+// Lanes is how many elements of elemBytes bytes one vector holds.
+func (s ISA) Lanes(elemBytes int) int { return s.VecBytes() / elemBytes }
+
+// Vec allocates a virtual vector register of the ISA's full width.
+func (s ISA) Vec() reg.VecVirtual {
+	if s == AVX512 {
+		return ZMM()
+	}
+	return YMM()
+}
+
+// Zero sets v to all zero bits (VPXOR of itself, whatever the width).
+func Zero(v reg.VecVirtual) {
+	if v.Size() == 64 {
+		VPXORQ(v, v, v)
+		return
+	}
+	VPXOR(v, v, v)
+}
+
+// Ret ends a kernel: VZEROUPPER, then RET, so that no caller pays the
+// penalty of dirty upper vector state.
+func Ret() {
+	VZEROUPPER()
+	RET()
+}
+
+// Slice loads a slice parameter's base pointer and length.
+func Slice(name string) (base, n reg.GPVirtual) {
+	p := Param(name)
+	base, n = GP64(), GP64()
+	Load(p.Base(), base)
+	Load(p.Len(), n)
+	return base, n
+}
+
+// Loop emits `for remaining >= step { body(); remaining -= step }` with one
+// taken branch per iteration. The body advances its own pointers. name
+// must be unique within the function; it prefixes the loop's labels.
+func Loop(name string, remaining reg.GPVirtual, step int, body func()) {
+	top, done := name+"_loop", name+"_done"
+	CMPQ(remaining, U32(step))
+	JL(LabelRef(done))
+	Label(top)
+	body()
+	SUBQ(U32(step), remaining)
+	CMPQ(remaining, U32(step))
+	JGE(LabelRef(top))
+	Label(done)
+}
+
+// Bitmap reads validity bits for the element at a running position. Element
+// i of the kernel's input is valid when bit Off+i of the bitmap is set, LSB
+// first within each byte, and Off need not be a multiple of 8.
+//
+// The read is an 8-byte load at byte (p>>3) shifted right by p&7, except
+// near the end of the bitmap, where the load is moved back to start at byte
+// len-8 and the shift grows to match. The load therefore never leaves the
+// bitmap, and the bits of every element whose bit lies inside the bitmap
+// are present: at least the first 57 requested bits away from the end,
+// and all bits up to the bitmap's last byte near it. Reads of at most 32
+// bits (what every kernel asks for at a time) are always complete for
+// elements inside the input.
+//
+// A bitmap shorter than 8 bytes (only tiny inputs have one) is first
+// copied byte by byte into an 8-byte local of the kernel's frame, and the
+// reads use that copy.
+type Bitmap struct {
+	Base reg.GPVirtual // address of byte 0
+	Last reg.GPVirtual // len-8: the highest byte index an 8-byte load may start at
+	Pos  reg.GPVirtual // bit index of the element the kernel is at
+}
+
+// LoadBitmap loads the bitmap slice parameter bits and the bit offset
+// parameter off into a Bitmap positioned at element 0. name prefixes the
+// labels it emits (unique within the function).
+func LoadBitmap(name, bits, off string) Bitmap {
+	b := Bitmap{Base: GP64(), Last: GP64(), Pos: GP64()}
+	p := Param(bits)
+	Load(p.Base(), b.Base)
+	Load(p.Len(), b.Last)
+	Load(Param(off), b.Pos)
+	SUBQ(U8(8), b.Last)
+	JGE(LabelRef(name + "_long"))
+
+	Comment("Bitmap shorter than 8 bytes: read it from a zero-padded copy.")
+	local := AllocLocal(8)
+	i, n, t := GP64(), GP64(), GP64()
+	MOVQ(U32(0), local)
+	LEAQ(Mem{Base: b.Last, Disp: 8}, n)
+	XORQ(i, i)
+	Label(name + "_copy")
+	CMPQ(i, n)
+	JGE(LabelRef(name + "_copied"))
+	MOVBQZX(Mem{Base: b.Base, Index: i, Scale: 1}, t)
+	MOVB(t.As8(), Mem{Base: local.Base, Disp: local.Disp, Index: i, Scale: 1})
+	INCQ(i)
+	JMP(LabelRef(name + "_copy"))
+	Label(name + "_copied")
+	LEAQ(local, b.Base)
+	XORQ(b.Last, b.Last)
+	Label(name + "_long")
+	return b
+}
+
+// Read returns a register whose bit j is the validity bit of the element
+// at+j positions past the current one, for j < 32 (and j < 57 away from
+// the end of the bitmap). Higher bits hold unrelated bitmap bits: mask or
+// ignore them.
+func (b Bitmap) Read(at int) reg.GPVirtual {
+	p, q, v := GP64(), GP64(), GP64()
+	if at == 0 {
+		MOVQ(b.Pos, p)
+	} else {
+		LEAQ(Mem{Base: b.Pos, Disp: at}, p)
+	}
+	MOVQ(p, q)
+	SHRQ(U8(3), q)
+	CMPQ(q, b.Last)
+	CMOVQGT(b.Last, q)
+	MOVQ(Mem{Base: b.Base, Index: q, Scale: 1}, v)
+	SHLQ(U8(3), q)
+	SUBQ(q, p) // shift = p - 8*q: p&7 normally, more after the clamp
+	SHRXQ(p, v, v)
+	return v
+}
+
+// Read64 is Read for a full 64-bit group: two 32-bit reads joined.
+func (b Bitmap) Read64(at int) reg.GPVirtual {
+	lo := b.Read(at)
+	hi := b.Read(at + 32)
+	MOVL(lo.As32(), lo.As32()) // clears bits 32..63
+	SHLQ(U8(32), hi)
+	ORQ(hi, lo)
+	return lo
+}
+
+// Advance moves the position n elements on.
+func (b Bitmap) Advance(n int) {
+	ADDQ(U32(n), b.Pos)
+}
+
+// KMask moves the low bits of r into a new opmask register (KMOVQ): lane l
+// of a masked AVX-512 instruction then follows bit l.
+func KMask(r reg.GPVirtual) reg.OpmaskVirtual {
+	k := K()
+	KMOVQ(r, k)
+	return k
+}
+
+// KShift returns k shifted right by n bits into a new opmask register, the
+// mask of the lanes n elements further on.
+func KShift(k reg.OpmaskVirtual, n int) reg.OpmaskVirtual {
+	if n == 0 {
+		return k
+	}
+	s := K()
+	KSHIFTRQ(U8(n), k, s)
+	return s
+}
+
+// MSBMasks expands validity bits into AVX2 masks for 32- or 64-bit lanes,
+// in the form the blend instructions read: lane l's most significant bit
+// is the element's validity bit, the other bits are unspecified. VBLENDVPS
+// and VBLENDVPD read only that bit, so the masks select whole 32- or
+// 64-bit lanes, for floats and integers alike.
+//
+// A group g is the g-th run of lanes-per-vector elements in a read: group
+// g of 64-bit lanes covers bits 4g..4g+3 of the broadcast bits.
+type MSBMasks struct {
+	laneBytes int
+	counts    []reg.VecVirtual
+}
+
+// NewMSBMasks prepares masks for groups vectors of lanes of laneBytes (4 or
+// 8) bytes: it emits the per-group shift-count constants (once per
+// generated file, named after the shape) and loads them into registers.
+func NewMSBMasks(laneBytes, groups int) *MSBMasks {
+	lanes := 32 / laneBytes
+	bits := laneBytes * 8
+	if groups*lanes > 32 {
+		panic("kit: more than 32 bits per MSB mask read")
+	}
+	name := fmt.Sprintf("msbshift%dx%d", bits, groups)
+	mem := msbConst(name, laneBytes, groups)
+	m := &MSBMasks{laneBytes: laneBytes}
+	for g := 0; g < groups; g++ {
+		c := YMM()
+		VMOVDQU(mem.Offset(32*g), c)
+		m.counts = append(m.counts, c)
+	}
+	return m
+}
+
+var emitted = map[string]Mem{}
+
+// msbConst returns the shift counts that put bit g*lanes+l at the top of
+// lane l: bits-1-(g*lanes+l), one 32-byte vector per group.
+func msbConst(name string, laneBytes, groups int) Mem {
+	if m, ok := emitted[name]; ok {
+		return m
+	}
+	lanes := 32 / laneBytes
+	bits := laneBytes * 8
+	m := GLOBL(name, RODATA|NOPTR)
+	for g := 0; g < groups; g++ {
+		for l := 0; l < lanes; l++ {
+			c := bits - 1 - (g*lanes + l)
+			if laneBytes == 8 {
+				DATA(32*g+8*l, U64(uint64(c)))
+			} else {
+				DATA(32*g+4*l, U32(uint32(c)))
+			}
+		}
+	}
+	emitted[name] = m
+	return m
+}
+
+// Broadcast copies the low 32 bits of r (or all 64 for 64-bit lanes) into
+// every lane of a new vector, ready for Group.
+func (m *MSBMasks) Broadcast(r reg.GPVirtual) reg.VecVirtual {
+	x := YMM()
+	VMOVQ(r, x.AsX())
+	if m.laneBytes == 8 {
+		VPBROADCASTQ(x.AsX(), x)
+	} else {
+		VPBROADCASTD(x.AsX(), x)
+	}
+	return x
+}
+
+// Group returns the blend mask of group g from a broadcast read.
+func (m *MSBMasks) Group(bcast reg.VecVirtual, g int) reg.VecVirtual {
+	x := YMM()
+	if m.laneBytes == 8 {
+		VPSLLVQ(m.counts[g], bcast, x)
+	} else {
+		VPSLLVD(m.counts[g], bcast, x)
+	}
+	return x
+}
+
+// ByteMasks expands 32 validity bits into an AVX2 byte mask: byte l is 0xFF
+// when bit l is set and 0x00 otherwise, ready for VPAND.
+type ByteMasks struct {
+	shuf, sel reg.VecVirtual
+}
+
+// NewByteMasks emits (once per generated file) and loads the two constants
+// the expansion needs: a VPSHUFB control that copies byte l/8 of the
+// broadcast bits into byte l, and the bit selector 1<<(l%8).
+func NewByteMasks() *ByteMasks {
+	shuf, ok := emitted["bytemaskshuf"]
+	sel := emitted["bytemasksel"]
+	if !ok {
+		// VPSHUFB indexes within each 128-bit half, and every dword of
+		// both halves holds the same 32 bits, so index l/8 (0..3) finds
+		// bits byte l/8 in either half.
+		shuf = GLOBL("bytemaskshuf", RODATA|NOPTR)
+		for l := 0; l < 32; l++ {
+			DATA(l, U8(uint8(l/8)))
+		}
+		sel = GLOBL("bytemasksel", RODATA|NOPTR)
+		for l := 0; l < 32; l++ {
+			DATA(l, U8(uint8(1)<<(l%8)))
+		}
+		emitted["bytemaskshuf"], emitted["bytemasksel"] = shuf, sel
+	}
+	m := &ByteMasks{shuf: YMM(), sel: YMM()}
+	VMOVDQU(shuf, m.shuf)
+	VMOVDQU(sel, m.sel)
+	return m
+}
+
+// Mask returns the byte mask of the low 32 bits of r.
+func (m *ByteMasks) Mask(r reg.GPVirtual) reg.VecVirtual {
+	x := YMM()
+	VMOVQ(r, x.AsX())
+	VPBROADCASTD(x.AsX(), x)
+	VPSHUFB(m.shuf, x, x)
+	VPAND(m.sel, x, x)
+	VPCMPEQB(m.sel, x, x)
+	return x
+}

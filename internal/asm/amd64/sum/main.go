@@ -1,0 +1,678 @@
+// Command sum generates quiver's amd64 kernels for the sum family: float
+// sums in the ADR-013 blocked order, wrapping integer sums, the split sums
+// behind the exact checked 64-bit sums, and valid-bit counts, for AVX2 and
+// AVX-512. Element type and instruction set are parameters of one
+// generator per operation, so every kernel of an operation has the same
+// shape.
+//
+// Run through go generate from the repository root (see sum_amd64.go).
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/quiverlabs/quiver/internal/asm/amd64/kit"
+)
+
+// elem describes one element type.
+type elem struct {
+	name   string // kernel name part: F64, I8, ...
+	goType string
+	size   int // bytes
+	signed bool
+	float  bool
+}
+
+func (e elem) sumType() string {
+	switch {
+	case e.float:
+		return e.goType
+	case e.signed:
+		return "int64"
+	}
+	return "uint64"
+}
+
+var elems = []elem{
+	{"F32", "float32", 4, true, true},
+	{"F64", "float64", 8, true, true},
+	{"I8", "int8", 1, true, false},
+	{"I16", "int16", 2, true, false},
+	{"I32", "int32", 4, true, false},
+	{"I64", "int64", 8, true, false},
+	{"U8", "uint8", 1, false, false},
+	{"U16", "uint16", 2, false, false},
+	{"U32", "uint32", 4, false, false},
+	{"U64", "uint64", 8, false, false},
+}
+
+func main() {
+	ConstraintExpr("!purego")
+	for _, s := range []kit.ISA{kit.AVX2, kit.AVX512} {
+		for _, e := range elems {
+			if e.float {
+				floatSum(e, s)
+			} else {
+				intSum(e, s)
+			}
+		}
+		checkedSum(false, s)
+		checkedSum(true, s)
+		countValid(s)
+	}
+	Generate()
+}
+
+// accumulators is ADR-013's A for every SIMD backend.
+const accumulators = 4
+
+// floatSum generates sum<E><ISA>(x []T, bits []byte, off int) T: the
+// ADR-013 block phase over x, whose length is a multiple of the block
+// (A×W elements), with the accumulators combined and folded to a scalar.
+// The Go wrapper adds the tail in index order.
+func floatSum(e elem, s kit.ISA) {
+	name := fmt.Sprintf("sum%s%s", e.name, s)
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, bits []byte, off int) %s", e.goType, e.goType))
+	Pragma("noescape")
+	w := s.Lanes(e.size)
+	block := accumulators * w
+	Doc(fmt.Sprintf("%s adds x in the ADR-013 order with %d accumulators of %d lanes: len(x) must be a", name, accumulators, w),
+		fmt.Sprintf("multiple of %d. Element i participates when bit off+i of bits is set (bits nil: all).", block))
+	f := floatOps(e.size)
+
+	x, n := kit.Slice("x")
+	acc := make([]reg.VecVirtual, accumulators)
+	for a := range acc {
+		acc[a] = s.Vec()
+		kit.Zero(acc[a])
+	}
+	vec := func(a int) Mem { return Mem{Base: x, Disp: a * s.VecBytes()} }
+	bitsBase := GP64()
+	Load(Param("bits").Base(), bitsBase)
+	TESTQ(bitsBase, bitsBase)
+	JNZ(LabelRef("masked"))
+
+	Comment("Dense: every element participates.")
+	kit.Loop("dense", n, block, func() {
+		for a := range acc {
+			f.add(vec(a), acc[a], acc[a])
+		}
+		ADDQ(U32(block*e.size), x)
+	})
+	JMP(LabelRef("fold"))
+
+	Label("masked")
+	Comment("Masked: an invalid element adds -0.0, the exact neutral.")
+	bm := kit.LoadBitmap("bitmap", "bits", "off")
+	if s == kit.AVX512 {
+		// Merge masking leaves an invalid lane's accumulator as it is,
+		// which is what adding -0.0 does (x + -0.0 == x for every x).
+		kit.Loop("masked", n, block, func() {
+			var k reg.OpmaskVirtual
+			if block > 32 {
+				k = kit.KMask(bm.Read64(0))
+			} else {
+				k = kit.KMask(bm.Read(0))
+			}
+			for a := range acc {
+				f.add(vec(a), acc[a], kit.KShift(k, a*w), acc[a])
+			}
+			bm.Advance(block)
+			ADDQ(U32(block*e.size), x)
+		})
+	} else {
+		msb := kit.NewMSBMasks(e.size, accumulators)
+		negz := YMM()
+		VPCMPEQD(negz, negz, negz)
+		if e.size == 8 {
+			VPSLLQ(U8(63), negz, negz)
+		} else {
+			VPSLLD(U8(31), negz, negz)
+		}
+		kit.Loop("masked", n, block, func() {
+			bc := msb.Broadcast(bm.Read(0))
+			for a := range acc {
+				m := msb.Group(bc, a)
+				t := YMM()
+				f.blend(m, vec(a), negz, t) // valid: x, invalid: -0.0
+				f.add(t, acc[a], acc[a])
+			}
+			bm.Advance(block)
+			ADDQ(U32(block*e.size), x)
+		})
+	}
+
+	Label("fold")
+	Comment("Combine (0+2), (1+3), then the two; fold lanes low to high from +0.0.")
+	f.add(acc[2], acc[0], acc[0])
+	f.add(acc[3], acc[1], acc[1])
+	f.add(acc[1], acc[0], acc[0])
+	sum := XMM()
+	VXORPS(sum, sum, sum)
+	t := XMM()
+	for c := 0; c < s.VecBytes()/16; c++ {
+		part := acc[0].AsX()
+		if c > 0 {
+			part = XMM()
+			if s == kit.AVX512 {
+				VEXTRACTF32X4(U8(c), acc[0], part)
+			} else {
+				VEXTRACTF128(U8(c), acc[0], part)
+			}
+		}
+		for l := 0; l < 16/e.size; l++ {
+			if l == 0 {
+				f.addScalar(part, sum, sum)
+				continue
+			}
+			f.lane(l, part, t)
+			f.addScalar(t, sum, sum)
+		}
+	}
+	ret, err := ReturnIndex(0).Resolve()
+	if err != nil {
+		panic(err)
+	}
+	f.storeScalar(sum, ret.Addr)
+	kit.Ret()
+}
+
+// fops are the instructions of one float width.
+type fops struct {
+	add, addScalar, storeScalar func(ops ...Op)
+	blend                       func(mask, src2, src1, dst Op)
+	lane                        func(l int, src, dst Op)
+}
+
+func floatOps(size int) fops {
+	if size == 8 {
+		return fops{
+			add: VADDPD, blend: VBLENDVPD, addScalar: VADDSD, storeScalar: VMOVSD,
+			lane: func(l int, src, dst Op) { VPERMILPD(U8(l), src, dst) },
+		}
+	}
+	return fops{
+		add: VADDPS, blend: VBLENDVPS, addScalar: VADDSS, storeScalar: VMOVSS,
+		lane: func(l int, src, dst Op) { VPERMILPS(U8(l), src, dst) },
+	}
+}
+
+// unroll is how many vectors the integer loops process per iteration, each
+// into its own accumulator.
+const unroll = 4
+
+// intSum generates sum<E><ISA>(x []T, bits []byte, off int) S: the wrapping
+// sum of x in 64-bit lanes, len(x) a multiple of the elements one vector
+// step takes (intStep); the Go wrapper adds the rest.
+//
+// Elements of 16 to 64 bits are widened to 64-bit lanes by sign- or
+// zero-extending loads. Bytes are summed eight at a time by VPSADBW against
+// zero (the sum of absolute differences of unsigned bytes is their sum);
+// signed bytes are first biased by XOR 0x80, which adds 128 to each, and
+// the 128×len(x) is taken off at the end. An invalid element is zeroed
+// before the bias, so it adds exactly 128 like every other, and the
+// correction does not depend on the mask.
+func intSum(e elem, s kit.ISA) {
+	name := fmt.Sprintf("sum%s%s", e.name, s)
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, bits []byte, off int) %s", e.goType, e.sumType()))
+	Pragma("noescape")
+	step := intStep(e.size, s)
+	Doc(fmt.Sprintf("%s returns the wrapping %s sum of the valid elements of x; len(x) must be", name, e.sumType()),
+		fmt.Sprintf("a multiple of %d. Element i is valid when bit off+i of bits is set (bits nil: all).", step))
+
+	x, n := kit.Slice("x")
+	total := GP64()
+	MOVQ(n, total)
+	acc := make([]reg.VecVirtual, unroll)
+	for a := range acc {
+		acc[a] = s.Vec()
+		kit.Zero(acc[a])
+	}
+	zero := s.Vec()
+	kit.Zero(zero)
+	var bias reg.VecVirtual
+	if e.size == 1 && e.signed {
+		bias = s.Vec()
+		b := GP64()
+		MOVQ(U64(0x8080808080808080), b)
+		if s == kit.AVX512 {
+			VPBROADCASTQ(b, bias)
+		} else {
+			VMOVQ(b, bias.AsX())
+			VPBROADCASTQ(bias.AsX(), bias)
+		}
+	}
+	bytesPerStep := step * e.size
+	src := func(v int) Mem { return Mem{Base: x, Disp: v * bytesPerStep} }
+
+	// load puts vector v's elements, widened to 64-bit lanes (bytes: as
+	// they are), into a register; mask zeroes the invalid ones.
+	type masker struct {
+		k   reg.OpmaskVirtual // AVX-512
+		msb reg.VecVirtual    // AVX2, 16- to 64-bit elements
+		bm  reg.VecVirtual    // AVX2 bytes
+	}
+	load := func(v int, m *masker) reg.VecVirtual {
+		t := s.Vec()
+		switch {
+		case e.size == 1:
+			switch {
+			case m == nil:
+				if !e.signed {
+					VPSADBW(src(v), zero, t)
+					return t
+				}
+				pxor(s, src(v), bias, t)
+			case s == kit.AVX512:
+				VMOVDQU8_Z(src(v), m.k, t)
+				if e.signed {
+					VPXORQ(bias, t, t)
+				}
+			default:
+				VPAND(src(v), m.bm, t)
+				if e.signed {
+					VPXOR(bias, t, t)
+				}
+			}
+			VPSADBW(zero, t, t)
+			return t
+		case e.size == 8:
+			switch {
+			case m == nil:
+				// Added straight from memory by the caller.
+				return nil
+			case s == kit.AVX512:
+				VMOVDQU64_Z(src(v), m.k, t)
+			default:
+				VBLENDVPD(m.msb, src(v), zero, t)
+			}
+			return t
+		}
+		widen(e, s, src(v), m != nil && s == kit.AVX512, func() reg.OpmaskVirtual { return m.k }, t)
+		if m != nil && s == kit.AVX2 {
+			VBLENDVPD(m.msb, t, zero, t)
+		}
+		return t
+	}
+	addTo := func(v int, m *masker, a reg.VecVirtual) {
+		if t := load(v, m); t != nil {
+			VPADDQ(t, a, a)
+		} else {
+			VPADDQ(src(v), a, a)
+		}
+	}
+
+	bitsBase := GP64()
+	Load(Param("bits").Base(), bitsBase)
+	TESTQ(bitsBase, bitsBase)
+	JNZ(LabelRef("masked"))
+
+	Comment("Dense.")
+	kit.Loop("dense", n, unroll*step, func() {
+		for v := range acc {
+			addTo(v, nil, acc[v])
+		}
+		ADDQ(U32(unroll*bytesPerStep), x)
+	})
+	kit.Loop("dense1", n, step, func() {
+		addTo(0, nil, acc[0])
+		ADDQ(U32(bytesPerStep), x)
+	})
+	JMP(LabelRef("reduce"))
+
+	Label("masked")
+	Comment("Masked: invalid elements are zeroed before they are added.")
+	bm := kit.LoadBitmap("bitmap", "bits", "off")
+	switch {
+	case s == kit.AVX512 && e.size == 1:
+		kit.Loop("masked", n, step, func() {
+			m := &masker{k: kit.KMask(bm.Read64(0))}
+			addTo(0, m, acc[0])
+			bm.Advance(step)
+			ADDQ(U32(bytesPerStep), x)
+		})
+	case s == kit.AVX512:
+		kit.Loop("masked", n, unroll*step, func() {
+			k := kit.KMask(bm.Read(0))
+			for v := range acc {
+				addTo(v, &masker{k: kit.KShift(k, v*step)}, acc[v])
+			}
+			bm.Advance(unroll * step)
+			ADDQ(U32(unroll*bytesPerStep), x)
+		})
+		kit.Loop("masked1", n, step, func() {
+			addTo(0, &masker{k: kit.KMask(bm.Read(0))}, acc[0])
+			bm.Advance(step)
+			ADDQ(U32(bytesPerStep), x)
+		})
+	case e.size == 1:
+		bmk := kit.NewByteMasks()
+		kit.Loop("masked", n, step, func() {
+			addTo(0, &masker{bm: bmk.Mask(bm.Read(0))}, acc[0])
+			bm.Advance(step)
+			ADDQ(U32(bytesPerStep), x)
+		})
+	default:
+		msb := kit.NewMSBMasks(8, unroll)
+		kit.Loop("masked", n, unroll*step, func() {
+			bc := msb.Broadcast(bm.Read(0))
+			for v := range acc {
+				addTo(v, &masker{msb: msb.Group(bc, v)}, acc[v])
+			}
+			bm.Advance(unroll * step)
+			ADDQ(U32(unroll*bytesPerStep), x)
+		})
+		kit.Loop("masked1", n, step, func() {
+			bc := msb.Broadcast(bm.Read(0))
+			addTo(0, &masker{msb: msb.Group(bc, 0)}, acc[0])
+			bm.Advance(step)
+			ADDQ(U32(bytesPerStep), x)
+		})
+	}
+
+	Label("reduce")
+	VPADDQ(acc[1], acc[0], acc[0])
+	VPADDQ(acc[3], acc[2], acc[2])
+	VPADDQ(acc[2], acc[0], acc[0])
+	r := hsumQ(s, acc[0])
+	if e.size == 1 && e.signed {
+		Comment("Take off the bias: 128 per element.")
+		SHLQ(U8(7), total)
+		SUBQ(total, r)
+	}
+	Store(r, ReturnIndex(0))
+	kit.Ret()
+}
+
+// intStep is the number of elements one vector step of intSum consumes:
+// a vector of bytes, or as many elements as 64-bit lanes otherwise.
+func intStep(size int, s kit.ISA) int {
+	if size == 1 {
+		return s.VecBytes()
+	}
+	return s.Lanes(8)
+}
+
+// pxor is VPXOR or, for ZMM, VPXORQ.
+func pxor(s kit.ISA, a, b, dst Op) {
+	if s == kit.AVX512 {
+		VPXORQ(a, b, dst)
+	} else {
+		VPXOR(a, b, dst)
+	}
+}
+
+// widen loads a vector of 16- or 32-bit elements from m sign- or
+// zero-extended to 64-bit lanes; with zeroing it applies the AVX-512 mask
+// k() (zero-masking: invalid lanes become 0).
+func widen(e elem, s kit.ISA, m Mem, zeroing bool, k func() reg.OpmaskVirtual, dst reg.VecVirtual) {
+	type ins struct {
+		plain func(ops ...Op)
+		z     func(mx, k, xyz Op)
+	}
+	var i ins
+	switch {
+	case e.size == 4 && e.signed:
+		i = ins{VPMOVSXDQ, VPMOVSXDQ_Z}
+	case e.size == 4:
+		i = ins{VPMOVZXDQ, VPMOVZXDQ_Z}
+	case e.size == 2 && e.signed:
+		i = ins{VPMOVSXWQ, VPMOVSXWQ_Z}
+	default:
+		i = ins{VPMOVZXWQ, VPMOVZXWQ_Z}
+	}
+	if zeroing {
+		i.z(m, k(), dst)
+		return
+	}
+	i.plain(m, dst)
+}
+
+// hsumQ adds the 64-bit lanes of v into a general register.
+func hsumQ(s kit.ISA, v reg.VecVirtual) reg.GPVirtual {
+	y := v.AsY()
+	if s == kit.AVX512 {
+		hi := YMM()
+		VEXTRACTI64X4(U8(1), v, hi)
+		VPADDQ(hi, y, y)
+	}
+	x := v.AsX()
+	hx := XMM()
+	VEXTRACTI128(U8(1), y, hx)
+	VPADDQ(hx, x, x)
+	VPSHUFD(U8(0x4E), x, hx)
+	VPADDQ(hx, x, x)
+	r := GP64()
+	VMOVQ(x, r)
+	return r
+}
+
+// checkedSum generates checked<I64|U64><ISA>(x, bits, off) (lo, hi uint64):
+// over the valid elements of x (len(x) a multiple of the vector's lanes),
+// the sums of the low and the high 32-bit halves of each element as an
+// unsigned 64-bit number; for int64 the element is first offset by 2^63
+// (its sign bit flipped) and an invalid element counts as offset zero,
+// that is 2^63, so the Go side takes off exactly len(x)×2^63. Both sums
+// are exact for len(x) < 2^31, and hi×2^32 + lo is then the exact sum.
+func checkedSum(signed bool, s kit.ISA) {
+	e := elem{"U64", "uint64", 8, false, false}
+	if signed {
+		e = elem{"I64", "int64", 8, true, false}
+	}
+	name := fmt.Sprintf("checked%s%s", e.name, s)
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, bits []byte, off int) (lo, hi uint64)", e.goType))
+	Pragma("noescape")
+	step := s.Lanes(8)
+	Doc(fmt.Sprintf("%s returns the sums of the low and high 32-bit halves of the valid elements", name),
+		fmt.Sprintf("of x (offset by 2^63 if signed; invalid ones count as 0 before the offset); len(x) must be a multiple of %d and below 2^31.", step))
+
+	x, n := kit.Slice("x")
+	const pairs = 2
+	accLo, accHi := make([]reg.VecVirtual, pairs), make([]reg.VecVirtual, pairs)
+	for p := 0; p < pairs; p++ {
+		accLo[p], accHi[p] = s.Vec(), s.Vec()
+		kit.Zero(accLo[p])
+		kit.Zero(accHi[p])
+	}
+	zero := s.Vec()
+	kit.Zero(zero)
+	lowMask := s.Vec() // 0x00000000FFFFFFFF per lane
+	if s == kit.AVX512 {
+		VPTERNLOGQ(U8(0xFF), lowMask, lowMask, lowMask)
+	} else {
+		VPCMPEQD(lowMask, lowMask, lowMask)
+	}
+	VPSRLQ(U8(32), lowMask, lowMask)
+	var sign reg.VecVirtual
+	if signed {
+		sign = s.Vec()
+		if s == kit.AVX512 {
+			VPTERNLOGQ(U8(0xFF), sign, sign, sign)
+		} else {
+			VPCMPEQD(sign, sign, sign)
+		}
+		VPSLLQ(U8(63), sign, sign)
+	}
+	src := func(v int) Mem { return Mem{Base: x, Disp: v * s.VecBytes()} }
+	split := func(t reg.VecVirtual, p int) {
+		if signed {
+			pxor(s, sign, t, t)
+		}
+		lo, hi := s.Vec(), s.Vec()
+		if s == kit.AVX512 {
+			VPANDQ(lowMask, t, lo)
+		} else {
+			VPAND(lowMask, t, lo)
+		}
+		VPSRLQ(U8(32), t, hi)
+		VPADDQ(lo, accLo[p], accLo[p])
+		VPADDQ(hi, accHi[p], accHi[p])
+	}
+
+	bitsBase := GP64()
+	Load(Param("bits").Base(), bitsBase)
+	TESTQ(bitsBase, bitsBase)
+	JNZ(LabelRef("masked"))
+
+	kit.Loop("dense", n, unroll*step, func() {
+		for v := 0; v < unroll; v++ {
+			t := s.Vec()
+			if s == kit.AVX512 {
+				VMOVDQU64(src(v), t)
+			} else {
+				VMOVDQU(src(v), t)
+			}
+			split(t, v%pairs)
+		}
+		ADDQ(U32(unroll*s.VecBytes()), x)
+	})
+	kit.Loop("dense1", n, step, func() {
+		t := s.Vec()
+		if s == kit.AVX512 {
+			VMOVDQU64(src(0), t)
+		} else {
+			VMOVDQU(src(0), t)
+		}
+		split(t, 0)
+		ADDQ(U32(s.VecBytes()), x)
+	})
+	JMP(LabelRef("reduce"))
+
+	Label("masked")
+	bm := kit.LoadBitmap("bitmap", "bits", "off")
+	if s == kit.AVX512 {
+		kit.Loop("masked", n, unroll*step, func() {
+			k := kit.KMask(bm.Read(0))
+			for v := 0; v < unroll; v++ {
+				t := s.Vec()
+				VMOVDQU64_Z(src(v), kit.KShift(k, v*step), t)
+				split(t, v%pairs)
+			}
+			bm.Advance(unroll * step)
+			ADDQ(U32(unroll*s.VecBytes()), x)
+		})
+		kit.Loop("masked1", n, step, func() {
+			t := s.Vec()
+			VMOVDQU64_Z(src(0), kit.KMask(bm.Read(0)), t)
+			split(t, 0)
+			bm.Advance(step)
+			ADDQ(U32(s.VecBytes()), x)
+		})
+	} else {
+		msb := kit.NewMSBMasks(8, unroll)
+		kit.Loop("masked", n, unroll*step, func() {
+			bc := msb.Broadcast(bm.Read(0))
+			for v := 0; v < unroll; v++ {
+				t := YMM()
+				VBLENDVPD(msb.Group(bc, v), src(v), zero, t)
+				split(t, v%pairs)
+			}
+			bm.Advance(unroll * step)
+			ADDQ(U32(unroll*s.VecBytes()), x)
+		})
+		kit.Loop("masked1", n, step, func() {
+			bc := msb.Broadcast(bm.Read(0))
+			t := YMM()
+			VBLENDVPD(msb.Group(bc, 0), src(0), zero, t)
+			split(t, 0)
+			bm.Advance(step)
+			ADDQ(U32(s.VecBytes()), x)
+		})
+	}
+
+	Label("reduce")
+	VPADDQ(accLo[1], accLo[0], accLo[0])
+	VPADDQ(accHi[1], accHi[0], accHi[0])
+	Store(hsumQ(s, accLo[0]), Return("lo"))
+	Store(hsumQ(s, accHi[0]), Return("hi"))
+	kit.Ret()
+}
+
+// countValid generates countValid<ISA>(b []byte) int: the number of set
+// bits in b, len(b) a multiple of 8. AVX-512 counts with VPOPCNTQ; AVX2
+// with the nibble table (VPSHUFB looks up the count of each half byte,
+// VPSADBW adds the byte counts into 64-bit lanes); both finish with POPCNT
+// on 8-byte words.
+func countValid(s kit.ISA) {
+	name := fmt.Sprintf("countValid%s", s)
+	TEXT(name, NOSPLIT, "func(b []byte) int")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s returns the number of set bits in b; len(b) must be a multiple of 8.", name))
+	p, n := kit.Slice("b")
+	vb := s.VecBytes()
+	acc := []reg.VecVirtual{s.Vec(), s.Vec()}
+	kit.Zero(acc[0])
+	kit.Zero(acc[1])
+	var lut, nib, zero reg.VecVirtual
+	if s == kit.AVX2 {
+		lut, nib, zero = YMM(), YMM(), YMM()
+		VMOVDQU(nibbleLUT(), lut)
+		c := GP64()
+		MOVQ(U64(0x0F0F0F0F0F0F0F0F), c)
+		VMOVQ(c, nib.AsX())
+		VPBROADCASTQ(nib.AsX(), nib)
+		kit.Zero(zero)
+	}
+	count := func(m Mem, a reg.VecVirtual) {
+		t := s.Vec()
+		if s == kit.AVX512 {
+			VPOPCNTQ(m, t)
+			VPADDQ(t, a, a)
+			return
+		}
+		lo, hi := YMM(), YMM()
+		VMOVDQU(m, t)
+		VPAND(nib, t, lo)
+		VPSRLW(U8(4), t, hi)
+		VPAND(nib, hi, hi)
+		VPSHUFB(lo, lut, lo)
+		VPSHUFB(hi, lut, hi)
+		VPADDB(lo, hi, t)
+		VPSADBW(zero, t, t)
+		VPADDQ(t, a, a)
+	}
+	const u = 4
+	kit.Loop("vec4", n, u*vb, func() {
+		for v := 0; v < u; v++ {
+			count(Mem{Base: p, Disp: v * vb}, acc[v%2])
+		}
+		ADDQ(U32(u*vb), p)
+	})
+	kit.Loop("vec1", n, vb, func() {
+		count(Mem{Base: p}, acc[0])
+		ADDQ(U32(vb), p)
+	})
+	VPADDQ(acc[1], acc[0], acc[0])
+	r := hsumQ(s, acc[0])
+	kit.Loop("word", n, 8, func() {
+		c := GP64()
+		POPCNTQ(Mem{Base: p}, c)
+		ADDQ(c, r)
+		ADDQ(U32(8), p)
+	})
+	Store(r, ReturnIndex(0))
+	kit.Ret()
+}
+
+var lutMem *Mem
+
+// nibbleLUT is the popcount of each 4-bit value, repeated for both 128-bit
+// halves (VPSHUFB looks up within each half).
+func nibbleLUT() Mem {
+	if lutMem == nil {
+		m := GLOBL("popcnt4", RODATA|NOPTR)
+		for i := 0; i < 32; i++ {
+			c := 0
+			for v := i % 16; v != 0; v &= v - 1 {
+				c++
+			}
+			DATA(i, U8(uint8(c)))
+		}
+		lutMem = &m
+	}
+	return *lutMem
+}
