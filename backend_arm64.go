@@ -2,15 +2,417 @@
 
 package quiver
 
-import "golang.org/x/sys/cpu"
+import (
+	"math"
+	"unsafe"
+
+	"golang.org/x/exp/constraints"
+	"golang.org/x/sys/cpu"
+
+	"github.com/quiverlabs/quiver/internal/num"
+	"github.com/quiverlabs/quiver/internal/oracle"
+)
+
+// The kernels are generated from the Arm encodings by the commands under
+// internal/asm/arm64; run go generate after changing a generator.
+//
+//go:generate go -C internal/asm run ./arm64/sum -out ../../sum_arm64.s -stubs ../../sum_arm64.go
+//go:generate go -C internal/asm run ./arm64/summary -out ../../summary_arm64.s -stubs ../../summary_arm64.go
+//go:generate go -C internal/asm run ./arm64/count -out ../../count_arm64.s -stubs ../../count_arm64.go
 
 // The arm64 backend: NEON (Advanced SIMD) kernels. It starts as a copy of
-// the generic backend, so an operation without a NEON kernel runs portable
-// Go, and the family files install their kernels on top.
+// the generic backend and replaces every kernel. The assembly handles the
+// whole vector iterations; the Go around it handles what the vectors
+// cannot without reading past a slice: the bitmap head up to a byte
+// boundary and the tails, and the exactness rescues of min and max.
 var neonBackend = register(neonBackendBuild())
 
 func neonBackendBuild() *backend {
 	b := *genericBackend
 	b.name, b.priority, b.available = "neon", 20, cpu.ARM64.HasASIMD
+	// ADR-013 at NEON widths: four accumulators of one 128-bit vector.
+	b.policy32 = oracle.Policy{A: 4, W: 4}
+	b.policy64 = oracle.Policy{A: 4, W: 2}
+	b.f32 = kernelSet[float32, float32]{
+		sum: func(x []float32, bits []byte, off int) float32 {
+			return neonSumFloat(x, bits, off, sumF32, sumF32Masked)
+		},
+		summary: func(x []float32, bits []byte, off int) (float32, float32, int) {
+			return neonSummaryFloat(x, bits, off, summaryF32, summaryF32Masked)
+		},
+	}
+	b.f64 = kernelSet[float64, float64]{
+		sum: func(x []float64, bits []byte, off int) float64 {
+			return neonSumFloat(x, bits, off, sumF64, sumF64Masked)
+		},
+		summary: func(x []float64, bits []byte, off int) (float64, float64, int) {
+			return neonSummaryFloat(x, bits, off, summaryF64, summaryF64Masked)
+		},
+	}
+	b.i8 = neonIntKernels(sumI8, sumI8Masked, summaryI8, summaryI8Masked)
+	b.i16 = neonIntKernels(sumI16, sumI16Masked, summaryI16, summaryI16Masked)
+	b.i32 = neonIntKernels(sumI32, sumI32Masked, summaryI32, summaryI32Masked)
+	b.i64 = neonIntKernels(sumI64, sumI64Masked, summaryI64, summaryI64Masked)
+	b.u8 = neonIntKernels(sumU8, sumU8Masked, summaryU8, summaryU8Masked)
+	b.u16 = neonIntKernels(sumU16, sumU16Masked, summaryU16, summaryU16Masked)
+	b.u32 = neonIntKernels(sumU32, sumU32Masked, summaryU32, summaryU32Masked)
+	b.u64 = neonIntKernels(sumU64, sumU64Masked, summaryU64, summaryU64Masked)
+	b.checkedI64 = neonCheckedI64
+	b.checkedU64 = neonCheckedU64
+	b.countValid = neonCountValid
 	return &b
+}
+
+// bitAt reports whether bit p of bm is set.
+func bitAt(bm []byte, p int) bool { return bm[p>>3]>>(p&7)&1 != 0 }
+
+// vectorLanes is the number of T in a 128-bit vector.
+func vectorLanes[T num.Number]() int {
+	var zero T
+	return 16 / int(unsafe.Sizeof(zero))
+}
+
+// neonSumFloat is the ADR-013 sum with A=4 accumulators of W=16/size
+// lanes. The assembly adds whole blocks into accumulators held in memory;
+// Go adds the blocks whose bitmap load would run past the bitmap's end,
+// combines, folds and adds the tail, in exactly the oracle's order.
+func neonSumFloat[T float32 | float64](x []T, bits []byte, off int,
+	dense func(x *T, blocks int, acc *T), masked func(x *T, blocks int, bm *byte, shift uint, acc *T)) T {
+	w := vectorLanes[T]()
+	block := 4 * w
+	full := len(x) / block
+	var acc [16]T // +0.0; 4*w of them used
+	switch {
+	case full == 0:
+	case bits == nil:
+		dense(&x[0], full, &acc[0])
+	default:
+		// Block k reads 2*step bytes from byte k*step of bm, step being
+		// the block's own bytes: the extra byte holds the bits that the
+		// shift brings in. Only blocks whose load ends inside the bitmap
+		// run in assembly.
+		bm := bits[off>>3:]
+		step := block / 8
+		safe := 0
+		if len(bm) >= 2*step {
+			safe = min(full, (len(bm)-2*step)/step+1)
+		}
+		if safe > 0 {
+			masked(&x[0], safe, &bm[0], uint(off&7), &acc[0])
+		}
+		negZero := T(math.Copysign(0, -1))
+		for k := safe; k < full; k++ {
+			for j := range block {
+				v := negZero
+				if i := k*block + j; bitAt(bits, off+i) {
+					v = x[i]
+				}
+				acc[j] += v
+			}
+		}
+	}
+	for l := range w {
+		acc[l] += acc[2*w+l]
+		acc[w+l] += acc[3*w+l]
+	}
+	for l := range w {
+		acc[l] += acc[w+l]
+	}
+	s := T(0)
+	for l := range w {
+		s += acc[l]
+	}
+	for i := full * block; i < len(x); i++ {
+		if bits == nil || bitAt(bits, off+i) {
+			s += x[i]
+		}
+	}
+	return s
+}
+
+func neonIntKernels[T constraints.Integer, S int64 | uint64](
+	dense func(x *T, iters int) S, masked func(x *T, iters int, bm *byte) S,
+	sdense func(x *T, iters int, out *T), smasked func(x *T, iters int, bm *byte, out *T)) kernelSet[T, S] {
+	return kernelSet[T, S]{
+		sum: func(x []T, bits []byte, off int) S { return neonSumInt(x, bits, off, dense, masked) },
+		summary: func(x []T, bits []byte, off int) (T, T, int) {
+			return neonSummaryInt(x, bits, off, sdense, smasked)
+		},
+	}
+}
+
+// alignHead is how many leading elements to handle in Go so that the
+// bitmap position of the rest starts a byte (order-independent kernels
+// only: float sums keep their blocks anchored at element 0).
+func alignHead(n, off int) int { return min(n, (8-off&7)&7) }
+
+// neonSumInt is the wrapping sum: an aligned bitmap head in Go, whole
+// 64-byte iterations in assembly, the tail in Go. Wrapping addition is
+// associative, so the split does not change the result.
+func neonSumInt[T constraints.Integer, S int64 | uint64](x []T, bits []byte, off int,
+	dense func(x *T, iters int) S, masked func(x *T, iters int, bm *byte) S) S {
+	per := 4 * vectorLanes[T]()
+	var s S
+	i := 0
+	if bits != nil {
+		for ; i < alignHead(len(x), off); i++ {
+			if bitAt(bits, off+i) {
+				s += S(x[i])
+			}
+		}
+	}
+	if it := (len(x) - i) / per; it > 0 {
+		if bits == nil {
+			s += dense(&x[i], it)
+		} else {
+			s += masked(&x[i], it, &bits[(off+i)>>3])
+		}
+		i += it * per
+	}
+	for ; i < len(x); i++ {
+		if bits == nil || bitAt(bits, off+i) {
+			s += S(x[i])
+		}
+	}
+	return s
+}
+
+// neonSummaryInt is the integer min and max: head and tail in Go, whole
+// iterations in assembly, lanes folded in Go. Integer min and max are
+// exact in any order and the identities never win, so nothing needs
+// rescuing; with no valid element the identities come out by themselves.
+func neonSummaryInt[T constraints.Integer](x []T, bits []byte, off int,
+	dense func(x *T, iters int, out *T), masked func(x *T, iters int, bm *byte, out *T)) (lo, hi T, valid int) {
+	lanes := vectorLanes[T]()
+	per := 4 * lanes
+	lo, hi = num.MaxOf[T](), num.LowestOf[T]()
+	i := 0
+	if bits != nil {
+		for ; i < alignHead(len(x), off); i++ {
+			if bitAt(bits, off+i) {
+				lo, hi = min(lo, x[i]), max(hi, x[i])
+			}
+		}
+	}
+	if it := (len(x) - i) / per; it > 0 {
+		var out [32]T
+		if bits == nil {
+			dense(&x[i], it, &out[0])
+		} else {
+			masked(&x[i], it, &bits[(off+i)>>3], &out[0])
+		}
+		for l := range lanes {
+			lo, hi = min(lo, out[l]), max(hi, out[lanes+l])
+		}
+		i += it * per
+	}
+	for ; i < len(x); i++ {
+		if bits == nil || bitAt(bits, off+i) {
+			lo, hi = min(lo, x[i]), max(hi, x[i])
+		}
+	}
+	valid = len(x)
+	if bits != nil {
+		valid = neonCountValid(bits, off, len(x))
+	}
+	return lo, hi, valid
+}
+
+// neonSummaryFloat is the float min and max. The kernels use FMIN and
+// FMAX, which differ from the reference's strict compares in two ways that
+// the Go here rescues: a NaN operand makes the lane NaN (the reference
+// answers the canonical NaN for both results whenever a NaN participates,
+// so any NaN result becomes that), and FMIN(+0, -0) is -0 where the
+// reference keeps the first of equal values (a result equal to zero is
+// replaced by the first participating zero, found by a rescan). Every
+// other value equal to the minimum has the same bits, so no other tie is
+// visible.
+func neonSummaryFloat[T float32 | float64](x []T, bits []byte, off int,
+	dense func(x *T, iters int, out *T), masked func(x *T, iters int, bm *byte, out *T)) (lo, hi T, valid int) {
+	lanes := vectorLanes[T]()
+	per := 4 * lanes
+	lo, hi = T(math.Inf(1)), T(math.Inf(-1))
+	nan := false
+	take := func(v T) {
+		switch {
+		case v != v:
+			nan = true
+		default:
+			if v < lo {
+				lo = v
+			}
+			if v > hi {
+				hi = v
+			}
+		}
+	}
+	i := 0
+	if bits != nil {
+		for ; i < alignHead(len(x), off); i++ {
+			if bitAt(bits, off+i) {
+				take(x[i])
+			}
+		}
+	}
+	if it := (len(x) - i) / per; it > 0 {
+		var out [32]T
+		if bits == nil {
+			dense(&x[i], it, &out[0])
+		} else {
+			masked(&x[i], it, &bits[(off+i)>>3], &out[0])
+		}
+		// Identity lanes (±Inf) may only meet their own fold: a min lane
+		// left at +Inf must not reach the max.
+		for l := range lanes {
+			vlo, vhi := out[l], out[lanes+l]
+			nan = nan || vlo != vlo || vhi != vhi
+			if vlo < lo {
+				lo = vlo
+			}
+			if vhi > hi {
+				hi = vhi
+			}
+		}
+		i += it * per
+	}
+	for ; i < len(x); i++ {
+		if bits == nil || bitAt(bits, off+i) {
+			take(x[i])
+		}
+	}
+	valid = len(x)
+	if bits != nil {
+		valid = neonCountValid(bits, off, len(x))
+	}
+	switch {
+	case valid == 0:
+		return num.MaxOf[T](), num.LowestOf[T](), 0
+	case nan:
+		return num.NaN[T](), num.NaN[T](), valid
+	}
+	if lo == 0 {
+		lo = firstZero(x, bits, off)
+	}
+	if hi == 0 {
+		hi = firstZero(x, bits, off)
+	}
+	return lo, hi, valid
+}
+
+// firstZero returns the first participating element equal to zero, +0.0
+// or -0.0; the caller knows there is one.
+func firstZero[T float32 | float64](x []T, bits []byte, off int) T {
+	for i, v := range x {
+		if v == 0 && (bits == nil || bitAt(bits, off+i)) {
+			return v
+		}
+	}
+	panic("quiver: no participating zero")
+}
+
+// neonCountValid counts set bits: the head up to a byte boundary in Go,
+// whole 64-byte blocks with CNT, the rest with the generic word loop.
+func neonCountValid(bm []byte, off, n int) int {
+	c := 0
+	p, end := off, off+n
+	for ; p < end && p&7 != 0; p++ {
+		if bitAt(bm, p) {
+			c++
+		}
+	}
+	const maxBlocks = 1 << 24 // countBits' 32-bit lanes cannot wrap below this
+	for blocks := (end - p) / 512; blocks > 0; {
+		k := min(blocks, maxBlocks)
+		c += countBits(&bm[p>>3], k)
+		p += 512 * k
+		blocks -= k
+	}
+	return c + genericCountValid(bm, p, end-p)
+}
+
+// maxSplitIters bounds one call of the split kernels so that their 64-bit
+// lanes stay exact: each lane gains at most 2^33 per iteration.
+const maxSplitIters = 1 << 26
+
+// add128 adds v (as a signed 128-bit value hi:lo) to the sum hi:lo.
+func add128(hi int64, lo uint64, vhi int64, vlo uint64) (int64, uint64) {
+	s := lo + vlo
+	carry := int64(0)
+	if s < lo {
+		carry = 1
+	}
+	return hi + vhi + carry, s
+}
+
+// neonCheckedI64 sums exactly in 128 bits: the kernel sums the unsigned
+// low halves and the signed high halves of the elements separately in
+// 64-bit lanes, where neither can wrap, and Go combines them as
+// high*2^32 + low.
+func neonCheckedI64(x []int64, bits []byte, off int) (int64, bool) {
+	var hi int64
+	var lo uint64
+	addOne := func(v int64) { hi, lo = add128(hi, lo, v>>63, uint64(v)) }
+	i := 0
+	if bits != nil {
+		for ; i < alignHead(len(x), off); i++ {
+			if bitAt(bits, off+i) {
+				addOne(x[i])
+			}
+		}
+	}
+	for it := (len(x) - i) / 8; it > 0; {
+		k := min(it, maxSplitIters)
+		var out [4]uint64
+		if bits == nil {
+			splitI64(&x[i], k, &out)
+		} else {
+			splitI64Masked(&x[i], k, &bits[(off+i)>>3], &out)
+		}
+		h := int64(out[2]) + int64(out[3]) // sum of high halves, exact
+		hi, lo = add128(hi, lo, h>>32, uint64(h)<<32)
+		hi, lo = add128(hi, lo, 0, out[0]+out[1])
+		i += 8 * k
+		it -= k
+	}
+	for ; i < len(x); i++ {
+		if bits == nil || bitAt(bits, off+i) {
+			addOne(x[i])
+		}
+	}
+	return int64(lo), hi != int64(lo)>>63
+}
+
+// neonCheckedU64 is neonCheckedI64 for unsigned elements: both halves
+// unsigned, overflow iff the high word of the 128-bit sum is not zero.
+func neonCheckedU64(x []uint64, bits []byte, off int) (uint64, bool) {
+	var hi int64
+	var lo uint64
+	i := 0
+	if bits != nil {
+		for ; i < alignHead(len(x), off); i++ {
+			if bitAt(bits, off+i) {
+				hi, lo = add128(hi, lo, 0, x[i])
+			}
+		}
+	}
+	for it := (len(x) - i) / 8; it > 0; {
+		k := min(it, maxSplitIters)
+		var out [4]uint64
+		if bits == nil {
+			splitU64(&x[i], k, &out)
+		} else {
+			splitU64Masked(&x[i], k, &bits[(off+i)>>3], &out)
+		}
+		h := out[2] + out[3]
+		hi, lo = add128(hi, lo, int64(h>>32), h<<32)
+		hi, lo = add128(hi, lo, 0, out[0]+out[1])
+		i += 8 * k
+		it -= k
+	}
+	for ; i < len(x); i++ {
+		if bits == nil || bitAt(bits, off+i) {
+			hi, lo = add128(hi, lo, 0, x[i])
+		}
+	}
+	return lo, hi != 0
 }

@@ -1,0 +1,244 @@
+// Command sum generates the arm64 NEON kernels of the sum family: float
+// sums in the ADR-013 order, wrapping integer sums and the split sums
+// behind the exact checked 64-bit sums. Every kernel is written once and
+// instantiated per element type.
+//
+//	go run ./arm64/sum -out ../../sum_arm64.s -stubs ../../sum_arm64.go
+package main
+
+import (
+	"fmt"
+
+	"github.com/quiverlabs/quiver/internal/asm/arm64/neon"
+)
+
+const generator = "internal/asm/arm64/sum"
+
+func main() { neon.Main(generator, generate) }
+
+// Register plan, shared by every kernel of the file:
+//
+//	R0 x, R1 iteration count, R2 bitmap, R3 bit shift, R5 accumulator or
+//	result memory, R4 and R6 scratch;
+//	V0-V3 the four accumulators, V4-V7 the loaded data, V8 the bits of one
+//	iteration, V9-V12 the lane masks, V13-V14 scratch, V16-V23 the mask
+//	constants, V24 the masked-lane value.
+const (
+	rx, rn, rbm, rsh, r4, racc, r6 = neon.R("R0"), neon.R("R1"), neon.R("R2"), neon.R("R3"), neon.R("R4"), neon.R("R5"), neon.R("R6")
+)
+
+var masks = [4]neon.V{9, 10, 11, 12}
+
+func generate() (*neon.File, []neon.Func) {
+	f := new(neon.File)
+	f.Header(generator)
+	var fns []neon.Func
+	for _, t := range neon.Floats {
+		fns = append(fns, floatSum(f, t, false), floatSum(f, t, true))
+	}
+	for _, t := range neon.Ints {
+		fns = append(fns, intSum(f, t, false), intSum(f, t, true))
+	}
+	for _, t := range []neon.Type{neon.I64, neon.U64} {
+		fns = append(fns, splitSum(f, t, false), splitSum(f, t, true))
+	}
+	return f, fns
+}
+
+// loop emits the counted loop around body: nothing when the count in rn
+// is zero.
+func loop(f *neon.File, body func()) {
+	f.I("CBZ", string(rn), "done")
+	f.P("loop:")
+	body()
+	f.I("SUBS", "$1", string(rn), string(rn))
+	f.I("BNE", "loop")
+	f.P("done:")
+}
+
+// floatSum adds whole ADR-013 blocks (four vectors: element a*W+w of a
+// block goes to lane w of accumulator a) into accumulators kept in memory,
+// so that the caller can start, continue and finish the blocked order in
+// Go. The masked form reads each block's bits at bit shift of bm (bm
+// advances by the block's byte count; the load is wider than the block's
+// bits, which the caller accounts for) and adds -0.0 for invalid lanes.
+func floatSum(f *neon.File, t neon.Type, masked bool) neon.Func {
+	a := t.Q()
+	block := 4 * t.Lanes()
+	accT := "*" + t.Name
+	fn := neon.Func{
+		Name: "sum" + t.Suffix(),
+		Doc: fmt.Sprintf("sum%s adds blocks*%d elements of x into acc[0:%d], four %d-lane accumulators\n"+
+			"laid out one after the other, in the ADR-013 block order.", t.Suffix(), block, block, t.Lanes()),
+		Params: []string{"x *" + t.Name, "blocks int", "acc " + accT},
+	}
+	regs := []neon.R{rx, rn, racc}
+	if masked {
+		fn.Name += "Masked"
+		fn.Doc = fmt.Sprintf("sum%sMasked is sum%s with element i valid iff bit shift+i of bm is set;\n"+
+			"invalid elements add -0.0. Per block it loads %d bytes of bm and advances %d.",
+			t.Suffix(), t.Suffix(), loadWidth(t), block/8)
+		fn.Params = []string{"x *" + t.Name, "blocks int", "bm *byte", "shift uint", "acc " + accT}
+		regs = []neon.R{rx, rn, rbm, rsh, racc}
+	}
+	f.Begin(fn, regs...)
+	f.Load4At(a, racc, 0)
+	var exp *neon.Expander
+	if masked {
+		exp = neon.NewExpander(f, t, 8, 16)
+		f.Dup(a, 24, 1<<(t.Size*8-1)) // -0.0: the sign bit alone
+	}
+	loop(f, func() {
+		if masked {
+			f.LoadBits(loadWidth(t), block/8, rbm, r4)
+			f.I("LSR", string(rsh), string(r4), string(r4))
+			exp.Expand(f, r4, masks)
+		}
+		f.Load4(a, rx, 4)
+		for v := neon.V(0); v < 4; v++ {
+			if masked {
+				f.BIF(4+v, 24, masks[v])
+			}
+			f.FADD(a, v, v, 4+v)
+		}
+	})
+	f.Store4(a, racc, 0)
+	f.Return(fn, "")
+	return fn
+}
+
+// loadWidth is the bitmap load per float block: the block's bits plus up
+// to 7 bits of shift.
+func loadWidth(t neon.Type) int {
+	if t.Size == 4 {
+		return 4 // 16 bits + 7
+	}
+	return 2 // 8 bits + 7
+}
+
+// widenInto adds the lanes of x into the two 64-bit lanes of acc by
+// staged pairwise widening adds, so that no narrow intermediate can
+// overflow; x is clobbered.
+func widenInto(f *neon.File, t neon.Type, acc, x neon.V) {
+	a := t.Q()
+	for a.Size < 4 {
+		f.ADDLP(t.Signed, a, x, x)
+		a = a.Wide()
+	}
+	if a.Size == 4 {
+		f.ADALP(t.Signed, a, acc, x)
+		return
+	}
+	f.ADD(neon.D2, acc, acc, x)
+}
+
+// intSum wraps iters*64 bytes of elements into a 64-bit sum: four vectors
+// per iteration, each widened into its own accumulator.
+func intSum(f *neon.File, t neon.Type, masked bool) neon.Func {
+	a := t.Q()
+	per := 4 * t.Lanes()
+	sum := "int64"
+	if !t.Signed {
+		sum = "uint64"
+	}
+	fn := neon.Func{
+		Name: "sum" + t.Suffix(),
+		Doc: fmt.Sprintf("sum%s returns the wrapping %s sum of iters*%d elements of x.",
+			t.Suffix(), sum, per),
+		Params: []string{"x *" + t.Name, "iters int"},
+		Result: sum,
+	}
+	regs := []neon.R{rx, rn}
+	if masked {
+		fn.Name += "Masked"
+		fn.Doc = fmt.Sprintf("sum%sMasked is sum%s over the elements whose bit is set in bm, the\n"+
+			"first element at bit 0; it reads iters*%d bytes of bm.", t.Suffix(), t.Suffix(), neon.BitmapBytes(t))
+		fn.Params = append(fn.Params, "bm *byte")
+		regs = append(regs, rbm)
+	}
+	f.Begin(fn, regs...)
+	for v := neon.V(0); v < 4; v++ {
+		f.EOR(v, v, v)
+	}
+	var exp *neon.Expander
+	if masked {
+		exp = neon.NewExpander(f, t, 8, 16)
+	}
+	loop(f, func() {
+		if masked {
+			n := neon.BitmapBytes(t)
+			f.LoadBits(n, n, rbm, r4)
+			exp.Expand(f, r4, masks)
+		}
+		f.Load4(a, rx, 4)
+		for v := neon.V(0); v < 4; v++ {
+			if masked {
+				f.AND(4+v, 4+v, masks[v])
+			}
+			widenInto(f, t, v, 4+v)
+		}
+	})
+	f.ADD(neon.D2, 0, 0, 1)
+	f.ADD(neon.D2, 2, 2, 3)
+	f.ADD(neon.D2, 0, 0, 2)
+	f.I("VMOV", "V0.D[0]", string(r4))
+	f.I("VMOV", "V0.D[1]", string(r6))
+	f.I("ADD", string(r6), string(r4))
+	f.Return(fn, r4)
+	return fn
+}
+
+// splitSum is the kernel of the exact 64-bit sums: it sums the low 32-bit
+// halves of the elements (unsigned) and their high halves (signed for
+// int64) separately in 64-bit lanes, where neither can wrap for fewer than
+// 2^31 elements, and stores both pairs of lanes to out; the caller forms
+// hi*2^32 + lo in 128 bits.
+func splitSum(f *neon.File, t neon.Type, masked bool) neon.Func {
+	a := t.Q()
+	fn := neon.Func{
+		Name: "split" + t.Suffix(),
+		Doc: fmt.Sprintf("split%s sums the low and high 32-bit halves of iters*8 elements of x\n"+
+			"into out: out[0]+out[1] is the sum of the low halves (unsigned), out[2]+out[3]\n"+
+			"the sum of the high halves (%s). Exact below 2^30 iterations.", t.Suffix(), map[bool]string{true: "signed", false: "unsigned"}[t.Signed]),
+		Params: []string{"x *" + t.Name, "iters int", "out *[4]uint64"},
+	}
+	regs := []neon.R{rx, rn, racc}
+	if masked {
+		fn.Name += "Masked"
+		fn.Doc = fmt.Sprintf("split%sMasked is split%s over the elements whose bit is set in bm,\n"+
+			"the first element at bit 0; it reads iters bytes of bm.", t.Suffix(), t.Suffix())
+		fn.Params = []string{"x *" + t.Name, "iters int", "bm *byte", "out *[4]uint64"}
+		regs = []neon.R{rx, rn, rbm, racc}
+	}
+	f.Begin(fn, regs...)
+	for v := neon.V(0); v < 4; v++ {
+		f.EOR(v, v, v)
+	}
+	var exp *neon.Expander
+	if masked {
+		exp = neon.NewExpander(f, t, 8, 16)
+	}
+	loop(f, func() {
+		if masked {
+			f.LoadBits(1, 1, rbm, r4)
+			exp.Expand(f, r4, masks)
+		}
+		f.Load4(a, rx, 4)
+		for p := neon.V(0); p < 2; p++ {
+			x0, x1 := 4+2*p, 5+2*p
+			if masked {
+				f.AND(x0, x0, masks[2*p])
+				f.AND(x1, x1, masks[2*p+1])
+			}
+			f.UZP1(neon.S4, 13, x0, x1) // low halves of the two vectors
+			f.UZP2(neon.S4, 14, x0, x1) // high halves
+			f.ADALP(false, neon.S4, p, 13)
+			f.ADALP(t.Signed, neon.S4, 2+p, 14)
+		}
+	})
+	f.ADD(neon.D2, 0, 0, 1)
+	f.ADD(neon.D2, 1, 2, 3)
+	f.I("VST1", "[V0.D2, V1.D2]", "("+string(racc)+")")
+	f.Return(fn, "")
+	return fn
+}
