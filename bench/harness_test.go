@@ -1,0 +1,283 @@
+package bench
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+
+	"github.com/quiverlabs/quiver"
+	"github.com/quiverlabs/quiver/bench/internal/ledger"
+)
+
+// The matrix every operation runs over.
+var (
+	sizes     = []int{4096, 65536, 1 << 20}
+	nullPcts  = []int{0, 10, 50} // 0 is the dense form: no bitmap at all
+	quickSize = flag.Bool("quick", false, "benchmark n=4096 only (a smoke run)")
+)
+
+// TestMain prints the run's configuration in the benchmark format's
+// "key: value" form before any result, so the raw output says on what it
+// was measured and the ledger can group by machine.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if f := flag.Lookup("test.bench"); f != nil && f.Value.String() != "" {
+		fmt.Printf("go: %s\n", runtime.Version())
+		fmt.Printf("cpu-features: %s\n", cpuFeatures())
+		var names []string
+		for _, b := range quiver.Backends() {
+			if b.Available {
+				names = append(names, b.Name)
+			}
+		}
+		fmt.Printf("quiver-backends: %s\n", strings.Join(names, " "))
+		fmt.Printf("quiver-active: %s\n", quiver.ActiveBackend().Name)
+	}
+	os.Exit(m.Run())
+}
+
+// cpuFeatures lists the extensions quiver's backends use that this CPU has.
+func cpuFeatures() string {
+	var fs []string
+	add := func(name string, ok bool) {
+		if ok {
+			fs = append(fs, name)
+		}
+	}
+	switch runtime.GOARCH {
+	case "amd64":
+		add("avx2", cpu.X86.HasAVX2)
+		add("avx512f", cpu.X86.HasAVX512F)
+		add("avx512bw", cpu.X86.HasAVX512BW)
+		add("avx512dq", cpu.X86.HasAVX512DQ)
+		add("avx512vl", cpu.X86.HasAVX512VL)
+		add("avx512vpopcntdq", cpu.X86.HasAVX512VPOPCNTDQ)
+		add("bmi2", cpu.X86.HasBMI2)
+		add("popcnt", cpu.X86.HasPOPCNT)
+		add("fma", cpu.X86.HasFMA)
+	case "arm64":
+		add("asimd", cpu.ARM64.HasASIMD)
+	}
+	if len(fs) == 0 {
+		return "none"
+	}
+	return strings.Join(fs, " ")
+}
+
+// number is every element type benchmarked.
+type number interface {
+	~int8 | ~int32 | ~int64 | ~uint8 | ~float32 | ~float64
+}
+
+// input is one configuration's data, shared by every implementation.
+type input[T number] struct {
+	x     []T
+	bits  []byte        // nil when dense
+	masks []quiver.Mask // nil when dense, else the one validity Mask
+	n     int
+	nulls int // percent
+}
+
+// newInput draws n values of T and, for nulls > 0, a validity bitmap with
+// that percentage of nulls. The seed depends only on the configuration, so
+// every pass and every implementation sees the same bytes. Floats have
+// moderate magnitudes and random signs, so sums round but stay finite;
+// there is no NaN, no zero and no infinity, so peers with other NaN and
+// signed-zero rules compute the same result. Integers span their type.
+func newInput[T number](n, nulls int) *input[T] {
+	r := rand.New(rand.NewPCG(uint64(n), uint64(nulls)+1))
+	in := &input[T]{x: make([]T, n), n: n, nulls: nulls}
+	for i := range in.x {
+		if isFloat[T]() {
+			for {
+				f := (r.Float64()*2 - 1) * math.Ldexp(1, r.IntN(40)-20)
+				if f != 0 {
+					in.x[i] = T(f)
+					break
+				}
+			}
+		} else {
+			in.x[i] = T(r.Uint64())
+		}
+	}
+	if nulls > 0 {
+		in.bits = make([]byte, (n+7)/8)
+		for i := range n {
+			if r.IntN(100) >= nulls {
+				in.bits[i>>3] |= 1 << (i & 7)
+			}
+		}
+		in.masks = []quiver.Mask{quiver.Valid(in.bits, 0)}
+	}
+	return in
+}
+
+// valid reports whether element i participates.
+func (in *input[T]) valid(i int) bool {
+	return in.bits == nil || in.bits[i>>3]>>(i&7)&1 != 0
+}
+
+// res is an implementation's answer, kept as bit patterns so that it can
+// be stored in a sink without allocating and compared exactly: a sum in
+// v[0]; min, max and count in v[0..2].
+type res [3]uint64
+
+var sink res
+
+// impl is one implementation of one configuration: a quiver backend (run
+// after SetBackend(backend)), the plain loop or a peer.
+type impl struct {
+	name    string
+	backend string // quiver backend to select first; "" for loop and peers
+	run     func() res
+}
+
+func isFloat[T number]() bool {
+	half := 0.5
+	return T(half) != 0
+}
+
+// bitsOf is the exact bit pattern of v.
+func bitsOf[T number](v T) uint64 {
+	if isFloat[T]() {
+		if unsafe.Sizeof(v) == 4 {
+			return uint64(math.Float32bits(float32(v)))
+		}
+		return math.Float64bits(float64(v))
+	}
+	return uint64(int64(v))
+}
+
+// quiverImpls makes one impl per quiver backend this CPU runs, each
+// running f.
+func quiverImpls(f func() res) []impl {
+	var out []impl
+	for _, b := range quiver.Backends() {
+		if b.Available {
+			out = append(out, impl{name: b.Name, backend: b.Name, run: f})
+		}
+	}
+	return out
+}
+
+// check is how an implementation's answer must compare with the strict
+// reference's.
+type check func(got, want res) error
+
+// exact requires identical bits.
+func exact(got, want res) error {
+	if got != want {
+		return fmt.Errorf("got %#x, want %#x", got, want)
+	}
+	return nil
+}
+
+// closeSum accepts a float sum whose distance to the reference's is within
+// rel times the sum of magnitudes of the participating elements: another
+// summation order rounds differently, but a wrong input or a dropped block
+// is far outside that.
+func closeSum[T number](in *input[T]) check {
+	abs := 0.0
+	for i, v := range in.x {
+		if in.valid(i) {
+			abs += math.Abs(float64(v))
+		}
+	}
+	rel := 1e-9
+	if unsafe.Sizeof(in.x[0]) == 4 {
+		rel = 1e-3
+	}
+	return func(got, want res) error {
+		g, w := decodeFloat[T](got[0]), decodeFloat[T](want[0])
+		if math.Abs(g-w) > rel*abs {
+			return fmt.Errorf("sum %g, reference %g: off by more than %g of %g", g, w, rel, abs)
+		}
+		return nil
+	}
+}
+
+func decodeFloat[T number](b uint64) float64 {
+	var zero T
+	if unsafe.Sizeof(zero) == 4 {
+		return float64(math.Float32frombits(uint32(b)))
+	}
+	return math.Float64frombits(b)
+}
+
+// typeName is the element type's name in benchmark names.
+func typeName[T number]() string {
+	var zero T
+	return fmt.Sprintf("%T", zero)
+}
+
+// bench runs one operation over the matrix. impls builds, for a
+// configuration, the quiver call (run on every available backend) and the
+// alternatives (plain loop, peers); cmp says how each must agree with
+// the strict reference before it is timed, so that every number in the
+// ledger is the time of a correct computation (or of one the ledger's
+// notes declare different, which is not checked).
+func bench[T number](b *testing.B, op string, impls func(in *input[T]) (func() res, []impl), cmp func(in *input[T]) check) {
+	ns := sizes
+	if *quickSize {
+		ns = sizes[:1]
+	}
+	b.Run("type="+typeName[T](), func(b *testing.B) {
+		for _, n := range ns {
+			b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+				for _, nulls := range nullPcts {
+					b.Run(fmt.Sprintf("nulls=%d", nulls), func(b *testing.B) {
+						benchConfig(b, op, newInput[T](n, nulls), impls, cmp)
+					})
+				}
+			})
+		}
+	})
+}
+
+// benchConfig checks and times every implementation of one configuration.
+func benchConfig[T number](b *testing.B, op string, in *input[T], impls func(in *input[T]) (func() res, []impl), cmp func(in *input[T]) check) {
+	cfg := ledger.Config{Op: op, Type: typeName[T](), N: in.n, Nulls: in.nulls}
+	q, alts := impls(in)
+	list := append(quiverImpls(q), alts...)
+	want := withBackend(b, ledger.Strict, q)
+	cmpf := cmp(in)
+	for _, im := range list {
+		b.Run("impl="+im.name, func(b *testing.B) {
+			if im.backend != "" {
+				prev := quiver.ActiveBackend().Name
+				defer quiver.SetBackend(prev)
+				if err := quiver.SetBackend(im.backend); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if ledger.NoteFor(im.name, cfg).Comparable {
+				if err := cmpf(im.run(), want); err != nil {
+					b.Fatalf("%s disagrees with the strict reference: %v", im.name, err)
+				}
+			}
+			var zero T
+			b.SetBytes(int64(in.n) * int64(unsafe.Sizeof(zero)))
+			for b.Loop() {
+				sink = im.run()
+			}
+		})
+	}
+}
+
+// withBackend runs f on the named quiver backend.
+func withBackend(tb testing.TB, name string, f func() res) res {
+	prev := quiver.ActiveBackend().Name
+	defer quiver.SetBackend(prev)
+	if err := quiver.SetBackend(name); err != nil {
+		tb.Fatal(err)
+	}
+	return f()
+}

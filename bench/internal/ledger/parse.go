@@ -1,0 +1,255 @@
+// Package ledger turns raw `go test -bench` output from quiver's benchmark
+// module into the performance ledger: per machine, per configuration, the
+// median time of every implementation, its speedup over the strict scalar
+// path and over the best peer, a geomean verdict per backend, and the
+// pre-registered hypotheses marked held or missed.
+//
+// Input is the Go benchmark format that benchstat reads (x/perf/benchfmt):
+// "key: value" configuration lines and Benchmark result lines, any number
+// of passes interleaved, several files at once. Benchmark names follow
+//
+//	Benchmark<Op>/type=<T>/n=<N>/nulls=<P>/impl=<I>
+//
+// with P the null percentage. Results with other names are ignored, so a
+// raw file may carry unrelated benchmarks too.
+package ledger
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+// Config is one measured configuration: an operation on n elements of one
+// type with a given percentage of nulls (0 means the dense form, no bitmap).
+type Config struct {
+	Op    string // Sum, Min, Max, MinMax, Summary
+	Type  string // float64, float32, int64, ...
+	N     int
+	Nulls int // percent
+}
+
+// String names c the way the benchmark does, without the implementation.
+func (c Config) String() string {
+	return fmt.Sprintf("%s/type=%s/n=%d/nulls=%d", c.Op, c.Type, c.N, c.Nulls)
+}
+
+// Machine identifies where and on what a run was measured. Results that
+// agree on every field are pooled; anything else is a separate section of
+// the ledger.
+type Machine struct {
+	CPU      string // the cpu: line of go test, the CPU model
+	Features string // cpu-features: the instruction-set extensions that matter
+	Go       string // go: the toolchain version
+	GOOS     string
+	GOARCH   string
+	Commit   string // commit: the quiver commit measured
+}
+
+// Run holds every sample of one machine.
+type Run struct {
+	Machine
+	// Backends lists quiver's backends as the benchmark reported them
+	// (quiver-backends:), most preferred first; Active is the one a plain
+	// call dispatches to (quiver-active:).
+	Backends []string
+	Active   string
+	// Extra holds the other configuration lines (benchtime, passes, ...),
+	// last value wins, for the ledger's header.
+	Extra map[string]string
+
+	// Samples maps a configuration and an implementation to its times in
+	// nanoseconds per operation, one per pass.
+	Samples map[Config]map[string][]float64
+}
+
+// Set is everything read, one Run per machine, in order of appearance.
+type Set struct {
+	Runs []*Run
+}
+
+// machineKeys are the configuration keys that identify a machine; every
+// other key goes to Run.Extra.
+var machineKeys = map[string]bool{
+	"cpu": true, "cpu-features": true, "go": true, "goos": true, "goarch": true, "commit": true,
+	"quiver-backends": true, "quiver-active": true, "pkg": true,
+}
+
+// Read adds the results in r (named name in error messages) to s. Lines
+// that are not benchmark results or configuration are skipped, as
+// benchstat skips them; a malformed result line is an error, because a
+// ledger built from a silently truncated file would be wrong.
+func (s *Set) Read(r io.Reader, name string) error {
+	br := benchfmt.NewReader(r, name)
+	for br.Scan() {
+		switch rec := br.Result().(type) {
+		case *benchfmt.SyntaxError:
+			return rec
+		case *benchfmt.Result:
+			if err := s.add(rec); err != nil {
+				file, line := rec.Pos()
+				return fmt.Errorf("%s:%d: %v", file, line, err)
+			}
+		}
+	}
+	return br.Err()
+}
+
+// add files one result under its machine and configuration.
+func (s *Set) add(res *benchfmt.Result) error {
+	cfg, impl, ok, err := ParseName(res.Name.String())
+	if err != nil || !ok {
+		return err
+	}
+	ns, ok := nsPerOp(res)
+	if !ok {
+		return fmt.Errorf("%s: no time per operation", res.Name)
+	}
+	m := Machine{
+		CPU:      res.GetConfig("cpu"),
+		Features: res.GetConfig("cpu-features"),
+		Go:       res.GetConfig("go"),
+		GOOS:     res.GetConfig("goos"),
+		GOARCH:   res.GetConfig("goarch"),
+		Commit:   res.GetConfig("commit"),
+	}
+	run := s.run(m)
+	if b := res.GetConfig("quiver-backends"); b != "" {
+		run.Backends = strings.Fields(b)
+	}
+	if a := res.GetConfig("quiver-active"); a != "" {
+		run.Active = a
+	}
+	for _, c := range res.Config {
+		if !machineKeys[c.Key] {
+			run.Extra[c.Key] = string(c.Value)
+		}
+	}
+	byImpl := run.Samples[cfg]
+	if byImpl == nil {
+		byImpl = map[string][]float64{}
+		run.Samples[cfg] = byImpl
+	}
+	byImpl[impl] = append(byImpl[impl], ns)
+	return nil
+}
+
+// run returns the Run of machine m, creating it on first sight.
+func (s *Set) run(m Machine) *Run {
+	for _, r := range s.Runs {
+		if r.Machine == m {
+			return r
+		}
+	}
+	r := &Run{Machine: m, Extra: map[string]string{}, Samples: map[Config]map[string][]float64{}}
+	s.Runs = append(s.Runs, r)
+	return r
+}
+
+// nsPerOp returns a result's time per operation in nanoseconds. benchfmt
+// reports ns/op as sec/op; both spellings are accepted.
+func nsPerOp(res *benchfmt.Result) (float64, bool) {
+	for _, v := range res.Values {
+		switch v.Unit {
+		case "sec/op":
+			return v.Value * 1e9, true
+		case "ns/op":
+			return v.Value, true
+		}
+	}
+	return 0, false
+}
+
+// ParseName splits a full benchmark name into its configuration and
+// implementation. ok is false for a name that is not in the ledger's
+// scheme (another benchmark); err is set for a name that is in the scheme
+// but malformed (a non-numeric n, say), which should not pass silently.
+func ParseName(full string) (cfg Config, impl string, ok bool, err error) {
+	full = strings.TrimPrefix(full, "Benchmark")
+	// The -GOMAXPROCS suffix that go test appends to every name.
+	if i := strings.LastIndexByte(full, '-'); i >= 0 {
+		if _, e := strconv.Atoi(full[i+1:]); e == nil {
+			full = full[:i]
+		}
+	}
+	parts := strings.Split(full, "/")
+	if len(parts) != 5 {
+		return cfg, "", false, nil
+	}
+	cfg.Op = parts[0]
+	keys := []string{"type", "n", "nulls", "impl"}
+	vals := make([]string, len(keys))
+	for i, k := range keys {
+		v, found := strings.CutPrefix(parts[i+1], k+"=")
+		if !found {
+			return Config{}, "", false, nil
+		}
+		if v == "" {
+			return Config{}, "", false, fmt.Errorf("benchmark %s: empty %s", full, k)
+		}
+		vals[i] = v
+	}
+	cfg.Type, impl = vals[0], vals[3]
+	if cfg.N, err = strconv.Atoi(vals[1]); err != nil || cfg.N < 0 {
+		return Config{}, "", false, fmt.Errorf("benchmark %s: bad n %q", full, vals[1])
+	}
+	if cfg.Nulls, err = strconv.Atoi(vals[2]); err != nil || cfg.Nulls < 0 || cfg.Nulls > 100 {
+		return Config{}, "", false, fmt.Errorf("benchmark %s: bad null percentage %q", full, vals[2])
+	}
+	return cfg, impl, true, nil
+}
+
+// Median is the median time of impl in configuration c, NaN if unmeasured.
+func (r *Run) Median(c Config, impl string) float64 {
+	return Median(r.Samples[c][impl])
+}
+
+// Configs returns every measured configuration in a stable reading order:
+// by operation (Sum, Min, Max, MinMax, Summary, then others by name), type
+// (float64, float32, then integers wide to narrow), n, null percentage.
+func (r *Run) Configs() []Config {
+	out := make([]Config, 0, len(r.Samples))
+	for c := range r.Samples {
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b Config) int {
+		if d := rank(opOrder, a.Op) - rank(opOrder, b.Op); d != 0 {
+			return d
+		}
+		if a.Op != b.Op {
+			return strings.Compare(a.Op, b.Op)
+		}
+		if d := rank(typeOrder, a.Type) - rank(typeOrder, b.Type); d != 0 {
+			return d
+		}
+		if a.Type != b.Type {
+			return strings.Compare(a.Type, b.Type)
+		}
+		if a.N != b.N {
+			return a.N - b.N
+		}
+		return a.Nulls - b.Nulls
+	})
+	return out
+}
+
+var (
+	opOrder   = []string{"Sum", "Min", "Max", "MinMax", "Summary"}
+	typeOrder = []string{"float64", "float32", "int64", "int32", "int16", "int8", "uint64", "uint32", "uint16", "uint8"}
+)
+
+// rank is the position of s in order, or len(order) for the unlisted.
+func rank(order []string, s string) int {
+	if i := slices.Index(order, s); i >= 0 {
+		return i
+	}
+	return len(order)
+}
+
+// finite reports whether x is a usable number (not NaN or infinite).
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -1,0 +1,121 @@
+package bench
+
+// Pre-registered hypotheses for Min, Max and MinMax, written before any
+// number was measured (targets from the project's issue; ratios are
+// baseline time over quiver time in the same run). "loop" is the plain
+// `if v < m` loop a Go user writes: one compare and a data-dependent
+// branch per element, which the SIMD kernels replace with vector min/max
+// and the exactness rescues (canonical NaN, first of ±0). At n=1048576 the
+// target is parity with the best peer: memory bandwidth bounds everyone.
+//
+//	H20: Min float64 n=4096 nulls=0%: avx512 >= 12x loop
+//	H21: Max float64 n=4096 nulls=0%: avx512 >= 12x loop
+//	H22: MinMax float64 n=4096 nulls=0%: avx512 >= 12x loop
+//	H23: Min float64 n=1048576 nulls=0%: avx512 >= 0.95x best-peer
+//	H24: Max float64 n=1048576 nulls=0%: avx512 >= 0.95x best-peer
+//	H25: MinMax float64 n=1048576 nulls=0%: avx512 >= 0.95x best-peer
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/viterin/vek"
+	"github.com/viterin/vek/vek32"
+	"gonum.org/v1/gonum/floats"
+
+	"github.com/quiverlabs/quiver"
+)
+
+// Which of min and max an operation computes.
+type extremes int
+
+const (
+	onlyMin extremes = iota
+	onlyMax
+	both
+)
+
+func BenchmarkMin(b *testing.B)    { benchExtremes(b, "Min", onlyMin) }
+func BenchmarkMax(b *testing.B)    { benchExtremes(b, "Max", onlyMax) }
+func BenchmarkMinMax(b *testing.B) { benchExtremes(b, "MinMax", both) }
+
+func benchExtremes(b *testing.B, op string, e extremes) {
+	bench(b, op, extremeImpls[float64](e), exactCheck[float64])
+	bench(b, op, extremeImpls[float32](e), exactCheck[float32])
+	bench(b, op, extremeImpls[int64](e), exactCheck[int64])
+	bench(b, op, extremeImpls[int32](e), exactCheck[int32])
+	bench(b, op, extremeImpls[uint8](e), exactCheck[uint8])
+}
+
+// extremeImpls returns, for Min, Max or MinMax, quiver's call and the
+// alternatives: the plain loop and, on dense input, slices.Min/Max, gonum
+// floats.Min/Max and vek / vek32 Min/Max (MinMax as two calls, which is
+// what a user of those libraries writes). None of the peers takes a
+// bitmap, so masked inputs have the loop only. The input has no NaN and no
+// zero, so every comparable result is exact.
+func extremeImpls[T number](e extremes) func(in *input[T]) (func() res, []impl) {
+	return func(in *input[T]) (func() res, []impl) {
+		x, ms, bm := in.x, in.masks, in.bits
+		lo0, hi0 := quiver.Min([]T{}), quiver.Max([]T{}) // the identities
+		pick := func(lo, hi T) res {
+			switch e {
+			case onlyMin:
+				return res{bitsOf(lo)}
+			case onlyMax:
+				return res{bitsOf(hi)}
+			}
+			return res{bitsOf(lo), bitsOf(hi)}
+		}
+		var q, loop func() res
+		switch e {
+		case onlyMin:
+			q = func() res { return res{bitsOf(quiver.Min(x, ms...))} }
+			loop = func() res { return res{bitsOf(loopMin(x, bm, lo0))} }
+		case onlyMax:
+			q = func() res { return res{bitsOf(quiver.Max(x, ms...))} }
+			loop = func() res { return res{bitsOf(loopMax(x, bm, hi0))} }
+		default:
+			q = func() res { return pick(quiver.MinMax(x, ms...)) }
+			loop = func() res { lo, hi, _ := loopSummary(x, bm, lo0, hi0); return pick(lo, hi) }
+		}
+		alts := []impl{{name: "loop", run: loop}}
+		if bm != nil {
+			return q, alts
+		}
+		// peer runs the min and max functions the operation needs.
+		peer := func(name string, minf, maxf func([]T) T) {
+			var run func() res
+			switch e {
+			case onlyMin:
+				run = func() res { return res{bitsOf(minf(x))} }
+			case onlyMax:
+				run = func() res { return res{bitsOf(maxf(x))} }
+			default:
+				run = func() res { return pick(twoPass(minf, maxf, x)) }
+			}
+			alts = append(alts, impl{name: name, run: run})
+		}
+		peersOf(peer)
+		return q, alts
+	}
+}
+
+// peersOf registers, through peer, the min and max functions each peer
+// library offers for T.
+func peersOf[T number](peer func(name string, minf, maxf func([]T) T)) {
+	var zero T
+	switch any(zero).(type) {
+	case float64:
+		peer("gonum", asFunc[T](floats.Min), asFunc[T](floats.Max))
+		peer("vek", asFunc[T](vek.Min), asFunc[T](vek.Max))
+	case float32:
+		peer("vek", asFunc[T](vek32.Min), asFunc[T](vek32.Max))
+	}
+	peer("slices", slices.Min[[]T], slices.Max[[]T])
+}
+
+// asFunc converts f, a function over one concrete element type, to the
+// same function over T; the caller has checked that T is that type.
+func asFunc[T number, E any](f func([]E) E) func([]T) T {
+	return any(f).(func([]T) T)
+}
