@@ -320,9 +320,8 @@ func neonCountValid(bm []byte, off, n int) int {
 			c++
 		}
 	}
-	const maxBlocks = 1 << 24 // countBits' 32-bit lanes cannot wrap below this
 	for blocks := (end - p) / 512; blocks > 0; {
-		k := min(blocks, maxBlocks)
+		k := min(blocks, maxCountBlocks)
 		c += countBits(&bm[p>>3], k)
 		p += 512 * k
 		blocks -= k
@@ -330,9 +329,15 @@ func neonCountValid(bm []byte, off, n int) int {
 	return c + genericCountValid(bm, p, end-p)
 }
 
-// maxSplitIters bounds one call of the split kernels so that their 64-bit
-// lanes stay exact: each lane gains at most 2^33 per iteration.
-const maxSplitIters = 1 << 26
+// Per-call limits of the kernels whose lanes would otherwise wrap on
+// enormous inputs; variables only so that a test can lower them.
+var (
+	// maxCountBlocks: countBits' 32-bit lanes gain at most 128 per block.
+	maxCountBlocks = 1 << 24
+	// maxSplitIters: the split kernels' 64-bit lanes gain below 2^34 per
+	// iteration.
+	maxSplitIters = 1 << 26
+)
 
 // add128 adds v (as a signed 128-bit value hi:lo) to the sum hi:lo.
 func add128(hi int64, lo uint64, vhi int64, vlo uint64) (int64, uint64) {

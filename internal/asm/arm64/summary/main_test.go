@@ -1,0 +1,12 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/quiverlabs/quiver/internal/asm/arm64/neon"
+)
+
+func TestGenerated(t *testing.T) {
+	f, fns := generate()
+	neon.CheckGenerated(t, generator, f, fns, "../../../../summary_arm64.s", "../../../../summary_arm64.go")
+}

@@ -1,0 +1,189 @@
+//go:build arm64 && !purego && (linux || darwin)
+
+package quiver
+
+import (
+	"math/rand/v2"
+	"syscall"
+	"testing"
+	"unsafe"
+
+	"golang.org/x/exp/constraints"
+
+	"github.com/quiverlabs/quiver/internal/num"
+	"github.com/quiverlabs/quiver/internal/oracle"
+	"github.com/quiverlabs/quiver/internal/ref"
+	"github.com/quiverlabs/quiver/internal/testkit"
+)
+
+// neonGuard is memory followed by a page the process may not touch: a kernel
+// that reads one byte past a slice placed at its end faults.
+type neonGuard struct {
+	mem  []byte
+	size int // usable bytes before the guard page
+}
+
+func newNEONGuard(t *testing.T, pages int) *neonGuard {
+	t.Helper()
+	ps := syscall.Getpagesize()
+	mem, err := syscall.Mmap(-1, 0, (pages+1)*ps, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Fatalf("mmap: %v", err)
+	}
+	t.Cleanup(func() { syscall.Munmap(mem) })
+	if err := syscall.Mprotect(mem[pages*ps:], syscall.PROT_NONE); err != nil {
+		t.Fatalf("mprotect: %v", err)
+	}
+	return &neonGuard{mem: mem, size: pages * ps}
+}
+
+// bytesAtEnd returns a copy of src that ends exactly at the guard page.
+func (g *neonGuard) bytesAtEnd(src []byte) []byte {
+	b := g.mem[g.size-len(src) : g.size : g.size]
+	copy(b, src)
+	return b
+}
+
+// neonGuardCopy returns a copy of src whose last element ends exactly at the
+// guard page. Viewing the mapped bytes as []T needs unsafe; only this test
+// does that.
+func neonGuardCopy[T num.Number](g *neonGuard, src []T) []T {
+	if len(src) == 0 {
+		return []T{}
+	}
+	sz := int(unsafe.Sizeof(src[0]))
+	x := unsafe.Slice((*T)(unsafe.Pointer(&g.mem[g.size-len(src)*sz])), len(src))
+	copy(x, src)
+	return x
+}
+
+// TestNEONGuardPages runs every NEON kernel, through the public API, on
+// data and bitmaps that end right before an inaccessible page, for every
+// length up to 300 and several around larger blocks, at every bitmap
+// offset 0..15: a read past the end of x or of the bitmap faults. The
+// results are checked against the reference too.
+func TestNEONGuardPages(t *testing.T) {
+	prev := ActiveBackend().Name
+	if err := SetBackend("neon"); err != nil {
+		t.Skip(err)
+	}
+	t.Cleanup(func() { SetBackend(prev) })
+	data, bm := newNEONGuard(t, 4), newNEONGuard(t, 1)
+	t.Run("float32", func(t *testing.T) { neonGuardFloat[float32](t, data, bm) })
+	t.Run("float64", func(t *testing.T) { neonGuardFloat[float64](t, data, bm) })
+	t.Run("int8", func(t *testing.T) { neonGuardSigned[int8](t, data, bm) })
+	t.Run("int16", func(t *testing.T) { neonGuardSigned[int16](t, data, bm) })
+	t.Run("int32", func(t *testing.T) { neonGuardSigned[int32](t, data, bm) })
+	t.Run("int64", func(t *testing.T) { neonGuardSigned[int64](t, data, bm) })
+	t.Run("uint8", func(t *testing.T) { neonGuardUnsigned[uint8](t, data, bm) })
+	t.Run("uint16", func(t *testing.T) { neonGuardUnsigned[uint16](t, data, bm) })
+	t.Run("uint32", func(t *testing.T) { neonGuardUnsigned[uint32](t, data, bm) })
+	t.Run("uint64", func(t *testing.T) { neonGuardUnsigned[uint64](t, data, bm) })
+}
+
+// neonGuardShapes calls f for every length and offset, with the data and the
+// bitmap (nil first, then at each offset) placed against the guard pages.
+func neonGuardShapes[T num.Number](t *testing.T, data, bm *neonGuard, f func(x []T, bits []byte, off int)) {
+	r := rand.New(rand.NewPCG(7, uint64(num.KindOf[T]())))
+	lengths := []int{}
+	for n := 0; n <= 300; n++ {
+		lengths = append(lengths, n)
+	}
+	lengths = append(lengths, 511, 512, 513, 1023, 1024, 1025, 1087)
+	for _, n := range lengths {
+		x := neonGuardCopy(data, testkit.Values[T](r, n, testkit.Mixed))
+		f(x, nil, 0)
+		for off := 0; off < 16; off++ {
+			if testing.Short() && n > 70 && off%5 != 0 {
+				continue
+			}
+			bits := bm.bytesAtEnd(testkit.Bitmap(r, n, off, 0.3))
+			f(x, bits, off)
+		}
+	}
+}
+
+func neonGuardFloat[T constraints.Float](t *testing.T, data, bm *neonGuard) {
+	p := policyOf(ActiveBackend(), num.KindOf[T]())
+	neonGuardShapes(t, data, bm, func(x []T, bits []byte, off int) {
+		if got, want := Sum(x, Valid(bits, off)), oracle.Sum(x, bits, off, p); !sameFloat(got, want) {
+			t.Fatalf("n=%d off=%d: Sum = %v, oracle %v", len(x), off, got, want)
+		}
+		neonGuardSummary(t, x, bits, off)
+	})
+}
+
+func neonGuardSigned[T constraints.Signed](t *testing.T, data, bm *neonGuard) {
+	neonGuardShapes(t, data, bm, func(x []T, bits []byte, off int) {
+		m := ref.Mask{Bits: bits, Off: off}
+		if got, want := SumInt(x, Valid(bits, off)), ref.SumInt[T, int64](x, m); got != want {
+			t.Fatalf("n=%d off=%d: SumInt = %d, reference %d", len(x), off, got, want)
+		}
+		ws, wo := ref.SumCheckedSigned(x, m)
+		if got := SumChecked(x, Valid(bits, off)); got != (CheckedSum[int64]{ws, wo}) {
+			t.Fatalf("n=%d off=%d: SumChecked = %+v, reference {%d %v}", len(x), off, got, ws, wo)
+		}
+		neonGuardSummary(t, x, bits, off)
+	})
+}
+
+func neonGuardUnsigned[T constraints.Unsigned](t *testing.T, data, bm *neonGuard) {
+	neonGuardShapes(t, data, bm, func(x []T, bits []byte, off int) {
+		m := ref.Mask{Bits: bits, Off: off}
+		if got, want := SumUint(x, Valid(bits, off)), ref.SumInt[T, uint64](x, m); got != want {
+			t.Fatalf("n=%d off=%d: SumUint = %d, reference %d", len(x), off, got, want)
+		}
+		ws, wo := ref.SumCheckedUnsigned(x, m)
+		if got := SumCheckedUint(x, Valid(bits, off)); got != (CheckedSum[uint64]{ws, wo}) {
+			t.Fatalf("n=%d off=%d: SumCheckedUint = %+v, reference {%d %v}", len(x), off, got, ws, wo)
+		}
+		neonGuardSummary(t, x, bits, off)
+	})
+}
+
+func neonGuardSummary[T Number](t *testing.T, x []T, bits []byte, off int) {
+	t.Helper()
+	m := ref.Mask{Bits: bits, Off: off}
+	lo, hi, count, nulls := ref.Summary(x, m)
+	got := Summarize(x, Valid(bits, off))
+	if testkit.Bits(got.Min) != testkit.Bits(lo) || testkit.Bits(got.Max) != testkit.Bits(hi) || got.Count != count || got.Nulls != nulls {
+		t.Fatalf("n=%d off=%d: Summarize = %+v, reference {%v %v %d %d}", len(x), off, got, lo, hi, count, nulls)
+	}
+	if bits != nil {
+		if got, want := CountValid(len(x), Valid(bits, off)), ref.CountValid(len(x), m); got != want {
+			t.Fatalf("n=%d off=%d: CountValid = %d, reference %d", len(x), off, got, want)
+		}
+	}
+}
+
+// TestNEONChunking lowers the per-call limits of the checked-sum and count
+// kernels so that the loops splitting long inputs into several calls run
+// on test-sized inputs.
+func TestNEONChunking(t *testing.T) {
+	defer func(s, c int) { maxSplitIters, maxCountBlocks = s, c }(maxSplitIters, maxCountBlocks)
+	maxSplitIters, maxCountBlocks = 1, 1
+	r := rand.New(rand.NewPCG(8, 8))
+	for _, n := range []int{0, 7, 8, 9, 16, 17, 64, 100, 1000, 4096 + 13} {
+		for _, off := range []int{0, 3} {
+			bits := testkit.Bitmap(r, n, off, 0.4)
+			m := ref.Mask{Bits: bits, Off: off}
+			xi := testkit.Values[int64](r, n, testkit.Plain)
+			for _, b := range [][]byte{nil, bits} {
+				m.Bits = b
+				ws, wo := ref.SumCheckedSigned(xi, m)
+				if s, o := neonCheckedI64(xi, b, off); s != ws || o != wo {
+					t.Fatalf("n=%d off=%d bitmap=%v: neonCheckedI64 = %d %v, reference %d %v", n, off, b != nil, s, o, ws, wo)
+				}
+				xu := testkit.Values[uint64](r, n, testkit.Plain)
+				us, uo := ref.SumCheckedUnsigned(xu, m)
+				if s, o := neonCheckedU64(xu, b, off); s != us || o != uo {
+					t.Fatalf("n=%d off=%d bitmap=%v: neonCheckedU64 = %d %v, reference %d %v", n, off, b != nil, s, o, us, uo)
+				}
+			}
+			m.Bits = bits
+			if got, want := neonCountValid(bits, off, n), ref.CountValid(n, m); got != want {
+				t.Fatalf("n=%d off=%d: neonCountValid = %d, reference %d", n, off, got, want)
+			}
+		}
+	}
+}
