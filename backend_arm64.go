@@ -33,30 +33,16 @@ func neonBackendBuild() *backend {
 	// ADR-013 at NEON widths: four accumulators of one 128-bit vector.
 	b.policy32 = oracle.Policy{A: 4, W: 4}
 	b.policy64 = oracle.Policy{A: 4, W: 2}
-	b.f32 = kernelSet[float32, float32]{
-		sum: func(x []float32, bits []byte, off int) float32 {
-			return neonSumFloat(x, bits, off, sumF32, sumF32Masked)
-		},
-		summary: func(x []float32, bits []byte, off int) (float32, float32, int) {
-			return neonSummaryFloat(x, bits, off, summaryF32, summaryF32Masked)
-		},
-	}
-	b.f64 = kernelSet[float64, float64]{
-		sum: func(x []float64, bits []byte, off int) float64 {
-			return neonSumFloat(x, bits, off, sumF64, sumF64Masked)
-		},
-		summary: func(x []float64, bits []byte, off int) (float64, float64, int) {
-			return neonSummaryFloat(x, bits, off, summaryF64, summaryF64Masked)
-		},
-	}
-	b.i8 = neonIntKernels(sumI8, sumI8Masked, summaryI8, summaryI8Masked)
-	b.i16 = neonIntKernels(sumI16, sumI16Masked, summaryI16, summaryI16Masked)
-	b.i32 = neonIntKernels(sumI32, sumI32Masked, summaryI32, summaryI32Masked)
-	b.i64 = neonIntKernels(sumI64, sumI64Masked, summaryI64, summaryI64Masked)
-	b.u8 = neonIntKernels(sumU8, sumU8Masked, summaryU8, summaryU8Masked)
-	b.u16 = neonIntKernels(sumU16, sumU16Masked, summaryU16, summaryU16Masked)
-	b.u32 = neonIntKernels(sumU32, sumU32Masked, summaryU32, summaryU32Masked)
-	b.u64 = neonIntKernels(sumU64, sumU64Masked, summaryU64, summaryU64Masked)
+	b.f32 = kernelSet[float32, float32]{sum: neonSumFloat[float32], summary: neonSummaryFloat[float32]}
+	b.f64 = kernelSet[float64, float64]{sum: neonSumFloat[float64], summary: neonSummaryFloat[float64]}
+	b.i8 = kernelSet[int8, int64]{sum: neonSumInt[int8, int64], summary: neonSummaryInt[int8]}
+	b.i16 = kernelSet[int16, int64]{sum: neonSumInt[int16, int64], summary: neonSummaryInt[int16]}
+	b.i32 = kernelSet[int32, int64]{sum: neonSumInt[int32, int64], summary: neonSummaryInt[int32]}
+	b.i64 = kernelSet[int64, int64]{sum: neonSumInt[int64, int64], summary: neonSummaryInt[int64]}
+	b.u8 = kernelSet[uint8, uint64]{sum: neonSumInt[uint8, uint64], summary: neonSummaryInt[uint8]}
+	b.u16 = kernelSet[uint16, uint64]{sum: neonSumInt[uint16, uint64], summary: neonSummaryInt[uint16]}
+	b.u32 = kernelSet[uint32, uint64]{sum: neonSumInt[uint32, uint64], summary: neonSummaryInt[uint32]}
+	b.u64 = kernelSet[uint64, uint64]{sum: neonSumInt[uint64, uint64], summary: neonSummaryInt[uint64]}
 	b.checkedI64 = neonCheckedI64
 	b.checkedU64 = neonCheckedU64
 	b.countValid = neonCountValid
@@ -76,8 +62,7 @@ func vectorLanes[T num.Number]() int {
 // lanes. The assembly adds whole blocks into accumulators held in memory;
 // Go adds the blocks whose bitmap load would run past the bitmap's end,
 // combines, folds and adds the tail, in exactly the oracle's order.
-func neonSumFloat[T float32 | float64](x []T, bits []byte, off int,
-	dense func(x *T, blocks int, acc *T), masked func(x *T, blocks int, bm *byte, shift uint, acc *T)) T {
+func neonSumFloat[T float32 | float64](x []T, bits []byte, off int) T {
 	w := vectorLanes[T]()
 	block := 4 * w
 	full := len(x) / block
@@ -85,7 +70,7 @@ func neonSumFloat[T float32 | float64](x []T, bits []byte, off int,
 	switch {
 	case full == 0:
 	case bits == nil:
-		dense(&x[0], full, &acc[0])
+		kernelSumFloat(x, full, acc[:])
 	default:
 		// Block k reads 2*step bytes from byte k*step of bm, step being
 		// the block's own bytes: the extra byte holds the bits that the
@@ -98,7 +83,7 @@ func neonSumFloat[T float32 | float64](x []T, bits []byte, off int,
 			safe = min(full, (len(bm)-2*step)/step+1)
 		}
 		if safe > 0 {
-			masked(&x[0], safe, &bm[0], uint(off&7), &acc[0])
+			kernelSumFloatMasked(x, safe, bm, uint(off&7), acc[:])
 		}
 		negZero := T(math.Copysign(0, -1))
 		for k := safe; k < full; k++ {
@@ -130,17 +115,6 @@ func neonSumFloat[T float32 | float64](x []T, bits []byte, off int,
 	return s
 }
 
-func neonIntKernels[T constraints.Integer, S int64 | uint64](
-	dense func(x *T, iters int) S, masked func(x *T, iters int, bm *byte) S,
-	sdense func(x *T, iters int, out *T), smasked func(x *T, iters int, bm *byte, out *T)) kernelSet[T, S] {
-	return kernelSet[T, S]{
-		sum: func(x []T, bits []byte, off int) S { return neonSumInt(x, bits, off, dense, masked) },
-		summary: func(x []T, bits []byte, off int) (T, T, int) {
-			return neonSummaryInt(x, bits, off, sdense, smasked)
-		},
-	}
-}
-
 // alignHead is how many leading elements to handle in Go so that the
 // bitmap position of the rest starts a byte (order-independent kernels
 // only: float sums keep their blocks anchored at element 0).
@@ -149,8 +123,7 @@ func alignHead(n, off int) int { return min(n, (8-off&7)&7) }
 // neonSumInt is the wrapping sum: an aligned bitmap head in Go, whole
 // 64-byte iterations in assembly, the tail in Go. Wrapping addition is
 // associative, so the split does not change the result.
-func neonSumInt[T constraints.Integer, S int64 | uint64](x []T, bits []byte, off int,
-	dense func(x *T, iters int) S, masked func(x *T, iters int, bm *byte) S) S {
+func neonSumInt[T constraints.Integer, S int64 | uint64](x []T, bits []byte, off int) S {
 	per := 4 * vectorLanes[T]()
 	var s S
 	i := 0
@@ -162,11 +135,7 @@ func neonSumInt[T constraints.Integer, S int64 | uint64](x []T, bits []byte, off
 		}
 	}
 	if it := (len(x) - i) / per; it > 0 {
-		if bits == nil {
-			s += dense(&x[i], it)
-		} else {
-			s += masked(&x[i], it, &bits[(off+i)>>3])
-		}
+		s += S(kernelSumInt(x[i:], it, bits, (off+i)>>3))
 		i += it * per
 	}
 	for ; i < len(x); i++ {
@@ -181,8 +150,7 @@ func neonSumInt[T constraints.Integer, S int64 | uint64](x []T, bits []byte, off
 // iterations in assembly, lanes folded in Go. Integer min and max are
 // exact in any order and the identities never win, so nothing needs
 // rescuing; with no valid element the identities come out by themselves.
-func neonSummaryInt[T constraints.Integer](x []T, bits []byte, off int,
-	dense func(x *T, iters int, out *T), masked func(x *T, iters int, bm *byte, out *T)) (lo, hi T, valid int) {
+func neonSummaryInt[T constraints.Integer](x []T, bits []byte, off int) (lo, hi T, valid int) {
 	lanes := vectorLanes[T]()
 	per := 4 * lanes
 	lo, hi = num.MaxOf[T](), num.LowestOf[T]()
@@ -196,11 +164,7 @@ func neonSummaryInt[T constraints.Integer](x []T, bits []byte, off int,
 	}
 	if it := (len(x) - i) / per; it > 0 {
 		var out [32]T
-		if bits == nil {
-			dense(&x[i], it, &out[0])
-		} else {
-			masked(&x[i], it, &bits[(off+i)>>3], &out[0])
-		}
+		kernelSummary(x[i:], it, bits, (off+i)>>3, out[:])
 		for l := range lanes {
 			lo, hi = min(lo, out[l]), max(hi, out[lanes+l])
 		}
@@ -227,8 +191,7 @@ func neonSummaryInt[T constraints.Integer](x []T, bits []byte, off int,
 // replaced by the first participating zero, found by a rescan). Every
 // other value equal to the minimum has the same bits, so no other tie is
 // visible.
-func neonSummaryFloat[T float32 | float64](x []T, bits []byte, off int,
-	dense func(x *T, iters int, out *T), masked func(x *T, iters int, bm *byte, out *T)) (lo, hi T, valid int) {
+func neonSummaryFloat[T float32 | float64](x []T, bits []byte, off int) (lo, hi T, valid int) {
 	lanes := vectorLanes[T]()
 	per := 4 * lanes
 	lo, hi = T(math.Inf(1)), T(math.Inf(-1))
@@ -256,11 +219,7 @@ func neonSummaryFloat[T float32 | float64](x []T, bits []byte, off int,
 	}
 	if it := (len(x) - i) / per; it > 0 {
 		var out [32]T
-		if bits == nil {
-			dense(&x[i], it, &out[0])
-		} else {
-			masked(&x[i], it, &bits[(off+i)>>3], &out[0])
-		}
+		kernelSummary(x[i:], it, bits, (off+i)>>3, out[:])
 		// Identity lanes (±Inf) may only meet their own fold: a min lane
 		// left at +Inf must not reach the max.
 		for l := range lanes {
@@ -420,4 +379,123 @@ func neonCheckedU64(x []uint64, bits []byte, off int) (uint64, bool) {
 		}
 	}
 	return lo, hi != 0
+}
+
+// The kernel calls. The generic code above reaches the assembly through
+// these switches on the machine type rather than through function values,
+// so that the compiler sees direct calls to the //go:noescape declarations
+// and keeps the inputs and the accumulator arrays off the heap.
+
+// kernelSumFloat runs the dense float sum kernel of T on blocks blocks.
+func kernelSumFloat[T float32 | float64](x []T, blocks int, acc []T) {
+	if num.KindOf[T]() == num.Float32 {
+		sumF32(&num.Cast[float32](x)[0], blocks, &num.Cast[float32](acc)[0])
+		return
+	}
+	sumF64(&num.Cast[float64](x)[0], blocks, &num.Cast[float64](acc)[0])
+}
+
+// kernelSumFloatMasked runs the masked float sum kernel of T.
+func kernelSumFloatMasked[T float32 | float64](x []T, blocks int, bm []byte, shift uint, acc []T) {
+	if num.KindOf[T]() == num.Float32 {
+		sumF32Masked(&num.Cast[float32](x)[0], blocks, &bm[0], shift, &num.Cast[float32](acc)[0])
+		return
+	}
+	sumF64Masked(&num.Cast[float64](x)[0], blocks, &bm[0], shift, &num.Cast[float64](acc)[0])
+}
+
+// kernelSumInt runs T's wrapping sum kernel, dense when bits is nil, else
+// with the bitmap from byte b. The result is the sum's bits in either sum
+// type.
+func kernelSumInt[T constraints.Integer](x []T, iters int, bits []byte, b int) uint64 {
+	if bits == nil {
+		switch num.KindOf[T]() {
+		case num.Int8:
+			return uint64(sumI8(&num.Cast[int8](x)[0], iters))
+		case num.Int16:
+			return uint64(sumI16(&num.Cast[int16](x)[0], iters))
+		case num.Int32:
+			return uint64(sumI32(&num.Cast[int32](x)[0], iters))
+		case num.Int64:
+			return uint64(sumI64(&num.Cast[int64](x)[0], iters))
+		case num.Uint8:
+			return sumU8(&num.Cast[uint8](x)[0], iters)
+		case num.Uint16:
+			return sumU16(&num.Cast[uint16](x)[0], iters)
+		case num.Uint32:
+			return sumU32(&num.Cast[uint32](x)[0], iters)
+		}
+		return sumU64(&num.Cast[uint64](x)[0], iters)
+	}
+	bm := &bits[b]
+	switch num.KindOf[T]() {
+	case num.Int8:
+		return uint64(sumI8Masked(&num.Cast[int8](x)[0], iters, bm))
+	case num.Int16:
+		return uint64(sumI16Masked(&num.Cast[int16](x)[0], iters, bm))
+	case num.Int32:
+		return uint64(sumI32Masked(&num.Cast[int32](x)[0], iters, bm))
+	case num.Int64:
+		return uint64(sumI64Masked(&num.Cast[int64](x)[0], iters, bm))
+	case num.Uint8:
+		return sumU8Masked(&num.Cast[uint8](x)[0], iters, bm)
+	case num.Uint16:
+		return sumU16Masked(&num.Cast[uint16](x)[0], iters, bm)
+	case num.Uint32:
+		return sumU32Masked(&num.Cast[uint32](x)[0], iters, bm)
+	}
+	return sumU64Masked(&num.Cast[uint64](x)[0], iters, bm)
+}
+
+// kernelSummary runs T's min/max kernel into out, dense when bits is nil,
+// else with the bitmap from byte b.
+func kernelSummary[T num.Number](x []T, iters int, bits []byte, b int, out []T) {
+	if bits == nil {
+		switch num.KindOf[T]() {
+		case num.Int8:
+			summaryI8(&num.Cast[int8](x)[0], iters, &num.Cast[int8](out)[0])
+		case num.Int16:
+			summaryI16(&num.Cast[int16](x)[0], iters, &num.Cast[int16](out)[0])
+		case num.Int32:
+			summaryI32(&num.Cast[int32](x)[0], iters, &num.Cast[int32](out)[0])
+		case num.Int64:
+			summaryI64(&num.Cast[int64](x)[0], iters, &num.Cast[int64](out)[0])
+		case num.Uint8:
+			summaryU8(&num.Cast[uint8](x)[0], iters, &num.Cast[uint8](out)[0])
+		case num.Uint16:
+			summaryU16(&num.Cast[uint16](x)[0], iters, &num.Cast[uint16](out)[0])
+		case num.Uint32:
+			summaryU32(&num.Cast[uint32](x)[0], iters, &num.Cast[uint32](out)[0])
+		case num.Uint64:
+			summaryU64(&num.Cast[uint64](x)[0], iters, &num.Cast[uint64](out)[0])
+		case num.Float32:
+			summaryF32(&num.Cast[float32](x)[0], iters, &num.Cast[float32](out)[0])
+		default:
+			summaryF64(&num.Cast[float64](x)[0], iters, &num.Cast[float64](out)[0])
+		}
+		return
+	}
+	bm := &bits[b]
+	switch num.KindOf[T]() {
+	case num.Int8:
+		summaryI8Masked(&num.Cast[int8](x)[0], iters, bm, &num.Cast[int8](out)[0])
+	case num.Int16:
+		summaryI16Masked(&num.Cast[int16](x)[0], iters, bm, &num.Cast[int16](out)[0])
+	case num.Int32:
+		summaryI32Masked(&num.Cast[int32](x)[0], iters, bm, &num.Cast[int32](out)[0])
+	case num.Int64:
+		summaryI64Masked(&num.Cast[int64](x)[0], iters, bm, &num.Cast[int64](out)[0])
+	case num.Uint8:
+		summaryU8Masked(&num.Cast[uint8](x)[0], iters, bm, &num.Cast[uint8](out)[0])
+	case num.Uint16:
+		summaryU16Masked(&num.Cast[uint16](x)[0], iters, bm, &num.Cast[uint16](out)[0])
+	case num.Uint32:
+		summaryU32Masked(&num.Cast[uint32](x)[0], iters, bm, &num.Cast[uint32](out)[0])
+	case num.Uint64:
+		summaryU64Masked(&num.Cast[uint64](x)[0], iters, bm, &num.Cast[uint64](out)[0])
+	case num.Float32:
+		summaryF32Masked(&num.Cast[float32](x)[0], iters, bm, &num.Cast[float32](out)[0])
+	default:
+		summaryF64Masked(&num.Cast[float64](x)[0], iters, bm, &num.Cast[float64](out)[0])
+	}
 }
