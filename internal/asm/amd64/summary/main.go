@@ -72,6 +72,9 @@ var isas = []isa{{"AVX2", 32, false}, {"AVX512", 64, true}}
 // own min and max accumulator (independent dependency chains).
 const unroll = 4
 
+// unroll512 is unroll for AVX-512, which has 32 vector registers.
+const unroll512 = 8
+
 func main() {
 	ConstraintExpr("!purego")
 	for _, is := range isas {
@@ -100,13 +103,17 @@ type gen struct {
 	xp, n, bp, cnt reg.GPVirtual
 	lo, hi         []reg.VecVirtual
 	nanv           reg.VecVirtual       // AVX2: unordered-compare accumulator
-	kord           [2]reg.OpmaskVirtual // AVX-512: lanes still all-ordered
+	kord           []reg.OpmaskVirtual // AVX-512: lanes still all-ordered, one chain per vector pair
 	signv          reg.VecVirtual
 	zero           reg.VecVirtual
 }
 
 func newGen(e elem, is isa, masked bool) *gen {
-	return &gen{e: e, is: is, masked: masked, w: is.vbytes / e.size, u: unroll,
+	u := unroll
+	if is.avx512 {
+		u = unroll512
+	}
+	return &gen{e: e, is: is, masked: masked, w: is.vbytes / e.size, u: u,
 		flip: !is.avx512 && e.size == 8 && !e.float && !e.signed}
 }
 
@@ -329,9 +336,11 @@ func (g *gen) kernel() {
 	}
 	if g.e.float {
 		if g.is.avx512 {
-			g.kord = [2]reg.OpmaskVirtual{K(), K()}
-			KXNORQ(g.kord[0], g.kord[0], g.kord[0])
-			KXNORQ(g.kord[1], g.kord[1], g.kord[1])
+			g.kord = make([]reg.OpmaskVirtual, max(g.u/2, 1))
+			for i := range g.kord {
+				g.kord[i] = K()
+				KXNORQ(g.kord[i], g.kord[i], g.kord[i])
+			}
 		} else {
 			g.nanv = g.vec()
 			VPXOR(g.nanv, g.nanv, g.nanv)
@@ -440,7 +449,7 @@ func (g *gen) block(v int) {
 			if j+1 < v {
 				b = xmins[j+1]
 			}
-			g.nanCheck(a, b, j/2%2)
+			g.nanCheck(a, b, j/2)
 		}
 	}
 	if g.masked {
@@ -635,7 +644,9 @@ func (g *gen) finish() {
 	case !g.e.float:
 		MOVB(U8(0), nan)
 	case g.is.avx512:
-		KANDQ(g.kord[0], g.kord[1], g.kord[0])
+		for _, k := range g.kord[1:] {
+			KANDQ(g.kord[0], k, g.kord[0])
+		}
 		if g.w == 8 {
 			KORTESTB(g.kord[0], g.kord[0])
 		} else {
