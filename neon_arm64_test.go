@@ -187,3 +187,46 @@ func TestNEONChunking(t *testing.T) {
 		}
 	}
 }
+
+// TestNEONNarrowRuns checks the 8- and 16-bit sums across several runs of
+// their narrow accumulators (128 and 2^15 iterations of 64 bytes) with the
+// extreme values that fill those lanes fastest.
+func TestNEONNarrowRuns(t *testing.T) {
+	prev := ActiveBackend().Name
+	if err := SetBackend("neon"); err != nil {
+		t.Skip(err)
+	}
+	t.Cleanup(func() { SetBackend(prev) })
+	t.Run("int8", func(t *testing.T) { narrowRuns[int8](t, 3*128*64+77) })
+	t.Run("uint8", func(t *testing.T) { narrowRuns[uint8](t, 3*128*64+77) })
+	t.Run("int16", func(t *testing.T) { narrowRuns[int16](t, 2*(1<<15)*32+77) })
+	t.Run("uint16", func(t *testing.T) { narrowRuns[uint16](t, 2*(1<<15)*32+77) })
+}
+
+func narrowRuns[T constraints.Integer](t *testing.T, n int) {
+	r := rand.New(rand.NewPCG(9, uint64(num.KindOf[T]())))
+	lo, hi := num.LowestOf[T](), num.MaxOf[T]()
+	for _, fill := range []string{"lowest", "max", "random"} {
+		x := make([]T, n)
+		for i := range x {
+			switch fill {
+			case "lowest":
+				x[i] = lo
+			case "max":
+				x[i] = hi
+			default:
+				x[i] = T(r.Uint64())
+			}
+		}
+		for _, bits := range [][]byte{nil, testkit.Bitmap(r, n, 3, 0.1)} {
+			m := ref.Mask{Bits: bits, Off: 3}
+			if num.LowestOf[T]() < 0 {
+				if got, want := uint64(neonSumInt[T, int64](x, bits, 3)), uint64(ref.SumInt[T, int64](x, m)); got != want {
+					t.Errorf("%s, bitmap %v: sum %d, reference %d", fill, bits != nil, int64(got), int64(want))
+				}
+			} else if got, want := neonSumInt[T, uint64](x, bits, 3), ref.SumInt[T, uint64](x, m); got != want {
+				t.Errorf("%s, bitmap %v: sum %d, reference %d", fill, bits != nil, got, want)
+			}
+		}
+	}
+}

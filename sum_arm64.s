@@ -127,22 +127,32 @@ TEXT ·sumI8(SB), NOSPLIT|NOFRAME, $0-24
 	VEOR	V2.B16, V2.B16, V2.B16
 	VEOR	V3.B16, V3.B16, V3.B16
 	CBZ	R1, done
-loop:
+outer:
+	MOVD	$128, R6
+	CMP	R6, R1
+	CSEL	LT, R1, R6, R6
+	SUB	R6, R1, R1
+	VEOR	V24.B16, V24.B16, V24.B16
+	VEOR	V25.B16, V25.B16, V25.B16
+	VEOR	V26.B16, V26.B16, V26.B16
+	VEOR	V27.B16, V27.B16, V27.B16
+inner:
 	VLD1.P	64(R0), [V4.B16, V5.B16, V6.B16, V7.B16]
-	WORD	$0x4e202884 // saddlp v4.8h, v4.16b
-	WORD	$0x4e602884 // saddlp v4.4s, v4.8h
-	WORD	$0x4ea06880 // sadalp v0.2d, v4.4s
-	WORD	$0x4e2028a5 // saddlp v5.8h, v5.16b
-	WORD	$0x4e6028a5 // saddlp v5.4s, v5.8h
-	WORD	$0x4ea068a1 // sadalp v1.2d, v5.4s
-	WORD	$0x4e2028c6 // saddlp v6.8h, v6.16b
-	WORD	$0x4e6028c6 // saddlp v6.4s, v6.8h
-	WORD	$0x4ea068c2 // sadalp v2.2d, v6.4s
-	WORD	$0x4e2028e7 // saddlp v7.8h, v7.16b
-	WORD	$0x4e6028e7 // saddlp v7.4s, v7.8h
-	WORD	$0x4ea068e3 // sadalp v3.2d, v7.4s
-	SUBS	$1, R1, R1
-	BNE	loop
+	WORD	$0x4e206898 // sadalp v24.8h, v4.16b
+	WORD	$0x4e2068b9 // sadalp v25.8h, v5.16b
+	WORD	$0x4e2068da // sadalp v26.8h, v6.16b
+	WORD	$0x4e2068fb // sadalp v27.8h, v7.16b
+	SUBS	$1, R6, R6
+	BNE	inner
+	WORD	$0x4e602b18 // saddlp v24.4s, v24.8h
+	WORD	$0x4ea06b00 // sadalp v0.2d, v24.4s
+	WORD	$0x4e602b39 // saddlp v25.4s, v25.8h
+	WORD	$0x4ea06b21 // sadalp v1.2d, v25.4s
+	WORD	$0x4e602b5a // saddlp v26.4s, v26.8h
+	WORD	$0x4ea06b42 // sadalp v2.2d, v26.4s
+	WORD	$0x4e602b7b // saddlp v27.4s, v27.8h
+	WORD	$0x4ea06b63 // sadalp v3.2d, v27.4s
+	CBNZ	R1, outer
 done:
 	VADD	V1.D2, V0.D2, V0.D2
 	VADD	V3.D2, V2.D2, V2.D2
@@ -171,7 +181,16 @@ TEXT ·sumI8Masked(SB), NOSPLIT|NOFRAME, $0-32
 	VMOVQ	$0x0606060606060606, $0x0707070707070707, V19
 	VMOVQ	$0x8040201008040201, $0x8040201008040201, V23
 	CBZ	R1, done
-loop:
+outer:
+	MOVD	$128, R6
+	CMP	R6, R1
+	CSEL	LT, R1, R6, R6
+	SUB	R6, R1, R1
+	VEOR	V24.B16, V24.B16, V24.B16
+	VEOR	V25.B16, V25.B16, V25.B16
+	VEOR	V26.B16, V26.B16, V26.B16
+	VEOR	V27.B16, V27.B16, V27.B16
+inner:
 	MOVD.P	8(R2), R4
 	VMOV	R4, V8.D[0]
 	VTBL	V16.B16, [V8.B16], V9.B16
@@ -184,23 +203,24 @@ loop:
 	VCMTST	V23.B16, V12.B16, V12.B16
 	VLD1.P	64(R0), [V4.B16, V5.B16, V6.B16, V7.B16]
 	VAND	V9.B16, V4.B16, V4.B16
-	WORD	$0x4e202884 // saddlp v4.8h, v4.16b
-	WORD	$0x4e602884 // saddlp v4.4s, v4.8h
-	WORD	$0x4ea06880 // sadalp v0.2d, v4.4s
 	VAND	V10.B16, V5.B16, V5.B16
-	WORD	$0x4e2028a5 // saddlp v5.8h, v5.16b
-	WORD	$0x4e6028a5 // saddlp v5.4s, v5.8h
-	WORD	$0x4ea068a1 // sadalp v1.2d, v5.4s
 	VAND	V11.B16, V6.B16, V6.B16
-	WORD	$0x4e2028c6 // saddlp v6.8h, v6.16b
-	WORD	$0x4e6028c6 // saddlp v6.4s, v6.8h
-	WORD	$0x4ea068c2 // sadalp v2.2d, v6.4s
 	VAND	V12.B16, V7.B16, V7.B16
-	WORD	$0x4e2028e7 // saddlp v7.8h, v7.16b
-	WORD	$0x4e6028e7 // saddlp v7.4s, v7.8h
-	WORD	$0x4ea068e3 // sadalp v3.2d, v7.4s
-	SUBS	$1, R1, R1
-	BNE	loop
+	WORD	$0x4e206898 // sadalp v24.8h, v4.16b
+	WORD	$0x4e2068b9 // sadalp v25.8h, v5.16b
+	WORD	$0x4e2068da // sadalp v26.8h, v6.16b
+	WORD	$0x4e2068fb // sadalp v27.8h, v7.16b
+	SUBS	$1, R6, R6
+	BNE	inner
+	WORD	$0x4e602b18 // saddlp v24.4s, v24.8h
+	WORD	$0x4ea06b00 // sadalp v0.2d, v24.4s
+	WORD	$0x4e602b39 // saddlp v25.4s, v25.8h
+	WORD	$0x4ea06b21 // sadalp v1.2d, v25.4s
+	WORD	$0x4e602b5a // saddlp v26.4s, v26.8h
+	WORD	$0x4ea06b42 // sadalp v2.2d, v26.4s
+	WORD	$0x4e602b7b // saddlp v27.4s, v27.8h
+	WORD	$0x4ea06b63 // sadalp v3.2d, v27.4s
+	CBNZ	R1, outer
 done:
 	VADD	V1.D2, V0.D2, V0.D2
 	VADD	V3.D2, V2.D2, V2.D2
@@ -220,18 +240,28 @@ TEXT ·sumI16(SB), NOSPLIT|NOFRAME, $0-24
 	VEOR	V2.B16, V2.B16, V2.B16
 	VEOR	V3.B16, V3.B16, V3.B16
 	CBZ	R1, done
-loop:
+outer:
+	MOVD	$32768, R6
+	CMP	R6, R1
+	CSEL	LT, R1, R6, R6
+	SUB	R6, R1, R1
+	VEOR	V24.B16, V24.B16, V24.B16
+	VEOR	V25.B16, V25.B16, V25.B16
+	VEOR	V26.B16, V26.B16, V26.B16
+	VEOR	V27.B16, V27.B16, V27.B16
+inner:
 	VLD1.P	64(R0), [V4.H8, V5.H8, V6.H8, V7.H8]
-	WORD	$0x4e602884 // saddlp v4.4s, v4.8h
-	WORD	$0x4ea06880 // sadalp v0.2d, v4.4s
-	WORD	$0x4e6028a5 // saddlp v5.4s, v5.8h
-	WORD	$0x4ea068a1 // sadalp v1.2d, v5.4s
-	WORD	$0x4e6028c6 // saddlp v6.4s, v6.8h
-	WORD	$0x4ea068c2 // sadalp v2.2d, v6.4s
-	WORD	$0x4e6028e7 // saddlp v7.4s, v7.8h
-	WORD	$0x4ea068e3 // sadalp v3.2d, v7.4s
-	SUBS	$1, R1, R1
-	BNE	loop
+	WORD	$0x4e606898 // sadalp v24.4s, v4.8h
+	WORD	$0x4e6068b9 // sadalp v25.4s, v5.8h
+	WORD	$0x4e6068da // sadalp v26.4s, v6.8h
+	WORD	$0x4e6068fb // sadalp v27.4s, v7.8h
+	SUBS	$1, R6, R6
+	BNE	inner
+	WORD	$0x4ea06b00 // sadalp v0.2d, v24.4s
+	WORD	$0x4ea06b21 // sadalp v1.2d, v25.4s
+	WORD	$0x4ea06b42 // sadalp v2.2d, v26.4s
+	WORD	$0x4ea06b63 // sadalp v3.2d, v27.4s
+	CBNZ	R1, outer
 done:
 	VADD	V1.D2, V0.D2, V0.D2
 	VADD	V3.D2, V2.D2, V2.D2
@@ -260,7 +290,16 @@ TEXT ·sumI16Masked(SB), NOSPLIT|NOFRAME, $0-32
 	VMOVQ	$0x0303030303030303, $0x0303030303030303, V19
 	VMOVQ	$0x0808040402020101, $0x8080404020201010, V23
 	CBZ	R1, done
-loop:
+outer:
+	MOVD	$32768, R6
+	CMP	R6, R1
+	CSEL	LT, R1, R6, R6
+	SUB	R6, R1, R1
+	VEOR	V24.B16, V24.B16, V24.B16
+	VEOR	V25.B16, V25.B16, V25.B16
+	VEOR	V26.B16, V26.B16, V26.B16
+	VEOR	V27.B16, V27.B16, V27.B16
+inner:
 	MOVWU.P	4(R2), R4
 	VMOV	R4, V8.D[0]
 	VTBL	V16.B16, [V8.B16], V9.B16
@@ -273,19 +312,20 @@ loop:
 	VCMTST	V23.B16, V12.B16, V12.B16
 	VLD1.P	64(R0), [V4.H8, V5.H8, V6.H8, V7.H8]
 	VAND	V9.B16, V4.B16, V4.B16
-	WORD	$0x4e602884 // saddlp v4.4s, v4.8h
-	WORD	$0x4ea06880 // sadalp v0.2d, v4.4s
 	VAND	V10.B16, V5.B16, V5.B16
-	WORD	$0x4e6028a5 // saddlp v5.4s, v5.8h
-	WORD	$0x4ea068a1 // sadalp v1.2d, v5.4s
 	VAND	V11.B16, V6.B16, V6.B16
-	WORD	$0x4e6028c6 // saddlp v6.4s, v6.8h
-	WORD	$0x4ea068c2 // sadalp v2.2d, v6.4s
 	VAND	V12.B16, V7.B16, V7.B16
-	WORD	$0x4e6028e7 // saddlp v7.4s, v7.8h
-	WORD	$0x4ea068e3 // sadalp v3.2d, v7.4s
-	SUBS	$1, R1, R1
-	BNE	loop
+	WORD	$0x4e606898 // sadalp v24.4s, v4.8h
+	WORD	$0x4e6068b9 // sadalp v25.4s, v5.8h
+	WORD	$0x4e6068da // sadalp v26.4s, v6.8h
+	WORD	$0x4e6068fb // sadalp v27.4s, v7.8h
+	SUBS	$1, R6, R6
+	BNE	inner
+	WORD	$0x4ea06b00 // sadalp v0.2d, v24.4s
+	WORD	$0x4ea06b21 // sadalp v1.2d, v25.4s
+	WORD	$0x4ea06b42 // sadalp v2.2d, v26.4s
+	WORD	$0x4ea06b63 // sadalp v3.2d, v27.4s
+	CBNZ	R1, outer
 done:
 	VADD	V1.D2, V0.D2, V0.D2
 	VADD	V3.D2, V2.D2, V2.D2
@@ -346,12 +386,12 @@ loop:
 	VCMTST	V19.S4, V8.S4, V12.S4
 	VLD1.P	64(R0), [V4.S4, V5.S4, V6.S4, V7.S4]
 	VAND	V9.B16, V4.B16, V4.B16
-	WORD	$0x4ea06880 // sadalp v0.2d, v4.4s
 	VAND	V10.B16, V5.B16, V5.B16
-	WORD	$0x4ea068a1 // sadalp v1.2d, v5.4s
 	VAND	V11.B16, V6.B16, V6.B16
-	WORD	$0x4ea068c2 // sadalp v2.2d, v6.4s
 	VAND	V12.B16, V7.B16, V7.B16
+	WORD	$0x4ea06880 // sadalp v0.2d, v4.4s
+	WORD	$0x4ea068a1 // sadalp v1.2d, v5.4s
+	WORD	$0x4ea068c2 // sadalp v2.2d, v6.4s
 	WORD	$0x4ea068e3 // sadalp v3.2d, v7.4s
 	SUBS	$1, R1, R1
 	BNE	loop
@@ -415,12 +455,12 @@ loop:
 	VCMTST	V19.D2, V8.D2, V12.D2
 	VLD1.P	64(R0), [V4.D2, V5.D2, V6.D2, V7.D2]
 	VAND	V9.B16, V4.B16, V4.B16
-	VADD	V4.D2, V0.D2, V0.D2
 	VAND	V10.B16, V5.B16, V5.B16
-	VADD	V5.D2, V1.D2, V1.D2
 	VAND	V11.B16, V6.B16, V6.B16
-	VADD	V6.D2, V2.D2, V2.D2
 	VAND	V12.B16, V7.B16, V7.B16
+	VADD	V4.D2, V0.D2, V0.D2
+	VADD	V5.D2, V1.D2, V1.D2
+	VADD	V6.D2, V2.D2, V2.D2
 	VADD	V7.D2, V3.D2, V3.D2
 	SUBS	$1, R1, R1
 	BNE	loop
@@ -443,22 +483,32 @@ TEXT ·sumU8(SB), NOSPLIT|NOFRAME, $0-24
 	VEOR	V2.B16, V2.B16, V2.B16
 	VEOR	V3.B16, V3.B16, V3.B16
 	CBZ	R1, done
-loop:
+outer:
+	MOVD	$128, R6
+	CMP	R6, R1
+	CSEL	LT, R1, R6, R6
+	SUB	R6, R1, R1
+	VEOR	V24.B16, V24.B16, V24.B16
+	VEOR	V25.B16, V25.B16, V25.B16
+	VEOR	V26.B16, V26.B16, V26.B16
+	VEOR	V27.B16, V27.B16, V27.B16
+inner:
 	VLD1.P	64(R0), [V4.B16, V5.B16, V6.B16, V7.B16]
-	WORD	$0x6e202884 // uaddlp v4.8h, v4.16b
-	WORD	$0x6e602884 // uaddlp v4.4s, v4.8h
-	WORD	$0x6ea06880 // uadalp v0.2d, v4.4s
-	WORD	$0x6e2028a5 // uaddlp v5.8h, v5.16b
-	WORD	$0x6e6028a5 // uaddlp v5.4s, v5.8h
-	WORD	$0x6ea068a1 // uadalp v1.2d, v5.4s
-	WORD	$0x6e2028c6 // uaddlp v6.8h, v6.16b
-	WORD	$0x6e6028c6 // uaddlp v6.4s, v6.8h
-	WORD	$0x6ea068c2 // uadalp v2.2d, v6.4s
-	WORD	$0x6e2028e7 // uaddlp v7.8h, v7.16b
-	WORD	$0x6e6028e7 // uaddlp v7.4s, v7.8h
-	WORD	$0x6ea068e3 // uadalp v3.2d, v7.4s
-	SUBS	$1, R1, R1
-	BNE	loop
+	WORD	$0x6e206898 // uadalp v24.8h, v4.16b
+	WORD	$0x6e2068b9 // uadalp v25.8h, v5.16b
+	WORD	$0x6e2068da // uadalp v26.8h, v6.16b
+	WORD	$0x6e2068fb // uadalp v27.8h, v7.16b
+	SUBS	$1, R6, R6
+	BNE	inner
+	WORD	$0x6e602b18 // uaddlp v24.4s, v24.8h
+	WORD	$0x6ea06b00 // uadalp v0.2d, v24.4s
+	WORD	$0x6e602b39 // uaddlp v25.4s, v25.8h
+	WORD	$0x6ea06b21 // uadalp v1.2d, v25.4s
+	WORD	$0x6e602b5a // uaddlp v26.4s, v26.8h
+	WORD	$0x6ea06b42 // uadalp v2.2d, v26.4s
+	WORD	$0x6e602b7b // uaddlp v27.4s, v27.8h
+	WORD	$0x6ea06b63 // uadalp v3.2d, v27.4s
+	CBNZ	R1, outer
 done:
 	VADD	V1.D2, V0.D2, V0.D2
 	VADD	V3.D2, V2.D2, V2.D2
@@ -487,7 +537,16 @@ TEXT ·sumU8Masked(SB), NOSPLIT|NOFRAME, $0-32
 	VMOVQ	$0x0606060606060606, $0x0707070707070707, V19
 	VMOVQ	$0x8040201008040201, $0x8040201008040201, V23
 	CBZ	R1, done
-loop:
+outer:
+	MOVD	$128, R6
+	CMP	R6, R1
+	CSEL	LT, R1, R6, R6
+	SUB	R6, R1, R1
+	VEOR	V24.B16, V24.B16, V24.B16
+	VEOR	V25.B16, V25.B16, V25.B16
+	VEOR	V26.B16, V26.B16, V26.B16
+	VEOR	V27.B16, V27.B16, V27.B16
+inner:
 	MOVD.P	8(R2), R4
 	VMOV	R4, V8.D[0]
 	VTBL	V16.B16, [V8.B16], V9.B16
@@ -500,23 +559,24 @@ loop:
 	VCMTST	V23.B16, V12.B16, V12.B16
 	VLD1.P	64(R0), [V4.B16, V5.B16, V6.B16, V7.B16]
 	VAND	V9.B16, V4.B16, V4.B16
-	WORD	$0x6e202884 // uaddlp v4.8h, v4.16b
-	WORD	$0x6e602884 // uaddlp v4.4s, v4.8h
-	WORD	$0x6ea06880 // uadalp v0.2d, v4.4s
 	VAND	V10.B16, V5.B16, V5.B16
-	WORD	$0x6e2028a5 // uaddlp v5.8h, v5.16b
-	WORD	$0x6e6028a5 // uaddlp v5.4s, v5.8h
-	WORD	$0x6ea068a1 // uadalp v1.2d, v5.4s
 	VAND	V11.B16, V6.B16, V6.B16
-	WORD	$0x6e2028c6 // uaddlp v6.8h, v6.16b
-	WORD	$0x6e6028c6 // uaddlp v6.4s, v6.8h
-	WORD	$0x6ea068c2 // uadalp v2.2d, v6.4s
 	VAND	V12.B16, V7.B16, V7.B16
-	WORD	$0x6e2028e7 // uaddlp v7.8h, v7.16b
-	WORD	$0x6e6028e7 // uaddlp v7.4s, v7.8h
-	WORD	$0x6ea068e3 // uadalp v3.2d, v7.4s
-	SUBS	$1, R1, R1
-	BNE	loop
+	WORD	$0x6e206898 // uadalp v24.8h, v4.16b
+	WORD	$0x6e2068b9 // uadalp v25.8h, v5.16b
+	WORD	$0x6e2068da // uadalp v26.8h, v6.16b
+	WORD	$0x6e2068fb // uadalp v27.8h, v7.16b
+	SUBS	$1, R6, R6
+	BNE	inner
+	WORD	$0x6e602b18 // uaddlp v24.4s, v24.8h
+	WORD	$0x6ea06b00 // uadalp v0.2d, v24.4s
+	WORD	$0x6e602b39 // uaddlp v25.4s, v25.8h
+	WORD	$0x6ea06b21 // uadalp v1.2d, v25.4s
+	WORD	$0x6e602b5a // uaddlp v26.4s, v26.8h
+	WORD	$0x6ea06b42 // uadalp v2.2d, v26.4s
+	WORD	$0x6e602b7b // uaddlp v27.4s, v27.8h
+	WORD	$0x6ea06b63 // uadalp v3.2d, v27.4s
+	CBNZ	R1, outer
 done:
 	VADD	V1.D2, V0.D2, V0.D2
 	VADD	V3.D2, V2.D2, V2.D2
@@ -536,18 +596,28 @@ TEXT ·sumU16(SB), NOSPLIT|NOFRAME, $0-24
 	VEOR	V2.B16, V2.B16, V2.B16
 	VEOR	V3.B16, V3.B16, V3.B16
 	CBZ	R1, done
-loop:
+outer:
+	MOVD	$32768, R6
+	CMP	R6, R1
+	CSEL	LT, R1, R6, R6
+	SUB	R6, R1, R1
+	VEOR	V24.B16, V24.B16, V24.B16
+	VEOR	V25.B16, V25.B16, V25.B16
+	VEOR	V26.B16, V26.B16, V26.B16
+	VEOR	V27.B16, V27.B16, V27.B16
+inner:
 	VLD1.P	64(R0), [V4.H8, V5.H8, V6.H8, V7.H8]
-	WORD	$0x6e602884 // uaddlp v4.4s, v4.8h
-	WORD	$0x6ea06880 // uadalp v0.2d, v4.4s
-	WORD	$0x6e6028a5 // uaddlp v5.4s, v5.8h
-	WORD	$0x6ea068a1 // uadalp v1.2d, v5.4s
-	WORD	$0x6e6028c6 // uaddlp v6.4s, v6.8h
-	WORD	$0x6ea068c2 // uadalp v2.2d, v6.4s
-	WORD	$0x6e6028e7 // uaddlp v7.4s, v7.8h
-	WORD	$0x6ea068e3 // uadalp v3.2d, v7.4s
-	SUBS	$1, R1, R1
-	BNE	loop
+	WORD	$0x6e606898 // uadalp v24.4s, v4.8h
+	WORD	$0x6e6068b9 // uadalp v25.4s, v5.8h
+	WORD	$0x6e6068da // uadalp v26.4s, v6.8h
+	WORD	$0x6e6068fb // uadalp v27.4s, v7.8h
+	SUBS	$1, R6, R6
+	BNE	inner
+	WORD	$0x6ea06b00 // uadalp v0.2d, v24.4s
+	WORD	$0x6ea06b21 // uadalp v1.2d, v25.4s
+	WORD	$0x6ea06b42 // uadalp v2.2d, v26.4s
+	WORD	$0x6ea06b63 // uadalp v3.2d, v27.4s
+	CBNZ	R1, outer
 done:
 	VADD	V1.D2, V0.D2, V0.D2
 	VADD	V3.D2, V2.D2, V2.D2
@@ -576,7 +646,16 @@ TEXT ·sumU16Masked(SB), NOSPLIT|NOFRAME, $0-32
 	VMOVQ	$0x0303030303030303, $0x0303030303030303, V19
 	VMOVQ	$0x0808040402020101, $0x8080404020201010, V23
 	CBZ	R1, done
-loop:
+outer:
+	MOVD	$32768, R6
+	CMP	R6, R1
+	CSEL	LT, R1, R6, R6
+	SUB	R6, R1, R1
+	VEOR	V24.B16, V24.B16, V24.B16
+	VEOR	V25.B16, V25.B16, V25.B16
+	VEOR	V26.B16, V26.B16, V26.B16
+	VEOR	V27.B16, V27.B16, V27.B16
+inner:
 	MOVWU.P	4(R2), R4
 	VMOV	R4, V8.D[0]
 	VTBL	V16.B16, [V8.B16], V9.B16
@@ -589,19 +668,20 @@ loop:
 	VCMTST	V23.B16, V12.B16, V12.B16
 	VLD1.P	64(R0), [V4.H8, V5.H8, V6.H8, V7.H8]
 	VAND	V9.B16, V4.B16, V4.B16
-	WORD	$0x6e602884 // uaddlp v4.4s, v4.8h
-	WORD	$0x6ea06880 // uadalp v0.2d, v4.4s
 	VAND	V10.B16, V5.B16, V5.B16
-	WORD	$0x6e6028a5 // uaddlp v5.4s, v5.8h
-	WORD	$0x6ea068a1 // uadalp v1.2d, v5.4s
 	VAND	V11.B16, V6.B16, V6.B16
-	WORD	$0x6e6028c6 // uaddlp v6.4s, v6.8h
-	WORD	$0x6ea068c2 // uadalp v2.2d, v6.4s
 	VAND	V12.B16, V7.B16, V7.B16
-	WORD	$0x6e6028e7 // uaddlp v7.4s, v7.8h
-	WORD	$0x6ea068e3 // uadalp v3.2d, v7.4s
-	SUBS	$1, R1, R1
-	BNE	loop
+	WORD	$0x6e606898 // uadalp v24.4s, v4.8h
+	WORD	$0x6e6068b9 // uadalp v25.4s, v5.8h
+	WORD	$0x6e6068da // uadalp v26.4s, v6.8h
+	WORD	$0x6e6068fb // uadalp v27.4s, v7.8h
+	SUBS	$1, R6, R6
+	BNE	inner
+	WORD	$0x6ea06b00 // uadalp v0.2d, v24.4s
+	WORD	$0x6ea06b21 // uadalp v1.2d, v25.4s
+	WORD	$0x6ea06b42 // uadalp v2.2d, v26.4s
+	WORD	$0x6ea06b63 // uadalp v3.2d, v27.4s
+	CBNZ	R1, outer
 done:
 	VADD	V1.D2, V0.D2, V0.D2
 	VADD	V3.D2, V2.D2, V2.D2
@@ -662,12 +742,12 @@ loop:
 	VCMTST	V19.S4, V8.S4, V12.S4
 	VLD1.P	64(R0), [V4.S4, V5.S4, V6.S4, V7.S4]
 	VAND	V9.B16, V4.B16, V4.B16
-	WORD	$0x6ea06880 // uadalp v0.2d, v4.4s
 	VAND	V10.B16, V5.B16, V5.B16
-	WORD	$0x6ea068a1 // uadalp v1.2d, v5.4s
 	VAND	V11.B16, V6.B16, V6.B16
-	WORD	$0x6ea068c2 // uadalp v2.2d, v6.4s
 	VAND	V12.B16, V7.B16, V7.B16
+	WORD	$0x6ea06880 // uadalp v0.2d, v4.4s
+	WORD	$0x6ea068a1 // uadalp v1.2d, v5.4s
+	WORD	$0x6ea068c2 // uadalp v2.2d, v6.4s
 	WORD	$0x6ea068e3 // uadalp v3.2d, v7.4s
 	SUBS	$1, R1, R1
 	BNE	loop
@@ -731,12 +811,12 @@ loop:
 	VCMTST	V19.D2, V8.D2, V12.D2
 	VLD1.P	64(R0), [V4.D2, V5.D2, V6.D2, V7.D2]
 	VAND	V9.B16, V4.B16, V4.B16
-	VADD	V4.D2, V0.D2, V0.D2
 	VAND	V10.B16, V5.B16, V5.B16
-	VADD	V5.D2, V1.D2, V1.D2
 	VAND	V11.B16, V6.B16, V6.B16
-	VADD	V6.D2, V2.D2, V2.D2
 	VAND	V12.B16, V7.B16, V7.B16
+	VADD	V4.D2, V0.D2, V0.D2
+	VADD	V5.D2, V1.D2, V1.D2
+	VADD	V6.D2, V2.D2, V2.D2
 	VADD	V7.D2, V3.D2, V3.D2
 	SUBS	$1, R1, R1
 	BNE	loop

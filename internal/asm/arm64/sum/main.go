@@ -132,6 +132,43 @@ func widenInto(f *neon.File, t neon.Type, acc, x neon.V) {
 	f.ADD(neon.D2, acc, acc, x)
 }
 
+// narrowRuns is the loop of the 8- and 16-bit sums: rather than widen
+// every vector to 64 bits, each iteration adds pairs of elements into
+// lanes twice as wide (V24-V27, one per vector), for runs short enough
+// that those lanes cannot overflow (an 8-bit pair sum is within ±2^9, so
+// 128 of them fit 16 bits; a 16-bit pair sum within ±2^17, so 2^15 of them
+// fit 32 bits), and only at the end of a run widens them into the 64-bit
+// accumulators.
+func narrowRuns(f *neon.File, t neon.Type, load func()) {
+	a := t.Q()
+	run := 128
+	if t.Size == 2 {
+		run = 1 << 15
+	}
+	f.I("CBZ", string(rn), "done")
+	f.P("outer:")
+	f.I("MOVD", fmt.Sprintf("$%d", run), string(r6))
+	f.I("CMP", string(r6), string(rn))
+	f.I("CSEL", "LT", string(rn), string(r6), string(r6)) // r6 = min(rn, run)
+	f.I("SUB", string(r6), string(rn), string(rn))
+	for v := neon.V(24); v < 28; v++ {
+		f.EOR(v, v, v)
+	}
+	f.P("inner:")
+	load()
+	for v := neon.V(0); v < 4; v++ {
+		f.ADALP(t.Signed, a, 24+v, 4+v)
+	}
+	f.I("SUBS", "$1", string(r6), string(r6))
+	f.I("BNE", "inner")
+	wide := neon.Type{Name: t.Name, Size: 2 * t.Size, Signed: t.Signed}
+	for v := neon.V(0); v < 4; v++ {
+		widenInto(f, wide, v, 24+v)
+	}
+	f.I("CBNZ", string(rn), "outer")
+	f.P("done:")
+}
+
 // intSum wraps iters*64 bytes of elements into a 64-bit sum: four vectors
 // per iteration, each widened into its own accumulator.
 func intSum(f *neon.File, t neon.Type, masked bool) neon.Func {
@@ -164,20 +201,29 @@ func intSum(f *neon.File, t neon.Type, masked bool) neon.Func {
 	if masked {
 		exp = neon.NewExpander(f, t, 8, 16)
 	}
-	loop(f, func() {
+	load := func() {
 		if masked {
 			n := neon.BitmapBytes(t)
 			f.LoadBits(n, n, rbm, r4)
 			exp.Expand(f, r4, masks)
 		}
 		f.Load4(a, rx, 4)
-		for v := neon.V(0); v < 4; v++ {
-			if masked {
+		if masked {
+			for v := neon.V(0); v < 4; v++ {
 				f.AND(4+v, 4+v, masks[v])
 			}
-			widenInto(f, t, v, 4+v)
 		}
-	})
+	}
+	if t.Size > 2 {
+		loop(f, func() {
+			load()
+			for v := neon.V(0); v < 4; v++ {
+				widenInto(f, t, v, 4+v)
+			}
+		})
+	} else {
+		narrowRuns(f, t, load)
+	}
 	f.ADD(neon.D2, 0, 0, 1)
 	f.ADD(neon.D2, 2, 2, 3)
 	f.ADD(neon.D2, 0, 0, 2)
