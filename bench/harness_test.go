@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -218,38 +219,102 @@ func typeName[T number]() string {
 	return fmt.Sprintf("%T", zero)
 }
 
-// bench runs one operation over the matrix. impls builds, for a
-// configuration, the quiver call (run on every available backend) and the
-// alternatives (plain loop, peers); cmp says how each must agree with
-// the strict reference before it is timed, so that every number in the
-// ledger is the time of a correct computation (or of one the ledger's
-// notes declare different, which is not checked).
-func bench[T number](b *testing.B, op string, impls func(in *input[T]) (func() res, []impl), cmp func(in *input[T]) check) {
+// A suite is one operation on one element type, run over the matrix by
+// the benchmarks and checked by TestImplsAgree. Declaring the matrix once
+// keeps what is timed and what is verified the same code.
+type suite struct {
+	op, typ string
+	bench   func(b *testing.B)
+	verify  func(t *testing.T, n, nulls int)
+}
+
+// builder returns, for one configuration's input, the quiver call (run on
+// every available backend) and the alternatives (plain loop, peers).
+type builder[T number] func(in *input[T]) (func() res, []impl)
+
+// newSuite declares op on T: impls builds the implementations, cmp says
+// how each must agree with the strict reference.
+func newSuite[T number](op string, impls builder[T], cmp func(in *input[T]) check) suite {
+	return suite{
+		op:  op,
+		typ: typeName[T](),
+		bench: func(b *testing.B) {
+			ns := sizes
+			if *quickSize {
+				ns = sizes[:1]
+			}
+			for _, n := range ns {
+				b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+					for _, nulls := range nullPcts {
+						b.Run(fmt.Sprintf("nulls=%d", nulls), func(b *testing.B) {
+							benchConfig(b, op, newInput[T](n, nulls), impls, cmp)
+						})
+					}
+				})
+			}
+		},
+		verify: func(t *testing.T, n, nulls int) {
+			in := newInput[T](n, nulls)
+			cfg := ledger.Config{Op: op, Type: typeName[T](), N: n, Nulls: nulls}
+			q, alts := impls(in)
+			want := withBackend(t, ledger.Strict, q)
+			cmpf := cmp(in)
+			for _, im := range append(quiverImpls(q), alts...) {
+				got := withBackend(t, im.backend, im.run)
+				err := cmpf(got, want)
+				if ledger.NoteFor(im.name, cfg).Comparable {
+					if err != nil {
+						t.Errorf("%s/%s: %s disagrees with the strict reference: %v", cfg, im.name, im.name, err)
+					}
+				} else if err == nil {
+					// The ledger says this one computes something else;
+					// then it must, or the note (and the missing best-peer
+					// mark) is wrong.
+					t.Errorf("%s/%s: declared not comparable (%q) but agrees with the reference",
+						cfg, im.name, ledger.NoteFor(im.name, cfg).Text)
+				}
+			}
+		},
+	}
+}
+
+// runSuites benchmarks suites, one sub-benchmark per element type.
+func runSuites(b *testing.B, suites []suite) {
+	for _, s := range suites {
+		b.Run("type="+s.typ, s.bench)
+	}
+}
+
+// allSuites is the whole matrix, in ledger order.
+func allSuites() []suite {
+	return slices.Concat(sumSuites, minSuites, maxSuites, minMaxSuites, summarySuites)
+}
+
+// TestImplsAgree runs every implementation of every configuration once
+// and checks it against the strict reference: comparable ones must agree,
+// and the ones the ledger declares different must in fact differ. -short
+// checks the smallest size only.
+func TestImplsAgree(t *testing.T) {
 	ns := sizes
-	if *quickSize {
+	if testing.Short() {
 		ns = sizes[:1]
 	}
-	b.Run("type="+typeName[T](), func(b *testing.B) {
+	for _, s := range allSuites() {
 		for _, n := range ns {
-			b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-				for _, nulls := range nullPcts {
-					b.Run(fmt.Sprintf("nulls=%d", nulls), func(b *testing.B) {
-						benchConfig(b, op, newInput[T](n, nulls), impls, cmp)
-					})
-				}
-			})
+			for _, nulls := range nullPcts {
+				s.verify(t, n, nulls)
+			}
 		}
-	})
+	}
 }
 
 // benchConfig checks and times every implementation of one configuration.
-func benchConfig[T number](b *testing.B, op string, in *input[T], impls func(in *input[T]) (func() res, []impl), cmp func(in *input[T]) check) {
+func benchConfig[T number](b *testing.B, op string, in *input[T], impls builder[T], cmp func(in *input[T]) check) {
 	cfg := ledger.Config{Op: op, Type: typeName[T](), N: in.n, Nulls: in.nulls}
 	q, alts := impls(in)
-	list := append(quiverImpls(q), alts...)
 	want := withBackend(b, ledger.Strict, q)
 	cmpf := cmp(in)
-	for _, im := range list {
+	for _, im := range append(quiverImpls(q), alts...) {
 		b.Run("impl="+im.name, func(b *testing.B) {
 			if im.backend != "" {
 				prev := quiver.ActiveBackend().Name
@@ -272,8 +337,11 @@ func benchConfig[T number](b *testing.B, op string, in *input[T], impls func(in 
 	}
 }
 
-// withBackend runs f on the named quiver backend.
+// withBackend runs f on the named quiver backend, or as is for "".
 func withBackend(tb testing.TB, name string, f func() res) res {
+	if name == "" {
+		return f()
+	}
 	prev := quiver.ActiveBackend().Name
 	defer quiver.SetBackend(prev)
 	if err := quiver.SetBackend(name); err != nil {

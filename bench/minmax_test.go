@@ -35,16 +35,24 @@ const (
 	both
 )
 
-func BenchmarkMin(b *testing.B)    { benchExtremes(b, "Min", onlyMin) }
-func BenchmarkMax(b *testing.B)    { benchExtremes(b, "Max", onlyMax) }
-func BenchmarkMinMax(b *testing.B) { benchExtremes(b, "MinMax", both) }
+func BenchmarkMin(b *testing.B)    { runSuites(b, minSuites) }
+func BenchmarkMax(b *testing.B)    { runSuites(b, maxSuites) }
+func BenchmarkMinMax(b *testing.B) { runSuites(b, minMaxSuites) }
 
-func benchExtremes(b *testing.B, op string, e extremes) {
-	bench(b, op, extremeImpls[float64](e), exactCheck[float64])
-	bench(b, op, extremeImpls[float32](e), exactCheck[float32])
-	bench(b, op, extremeImpls[int64](e), exactCheck[int64])
-	bench(b, op, extremeImpls[int32](e), exactCheck[int32])
-	bench(b, op, extremeImpls[uint8](e), exactCheck[uint8])
+var (
+	minSuites    = extremeSuites("Min", onlyMin)
+	maxSuites    = extremeSuites("Max", onlyMax)
+	minMaxSuites = extremeSuites("MinMax", both)
+)
+
+func extremeSuites(op string, e extremes) []suite {
+	return []suite{
+		newSuite(op, extremeImpls[float64](e), exactCheck[float64]),
+		newSuite(op, extremeImpls[float32](e), exactCheck[float32]),
+		newSuite(op, extremeImpls[int64](e), exactCheck[int64]),
+		newSuite(op, extremeImpls[int32](e), exactCheck[int32]),
+		newSuite(op, extremeImpls[uint8](e), exactCheck[uint8]),
+	}
 }
 
 // extremeImpls returns, for Min, Max or MinMax, quiver's call and the

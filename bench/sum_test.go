@@ -33,13 +33,15 @@ import (
 	"github.com/quiverlabs/quiver"
 )
 
-func BenchmarkSum(b *testing.B) {
-	bench(b, "Sum", sumImpls[float64], closeSum[float64])
-	bench(b, "Sum", sumImpls[float32], closeSum[float32])
-	bench(b, "Sum", sumImpls[int64], exactCheck[int64])
-	bench(b, "Sum", sumImpls[int32], exactCheck[int32])
-	bench(b, "Sum", sumImpls[int8], exactCheck[int8])
-	bench(b, "Sum", sumImpls[uint8], exactCheck[uint8])
+func BenchmarkSum(b *testing.B) { runSuites(b, sumSuites) }
+
+var sumSuites = []suite{
+	newSuite("Sum", sumImpls[float64], closeSum[float64]),
+	newSuite("Sum", sumImpls[float32], closeSum[float32]),
+	newSuite("Sum", sumImpls[int64], exactCheck[int64]),
+	newSuite("Sum", sumImpls[int32], exactCheck[int32]),
+	newSuite("Sum", sumImpls[int8], exactCheck[int8]),
+	newSuite("Sum", sumImpls[uint8], exactCheck[uint8]),
 }
 
 // exactCheck compares bit for bit: integer sums wrap identically in any

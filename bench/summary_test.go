@@ -18,12 +18,14 @@ import (
 	"github.com/quiverlabs/quiver"
 )
 
-func BenchmarkSummary(b *testing.B) {
-	bench(b, "Summary", summaryImpls[float64], exactCheck[float64])
-	bench(b, "Summary", summaryImpls[float32], exactCheck[float32])
-	bench(b, "Summary", summaryImpls[int64], exactCheck[int64])
-	bench(b, "Summary", summaryImpls[int32], exactCheck[int32])
-	bench(b, "Summary", summaryImpls[uint8], exactCheck[uint8])
+func BenchmarkSummary(b *testing.B) { runSuites(b, summarySuites) }
+
+var summarySuites = []suite{
+	newSuite("Summary", summaryImpls[float64], exactCheck[float64]),
+	newSuite("Summary", summaryImpls[float32], exactCheck[float32]),
+	newSuite("Summary", summaryImpls[int64], exactCheck[int64]),
+	newSuite("Summary", summaryImpls[int32], exactCheck[int32]),
+	newSuite("Summary", summaryImpls[uint8], exactCheck[uint8]),
 }
 
 // summaryImpls returns quiver's Summarize and the alternatives: the

@@ -90,7 +90,7 @@ func NoteFor(impl string, c Config) Note {
 	case "slices":
 		nan := ""
 		if float {
-			nan = "NaN propagates by position; -0.0 < +0.0; "
+			nan = "a NaN gives a non-canonical NaN; -0.0 < +0.0; "
 		}
 		if twoPass {
 			return Note{Text: "two passes (Min, Max); " + nan + "panics on empty", Comparable: true}

@@ -45,7 +45,7 @@ func Render(w io.Writer, s *Set, opt Options) error {
   interleaved, of every benchmark); a cell marked ~ had a spread (max−min over
   median) above %.0f%%.
 - **×strict** is the strict scalar backend's time divided by the cell's time: the
-  speedup over the reference, which is the path ` + "`-tags purego`" + ` builds.
+  speedup over the reference, which is the path `+"`-tags purego`"+` builds.
 - **×peer** is the best peer's time divided by the cell's time. The best peer (★) is
   the fastest alternative to quiver in that configuration that computes the same
   result on the benchmark's input: the plain Go loop or a peer library. A peer
@@ -172,14 +172,10 @@ func renderHypotheses(p *printer, a *Analysis, hs []Hypothesis) {
 		default:
 			missed++
 		}
-		base := h.Baseline
-		if h.Baseline == BestPeer && v.BaseName != "" {
-			base = fmt.Sprintf("best peer (%s)", v.BaseName)
-		}
 		p.f("| %s | %s %s n=%d nulls=%d%% | %s ≥ %s× %s | %s | %s | %s, %s | %s |\n",
 			h.ID, h.Config.Op, h.Config.Type, h.Config.N, h.Config.Nulls,
 			h.Impl, trimFloat(h.Min), h.Baseline, ratioText(v.Ratio), verdict,
-			timeText(v.ImplNs), withName(timeText(v.BaseNs), base), h.Source)
+			timeText(v.ImplNs), withName(timeText(v.BaseNs), v.BaseName), h.Source)
 	}
 	p.f("\n%d held, %d missed, %d not measured.\n\n", held, missed, unmeasured)
 }
@@ -311,8 +307,10 @@ func sig3(x float64) string {
 		return fmt.Sprintf("%.0f", x)
 	case x >= 10:
 		return fmt.Sprintf("%.1f", x)
+	case x >= 1:
+		return fmt.Sprintf("%.2f", x)
 	}
-	return fmt.Sprintf("%.2f", x)
+	return fmt.Sprintf("%.3g", x)
 }
 
 // ratioText formats a speedup: 17.2×, 0.95×, — when unmeasured.

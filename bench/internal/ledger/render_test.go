@@ -1,0 +1,172 @@
+package ledger
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// fixture is a run with known medians: scalar 1700 ns, avx512 100 ns,
+// loop 1600 ns, vek 150 ns (so vek is the best peer and avx512 is 17x
+// strict, 1.5x peer), and a masked configuration where only Arrow, which
+// ignores nulls and must not count as the best peer, is faster than the
+// loop.
+func fixture() *Run {
+	dense := Config{"Sum", "float64", 4096, 0}
+	masked := Config{"Sum", "float64", 65536, 10}
+	return &Run{
+		Machine:  Machine{CPU: "Test CPU", GOOS: "linux", GOARCH: "amd64", Go: "go1.26.8", Commit: "abc123"},
+		Backends: []string{"avx512", "generic", "scalar"},
+		Active:   "avx512",
+		Extra:    map[string]string{"benchtime": "50ms"},
+		Samples: map[Config]map[string][]float64{
+			dense: {
+				"scalar":  {1700, 1650, 1800},
+				"generic": {1700},
+				"avx512":  {100, 95, 105},
+				"loop":    {1600},
+				"vek":     {150, 140, 200},
+				"gonum":   {400},
+			},
+			masked: {
+				"scalar":  {80000},
+				"generic": {80000},
+				"avx512":  {2000},
+				"loop":    {40000},
+				"arrow":   {1000},
+			},
+		},
+	}
+}
+
+func TestBestPeer(t *testing.T) {
+	a := Analyze(fixture())
+	if name, ns := a.BestPeer(Config{"Sum", "float64", 4096, 0}); name != "vek" || ns != 150 {
+		t.Errorf("dense best peer = %s %v, want vek 150", name, ns)
+	}
+	// Arrow is faster but adds the values under nulls: not comparable.
+	if name, ns := a.BestPeer(Config{"Sum", "float64", 65536, 10}); name != "loop" || ns != 40000 {
+		t.Errorf("masked best peer = %s %v, want loop 40000", name, ns)
+	}
+	if name, ns := a.BestPeer(Config{"Sum", "float64", 1, 0}); name != "" || !math.IsNaN(ns) {
+		t.Errorf("unmeasured best peer = %q %v, want none", name, ns)
+	}
+}
+
+func TestRatiosAndVerdict(t *testing.T) {
+	a := Analyze(fixture())
+	dense, masked := Config{"Sum", "float64", 4096, 0}, Config{"Sum", "float64", 65536, 10}
+	if got := a.VsStrict(dense, "avx512"); !near(got, 17) {
+		t.Errorf("avx512 vs strict = %v, want 17", got)
+	}
+	if got := a.VsPeer(dense, "avx512"); !near(got, 1.5) {
+		t.Errorf("avx512 vs peer = %v, want 1.5", got)
+	}
+	if got := a.VsPeer(masked, "avx512"); !near(got, 20) {
+		t.Errorf("masked avx512 vs peer = %v, want 20", got)
+	}
+	s := a.Summarize("avx512", nil)
+	// Geomeans: strict sqrt(17 * 40), peer sqrt(1.5 * 20).
+	if !near(s.VsStrict, math.Sqrt(17*40)) || s.StrictConfigs != 2 {
+		t.Errorf("geomean vs strict = %v over %d, want %v over 2", s.VsStrict, s.StrictConfigs, math.Sqrt(17*40))
+	}
+	if !near(s.VsPeer, math.Sqrt(1.5*20)) || s.PeerConfigs != 2 || s.Wins != 2 || s.Losses != 0 {
+		t.Errorf("geomean vs peer = %+v", s)
+	}
+	g := a.Summarize("generic", nil) // 1700 vs 150 dense: a loss; 80000 vs 40000: a loss
+	if g.Losses != 2 || g.Wins != 0 || g.Ties != 0 {
+		t.Errorf("generic wins/ties/losses = %d/%d/%d, want 0/0/2", g.Wins, g.Ties, g.Losses)
+	}
+	if got := strings.Join(a.Impls(), ","); got != "scalar,generic,avx512,loop,gonum,vek,arrow" {
+		t.Errorf("column order %s", got)
+	}
+}
+
+func TestHypotheses(t *testing.T) {
+	src := `package bench
+
+// Hypotheses:
+//
+//	H1: Sum float64 n=4096 nulls=0%: avx512 >= 17x scalar   the headline
+//	H2: Sum float64 n=4096 nulls=0%: avx512 >= 2x best-peer
+//	H3: Sum float64 n=65536 nulls=10%: avx512 >= 20x loop
+//	H4: Sum float32 n=4096 nulls=0%: avx512 >= 35x scalar
+// H5 is not a registration: no colon after the id.
+`
+	hs, err := ParseHypotheses(strings.NewReader(src), "sum_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hs) != 4 {
+		t.Fatalf("parsed %d hypotheses, want 4: %+v", len(hs), hs)
+	}
+	want0 := Hypothesis{ID: "H1", Config: Config{"Sum", "float64", 4096, 0}, Impl: "avx512", Baseline: "scalar", Min: 17, Why: "the headline", Source: "sum_test.go"}
+	if hs[0] != want0 {
+		t.Errorf("H1 = %+v, want %+v", hs[0], want0)
+	}
+	a := Analyze(fixture())
+	for i, want := range []struct {
+		held, measured bool
+		ratio          float64
+		base           string
+	}{
+		{true, true, 17, "scalar"}, // exactly at the target holds
+		{false, true, 1.5, "vek"},  // 1.5x the best peer misses 2x
+		{true, true, 20, "loop"},   // 40000 / 2000
+		{false, false, math.NaN(), "scalar"},
+	} {
+		v := a.Check(hs[i])
+		if v.Held != want.held || v.Measured != want.measured || v.BaseName != want.base ||
+			(want.measured && !near(v.Ratio, want.ratio)) {
+			t.Errorf("%s: %+v, want held=%v measured=%v ratio=%v base=%s", hs[i].ID, v, want.held, want.measured, want.ratio, want.base)
+		}
+	}
+}
+
+func TestHypothesisTypoIsAnError(t *testing.T) {
+	for _, line := range []string{
+		"//	H7: Sum float64 n=4096 nulls=0: avx512 >= 17x scalar", // no %
+		"//	H7: Sum float64 n=4096 nulls=0%: avx512 > 17x scalar", // > instead of >=
+		"//	H7: Sum float64 n=4096 nulls=0%: avx512 >= 17 scalar", // no x
+	} {
+		if _, err := ParseHypotheses(strings.NewReader(line+"\n"), "f.go"); err == nil {
+			t.Errorf("accepted %q", line)
+		}
+	}
+}
+
+func TestRender(t *testing.T) {
+	hs, err := ParseHypotheses(strings.NewReader(
+		"//	H1: Sum float64 n=4096 nulls=0%: avx512 >= 17x scalar\n"+
+			"//	H2: Sum float64 n=4096 nulls=0%: avx512 >= 2x best-peer\n"), "bench/sum_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	err = Render(&b, &Set{Runs: []*Run{fixture()}}, Options{Note: "Measured the fixture.", Hypotheses: hs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"> Measured the fixture.",
+		"## Test CPU (linux/amd64, go1.26.8)",
+		"| quiver commit | abc123 |",
+		"| benchtime | 50ms |",
+		"| samples per benchmark | 1 to 3 |",
+		// verdict: geomeans sqrt(680) = 26.1, sqrt(30) = 5.48
+		"| avx512 | 26.1× over 2 | 5.48× over 2 | 2 / 0 / 0 |",
+		"| H1 | Sum float64 n=4096 nulls=0% | avx512 ≥ 17× scalar | 17.0× | held |",
+		"| H2 | Sum float64 n=4096 nulls=0% | avx512 ≥ 2× best-peer | 1.50× | **missed** |",
+		"1 held, 1 missed, 0 not measured.",
+		"#### Sum float64",
+		"| scalar | generic | avx512 | loop | gonum | vek | arrow |",
+		// dense row: avx512 100 ns, 17x strict, 1.5x peer; vek the best peer, ~ for its spread
+		"| 4096 | 0% | 1.70 µs · 1.00× · 0.0882× | 1.70 µs · 1.00× · 0.0882× | 100 ns · 17.0× · 1.50× | 1.60 µs [1] | 400 ns [2] | 150 ns ~ ★ [3] | — |",
+		"ignores validity: adds the values under nulls",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("ledger lacks %q\n%s", want, out)
+		}
+	}
+}
