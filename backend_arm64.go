@@ -14,11 +14,8 @@ import (
 )
 
 // The kernels are generated from the Arm encodings by the commands under
-// internal/asm/arm64; run go generate after changing a generator.
-//
-//go:generate go -C internal/asm run ./arm64/sum -out ../../sum_arm64.s -stubs ../../sum_arm64.go
-//go:generate go -C internal/asm run ./arm64/summary -out ../../summary_arm64.s -stubs ../../summary_arm64.go
-//go:generate go -C internal/asm run ./arm64/count -out ../../count_arm64.s -stubs ../../count_arm64.go
+// internal/asm/arm64 (directives in neon_generate.go); run go generate
+// after changing a generator.
 
 // The arm64 backend: NEON (Advanced SIMD) kernels. It starts as a copy of
 // the generic backend and replaces every kernel. The assembly handles the
