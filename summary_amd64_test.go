@@ -1,0 +1,281 @@
+//go:build amd64 && !purego
+
+package quiver
+
+import (
+	"math"
+	"math/rand/v2"
+	"syscall"
+	"testing"
+
+	"github.com/quiverlabs/quiver/internal/num"
+	"github.com/quiverlabs/quiver/internal/ref"
+	"github.com/quiverlabs/quiver/internal/testkit"
+)
+
+// The summary kernels are checked here on inputs the random differential
+// suite is unlikely to build: zeros whose first occurrence is masked out,
+// NaNs only in invalid lanes, infinities alone, and slices that end (or
+// start) at an inaccessible page, for every length around the vector
+// widths and every bitmap offset within a byte.
+
+// checkSummaryBackends runs every available backend's summary kernel for T
+// on one input and compares min, max and count with the reference, bit for
+// bit.
+func checkSummaryBackends[T Number](t *testing.T, what string, x []T, bits []byte, off int) {
+	t.Helper()
+	lo, hi, count, _ := ref.Summary(x, ref.Mask{Bits: bits, Off: off})
+	for _, b := range registry {
+		if !b.available {
+			continue
+		}
+		gl, gh, gc := summaryOf(b, x, bits, off)
+		if testkit.Bits(gl) != testkit.Bits(lo) || testkit.Bits(gh) != testkit.Bits(hi) || gc != count {
+			t.Fatalf("%s: %s %s n=%d off=%d: got (%v %#x, %v %#x, %d), reference (%v %#x, %v %#x, %d)",
+				b.name, num.KindOf[T](), what, len(x), off, gl, testkit.Bits(gl), gh, testkit.Bits(gh), gc,
+				lo, testkit.Bits(lo), hi, testkit.Bits(hi), count)
+		}
+	}
+}
+
+// summaryLengths are lengths around every vector width and unrolled block
+// of the kernels (up to 8 vectors of 64 one-byte lanes).
+func summaryLengths() []int {
+	var ns []int
+	for n := 0; n <= 140; n++ {
+		ns = append(ns, n)
+	}
+	for _, b := range []int{256, 512, 1024} {
+		ns = append(ns, b-9, b-8, b-1, b, b+1, b+7, b+8, b+63, b+64, b+65)
+	}
+	return ns
+}
+
+// summaryAllValid returns a bitmap of n valid elements from bit off.
+func summaryAllValid(n, off int) []byte {
+	bm := make([]byte, (off+n+7)/8)
+	for i := range n {
+		bm[(off+i)>>3] |= 1 << ((off + i) & 7)
+	}
+	return bm
+}
+
+func summaryClearBit(bm []byte, p int) { bm[p>>3] &^= 1 << (p & 7) }
+
+func TestSummaryFirstZeroMaskedOut(t *testing.T) {
+	testFirstZeroMaskedOut[float64](t)
+	testFirstZeroMaskedOut[float32](t)
+}
+
+// A -0.0 in an invalid lane before the first valid +0.0 must not win the
+// tie, and neither may a later valid -0.0; the same with signs swapped.
+func testFirstZeroMaskedOut[T float32 | float64](t *testing.T) {
+	negZero := T(math.Copysign(0, -1))
+	r := rand.New(rand.NewPCG(11, 11))
+	for _, n := range summaryLengths() {
+		if n < 3 {
+			continue
+		}
+		for off := range 8 {
+			for _, sign := range []T{1, -1} {
+				// Min sees zeros when the rest is positive, Max when negative.
+				x := make([]T, n)
+				for i := range x {
+					x[i] = sign * T(1+r.IntN(100))
+				}
+				i0 := r.IntN(n - 2)
+				i1 := i0 + 1 + r.IntN(n-i0-2)
+				i2 := i1 + 1 + r.IntN(n-i1-1)
+				for _, first := range []T{0, negZero} {
+					other := negZero
+					if testkit.Bits(first) == testkit.Bits(negZero) {
+						other = 0
+					}
+					x[i0], x[i1], x[i2] = other, first, other
+					bm := summaryAllValid(n, off)
+					summaryClearBit(bm, off+i0)
+					checkSummaryBackends(t, "first zero after a masked-out zero", x, bm, off)
+					checkSummaryBackends(t, "zeros dense", x, nil, 0)
+				}
+			}
+		}
+	}
+}
+
+func TestSummaryNaNOnlyInvalid(t *testing.T) {
+	testNaNOnlyInvalid[float64](t)
+	testNaNOnlyInvalid[float32](t)
+}
+
+// NaNs in invalid lanes do not participate; one valid NaN anywhere does.
+func testNaNOnlyInvalid[T float32 | float64](t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 12))
+	var nans []T
+	for _, v := range testkit.Specials[T]() {
+		if v != v {
+			nans = append(nans, v)
+		}
+	}
+	for _, n := range summaryLengths() {
+		if n == 0 {
+			continue
+		}
+		for off := range 8 {
+			x := testkit.Values[T](r, n, testkit.Plain)
+			bm := summaryAllValid(n, off)
+			for i := range x {
+				if r.IntN(3) == 0 {
+					x[i] = nans[r.IntN(len(nans))]
+					summaryClearBit(bm, off+i)
+				}
+			}
+			checkSummaryBackends(t, "NaN only in invalid lanes", x, bm, off)
+			j := r.IntN(n)
+			x[j] = nans[r.IntN(len(nans))]
+			bm[(off+j)>>3] |= 1 << ((off + j) & 7)
+			checkSummaryBackends(t, "one valid NaN", x, bm, off)
+		}
+	}
+}
+
+func TestSummaryInfinities(t *testing.T) {
+	testInfinities[float64](t)
+	testInfinities[float32](t)
+}
+
+// The kernels start from ±Inf, not from the identities: a column of +Inf
+// has min +Inf, a column of -Inf max -Inf, and with nothing valid the
+// results are the identities ±MaxFloat.
+func testInfinities[T float32 | float64](t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 13))
+	for _, n := range summaryLengths() {
+		for _, inf := range []T{T(math.Inf(1)), T(math.Inf(-1))} {
+			x := make([]T, n)
+			for i := range x {
+				x[i] = inf
+			}
+			off := r.IntN(64)
+			checkSummaryBackends(t, "all infinite", x, nil, 0)
+			checkSummaryBackends(t, "all infinite, masked", x, summaryAllValid(n, off), off)
+			checkSummaryBackends(t, "all infinite, sparse", x, testkit.Bitmap(r, n, off, 0.9), off)
+			checkSummaryBackends(t, "nothing valid", x, testkit.Bitmap(r, n, off, 1), off)
+		}
+	}
+}
+
+func TestSummaryIntegerLimits(t *testing.T) {
+	testIntegerLimits[int8](t)
+	testIntegerLimits[int16](t)
+	testIntegerLimits[int32](t)
+	testIntegerLimits[int64](t)
+	testIntegerLimits[uint8](t)
+	testIntegerLimits[uint16](t)
+	testIntegerLimits[uint32](t)
+	testIntegerLimits[uint64](t)
+}
+
+// Integer limits as values, and invalid lanes holding the value that would
+// win if they took part.
+func testIntegerLimits[T Number](t *testing.T) {
+	r := rand.New(rand.NewPCG(14, uint64(num.KindOf[T]())))
+	sp := testkit.Specials[T]()
+	for _, n := range summaryLengths() {
+		off := r.IntN(64)
+		x := make([]T, n)
+		for i := range x {
+			x[i] = sp[r.IntN(len(sp))]
+		}
+		checkSummaryBackends(t, "limits", x, nil, 0)
+		checkSummaryBackends(t, "limits, masked", x, testkit.Bitmap(r, n, off, 0.5), off)
+		for i := range x {
+			x[i] = T(1 + r.IntN(50))
+		}
+		bm := summaryAllValid(n, off)
+		if n > 0 {
+			i, j := r.IntN(n), r.IntN(n)
+			x[i], x[j] = num.MaxOf[T](), num.LowestOf[T]()
+			summaryClearBit(bm, off+i)
+			summaryClearBit(bm, off+j)
+		}
+		checkSummaryBackends(t, "limits masked out", x, bm, off)
+		checkSummaryBackends(t, "nothing valid", x, testkit.Bitmap(r, n, off, 1), off)
+	}
+}
+
+// summaryGuard is readable memory between two inaccessible pages.
+type summaryGuard struct{ mem, body []byte }
+
+func newSummaryGuard(t *testing.T, nbytes int) *summaryGuard {
+	t.Helper()
+	page := syscall.Getpagesize()
+	size := (nbytes + page - 1) / page * page
+	mem, err := syscall.Mmap(-1, 0, size+2*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skipf("mmap: %v", err)
+	}
+	t.Cleanup(func() { syscall.Munmap(mem) })
+	for _, r := range [][]byte{mem[:page], mem[page+size:]} {
+		if err := syscall.Mprotect(r, syscall.PROT_NONE); err != nil {
+			t.Skipf("mprotect: %v", err)
+		}
+	}
+	return &summaryGuard{mem: mem, body: mem[page : page+size]}
+}
+
+// place returns n bytes that start right after the lower inaccessible page
+// (atStart) or end right before the upper one.
+func (g *summaryGuard) place(n int, atStart bool) []byte {
+	lo := 0
+	if !atStart {
+		lo = len(g.body) - n
+	}
+	return g.body[lo : lo+n : lo+n]
+}
+
+func TestSummaryGuardPages(t *testing.T) {
+	guardSummary[float64](t)
+	guardSummary[float32](t)
+	guardSummary[int8](t)
+	guardSummary[int16](t)
+	guardSummary[int32](t)
+	guardSummary[int64](t)
+	guardSummary[uint8](t)
+	guardSummary[uint16](t)
+	guardSummary[uint32](t)
+	guardSummary[uint64](t)
+}
+
+// guardSummary places x and its bitmap against inaccessible pages: a
+// kernel that reads one byte too many (or too early) crashes the test.
+func guardSummary[T Number](t *testing.T) {
+	r := rand.New(rand.NewPCG(15, uint64(num.KindOf[T]())))
+	size := summarySizeOf[T]()
+	lengths := summaryLengths()
+	gx := newSummaryGuard(t, lengths[len(lengths)-1]*size)
+	gb := newSummaryGuard(t, lengths[len(lengths)-1]/8+2)
+	for _, n := range lengths {
+		for _, atStart := range []bool{false, true} {
+			x := num.Cast[T](gx.place(n*size, atStart))[:n:n]
+			copy(x, testkit.Values[T](r, n, testkit.Mixed))
+			checkSummaryBackends(t, "guarded, dense", x, nil, 0)
+			for off := range 9 {
+				src := testkit.Bitmap(r, n, off, 0.3)
+				bm := gb.place(len(src), atStart)
+				copy(bm, src)
+				checkSummaryBackends(t, "guarded, masked", x, bm, off)
+			}
+		}
+	}
+}
+
+func summarySizeOf[T Number]() int {
+	switch num.KindOf[T]() {
+	case num.Int8, num.Uint8:
+		return 1
+	case num.Int16, num.Uint16:
+		return 2
+	case num.Int32, num.Uint32, num.Float32:
+		return 4
+	}
+	return 8
+}
