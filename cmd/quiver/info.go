@@ -1,0 +1,126 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+
+	"golang.org/x/sys/cpu"
+
+	"github.com/quiverlabs/quiver"
+)
+
+// feature is one CPU capability the backends depend on.
+type feature struct {
+	name string
+	has  bool
+}
+
+// features lists the CPU capabilities that decide which backend can run,
+// for the architecture this binary was built for.
+func features() []feature {
+	switch runtime.GOARCH {
+	case "amd64":
+		return []feature{
+			{"AVX", cpu.X86.HasAVX},
+			{"AVX2", cpu.X86.HasAVX2},
+			{"BMI2", cpu.X86.HasBMI2},
+			{"POPCNT", cpu.X86.HasPOPCNT},
+			{"AVX-512 F", cpu.X86.HasAVX512F},
+			{"AVX-512 BW", cpu.X86.HasAVX512BW},
+			{"AVX-512 DQ", cpu.X86.HasAVX512DQ},
+			{"AVX-512 VL", cpu.X86.HasAVX512VL},
+			{"AVX-512 VPOPCNTDQ", cpu.X86.HasAVX512VPOPCNTDQ},
+		}
+	case "arm64":
+		return []feature{{"ASIMD", cpu.ARM64.HasASIMD}}
+	}
+	return nil
+}
+
+// operations are the public reductions, each with the backend it runs on.
+// Every operation dispatches to the active backend today; listing them one
+// by one keeps this output right the day one of them does not.
+var operations = []string{
+	"Sum", "SumInt", "SumUint", "Min", "Max", "MinMax", "Summarize",
+	"SumChecked", "SumCheckedUint", "CountValid",
+}
+
+// dispatch returns the backend an operation runs on when no selection is
+// given (selected shapes always run the scalar reference).
+func dispatch(op string) string {
+	return quiver.ActiveBackend().Name
+}
+
+// info writes the machine's CPU features, the backends and the dispatch.
+func info(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "quiver on %s/%s, %s\n\n", runtime.GOOS, runtime.GOARCH, runtime.Version())
+
+	fmt.Fprintln(tw, "CPU features:")
+	fs := features()
+	if len(fs) == 0 {
+		fmt.Fprintf(tw, "  (none that quiver uses on %s)\n", runtime.GOARCH)
+	}
+	for _, f := range fs {
+		fmt.Fprintf(tw, "  %s\t%s\n", f.name, yesNo(f.has))
+	}
+
+	active := quiver.ActiveBackend().Name
+	fmt.Fprintln(tw, "\nBackends (most preferred first):")
+	fmt.Fprintln(tw, "  name\tavailable\tfloat32 sum (A, W)\tfloat64 sum (A, W)\t")
+	for _, b := range quiver.Backends() {
+		mark := ""
+		if b.Name == active {
+			mark = "active"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", b.Name, yesNo(b.Available),
+			policy(b.Float32), policy(b.Float64), mark)
+	}
+
+	fmt.Fprintln(tw, "\nDispatch (dense and masked input; selections run the scalar reference):")
+	for _, op := range operations {
+		fmt.Fprintf(tw, "  %s\t%s\n", op, dispatch(op))
+	}
+	a := quiver.ActiveBackend()
+	fmt.Fprintf(tw, "\nFloat sums on %s: float32 %s, float64 %s (%s).\n",
+		a.Name, policy(a.Float32), policy(a.Float64), policyMeaning(a))
+	return tw.Flush()
+}
+
+// policy formats an ADR-013 layout.
+func policy(p quiver.FloatPolicy) string {
+	return fmt.Sprintf("A=%d, W=%d", p.Accumulators, p.Lanes)
+}
+
+// policyMeaning says in words what the active layout implies.
+func policyMeaning(b quiver.BackendInfo) string {
+	strict := func(p quiver.FloatPolicy) bool { return p.Accumulators == 1 && p.Lanes == 1 }
+	switch {
+	case strict(b.Float32) && strict(b.Float64):
+		return "the strict left fold, bit-identical to -tags purego"
+	case !strict(b.Float32) && !strict(b.Float64):
+		return "blocked accumulation per ADR-013; build with -tags purego for the strict fold"
+	}
+	var parts []string
+	for _, t := range []struct {
+		name string
+		p    quiver.FloatPolicy
+	}{{"float32", b.Float32}, {"float64", b.Float64}} {
+		if strict(t.p) {
+			parts = append(parts, t.name+" strict")
+		} else {
+			parts = append(parts, t.name+" blocked")
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
