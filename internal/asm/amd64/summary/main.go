@@ -102,7 +102,7 @@ type gen struct {
 
 	xp, n, bp, cnt reg.GPVirtual
 	lo, hi         []reg.VecVirtual
-	nanv           reg.VecVirtual       // AVX2: unordered-compare accumulator
+	nanv           reg.VecVirtual      // AVX2: unordered-compare accumulator
 	kord           []reg.OpmaskVirtual // AVX-512: lanes still all-ordered, one chain per vector pair
 	signv          reg.VecVirtual
 	zero           reg.VecVirtual
