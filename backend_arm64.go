@@ -290,8 +290,8 @@ func neonCountValid(bm []byte, off, n int) int {
 var (
 	// maxCountBlocks: countBits' 32-bit lanes gain at most 128 per block.
 	maxCountBlocks = 1 << 24
-	// maxSplitIters: the split kernels' 64-bit lanes gain below 2^34 per
-	// iteration.
+	// maxSplitIters: each 64-bit lane of the split kernels gains at most
+	// two 32-bit halves (below 2^33) per iteration.
 	maxSplitIters = 1 << 26
 )
 
