@@ -136,6 +136,19 @@ func summary(f *neon.File, t neon.Type, masked bool) neon.Func {
 	f.Load4(a, rx, 24)
 	for v := neon.V(0); v < 4; v++ {
 		x, xmin := 24+v, 24+v
+		if masked && t.Size == 8 && !t.Float {
+			// Compare and insert: masking the compare result is one
+			// instruction per accumulator, cheaper than blending
+			// identities into two copies of x.
+			m, tmp := masks[v], temps[v]
+			f.CMGT(t.Signed, a, tmp, v, x) // min: acc > x
+			f.AND(tmp, tmp, m)
+			f.BIT(v, x, tmp)
+			f.CMGT(t.Signed, a, tmp, x, 4+v) // max: x > acc
+			f.AND(tmp, tmp, m)
+			f.BIT(4+v, x, tmp)
+			continue
+		}
 		if masked {
 			m := masks[v]
 			xmin = temps[v]
