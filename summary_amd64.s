@@ -18,10 +18,10 @@ TEXT ·summaryDenseF32AVX2(SB), NOSPLIT, $0-33
 	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y6
 	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y7
 	VPXOR        Y8, Y8, Y8
+	CMPQ         CX, $0x00000020
+	JL           summaryDenseF32AVX2_main_done
 
-summaryDenseF32AVX2_loop:
-	CMPQ    CX, $0x00000020
-	JB      summaryDenseF32AVX2_single
+summaryDenseF32AVX2_main_loop:
 	VMOVUPS (AX), Y9
 	VMINPS  Y0, Y9, Y0
 	VMAXPS  Y1, Y9, Y1
@@ -40,12 +40,14 @@ summaryDenseF32AVX2_loop:
 	VORPS   Y9, Y8, Y8
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000020, CX
-	JMP     summaryDenseF32AVX2_loop
+	CMPQ    CX, $0x00000020
+	JGE     summaryDenseF32AVX2_main_loop
 
-summaryDenseF32AVX2_single:
-summaryDenseF32AVX2_singleloop:
-	CMPQ    CX, $0x00000008
-	JB      summaryDenseF32AVX2_tail
+summaryDenseF32AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryDenseF32AVX2_single_done
+
+summaryDenseF32AVX2_single_loop:
 	VMOVUPS (AX), Y9
 	VMINPS  Y0, Y9, Y0
 	VMAXPS  Y1, Y9, Y1
@@ -53,9 +55,10 @@ summaryDenseF32AVX2_singleloop:
 	VORPS   Y9, Y8, Y8
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000008, CX
-	JMP     summaryDenseF32AVX2_singleloop
+	CMPQ    CX, $0x00000008
+	JGE     summaryDenseF32AVX2_single_loop
 
-summaryDenseF32AVX2_tail:
+summaryDenseF32AVX2_single_done:
 	VMINPS       Y0, Y4, Y0
 	VMINPS       Y2, Y6, Y2
 	VMINPS       Y0, Y2, Y0
@@ -138,13 +141,13 @@ TEXT ·summaryMaskedF32AVX2(SB), NOSPLIT, $0-73
 	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y7
 	VPXOR        Y8, Y8, Y8
 	VPXOR        Y9, Y9, Y9
-
-summaryMaskedF32AVX2_loop:
 	CMPQ         CX, $0x00000020
-	JB           summaryMaskedF32AVX2_single
+	JL           summaryMaskedF32AVX2_main_done
+
+summaryMaskedF32AVX2_main_loop:
 	VMOVUPS      (AX), Y10
 	VPBROADCASTB (DX), Y11
-	VPAND        summarysel32<>+0(SB), Y11, Y11
+	VPAND        alignedsel32<>+0(SB), Y11, Y11
 	VPCMPEQD     Y9, Y11, Y11
 	VBLENDVPS    Y11, summarysplat4_7f800000<>+0(SB), Y10, Y12
 	VBLENDVPS    Y11, summarysplat4_ff800000<>+0(SB), Y10, Y10
@@ -152,7 +155,7 @@ summaryMaskedF32AVX2_loop:
 	VMAXPS       Y1, Y10, Y1
 	VMOVUPS      32(AX), Y10
 	VPBROADCASTB 1(DX), Y11
-	VPAND        summarysel32<>+0(SB), Y11, Y11
+	VPAND        alignedsel32<>+0(SB), Y11, Y11
 	VPCMPEQD     Y9, Y11, Y11
 	VBLENDVPS    Y11, summarysplat4_7f800000<>+0(SB), Y10, Y13
 	VBLENDVPS    Y11, summarysplat4_ff800000<>+0(SB), Y10, Y10
@@ -160,7 +163,7 @@ summaryMaskedF32AVX2_loop:
 	VMAXPS       Y3, Y10, Y3
 	VMOVUPS      64(AX), Y10
 	VPBROADCASTB 2(DX), Y11
-	VPAND        summarysel32<>+0(SB), Y11, Y11
+	VPAND        alignedsel32<>+0(SB), Y11, Y11
 	VPCMPEQD     Y9, Y11, Y11
 	VBLENDVPS    Y11, summarysplat4_7f800000<>+0(SB), Y10, Y14
 	VBLENDVPS    Y11, summarysplat4_ff800000<>+0(SB), Y10, Y10
@@ -168,7 +171,7 @@ summaryMaskedF32AVX2_loop:
 	VMAXPS       Y5, Y10, Y5
 	VMOVUPS      96(AX), Y10
 	VPBROADCASTB 3(DX), Y11
-	VPAND        summarysel32<>+0(SB), Y11, Y11
+	VPAND        alignedsel32<>+0(SB), Y11, Y11
 	VPCMPEQD     Y9, Y11, Y11
 	VBLENDVPS    Y11, summarysplat4_7f800000<>+0(SB), Y10, Y15
 	VBLENDVPS    Y11, summarysplat4_ff800000<>+0(SB), Y10, Y10
@@ -183,15 +186,17 @@ summaryMaskedF32AVX2_loop:
 	ADDQ         $0x00000004, DX
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000020, CX
-	JMP          summaryMaskedF32AVX2_loop
+	CMPQ         CX, $0x00000020
+	JGE          summaryMaskedF32AVX2_main_loop
 
-summaryMaskedF32AVX2_single:
-summaryMaskedF32AVX2_singleloop:
-	CMPQ         CX, $0x00000008
-	JB           summaryMaskedF32AVX2_tail
+summaryMaskedF32AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaskedF32AVX2_single_done
+
+summaryMaskedF32AVX2_single_loop:
 	VMOVUPS      (AX), Y10
 	VPBROADCASTB (DX), Y11
-	VPAND        summarysel32<>+0(SB), Y11, Y11
+	VPAND        alignedsel32<>+0(SB), Y11, Y11
 	VPCMPEQD     Y9, Y11, Y11
 	VBLENDVPS    Y11, summarysplat4_7f800000<>+0(SB), Y10, Y12
 	VBLENDVPS    Y11, summarysplat4_ff800000<>+0(SB), Y10, Y10
@@ -205,9 +210,10 @@ summaryMaskedF32AVX2_singleloop:
 	ADDQ         $0x00000001, DX
 	ADDQ         $0x00000020, AX
 	SUBQ         $0x00000008, CX
-	JMP          summaryMaskedF32AVX2_singleloop
+	CMPQ         CX, $0x00000008
+	JGE          summaryMaskedF32AVX2_single_loop
 
-summaryMaskedF32AVX2_tail:
+summaryMaskedF32AVX2_single_done:
 	VMINPS       Y0, Y4, Y0
 	VMINPS       Y2, Y6, Y2
 	VMINPS       Y0, Y2, Y0
@@ -238,15 +244,15 @@ summaryMaskedF32AVX2_tail:
 	VZEROUPPER
 	RET
 
-DATA summarysel32<>+0(SB)/4, $0x00000001
-DATA summarysel32<>+4(SB)/4, $0x00000002
-DATA summarysel32<>+8(SB)/4, $0x00000004
-DATA summarysel32<>+12(SB)/4, $0x00000008
-DATA summarysel32<>+16(SB)/4, $0x00000010
-DATA summarysel32<>+20(SB)/4, $0x00000020
-DATA summarysel32<>+24(SB)/4, $0x00000040
-DATA summarysel32<>+28(SB)/4, $0x00000080
-GLOBL summarysel32<>(SB), RODATA|NOPTR, $32
+DATA alignedsel32<>+0(SB)/4, $0x00000001
+DATA alignedsel32<>+4(SB)/4, $0x00000002
+DATA alignedsel32<>+8(SB)/4, $0x00000004
+DATA alignedsel32<>+12(SB)/4, $0x00000008
+DATA alignedsel32<>+16(SB)/4, $0x00000010
+DATA alignedsel32<>+20(SB)/4, $0x00000020
+DATA alignedsel32<>+24(SB)/4, $0x00000040
+DATA alignedsel32<>+28(SB)/4, $0x00000080
+GLOBL alignedsel32<>(SB), RODATA|NOPTR, $32
 
 // func summaryDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
 // Requires: AVX, AVX2
@@ -262,10 +268,10 @@ TEXT ·summaryDenseF64AVX2(SB), NOSPLIT, $0-41
 	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y6
 	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y7
 	VPXOR        Y8, Y8, Y8
+	CMPQ         CX, $0x00000010
+	JL           summaryDenseF64AVX2_main_done
 
-summaryDenseF64AVX2_loop:
-	CMPQ    CX, $0x00000010
-	JB      summaryDenseF64AVX2_single
+summaryDenseF64AVX2_main_loop:
 	VMOVUPD (AX), Y9
 	VMINPD  Y0, Y9, Y0
 	VMAXPD  Y1, Y9, Y1
@@ -284,12 +290,14 @@ summaryDenseF64AVX2_loop:
 	VORPD   Y9, Y8, Y8
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000010, CX
-	JMP     summaryDenseF64AVX2_loop
+	CMPQ    CX, $0x00000010
+	JGE     summaryDenseF64AVX2_main_loop
 
-summaryDenseF64AVX2_single:
-summaryDenseF64AVX2_singleloop:
-	CMPQ    CX, $0x00000008
-	JB      summaryDenseF64AVX2_tail
+summaryDenseF64AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryDenseF64AVX2_single_done
+
+summaryDenseF64AVX2_single_loop:
 	VMOVUPD (AX), Y9
 	VMINPD  Y0, Y9, Y0
 	VMAXPD  Y1, Y9, Y1
@@ -300,9 +308,10 @@ summaryDenseF64AVX2_singleloop:
 	VORPD   Y9, Y8, Y8
 	ADDQ    $0x00000040, AX
 	SUBQ    $0x00000008, CX
-	JMP     summaryDenseF64AVX2_singleloop
+	CMPQ    CX, $0x00000008
+	JGE     summaryDenseF64AVX2_single_loop
 
-summaryDenseF64AVX2_tail:
+summaryDenseF64AVX2_single_done:
 	VMINPD       Y0, Y4, Y0
 	VMINPD       Y2, Y6, Y2
 	VMINPD       Y0, Y2, Y0
@@ -365,13 +374,13 @@ TEXT ·summaryMaskedF64AVX2(SB), NOSPLIT, $0-81
 	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y7
 	VPXOR        Y8, Y8, Y8
 	VPXOR        Y9, Y9, Y9
-
-summaryMaskedF64AVX2_loop:
 	CMPQ         CX, $0x00000010
-	JB           summaryMaskedF64AVX2_single
+	JL           summaryMaskedF64AVX2_main_done
+
+summaryMaskedF64AVX2_main_loop:
 	VMOVUPD      (AX), Y10
 	VPBROADCASTB (DX), Y11
-	VPAND        summarysel64_0<>+0(SB), Y11, Y11
+	VPAND        alignedsel64_0<>+0(SB), Y11, Y11
 	VPCMPEQQ     Y9, Y11, Y11
 	VBLENDVPD    Y11, summarysplat8_7ff0000000000000<>+0(SB), Y10, Y12
 	VBLENDVPD    Y11, summarysplat8_fff0000000000000<>+0(SB), Y10, Y10
@@ -379,7 +388,7 @@ summaryMaskedF64AVX2_loop:
 	VMAXPD       Y1, Y10, Y1
 	VMOVUPD      32(AX), Y10
 	VPBROADCASTB (DX), Y11
-	VPAND        summarysel64_1<>+0(SB), Y11, Y11
+	VPAND        alignedsel64_1<>+0(SB), Y11, Y11
 	VPCMPEQQ     Y9, Y11, Y11
 	VBLENDVPD    Y11, summarysplat8_7ff0000000000000<>+0(SB), Y10, Y13
 	VBLENDVPD    Y11, summarysplat8_fff0000000000000<>+0(SB), Y10, Y10
@@ -387,7 +396,7 @@ summaryMaskedF64AVX2_loop:
 	VMAXPD       Y3, Y10, Y3
 	VMOVUPD      64(AX), Y10
 	VPBROADCASTB 1(DX), Y11
-	VPAND        summarysel64_0<>+0(SB), Y11, Y11
+	VPAND        alignedsel64_0<>+0(SB), Y11, Y11
 	VPCMPEQQ     Y9, Y11, Y11
 	VBLENDVPD    Y11, summarysplat8_7ff0000000000000<>+0(SB), Y10, Y14
 	VBLENDVPD    Y11, summarysplat8_fff0000000000000<>+0(SB), Y10, Y10
@@ -395,7 +404,7 @@ summaryMaskedF64AVX2_loop:
 	VMAXPD       Y5, Y10, Y5
 	VMOVUPD      96(AX), Y10
 	VPBROADCASTB 1(DX), Y11
-	VPAND        summarysel64_1<>+0(SB), Y11, Y11
+	VPAND        alignedsel64_1<>+0(SB), Y11, Y11
 	VPCMPEQQ     Y9, Y11, Y11
 	VBLENDVPD    Y11, summarysplat8_7ff0000000000000<>+0(SB), Y10, Y15
 	VBLENDVPD    Y11, summarysplat8_fff0000000000000<>+0(SB), Y10, Y10
@@ -411,15 +420,17 @@ summaryMaskedF64AVX2_loop:
 	ADDQ         $0x00000002, DX
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000010, CX
-	JMP          summaryMaskedF64AVX2_loop
+	CMPQ         CX, $0x00000010
+	JGE          summaryMaskedF64AVX2_main_loop
 
-summaryMaskedF64AVX2_single:
-summaryMaskedF64AVX2_singleloop:
-	CMPQ         CX, $0x00000008
-	JB           summaryMaskedF64AVX2_tail
+summaryMaskedF64AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaskedF64AVX2_single_done
+
+summaryMaskedF64AVX2_single_loop:
 	VMOVUPD      (AX), Y10
 	VPBROADCASTB (DX), Y11
-	VPAND        summarysel64_0<>+0(SB), Y11, Y11
+	VPAND        alignedsel64_0<>+0(SB), Y11, Y11
 	VPCMPEQQ     Y9, Y11, Y11
 	VBLENDVPD    Y11, summarysplat8_7ff0000000000000<>+0(SB), Y10, Y12
 	VBLENDVPD    Y11, summarysplat8_fff0000000000000<>+0(SB), Y10, Y10
@@ -427,7 +438,7 @@ summaryMaskedF64AVX2_singleloop:
 	VMAXPD       Y1, Y10, Y1
 	VMOVUPD      32(AX), Y10
 	VPBROADCASTB (DX), Y11
-	VPAND        summarysel64_1<>+0(SB), Y11, Y11
+	VPAND        alignedsel64_1<>+0(SB), Y11, Y11
 	VPCMPEQQ     Y9, Y11, Y11
 	VBLENDVPD    Y11, summarysplat8_7ff0000000000000<>+0(SB), Y10, Y13
 	VBLENDVPD    Y11, summarysplat8_fff0000000000000<>+0(SB), Y10, Y10
@@ -441,9 +452,10 @@ summaryMaskedF64AVX2_singleloop:
 	ADDQ         $0x00000001, DX
 	ADDQ         $0x00000040, AX
 	SUBQ         $0x00000008, CX
-	JMP          summaryMaskedF64AVX2_singleloop
+	CMPQ         CX, $0x00000008
+	JGE          summaryMaskedF64AVX2_single_loop
 
-summaryMaskedF64AVX2_tail:
+summaryMaskedF64AVX2_single_done:
 	VMINPD       Y0, Y4, Y0
 	VMINPD       Y2, Y6, Y2
 	VMINPD       Y0, Y2, Y0
@@ -470,17 +482,17 @@ summaryMaskedF64AVX2_tail:
 	VZEROUPPER
 	RET
 
-DATA summarysel64_0<>+0(SB)/8, $0x0000000000000001
-DATA summarysel64_0<>+8(SB)/8, $0x0000000000000002
-DATA summarysel64_0<>+16(SB)/8, $0x0000000000000004
-DATA summarysel64_0<>+24(SB)/8, $0x0000000000000008
-GLOBL summarysel64_0<>(SB), RODATA|NOPTR, $32
+DATA alignedsel64_0<>+0(SB)/8, $0x0000000000000001
+DATA alignedsel64_0<>+8(SB)/8, $0x0000000000000002
+DATA alignedsel64_0<>+16(SB)/8, $0x0000000000000004
+DATA alignedsel64_0<>+24(SB)/8, $0x0000000000000008
+GLOBL alignedsel64_0<>(SB), RODATA|NOPTR, $32
 
-DATA summarysel64_1<>+0(SB)/8, $0x0000000000000010
-DATA summarysel64_1<>+8(SB)/8, $0x0000000000000020
-DATA summarysel64_1<>+16(SB)/8, $0x0000000000000040
-DATA summarysel64_1<>+24(SB)/8, $0x0000000000000080
-GLOBL summarysel64_1<>(SB), RODATA|NOPTR, $32
+DATA alignedsel64_1<>+0(SB)/8, $0x0000000000000010
+DATA alignedsel64_1<>+8(SB)/8, $0x0000000000000020
+DATA alignedsel64_1<>+16(SB)/8, $0x0000000000000040
+DATA alignedsel64_1<>+24(SB)/8, $0x0000000000000080
+GLOBL alignedsel64_1<>(SB), RODATA|NOPTR, $32
 
 // func summaryDenseI8AVX2(x []int8) (lo int8, hi int8, nan bool)
 // Requires: AVX, AVX2
@@ -495,10 +507,10 @@ TEXT ·summaryDenseI8AVX2(SB), NOSPLIT, $0-27
 	VPBROADCASTQ summarysplat1_80<>+0(SB), Y5
 	VPBROADCASTQ summarysplat1_7f<>+0(SB), Y6
 	VPBROADCASTQ summarysplat1_80<>+0(SB), Y7
+	CMPQ         CX, $0x00000080
+	JL           summaryDenseI8AVX2_main_done
 
-summaryDenseI8AVX2_loop:
-	CMPQ    CX, $0x00000080
-	JB      summaryDenseI8AVX2_single
+summaryDenseI8AVX2_main_loop:
 	VMOVDQU (AX), Y8
 	VPMINSB Y0, Y8, Y0
 	VPMAXSB Y1, Y8, Y1
@@ -513,20 +525,23 @@ summaryDenseI8AVX2_loop:
 	VPMAXSB Y7, Y8, Y7
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000080, CX
-	JMP     summaryDenseI8AVX2_loop
+	CMPQ    CX, $0x00000080
+	JGE     summaryDenseI8AVX2_main_loop
 
-summaryDenseI8AVX2_single:
-summaryDenseI8AVX2_singleloop:
-	CMPQ    CX, $0x00000020
-	JB      summaryDenseI8AVX2_tail
+summaryDenseI8AVX2_main_done:
+	CMPQ CX, $0x00000020
+	JL   summaryDenseI8AVX2_single_done
+
+summaryDenseI8AVX2_single_loop:
 	VMOVDQU (AX), Y8
 	VPMINSB Y0, Y8, Y0
 	VPMAXSB Y1, Y8, Y1
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000020, CX
-	JMP     summaryDenseI8AVX2_singleloop
+	CMPQ    CX, $0x00000020
+	JGE     summaryDenseI8AVX2_single_loop
 
-summaryDenseI8AVX2_tail:
+summaryDenseI8AVX2_single_done:
 	VPMINSB      Y0, Y4, Y0
 	VPMINSB      Y2, Y6, Y2
 	VPMINSB      Y0, Y2, Y0
@@ -710,14 +725,14 @@ TEXT ·summaryMaskedI8AVX2(SB), NOSPLIT, $0-73
 	VPBROADCASTQ summarysplat1_7f<>+0(SB), Y6
 	VPBROADCASTQ summarysplat1_80<>+0(SB), Y7
 	VPXOR        Y8, Y8, Y8
-
-summaryMaskedI8AVX2_loop:
 	CMPQ         CX, $0x00000080
-	JB           summaryMaskedI8AVX2_single
+	JL           summaryMaskedI8AVX2_main_done
+
+summaryMaskedI8AVX2_main_loop:
 	VMOVDQU      (AX), Y9
 	VPBROADCASTD (DX), Y10
-	VPSHUFB      summaryshuf8<>+0(SB), Y10, Y10
-	VPAND        summarysel8<>+0(SB), Y10, Y10
+	VPSHUFB      alignedshuf8<>+0(SB), Y10, Y10
+	VPAND        alignedsel8<>+0(SB), Y10, Y10
 	VPCMPEQB     Y8, Y10, Y10
 	VPBLENDVB    Y10, summarysplat1_7f<>+0(SB), Y9, Y11
 	VPBLENDVB    Y10, summarysplat1_80<>+0(SB), Y9, Y9
@@ -725,8 +740,8 @@ summaryMaskedI8AVX2_loop:
 	VPMAXSB      Y1, Y9, Y1
 	VMOVDQU      32(AX), Y9
 	VPBROADCASTD 4(DX), Y10
-	VPSHUFB      summaryshuf8<>+0(SB), Y10, Y10
-	VPAND        summarysel8<>+0(SB), Y10, Y10
+	VPSHUFB      alignedshuf8<>+0(SB), Y10, Y10
+	VPAND        alignedsel8<>+0(SB), Y10, Y10
 	VPCMPEQB     Y8, Y10, Y10
 	VPBLENDVB    Y10, summarysplat1_7f<>+0(SB), Y9, Y11
 	VPBLENDVB    Y10, summarysplat1_80<>+0(SB), Y9, Y9
@@ -734,8 +749,8 @@ summaryMaskedI8AVX2_loop:
 	VPMAXSB      Y3, Y9, Y3
 	VMOVDQU      64(AX), Y9
 	VPBROADCASTD 8(DX), Y10
-	VPSHUFB      summaryshuf8<>+0(SB), Y10, Y10
-	VPAND        summarysel8<>+0(SB), Y10, Y10
+	VPSHUFB      alignedshuf8<>+0(SB), Y10, Y10
+	VPAND        alignedsel8<>+0(SB), Y10, Y10
 	VPCMPEQB     Y8, Y10, Y10
 	VPBLENDVB    Y10, summarysplat1_7f<>+0(SB), Y9, Y11
 	VPBLENDVB    Y10, summarysplat1_80<>+0(SB), Y9, Y9
@@ -743,8 +758,8 @@ summaryMaskedI8AVX2_loop:
 	VPMAXSB      Y5, Y9, Y5
 	VMOVDQU      96(AX), Y9
 	VPBROADCASTD 12(DX), Y10
-	VPSHUFB      summaryshuf8<>+0(SB), Y10, Y10
-	VPAND        summarysel8<>+0(SB), Y10, Y10
+	VPSHUFB      alignedshuf8<>+0(SB), Y10, Y10
+	VPAND        alignedsel8<>+0(SB), Y10, Y10
 	VPCMPEQB     Y8, Y10, Y10
 	VPBLENDVB    Y10, summarysplat1_7f<>+0(SB), Y9, Y11
 	VPBLENDVB    Y10, summarysplat1_80<>+0(SB), Y9, Y9
@@ -757,16 +772,18 @@ summaryMaskedI8AVX2_loop:
 	ADDQ         $0x00000010, DX
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000080, CX
-	JMP          summaryMaskedI8AVX2_loop
+	CMPQ         CX, $0x00000080
+	JGE          summaryMaskedI8AVX2_main_loop
 
-summaryMaskedI8AVX2_single:
-summaryMaskedI8AVX2_singleloop:
-	CMPQ         CX, $0x00000020
-	JB           summaryMaskedI8AVX2_tail
+summaryMaskedI8AVX2_main_done:
+	CMPQ CX, $0x00000020
+	JL   summaryMaskedI8AVX2_single_done
+
+summaryMaskedI8AVX2_single_loop:
 	VMOVDQU      (AX), Y9
 	VPBROADCASTD (DX), Y10
-	VPSHUFB      summaryshuf8<>+0(SB), Y10, Y10
-	VPAND        summarysel8<>+0(SB), Y10, Y10
+	VPSHUFB      alignedshuf8<>+0(SB), Y10, Y10
+	VPAND        alignedsel8<>+0(SB), Y10, Y10
 	VPCMPEQB     Y8, Y10, Y10
 	VPBLENDVB    Y10, summarysplat1_7f<>+0(SB), Y9, Y11
 	VPBLENDVB    Y10, summarysplat1_80<>+0(SB), Y9, Y9
@@ -777,9 +794,10 @@ summaryMaskedI8AVX2_singleloop:
 	ADDQ         $0x00000004, DX
 	ADDQ         $0x00000020, AX
 	SUBQ         $0x00000020, CX
-	JMP          summaryMaskedI8AVX2_singleloop
+	CMPQ         CX, $0x00000020
+	JGE          summaryMaskedI8AVX2_single_loop
 
-summaryMaskedI8AVX2_tail:
+summaryMaskedI8AVX2_single_done:
 	VPMINSB      Y0, Y4, Y0
 	VPMINSB      Y2, Y6, Y2
 	VPMINSB      Y0, Y2, Y0
@@ -816,73 +834,73 @@ summaryMaskedI8AVX2_tail:
 	VZEROUPPER
 	RET
 
-DATA summaryshuf8<>+0(SB)/1, $0x00
-DATA summaryshuf8<>+1(SB)/1, $0x00
-DATA summaryshuf8<>+2(SB)/1, $0x00
-DATA summaryshuf8<>+3(SB)/1, $0x00
-DATA summaryshuf8<>+4(SB)/1, $0x00
-DATA summaryshuf8<>+5(SB)/1, $0x00
-DATA summaryshuf8<>+6(SB)/1, $0x00
-DATA summaryshuf8<>+7(SB)/1, $0x00
-DATA summaryshuf8<>+8(SB)/1, $0x01
-DATA summaryshuf8<>+9(SB)/1, $0x01
-DATA summaryshuf8<>+10(SB)/1, $0x01
-DATA summaryshuf8<>+11(SB)/1, $0x01
-DATA summaryshuf8<>+12(SB)/1, $0x01
-DATA summaryshuf8<>+13(SB)/1, $0x01
-DATA summaryshuf8<>+14(SB)/1, $0x01
-DATA summaryshuf8<>+15(SB)/1, $0x01
-DATA summaryshuf8<>+16(SB)/1, $0x02
-DATA summaryshuf8<>+17(SB)/1, $0x02
-DATA summaryshuf8<>+18(SB)/1, $0x02
-DATA summaryshuf8<>+19(SB)/1, $0x02
-DATA summaryshuf8<>+20(SB)/1, $0x02
-DATA summaryshuf8<>+21(SB)/1, $0x02
-DATA summaryshuf8<>+22(SB)/1, $0x02
-DATA summaryshuf8<>+23(SB)/1, $0x02
-DATA summaryshuf8<>+24(SB)/1, $0x03
-DATA summaryshuf8<>+25(SB)/1, $0x03
-DATA summaryshuf8<>+26(SB)/1, $0x03
-DATA summaryshuf8<>+27(SB)/1, $0x03
-DATA summaryshuf8<>+28(SB)/1, $0x03
-DATA summaryshuf8<>+29(SB)/1, $0x03
-DATA summaryshuf8<>+30(SB)/1, $0x03
-DATA summaryshuf8<>+31(SB)/1, $0x03
-GLOBL summaryshuf8<>(SB), RODATA|NOPTR, $32
+DATA alignedshuf8<>+0(SB)/1, $0x00
+DATA alignedshuf8<>+1(SB)/1, $0x00
+DATA alignedshuf8<>+2(SB)/1, $0x00
+DATA alignedshuf8<>+3(SB)/1, $0x00
+DATA alignedshuf8<>+4(SB)/1, $0x00
+DATA alignedshuf8<>+5(SB)/1, $0x00
+DATA alignedshuf8<>+6(SB)/1, $0x00
+DATA alignedshuf8<>+7(SB)/1, $0x00
+DATA alignedshuf8<>+8(SB)/1, $0x01
+DATA alignedshuf8<>+9(SB)/1, $0x01
+DATA alignedshuf8<>+10(SB)/1, $0x01
+DATA alignedshuf8<>+11(SB)/1, $0x01
+DATA alignedshuf8<>+12(SB)/1, $0x01
+DATA alignedshuf8<>+13(SB)/1, $0x01
+DATA alignedshuf8<>+14(SB)/1, $0x01
+DATA alignedshuf8<>+15(SB)/1, $0x01
+DATA alignedshuf8<>+16(SB)/1, $0x02
+DATA alignedshuf8<>+17(SB)/1, $0x02
+DATA alignedshuf8<>+18(SB)/1, $0x02
+DATA alignedshuf8<>+19(SB)/1, $0x02
+DATA alignedshuf8<>+20(SB)/1, $0x02
+DATA alignedshuf8<>+21(SB)/1, $0x02
+DATA alignedshuf8<>+22(SB)/1, $0x02
+DATA alignedshuf8<>+23(SB)/1, $0x02
+DATA alignedshuf8<>+24(SB)/1, $0x03
+DATA alignedshuf8<>+25(SB)/1, $0x03
+DATA alignedshuf8<>+26(SB)/1, $0x03
+DATA alignedshuf8<>+27(SB)/1, $0x03
+DATA alignedshuf8<>+28(SB)/1, $0x03
+DATA alignedshuf8<>+29(SB)/1, $0x03
+DATA alignedshuf8<>+30(SB)/1, $0x03
+DATA alignedshuf8<>+31(SB)/1, $0x03
+GLOBL alignedshuf8<>(SB), RODATA|NOPTR, $32
 
-DATA summarysel8<>+0(SB)/1, $0x01
-DATA summarysel8<>+1(SB)/1, $0x02
-DATA summarysel8<>+2(SB)/1, $0x04
-DATA summarysel8<>+3(SB)/1, $0x08
-DATA summarysel8<>+4(SB)/1, $0x10
-DATA summarysel8<>+5(SB)/1, $0x20
-DATA summarysel8<>+6(SB)/1, $0x40
-DATA summarysel8<>+7(SB)/1, $0x80
-DATA summarysel8<>+8(SB)/1, $0x01
-DATA summarysel8<>+9(SB)/1, $0x02
-DATA summarysel8<>+10(SB)/1, $0x04
-DATA summarysel8<>+11(SB)/1, $0x08
-DATA summarysel8<>+12(SB)/1, $0x10
-DATA summarysel8<>+13(SB)/1, $0x20
-DATA summarysel8<>+14(SB)/1, $0x40
-DATA summarysel8<>+15(SB)/1, $0x80
-DATA summarysel8<>+16(SB)/1, $0x01
-DATA summarysel8<>+17(SB)/1, $0x02
-DATA summarysel8<>+18(SB)/1, $0x04
-DATA summarysel8<>+19(SB)/1, $0x08
-DATA summarysel8<>+20(SB)/1, $0x10
-DATA summarysel8<>+21(SB)/1, $0x20
-DATA summarysel8<>+22(SB)/1, $0x40
-DATA summarysel8<>+23(SB)/1, $0x80
-DATA summarysel8<>+24(SB)/1, $0x01
-DATA summarysel8<>+25(SB)/1, $0x02
-DATA summarysel8<>+26(SB)/1, $0x04
-DATA summarysel8<>+27(SB)/1, $0x08
-DATA summarysel8<>+28(SB)/1, $0x10
-DATA summarysel8<>+29(SB)/1, $0x20
-DATA summarysel8<>+30(SB)/1, $0x40
-DATA summarysel8<>+31(SB)/1, $0x80
-GLOBL summarysel8<>(SB), RODATA|NOPTR, $32
+DATA alignedsel8<>+0(SB)/1, $0x01
+DATA alignedsel8<>+1(SB)/1, $0x02
+DATA alignedsel8<>+2(SB)/1, $0x04
+DATA alignedsel8<>+3(SB)/1, $0x08
+DATA alignedsel8<>+4(SB)/1, $0x10
+DATA alignedsel8<>+5(SB)/1, $0x20
+DATA alignedsel8<>+6(SB)/1, $0x40
+DATA alignedsel8<>+7(SB)/1, $0x80
+DATA alignedsel8<>+8(SB)/1, $0x01
+DATA alignedsel8<>+9(SB)/1, $0x02
+DATA alignedsel8<>+10(SB)/1, $0x04
+DATA alignedsel8<>+11(SB)/1, $0x08
+DATA alignedsel8<>+12(SB)/1, $0x10
+DATA alignedsel8<>+13(SB)/1, $0x20
+DATA alignedsel8<>+14(SB)/1, $0x40
+DATA alignedsel8<>+15(SB)/1, $0x80
+DATA alignedsel8<>+16(SB)/1, $0x01
+DATA alignedsel8<>+17(SB)/1, $0x02
+DATA alignedsel8<>+18(SB)/1, $0x04
+DATA alignedsel8<>+19(SB)/1, $0x08
+DATA alignedsel8<>+20(SB)/1, $0x10
+DATA alignedsel8<>+21(SB)/1, $0x20
+DATA alignedsel8<>+22(SB)/1, $0x40
+DATA alignedsel8<>+23(SB)/1, $0x80
+DATA alignedsel8<>+24(SB)/1, $0x01
+DATA alignedsel8<>+25(SB)/1, $0x02
+DATA alignedsel8<>+26(SB)/1, $0x04
+DATA alignedsel8<>+27(SB)/1, $0x08
+DATA alignedsel8<>+28(SB)/1, $0x10
+DATA alignedsel8<>+29(SB)/1, $0x20
+DATA alignedsel8<>+30(SB)/1, $0x40
+DATA alignedsel8<>+31(SB)/1, $0x80
+GLOBL alignedsel8<>(SB), RODATA|NOPTR, $32
 
 // func summaryDenseI16AVX2(x []int16) (lo int16, hi int16, nan bool)
 // Requires: AVX, AVX2
@@ -897,10 +915,10 @@ TEXT ·summaryDenseI16AVX2(SB), NOSPLIT, $0-29
 	VPBROADCASTQ summarysplat2_8000<>+0(SB), Y5
 	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Y6
 	VPBROADCASTQ summarysplat2_8000<>+0(SB), Y7
+	CMPQ         CX, $0x00000040
+	JL           summaryDenseI16AVX2_main_done
 
-summaryDenseI16AVX2_loop:
-	CMPQ    CX, $0x00000040
-	JB      summaryDenseI16AVX2_single
+summaryDenseI16AVX2_main_loop:
 	VMOVDQU (AX), Y8
 	VPMINSW Y0, Y8, Y0
 	VPMAXSW Y1, Y8, Y1
@@ -915,20 +933,23 @@ summaryDenseI16AVX2_loop:
 	VPMAXSW Y7, Y8, Y7
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000040, CX
-	JMP     summaryDenseI16AVX2_loop
+	CMPQ    CX, $0x00000040
+	JGE     summaryDenseI16AVX2_main_loop
 
-summaryDenseI16AVX2_single:
-summaryDenseI16AVX2_singleloop:
-	CMPQ    CX, $0x00000010
-	JB      summaryDenseI16AVX2_tail
+summaryDenseI16AVX2_main_done:
+	CMPQ CX, $0x00000010
+	JL   summaryDenseI16AVX2_single_done
+
+summaryDenseI16AVX2_single_loop:
 	VMOVDQU (AX), Y8
 	VPMINSW Y0, Y8, Y0
 	VPMAXSW Y1, Y8, Y1
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000010, CX
-	JMP     summaryDenseI16AVX2_singleloop
+	CMPQ    CX, $0x00000010
+	JGE     summaryDenseI16AVX2_single_loop
 
-summaryDenseI16AVX2_tail:
+summaryDenseI16AVX2_single_done:
 	VPMINSW      Y0, Y4, Y0
 	VPMINSW      Y2, Y6, Y2
 	VPMINSW      Y0, Y2, Y0
@@ -1044,13 +1065,13 @@ TEXT ·summaryMaskedI16AVX2(SB), NOSPLIT, $0-73
 	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Y6
 	VPBROADCASTQ summarysplat2_8000<>+0(SB), Y7
 	VPXOR        Y8, Y8, Y8
-
-summaryMaskedI16AVX2_loop:
 	CMPQ         CX, $0x00000040
-	JB           summaryMaskedI16AVX2_single
+	JL           summaryMaskedI16AVX2_main_done
+
+summaryMaskedI16AVX2_main_loop:
 	VMOVDQU      (AX), Y9
 	VPBROADCASTW (DX), Y10
-	VPAND        summarysel16<>+0(SB), Y10, Y10
+	VPAND        alignedsel16<>+0(SB), Y10, Y10
 	VPCMPEQW     Y8, Y10, Y10
 	VPBLENDVB    Y10, summarysplat2_7fff<>+0(SB), Y9, Y11
 	VPBLENDVB    Y10, summarysplat2_8000<>+0(SB), Y9, Y9
@@ -1058,7 +1079,7 @@ summaryMaskedI16AVX2_loop:
 	VPMAXSW      Y1, Y9, Y1
 	VMOVDQU      32(AX), Y9
 	VPBROADCASTW 2(DX), Y10
-	VPAND        summarysel16<>+0(SB), Y10, Y10
+	VPAND        alignedsel16<>+0(SB), Y10, Y10
 	VPCMPEQW     Y8, Y10, Y10
 	VPBLENDVB    Y10, summarysplat2_7fff<>+0(SB), Y9, Y11
 	VPBLENDVB    Y10, summarysplat2_8000<>+0(SB), Y9, Y9
@@ -1066,7 +1087,7 @@ summaryMaskedI16AVX2_loop:
 	VPMAXSW      Y3, Y9, Y3
 	VMOVDQU      64(AX), Y9
 	VPBROADCASTW 4(DX), Y10
-	VPAND        summarysel16<>+0(SB), Y10, Y10
+	VPAND        alignedsel16<>+0(SB), Y10, Y10
 	VPCMPEQW     Y8, Y10, Y10
 	VPBLENDVB    Y10, summarysplat2_7fff<>+0(SB), Y9, Y11
 	VPBLENDVB    Y10, summarysplat2_8000<>+0(SB), Y9, Y9
@@ -1074,7 +1095,7 @@ summaryMaskedI16AVX2_loop:
 	VPMAXSW      Y5, Y9, Y5
 	VMOVDQU      96(AX), Y9
 	VPBROADCASTW 6(DX), Y10
-	VPAND        summarysel16<>+0(SB), Y10, Y10
+	VPAND        alignedsel16<>+0(SB), Y10, Y10
 	VPCMPEQW     Y8, Y10, Y10
 	VPBLENDVB    Y10, summarysplat2_7fff<>+0(SB), Y9, Y11
 	VPBLENDVB    Y10, summarysplat2_8000<>+0(SB), Y9, Y9
@@ -1085,15 +1106,17 @@ summaryMaskedI16AVX2_loop:
 	ADDQ         $0x00000008, DX
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000040, CX
-	JMP          summaryMaskedI16AVX2_loop
+	CMPQ         CX, $0x00000040
+	JGE          summaryMaskedI16AVX2_main_loop
 
-summaryMaskedI16AVX2_single:
-summaryMaskedI16AVX2_singleloop:
-	CMPQ         CX, $0x00000010
-	JB           summaryMaskedI16AVX2_tail
+summaryMaskedI16AVX2_main_done:
+	CMPQ CX, $0x00000010
+	JL   summaryMaskedI16AVX2_single_done
+
+summaryMaskedI16AVX2_single_loop:
 	VMOVDQU      (AX), Y9
 	VPBROADCASTW (DX), Y10
-	VPAND        summarysel16<>+0(SB), Y10, Y10
+	VPAND        alignedsel16<>+0(SB), Y10, Y10
 	VPCMPEQW     Y8, Y10, Y10
 	VPBLENDVB    Y10, summarysplat2_7fff<>+0(SB), Y9, Y11
 	VPBLENDVB    Y10, summarysplat2_8000<>+0(SB), Y9, Y9
@@ -1105,9 +1128,10 @@ summaryMaskedI16AVX2_singleloop:
 	ADDQ         $0x00000002, DX
 	ADDQ         $0x00000020, AX
 	SUBQ         $0x00000010, CX
-	JMP          summaryMaskedI16AVX2_singleloop
+	CMPQ         CX, $0x00000010
+	JGE          summaryMaskedI16AVX2_single_loop
 
-summaryMaskedI16AVX2_tail:
+summaryMaskedI16AVX2_single_done:
 	VPMINSW      Y0, Y4, Y0
 	VPMINSW      Y2, Y6, Y2
 	VPMINSW      Y0, Y2, Y0
@@ -1140,23 +1164,23 @@ summaryMaskedI16AVX2_tail:
 	VZEROUPPER
 	RET
 
-DATA summarysel16<>+0(SB)/2, $0x0001
-DATA summarysel16<>+2(SB)/2, $0x0002
-DATA summarysel16<>+4(SB)/2, $0x0004
-DATA summarysel16<>+6(SB)/2, $0x0008
-DATA summarysel16<>+8(SB)/2, $0x0010
-DATA summarysel16<>+10(SB)/2, $0x0020
-DATA summarysel16<>+12(SB)/2, $0x0040
-DATA summarysel16<>+14(SB)/2, $0x0080
-DATA summarysel16<>+16(SB)/2, $0x0100
-DATA summarysel16<>+18(SB)/2, $0x0200
-DATA summarysel16<>+20(SB)/2, $0x0400
-DATA summarysel16<>+22(SB)/2, $0x0800
-DATA summarysel16<>+24(SB)/2, $0x1000
-DATA summarysel16<>+26(SB)/2, $0x2000
-DATA summarysel16<>+28(SB)/2, $0x4000
-DATA summarysel16<>+30(SB)/2, $0x8000
-GLOBL summarysel16<>(SB), RODATA|NOPTR, $32
+DATA alignedsel16<>+0(SB)/2, $0x0001
+DATA alignedsel16<>+2(SB)/2, $0x0002
+DATA alignedsel16<>+4(SB)/2, $0x0004
+DATA alignedsel16<>+6(SB)/2, $0x0008
+DATA alignedsel16<>+8(SB)/2, $0x0010
+DATA alignedsel16<>+10(SB)/2, $0x0020
+DATA alignedsel16<>+12(SB)/2, $0x0040
+DATA alignedsel16<>+14(SB)/2, $0x0080
+DATA alignedsel16<>+16(SB)/2, $0x0100
+DATA alignedsel16<>+18(SB)/2, $0x0200
+DATA alignedsel16<>+20(SB)/2, $0x0400
+DATA alignedsel16<>+22(SB)/2, $0x0800
+DATA alignedsel16<>+24(SB)/2, $0x1000
+DATA alignedsel16<>+26(SB)/2, $0x2000
+DATA alignedsel16<>+28(SB)/2, $0x4000
+DATA alignedsel16<>+30(SB)/2, $0x8000
+GLOBL alignedsel16<>(SB), RODATA|NOPTR, $32
 
 // func summaryDenseI32AVX2(x []int32) (lo int32, hi int32, nan bool)
 // Requires: AVX, AVX2
@@ -1171,10 +1195,10 @@ TEXT ·summaryDenseI32AVX2(SB), NOSPLIT, $0-33
 	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y5
 	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y6
 	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y7
+	CMPQ         CX, $0x00000020
+	JL           summaryDenseI32AVX2_main_done
 
-summaryDenseI32AVX2_loop:
-	CMPQ    CX, $0x00000020
-	JB      summaryDenseI32AVX2_single
+summaryDenseI32AVX2_main_loop:
 	VMOVDQU (AX), Y8
 	VPMINSD Y0, Y8, Y0
 	VPMAXSD Y1, Y8, Y1
@@ -1189,20 +1213,23 @@ summaryDenseI32AVX2_loop:
 	VPMAXSD Y7, Y8, Y7
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000020, CX
-	JMP     summaryDenseI32AVX2_loop
+	CMPQ    CX, $0x00000020
+	JGE     summaryDenseI32AVX2_main_loop
 
-summaryDenseI32AVX2_single:
-summaryDenseI32AVX2_singleloop:
-	CMPQ    CX, $0x00000008
-	JB      summaryDenseI32AVX2_tail
+summaryDenseI32AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryDenseI32AVX2_single_done
+
+summaryDenseI32AVX2_single_loop:
 	VMOVDQU (AX), Y8
 	VPMINSD Y0, Y8, Y0
 	VPMAXSD Y1, Y8, Y1
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000008, CX
-	JMP     summaryDenseI32AVX2_singleloop
+	CMPQ    CX, $0x00000008
+	JGE     summaryDenseI32AVX2_single_loop
 
-summaryDenseI32AVX2_tail:
+summaryDenseI32AVX2_single_done:
 	VPMINSD      Y0, Y4, Y0
 	VPMINSD      Y2, Y6, Y2
 	VPMINSD      Y0, Y2, Y0
@@ -1282,13 +1309,13 @@ TEXT ·summaryMaskedI32AVX2(SB), NOSPLIT, $0-73
 	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y6
 	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y7
 	VPXOR        Y8, Y8, Y8
-
-summaryMaskedI32AVX2_loop:
 	CMPQ         CX, $0x00000020
-	JB           summaryMaskedI32AVX2_single
+	JL           summaryMaskedI32AVX2_main_done
+
+summaryMaskedI32AVX2_main_loop:
 	VMOVDQU      (AX), Y9
 	VPBROADCASTB (DX), Y10
-	VPAND        summarysel32<>+0(SB), Y10, Y10
+	VPAND        alignedsel32<>+0(SB), Y10, Y10
 	VPCMPEQD     Y8, Y10, Y10
 	VBLENDVPS    Y10, summarysplat4_7fffffff<>+0(SB), Y9, Y11
 	VBLENDVPS    Y10, summarysplat4_80000000<>+0(SB), Y9, Y9
@@ -1296,7 +1323,7 @@ summaryMaskedI32AVX2_loop:
 	VPMAXSD      Y1, Y9, Y1
 	VMOVDQU      32(AX), Y9
 	VPBROADCASTB 1(DX), Y10
-	VPAND        summarysel32<>+0(SB), Y10, Y10
+	VPAND        alignedsel32<>+0(SB), Y10, Y10
 	VPCMPEQD     Y8, Y10, Y10
 	VBLENDVPS    Y10, summarysplat4_7fffffff<>+0(SB), Y9, Y11
 	VBLENDVPS    Y10, summarysplat4_80000000<>+0(SB), Y9, Y9
@@ -1304,7 +1331,7 @@ summaryMaskedI32AVX2_loop:
 	VPMAXSD      Y3, Y9, Y3
 	VMOVDQU      64(AX), Y9
 	VPBROADCASTB 2(DX), Y10
-	VPAND        summarysel32<>+0(SB), Y10, Y10
+	VPAND        alignedsel32<>+0(SB), Y10, Y10
 	VPCMPEQD     Y8, Y10, Y10
 	VBLENDVPS    Y10, summarysplat4_7fffffff<>+0(SB), Y9, Y11
 	VBLENDVPS    Y10, summarysplat4_80000000<>+0(SB), Y9, Y9
@@ -1312,7 +1339,7 @@ summaryMaskedI32AVX2_loop:
 	VPMAXSD      Y5, Y9, Y5
 	VMOVDQU      96(AX), Y9
 	VPBROADCASTB 3(DX), Y10
-	VPAND        summarysel32<>+0(SB), Y10, Y10
+	VPAND        alignedsel32<>+0(SB), Y10, Y10
 	VPCMPEQD     Y8, Y10, Y10
 	VBLENDVPS    Y10, summarysplat4_7fffffff<>+0(SB), Y9, Y11
 	VBLENDVPS    Y10, summarysplat4_80000000<>+0(SB), Y9, Y9
@@ -1323,15 +1350,17 @@ summaryMaskedI32AVX2_loop:
 	ADDQ         $0x00000004, DX
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000020, CX
-	JMP          summaryMaskedI32AVX2_loop
+	CMPQ         CX, $0x00000020
+	JGE          summaryMaskedI32AVX2_main_loop
 
-summaryMaskedI32AVX2_single:
-summaryMaskedI32AVX2_singleloop:
-	CMPQ         CX, $0x00000008
-	JB           summaryMaskedI32AVX2_tail
+summaryMaskedI32AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaskedI32AVX2_single_done
+
+summaryMaskedI32AVX2_single_loop:
 	VMOVDQU      (AX), Y9
 	VPBROADCASTB (DX), Y10
-	VPAND        summarysel32<>+0(SB), Y10, Y10
+	VPAND        alignedsel32<>+0(SB), Y10, Y10
 	VPCMPEQD     Y8, Y10, Y10
 	VBLENDVPS    Y10, summarysplat4_7fffffff<>+0(SB), Y9, Y11
 	VBLENDVPS    Y10, summarysplat4_80000000<>+0(SB), Y9, Y9
@@ -1343,9 +1372,10 @@ summaryMaskedI32AVX2_singleloop:
 	ADDQ         $0x00000001, DX
 	ADDQ         $0x00000020, AX
 	SUBQ         $0x00000008, CX
-	JMP          summaryMaskedI32AVX2_singleloop
+	CMPQ         CX, $0x00000008
+	JGE          summaryMaskedI32AVX2_single_loop
 
-summaryMaskedI32AVX2_tail:
+summaryMaskedI32AVX2_single_done:
 	VPMINSD      Y0, Y4, Y0
 	VPMINSD      Y2, Y6, Y2
 	VPMINSD      Y0, Y2, Y0
@@ -1387,10 +1417,10 @@ TEXT ·summaryDenseI64AVX2(SB), NOSPLIT, $0-41
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y5
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y6
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y7
+	CMPQ         CX, $0x00000010
+	JL           summaryDenseI64AVX2_main_done
 
-summaryDenseI64AVX2_loop:
-	CMPQ      CX, $0x00000010
-	JB        summaryDenseI64AVX2_single
+summaryDenseI64AVX2_main_loop:
 	VMOVDQU   (AX), Y8
 	VPCMPGTQ  Y8, Y0, Y9
 	VBLENDVPD Y9, Y8, Y0, Y0
@@ -1413,12 +1443,14 @@ summaryDenseI64AVX2_loop:
 	VBLENDVPD Y9, Y8, Y7, Y7
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x00000010, CX
-	JMP       summaryDenseI64AVX2_loop
+	CMPQ      CX, $0x00000010
+	JGE       summaryDenseI64AVX2_main_loop
 
-summaryDenseI64AVX2_single:
-summaryDenseI64AVX2_singleloop:
-	CMPQ      CX, $0x00000008
-	JB        summaryDenseI64AVX2_tail
+summaryDenseI64AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryDenseI64AVX2_single_done
+
+summaryDenseI64AVX2_single_loop:
 	VMOVDQU   (AX), Y8
 	VPCMPGTQ  Y8, Y0, Y9
 	VBLENDVPD Y9, Y8, Y0, Y0
@@ -1431,9 +1463,10 @@ summaryDenseI64AVX2_singleloop:
 	VBLENDVPD Y9, Y8, Y3, Y3
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000008, CX
-	JMP       summaryDenseI64AVX2_singleloop
+	CMPQ      CX, $0x00000008
+	JGE       summaryDenseI64AVX2_single_loop
 
-summaryDenseI64AVX2_tail:
+summaryDenseI64AVX2_single_done:
 	VPCMPGTQ     Y4, Y0, Y8
 	VBLENDVPD    Y8, Y4, Y0, Y0
 	VPCMPGTQ     Y6, Y2, Y4
@@ -1503,13 +1536,13 @@ TEXT ·summaryMaskedI64AVX2(SB), NOSPLIT, $0-81
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y6
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y7
 	VPXOR        Y8, Y8, Y8
-
-summaryMaskedI64AVX2_loop:
 	CMPQ         CX, $0x00000010
-	JB           summaryMaskedI64AVX2_single
+	JL           summaryMaskedI64AVX2_main_done
+
+summaryMaskedI64AVX2_main_loop:
 	VMOVDQU      (AX), Y9
 	VPBROADCASTB (DX), Y10
-	VPAND        summarysel64_0<>+0(SB), Y10, Y10
+	VPAND        alignedsel64_0<>+0(SB), Y10, Y10
 	VPCMPEQQ     Y8, Y10, Y10
 	VBLENDVPD    Y10, summarysplat8_7fffffffffffffff<>+0(SB), Y9, Y11
 	VBLENDVPD    Y10, summarysplat8_8000000000000000<>+0(SB), Y9, Y9
@@ -1519,7 +1552,7 @@ summaryMaskedI64AVX2_loop:
 	VBLENDVPD    Y10, Y9, Y1, Y1
 	VMOVDQU      32(AX), Y9
 	VPBROADCASTB (DX), Y10
-	VPAND        summarysel64_1<>+0(SB), Y10, Y10
+	VPAND        alignedsel64_1<>+0(SB), Y10, Y10
 	VPCMPEQQ     Y8, Y10, Y10
 	VBLENDVPD    Y10, summarysplat8_7fffffffffffffff<>+0(SB), Y9, Y11
 	VBLENDVPD    Y10, summarysplat8_8000000000000000<>+0(SB), Y9, Y9
@@ -1529,7 +1562,7 @@ summaryMaskedI64AVX2_loop:
 	VBLENDVPD    Y10, Y9, Y3, Y3
 	VMOVDQU      64(AX), Y9
 	VPBROADCASTB 1(DX), Y10
-	VPAND        summarysel64_0<>+0(SB), Y10, Y10
+	VPAND        alignedsel64_0<>+0(SB), Y10, Y10
 	VPCMPEQQ     Y8, Y10, Y10
 	VBLENDVPD    Y10, summarysplat8_7fffffffffffffff<>+0(SB), Y9, Y11
 	VBLENDVPD    Y10, summarysplat8_8000000000000000<>+0(SB), Y9, Y9
@@ -1539,7 +1572,7 @@ summaryMaskedI64AVX2_loop:
 	VBLENDVPD    Y10, Y9, Y5, Y5
 	VMOVDQU      96(AX), Y9
 	VPBROADCASTB 1(DX), Y10
-	VPAND        summarysel64_1<>+0(SB), Y10, Y10
+	VPAND        alignedsel64_1<>+0(SB), Y10, Y10
 	VPCMPEQQ     Y8, Y10, Y10
 	VBLENDVPD    Y10, summarysplat8_7fffffffffffffff<>+0(SB), Y9, Y11
 	VBLENDVPD    Y10, summarysplat8_8000000000000000<>+0(SB), Y9, Y9
@@ -1553,15 +1586,17 @@ summaryMaskedI64AVX2_loop:
 	ADDQ         $0x00000002, DX
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000010, CX
-	JMP          summaryMaskedI64AVX2_loop
+	CMPQ         CX, $0x00000010
+	JGE          summaryMaskedI64AVX2_main_loop
 
-summaryMaskedI64AVX2_single:
-summaryMaskedI64AVX2_singleloop:
-	CMPQ         CX, $0x00000008
-	JB           summaryMaskedI64AVX2_tail
+summaryMaskedI64AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaskedI64AVX2_single_done
+
+summaryMaskedI64AVX2_single_loop:
 	VMOVDQU      (AX), Y9
 	VPBROADCASTB (DX), Y10
-	VPAND        summarysel64_0<>+0(SB), Y10, Y10
+	VPAND        alignedsel64_0<>+0(SB), Y10, Y10
 	VPCMPEQQ     Y8, Y10, Y10
 	VBLENDVPD    Y10, summarysplat8_7fffffffffffffff<>+0(SB), Y9, Y11
 	VBLENDVPD    Y10, summarysplat8_8000000000000000<>+0(SB), Y9, Y9
@@ -1571,7 +1606,7 @@ summaryMaskedI64AVX2_singleloop:
 	VBLENDVPD    Y10, Y9, Y1, Y1
 	VMOVDQU      32(AX), Y9
 	VPBROADCASTB (DX), Y10
-	VPAND        summarysel64_1<>+0(SB), Y10, Y10
+	VPAND        alignedsel64_1<>+0(SB), Y10, Y10
 	VPCMPEQQ     Y8, Y10, Y10
 	VBLENDVPD    Y10, summarysplat8_7fffffffffffffff<>+0(SB), Y9, Y11
 	VBLENDVPD    Y10, summarysplat8_8000000000000000<>+0(SB), Y9, Y9
@@ -1585,9 +1620,10 @@ summaryMaskedI64AVX2_singleloop:
 	ADDQ         $0x00000001, DX
 	ADDQ         $0x00000040, AX
 	SUBQ         $0x00000008, CX
-	JMP          summaryMaskedI64AVX2_singleloop
+	CMPQ         CX, $0x00000008
+	JGE          summaryMaskedI64AVX2_single_loop
 
-summaryMaskedI64AVX2_tail:
+summaryMaskedI64AVX2_single_done:
 	VPCMPGTQ     Y4, Y0, Y8
 	VBLENDVPD    Y8, Y4, Y0, Y0
 	VPCMPGTQ     Y6, Y2, Y4
@@ -1635,10 +1671,10 @@ TEXT ·summaryDenseU8AVX2(SB), NOSPLIT, $0-27
 	VPBROADCASTQ summarysplat1_0<>+0(SB), Y5
 	VPBROADCASTQ summarysplat1_ff<>+0(SB), Y6
 	VPBROADCASTQ summarysplat1_0<>+0(SB), Y7
+	CMPQ         CX, $0x00000080
+	JL           summaryDenseU8AVX2_main_done
 
-summaryDenseU8AVX2_loop:
-	CMPQ    CX, $0x00000080
-	JB      summaryDenseU8AVX2_single
+summaryDenseU8AVX2_main_loop:
 	VMOVDQU (AX), Y8
 	VPMINUB Y0, Y8, Y0
 	VPMAXUB Y1, Y8, Y1
@@ -1653,20 +1689,23 @@ summaryDenseU8AVX2_loop:
 	VPMAXUB Y7, Y8, Y7
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000080, CX
-	JMP     summaryDenseU8AVX2_loop
+	CMPQ    CX, $0x00000080
+	JGE     summaryDenseU8AVX2_main_loop
 
-summaryDenseU8AVX2_single:
-summaryDenseU8AVX2_singleloop:
-	CMPQ    CX, $0x00000020
-	JB      summaryDenseU8AVX2_tail
+summaryDenseU8AVX2_main_done:
+	CMPQ CX, $0x00000020
+	JL   summaryDenseU8AVX2_single_done
+
+summaryDenseU8AVX2_single_loop:
 	VMOVDQU (AX), Y8
 	VPMINUB Y0, Y8, Y0
 	VPMAXUB Y1, Y8, Y1
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000020, CX
-	JMP     summaryDenseU8AVX2_singleloop
+	CMPQ    CX, $0x00000020
+	JGE     summaryDenseU8AVX2_single_loop
 
-summaryDenseU8AVX2_tail:
+summaryDenseU8AVX2_single_done:
 	VPMINUB      Y0, Y4, Y0
 	VPMINUB      Y2, Y6, Y2
 	VPMINUB      Y0, Y2, Y0
@@ -1850,14 +1889,14 @@ TEXT ·summaryMaskedU8AVX2(SB), NOSPLIT, $0-73
 	VPBROADCASTQ summarysplat1_ff<>+0(SB), Y6
 	VPBROADCASTQ summarysplat1_0<>+0(SB), Y7
 	VPXOR        Y8, Y8, Y8
-
-summaryMaskedU8AVX2_loop:
 	CMPQ         CX, $0x00000080
-	JB           summaryMaskedU8AVX2_single
+	JL           summaryMaskedU8AVX2_main_done
+
+summaryMaskedU8AVX2_main_loop:
 	VMOVDQU      (AX), Y9
 	VPBROADCASTD (DX), Y10
-	VPSHUFB      summaryshuf8<>+0(SB), Y10, Y10
-	VPAND        summarysel8<>+0(SB), Y10, Y10
+	VPSHUFB      alignedshuf8<>+0(SB), Y10, Y10
+	VPAND        alignedsel8<>+0(SB), Y10, Y10
 	VPCMPEQB     Y8, Y10, Y10
 	VPBLENDVB    Y10, summarysplat1_ff<>+0(SB), Y9, Y11
 	VPBLENDVB    Y10, summarysplat1_0<>+0(SB), Y9, Y9
@@ -1865,8 +1904,8 @@ summaryMaskedU8AVX2_loop:
 	VPMAXUB      Y1, Y9, Y1
 	VMOVDQU      32(AX), Y9
 	VPBROADCASTD 4(DX), Y10
-	VPSHUFB      summaryshuf8<>+0(SB), Y10, Y10
-	VPAND        summarysel8<>+0(SB), Y10, Y10
+	VPSHUFB      alignedshuf8<>+0(SB), Y10, Y10
+	VPAND        alignedsel8<>+0(SB), Y10, Y10
 	VPCMPEQB     Y8, Y10, Y10
 	VPBLENDVB    Y10, summarysplat1_ff<>+0(SB), Y9, Y11
 	VPBLENDVB    Y10, summarysplat1_0<>+0(SB), Y9, Y9
@@ -1874,8 +1913,8 @@ summaryMaskedU8AVX2_loop:
 	VPMAXUB      Y3, Y9, Y3
 	VMOVDQU      64(AX), Y9
 	VPBROADCASTD 8(DX), Y10
-	VPSHUFB      summaryshuf8<>+0(SB), Y10, Y10
-	VPAND        summarysel8<>+0(SB), Y10, Y10
+	VPSHUFB      alignedshuf8<>+0(SB), Y10, Y10
+	VPAND        alignedsel8<>+0(SB), Y10, Y10
 	VPCMPEQB     Y8, Y10, Y10
 	VPBLENDVB    Y10, summarysplat1_ff<>+0(SB), Y9, Y11
 	VPBLENDVB    Y10, summarysplat1_0<>+0(SB), Y9, Y9
@@ -1883,8 +1922,8 @@ summaryMaskedU8AVX2_loop:
 	VPMAXUB      Y5, Y9, Y5
 	VMOVDQU      96(AX), Y9
 	VPBROADCASTD 12(DX), Y10
-	VPSHUFB      summaryshuf8<>+0(SB), Y10, Y10
-	VPAND        summarysel8<>+0(SB), Y10, Y10
+	VPSHUFB      alignedshuf8<>+0(SB), Y10, Y10
+	VPAND        alignedsel8<>+0(SB), Y10, Y10
 	VPCMPEQB     Y8, Y10, Y10
 	VPBLENDVB    Y10, summarysplat1_ff<>+0(SB), Y9, Y11
 	VPBLENDVB    Y10, summarysplat1_0<>+0(SB), Y9, Y9
@@ -1897,16 +1936,18 @@ summaryMaskedU8AVX2_loop:
 	ADDQ         $0x00000010, DX
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000080, CX
-	JMP          summaryMaskedU8AVX2_loop
+	CMPQ         CX, $0x00000080
+	JGE          summaryMaskedU8AVX2_main_loop
 
-summaryMaskedU8AVX2_single:
-summaryMaskedU8AVX2_singleloop:
-	CMPQ         CX, $0x00000020
-	JB           summaryMaskedU8AVX2_tail
+summaryMaskedU8AVX2_main_done:
+	CMPQ CX, $0x00000020
+	JL   summaryMaskedU8AVX2_single_done
+
+summaryMaskedU8AVX2_single_loop:
 	VMOVDQU      (AX), Y9
 	VPBROADCASTD (DX), Y10
-	VPSHUFB      summaryshuf8<>+0(SB), Y10, Y10
-	VPAND        summarysel8<>+0(SB), Y10, Y10
+	VPSHUFB      alignedshuf8<>+0(SB), Y10, Y10
+	VPAND        alignedsel8<>+0(SB), Y10, Y10
 	VPCMPEQB     Y8, Y10, Y10
 	VPBLENDVB    Y10, summarysplat1_ff<>+0(SB), Y9, Y11
 	VPBLENDVB    Y10, summarysplat1_0<>+0(SB), Y9, Y9
@@ -1917,9 +1958,10 @@ summaryMaskedU8AVX2_singleloop:
 	ADDQ         $0x00000004, DX
 	ADDQ         $0x00000020, AX
 	SUBQ         $0x00000020, CX
-	JMP          summaryMaskedU8AVX2_singleloop
+	CMPQ         CX, $0x00000020
+	JGE          summaryMaskedU8AVX2_single_loop
 
-summaryMaskedU8AVX2_tail:
+summaryMaskedU8AVX2_single_done:
 	VPMINUB      Y0, Y4, Y0
 	VPMINUB      Y2, Y6, Y2
 	VPMINUB      Y0, Y2, Y0
@@ -1969,10 +2011,10 @@ TEXT ·summaryDenseU16AVX2(SB), NOSPLIT, $0-29
 	VPBROADCASTQ summarysplat2_0<>+0(SB), Y5
 	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Y6
 	VPBROADCASTQ summarysplat2_0<>+0(SB), Y7
+	CMPQ         CX, $0x00000040
+	JL           summaryDenseU16AVX2_main_done
 
-summaryDenseU16AVX2_loop:
-	CMPQ    CX, $0x00000040
-	JB      summaryDenseU16AVX2_single
+summaryDenseU16AVX2_main_loop:
 	VMOVDQU (AX), Y8
 	VPMINUW Y0, Y8, Y0
 	VPMAXUW Y1, Y8, Y1
@@ -1987,20 +2029,23 @@ summaryDenseU16AVX2_loop:
 	VPMAXUW Y7, Y8, Y7
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000040, CX
-	JMP     summaryDenseU16AVX2_loop
+	CMPQ    CX, $0x00000040
+	JGE     summaryDenseU16AVX2_main_loop
 
-summaryDenseU16AVX2_single:
-summaryDenseU16AVX2_singleloop:
-	CMPQ    CX, $0x00000010
-	JB      summaryDenseU16AVX2_tail
+summaryDenseU16AVX2_main_done:
+	CMPQ CX, $0x00000010
+	JL   summaryDenseU16AVX2_single_done
+
+summaryDenseU16AVX2_single_loop:
 	VMOVDQU (AX), Y8
 	VPMINUW Y0, Y8, Y0
 	VPMAXUW Y1, Y8, Y1
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000010, CX
-	JMP     summaryDenseU16AVX2_singleloop
+	CMPQ    CX, $0x00000010
+	JGE     summaryDenseU16AVX2_single_loop
 
-summaryDenseU16AVX2_tail:
+summaryDenseU16AVX2_single_done:
 	VPMINUW      Y0, Y4, Y0
 	VPMINUW      Y2, Y6, Y2
 	VPMINUW      Y0, Y2, Y0
@@ -2116,13 +2161,13 @@ TEXT ·summaryMaskedU16AVX2(SB), NOSPLIT, $0-73
 	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Y6
 	VPBROADCASTQ summarysplat2_0<>+0(SB), Y7
 	VPXOR        Y8, Y8, Y8
-
-summaryMaskedU16AVX2_loop:
 	CMPQ         CX, $0x00000040
-	JB           summaryMaskedU16AVX2_single
+	JL           summaryMaskedU16AVX2_main_done
+
+summaryMaskedU16AVX2_main_loop:
 	VMOVDQU      (AX), Y9
 	VPBROADCASTW (DX), Y10
-	VPAND        summarysel16<>+0(SB), Y10, Y10
+	VPAND        alignedsel16<>+0(SB), Y10, Y10
 	VPCMPEQW     Y8, Y10, Y10
 	VPBLENDVB    Y10, summarysplat2_ffff<>+0(SB), Y9, Y11
 	VPBLENDVB    Y10, summarysplat2_0<>+0(SB), Y9, Y9
@@ -2130,7 +2175,7 @@ summaryMaskedU16AVX2_loop:
 	VPMAXUW      Y1, Y9, Y1
 	VMOVDQU      32(AX), Y9
 	VPBROADCASTW 2(DX), Y10
-	VPAND        summarysel16<>+0(SB), Y10, Y10
+	VPAND        alignedsel16<>+0(SB), Y10, Y10
 	VPCMPEQW     Y8, Y10, Y10
 	VPBLENDVB    Y10, summarysplat2_ffff<>+0(SB), Y9, Y11
 	VPBLENDVB    Y10, summarysplat2_0<>+0(SB), Y9, Y9
@@ -2138,7 +2183,7 @@ summaryMaskedU16AVX2_loop:
 	VPMAXUW      Y3, Y9, Y3
 	VMOVDQU      64(AX), Y9
 	VPBROADCASTW 4(DX), Y10
-	VPAND        summarysel16<>+0(SB), Y10, Y10
+	VPAND        alignedsel16<>+0(SB), Y10, Y10
 	VPCMPEQW     Y8, Y10, Y10
 	VPBLENDVB    Y10, summarysplat2_ffff<>+0(SB), Y9, Y11
 	VPBLENDVB    Y10, summarysplat2_0<>+0(SB), Y9, Y9
@@ -2146,7 +2191,7 @@ summaryMaskedU16AVX2_loop:
 	VPMAXUW      Y5, Y9, Y5
 	VMOVDQU      96(AX), Y9
 	VPBROADCASTW 6(DX), Y10
-	VPAND        summarysel16<>+0(SB), Y10, Y10
+	VPAND        alignedsel16<>+0(SB), Y10, Y10
 	VPCMPEQW     Y8, Y10, Y10
 	VPBLENDVB    Y10, summarysplat2_ffff<>+0(SB), Y9, Y11
 	VPBLENDVB    Y10, summarysplat2_0<>+0(SB), Y9, Y9
@@ -2157,15 +2202,17 @@ summaryMaskedU16AVX2_loop:
 	ADDQ         $0x00000008, DX
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000040, CX
-	JMP          summaryMaskedU16AVX2_loop
+	CMPQ         CX, $0x00000040
+	JGE          summaryMaskedU16AVX2_main_loop
 
-summaryMaskedU16AVX2_single:
-summaryMaskedU16AVX2_singleloop:
-	CMPQ         CX, $0x00000010
-	JB           summaryMaskedU16AVX2_tail
+summaryMaskedU16AVX2_main_done:
+	CMPQ CX, $0x00000010
+	JL   summaryMaskedU16AVX2_single_done
+
+summaryMaskedU16AVX2_single_loop:
 	VMOVDQU      (AX), Y9
 	VPBROADCASTW (DX), Y10
-	VPAND        summarysel16<>+0(SB), Y10, Y10
+	VPAND        alignedsel16<>+0(SB), Y10, Y10
 	VPCMPEQW     Y8, Y10, Y10
 	VPBLENDVB    Y10, summarysplat2_ffff<>+0(SB), Y9, Y11
 	VPBLENDVB    Y10, summarysplat2_0<>+0(SB), Y9, Y9
@@ -2177,9 +2224,10 @@ summaryMaskedU16AVX2_singleloop:
 	ADDQ         $0x00000002, DX
 	ADDQ         $0x00000020, AX
 	SUBQ         $0x00000010, CX
-	JMP          summaryMaskedU16AVX2_singleloop
+	CMPQ         CX, $0x00000010
+	JGE          summaryMaskedU16AVX2_single_loop
 
-summaryMaskedU16AVX2_tail:
+summaryMaskedU16AVX2_single_done:
 	VPMINUW      Y0, Y4, Y0
 	VPMINUW      Y2, Y6, Y2
 	VPMINUW      Y0, Y2, Y0
@@ -2225,10 +2273,10 @@ TEXT ·summaryDenseU32AVX2(SB), NOSPLIT, $0-33
 	VPBROADCASTQ summarysplat4_0<>+0(SB), Y5
 	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y6
 	VPBROADCASTQ summarysplat4_0<>+0(SB), Y7
+	CMPQ         CX, $0x00000020
+	JL           summaryDenseU32AVX2_main_done
 
-summaryDenseU32AVX2_loop:
-	CMPQ    CX, $0x00000020
-	JB      summaryDenseU32AVX2_single
+summaryDenseU32AVX2_main_loop:
 	VMOVDQU (AX), Y8
 	VPMINUD Y0, Y8, Y0
 	VPMAXUD Y1, Y8, Y1
@@ -2243,20 +2291,23 @@ summaryDenseU32AVX2_loop:
 	VPMAXUD Y7, Y8, Y7
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000020, CX
-	JMP     summaryDenseU32AVX2_loop
+	CMPQ    CX, $0x00000020
+	JGE     summaryDenseU32AVX2_main_loop
 
-summaryDenseU32AVX2_single:
-summaryDenseU32AVX2_singleloop:
-	CMPQ    CX, $0x00000008
-	JB      summaryDenseU32AVX2_tail
+summaryDenseU32AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryDenseU32AVX2_single_done
+
+summaryDenseU32AVX2_single_loop:
 	VMOVDQU (AX), Y8
 	VPMINUD Y0, Y8, Y0
 	VPMAXUD Y1, Y8, Y1
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000008, CX
-	JMP     summaryDenseU32AVX2_singleloop
+	CMPQ    CX, $0x00000008
+	JGE     summaryDenseU32AVX2_single_loop
 
-summaryDenseU32AVX2_tail:
+summaryDenseU32AVX2_single_done:
 	VPMINUD      Y0, Y4, Y0
 	VPMINUD      Y2, Y6, Y2
 	VPMINUD      Y0, Y2, Y0
@@ -2336,13 +2387,13 @@ TEXT ·summaryMaskedU32AVX2(SB), NOSPLIT, $0-73
 	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y6
 	VPBROADCASTQ summarysplat4_0<>+0(SB), Y7
 	VPXOR        Y8, Y8, Y8
-
-summaryMaskedU32AVX2_loop:
 	CMPQ         CX, $0x00000020
-	JB           summaryMaskedU32AVX2_single
+	JL           summaryMaskedU32AVX2_main_done
+
+summaryMaskedU32AVX2_main_loop:
 	VMOVDQU      (AX), Y9
 	VPBROADCASTB (DX), Y10
-	VPAND        summarysel32<>+0(SB), Y10, Y10
+	VPAND        alignedsel32<>+0(SB), Y10, Y10
 	VPCMPEQD     Y8, Y10, Y10
 	VBLENDVPS    Y10, summarysplat4_ffffffff<>+0(SB), Y9, Y11
 	VBLENDVPS    Y10, summarysplat4_0<>+0(SB), Y9, Y9
@@ -2350,7 +2401,7 @@ summaryMaskedU32AVX2_loop:
 	VPMAXUD      Y1, Y9, Y1
 	VMOVDQU      32(AX), Y9
 	VPBROADCASTB 1(DX), Y10
-	VPAND        summarysel32<>+0(SB), Y10, Y10
+	VPAND        alignedsel32<>+0(SB), Y10, Y10
 	VPCMPEQD     Y8, Y10, Y10
 	VBLENDVPS    Y10, summarysplat4_ffffffff<>+0(SB), Y9, Y11
 	VBLENDVPS    Y10, summarysplat4_0<>+0(SB), Y9, Y9
@@ -2358,7 +2409,7 @@ summaryMaskedU32AVX2_loop:
 	VPMAXUD      Y3, Y9, Y3
 	VMOVDQU      64(AX), Y9
 	VPBROADCASTB 2(DX), Y10
-	VPAND        summarysel32<>+0(SB), Y10, Y10
+	VPAND        alignedsel32<>+0(SB), Y10, Y10
 	VPCMPEQD     Y8, Y10, Y10
 	VBLENDVPS    Y10, summarysplat4_ffffffff<>+0(SB), Y9, Y11
 	VBLENDVPS    Y10, summarysplat4_0<>+0(SB), Y9, Y9
@@ -2366,7 +2417,7 @@ summaryMaskedU32AVX2_loop:
 	VPMAXUD      Y5, Y9, Y5
 	VMOVDQU      96(AX), Y9
 	VPBROADCASTB 3(DX), Y10
-	VPAND        summarysel32<>+0(SB), Y10, Y10
+	VPAND        alignedsel32<>+0(SB), Y10, Y10
 	VPCMPEQD     Y8, Y10, Y10
 	VBLENDVPS    Y10, summarysplat4_ffffffff<>+0(SB), Y9, Y11
 	VBLENDVPS    Y10, summarysplat4_0<>+0(SB), Y9, Y9
@@ -2377,15 +2428,17 @@ summaryMaskedU32AVX2_loop:
 	ADDQ         $0x00000004, DX
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000020, CX
-	JMP          summaryMaskedU32AVX2_loop
+	CMPQ         CX, $0x00000020
+	JGE          summaryMaskedU32AVX2_main_loop
 
-summaryMaskedU32AVX2_single:
-summaryMaskedU32AVX2_singleloop:
-	CMPQ         CX, $0x00000008
-	JB           summaryMaskedU32AVX2_tail
+summaryMaskedU32AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaskedU32AVX2_single_done
+
+summaryMaskedU32AVX2_single_loop:
 	VMOVDQU      (AX), Y9
 	VPBROADCASTB (DX), Y10
-	VPAND        summarysel32<>+0(SB), Y10, Y10
+	VPAND        alignedsel32<>+0(SB), Y10, Y10
 	VPCMPEQD     Y8, Y10, Y10
 	VBLENDVPS    Y10, summarysplat4_ffffffff<>+0(SB), Y9, Y11
 	VBLENDVPS    Y10, summarysplat4_0<>+0(SB), Y9, Y9
@@ -2397,9 +2450,10 @@ summaryMaskedU32AVX2_singleloop:
 	ADDQ         $0x00000001, DX
 	ADDQ         $0x00000020, AX
 	SUBQ         $0x00000008, CX
-	JMP          summaryMaskedU32AVX2_singleloop
+	CMPQ         CX, $0x00000008
+	JGE          summaryMaskedU32AVX2_single_loop
 
-summaryMaskedU32AVX2_tail:
+summaryMaskedU32AVX2_single_done:
 	VPMINUD      Y0, Y4, Y0
 	VPMINUD      Y2, Y6, Y2
 	VPMINUD      Y0, Y2, Y0
@@ -2442,10 +2496,10 @@ TEXT ·summaryDenseU64AVX2(SB), NOSPLIT, $0-41
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y6
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y7
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y8
+	CMPQ         CX, $0x00000010
+	JL           summaryDenseU64AVX2_main_done
 
-summaryDenseU64AVX2_loop:
-	CMPQ      CX, $0x00000010
-	JB        summaryDenseU64AVX2_single
+summaryDenseU64AVX2_main_loop:
 	VMOVDQU   (AX), Y9
 	VPXOR     Y8, Y9, Y9
 	VPCMPGTQ  Y9, Y0, Y10
@@ -2472,12 +2526,14 @@ summaryDenseU64AVX2_loop:
 	VBLENDVPD Y10, Y9, Y7, Y7
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x00000010, CX
-	JMP       summaryDenseU64AVX2_loop
+	CMPQ      CX, $0x00000010
+	JGE       summaryDenseU64AVX2_main_loop
 
-summaryDenseU64AVX2_single:
-summaryDenseU64AVX2_singleloop:
-	CMPQ      CX, $0x00000008
-	JB        summaryDenseU64AVX2_tail
+summaryDenseU64AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryDenseU64AVX2_single_done
+
+summaryDenseU64AVX2_single_loop:
 	VMOVDQU   (AX), Y9
 	VPXOR     Y8, Y9, Y9
 	VPCMPGTQ  Y9, Y0, Y10
@@ -2492,9 +2548,10 @@ summaryDenseU64AVX2_singleloop:
 	VBLENDVPD Y10, Y9, Y3, Y3
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000008, CX
-	JMP       summaryDenseU64AVX2_singleloop
+	CMPQ      CX, $0x00000008
+	JGE       summaryDenseU64AVX2_single_loop
 
-summaryDenseU64AVX2_tail:
+summaryDenseU64AVX2_single_done:
 	VPCMPGTQ     Y4, Y0, Y8
 	VBLENDVPD    Y8, Y4, Y0, Y0
 	VPCMPGTQ     Y6, Y2, Y4
@@ -2547,14 +2604,14 @@ TEXT ·summaryMaskedU64AVX2(SB), NOSPLIT, $0-81
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y7
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y8
 	VPXOR        Y9, Y9, Y9
-
-summaryMaskedU64AVX2_loop:
 	CMPQ         CX, $0x00000010
-	JB           summaryMaskedU64AVX2_single
+	JL           summaryMaskedU64AVX2_main_done
+
+summaryMaskedU64AVX2_main_loop:
 	VMOVDQU      (AX), Y10
 	VPXOR        Y8, Y10, Y10
 	VPBROADCASTB (DX), Y11
-	VPAND        summarysel64_0<>+0(SB), Y11, Y11
+	VPAND        alignedsel64_0<>+0(SB), Y11, Y11
 	VPCMPEQQ     Y9, Y11, Y11
 	VBLENDVPD    Y11, summarysplat8_7fffffffffffffff<>+0(SB), Y10, Y12
 	VBLENDVPD    Y11, summarysplat8_8000000000000000<>+0(SB), Y10, Y10
@@ -2565,7 +2622,7 @@ summaryMaskedU64AVX2_loop:
 	VMOVDQU      32(AX), Y10
 	VPXOR        Y8, Y10, Y10
 	VPBROADCASTB (DX), Y11
-	VPAND        summarysel64_1<>+0(SB), Y11, Y11
+	VPAND        alignedsel64_1<>+0(SB), Y11, Y11
 	VPCMPEQQ     Y9, Y11, Y11
 	VBLENDVPD    Y11, summarysplat8_7fffffffffffffff<>+0(SB), Y10, Y12
 	VBLENDVPD    Y11, summarysplat8_8000000000000000<>+0(SB), Y10, Y10
@@ -2576,7 +2633,7 @@ summaryMaskedU64AVX2_loop:
 	VMOVDQU      64(AX), Y10
 	VPXOR        Y8, Y10, Y10
 	VPBROADCASTB 1(DX), Y11
-	VPAND        summarysel64_0<>+0(SB), Y11, Y11
+	VPAND        alignedsel64_0<>+0(SB), Y11, Y11
 	VPCMPEQQ     Y9, Y11, Y11
 	VBLENDVPD    Y11, summarysplat8_7fffffffffffffff<>+0(SB), Y10, Y12
 	VBLENDVPD    Y11, summarysplat8_8000000000000000<>+0(SB), Y10, Y10
@@ -2587,7 +2644,7 @@ summaryMaskedU64AVX2_loop:
 	VMOVDQU      96(AX), Y10
 	VPXOR        Y8, Y10, Y10
 	VPBROADCASTB 1(DX), Y11
-	VPAND        summarysel64_1<>+0(SB), Y11, Y11
+	VPAND        alignedsel64_1<>+0(SB), Y11, Y11
 	VPCMPEQQ     Y9, Y11, Y11
 	VBLENDVPD    Y11, summarysplat8_7fffffffffffffff<>+0(SB), Y10, Y12
 	VBLENDVPD    Y11, summarysplat8_8000000000000000<>+0(SB), Y10, Y10
@@ -2601,16 +2658,18 @@ summaryMaskedU64AVX2_loop:
 	ADDQ         $0x00000002, DX
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000010, CX
-	JMP          summaryMaskedU64AVX2_loop
+	CMPQ         CX, $0x00000010
+	JGE          summaryMaskedU64AVX2_main_loop
 
-summaryMaskedU64AVX2_single:
-summaryMaskedU64AVX2_singleloop:
-	CMPQ         CX, $0x00000008
-	JB           summaryMaskedU64AVX2_tail
+summaryMaskedU64AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaskedU64AVX2_single_done
+
+summaryMaskedU64AVX2_single_loop:
 	VMOVDQU      (AX), Y10
 	VPXOR        Y8, Y10, Y10
 	VPBROADCASTB (DX), Y11
-	VPAND        summarysel64_0<>+0(SB), Y11, Y11
+	VPAND        alignedsel64_0<>+0(SB), Y11, Y11
 	VPCMPEQQ     Y9, Y11, Y11
 	VBLENDVPD    Y11, summarysplat8_7fffffffffffffff<>+0(SB), Y10, Y12
 	VBLENDVPD    Y11, summarysplat8_8000000000000000<>+0(SB), Y10, Y10
@@ -2621,7 +2680,7 @@ summaryMaskedU64AVX2_singleloop:
 	VMOVDQU      32(AX), Y10
 	VPXOR        Y8, Y10, Y10
 	VPBROADCASTB (DX), Y11
-	VPAND        summarysel64_1<>+0(SB), Y11, Y11
+	VPAND        alignedsel64_1<>+0(SB), Y11, Y11
 	VPCMPEQQ     Y9, Y11, Y11
 	VBLENDVPD    Y11, summarysplat8_7fffffffffffffff<>+0(SB), Y10, Y12
 	VBLENDVPD    Y11, summarysplat8_8000000000000000<>+0(SB), Y10, Y10
@@ -2635,9 +2694,10 @@ summaryMaskedU64AVX2_singleloop:
 	ADDQ         $0x00000001, DX
 	ADDQ         $0x00000040, AX
 	SUBQ         $0x00000008, CX
-	JMP          summaryMaskedU64AVX2_singleloop
+	CMPQ         CX, $0x00000008
+	JGE          summaryMaskedU64AVX2_single_loop
 
-summaryMaskedU64AVX2_tail:
+summaryMaskedU64AVX2_single_done:
 	VPCMPGTQ     Y4, Y0, Y8
 	VBLENDVPD    Y8, Y4, Y0, Y0
 	VPCMPGTQ     Y6, Y2, Y4
@@ -2699,10 +2759,10 @@ TEXT ·summaryDenseF32AVX512(SB), NOSPLIT, $0-33
 	KXNORQ       K2, K2, K2
 	KXNORQ       K3, K3, K3
 	KXNORQ       K4, K4, K4
+	CMPQ         CX, $0x00000080
+	JL           summaryDenseF32AVX512_main_done
 
-summaryDenseF32AVX512_loop:
-	CMPQ    CX, $0x00000080
-	JB      summaryDenseF32AVX512_single
+summaryDenseF32AVX512_main_loop:
 	VMOVUPS (AX), Z16
 	VMINPS  Z0, Z16, Z0
 	VMAXPS  Z1, Z16, Z1
@@ -2733,21 +2793,24 @@ summaryDenseF32AVX512_loop:
 	VCMPPS  $0x07, Z23, Z22, K4, K4
 	ADDQ    $0x00000200, AX
 	SUBQ    $0x00000080, CX
-	JMP     summaryDenseF32AVX512_loop
+	CMPQ    CX, $0x00000080
+	JGE     summaryDenseF32AVX512_main_loop
 
-summaryDenseF32AVX512_single:
-summaryDenseF32AVX512_singleloop:
-	CMPQ    CX, $0x00000010
-	JB      summaryDenseF32AVX512_tail
+summaryDenseF32AVX512_main_done:
+	CMPQ CX, $0x00000010
+	JL   summaryDenseF32AVX512_single_done
+
+summaryDenseF32AVX512_single_loop:
 	VMOVUPS (AX), Z16
 	VMINPS  Z0, Z16, Z0
 	VMAXPS  Z1, Z16, Z1
 	VCMPPS  $0x07, Z16, Z16, K1, K1
 	ADDQ    $0x00000040, AX
 	SUBQ    $0x00000010, CX
-	JMP     summaryDenseF32AVX512_singleloop
+	CMPQ    CX, $0x00000010
+	JGE     summaryDenseF32AVX512_single_loop
 
-summaryDenseF32AVX512_tail:
+summaryDenseF32AVX512_single_done:
 	TESTQ     CX, CX
 	JZ        summaryDenseF32AVX512_done
 	MOVQ      $-1, DX
@@ -2829,10 +2892,10 @@ TEXT ·summaryMaskedF32AVX512(SB), NOSPLIT, $0-73
 	KXNORQ       K2, K2, K2
 	KXNORQ       K3, K3, K3
 	KXNORQ       K4, K4, K4
+	CMPQ         CX, $0x00000080
+	JL           summaryMaskedF32AVX512_main_done
 
-summaryMaskedF32AVX512_loop:
-	CMPQ      CX, $0x00000080
-	JB        summaryMaskedF32AVX512_single
+summaryMaskedF32AVX512_main_loop:
 	KMOVW     (DX), K5
 	VMOVUPS.Z (AX), K5, Z16
 	VMINPS    Z0, Z16, K5, Z0
@@ -2876,12 +2939,14 @@ summaryMaskedF32AVX512_loop:
 	ADDQ      $0x00000010, DX
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000080, CX
-	JMP       summaryMaskedF32AVX512_loop
+	CMPQ      CX, $0x00000080
+	JGE       summaryMaskedF32AVX512_main_loop
 
-summaryMaskedF32AVX512_single:
-summaryMaskedF32AVX512_singleloop:
-	CMPQ      CX, $0x00000010
-	JB        summaryMaskedF32AVX512_tail
+summaryMaskedF32AVX512_main_done:
+	CMPQ CX, $0x00000010
+	JL   summaryMaskedF32AVX512_single_done
+
+summaryMaskedF32AVX512_single_loop:
 	KMOVW     (DX), K5
 	VMOVUPS.Z (AX), K5, Z16
 	VMINPS    Z0, Z16, K5, Z0
@@ -2893,9 +2958,10 @@ summaryMaskedF32AVX512_singleloop:
 	ADDQ      $0x00000002, DX
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000010, CX
-	JMP       summaryMaskedF32AVX512_singleloop
+	CMPQ      CX, $0x00000010
+	JGE       summaryMaskedF32AVX512_single_loop
 
-summaryMaskedF32AVX512_tail:
+summaryMaskedF32AVX512_single_done:
 	TESTQ     CX, CX
 	JZ        summaryMaskedF32AVX512_done
 	MOVQ      tail+48(FP), CX
@@ -2977,10 +3043,10 @@ TEXT ·summaryDenseF64AVX512(SB), NOSPLIT, $0-41
 	KXNORQ       K2, K2, K2
 	KXNORQ       K3, K3, K3
 	KXNORQ       K4, K4, K4
+	CMPQ         CX, $0x00000040
+	JL           summaryDenseF64AVX512_main_done
 
-summaryDenseF64AVX512_loop:
-	CMPQ    CX, $0x00000040
-	JB      summaryDenseF64AVX512_single
+summaryDenseF64AVX512_main_loop:
 	VMOVUPD (AX), Z16
 	VMINPD  Z0, Z16, Z0
 	VMAXPD  Z1, Z16, Z1
@@ -3011,21 +3077,24 @@ summaryDenseF64AVX512_loop:
 	VCMPPD  $0x07, Z23, Z22, K4, K4
 	ADDQ    $0x00000200, AX
 	SUBQ    $0x00000040, CX
-	JMP     summaryDenseF64AVX512_loop
+	CMPQ    CX, $0x00000040
+	JGE     summaryDenseF64AVX512_main_loop
 
-summaryDenseF64AVX512_single:
-summaryDenseF64AVX512_singleloop:
-	CMPQ    CX, $0x00000008
-	JB      summaryDenseF64AVX512_tail
+summaryDenseF64AVX512_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryDenseF64AVX512_single_done
+
+summaryDenseF64AVX512_single_loop:
 	VMOVUPD (AX), Z16
 	VMINPD  Z0, Z16, Z0
 	VMAXPD  Z1, Z16, Z1
 	VCMPPD  $0x07, Z16, Z16, K1, K1
 	ADDQ    $0x00000040, AX
 	SUBQ    $0x00000008, CX
-	JMP     summaryDenseF64AVX512_singleloop
+	CMPQ    CX, $0x00000008
+	JGE     summaryDenseF64AVX512_single_loop
 
-summaryDenseF64AVX512_tail:
+summaryDenseF64AVX512_single_done:
 	TESTQ     CX, CX
 	JZ        summaryDenseF64AVX512_done
 	MOVQ      $-1, DX
@@ -3103,10 +3172,10 @@ TEXT ·summaryMaskedF64AVX512(SB), NOSPLIT, $0-81
 	KXNORQ       K2, K2, K2
 	KXNORQ       K3, K3, K3
 	KXNORQ       K4, K4, K4
+	CMPQ         CX, $0x00000040
+	JL           summaryMaskedF64AVX512_main_done
 
-summaryMaskedF64AVX512_loop:
-	CMPQ      CX, $0x00000040
-	JB        summaryMaskedF64AVX512_single
+summaryMaskedF64AVX512_main_loop:
 	KMOVB     (DX), K5
 	VMOVUPD.Z (AX), K5, Z16
 	VMINPD    Z0, Z16, K5, Z0
@@ -3148,12 +3217,14 @@ summaryMaskedF64AVX512_loop:
 	ADDQ      $0x00000008, DX
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000040, CX
-	JMP       summaryMaskedF64AVX512_loop
+	CMPQ      CX, $0x00000040
+	JGE       summaryMaskedF64AVX512_main_loop
 
-summaryMaskedF64AVX512_single:
-summaryMaskedF64AVX512_singleloop:
-	CMPQ      CX, $0x00000008
-	JB        summaryMaskedF64AVX512_tail
+summaryMaskedF64AVX512_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaskedF64AVX512_single_done
+
+summaryMaskedF64AVX512_single_loop:
 	KMOVB     (DX), K5
 	VMOVUPD.Z (AX), K5, Z16
 	VMINPD    Z0, Z16, K5, Z0
@@ -3165,9 +3236,10 @@ summaryMaskedF64AVX512_singleloop:
 	ADDQ      $0x00000001, DX
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000008, CX
-	JMP       summaryMaskedF64AVX512_singleloop
+	CMPQ      CX, $0x00000008
+	JGE       summaryMaskedF64AVX512_single_loop
 
-summaryMaskedF64AVX512_tail:
+summaryMaskedF64AVX512_single_done:
 	TESTQ     CX, CX
 	JZ        summaryMaskedF64AVX512_done
 	MOVQ      tail+48(FP), CX
@@ -3241,10 +3313,10 @@ TEXT ·summaryDenseI8AVX512(SB), NOSPLIT, $0-27
 	VPBROADCASTQ summarysplat1_80<>+0(SB), Z13
 	VPBROADCASTQ summarysplat1_7f<>+0(SB), Z14
 	VPBROADCASTQ summarysplat1_80<>+0(SB), Z15
+	CMPQ         CX, $0x00000200
+	JL           summaryDenseI8AVX512_main_done
 
-summaryDenseI8AVX512_loop:
-	CMPQ      CX, $0x00000200
-	JB        summaryDenseI8AVX512_single
+summaryDenseI8AVX512_main_loop:
 	VMOVDQU64 (AX), Z16
 	VPMINSB   Z0, Z16, Z0
 	VPMAXSB   Z1, Z16, Z1
@@ -3271,20 +3343,23 @@ summaryDenseI8AVX512_loop:
 	VPMAXSB   Z15, Z16, Z15
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, CX
-	JMP       summaryDenseI8AVX512_loop
+	CMPQ      CX, $0x00000200
+	JGE       summaryDenseI8AVX512_main_loop
 
-summaryDenseI8AVX512_single:
-summaryDenseI8AVX512_singleloop:
-	CMPQ      CX, $0x00000040
-	JB        summaryDenseI8AVX512_tail
+summaryDenseI8AVX512_main_done:
+	CMPQ CX, $0x00000040
+	JL   summaryDenseI8AVX512_single_done
+
+summaryDenseI8AVX512_single_loop:
 	VMOVDQU64 (AX), Z16
 	VPMINSB   Z0, Z16, Z0
 	VPMAXSB   Z1, Z16, Z1
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000040, CX
-	JMP       summaryDenseI8AVX512_singleloop
+	CMPQ      CX, $0x00000040
+	JGE       summaryDenseI8AVX512_single_loop
 
-summaryDenseI8AVX512_tail:
+summaryDenseI8AVX512_single_done:
 	TESTQ      CX, CX
 	JZ         summaryDenseI8AVX512_done
 	MOVQ       $-1, DX
@@ -3365,10 +3440,10 @@ TEXT ·summaryMaskedI8AVX512(SB), NOSPLIT, $0-73
 	VPBROADCASTQ summarysplat1_80<>+0(SB), Z13
 	VPBROADCASTQ summarysplat1_7f<>+0(SB), Z14
 	VPBROADCASTQ summarysplat1_80<>+0(SB), Z15
+	CMPQ         CX, $0x00000200
+	JL           summaryMaskedI8AVX512_main_done
 
-summaryMaskedI8AVX512_loop:
-	CMPQ       CX, $0x00000200
-	JB         summaryMaskedI8AVX512_single
+summaryMaskedI8AVX512_main_loop:
 	KMOVQ      (DX), K1
 	VMOVDQU8.Z (AX), K1, Z16
 	VPMINSB    Z0, Z16, K1, Z0
@@ -3420,12 +3495,14 @@ summaryMaskedI8AVX512_loop:
 	ADDQ       $0x00000040, DX
 	ADDQ       $0x00000200, AX
 	SUBQ       $0x00000200, CX
-	JMP        summaryMaskedI8AVX512_loop
+	CMPQ       CX, $0x00000200
+	JGE        summaryMaskedI8AVX512_main_loop
 
-summaryMaskedI8AVX512_single:
-summaryMaskedI8AVX512_singleloop:
-	CMPQ       CX, $0x00000040
-	JB         summaryMaskedI8AVX512_tail
+summaryMaskedI8AVX512_main_done:
+	CMPQ CX, $0x00000040
+	JL   summaryMaskedI8AVX512_single_done
+
+summaryMaskedI8AVX512_single_loop:
 	KMOVQ      (DX), K1
 	VMOVDQU8.Z (AX), K1, Z16
 	VPMINSB    Z0, Z16, K1, Z0
@@ -3435,9 +3512,10 @@ summaryMaskedI8AVX512_singleloop:
 	ADDQ       $0x00000008, DX
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000040, CX
-	JMP        summaryMaskedI8AVX512_singleloop
+	CMPQ       CX, $0x00000040
+	JGE        summaryMaskedI8AVX512_single_loop
 
-summaryMaskedI8AVX512_tail:
+summaryMaskedI8AVX512_single_done:
 	TESTQ      CX, CX
 	JZ         summaryMaskedI8AVX512_done
 	MOVQ       tail+48(FP), CX
@@ -3518,10 +3596,10 @@ TEXT ·summaryDenseI16AVX512(SB), NOSPLIT, $0-29
 	VPBROADCASTQ summarysplat2_8000<>+0(SB), Z13
 	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat2_8000<>+0(SB), Z15
+	CMPQ         CX, $0x00000100
+	JL           summaryDenseI16AVX512_main_done
 
-summaryDenseI16AVX512_loop:
-	CMPQ      CX, $0x00000100
-	JB        summaryDenseI16AVX512_single
+summaryDenseI16AVX512_main_loop:
 	VMOVDQU64 (AX), Z16
 	VPMINSW   Z0, Z16, Z0
 	VPMAXSW   Z1, Z16, Z1
@@ -3548,20 +3626,23 @@ summaryDenseI16AVX512_loop:
 	VPMAXSW   Z15, Z16, Z15
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000100, CX
-	JMP       summaryDenseI16AVX512_loop
+	CMPQ      CX, $0x00000100
+	JGE       summaryDenseI16AVX512_main_loop
 
-summaryDenseI16AVX512_single:
-summaryDenseI16AVX512_singleloop:
-	CMPQ      CX, $0x00000020
-	JB        summaryDenseI16AVX512_tail
+summaryDenseI16AVX512_main_done:
+	CMPQ CX, $0x00000020
+	JL   summaryDenseI16AVX512_single_done
+
+summaryDenseI16AVX512_single_loop:
 	VMOVDQU64 (AX), Z16
 	VPMINSW   Z0, Z16, Z0
 	VPMAXSW   Z1, Z16, Z1
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000020, CX
-	JMP       summaryDenseI16AVX512_singleloop
+	CMPQ      CX, $0x00000020
+	JGE       summaryDenseI16AVX512_single_loop
 
-summaryDenseI16AVX512_tail:
+summaryDenseI16AVX512_single_done:
 	TESTQ       CX, CX
 	JZ          summaryDenseI16AVX512_done
 	MOVQ        $-1, DX
@@ -3638,10 +3719,10 @@ TEXT ·summaryMaskedI16AVX512(SB), NOSPLIT, $0-73
 	VPBROADCASTQ summarysplat2_8000<>+0(SB), Z13
 	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat2_8000<>+0(SB), Z15
+	CMPQ         CX, $0x00000100
+	JL           summaryMaskedI16AVX512_main_done
 
-summaryMaskedI16AVX512_loop:
-	CMPQ        CX, $0x00000100
-	JB          summaryMaskedI16AVX512_single
+summaryMaskedI16AVX512_main_loop:
 	KMOVD       (DX), K1
 	VMOVDQU16.Z (AX), K1, Z16
 	VPMINSW     Z0, Z16, K1, Z0
@@ -3685,12 +3766,14 @@ summaryMaskedI16AVX512_loop:
 	ADDQ        $0x00000020, DX
 	ADDQ        $0x00000200, AX
 	SUBQ        $0x00000100, CX
-	JMP         summaryMaskedI16AVX512_loop
+	CMPQ        CX, $0x00000100
+	JGE         summaryMaskedI16AVX512_main_loop
 
-summaryMaskedI16AVX512_single:
-summaryMaskedI16AVX512_singleloop:
-	CMPQ        CX, $0x00000020
-	JB          summaryMaskedI16AVX512_tail
+summaryMaskedI16AVX512_main_done:
+	CMPQ CX, $0x00000020
+	JL   summaryMaskedI16AVX512_single_done
+
+summaryMaskedI16AVX512_single_loop:
 	KMOVD       (DX), K1
 	VMOVDQU16.Z (AX), K1, Z16
 	VPMINSW     Z0, Z16, K1, Z0
@@ -3700,9 +3783,10 @@ summaryMaskedI16AVX512_singleloop:
 	ADDQ        $0x00000004, DX
 	ADDQ        $0x00000040, AX
 	SUBQ        $0x00000020, CX
-	JMP         summaryMaskedI16AVX512_singleloop
+	CMPQ        CX, $0x00000020
+	JGE         summaryMaskedI16AVX512_single_loop
 
-summaryMaskedI16AVX512_tail:
+summaryMaskedI16AVX512_single_done:
 	TESTQ       CX, CX
 	JZ          summaryMaskedI16AVX512_done
 	MOVQ        tail+48(FP), CX
@@ -3779,10 +3863,10 @@ TEXT ·summaryDenseI32AVX512(SB), NOSPLIT, $0-33
 	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Z13
 	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Z15
+	CMPQ         CX, $0x00000080
+	JL           summaryDenseI32AVX512_main_done
 
-summaryDenseI32AVX512_loop:
-	CMPQ      CX, $0x00000080
-	JB        summaryDenseI32AVX512_single
+summaryDenseI32AVX512_main_loop:
 	VMOVDQU64 (AX), Z16
 	VPMINSD   Z0, Z16, Z0
 	VPMAXSD   Z1, Z16, Z1
@@ -3809,20 +3893,23 @@ summaryDenseI32AVX512_loop:
 	VPMAXSD   Z15, Z16, Z15
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000080, CX
-	JMP       summaryDenseI32AVX512_loop
+	CMPQ      CX, $0x00000080
+	JGE       summaryDenseI32AVX512_main_loop
 
-summaryDenseI32AVX512_single:
-summaryDenseI32AVX512_singleloop:
-	CMPQ      CX, $0x00000010
-	JB        summaryDenseI32AVX512_tail
+summaryDenseI32AVX512_main_done:
+	CMPQ CX, $0x00000010
+	JL   summaryDenseI32AVX512_single_done
+
+summaryDenseI32AVX512_single_loop:
 	VMOVDQU64 (AX), Z16
 	VPMINSD   Z0, Z16, Z0
 	VPMAXSD   Z1, Z16, Z1
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000010, CX
-	JMP       summaryDenseI32AVX512_singleloop
+	CMPQ      CX, $0x00000010
+	JGE       summaryDenseI32AVX512_single_loop
 
-summaryDenseI32AVX512_tail:
+summaryDenseI32AVX512_single_done:
 	TESTQ       CX, CX
 	JZ          summaryDenseI32AVX512_done
 	MOVQ        $-1, DX
@@ -3895,10 +3982,10 @@ TEXT ·summaryMaskedI32AVX512(SB), NOSPLIT, $0-73
 	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Z13
 	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Z15
+	CMPQ         CX, $0x00000080
+	JL           summaryMaskedI32AVX512_main_done
 
-summaryMaskedI32AVX512_loop:
-	CMPQ        CX, $0x00000080
-	JB          summaryMaskedI32AVX512_single
+summaryMaskedI32AVX512_main_loop:
 	KMOVW       (DX), K1
 	VMOVDQU32.Z (AX), K1, Z16
 	VPMINSD     Z0, Z16, K1, Z0
@@ -3938,12 +4025,14 @@ summaryMaskedI32AVX512_loop:
 	ADDQ        $0x00000010, DX
 	ADDQ        $0x00000200, AX
 	SUBQ        $0x00000080, CX
-	JMP         summaryMaskedI32AVX512_loop
+	CMPQ        CX, $0x00000080
+	JGE         summaryMaskedI32AVX512_main_loop
 
-summaryMaskedI32AVX512_single:
-summaryMaskedI32AVX512_singleloop:
-	CMPQ        CX, $0x00000010
-	JB          summaryMaskedI32AVX512_tail
+summaryMaskedI32AVX512_main_done:
+	CMPQ CX, $0x00000010
+	JL   summaryMaskedI32AVX512_single_done
+
+summaryMaskedI32AVX512_single_loop:
 	KMOVW       (DX), K1
 	VMOVDQU32.Z (AX), K1, Z16
 	VPMINSD     Z0, Z16, K1, Z0
@@ -3954,9 +4043,10 @@ summaryMaskedI32AVX512_singleloop:
 	ADDQ        $0x00000002, DX
 	ADDQ        $0x00000040, AX
 	SUBQ        $0x00000010, CX
-	JMP         summaryMaskedI32AVX512_singleloop
+	CMPQ        CX, $0x00000010
+	JGE         summaryMaskedI32AVX512_single_loop
 
-summaryMaskedI32AVX512_tail:
+summaryMaskedI32AVX512_single_done:
 	TESTQ       CX, CX
 	JZ          summaryMaskedI32AVX512_done
 	MOVQ        tail+48(FP), CX
@@ -4029,10 +4119,10 @@ TEXT ·summaryDenseI64AVX512(SB), NOSPLIT, $0-41
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Z13
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Z15
+	CMPQ         CX, $0x00000040
+	JL           summaryDenseI64AVX512_main_done
 
-summaryDenseI64AVX512_loop:
-	CMPQ      CX, $0x00000040
-	JB        summaryDenseI64AVX512_single
+summaryDenseI64AVX512_main_loop:
 	VMOVDQU64 (AX), Z16
 	VPMINSQ   Z0, Z16, Z0
 	VPMAXSQ   Z1, Z16, Z1
@@ -4059,20 +4149,23 @@ summaryDenseI64AVX512_loop:
 	VPMAXSQ   Z15, Z16, Z15
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000040, CX
-	JMP       summaryDenseI64AVX512_loop
+	CMPQ      CX, $0x00000040
+	JGE       summaryDenseI64AVX512_main_loop
 
-summaryDenseI64AVX512_single:
-summaryDenseI64AVX512_singleloop:
-	CMPQ      CX, $0x00000008
-	JB        summaryDenseI64AVX512_tail
+summaryDenseI64AVX512_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryDenseI64AVX512_single_done
+
+summaryDenseI64AVX512_single_loop:
 	VMOVDQU64 (AX), Z16
 	VPMINSQ   Z0, Z16, Z0
 	VPMAXSQ   Z1, Z16, Z1
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000008, CX
-	JMP       summaryDenseI64AVX512_singleloop
+	CMPQ      CX, $0x00000008
+	JGE       summaryDenseI64AVX512_single_loop
 
-summaryDenseI64AVX512_tail:
+summaryDenseI64AVX512_single_done:
 	TESTQ       CX, CX
 	JZ          summaryDenseI64AVX512_done
 	MOVQ        $-1, DX
@@ -4141,10 +4234,10 @@ TEXT ·summaryMaskedI64AVX512(SB), NOSPLIT, $0-81
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Z13
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Z15
+	CMPQ         CX, $0x00000040
+	JL           summaryMaskedI64AVX512_main_done
 
-summaryMaskedI64AVX512_loop:
-	CMPQ        CX, $0x00000040
-	JB          summaryMaskedI64AVX512_single
+summaryMaskedI64AVX512_main_loop:
 	KMOVB       (DX), K1
 	VMOVDQU64.Z (AX), K1, Z16
 	VPMINSQ     Z0, Z16, K1, Z0
@@ -4182,12 +4275,14 @@ summaryMaskedI64AVX512_loop:
 	ADDQ        $0x00000008, DX
 	ADDQ        $0x00000200, AX
 	SUBQ        $0x00000040, CX
-	JMP         summaryMaskedI64AVX512_loop
+	CMPQ        CX, $0x00000040
+	JGE         summaryMaskedI64AVX512_main_loop
 
-summaryMaskedI64AVX512_single:
-summaryMaskedI64AVX512_singleloop:
-	CMPQ        CX, $0x00000008
-	JB          summaryMaskedI64AVX512_tail
+summaryMaskedI64AVX512_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaskedI64AVX512_single_done
+
+summaryMaskedI64AVX512_single_loop:
 	KMOVB       (DX), K1
 	VMOVDQU64.Z (AX), K1, Z16
 	VPMINSQ     Z0, Z16, K1, Z0
@@ -4198,9 +4293,10 @@ summaryMaskedI64AVX512_singleloop:
 	ADDQ        $0x00000001, DX
 	ADDQ        $0x00000040, AX
 	SUBQ        $0x00000008, CX
-	JMP         summaryMaskedI64AVX512_singleloop
+	CMPQ        CX, $0x00000008
+	JGE         summaryMaskedI64AVX512_single_loop
 
-summaryMaskedI64AVX512_tail:
+summaryMaskedI64AVX512_single_done:
 	TESTQ       CX, CX
 	JZ          summaryMaskedI64AVX512_done
 	MOVQ        tail+48(FP), CX
@@ -4269,10 +4365,10 @@ TEXT ·summaryDenseU8AVX512(SB), NOSPLIT, $0-27
 	VPBROADCASTQ summarysplat1_0<>+0(SB), Z13
 	VPBROADCASTQ summarysplat1_ff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat1_0<>+0(SB), Z15
+	CMPQ         CX, $0x00000200
+	JL           summaryDenseU8AVX512_main_done
 
-summaryDenseU8AVX512_loop:
-	CMPQ      CX, $0x00000200
-	JB        summaryDenseU8AVX512_single
+summaryDenseU8AVX512_main_loop:
 	VMOVDQU64 (AX), Z16
 	VPMINUB   Z0, Z16, Z0
 	VPMAXUB   Z1, Z16, Z1
@@ -4299,20 +4395,23 @@ summaryDenseU8AVX512_loop:
 	VPMAXUB   Z15, Z16, Z15
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000200, CX
-	JMP       summaryDenseU8AVX512_loop
+	CMPQ      CX, $0x00000200
+	JGE       summaryDenseU8AVX512_main_loop
 
-summaryDenseU8AVX512_single:
-summaryDenseU8AVX512_singleloop:
-	CMPQ      CX, $0x00000040
-	JB        summaryDenseU8AVX512_tail
+summaryDenseU8AVX512_main_done:
+	CMPQ CX, $0x00000040
+	JL   summaryDenseU8AVX512_single_done
+
+summaryDenseU8AVX512_single_loop:
 	VMOVDQU64 (AX), Z16
 	VPMINUB   Z0, Z16, Z0
 	VPMAXUB   Z1, Z16, Z1
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000040, CX
-	JMP       summaryDenseU8AVX512_singleloop
+	CMPQ      CX, $0x00000040
+	JGE       summaryDenseU8AVX512_single_loop
 
-summaryDenseU8AVX512_tail:
+summaryDenseU8AVX512_single_done:
 	TESTQ      CX, CX
 	JZ         summaryDenseU8AVX512_done
 	MOVQ       $-1, DX
@@ -4393,10 +4492,10 @@ TEXT ·summaryMaskedU8AVX512(SB), NOSPLIT, $0-73
 	VPBROADCASTQ summarysplat1_0<>+0(SB), Z13
 	VPBROADCASTQ summarysplat1_ff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat1_0<>+0(SB), Z15
+	CMPQ         CX, $0x00000200
+	JL           summaryMaskedU8AVX512_main_done
 
-summaryMaskedU8AVX512_loop:
-	CMPQ       CX, $0x00000200
-	JB         summaryMaskedU8AVX512_single
+summaryMaskedU8AVX512_main_loop:
 	KMOVQ      (DX), K1
 	VMOVDQU8.Z (AX), K1, Z16
 	VPMINUB    Z0, Z16, K1, Z0
@@ -4448,12 +4547,14 @@ summaryMaskedU8AVX512_loop:
 	ADDQ       $0x00000040, DX
 	ADDQ       $0x00000200, AX
 	SUBQ       $0x00000200, CX
-	JMP        summaryMaskedU8AVX512_loop
+	CMPQ       CX, $0x00000200
+	JGE        summaryMaskedU8AVX512_main_loop
 
-summaryMaskedU8AVX512_single:
-summaryMaskedU8AVX512_singleloop:
-	CMPQ       CX, $0x00000040
-	JB         summaryMaskedU8AVX512_tail
+summaryMaskedU8AVX512_main_done:
+	CMPQ CX, $0x00000040
+	JL   summaryMaskedU8AVX512_single_done
+
+summaryMaskedU8AVX512_single_loop:
 	KMOVQ      (DX), K1
 	VMOVDQU8.Z (AX), K1, Z16
 	VPMINUB    Z0, Z16, K1, Z0
@@ -4463,9 +4564,10 @@ summaryMaskedU8AVX512_singleloop:
 	ADDQ       $0x00000008, DX
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000040, CX
-	JMP        summaryMaskedU8AVX512_singleloop
+	CMPQ       CX, $0x00000040
+	JGE        summaryMaskedU8AVX512_single_loop
 
-summaryMaskedU8AVX512_tail:
+summaryMaskedU8AVX512_single_done:
 	TESTQ      CX, CX
 	JZ         summaryMaskedU8AVX512_done
 	MOVQ       tail+48(FP), CX
@@ -4546,10 +4648,10 @@ TEXT ·summaryDenseU16AVX512(SB), NOSPLIT, $0-29
 	VPBROADCASTQ summarysplat2_0<>+0(SB), Z13
 	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat2_0<>+0(SB), Z15
+	CMPQ         CX, $0x00000100
+	JL           summaryDenseU16AVX512_main_done
 
-summaryDenseU16AVX512_loop:
-	CMPQ      CX, $0x00000100
-	JB        summaryDenseU16AVX512_single
+summaryDenseU16AVX512_main_loop:
 	VMOVDQU64 (AX), Z16
 	VPMINUW   Z0, Z16, Z0
 	VPMAXUW   Z1, Z16, Z1
@@ -4576,20 +4678,23 @@ summaryDenseU16AVX512_loop:
 	VPMAXUW   Z15, Z16, Z15
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000100, CX
-	JMP       summaryDenseU16AVX512_loop
+	CMPQ      CX, $0x00000100
+	JGE       summaryDenseU16AVX512_main_loop
 
-summaryDenseU16AVX512_single:
-summaryDenseU16AVX512_singleloop:
-	CMPQ      CX, $0x00000020
-	JB        summaryDenseU16AVX512_tail
+summaryDenseU16AVX512_main_done:
+	CMPQ CX, $0x00000020
+	JL   summaryDenseU16AVX512_single_done
+
+summaryDenseU16AVX512_single_loop:
 	VMOVDQU64 (AX), Z16
 	VPMINUW   Z0, Z16, Z0
 	VPMAXUW   Z1, Z16, Z1
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000020, CX
-	JMP       summaryDenseU16AVX512_singleloop
+	CMPQ      CX, $0x00000020
+	JGE       summaryDenseU16AVX512_single_loop
 
-summaryDenseU16AVX512_tail:
+summaryDenseU16AVX512_single_done:
 	TESTQ       CX, CX
 	JZ          summaryDenseU16AVX512_done
 	MOVQ        $-1, DX
@@ -4666,10 +4771,10 @@ TEXT ·summaryMaskedU16AVX512(SB), NOSPLIT, $0-73
 	VPBROADCASTQ summarysplat2_0<>+0(SB), Z13
 	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat2_0<>+0(SB), Z15
+	CMPQ         CX, $0x00000100
+	JL           summaryMaskedU16AVX512_main_done
 
-summaryMaskedU16AVX512_loop:
-	CMPQ        CX, $0x00000100
-	JB          summaryMaskedU16AVX512_single
+summaryMaskedU16AVX512_main_loop:
 	KMOVD       (DX), K1
 	VMOVDQU16.Z (AX), K1, Z16
 	VPMINUW     Z0, Z16, K1, Z0
@@ -4713,12 +4818,14 @@ summaryMaskedU16AVX512_loop:
 	ADDQ        $0x00000020, DX
 	ADDQ        $0x00000200, AX
 	SUBQ        $0x00000100, CX
-	JMP         summaryMaskedU16AVX512_loop
+	CMPQ        CX, $0x00000100
+	JGE         summaryMaskedU16AVX512_main_loop
 
-summaryMaskedU16AVX512_single:
-summaryMaskedU16AVX512_singleloop:
-	CMPQ        CX, $0x00000020
-	JB          summaryMaskedU16AVX512_tail
+summaryMaskedU16AVX512_main_done:
+	CMPQ CX, $0x00000020
+	JL   summaryMaskedU16AVX512_single_done
+
+summaryMaskedU16AVX512_single_loop:
 	KMOVD       (DX), K1
 	VMOVDQU16.Z (AX), K1, Z16
 	VPMINUW     Z0, Z16, K1, Z0
@@ -4728,9 +4835,10 @@ summaryMaskedU16AVX512_singleloop:
 	ADDQ        $0x00000004, DX
 	ADDQ        $0x00000040, AX
 	SUBQ        $0x00000020, CX
-	JMP         summaryMaskedU16AVX512_singleloop
+	CMPQ        CX, $0x00000020
+	JGE         summaryMaskedU16AVX512_single_loop
 
-summaryMaskedU16AVX512_tail:
+summaryMaskedU16AVX512_single_done:
 	TESTQ       CX, CX
 	JZ          summaryMaskedU16AVX512_done
 	MOVQ        tail+48(FP), CX
@@ -4807,10 +4915,10 @@ TEXT ·summaryDenseU32AVX512(SB), NOSPLIT, $0-33
 	VPBROADCASTQ summarysplat4_0<>+0(SB), Z13
 	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat4_0<>+0(SB), Z15
+	CMPQ         CX, $0x00000080
+	JL           summaryDenseU32AVX512_main_done
 
-summaryDenseU32AVX512_loop:
-	CMPQ      CX, $0x00000080
-	JB        summaryDenseU32AVX512_single
+summaryDenseU32AVX512_main_loop:
 	VMOVDQU64 (AX), Z16
 	VPMINUD   Z0, Z16, Z0
 	VPMAXUD   Z1, Z16, Z1
@@ -4837,20 +4945,23 @@ summaryDenseU32AVX512_loop:
 	VPMAXUD   Z15, Z16, Z15
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000080, CX
-	JMP       summaryDenseU32AVX512_loop
+	CMPQ      CX, $0x00000080
+	JGE       summaryDenseU32AVX512_main_loop
 
-summaryDenseU32AVX512_single:
-summaryDenseU32AVX512_singleloop:
-	CMPQ      CX, $0x00000010
-	JB        summaryDenseU32AVX512_tail
+summaryDenseU32AVX512_main_done:
+	CMPQ CX, $0x00000010
+	JL   summaryDenseU32AVX512_single_done
+
+summaryDenseU32AVX512_single_loop:
 	VMOVDQU64 (AX), Z16
 	VPMINUD   Z0, Z16, Z0
 	VPMAXUD   Z1, Z16, Z1
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000010, CX
-	JMP       summaryDenseU32AVX512_singleloop
+	CMPQ      CX, $0x00000010
+	JGE       summaryDenseU32AVX512_single_loop
 
-summaryDenseU32AVX512_tail:
+summaryDenseU32AVX512_single_done:
 	TESTQ       CX, CX
 	JZ          summaryDenseU32AVX512_done
 	MOVQ        $-1, DX
@@ -4923,10 +5034,10 @@ TEXT ·summaryMaskedU32AVX512(SB), NOSPLIT, $0-73
 	VPBROADCASTQ summarysplat4_0<>+0(SB), Z13
 	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat4_0<>+0(SB), Z15
+	CMPQ         CX, $0x00000080
+	JL           summaryMaskedU32AVX512_main_done
 
-summaryMaskedU32AVX512_loop:
-	CMPQ        CX, $0x00000080
-	JB          summaryMaskedU32AVX512_single
+summaryMaskedU32AVX512_main_loop:
 	KMOVW       (DX), K1
 	VMOVDQU32.Z (AX), K1, Z16
 	VPMINUD     Z0, Z16, K1, Z0
@@ -4966,12 +5077,14 @@ summaryMaskedU32AVX512_loop:
 	ADDQ        $0x00000010, DX
 	ADDQ        $0x00000200, AX
 	SUBQ        $0x00000080, CX
-	JMP         summaryMaskedU32AVX512_loop
+	CMPQ        CX, $0x00000080
+	JGE         summaryMaskedU32AVX512_main_loop
 
-summaryMaskedU32AVX512_single:
-summaryMaskedU32AVX512_singleloop:
-	CMPQ        CX, $0x00000010
-	JB          summaryMaskedU32AVX512_tail
+summaryMaskedU32AVX512_main_done:
+	CMPQ CX, $0x00000010
+	JL   summaryMaskedU32AVX512_single_done
+
+summaryMaskedU32AVX512_single_loop:
 	KMOVW       (DX), K1
 	VMOVDQU32.Z (AX), K1, Z16
 	VPMINUD     Z0, Z16, K1, Z0
@@ -4982,9 +5095,10 @@ summaryMaskedU32AVX512_singleloop:
 	ADDQ        $0x00000002, DX
 	ADDQ        $0x00000040, AX
 	SUBQ        $0x00000010, CX
-	JMP         summaryMaskedU32AVX512_singleloop
+	CMPQ        CX, $0x00000010
+	JGE         summaryMaskedU32AVX512_single_loop
 
-summaryMaskedU32AVX512_tail:
+summaryMaskedU32AVX512_single_done:
 	TESTQ       CX, CX
 	JZ          summaryMaskedU32AVX512_done
 	MOVQ        tail+48(FP), CX
@@ -5057,10 +5171,10 @@ TEXT ·summaryDenseU64AVX512(SB), NOSPLIT, $0-41
 	VPBROADCASTQ summarysplat8_0<>+0(SB), Z13
 	VPBROADCASTQ summarysplat8_ffffffffffffffff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat8_0<>+0(SB), Z15
+	CMPQ         CX, $0x00000040
+	JL           summaryDenseU64AVX512_main_done
 
-summaryDenseU64AVX512_loop:
-	CMPQ      CX, $0x00000040
-	JB        summaryDenseU64AVX512_single
+summaryDenseU64AVX512_main_loop:
 	VMOVDQU64 (AX), Z16
 	VPMINUQ   Z0, Z16, Z0
 	VPMAXUQ   Z1, Z16, Z1
@@ -5087,20 +5201,23 @@ summaryDenseU64AVX512_loop:
 	VPMAXUQ   Z15, Z16, Z15
 	ADDQ      $0x00000200, AX
 	SUBQ      $0x00000040, CX
-	JMP       summaryDenseU64AVX512_loop
+	CMPQ      CX, $0x00000040
+	JGE       summaryDenseU64AVX512_main_loop
 
-summaryDenseU64AVX512_single:
-summaryDenseU64AVX512_singleloop:
-	CMPQ      CX, $0x00000008
-	JB        summaryDenseU64AVX512_tail
+summaryDenseU64AVX512_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryDenseU64AVX512_single_done
+
+summaryDenseU64AVX512_single_loop:
 	VMOVDQU64 (AX), Z16
 	VPMINUQ   Z0, Z16, Z0
 	VPMAXUQ   Z1, Z16, Z1
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000008, CX
-	JMP       summaryDenseU64AVX512_singleloop
+	CMPQ      CX, $0x00000008
+	JGE       summaryDenseU64AVX512_single_loop
 
-summaryDenseU64AVX512_tail:
+summaryDenseU64AVX512_single_done:
 	TESTQ       CX, CX
 	JZ          summaryDenseU64AVX512_done
 	MOVQ        $-1, DX
@@ -5189,10 +5306,10 @@ TEXT ·summaryMaskedU64AVX512(SB), NOSPLIT, $0-81
 	VPBROADCASTQ summarysplat8_0<>+0(SB), Z13
 	VPBROADCASTQ summarysplat8_ffffffffffffffff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat8_0<>+0(SB), Z15
+	CMPQ         CX, $0x00000040
+	JL           summaryMaskedU64AVX512_main_done
 
-summaryMaskedU64AVX512_loop:
-	CMPQ        CX, $0x00000040
-	JB          summaryMaskedU64AVX512_single
+summaryMaskedU64AVX512_main_loop:
 	KMOVB       (DX), K1
 	VMOVDQU64.Z (AX), K1, Z16
 	VPMINUQ     Z0, Z16, K1, Z0
@@ -5230,12 +5347,14 @@ summaryMaskedU64AVX512_loop:
 	ADDQ        $0x00000008, DX
 	ADDQ        $0x00000200, AX
 	SUBQ        $0x00000040, CX
-	JMP         summaryMaskedU64AVX512_loop
+	CMPQ        CX, $0x00000040
+	JGE         summaryMaskedU64AVX512_main_loop
 
-summaryMaskedU64AVX512_single:
-summaryMaskedU64AVX512_singleloop:
-	CMPQ        CX, $0x00000008
-	JB          summaryMaskedU64AVX512_tail
+summaryMaskedU64AVX512_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaskedU64AVX512_single_done
+
+summaryMaskedU64AVX512_single_loop:
 	KMOVB       (DX), K1
 	VMOVDQU64.Z (AX), K1, Z16
 	VPMINUQ     Z0, Z16, K1, Z0
@@ -5246,9 +5365,10 @@ summaryMaskedU64AVX512_singleloop:
 	ADDQ        $0x00000001, DX
 	ADDQ        $0x00000040, AX
 	SUBQ        $0x00000008, CX
-	JMP         summaryMaskedU64AVX512_singleloop
+	CMPQ        CX, $0x00000008
+	JGE         summaryMaskedU64AVX512_single_loop
 
-summaryMaskedU64AVX512_tail:
+summaryMaskedU64AVX512_single_done:
 	TESTQ       CX, CX
 	JZ          summaryMaskedU64AVX512_done
 	MOVQ        tail+48(FP), CX

@@ -34,6 +34,8 @@ import (
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/quiverlabs/quiver/internal/asm/amd64/kit"
 )
 
 // elem describes an element type.
@@ -155,28 +157,6 @@ func splat(v uint64, size int) Mem {
 			DATA(off, U32(uint32(v)))
 		default:
 			DATA(off, U64(v))
-		}
-	}
-	consts[name] = m
-	return m
-}
-
-// table returns a read-only constant of the given element values.
-func table(name string, size int, vals []uint64) Mem {
-	if m, ok := consts[name]; ok {
-		return m
-	}
-	m := GLOBL(name, RODATA|NOPTR)
-	for i, v := range vals {
-		switch size {
-		case 1:
-			DATA(i, U8(uint8(v)))
-		case 2:
-			DATA(2*i, U16(uint16(v)))
-		case 4:
-			DATA(4*i, U32(uint32(v)))
-		default:
-			DATA(8*i, U64(v))
 		}
 	}
 	consts[name] = m
@@ -352,11 +332,7 @@ func (g *gen) kernel() {
 	}
 
 	// Main loop: u vectors per iteration.
-	Label(g.fname() + "_loop")
-	CMPQ(g.n, U32(g.u*g.w))
-	JB(LabelRef(g.fname() + "_single"))
-	g.block(g.u)
-	Label(g.fname() + "_single")
+	kit.Loop(g.fname()+"_main", g.n, g.u*g.w, func() { g.block(g.u) })
 
 	// One step at a time: one vector, or for AVX2 with fewer than 8 lanes
 	// (float64, uint64, int64) the two vectors that one bitmap byte covers.
@@ -364,13 +340,8 @@ func (g *gen) kernel() {
 	if !g.is.avx512 && g.w < 8 {
 		sv = 8 / g.w
 	}
-	Label(g.fname() + "_singleloop")
-	CMPQ(g.n, U32(sv*g.w))
-	JB(LabelRef(g.fname() + "_tail"))
-	g.block(sv)
-	JMP(LabelRef(g.fname() + "_singleloop"))
+	kit.Loop(g.fname()+"_single", g.n, sv*g.w, func() { g.block(sv) })
 
-	Label(g.fname() + "_tail")
 	if g.is.avx512 {
 		g.tail512()
 	}
@@ -397,8 +368,8 @@ func (g *gen) doc() {
 	Doc(lines...)
 }
 
-// block processes v vectors at xp (and their bits at bp), then advances.
-// The loop label it jumps back to is the main loop for v == g.u.
+// block processes v vectors at xp (and their bits at bp), then advances
+// the pointers (the loop counts the elements).
 func (g *gen) block(v int) {
 	xs := make([]reg.VecVirtual, v)
 	var ks []reg.OpmaskVirtual
@@ -411,8 +382,7 @@ func (g *gen) block(v int) {
 		x := g.vec()
 		switch {
 		case g.masked && g.is.avx512:
-			ks[j] = K()
-			kload(Mem{Base: g.bp, Disp: j * g.w / 8}, ks[j], g.w)
+			ks[j] = kit.KLoadAligned(Mem{Base: g.bp, Disp: j * g.w / 8}, g.w)
 			g.loadZ(m, ks[j], x)
 		default:
 			g.load(m, x)
@@ -426,7 +396,7 @@ func (g *gen) block(v int) {
 			k = ks[j]
 		}
 		if g.masked && !g.is.avx512 {
-			inv := g.invalidLanes(j)
+			inv := kit.InvalidLanesAligned(Mem{Base: g.bp}, g.e.size, j, g.zero)
 			top, bottom := g.extremes()
 			xmin, xmax := g.vec(), g.vec()
 			blend(g.e.size, inv, splat(top, g.e.size), x, xmin)
@@ -453,14 +423,10 @@ func (g *gen) block(v int) {
 		}
 	}
 	if g.masked {
-		popcount(Mem{Base: g.bp}, v*g.w/8, g.cnt)
+		kit.PopcountBytes(Mem{Base: g.bp}, v*g.w/8, g.cnt)
 		ADDQ(U32(v*g.w/8), g.bp)
 	}
 	ADDQ(U32(v*g.is.vbytes), g.xp)
-	SUBQ(U32(v*g.w), g.n)
-	if v == g.u {
-		JMP(LabelRef(g.fname() + "_loop"))
-	}
 }
 
 // nanCheck accumulates "a or b has a NaN lane".
@@ -497,98 +463,6 @@ func blend(size int, inv reg.VecVirtual, m Mem, x, dst reg.VecVirtual) {
 	default:
 		VPBLENDVB(inv, m, x, dst)
 	}
-}
-
-// kload loads the w validity bits at m into k.
-func kload(m Mem, k reg.OpmaskVirtual, w int) {
-	switch w {
-	case 8:
-		KMOVB(m, k)
-	case 16:
-		KMOVW(m, k)
-	case 32:
-		KMOVD(m, k)
-	default:
-		KMOVQ(m, k)
-	}
-}
-
-// popcount adds the number of set bits in the nbytes bytes at m to cnt,
-// reading exactly those bytes.
-func popcount(m Mem, nbytes int, cnt reg.GPVirtual) {
-	off := 0
-	for nbytes-off >= 8 {
-		t := GP64()
-		POPCNTQ(m.Offset(off), t)
-		ADDQ(t, cnt)
-		off += 8
-	}
-	if nbytes-off >= 4 {
-		t := GP32()
-		POPCNTL(m.Offset(off), t)
-		ADDQ(t.As64(), cnt)
-		off += 4
-	}
-	if nbytes-off >= 2 {
-		t := GP32()
-		MOVWLZX(m.Offset(off), t)
-		POPCNTL(t, t)
-		ADDQ(t.As64(), cnt)
-		off += 2
-	}
-	if nbytes-off >= 1 {
-		t := GP32()
-		MOVBLZX(m.Offset(off), t)
-		POPCNTL(t, t)
-		ADDQ(t.As64(), cnt)
-	}
-}
-
-// invalidLanes expands the bits of vector j of the current block (bitmap
-// at bp) into an AVX2 lane mask: all ones where the element is NOT valid.
-// The bits are broadcast to every lane, each lane keeps its own bit (AND
-// with a one-bit selector) and compares equal to zero.
-func (g *gen) invalidLanes(j int) reg.VecVirtual {
-	b, inv := g.vec(), g.vec()
-	lanebits := make([]uint64, g.w)
-	switch g.e.size {
-	case 8:
-		// Four lanes: half a byte; vector j uses byte j/2, bits 4*(j%2)...
-		VPBROADCASTB(Mem{Base: g.bp, Disp: j / 2}, b)
-		for l := range lanebits {
-			lanebits[l] = 1 << (4*(j%2) + l)
-		}
-		VPAND(table(fmt.Sprintf("summarysel64_%d", j%2), 8, lanebits), b, b)
-		VPCMPEQQ(g.zero, b, inv)
-	case 4:
-		VPBROADCASTB(Mem{Base: g.bp, Disp: j}, b)
-		for l := range lanebits {
-			lanebits[l] = 1 << l
-		}
-		VPAND(table("summarysel32", 4, lanebits), b, b)
-		VPCMPEQD(g.zero, b, inv)
-	case 2:
-		VPBROADCASTW(Mem{Base: g.bp, Disp: 2 * j}, b)
-		for l := range lanebits {
-			lanebits[l] = 1 << l
-		}
-		VPAND(table("summarysel16", 2, lanebits), b, b)
-		VPCMPEQW(g.zero, b, inv)
-	default:
-		// 32 lanes: the 4 bytes at 4*j; byte l/8 of them goes to lane l.
-		// VPSHUFB indexes within each 128-bit half, and the broadcast put
-		// all four bytes into both halves.
-		VPBROADCASTD(Mem{Base: g.bp, Disp: 4 * j}, b)
-		shuf := make([]uint64, 32)
-		for l := range lanebits {
-			lanebits[l] = 1 << (l % 8)
-			shuf[l] = uint64(l / 8)
-		}
-		VPSHUFB(table("summaryshuf8", 1, shuf), b, b)
-		VPAND(table("summarysel8", 1, lanebits), b, b)
-		VPCMPEQB(g.zero, b, inv)
-	}
-	return inv
 }
 
 // tail512 finishes the last len(x) mod w elements with one masked vector:
@@ -664,8 +538,7 @@ func (g *gen) finish() {
 		SETNE(nan)
 	}
 	Store(nan, ReturnIndex(ret))
-	VZEROUPPER()
-	RET()
+	kit.Ret()
 }
 
 // hreduce folds the lanes of acc into lane 0 of the returned XMM register.
