@@ -89,6 +89,15 @@ func run(args []string, stdout io.Writer) error {
 		opt.Hypotheses = append(opt.Hypotheses, hs...)
 	}
 
+	ledger.SortHypotheses(opt.Hypotheses)
+	seen := map[string]string{}
+	for _, h := range opt.Hypotheses {
+		if prev, dup := seen[h.ID]; dup {
+			return fmt.Errorf("hypothesis %s registered twice (%s and %s)", h.ID, prev, h.Source)
+		}
+		seen[h.ID] = h.Source
+	}
+
 	var buf bytes.Buffer
 	if err := ledger.Render(&buf, &set, opt); err != nil {
 		return err

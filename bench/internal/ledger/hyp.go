@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -69,6 +70,21 @@ func ParseHypotheses(r io.Reader, source string) ([]Hypothesis, error) {
 		})
 	}
 	return out, sc.Err()
+}
+
+// SortHypotheses orders hs by the number in their IDs (H2 before H10),
+// whatever order the files were read in.
+func SortHypotheses(hs []Hypothesis) {
+	num := func(id string) int {
+		n, _ := strconv.Atoi(strings.TrimRight(strings.TrimPrefix(id, "H"), "abcdefghijklmnopqrstuvwxyz"))
+		return n
+	}
+	slices.SortStableFunc(hs, func(a, b Hypothesis) int {
+		if d := num(a.ID) - num(b.ID); d != 0 {
+			return d
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
 }
 
 // Verdict is the outcome of one hypothesis on one machine.

@@ -111,7 +111,7 @@ func (s *Set) add(res *benchfmt.Result) error {
 		return fmt.Errorf("%s: no time per operation", res.Name)
 	}
 	m := Machine{
-		CPU:      res.GetConfig("cpu"),
+		CPU:      strings.TrimSpace(res.GetConfig("cpu")),
 		Features: res.GetConfig("cpu-features"),
 		Go:       res.GetConfig("go"),
 		GOOS:     res.GetConfig("goos"),

@@ -123,6 +123,18 @@ func TestHypotheses(t *testing.T) {
 	}
 }
 
+func TestSortHypotheses(t *testing.T) {
+	hs := []Hypothesis{{ID: "H20"}, {ID: "H2"}, {ID: "H10"}, {ID: "H1b"}, {ID: "H1"}}
+	SortHypotheses(hs)
+	var got []string
+	for _, h := range hs {
+		got = append(got, h.ID)
+	}
+	if strings.Join(got, " ") != "H1 H1b H2 H10 H20" {
+		t.Errorf("order %v", got)
+	}
+}
+
 func TestHypothesisTypoIsAnError(t *testing.T) {
 	for _, line := range []string{
 		"//	H7: Sum float64 n=4096 nulls=0: avx512 >= 17x scalar", // no %

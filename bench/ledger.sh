@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Measures quiver against its peers and regenerates docs/ledger.md.
+#
+# It measures a clean export of one commit (HEAD by default), never the
+# working tree, so the ledger names exactly the code it timed. The test
+# binary is built once and run PASSES times over the whole matrix, one
+# sample per benchmark per pass, so the passes interleave: a noisy minute
+# on a shared machine costs every implementation one sample, not one
+# implementation all of its samples. The ledger takes the median.
+#
+#   bench/ledger.sh                          # 5 passes of 60ms per benchmark (~12 minutes)
+#   PASSES=7 BENCHTIME=100ms bench/ledger.sh
+#   COMMIT=abc1234 NOTE=note.md bench/ledger.sh
+#
+# Environment: PASSES (default 5), BENCHTIME (default 60ms), COMMIT
+# (default HEAD), RAW (raw output file, default
+# bench/results/<date>-<commit>.txt), NOTE (a file whose text heads the
+# ledger), OUT (default docs/ledger.md).
+set -euo pipefail
+cd "$(dirname "$0")"
+bench=$(pwd)
+root=$(cd .. && pwd)
+
+PASSES=${PASSES:-5}
+BENCHTIME=${BENCHTIME:-60ms}
+COMMIT=$(git -C "$root" rev-parse --short=12 "${COMMIT:-HEAD}")
+mkdir -p results
+RAW=${RAW:-$bench/results/$(date -u +%Y%m%d)-$COMMIT.txt}
+OUT=${OUT:-$root/docs/ledger.md}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+git -C "$root" archive "$COMMIT" | tar -x -C "$work"
+if [ ! -f "$work/bench/go.mod" ]; then
+  echo "commit $COMMIT has no bench module" >&2
+  exit 1
+fi
+go -C "$work/bench" test -c -o "$work/ledger.test" .
+
+{
+  echo "commit: $COMMIT"
+  echo "benchtime: $BENCHTIME"
+  echo "passes: $PASSES"
+} >"$RAW"
+start=$(date +%s)
+for pass in $(seq "$PASSES"); do
+  echo "pass $pass/$PASSES ($(( $(date +%s) - start ))s elapsed)" >&2
+  (cd "$work/bench" && "$work/ledger.test" -test.run '^$' -test.bench . -test.benchtime "$BENCHTIME") >>"$RAW"
+done
+echo "measured in $(( $(date +%s) - start ))s; raw output in $RAW" >&2
+
+go -C "$work/bench" run ./cmd/ledger -hyp "$work/bench/*_test.go" -o "$OUT" ${NOTE:+-notefile "$NOTE"} "$RAW"
+echo "wrote $OUT" >&2
