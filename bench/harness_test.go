@@ -45,6 +45,12 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// thisMachine is the running machine as the ledger will see it: the
+// architecture and the features printed above.
+func thisMachine() ledger.Machine {
+	return ledger.Machine{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Features: cpuFeatures()}
+}
+
 // cpuFeatures lists the extensions quiver's backends use that this CPU has.
 func cpuFeatures() string {
 	var fs []string
@@ -226,6 +232,13 @@ type suite struct {
 	op, typ string
 	bench   func(b *testing.B)
 	verify  func(t *testing.T, n, nulls int)
+	alts    func(nulls int) []string // the loop and peers run at that null percentage
+}
+
+// runs reports whether the suite runs the alternative impl (the loop or a
+// peer) on inputs with nulls percent nulls.
+func (s suite) runs(impl string, nulls int) bool {
+	return slices.Contains(s.alts(nulls), impl)
 }
 
 // builder returns, for one configuration's input, the quiver call (run on
@@ -253,6 +266,14 @@ func newSuite[T number](op string, impls builder[T], cmp func(in *input[T]) chec
 				})
 			}
 		},
+		alts: func(nulls int) []string {
+			_, alts := impls(newInput[T](64, nulls))
+			var names []string
+			for _, a := range alts {
+				names = append(names, a.name)
+			}
+			return names
+		},
 		verify: func(t *testing.T, n, nulls int) {
 			in := newInput[T](n, nulls)
 			cfg := ledger.Config{Op: op, Type: typeName[T](), N: n, Nulls: nulls}
@@ -262,7 +283,7 @@ func newSuite[T number](op string, impls builder[T], cmp func(in *input[T]) chec
 			for _, im := range append(quiverImpls(q), alts...) {
 				got := withBackend(t, im.backend, im.run)
 				err := cmpf(got, want)
-				if ledger.NoteFor(im.name, cfg).Comparable {
+				if ledger.NoteFor(im.name, cfg, thisMachine()).Comparable {
 					if err != nil {
 						t.Errorf("%s/%s: %s disagrees with the strict reference: %v", cfg, im.name, im.name, err)
 					}
@@ -271,7 +292,7 @@ func newSuite[T number](op string, impls builder[T], cmp func(in *input[T]) chec
 					// then it must, or the note (and the missing best-peer
 					// mark) is wrong.
 					t.Errorf("%s/%s: declared not comparable (%q) but agrees with the reference",
-						cfg, im.name, ledger.NoteFor(im.name, cfg).Text)
+						cfg, im.name, ledger.NoteFor(im.name, cfg, thisMachine()).Text)
 				}
 			}
 		},
@@ -323,7 +344,7 @@ func benchConfig[T number](b *testing.B, op string, in *input[T], impls builder[
 					b.Fatal(err)
 				}
 			}
-			if ledger.NoteFor(im.name, cfg).Comparable {
+			if ledger.NoteFor(im.name, cfg, thisMachine()).Comparable {
 				if err := cmpf(im.run(), want); err != nil {
 					b.Fatalf("%s disagrees with the strict reference: %v", im.name, err)
 				}

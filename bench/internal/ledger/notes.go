@@ -1,5 +1,10 @@
 package ledger
 
+import (
+	"slices"
+	"strings"
+)
+
 // Roles of the implementations the benchmarks run.
 const (
 	// Strict is quiver's scalar backend: the reference, the strict left
@@ -30,72 +35,106 @@ func IsPeer(impl string) bool {
 func IsBackend(impl string) bool { return impl != Loop && !IsPeer(impl) }
 
 // Note says how an alternative to quiver computes something different
-// from quiver's contract in configuration c, for the ledger to print next
-// to its number. Comparable is false when the difference shows on the
-// benchmark's own input (a peer that adds the values under nulls computes
-// another number); such a peer is shown but never counts as the best peer.
-// Differences that the NaN-free, non-empty, zero-free benchmark input
-// cannot show (NaN rules, panics on empty, another summation order) keep
-// it comparable: on this input it does the same work.
+// from quiver's contract in configuration c on machine m, for the ledger to
+// print next to its number. Comparable is false when the difference shows
+// on the benchmark's own input (a peer that adds the values under nulls
+// computes another number); such a peer is shown but never counts as the
+// best peer. Differences that the NaN-free, non-empty, zero-free benchmark
+// input cannot show (NaN rules, panics on empty, another summation order)
+// keep it comparable: on this input it does the same work.
 //
-// Every claim here is checked against the peer itself by TestPeerNotes in
-// the benchmark package, so a peer upgrade that changes a behaviour fails
-// a test instead of leaving a wrong footnote.
+// Text is a list of claims separated by "; ". Every claim is checked
+// against the peer itself by TestPeerNotes in the benchmark package, so a
+// peer upgrade that changes a behaviour fails a test instead of leaving a
+// wrong footnote. Some depend on the machine: gonum and vek have assembly
+// only for amd64 (vek only with AVX2 and FMA), Arrow for amd64 and arm64;
+// elsewhere they run a plain Go loop.
 type Note struct {
 	Text       string
 	Comparable bool
 }
 
-// NoteFor returns the note of impl in configuration c; the zero Note
-// (empty text, comparable) means it computes what quiver's contract says.
-func NoteFor(impl string, c Config) Note {
+// Claims of the notes, shared with the tests that check them.
+const (
+	ClaimStrictFold     = "strict left fold"
+	ClaimBitLoop        = "tests one bitmap bit per element"
+	ClaimFirstNaN       = "`if v < m` from x[0]: a NaN is kept only in first place"
+	ClaimAlignment      = "reassociates: SSE2, 4×2 lanes, order depends on alignment"
+	ClaimReassociates   = "reassociates (SIMD accumulators)"
+	ClaimSkipsNaN       = "skips NaN"
+	ClaimDropsNaN       = "may drop a NaN (vector min/max operand order)"
+	ClaimEmptyPanics    = "panics on empty"
+	ClaimTwoPasses      = "two passes (Min, Max)"
+	ClaimIgnoresNulls   = "ignores validity: adds the values under nulls"
+	ClaimNonCanonical   = "a NaN gives a non-canonical NaN"
+	ClaimNegZeroFirst   = "-0.0 < +0.0"
+	ClaimStrictPortable = "strict left fold (portable Go)"
+)
+
+// NoteFor returns the note of impl in configuration c on machine m; the
+// zero Note (empty text, comparable) means it computes what quiver's
+// contract says.
+func NoteFor(impl string, c Config, m Machine) Note {
 	masked := c.Nulls > 0
 	float := c.Type == "float64" || c.Type == "float32"
-	twoPass := c.Op == "MinMax" || c.Op == "Summary"
+	var claims []string
+	if c.Op == "MinMax" || c.Op == "Summary" {
+		if IsPeer(impl) {
+			claims = append(claims, ClaimTwoPasses)
+		}
+	}
+	comparable := true
 	switch impl {
 	case Loop:
 		switch {
 		case masked:
-			return Note{Text: "tests one bitmap bit per element", Comparable: true}
+			claims = append(claims, ClaimBitLoop)
 		case c.Op == "Sum" && float:
-			return Note{Text: "strict left fold, the scalar order", Comparable: true}
+			claims = append(claims, ClaimStrictFold+", the scalar order")
 		case c.Op != "Sum" && float:
-			return Note{Text: "`if v < m` from x[0]: a NaN is kept only in first place", Comparable: true}
+			claims = append(claims, ClaimFirstNaN)
 		}
 	case "gonum":
-		switch c.Op {
-		case "Sum":
-			return Note{Text: "reassociates: SSE2, 4×2 lanes, order depends on alignment", Comparable: true}
-		case "Min", "Max":
-			return Note{Text: "skips NaN; panics on empty", Comparable: true}
+		switch {
+		case c.Op == "Sum" && m.GOARCH == "amd64":
+			claims = append(claims, ClaimAlignment)
+		case c.Op == "Sum":
+			claims = append(claims, ClaimStrictPortable)
 		default:
-			return Note{Text: "two passes (Min, Max); skips NaN; panics on empty", Comparable: true}
+			claims = append(claims, ClaimSkipsNaN, ClaimEmptyPanics)
 		}
 	case "vek":
+		accelerated := m.GOARCH == "amd64" && m.GOOS != "darwin" && hasFeature(m, "avx2") && hasFeature(m, "fma")
 		switch {
+		case c.Op == "Sum" && accelerated:
+			claims = append(claims, ClaimReassociates)
 		case c.Op == "Sum":
-			return Note{Text: "reassociates (AVX2 accumulators)", Comparable: true}
-		case twoPass:
-			return Note{Text: "two passes (Min, Max); may drop a NaN; panics on empty", Comparable: true}
+			claims = append(claims, ClaimStrictPortable)
+		case accelerated:
+			claims = append(claims, ClaimDropsNaN, ClaimEmptyPanics)
 		default:
-			return Note{Text: "may drop a NaN (VMINPD/VMAXPD order); panics on empty", Comparable: true}
+			claims = append(claims, ClaimFirstNaN, ClaimEmptyPanics)
 		}
 	case "arrow":
 		switch {
 		case masked:
-			return Note{Text: "ignores validity: adds the values under nulls", Comparable: false}
+			claims = append(claims, ClaimIgnoresNulls)
+			comparable = false
+		case float && (m.GOARCH == "amd64" || m.GOARCH == "arm64"):
+			claims = append(claims, ClaimReassociates)
 		case float:
-			return Note{Text: "reassociates (SIMD accumulators)", Comparable: true}
+			claims = append(claims, ClaimStrictPortable)
 		}
 	case "slices":
-		nan := ""
 		if float {
-			nan = "a NaN gives a non-canonical NaN; -0.0 < +0.0; "
+			claims = append(claims, ClaimNonCanonical, ClaimNegZeroFirst)
 		}
-		if twoPass {
-			return Note{Text: "two passes (Min, Max); " + nan + "panics on empty", Comparable: true}
-		}
-		return Note{Text: nan + "panics on empty", Comparable: true}
+		claims = append(claims, ClaimEmptyPanics)
 	}
-	return Note{Comparable: true}
+	return Note{Text: strings.Join(claims, "; "), Comparable: comparable}
+}
+
+// hasFeature reports whether m's cpu-features line lists f.
+func hasFeature(m Machine, f string) bool {
+	return slices.Contains(strings.Fields(m.Features), f)
 }

@@ -228,7 +228,7 @@ func renderTables(p *printer, a *Analysis) {
 					if impl == best {
 						cell += " ★"
 					}
-					if n := NoteFor(impl, c); n.Text != "" {
+					if n := NoteFor(impl, c, a.Run.Machine); n.Text != "" {
 						text := impl + ": " + n.Text
 						i := slices.Index(notes, text)
 						if i < 0 {
