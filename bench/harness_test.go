@@ -40,6 +40,14 @@ func TestMain(m *testing.M) {
 			}
 		}
 		fmt.Printf("quiver-backends: %s\n", strings.Join(names, " "))
+		var pol []string
+		for _, b := range quiver.Backends() {
+			if b.Available {
+				pol = append(pol, fmt.Sprintf("%s=%dx%d,%dx%d", b.Name,
+					b.Float32.Accumulators, b.Float32.Lanes, b.Float64.Accumulators, b.Float64.Lanes))
+			}
+		}
+		fmt.Printf("quiver-float-policies: %s\n", strings.Join(pol, " "))
 		fmt.Printf("quiver-active: %s\n", quiver.ActiveBackend().Name)
 	}
 	os.Exit(m.Run())

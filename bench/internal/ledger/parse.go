@@ -59,6 +59,10 @@ type Run struct {
 	// call dispatches to (quiver-active:).
 	Backends []string
 	Active   string
+	// Policies maps a backend to its ADR-013 float sum layouts as the
+	// benchmark printed them (quiver-float-policies:), "AxW,AxW" for
+	// float32 and float64; "1x1,1x1" is the strict fold.
+	Policies map[string]string
 	// Extra holds the other configuration lines (benchtime, passes, ...),
 	// last value wins, for the ledger's header.
 	Extra map[string]string
@@ -77,7 +81,7 @@ type Set struct {
 // other key goes to Run.Extra.
 var machineKeys = map[string]bool{
 	"cpu": true, "cpu-features": true, "go": true, "goos": true, "goarch": true, "commit": true,
-	"quiver-backends": true, "quiver-active": true, "pkg": true,
+	"quiver-backends": true, "quiver-active": true, "quiver-float-policies": true, "pkg": true,
 }
 
 // Read adds the results in r (named name in error messages) to s. Lines
@@ -125,6 +129,11 @@ func (s *Set) add(res *benchfmt.Result) error {
 	if a := res.GetConfig("quiver-active"); a != "" {
 		run.Active = a
 	}
+	for _, f := range strings.Fields(res.GetConfig("quiver-float-policies")) {
+		if name, pol, ok := strings.Cut(f, "="); ok {
+			run.Policies[name] = pol
+		}
+	}
 	for _, c := range res.Config {
 		if !machineKeys[c.Key] {
 			run.Extra[c.Key] = string(c.Value)
@@ -146,7 +155,7 @@ func (s *Set) run(m Machine) *Run {
 			return r
 		}
 	}
-	r := &Run{Machine: m, Extra: map[string]string{}, Samples: map[Config]map[string][]float64{}}
+	r := &Run{Machine: m, Extra: map[string]string{}, Policies: map[string]string{}, Samples: map[Config]map[string][]float64{}}
 	s.Runs = append(s.Runs, r)
 	return r
 }

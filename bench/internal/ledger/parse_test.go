@@ -13,6 +13,7 @@ go: go1.26.8
 cpu-features: avx2 avx512f
 quiver-backends: avx512 avx2 generic scalar
 quiver-active: avx512
+quiver-float-policies: avx512=4x16,4x8 avx2=4x8,4x4 generic=1x1,1x1 scalar=1x1,1x1
 goos: linux
 goarch: amd64
 pkg: github.com/quiverlabs/quiver/bench
@@ -46,6 +47,9 @@ func TestReadPoolsPasses(t *testing.T) {
 	}
 	if got := strings.Join(r.Backends, ","); got != "avx512,avx2,generic,scalar" || r.Active != "avx512" {
 		t.Errorf("backends %q active %q", got, r.Active)
+	}
+	if r.Policies["avx512"] != "4x16,4x8" || r.Policies["scalar"] != "1x1,1x1" || len(r.Policies) != 4 {
+		t.Errorf("policies %v", r.Policies)
 	}
 	c := Config{Op: "Sum", Type: "float64", N: 4096, Nulls: 0}
 	if len(r.Samples) != 1 {

@@ -20,6 +20,10 @@ type Options struct {
 	Reproduce string
 }
 
+// strictPolicy is the float sum layout of a strict backend, A=1 and W=1
+// for both float32 and float64, as quiver-float-policies: prints it.
+const strictPolicy = "1x1,1x1"
+
 // noisy is the spread (max-min over median) above which a cell is marked:
 // its median is still the figure, but a reader should trust it less.
 const noisy = 0.10
@@ -84,6 +88,15 @@ func renderRun(p *printer, r *Run, opt Options) {
 	p.f("| quiver commit | %s |\n", orDash(r.Commit))
 	p.f("| backends (preferred first) | %s |\n", orDash(strings.Join(r.Backends, ", ")))
 	p.f("| active backend | %s |\n", orDash(r.Active))
+	if len(r.Policies) > 0 {
+		var ps []string
+		for _, b := range r.Backends {
+			if pol, ok := r.Policies[b]; ok {
+				ps = append(ps, fmt.Sprintf("%s %s", b, policyText(pol)))
+			}
+		}
+		p.f("| float sum layouts (ADR-013) | %s |\n", strings.Join(ps, "; "))
+	}
 	minS, maxS := samplesRange(r)
 	p.f("| samples per benchmark | %s |\n", rangeText(minS, maxS))
 	keys := make([]string, 0, len(r.Extra))
@@ -118,6 +131,24 @@ func renderVerdict(p *printer, a *Analysis) {
 		}
 	}
 	p.f("\n%s\n\n", strings.Join(lines, "\n"))
+
+	// ADR-013 asks the verdict on float sums to say what it compares.
+	floatSum := func(c Config) bool { return c.Op == "Sum" && (c.Type == "float64" || c.Type == "float32") }
+	var fs []string
+	for _, b := range backends {
+		pol, known := a.Run.Policies[b]
+		if b == Strict || (known && pol == strictPolicy) {
+			continue // strict order: nothing reassociated to explain
+		}
+		if s := a.Summarize(b, floatSum); s.StrictConfigs > 0 {
+			fs = append(fs, fmt.Sprintf("%s %s", b, ratioText(s.VsStrict)))
+		}
+	}
+	if len(fs) > 0 {
+		p.f("Float sums (ADR-013): the geomean ×strict over the float Sum configurations (%s) compares a reassociated,\n"+
+			"blocked sum (A=4 vector accumulators) against the strict left fold, which no compiler may reorder;\n"+
+			"it measures the documented reassociation policy, not code generation alone.\n\n", strings.Join(fs, ", "))
+	}
 
 	ops := opsOf(a.Run)
 	p.f("Geomean ×strict / ×peer by operation and density:\n\n| backend |")
@@ -250,6 +281,17 @@ func renderTables(p *printer, a *Analysis) {
 			p.f("\n")
 		}
 	}
+}
+
+// policyText spells "4x16,4x8" as "f32 A=4 W=16, f64 A=4 W=8".
+func policyText(pol string) string {
+	f32, f64, ok := strings.Cut(pol, ",")
+	a32, w32, ok32 := strings.Cut(f32, "x")
+	a64, w64, ok64 := strings.Cut(f64, "x")
+	if !ok || !ok32 || !ok64 {
+		return pol
+	}
+	return fmt.Sprintf("f32 A=%s W=%s, f64 A=%s W=%s", a32, w32, a64, w64)
 }
 
 // opsOf lists the operations measured in r, in reading order.

@@ -18,6 +18,7 @@ func fixture() *Run {
 		Machine:  Machine{CPU: "Test CPU", GOOS: "linux", GOARCH: "amd64", Go: "go1.26.8", Commit: "abc123"},
 		Backends: []string{"avx512", "generic", "scalar"},
 		Active:   "avx512",
+		Policies: map[string]string{"avx512": "4x16,4x8", "generic": "1x1,1x1", "scalar": "1x1,1x1"},
 		Extra:    map[string]string{"benchtime": "50ms"},
 		Samples: map[Config]map[string][]float64{
 			dense: {
@@ -171,6 +172,8 @@ func TestRender(t *testing.T) {
 		"| H1 | Sum float64 n=4096 nulls=0% | avx512 ≥ 17× scalar | 17.0× | held |",
 		"| H2 | Sum float64 n=4096 nulls=0% | avx512 ≥ 2× best-peer | 1.50× | **missed** |",
 		"1 held, 1 missed, 0 not measured.",
+		"| float sum layouts (ADR-013) | avx512 f32 A=4 W=16, f64 A=4 W=8; generic f32 A=1 W=1, f64 A=1 W=1; scalar f32 A=1 W=1, f64 A=1 W=1 |",
+		"over the float Sum configurations (avx512 26.1×) compares", // generic is strict: not listed
 		"#### Sum float64",
 		"| scalar | generic | avx512 | loop | gonum | vek | arrow |",
 		// dense row: avx512 100 ns, 17x strict, 1.5x peer; vek the best peer, ~ for its spread
