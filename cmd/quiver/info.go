@@ -70,14 +70,13 @@ func info(w io.Writer) error {
 
 	active := quiver.ActiveBackend().Name
 	fmt.Fprintln(tw, "\nBackends (most preferred first):")
-	fmt.Fprintln(tw, "  name\tavailable\tfloat32 sum (A, W)\tfloat64 sum (A, W)\t")
+	fmt.Fprintln(tw, "  name\tavailable\tfloat32 sum (A, W)\tfloat64 sum (A, W)")
 	for _, b := range quiver.Backends() {
-		mark := ""
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s", b.Name, yesNo(b.Available), policy(b.Float32), policy(b.Float64))
 		if b.Name == active {
-			mark = "active"
+			fmt.Fprint(tw, "\tactive")
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", b.Name, yesNo(b.Available),
-			policy(b.Float32), policy(b.Float64), mark)
+		fmt.Fprintln(tw)
 	}
 
 	fmt.Fprintln(tw, "\nDispatch (dense and masked input; selections run the scalar reference):")
