@@ -49,6 +49,10 @@ func TestMain(m *testing.M) {
 		}
 		fmt.Printf("quiver-float-policies: %s\n", strings.Join(pol, " "))
 		fmt.Printf("quiver-active: %s\n", quiver.ActiveBackend().Name)
+		fmt.Printf("cpus: %d\n", runtime.NumCPU())
+		if model := cpuinfoModel(); model != "" {
+			fmt.Printf("cpuinfo-model: %s\n", model)
+		}
 	}
 	os.Exit(m.Run())
 }
@@ -59,7 +63,24 @@ func thisMachine() ledger.Machine {
 	return ledger.Machine{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Features: cpuFeatures()}
 }
 
-// cpuFeatures lists the extensions quiver's backends use that this CPU has.
+// cpuinfoModel is the kernel's name for the CPU (the first "model name" of
+// /proc/cpuinfo), which can differ from the brand string go test prints as
+// cpu: on virtual machines; "" where there is no such file.
+func cpuinfoModel() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// cpuFeatures lists the extensions that decide which quiver backend and
+// which peer code paths (vek needs AVX2 and FMA) this CPU runs.
 func cpuFeatures() string {
 	var fs []string
 	add := func(name string, ok bool) {
