@@ -43,11 +43,21 @@ go -C "$work/bench" test -c -o "$work/ledger.test" .
   echo "passes: $PASSES"
 } >"$RAW"
 start=$(date +%s)
+failed=0
 for pass in $(seq "$PASSES"); do
   echo "pass $pass/$PASSES ($(( $(date +%s) - start ))s elapsed)" >&2
-  (cd "$work/bench" && "$work/ledger.test" -test.run '^$' -test.bench . -test.benchtime "$BENCHTIME") >>"$RAW"
+  # A benchmark whose result disagrees with the strict reference fails
+  # (and is left out of the ledger); the others still run and count.
+  if ! (cd "$work/bench" && "$work/ledger.test" -test.run '^$' -test.bench . -test.benchtime "$BENCHTIME") >>"$RAW"; then
+    failed=1
+  fi
 done
 echo "measured in $(( $(date +%s) - start ))s; raw output in $RAW" >&2
+if [ "$failed" = 1 ]; then
+  echo "some benchmarks FAILED their correctness check:" >&2
+  grep -- '--- FAIL' "$RAW" | sort | uniq -c >&2 || true
+fi
 
 go -C "$work/bench" run ./cmd/ledger -hyp "$work/bench/*_test.go" -o "$OUT" ${NOTE:+-notefile "$NOTE"} "$RAW"
 echo "wrote $OUT" >&2
+exit "$failed"
