@@ -15,6 +15,7 @@
 package ledger
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -75,6 +76,9 @@ type Run struct {
 // Set is everything read, one Run per machine, in order of appearance.
 type Set struct {
 	Runs []*Run
+	// Failures are the full names of benchmarks that reported failure in
+	// any input, once each.
+	Failures []string
 }
 
 // machineKeys are the configuration keys that identify a machine; every
@@ -88,8 +92,24 @@ var machineKeys = map[string]bool{
 // that are not benchmark results or configuration are skipped, as
 // benchstat skips them; a malformed result line is an error, because a
 // ledger built from a silently truncated file would be wrong.
+//
+// Benchmarks that failed (a "--- FAIL: Benchmark..." line, as when a
+// result disagrees with the strict reference) are collected in
+// s.Failures, so that the ledger can say which numbers are missing and why.
 func (s *Set) Read(r io.Reader, name string) error {
-	br := benchfmt.NewReader(r, name)
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "--- FAIL: "); ok && strings.HasPrefix(rest, "Benchmark") {
+			fields := strings.Fields(rest)
+			if !slices.Contains(s.Failures, fields[0]) {
+				s.Failures = append(s.Failures, fields[0])
+			}
+		}
+	}
+	br := benchfmt.NewReader(bytes.NewReader(raw), name)
 	for br.Scan() {
 		switch rec := br.Result().(type) {
 		case *benchfmt.SyntaxError:

@@ -71,6 +71,30 @@ func TestReadPoolsPasses(t *testing.T) {
 	}
 }
 
+func TestReadCollectsFailures(t *testing.T) {
+	in := raw + `--- FAIL: BenchmarkSum/type=float64/n=4096/nulls=10/impl=avx2-2
+    harness_test.go:300: avx2 disagrees with the strict reference
+--- FAIL: BenchmarkSum/type=float64/n=4096/nulls=10/impl=avx2-2
+--- FAIL: TestSomething (0.00s)
+FAIL
+`
+	var s Set
+	if err := s.Read(strings.NewReader(in), "raw.txt"); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"BenchmarkSum/type=float64/n=4096/nulls=10/impl=avx2-2"}
+	if strings.Join(s.Failures, "|") != strings.Join(want, "|") {
+		t.Errorf("failures %q, want %q", s.Failures, want)
+	}
+	var b strings.Builder
+	if err := Render(&b, &s, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "**Failed benchmarks: 1.**") || !strings.Contains(b.String(), "- `"+want[0]+"`") {
+		t.Errorf("ledger does not list the failure:\n%s", b.String())
+	}
+}
+
 func TestReadSeparatesMachines(t *testing.T) {
 	var s Set
 	other := strings.Replace(raw, "cpu: Test CPU @ 1GHz", "cpu: Other CPU", 1)

@@ -43,6 +43,13 @@ func Render(w io.Writer, s *Set, opt Options) error {
 		}
 		p.f("\n")
 	}
+	if len(s.Failures) > 0 {
+		p.f("**Failed benchmarks: %d.** A result that disagrees with the strict reference fails before it is timed, so these have no number here:\n\n", len(s.Failures))
+		for _, f := range s.Failures {
+			p.f("- `%s`\n", f)
+		}
+		p.f("\n")
+	}
 	p.f(`## How to read this
 
 - Every time is the **median** ns/op over the passes of the run (several passes,
