@@ -28,15 +28,15 @@ summaryDenseF32AVX2_main_loop:
 	VMOVUPS 32(AX), Y10
 	VMINPS  Y2, Y10, Y2
 	VMAXPS  Y3, Y10, Y3
-	VMOVUPS 64(AX), Y11
-	VMINPS  Y4, Y11, Y4
-	VMAXPS  Y5, Y11, Y5
-	VMOVUPS 96(AX), Y12
-	VMINPS  Y6, Y12, Y6
-	VMAXPS  Y7, Y12, Y7
 	VCMPPS  $0x03, Y10, Y9, Y9
 	VORPS   Y9, Y8, Y8
-	VCMPPS  $0x03, Y12, Y11, Y9
+	VMOVUPS 64(AX), Y9
+	VMINPS  Y4, Y9, Y4
+	VMAXPS  Y5, Y9, Y5
+	VMOVUPS 96(AX), Y10
+	VMINPS  Y6, Y10, Y6
+	VMAXPS  Y7, Y10, Y7
+	VCMPPS  $0x03, Y10, Y9, Y9
 	VORPS   Y9, Y8, Y8
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000020, CX
@@ -140,47 +140,41 @@ TEXT ·summaryMaskedF32AVX2(SB), NOSPLIT, $0-73
 	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y6
 	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y7
 	VPXOR        Y8, Y8, Y8
-	VPXOR        Y9, Y9, Y9
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y9
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y10
 	CMPQ         CX, $0x00000020
 	JL           summaryMaskedF32AVX2_main_done
 
 summaryMaskedF32AVX2_main_loop:
-	VMOVUPS      (AX), Y10
-	VPBROADCASTB (DX), Y11
-	VPAND        alignedsel32<>+0(SB), Y11, Y11
-	VPCMPEQD     Y9, Y11, Y11
-	VBLENDVPS    Y11, summarysplat4_7f800000<>+0(SB), Y10, Y12
-	VBLENDVPS    Y11, summarysplat4_ff800000<>+0(SB), Y10, Y10
-	VMINPS       Y0, Y12, Y0
-	VMAXPS       Y1, Y10, Y1
-	VMOVUPS      32(AX), Y10
-	VPBROADCASTB 1(DX), Y11
-	VPAND        alignedsel32<>+0(SB), Y11, Y11
-	VPCMPEQD     Y9, Y11, Y11
-	VBLENDVPS    Y11, summarysplat4_7f800000<>+0(SB), Y10, Y13
-	VBLENDVPS    Y11, summarysplat4_ff800000<>+0(SB), Y10, Y10
-	VMINPS       Y2, Y13, Y2
-	VMAXPS       Y3, Y10, Y3
-	VMOVUPS      64(AX), Y10
-	VPBROADCASTB 2(DX), Y11
-	VPAND        alignedsel32<>+0(SB), Y11, Y11
-	VPCMPEQD     Y9, Y11, Y11
-	VBLENDVPS    Y11, summarysplat4_7f800000<>+0(SB), Y10, Y14
-	VBLENDVPS    Y11, summarysplat4_ff800000<>+0(SB), Y10, Y10
+	VPBROADCASTD (DX), Y11
+	VMOVUPS      (AX), Y12
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y11, Y13
+	VBLENDVPS    Y13, Y12, Y9, Y14
+	VBLENDVPS    Y13, Y12, Y10, Y12
+	VMINPS       Y0, Y14, Y0
+	VMAXPS       Y1, Y12, Y1
+	VMOVUPS      32(AX), Y12
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y11, Y13
+	VBLENDVPS    Y13, Y12, Y9, Y15
+	VBLENDVPS    Y13, Y12, Y10, Y12
+	VMINPS       Y2, Y15, Y2
+	VMAXPS       Y3, Y12, Y3
+	VCMPPS       $0x03, Y15, Y14, Y12
+	VORPS        Y12, Y8, Y8
+	VMOVUPS      64(AX), Y12
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y11, Y13
+	VBLENDVPS    Y13, Y12, Y9, Y14
+	VBLENDVPS    Y13, Y12, Y10, Y12
 	VMINPS       Y4, Y14, Y4
-	VMAXPS       Y5, Y10, Y5
-	VMOVUPS      96(AX), Y10
-	VPBROADCASTB 3(DX), Y11
-	VPAND        alignedsel32<>+0(SB), Y11, Y11
-	VPCMPEQD     Y9, Y11, Y11
-	VBLENDVPS    Y11, summarysplat4_7f800000<>+0(SB), Y10, Y15
-	VBLENDVPS    Y11, summarysplat4_ff800000<>+0(SB), Y10, Y10
-	VMINPS       Y6, Y15, Y6
-	VMAXPS       Y7, Y10, Y7
-	VCMPPS       $0x03, Y13, Y12, Y10
-	VORPS        Y10, Y8, Y8
-	VCMPPS       $0x03, Y15, Y14, Y10
-	VORPS        Y10, Y8, Y8
+	VMAXPS       Y5, Y12, Y5
+	VMOVUPS      96(AX), Y12
+	VPSLLVD      alignedmsb32_3<>+0(SB), Y11, Y11
+	VBLENDVPS    Y11, Y12, Y9, Y13
+	VBLENDVPS    Y11, Y12, Y10, Y11
+	VMINPS       Y6, Y13, Y6
+	VMAXPS       Y7, Y11, Y7
+	VCMPPS       $0x03, Y13, Y14, Y11
+	VORPS        Y11, Y8, Y8
 	POPCNTL      (DX), SI
 	ADDQ         SI, BX
 	ADDQ         $0x00000004, DX
@@ -194,16 +188,15 @@ summaryMaskedF32AVX2_main_done:
 	JL   summaryMaskedF32AVX2_single_done
 
 summaryMaskedF32AVX2_single_loop:
-	VMOVUPS      (AX), Y10
 	VPBROADCASTB (DX), Y11
-	VPAND        alignedsel32<>+0(SB), Y11, Y11
-	VPCMPEQD     Y9, Y11, Y11
-	VBLENDVPS    Y11, summarysplat4_7f800000<>+0(SB), Y10, Y12
-	VBLENDVPS    Y11, summarysplat4_ff800000<>+0(SB), Y10, Y10
-	VMINPS       Y0, Y12, Y0
-	VMAXPS       Y1, Y10, Y1
-	VCMPPS       $0x03, Y12, Y12, Y10
-	VORPS        Y10, Y8, Y8
+	VMOVUPS      (AX), Y12
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y11, Y11
+	VBLENDVPS    Y11, Y12, Y9, Y13
+	VBLENDVPS    Y11, Y12, Y10, Y11
+	VMINPS       Y0, Y13, Y0
+	VMAXPS       Y1, Y11, Y1
+	VCMPPS       $0x03, Y13, Y13, Y11
+	VORPS        Y11, Y8, Y8
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -244,15 +237,45 @@ summaryMaskedF32AVX2_single_done:
 	VZEROUPPER
 	RET
 
-DATA alignedsel32<>+0(SB)/4, $0x00000001
-DATA alignedsel32<>+4(SB)/4, $0x00000002
-DATA alignedsel32<>+8(SB)/4, $0x00000004
-DATA alignedsel32<>+12(SB)/4, $0x00000008
-DATA alignedsel32<>+16(SB)/4, $0x00000010
-DATA alignedsel32<>+20(SB)/4, $0x00000020
-DATA alignedsel32<>+24(SB)/4, $0x00000040
-DATA alignedsel32<>+28(SB)/4, $0x00000080
-GLOBL alignedsel32<>(SB), RODATA|NOPTR, $32
+DATA alignedmsb32_0<>+0(SB)/4, $0x0000001f
+DATA alignedmsb32_0<>+4(SB)/4, $0x0000001e
+DATA alignedmsb32_0<>+8(SB)/4, $0x0000001d
+DATA alignedmsb32_0<>+12(SB)/4, $0x0000001c
+DATA alignedmsb32_0<>+16(SB)/4, $0x0000001b
+DATA alignedmsb32_0<>+20(SB)/4, $0x0000001a
+DATA alignedmsb32_0<>+24(SB)/4, $0x00000019
+DATA alignedmsb32_0<>+28(SB)/4, $0x00000018
+GLOBL alignedmsb32_0<>(SB), RODATA|NOPTR, $32
+
+DATA alignedmsb32_1<>+0(SB)/4, $0x00000017
+DATA alignedmsb32_1<>+4(SB)/4, $0x00000016
+DATA alignedmsb32_1<>+8(SB)/4, $0x00000015
+DATA alignedmsb32_1<>+12(SB)/4, $0x00000014
+DATA alignedmsb32_1<>+16(SB)/4, $0x00000013
+DATA alignedmsb32_1<>+20(SB)/4, $0x00000012
+DATA alignedmsb32_1<>+24(SB)/4, $0x00000011
+DATA alignedmsb32_1<>+28(SB)/4, $0x00000010
+GLOBL alignedmsb32_1<>(SB), RODATA|NOPTR, $32
+
+DATA alignedmsb32_2<>+0(SB)/4, $0x0000000f
+DATA alignedmsb32_2<>+4(SB)/4, $0x0000000e
+DATA alignedmsb32_2<>+8(SB)/4, $0x0000000d
+DATA alignedmsb32_2<>+12(SB)/4, $0x0000000c
+DATA alignedmsb32_2<>+16(SB)/4, $0x0000000b
+DATA alignedmsb32_2<>+20(SB)/4, $0x0000000a
+DATA alignedmsb32_2<>+24(SB)/4, $0x00000009
+DATA alignedmsb32_2<>+28(SB)/4, $0x00000008
+GLOBL alignedmsb32_2<>(SB), RODATA|NOPTR, $32
+
+DATA alignedmsb32_3<>+0(SB)/4, $0x00000007
+DATA alignedmsb32_3<>+4(SB)/4, $0x00000006
+DATA alignedmsb32_3<>+8(SB)/4, $0x00000005
+DATA alignedmsb32_3<>+12(SB)/4, $0x00000004
+DATA alignedmsb32_3<>+16(SB)/4, $0x00000003
+DATA alignedmsb32_3<>+20(SB)/4, $0x00000002
+DATA alignedmsb32_3<>+24(SB)/4, $0x00000001
+DATA alignedmsb32_3<>+28(SB)/4, $0x00000000
+GLOBL alignedmsb32_3<>(SB), RODATA|NOPTR, $32
 
 // func summaryDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
 // Requires: AVX, AVX2
@@ -278,15 +301,15 @@ summaryDenseF64AVX2_main_loop:
 	VMOVUPD 32(AX), Y10
 	VMINPD  Y2, Y10, Y2
 	VMAXPD  Y3, Y10, Y3
-	VMOVUPD 64(AX), Y11
-	VMINPD  Y4, Y11, Y4
-	VMAXPD  Y5, Y11, Y5
-	VMOVUPD 96(AX), Y12
-	VMINPD  Y6, Y12, Y6
-	VMAXPD  Y7, Y12, Y7
 	VCMPPD  $0x03, Y10, Y9, Y9
 	VORPD   Y9, Y8, Y8
-	VCMPPD  $0x03, Y12, Y11, Y9
+	VMOVUPD 64(AX), Y9
+	VMINPD  Y4, Y9, Y4
+	VMAXPD  Y5, Y9, Y5
+	VMOVUPD 96(AX), Y10
+	VMINPD  Y6, Y10, Y6
+	VMAXPD  Y7, Y10, Y7
+	VCMPPD  $0x03, Y10, Y9, Y9
 	VORPD   Y9, Y8, Y8
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000010, CX
@@ -373,47 +396,41 @@ TEXT ·summaryMaskedF64AVX2(SB), NOSPLIT, $0-81
 	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y6
 	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y7
 	VPXOR        Y8, Y8, Y8
-	VPXOR        Y9, Y9, Y9
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y9
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y10
 	CMPQ         CX, $0x00000010
 	JL           summaryMaskedF64AVX2_main_done
 
 summaryMaskedF64AVX2_main_loop:
-	VMOVUPD      (AX), Y10
-	VPBROADCASTB (DX), Y11
-	VPAND        alignedsel64_0<>+0(SB), Y11, Y11
-	VPCMPEQQ     Y9, Y11, Y11
-	VBLENDVPD    Y11, summarysplat8_7ff0000000000000<>+0(SB), Y10, Y12
-	VBLENDVPD    Y11, summarysplat8_fff0000000000000<>+0(SB), Y10, Y10
-	VMINPD       Y0, Y12, Y0
-	VMAXPD       Y1, Y10, Y1
-	VMOVUPD      32(AX), Y10
-	VPBROADCASTB (DX), Y11
-	VPAND        alignedsel64_1<>+0(SB), Y11, Y11
-	VPCMPEQQ     Y9, Y11, Y11
-	VBLENDVPD    Y11, summarysplat8_7ff0000000000000<>+0(SB), Y10, Y13
-	VBLENDVPD    Y11, summarysplat8_fff0000000000000<>+0(SB), Y10, Y10
-	VMINPD       Y2, Y13, Y2
-	VMAXPD       Y3, Y10, Y3
-	VMOVUPD      64(AX), Y10
-	VPBROADCASTB 1(DX), Y11
-	VPAND        alignedsel64_0<>+0(SB), Y11, Y11
-	VPCMPEQQ     Y9, Y11, Y11
-	VBLENDVPD    Y11, summarysplat8_7ff0000000000000<>+0(SB), Y10, Y14
-	VBLENDVPD    Y11, summarysplat8_fff0000000000000<>+0(SB), Y10, Y10
+	VPBROADCASTW (DX), Y11
+	VMOVUPD      (AX), Y12
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y13
+	VBLENDVPD    Y13, Y12, Y9, Y14
+	VBLENDVPD    Y13, Y12, Y10, Y12
+	VMINPD       Y0, Y14, Y0
+	VMAXPD       Y1, Y12, Y1
+	VMOVUPD      32(AX), Y12
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y11, Y13
+	VBLENDVPD    Y13, Y12, Y9, Y15
+	VBLENDVPD    Y13, Y12, Y10, Y12
+	VMINPD       Y2, Y15, Y2
+	VMAXPD       Y3, Y12, Y3
+	VCMPPD       $0x03, Y15, Y14, Y12
+	VORPD        Y12, Y8, Y8
+	VMOVUPD      64(AX), Y12
+	VPSLLVQ      alignedmsb64_2<>+0(SB), Y11, Y13
+	VBLENDVPD    Y13, Y12, Y9, Y14
+	VBLENDVPD    Y13, Y12, Y10, Y12
 	VMINPD       Y4, Y14, Y4
-	VMAXPD       Y5, Y10, Y5
-	VMOVUPD      96(AX), Y10
-	VPBROADCASTB 1(DX), Y11
-	VPAND        alignedsel64_1<>+0(SB), Y11, Y11
-	VPCMPEQQ     Y9, Y11, Y11
-	VBLENDVPD    Y11, summarysplat8_7ff0000000000000<>+0(SB), Y10, Y15
-	VBLENDVPD    Y11, summarysplat8_fff0000000000000<>+0(SB), Y10, Y10
-	VMINPD       Y6, Y15, Y6
-	VMAXPD       Y7, Y10, Y7
-	VCMPPD       $0x03, Y13, Y12, Y10
-	VORPD        Y10, Y8, Y8
-	VCMPPD       $0x03, Y15, Y14, Y10
-	VORPD        Y10, Y8, Y8
+	VMAXPD       Y5, Y12, Y5
+	VMOVUPD      96(AX), Y12
+	VPSLLVQ      alignedmsb64_3<>+0(SB), Y11, Y11
+	VBLENDVPD    Y11, Y12, Y9, Y13
+	VBLENDVPD    Y11, Y12, Y10, Y11
+	VMINPD       Y6, Y13, Y6
+	VMAXPD       Y7, Y11, Y7
+	VCMPPD       $0x03, Y13, Y14, Y11
+	VORPD        Y11, Y8, Y8
 	MOVWLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -428,24 +445,21 @@ summaryMaskedF64AVX2_main_done:
 	JL   summaryMaskedF64AVX2_single_done
 
 summaryMaskedF64AVX2_single_loop:
-	VMOVUPD      (AX), Y10
 	VPBROADCASTB (DX), Y11
-	VPAND        alignedsel64_0<>+0(SB), Y11, Y11
-	VPCMPEQQ     Y9, Y11, Y11
-	VBLENDVPD    Y11, summarysplat8_7ff0000000000000<>+0(SB), Y10, Y12
-	VBLENDVPD    Y11, summarysplat8_fff0000000000000<>+0(SB), Y10, Y10
-	VMINPD       Y0, Y12, Y0
-	VMAXPD       Y1, Y10, Y1
-	VMOVUPD      32(AX), Y10
-	VPBROADCASTB (DX), Y11
-	VPAND        alignedsel64_1<>+0(SB), Y11, Y11
-	VPCMPEQQ     Y9, Y11, Y11
-	VBLENDVPD    Y11, summarysplat8_7ff0000000000000<>+0(SB), Y10, Y13
-	VBLENDVPD    Y11, summarysplat8_fff0000000000000<>+0(SB), Y10, Y10
+	VMOVUPD      (AX), Y12
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y13
+	VBLENDVPD    Y13, Y12, Y9, Y14
+	VBLENDVPD    Y13, Y12, Y10, Y12
+	VMINPD       Y0, Y14, Y0
+	VMAXPD       Y1, Y12, Y1
+	VMOVUPD      32(AX), Y12
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y11, Y11
+	VBLENDVPD    Y11, Y12, Y9, Y13
+	VBLENDVPD    Y11, Y12, Y10, Y11
 	VMINPD       Y2, Y13, Y2
-	VMAXPD       Y3, Y10, Y3
-	VCMPPD       $0x03, Y13, Y12, Y10
-	VORPD        Y10, Y8, Y8
+	VMAXPD       Y3, Y11, Y3
+	VCMPPD       $0x03, Y13, Y14, Y11
+	VORPD        Y11, Y8, Y8
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -482,17 +496,29 @@ summaryMaskedF64AVX2_single_done:
 	VZEROUPPER
 	RET
 
-DATA alignedsel64_0<>+0(SB)/8, $0x0000000000000001
-DATA alignedsel64_0<>+8(SB)/8, $0x0000000000000002
-DATA alignedsel64_0<>+16(SB)/8, $0x0000000000000004
-DATA alignedsel64_0<>+24(SB)/8, $0x0000000000000008
-GLOBL alignedsel64_0<>(SB), RODATA|NOPTR, $32
+DATA alignedmsb64_0<>+0(SB)/8, $0x000000000000003f
+DATA alignedmsb64_0<>+8(SB)/8, $0x000000000000003e
+DATA alignedmsb64_0<>+16(SB)/8, $0x000000000000003d
+DATA alignedmsb64_0<>+24(SB)/8, $0x000000000000003c
+GLOBL alignedmsb64_0<>(SB), RODATA|NOPTR, $32
 
-DATA alignedsel64_1<>+0(SB)/8, $0x0000000000000010
-DATA alignedsel64_1<>+8(SB)/8, $0x0000000000000020
-DATA alignedsel64_1<>+16(SB)/8, $0x0000000000000040
-DATA alignedsel64_1<>+24(SB)/8, $0x0000000000000080
-GLOBL alignedsel64_1<>(SB), RODATA|NOPTR, $32
+DATA alignedmsb64_1<>+0(SB)/8, $0x000000000000003b
+DATA alignedmsb64_1<>+8(SB)/8, $0x000000000000003a
+DATA alignedmsb64_1<>+16(SB)/8, $0x0000000000000039
+DATA alignedmsb64_1<>+24(SB)/8, $0x0000000000000038
+GLOBL alignedmsb64_1<>(SB), RODATA|NOPTR, $32
+
+DATA alignedmsb64_2<>+0(SB)/8, $0x0000000000000037
+DATA alignedmsb64_2<>+8(SB)/8, $0x0000000000000036
+DATA alignedmsb64_2<>+16(SB)/8, $0x0000000000000035
+DATA alignedmsb64_2<>+24(SB)/8, $0x0000000000000034
+GLOBL alignedmsb64_2<>(SB), RODATA|NOPTR, $32
+
+DATA alignedmsb64_3<>+0(SB)/8, $0x0000000000000033
+DATA alignedmsb64_3<>+8(SB)/8, $0x0000000000000032
+DATA alignedmsb64_3<>+16(SB)/8, $0x0000000000000031
+DATA alignedmsb64_3<>+24(SB)/8, $0x0000000000000030
+GLOBL alignedmsb64_3<>(SB), RODATA|NOPTR, $32
 
 // func summaryDenseI8AVX2(x []int8) (lo int8, hi int8, nan bool)
 // Requires: AVX, AVX2
@@ -1308,43 +1334,37 @@ TEXT ·summaryMaskedI32AVX2(SB), NOSPLIT, $0-73
 	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y5
 	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y6
 	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y7
-	VPXOR        Y8, Y8, Y8
+	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y8
+	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y9
 	CMPQ         CX, $0x00000020
 	JL           summaryMaskedI32AVX2_main_done
 
 summaryMaskedI32AVX2_main_loop:
-	VMOVDQU      (AX), Y9
-	VPBROADCASTB (DX), Y10
-	VPAND        alignedsel32<>+0(SB), Y10, Y10
-	VPCMPEQD     Y8, Y10, Y10
-	VBLENDVPS    Y10, summarysplat4_7fffffff<>+0(SB), Y9, Y11
-	VBLENDVPS    Y10, summarysplat4_80000000<>+0(SB), Y9, Y9
-	VPMINSD      Y0, Y11, Y0
-	VPMAXSD      Y1, Y9, Y1
-	VMOVDQU      32(AX), Y9
-	VPBROADCASTB 1(DX), Y10
-	VPAND        alignedsel32<>+0(SB), Y10, Y10
-	VPCMPEQD     Y8, Y10, Y10
-	VBLENDVPS    Y10, summarysplat4_7fffffff<>+0(SB), Y9, Y11
-	VBLENDVPS    Y10, summarysplat4_80000000<>+0(SB), Y9, Y9
-	VPMINSD      Y2, Y11, Y2
-	VPMAXSD      Y3, Y9, Y3
-	VMOVDQU      64(AX), Y9
-	VPBROADCASTB 2(DX), Y10
-	VPAND        alignedsel32<>+0(SB), Y10, Y10
-	VPCMPEQD     Y8, Y10, Y10
-	VBLENDVPS    Y10, summarysplat4_7fffffff<>+0(SB), Y9, Y11
-	VBLENDVPS    Y10, summarysplat4_80000000<>+0(SB), Y9, Y9
-	VPMINSD      Y4, Y11, Y4
-	VPMAXSD      Y5, Y9, Y5
-	VMOVDQU      96(AX), Y9
-	VPBROADCASTB 3(DX), Y10
-	VPAND        alignedsel32<>+0(SB), Y10, Y10
-	VPCMPEQD     Y8, Y10, Y10
-	VBLENDVPS    Y10, summarysplat4_7fffffff<>+0(SB), Y9, Y11
-	VBLENDVPS    Y10, summarysplat4_80000000<>+0(SB), Y9, Y9
-	VPMINSD      Y6, Y11, Y6
-	VPMAXSD      Y7, Y9, Y7
+	VPBROADCASTD (DX), Y10
+	VMOVDQU      (AX), Y11
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y10, Y12
+	VBLENDVPS    Y12, Y11, Y8, Y13
+	VBLENDVPS    Y12, Y11, Y9, Y11
+	VPMINSD      Y0, Y13, Y0
+	VPMAXSD      Y1, Y11, Y1
+	VMOVDQU      32(AX), Y11
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y10, Y12
+	VBLENDVPS    Y12, Y11, Y8, Y13
+	VBLENDVPS    Y12, Y11, Y9, Y11
+	VPMINSD      Y2, Y13, Y2
+	VPMAXSD      Y3, Y11, Y3
+	VMOVDQU      64(AX), Y11
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y10, Y12
+	VBLENDVPS    Y12, Y11, Y8, Y13
+	VBLENDVPS    Y12, Y11, Y9, Y11
+	VPMINSD      Y4, Y13, Y4
+	VPMAXSD      Y5, Y11, Y5
+	VMOVDQU      96(AX), Y11
+	VPSLLVD      alignedmsb32_3<>+0(SB), Y10, Y10
+	VBLENDVPS    Y10, Y11, Y8, Y12
+	VBLENDVPS    Y10, Y11, Y9, Y10
+	VPMINSD      Y6, Y12, Y6
+	VPMAXSD      Y7, Y10, Y7
 	POPCNTL      (DX), SI
 	ADDQ         SI, BX
 	ADDQ         $0x00000004, DX
@@ -1358,14 +1378,13 @@ summaryMaskedI32AVX2_main_done:
 	JL   summaryMaskedI32AVX2_single_done
 
 summaryMaskedI32AVX2_single_loop:
-	VMOVDQU      (AX), Y9
 	VPBROADCASTB (DX), Y10
-	VPAND        alignedsel32<>+0(SB), Y10, Y10
-	VPCMPEQD     Y8, Y10, Y10
-	VBLENDVPS    Y10, summarysplat4_7fffffff<>+0(SB), Y9, Y11
-	VBLENDVPS    Y10, summarysplat4_80000000<>+0(SB), Y9, Y9
-	VPMINSD      Y0, Y11, Y0
-	VPMAXSD      Y1, Y9, Y1
+	VMOVDQU      (AX), Y11
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y10, Y10
+	VBLENDVPS    Y10, Y11, Y8, Y12
+	VBLENDVPS    Y10, Y11, Y9, Y10
+	VPMINSD      Y0, Y12, Y0
+	VPMAXSD      Y1, Y10, Y1
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -1535,51 +1554,45 @@ TEXT ·summaryMaskedI64AVX2(SB), NOSPLIT, $0-81
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y5
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y6
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y7
-	VPXOR        Y8, Y8, Y8
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y8
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y9
 	CMPQ         CX, $0x00000010
 	JL           summaryMaskedI64AVX2_main_done
 
 summaryMaskedI64AVX2_main_loop:
-	VMOVDQU      (AX), Y9
-	VPBROADCASTB (DX), Y10
-	VPAND        alignedsel64_0<>+0(SB), Y10, Y10
-	VPCMPEQQ     Y8, Y10, Y10
-	VBLENDVPD    Y10, summarysplat8_7fffffffffffffff<>+0(SB), Y9, Y11
-	VBLENDVPD    Y10, summarysplat8_8000000000000000<>+0(SB), Y9, Y9
-	VPCMPGTQ     Y11, Y0, Y10
-	VBLENDVPD    Y10, Y11, Y0, Y0
-	VPCMPGTQ     Y1, Y9, Y10
-	VBLENDVPD    Y10, Y9, Y1, Y1
-	VMOVDQU      32(AX), Y9
-	VPBROADCASTB (DX), Y10
-	VPAND        alignedsel64_1<>+0(SB), Y10, Y10
-	VPCMPEQQ     Y8, Y10, Y10
-	VBLENDVPD    Y10, summarysplat8_7fffffffffffffff<>+0(SB), Y9, Y11
-	VBLENDVPD    Y10, summarysplat8_8000000000000000<>+0(SB), Y9, Y9
-	VPCMPGTQ     Y11, Y2, Y10
-	VBLENDVPD    Y10, Y11, Y2, Y2
-	VPCMPGTQ     Y3, Y9, Y10
-	VBLENDVPD    Y10, Y9, Y3, Y3
-	VMOVDQU      64(AX), Y9
-	VPBROADCASTB 1(DX), Y10
-	VPAND        alignedsel64_0<>+0(SB), Y10, Y10
-	VPCMPEQQ     Y8, Y10, Y10
-	VBLENDVPD    Y10, summarysplat8_7fffffffffffffff<>+0(SB), Y9, Y11
-	VBLENDVPD    Y10, summarysplat8_8000000000000000<>+0(SB), Y9, Y9
-	VPCMPGTQ     Y11, Y4, Y10
-	VBLENDVPD    Y10, Y11, Y4, Y4
-	VPCMPGTQ     Y5, Y9, Y10
-	VBLENDVPD    Y10, Y9, Y5, Y5
-	VMOVDQU      96(AX), Y9
-	VPBROADCASTB 1(DX), Y10
-	VPAND        alignedsel64_1<>+0(SB), Y10, Y10
-	VPCMPEQQ     Y8, Y10, Y10
-	VBLENDVPD    Y10, summarysplat8_7fffffffffffffff<>+0(SB), Y9, Y11
-	VBLENDVPD    Y10, summarysplat8_8000000000000000<>+0(SB), Y9, Y9
-	VPCMPGTQ     Y11, Y6, Y10
-	VBLENDVPD    Y10, Y11, Y6, Y6
-	VPCMPGTQ     Y7, Y9, Y10
-	VBLENDVPD    Y10, Y9, Y7, Y7
+	VPBROADCASTW (DX), Y10
+	VMOVDQU      (AX), Y11
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y12
+	VBLENDVPD    Y12, Y11, Y8, Y13
+	VBLENDVPD    Y12, Y11, Y9, Y11
+	VPCMPGTQ     Y13, Y0, Y12
+	VBLENDVPD    Y12, Y13, Y0, Y0
+	VPCMPGTQ     Y1, Y11, Y12
+	VBLENDVPD    Y12, Y11, Y1, Y1
+	VMOVDQU      32(AX), Y11
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y10, Y12
+	VBLENDVPD    Y12, Y11, Y8, Y13
+	VBLENDVPD    Y12, Y11, Y9, Y11
+	VPCMPGTQ     Y13, Y2, Y12
+	VBLENDVPD    Y12, Y13, Y2, Y2
+	VPCMPGTQ     Y3, Y11, Y12
+	VBLENDVPD    Y12, Y11, Y3, Y3
+	VMOVDQU      64(AX), Y11
+	VPSLLVQ      alignedmsb64_2<>+0(SB), Y10, Y12
+	VBLENDVPD    Y12, Y11, Y8, Y13
+	VBLENDVPD    Y12, Y11, Y9, Y11
+	VPCMPGTQ     Y13, Y4, Y12
+	VBLENDVPD    Y12, Y13, Y4, Y4
+	VPCMPGTQ     Y5, Y11, Y12
+	VBLENDVPD    Y12, Y11, Y5, Y5
+	VMOVDQU      96(AX), Y11
+	VPSLLVQ      alignedmsb64_3<>+0(SB), Y10, Y10
+	VBLENDVPD    Y10, Y11, Y8, Y12
+	VBLENDVPD    Y10, Y11, Y9, Y10
+	VPCMPGTQ     Y12, Y6, Y11
+	VBLENDVPD    Y11, Y12, Y6, Y6
+	VPCMPGTQ     Y7, Y10, Y11
+	VBLENDVPD    Y11, Y10, Y7, Y7
 	MOVWLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -1594,26 +1607,23 @@ summaryMaskedI64AVX2_main_done:
 	JL   summaryMaskedI64AVX2_single_done
 
 summaryMaskedI64AVX2_single_loop:
-	VMOVDQU      (AX), Y9
 	VPBROADCASTB (DX), Y10
-	VPAND        alignedsel64_0<>+0(SB), Y10, Y10
-	VPCMPEQQ     Y8, Y10, Y10
-	VBLENDVPD    Y10, summarysplat8_7fffffffffffffff<>+0(SB), Y9, Y11
-	VBLENDVPD    Y10, summarysplat8_8000000000000000<>+0(SB), Y9, Y9
-	VPCMPGTQ     Y11, Y0, Y10
-	VBLENDVPD    Y10, Y11, Y0, Y0
-	VPCMPGTQ     Y1, Y9, Y10
-	VBLENDVPD    Y10, Y9, Y1, Y1
-	VMOVDQU      32(AX), Y9
-	VPBROADCASTB (DX), Y10
-	VPAND        alignedsel64_1<>+0(SB), Y10, Y10
-	VPCMPEQQ     Y8, Y10, Y10
-	VBLENDVPD    Y10, summarysplat8_7fffffffffffffff<>+0(SB), Y9, Y11
-	VBLENDVPD    Y10, summarysplat8_8000000000000000<>+0(SB), Y9, Y9
-	VPCMPGTQ     Y11, Y2, Y10
-	VBLENDVPD    Y10, Y11, Y2, Y2
-	VPCMPGTQ     Y3, Y9, Y10
-	VBLENDVPD    Y10, Y9, Y3, Y3
+	VMOVDQU      (AX), Y11
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y12
+	VBLENDVPD    Y12, Y11, Y8, Y13
+	VBLENDVPD    Y12, Y11, Y9, Y11
+	VPCMPGTQ     Y13, Y0, Y12
+	VBLENDVPD    Y12, Y13, Y0, Y0
+	VPCMPGTQ     Y1, Y11, Y12
+	VBLENDVPD    Y12, Y11, Y1, Y1
+	VMOVDQU      32(AX), Y11
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y10, Y10
+	VBLENDVPD    Y10, Y11, Y8, Y12
+	VBLENDVPD    Y10, Y11, Y9, Y10
+	VPCMPGTQ     Y12, Y2, Y11
+	VBLENDVPD    Y11, Y12, Y2, Y2
+	VPCMPGTQ     Y3, Y10, Y11
+	VBLENDVPD    Y11, Y10, Y3, Y3
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -2386,43 +2396,37 @@ TEXT ·summaryMaskedU32AVX2(SB), NOSPLIT, $0-73
 	VPBROADCASTQ summarysplat4_0<>+0(SB), Y5
 	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y6
 	VPBROADCASTQ summarysplat4_0<>+0(SB), Y7
-	VPXOR        Y8, Y8, Y8
+	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y8
+	VPBROADCASTQ summarysplat4_0<>+0(SB), Y9
 	CMPQ         CX, $0x00000020
 	JL           summaryMaskedU32AVX2_main_done
 
 summaryMaskedU32AVX2_main_loop:
-	VMOVDQU      (AX), Y9
-	VPBROADCASTB (DX), Y10
-	VPAND        alignedsel32<>+0(SB), Y10, Y10
-	VPCMPEQD     Y8, Y10, Y10
-	VBLENDVPS    Y10, summarysplat4_ffffffff<>+0(SB), Y9, Y11
-	VBLENDVPS    Y10, summarysplat4_0<>+0(SB), Y9, Y9
-	VPMINUD      Y0, Y11, Y0
-	VPMAXUD      Y1, Y9, Y1
-	VMOVDQU      32(AX), Y9
-	VPBROADCASTB 1(DX), Y10
-	VPAND        alignedsel32<>+0(SB), Y10, Y10
-	VPCMPEQD     Y8, Y10, Y10
-	VBLENDVPS    Y10, summarysplat4_ffffffff<>+0(SB), Y9, Y11
-	VBLENDVPS    Y10, summarysplat4_0<>+0(SB), Y9, Y9
-	VPMINUD      Y2, Y11, Y2
-	VPMAXUD      Y3, Y9, Y3
-	VMOVDQU      64(AX), Y9
-	VPBROADCASTB 2(DX), Y10
-	VPAND        alignedsel32<>+0(SB), Y10, Y10
-	VPCMPEQD     Y8, Y10, Y10
-	VBLENDVPS    Y10, summarysplat4_ffffffff<>+0(SB), Y9, Y11
-	VBLENDVPS    Y10, summarysplat4_0<>+0(SB), Y9, Y9
-	VPMINUD      Y4, Y11, Y4
-	VPMAXUD      Y5, Y9, Y5
-	VMOVDQU      96(AX), Y9
-	VPBROADCASTB 3(DX), Y10
-	VPAND        alignedsel32<>+0(SB), Y10, Y10
-	VPCMPEQD     Y8, Y10, Y10
-	VBLENDVPS    Y10, summarysplat4_ffffffff<>+0(SB), Y9, Y11
-	VBLENDVPS    Y10, summarysplat4_0<>+0(SB), Y9, Y9
-	VPMINUD      Y6, Y11, Y6
-	VPMAXUD      Y7, Y9, Y7
+	VPBROADCASTD (DX), Y10
+	VMOVDQU      (AX), Y11
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y10, Y12
+	VBLENDVPS    Y12, Y11, Y8, Y13
+	VBLENDVPS    Y12, Y11, Y9, Y11
+	VPMINUD      Y0, Y13, Y0
+	VPMAXUD      Y1, Y11, Y1
+	VMOVDQU      32(AX), Y11
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y10, Y12
+	VBLENDVPS    Y12, Y11, Y8, Y13
+	VBLENDVPS    Y12, Y11, Y9, Y11
+	VPMINUD      Y2, Y13, Y2
+	VPMAXUD      Y3, Y11, Y3
+	VMOVDQU      64(AX), Y11
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y10, Y12
+	VBLENDVPS    Y12, Y11, Y8, Y13
+	VBLENDVPS    Y12, Y11, Y9, Y11
+	VPMINUD      Y4, Y13, Y4
+	VPMAXUD      Y5, Y11, Y5
+	VMOVDQU      96(AX), Y11
+	VPSLLVD      alignedmsb32_3<>+0(SB), Y10, Y10
+	VBLENDVPS    Y10, Y11, Y8, Y12
+	VBLENDVPS    Y10, Y11, Y9, Y10
+	VPMINUD      Y6, Y12, Y6
+	VPMAXUD      Y7, Y10, Y7
 	POPCNTL      (DX), SI
 	ADDQ         SI, BX
 	ADDQ         $0x00000004, DX
@@ -2436,14 +2440,13 @@ summaryMaskedU32AVX2_main_done:
 	JL   summaryMaskedU32AVX2_single_done
 
 summaryMaskedU32AVX2_single_loop:
-	VMOVDQU      (AX), Y9
 	VPBROADCASTB (DX), Y10
-	VPAND        alignedsel32<>+0(SB), Y10, Y10
-	VPCMPEQD     Y8, Y10, Y10
-	VBLENDVPS    Y10, summarysplat4_ffffffff<>+0(SB), Y9, Y11
-	VBLENDVPS    Y10, summarysplat4_0<>+0(SB), Y9, Y9
-	VPMINUD      Y0, Y11, Y0
-	VPMAXUD      Y1, Y9, Y1
+	VMOVDQU      (AX), Y11
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y10, Y10
+	VBLENDVPS    Y10, Y11, Y8, Y12
+	VBLENDVPS    Y10, Y11, Y9, Y10
+	VPMINUD      Y0, Y12, Y0
+	VPMAXUD      Y1, Y10, Y1
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -2603,55 +2606,49 @@ TEXT ·summaryMaskedU64AVX2(SB), NOSPLIT, $0-81
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y6
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y7
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y8
-	VPXOR        Y9, Y9, Y9
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y9
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y10
 	CMPQ         CX, $0x00000010
 	JL           summaryMaskedU64AVX2_main_done
 
 summaryMaskedU64AVX2_main_loop:
-	VMOVDQU      (AX), Y10
-	VPXOR        Y8, Y10, Y10
-	VPBROADCASTB (DX), Y11
-	VPAND        alignedsel64_0<>+0(SB), Y11, Y11
-	VPCMPEQQ     Y9, Y11, Y11
-	VBLENDVPD    Y11, summarysplat8_7fffffffffffffff<>+0(SB), Y10, Y12
-	VBLENDVPD    Y11, summarysplat8_8000000000000000<>+0(SB), Y10, Y10
-	VPCMPGTQ     Y12, Y0, Y11
-	VBLENDVPD    Y11, Y12, Y0, Y0
-	VPCMPGTQ     Y1, Y10, Y11
-	VBLENDVPD    Y11, Y10, Y1, Y1
-	VMOVDQU      32(AX), Y10
-	VPXOR        Y8, Y10, Y10
-	VPBROADCASTB (DX), Y11
-	VPAND        alignedsel64_1<>+0(SB), Y11, Y11
-	VPCMPEQQ     Y9, Y11, Y11
-	VBLENDVPD    Y11, summarysplat8_7fffffffffffffff<>+0(SB), Y10, Y12
-	VBLENDVPD    Y11, summarysplat8_8000000000000000<>+0(SB), Y10, Y10
-	VPCMPGTQ     Y12, Y2, Y11
-	VBLENDVPD    Y11, Y12, Y2, Y2
-	VPCMPGTQ     Y3, Y10, Y11
-	VBLENDVPD    Y11, Y10, Y3, Y3
-	VMOVDQU      64(AX), Y10
-	VPXOR        Y8, Y10, Y10
-	VPBROADCASTB 1(DX), Y11
-	VPAND        alignedsel64_0<>+0(SB), Y11, Y11
-	VPCMPEQQ     Y9, Y11, Y11
-	VBLENDVPD    Y11, summarysplat8_7fffffffffffffff<>+0(SB), Y10, Y12
-	VBLENDVPD    Y11, summarysplat8_8000000000000000<>+0(SB), Y10, Y10
-	VPCMPGTQ     Y12, Y4, Y11
-	VBLENDVPD    Y11, Y12, Y4, Y4
-	VPCMPGTQ     Y5, Y10, Y11
-	VBLENDVPD    Y11, Y10, Y5, Y5
-	VMOVDQU      96(AX), Y10
-	VPXOR        Y8, Y10, Y10
-	VPBROADCASTB 1(DX), Y11
-	VPAND        alignedsel64_1<>+0(SB), Y11, Y11
-	VPCMPEQQ     Y9, Y11, Y11
-	VBLENDVPD    Y11, summarysplat8_7fffffffffffffff<>+0(SB), Y10, Y12
-	VBLENDVPD    Y11, summarysplat8_8000000000000000<>+0(SB), Y10, Y10
-	VPCMPGTQ     Y12, Y6, Y11
-	VBLENDVPD    Y11, Y12, Y6, Y6
-	VPCMPGTQ     Y7, Y10, Y11
-	VBLENDVPD    Y11, Y10, Y7, Y7
+	VPBROADCASTW (DX), Y11
+	VMOVDQU      (AX), Y12
+	VPXOR        Y8, Y12, Y12
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y13
+	VBLENDVPD    Y13, Y12, Y9, Y14
+	VBLENDVPD    Y13, Y12, Y10, Y12
+	VPCMPGTQ     Y14, Y0, Y13
+	VBLENDVPD    Y13, Y14, Y0, Y0
+	VPCMPGTQ     Y1, Y12, Y13
+	VBLENDVPD    Y13, Y12, Y1, Y1
+	VMOVDQU      32(AX), Y12
+	VPXOR        Y8, Y12, Y12
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y11, Y13
+	VBLENDVPD    Y13, Y12, Y9, Y14
+	VBLENDVPD    Y13, Y12, Y10, Y12
+	VPCMPGTQ     Y14, Y2, Y13
+	VBLENDVPD    Y13, Y14, Y2, Y2
+	VPCMPGTQ     Y3, Y12, Y13
+	VBLENDVPD    Y13, Y12, Y3, Y3
+	VMOVDQU      64(AX), Y12
+	VPXOR        Y8, Y12, Y12
+	VPSLLVQ      alignedmsb64_2<>+0(SB), Y11, Y13
+	VBLENDVPD    Y13, Y12, Y9, Y14
+	VBLENDVPD    Y13, Y12, Y10, Y12
+	VPCMPGTQ     Y14, Y4, Y13
+	VBLENDVPD    Y13, Y14, Y4, Y4
+	VPCMPGTQ     Y5, Y12, Y13
+	VBLENDVPD    Y13, Y12, Y5, Y5
+	VMOVDQU      96(AX), Y12
+	VPXOR        Y8, Y12, Y12
+	VPSLLVQ      alignedmsb64_3<>+0(SB), Y11, Y11
+	VBLENDVPD    Y11, Y12, Y9, Y13
+	VBLENDVPD    Y11, Y12, Y10, Y11
+	VPCMPGTQ     Y13, Y6, Y12
+	VBLENDVPD    Y12, Y13, Y6, Y6
+	VPCMPGTQ     Y7, Y11, Y12
+	VBLENDVPD    Y12, Y11, Y7, Y7
 	MOVWLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -2666,28 +2663,25 @@ summaryMaskedU64AVX2_main_done:
 	JL   summaryMaskedU64AVX2_single_done
 
 summaryMaskedU64AVX2_single_loop:
-	VMOVDQU      (AX), Y10
-	VPXOR        Y8, Y10, Y10
 	VPBROADCASTB (DX), Y11
-	VPAND        alignedsel64_0<>+0(SB), Y11, Y11
-	VPCMPEQQ     Y9, Y11, Y11
-	VBLENDVPD    Y11, summarysplat8_7fffffffffffffff<>+0(SB), Y10, Y12
-	VBLENDVPD    Y11, summarysplat8_8000000000000000<>+0(SB), Y10, Y10
-	VPCMPGTQ     Y12, Y0, Y11
-	VBLENDVPD    Y11, Y12, Y0, Y0
-	VPCMPGTQ     Y1, Y10, Y11
-	VBLENDVPD    Y11, Y10, Y1, Y1
-	VMOVDQU      32(AX), Y10
-	VPXOR        Y8, Y10, Y10
-	VPBROADCASTB (DX), Y11
-	VPAND        alignedsel64_1<>+0(SB), Y11, Y11
-	VPCMPEQQ     Y9, Y11, Y11
-	VBLENDVPD    Y11, summarysplat8_7fffffffffffffff<>+0(SB), Y10, Y12
-	VBLENDVPD    Y11, summarysplat8_8000000000000000<>+0(SB), Y10, Y10
-	VPCMPGTQ     Y12, Y2, Y11
-	VBLENDVPD    Y11, Y12, Y2, Y2
-	VPCMPGTQ     Y3, Y10, Y11
-	VBLENDVPD    Y11, Y10, Y3, Y3
+	VMOVDQU      (AX), Y12
+	VPXOR        Y8, Y12, Y12
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y13
+	VBLENDVPD    Y13, Y12, Y9, Y14
+	VBLENDVPD    Y13, Y12, Y10, Y12
+	VPCMPGTQ     Y14, Y0, Y13
+	VBLENDVPD    Y13, Y14, Y0, Y0
+	VPCMPGTQ     Y1, Y12, Y13
+	VBLENDVPD    Y13, Y12, Y1, Y1
+	VMOVDQU      32(AX), Y12
+	VPXOR        Y8, Y12, Y12
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y11, Y11
+	VBLENDVPD    Y11, Y12, Y9, Y13
+	VBLENDVPD    Y11, Y12, Y10, Y11
+	VPCMPGTQ     Y13, Y2, Y12
+	VBLENDVPD    Y12, Y13, Y2, Y2
+	VPCMPGTQ     Y3, Y11, Y12
+	VBLENDVPD    Y12, Y11, Y3, Y3
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -2769,28 +2763,28 @@ summaryDenseF32AVX512_main_loop:
 	VMOVUPS 64(AX), Z17
 	VMINPS  Z2, Z17, Z2
 	VMAXPS  Z3, Z17, Z3
-	VMOVUPS 128(AX), Z18
-	VMINPS  Z4, Z18, Z4
-	VMAXPS  Z5, Z18, Z5
-	VMOVUPS 192(AX), Z19
-	VMINPS  Z6, Z19, Z6
-	VMAXPS  Z7, Z19, Z7
-	VMOVUPS 256(AX), Z20
-	VMINPS  Z8, Z20, Z8
-	VMAXPS  Z9, Z20, Z9
-	VMOVUPS 320(AX), Z21
-	VMINPS  Z10, Z21, Z10
-	VMAXPS  Z11, Z21, Z11
-	VMOVUPS 384(AX), Z22
-	VMINPS  Z12, Z22, Z12
-	VMAXPS  Z13, Z22, Z13
-	VMOVUPS 448(AX), Z23
-	VMINPS  Z14, Z23, Z14
-	VMAXPS  Z15, Z23, Z15
 	VCMPPS  $0x07, Z17, Z16, K1, K1
-	VCMPPS  $0x07, Z19, Z18, K2, K2
-	VCMPPS  $0x07, Z21, Z20, K3, K3
-	VCMPPS  $0x07, Z23, Z22, K4, K4
+	VMOVUPS 128(AX), Z16
+	VMINPS  Z4, Z16, Z4
+	VMAXPS  Z5, Z16, Z5
+	VMOVUPS 192(AX), Z17
+	VMINPS  Z6, Z17, Z6
+	VMAXPS  Z7, Z17, Z7
+	VCMPPS  $0x07, Z17, Z16, K2, K2
+	VMOVUPS 256(AX), Z16
+	VMINPS  Z8, Z16, Z8
+	VMAXPS  Z9, Z16, Z9
+	VMOVUPS 320(AX), Z17
+	VMINPS  Z10, Z17, Z10
+	VMAXPS  Z11, Z17, Z11
+	VCMPPS  $0x07, Z17, Z16, K3, K3
+	VMOVUPS 384(AX), Z16
+	VMINPS  Z12, Z16, Z12
+	VMAXPS  Z13, Z16, Z13
+	VMOVUPS 448(AX), Z17
+	VMINPS  Z14, Z17, Z14
+	VMAXPS  Z15, Z17, Z15
+	VCMPPS  $0x07, Z17, Z16, K4, K4
 	ADDQ    $0x00000200, AX
 	SUBQ    $0x00000080, CX
 	CMPQ    CX, $0x00000080
@@ -2904,34 +2898,34 @@ summaryMaskedF32AVX512_main_loop:
 	VMOVUPS.Z 64(AX), K5, Z17
 	VMINPS    Z2, Z17, K5, Z2
 	VMAXPS    Z3, Z17, K5, Z3
-	KMOVW     4(DX), K5
-	VMOVUPS.Z 128(AX), K5, Z18
-	VMINPS    Z4, Z18, K5, Z4
-	VMAXPS    Z5, Z18, K5, Z5
-	KMOVW     6(DX), K5
-	VMOVUPS.Z 192(AX), K5, Z19
-	VMINPS    Z6, Z19, K5, Z6
-	VMAXPS    Z7, Z19, K5, Z7
-	KMOVW     8(DX), K5
-	VMOVUPS.Z 256(AX), K5, Z20
-	VMINPS    Z8, Z20, K5, Z8
-	VMAXPS    Z9, Z20, K5, Z9
-	KMOVW     10(DX), K5
-	VMOVUPS.Z 320(AX), K5, Z21
-	VMINPS    Z10, Z21, K5, Z10
-	VMAXPS    Z11, Z21, K5, Z11
-	KMOVW     12(DX), K5
-	VMOVUPS.Z 384(AX), K5, Z22
-	VMINPS    Z12, Z22, K5, Z12
-	VMAXPS    Z13, Z22, K5, Z13
-	KMOVW     14(DX), K5
-	VMOVUPS.Z 448(AX), K5, Z23
-	VMINPS    Z14, Z23, K5, Z14
-	VMAXPS    Z15, Z23, K5, Z15
 	VCMPPS    $0x07, Z17, Z16, K1, K1
-	VCMPPS    $0x07, Z19, Z18, K2, K2
-	VCMPPS    $0x07, Z21, Z20, K3, K3
-	VCMPPS    $0x07, Z23, Z22, K4, K4
+	KMOVW     4(DX), K5
+	VMOVUPS.Z 128(AX), K5, Z16
+	VMINPS    Z4, Z16, K5, Z4
+	VMAXPS    Z5, Z16, K5, Z5
+	KMOVW     6(DX), K5
+	VMOVUPS.Z 192(AX), K5, Z17
+	VMINPS    Z6, Z17, K5, Z6
+	VMAXPS    Z7, Z17, K5, Z7
+	VCMPPS    $0x07, Z17, Z16, K2, K2
+	KMOVW     8(DX), K5
+	VMOVUPS.Z 256(AX), K5, Z16
+	VMINPS    Z8, Z16, K5, Z8
+	VMAXPS    Z9, Z16, K5, Z9
+	KMOVW     10(DX), K5
+	VMOVUPS.Z 320(AX), K5, Z17
+	VMINPS    Z10, Z17, K5, Z10
+	VMAXPS    Z11, Z17, K5, Z11
+	VCMPPS    $0x07, Z17, Z16, K3, K3
+	KMOVW     12(DX), K5
+	VMOVUPS.Z 384(AX), K5, Z16
+	VMINPS    Z12, Z16, K5, Z12
+	VMAXPS    Z13, Z16, K5, Z13
+	KMOVW     14(DX), K5
+	VMOVUPS.Z 448(AX), K5, Z17
+	VMINPS    Z14, Z17, K5, Z14
+	VMAXPS    Z15, Z17, K5, Z15
+	VCMPPS    $0x07, Z17, Z16, K4, K4
 	POPCNTQ   (DX), SI
 	ADDQ      SI, BX
 	POPCNTQ   8(DX), SI
@@ -3053,28 +3047,28 @@ summaryDenseF64AVX512_main_loop:
 	VMOVUPD 64(AX), Z17
 	VMINPD  Z2, Z17, Z2
 	VMAXPD  Z3, Z17, Z3
-	VMOVUPD 128(AX), Z18
-	VMINPD  Z4, Z18, Z4
-	VMAXPD  Z5, Z18, Z5
-	VMOVUPD 192(AX), Z19
-	VMINPD  Z6, Z19, Z6
-	VMAXPD  Z7, Z19, Z7
-	VMOVUPD 256(AX), Z20
-	VMINPD  Z8, Z20, Z8
-	VMAXPD  Z9, Z20, Z9
-	VMOVUPD 320(AX), Z21
-	VMINPD  Z10, Z21, Z10
-	VMAXPD  Z11, Z21, Z11
-	VMOVUPD 384(AX), Z22
-	VMINPD  Z12, Z22, Z12
-	VMAXPD  Z13, Z22, Z13
-	VMOVUPD 448(AX), Z23
-	VMINPD  Z14, Z23, Z14
-	VMAXPD  Z15, Z23, Z15
 	VCMPPD  $0x07, Z17, Z16, K1, K1
-	VCMPPD  $0x07, Z19, Z18, K2, K2
-	VCMPPD  $0x07, Z21, Z20, K3, K3
-	VCMPPD  $0x07, Z23, Z22, K4, K4
+	VMOVUPD 128(AX), Z16
+	VMINPD  Z4, Z16, Z4
+	VMAXPD  Z5, Z16, Z5
+	VMOVUPD 192(AX), Z17
+	VMINPD  Z6, Z17, Z6
+	VMAXPD  Z7, Z17, Z7
+	VCMPPD  $0x07, Z17, Z16, K2, K2
+	VMOVUPD 256(AX), Z16
+	VMINPD  Z8, Z16, Z8
+	VMAXPD  Z9, Z16, Z9
+	VMOVUPD 320(AX), Z17
+	VMINPD  Z10, Z17, Z10
+	VMAXPD  Z11, Z17, Z11
+	VCMPPD  $0x07, Z17, Z16, K3, K3
+	VMOVUPD 384(AX), Z16
+	VMINPD  Z12, Z16, Z12
+	VMAXPD  Z13, Z16, Z13
+	VMOVUPD 448(AX), Z17
+	VMINPD  Z14, Z17, Z14
+	VMAXPD  Z15, Z17, Z15
+	VCMPPD  $0x07, Z17, Z16, K4, K4
 	ADDQ    $0x00000200, AX
 	SUBQ    $0x00000040, CX
 	CMPQ    CX, $0x00000040
@@ -3184,34 +3178,34 @@ summaryMaskedF64AVX512_main_loop:
 	VMOVUPD.Z 64(AX), K5, Z17
 	VMINPD    Z2, Z17, K5, Z2
 	VMAXPD    Z3, Z17, K5, Z3
-	KMOVB     2(DX), K5
-	VMOVUPD.Z 128(AX), K5, Z18
-	VMINPD    Z4, Z18, K5, Z4
-	VMAXPD    Z5, Z18, K5, Z5
-	KMOVB     3(DX), K5
-	VMOVUPD.Z 192(AX), K5, Z19
-	VMINPD    Z6, Z19, K5, Z6
-	VMAXPD    Z7, Z19, K5, Z7
-	KMOVB     4(DX), K5
-	VMOVUPD.Z 256(AX), K5, Z20
-	VMINPD    Z8, Z20, K5, Z8
-	VMAXPD    Z9, Z20, K5, Z9
-	KMOVB     5(DX), K5
-	VMOVUPD.Z 320(AX), K5, Z21
-	VMINPD    Z10, Z21, K5, Z10
-	VMAXPD    Z11, Z21, K5, Z11
-	KMOVB     6(DX), K5
-	VMOVUPD.Z 384(AX), K5, Z22
-	VMINPD    Z12, Z22, K5, Z12
-	VMAXPD    Z13, Z22, K5, Z13
-	KMOVB     7(DX), K5
-	VMOVUPD.Z 448(AX), K5, Z23
-	VMINPD    Z14, Z23, K5, Z14
-	VMAXPD    Z15, Z23, K5, Z15
 	VCMPPD    $0x07, Z17, Z16, K1, K1
-	VCMPPD    $0x07, Z19, Z18, K2, K2
-	VCMPPD    $0x07, Z21, Z20, K3, K3
-	VCMPPD    $0x07, Z23, Z22, K4, K4
+	KMOVB     2(DX), K5
+	VMOVUPD.Z 128(AX), K5, Z16
+	VMINPD    Z4, Z16, K5, Z4
+	VMAXPD    Z5, Z16, K5, Z5
+	KMOVB     3(DX), K5
+	VMOVUPD.Z 192(AX), K5, Z17
+	VMINPD    Z6, Z17, K5, Z6
+	VMAXPD    Z7, Z17, K5, Z7
+	VCMPPD    $0x07, Z17, Z16, K2, K2
+	KMOVB     4(DX), K5
+	VMOVUPD.Z 256(AX), K5, Z16
+	VMINPD    Z8, Z16, K5, Z8
+	VMAXPD    Z9, Z16, K5, Z9
+	KMOVB     5(DX), K5
+	VMOVUPD.Z 320(AX), K5, Z17
+	VMINPD    Z10, Z17, K5, Z10
+	VMAXPD    Z11, Z17, K5, Z11
+	VCMPPD    $0x07, Z17, Z16, K3, K3
+	KMOVB     6(DX), K5
+	VMOVUPD.Z 384(AX), K5, Z16
+	VMINPD    Z12, Z16, K5, Z12
+	VMAXPD    Z13, Z16, K5, Z13
+	KMOVB     7(DX), K5
+	VMOVUPD.Z 448(AX), K5, Z17
+	VMINPD    Z14, Z17, K5, Z14
+	VMAXPD    Z15, Z17, K5, Z15
+	VCMPPD    $0x07, Z17, Z16, K4, K4
 	POPCNTQ   (DX), SI
 	ADDQ      SI, BX
 	ADDQ      $0x00000008, DX

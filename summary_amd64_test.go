@@ -5,6 +5,9 @@ package quiver
 import (
 	"math"
 	"math/rand/v2"
+	"os"
+	"regexp"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -278,4 +281,33 @@ func summarySizeOf[T Number]() int {
 		return 4
 	}
 	return 8
+}
+
+// TestSummaryAVX2OnlyVEX checks the generated AVX2 kernels for anything
+// that needs AVX-512: registers X16-X31/Y16-Y31, ZMM or opmask registers.
+// The register allocator is free to pick those, and a CPU with AVX2 but no
+// AVX-512 would fault on them; this machine may well have AVX-512 and not
+// notice.
+func TestSummaryAVX2OnlyVEX(t *testing.T) {
+	src, err := os.ReadFile("summary_amd64.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evex := regexp.MustCompile(`\b([XY](1[6-9]|2[0-9]|3[01])|Z[0-9]+|K[0-7])\b`)
+	fn, checked := "", 0
+	for i, line := range strings.Split(string(src), "\n") {
+		if strings.HasPrefix(line, "TEXT ") {
+			fn = line
+			if strings.Contains(fn, "AVX2(SB)") {
+				checked++
+			}
+			continue
+		}
+		if strings.Contains(fn, "AVX2(SB)") && evex.MatchString(line) {
+			t.Errorf("summary_amd64.s:%d: AVX2 kernel uses an AVX-512 register: %s", i+1, strings.TrimSpace(line))
+		}
+	}
+	if checked != 20 {
+		t.Errorf("found %d AVX2 summary kernels, want 20", checked)
+	}
 }

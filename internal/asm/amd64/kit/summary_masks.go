@@ -144,3 +144,47 @@ func InvalidLanesAligned(bits Mem, laneBytes, j int, zero reg.VecVirtual) reg.Ve
 	}
 	return inv
 }
+
+// BroadcastBitsAligned loads the nbits (8, 16 or 32) bitmap bits at the
+// byte-aligned address m into every lane of a new YMM register, ready for
+// MSBLanesAligned. It reads exactly nbits/8 bytes.
+func BroadcastBitsAligned(m Mem, nbits int) reg.VecVirtual {
+	b := YMM()
+	switch nbits {
+	case 8:
+		VPBROADCASTB(m, b)
+	case 16:
+		VPBROADCASTW(m, b)
+	case 32:
+		VPBROADCASTD(m, b)
+	default:
+		panic(fmt.Sprintf("kit: cannot broadcast %d bits", nbits))
+	}
+	return b
+}
+
+// MSBLanesAligned returns the blend mask of AVX2 vector j (of 32/laneBytes
+// lanes of laneBytes = 4 or 8 bytes) from bits broadcast by
+// BroadcastBitsAligned: the most significant bit of lane l is validity bit
+// j*lanes+l, the other bits are unspecified, which is all VBLENDVPS and
+// VBLENDVPD read. One variable shift per vector, by counts kept in memory.
+//
+// The broadcast repeats the 8, 16 or 32 bits through each lane, so bit i
+// of them sits at bit i of the lane and a left shift by lanebits-1-i puts
+// it on top, pushing the repetitions out.
+func MSBLanesAligned(bcast reg.VecVirtual, laneBytes, j int) reg.VecVirtual {
+	lanes := 32 / laneBytes
+	bits := 8 * laneBytes
+	counts := make([]uint64, lanes)
+	for l := range counts {
+		counts[l] = uint64(bits - 1 - (j*lanes + l))
+	}
+	x := YMM()
+	m := alignedConst(fmt.Sprintf("alignedmsb%d_%d", bits, j), laneBytes, counts)
+	if laneBytes == 8 {
+		VPSLLVQ(m, bcast, x)
+	} else {
+		VPSLLVD(m, bcast, x)
+	}
+	return x
+}

@@ -107,6 +107,7 @@ type gen struct {
 	nanv           reg.VecVirtual      // AVX2: unordered-compare accumulator
 	kord           []reg.OpmaskVirtual // AVX-512: lanes still all-ordered, one chain per vector pair
 	signv          reg.VecVirtual
+	top, bottom    reg.VecVirtual // AVX2 masked: the extremes, for blends
 	zero           reg.VecVirtual
 }
 
@@ -326,7 +327,12 @@ func (g *gen) kernel() {
 			VPXOR(g.nanv, g.nanv, g.nanv)
 		}
 	}
-	if g.masked && !g.is.avx512 {
+	switch {
+	case g.masked && !g.is.avx512 && g.e.size >= 4:
+		g.top, g.bottom = g.vec(), g.vec()
+		VPBROADCASTQ(splat(top, g.e.size), g.top)
+		VPBROADCASTQ(splat(bottom, g.e.size), g.bottom)
+	case g.masked && !g.is.avx512:
 		g.zero = g.vec()
 		VPXOR(g.zero, g.zero, g.zero)
 	}
@@ -377,6 +383,13 @@ func (g *gen) block(v int) {
 		ks = make([]reg.OpmaskVirtual, v)
 	}
 	xmins := make([]reg.VecVirtual, v)
+	// AVX2 with 32- and 64-bit lanes: one broadcast of the block's bits,
+	// then one shift per vector puts each lane's bit on top for the blends.
+	var bcast reg.VecVirtual
+	msb := g.masked && !g.is.avx512 && g.e.size >= 4
+	if msb {
+		bcast = kit.BroadcastBitsAligned(Mem{Base: g.bp}, v*g.w)
+	}
 	for j := range v {
 		m := Mem{Base: g.xp, Disp: j * g.is.vbytes}
 		x := g.vec()
@@ -395,6 +408,17 @@ func (g *gen) block(v int) {
 		if ks != nil {
 			k = ks[j]
 		}
+		if msb {
+			valid := kit.MSBLanesAligned(bcast, g.e.size, j)
+			xmin, xmax := g.vec(), g.vec()
+			blendMSB(g.e.size, valid, x, g.top, xmin)
+			blendMSB(g.e.size, valid, x, g.bottom, xmax)
+			g.step(true, xmin, g.lo[j], nil)
+			g.step(false, xmax, g.hi[j], nil)
+			xmins[j] = xmin
+			g.nanPair(xmins, j, v)
+			continue
+		}
 		if g.masked && !g.is.avx512 {
 			inv := kit.InvalidLanesAligned(Mem{Base: g.bp}, g.e.size, j, g.zero)
 			top, bottom := g.extremes()
@@ -404,29 +428,34 @@ func (g *gen) block(v int) {
 			g.step(true, xmin, g.lo[j], nil)
 			g.step(false, xmax, g.hi[j], nil)
 			xmins[j] = xmin
+			g.nanPair(xmins, j, v)
 			continue
 		}
 		g.step(true, x, g.lo[j], k)
 		g.step(false, x, g.hi[j], k)
 		xmins[j] = x
-	}
-	// NaN detection: one unordered compare covers two vectors, since it is
-	// true where either operand is NaN. Invalid lanes hold +0.0 (AVX-512
-	// zeroing load) or +Inf (AVX2 blend), both ordered.
-	if g.e.float {
-		for j := 0; j < v; j += 2 {
-			a, b := xmins[j], xmins[j]
-			if j+1 < v {
-				b = xmins[j+1]
-			}
-			g.nanCheck(a, b, j/2)
-		}
+		g.nanPair(xmins, j, v)
 	}
 	if g.masked {
 		kit.PopcountBytes(Mem{Base: g.bp}, v*g.w/8, g.cnt)
 		ADDQ(U32(v*g.w/8), g.bp)
 	}
 	ADDQ(U32(v*g.is.vbytes), g.xp)
+}
+
+// nanPair checks vectors j-1 and j for NaN once j closes a pair (or is
+// the last of an odd count), as soon as both are loaded so that neither
+// stays live longer than needed. One unordered compare covers two
+// vectors, since it is true where either operand is NaN. Invalid lanes
+// hold +0.0 (AVX-512 zeroing load) or ±Inf (AVX2 blend), both ordered.
+func (g *gen) nanPair(xs []reg.VecVirtual, j, v int) {
+	switch {
+	case !g.e.float:
+	case j%2 == 1:
+		g.nanCheck(xs[j-1], xs[j], j/2)
+	case j == v-1:
+		g.nanCheck(xs[j], xs[j], j/2)
+	}
 }
 
 // nanCheck accumulates "a or b has a NaN lane".
@@ -449,6 +478,16 @@ func (g *gen) nanCheck(a, b reg.VecVirtual, chain int) {
 	} else {
 		VCMPPS(U8(3), b, a, t)
 		VORPS(t, g.nanv, g.nanv)
+	}
+}
+
+// blendMSB sets dst = x in the lanes whose most significant bit of valid is
+// set, and neutral in the others.
+func blendMSB(size int, valid, x, neutral, dst reg.VecVirtual) {
+	if size == 8 {
+		VBLENDVPD(valid, x, neutral, dst)
+	} else {
+		VBLENDVPS(valid, x, neutral, dst)
 	}
 }
 
