@@ -2,6 +2,7 @@ package quiver
 
 import (
 	"math"
+	"os"
 	"testing"
 
 	"golang.org/x/exp/constraints"
@@ -357,5 +358,19 @@ func TestBackendRegistry(t *testing.T) {
 	}
 	if err := SetBackend("no-such-backend"); err == nil {
 		t.Error("SetBackend(no-such-backend) succeeded")
+	}
+}
+
+// TestExpectedBackend checks dispatch on a known CPU: the test script sets
+// QUIVER_EXPECT_BACKEND when it runs the suite on an emulated CPU whose
+// features it chose (Haswell: avx2; Nehalem: generic; arm64: neon; any CPU
+// with purego: scalar).
+func TestExpectedBackend(t *testing.T) {
+	want := os.Getenv("QUIVER_EXPECT_BACKEND")
+	if want == "" {
+		t.Skip("QUIVER_EXPECT_BACKEND not set: the CPU is not known to the test")
+	}
+	if got := ActiveBackend().Name; got != want {
+		t.Fatalf("active backend %q on this CPU, want %q (backends: %+v)", got, want, Backends())
 	}
 }

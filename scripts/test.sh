@@ -10,20 +10,20 @@ cd "$(dirname "$0")/.."
 step() { printf '\n== %s\n' "$*"; }
 
 step "go test ./..."
-go test ./...
+go test -count=1 ./...
 
 step "go test -tags purego ./..."
-go test -tags purego ./...
+QUIVER_EXPECT_BACKEND=scalar go test -count=1 -tags purego ./...
 
 step "go test -race -short ./..."
-go test -race -short ./...
+go test -count=1 -race -short ./...
 
 step "generator module tests"
-go -C internal/asm test ./...
+go -C internal/asm test -count=1 ./...
 
 if [ -f bench/go.mod ]; then
   step "benchmark module tests"
-  go -C bench test -short ./...
+  go -C bench test -count=1 -short ./...
 fi
 
 need() {
@@ -34,17 +34,18 @@ need() {
 }
 
 if [ "$(go env GOARCH)" = amd64 ] && need qemu-x86_64-static; then
-  for cpu in Haswell Nehalem; do
-    step "amd64 on an emulated $cpu (go test -short)"
-    go test -short -exec "qemu-x86_64-static -cpu $cpu" .
+  for cpu_backend in Haswell:avx2 Nehalem:generic; do
+    cpu=${cpu_backend%:*}
+    step "amd64 on an emulated $cpu, expecting the ${cpu_backend#*:} backend (go test -short)"
+    QUIVER_EXPECT_BACKEND=${cpu_backend#*:} go test -count=1 -short -exec "qemu-x86_64-static -cpu $cpu" .
   done
 fi
 
 if need qemu-aarch64-static; then
   step "arm64 with NEON under emulation (go test -short)"
-  GOARCH=arm64 go test -short -exec qemu-aarch64-static ./...
+  QUIVER_EXPECT_BACKEND=neon GOARCH=arm64 go test -count=1 -short -exec qemu-aarch64-static ./...
   step "arm64 purego under emulation"
-  GOARCH=arm64 go test -short -tags purego -exec qemu-aarch64-static .
+  QUIVER_EXPECT_BACKEND=scalar GOARCH=arm64 go test -count=1 -short -tags purego -exec qemu-aarch64-static .
 fi
 
 echo
