@@ -66,10 +66,54 @@ bitmap_long:
 	VMOVDQU  msbshift32x4<>+96(SB), Y7
 	VPCMPEQD Y8, Y8, Y8
 	VPSLLD   $0x1f, Y8, Y8
-	CMPQ     CX, $0x00000020
-	JL       masked_done
 
-masked_loop:
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked_slowstart
+	SHRQ    $0x02, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x05, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x05, R9
+	SUBQ    R9, CX
+
+masked_fast:
+	MOVQ         (DX)(DI*1), R9
+	SHRXQ        SI, R9, R9
+	VMOVQ        R9, X9
+	VPBROADCASTD X9, Y9
+	VPSLLVD      Y4, Y9, Y10
+	VBLENDVPS    Y10, (AX), Y8, Y10
+	VADDPS       Y10, Y0, Y0
+	VPSLLVD      Y5, Y9, Y10
+	VBLENDVPS    Y10, 32(AX), Y8, Y10
+	VADDPS       Y10, Y1, Y1
+	VPSLLVD      Y6, Y9, Y10
+	VBLENDVPS    Y10, 64(AX), Y8, Y10
+	VADDPS       Y10, Y2, Y2
+	VPSLLVD      Y7, Y9, Y9
+	VBLENDVPS    Y9, 96(AX), Y8, Y9
+	VADDPS       Y9, Y3, Y3
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000004, DI
+	DECQ         R8
+	JNZ          masked_fast
+
+masked_slowstart:
+	LEAQ (SI)(DI*8), SI
+	CMPQ CX, $0x00000020
+	JL   masked_slow_done
+
+masked_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
 	SHRQ         $0x03, R8
@@ -93,13 +137,13 @@ masked_loop:
 	VPSLLVD      Y7, Y9, Y9
 	VBLENDVPS    Y9, 96(AX), Y8, Y9
 	VADDPS       Y9, Y3, Y3
-	ADDQ         $0x00000020, SI
 	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000020, SI
 	SUBQ         $0x00000020, CX
 	CMPQ         CX, $0x00000020
-	JGE          masked_loop
+	JGE          masked_slow_loop
 
-masked_done:
+masked_slow_done:
 fold:
 	// Combine (0+2), (1+3), then the two; fold lanes low to high from +0.0.
 	VADDPS       Y2, Y0, Y0
@@ -221,10 +265,54 @@ bitmap_long:
 	VMOVDQU  msbshift64x4<>+96(SB), Y7
 	VPCMPEQD Y8, Y8, Y8
 	VPSLLQ   $0x3f, Y8, Y8
-	CMPQ     CX, $0x00000010
-	JL       masked_done
 
-masked_loop:
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked_slowstart
+	SHRQ    $0x01, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x04, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x04, R9
+	SUBQ    R9, CX
+
+masked_fast:
+	MOVQ         (DX)(DI*1), R9
+	SHRXQ        SI, R9, R9
+	VMOVQ        R9, X9
+	VPBROADCASTQ X9, Y9
+	VPSLLVQ      Y4, Y9, Y10
+	VBLENDVPD    Y10, (AX), Y8, Y10
+	VADDPD       Y10, Y0, Y0
+	VPSLLVQ      Y5, Y9, Y10
+	VBLENDVPD    Y10, 32(AX), Y8, Y10
+	VADDPD       Y10, Y1, Y1
+	VPSLLVQ      Y6, Y9, Y10
+	VBLENDVPD    Y10, 64(AX), Y8, Y10
+	VADDPD       Y10, Y2, Y2
+	VPSLLVQ      Y7, Y9, Y9
+	VBLENDVPD    Y9, 96(AX), Y8, Y9
+	VADDPD       Y9, Y3, Y3
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000002, DI
+	DECQ         R8
+	JNZ          masked_fast
+
+masked_slowstart:
+	LEAQ (SI)(DI*8), SI
+	CMPQ CX, $0x00000010
+	JL   masked_slow_done
+
+masked_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
 	SHRQ         $0x03, R8
@@ -248,13 +336,13 @@ masked_loop:
 	VPSLLVQ      Y7, Y9, Y9
 	VBLENDVPD    Y9, 96(AX), Y8, Y9
 	VADDPD       Y9, Y3, Y3
-	ADDQ         $0x00000010, SI
 	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000010, SI
 	SUBQ         $0x00000010, CX
 	CMPQ         CX, $0x00000010
-	JGE          masked_loop
+	JGE          masked_slow_loop
 
-masked_done:
+masked_slow_done:
 fold:
 	// Combine (0+2), (1+3), then the two; fold lanes low to high from +0.0.
 	VADDPD       Y2, Y0, Y0
@@ -374,10 +462,49 @@ bitmap_copied:
 bitmap_long:
 	VMOVDQU bytemaskshuf<>+0(SB), Y6
 	VMOVDQU bytemasksel<>+0(SB), Y7
-	CMPQ    CX, $0x00000020
-	JL      masked_done
 
-masked_loop:
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    DI, R8
+	SHRQ    $0x03, R8
+	ANDQ    $0x07, DI
+	MOVQ    SI, R9
+	SUBQ    R8, R9
+	JL      masked_slowstart
+	SHRQ    $0x02, R9
+	INCQ    R9
+	MOVQ    CX, R10
+	SHRQ    $0x05, R10
+	CMPQ    R9, R10
+	CMOVQGT R10, R9
+	TESTQ   R9, R9
+	JZ      masked_slowstart
+	MOVQ    R9, R10
+	SHLQ    $0x05, R10
+	SUBQ    R10, CX
+
+masked_fast:
+	MOVQ         (BX)(R8*1), R10
+	SHRXQ        DI, R10, R10
+	VMOVQ        R10, X8
+	VPBROADCASTD X8, Y8
+	VPSHUFB      Y6, Y8, Y8
+	VPAND        Y7, Y8, Y8
+	VPCMPEQB     Y7, Y8, Y8
+	VPAND        (AX), Y8, Y8
+	VPXOR        Y5, Y8, Y8
+	VPSADBW      Y4, Y8, Y8
+	VPADDQ       Y8, Y0, Y0
+	ADDQ         $0x00000020, AX
+	ADDQ         $0x00000004, R8
+	DECQ         R9
+	JNZ          masked_fast
+
+masked_slowstart:
+	LEAQ (DI)(R8*8), DI
+	CMPQ CX, $0x00000020
+	JL   masked_slow_done
+
+masked_slow_loop:
 	MOVQ         DI, R8
 	MOVQ         R8, R9
 	SHRQ         $0x03, R9
@@ -396,17 +523,17 @@ masked_loop:
 	VPXOR        Y5, Y8, Y8
 	VPSADBW      Y4, Y8, Y8
 	VPADDQ       Y8, Y0, Y0
-	ADDQ         $0x00000020, DI
 	ADDQ         $0x00000020, AX
+	ADDQ         $0x00000020, DI
 	SUBQ         $0x00000020, CX
 	CMPQ         CX, $0x00000020
-	JGE          masked_loop
+	JGE          masked_slow_loop
 
-masked_done:
+masked_slow_done:
 reduce:
 	VPADDQ       Y1, Y0, Y0
-	VPADDQ       Y3, Y2, Y2
 	VPADDQ       Y2, Y0, Y0
+	VPADDQ       Y3, Y0, Y0
 	VEXTRACTI128 $0x01, Y0, X1
 	VPADDQ       X1, X0, X0
 	VPSHUFD      $0x4e, X0, X1
@@ -566,10 +693,58 @@ bitmap_long:
 	VMOVDQU msbshift64x4<>+32(SB), Y6
 	VMOVDQU msbshift64x4<>+64(SB), Y7
 	VMOVDQU msbshift64x4<>+96(SB), Y8
-	CMPQ    CX, $0x00000010
-	JL      masked_done
 
-masked_loop:
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked_slowstart
+	SHRQ    $0x01, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x04, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x04, R9
+	SUBQ    R9, CX
+
+masked_fast:
+	MOVQ         (DX)(DI*1), R9
+	SHRXQ        SI, R9, R9
+	VMOVQ        R9, X9
+	VPBROADCASTQ X9, Y9
+	VPSLLVQ      Y5, Y9, Y10
+	VPMOVSXWQ    (AX), Y11
+	VBLENDVPD    Y10, Y11, Y4, Y11
+	VPADDQ       Y11, Y0, Y0
+	VPSLLVQ      Y6, Y9, Y10
+	VPMOVSXWQ    8(AX), Y11
+	VBLENDVPD    Y10, Y11, Y4, Y11
+	VPADDQ       Y11, Y1, Y1
+	VPSLLVQ      Y7, Y9, Y10
+	VPMOVSXWQ    16(AX), Y11
+	VBLENDVPD    Y10, Y11, Y4, Y11
+	VPADDQ       Y11, Y2, Y2
+	VPSLLVQ      Y8, Y9, Y9
+	VPMOVSXWQ    24(AX), Y10
+	VBLENDVPD    Y9, Y10, Y4, Y10
+	VPADDQ       Y10, Y3, Y3
+	ADDQ         $0x00000020, AX
+	ADDQ         $0x00000002, DI
+	DECQ         R8
+	JNZ          masked_fast
+
+masked_slowstart:
+	LEAQ (SI)(DI*8), SI
+	CMPQ CX, $0x00000010
+	JL   masked_slow_done
+
+masked_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
 	SHRQ         $0x03, R8
@@ -597,17 +772,17 @@ masked_loop:
 	VPMOVSXWQ    24(AX), Y10
 	VBLENDVPD    Y9, Y10, Y4, Y10
 	VPADDQ       Y10, Y3, Y3
-	ADDQ         $0x00000010, SI
 	ADDQ         $0x00000020, AX
+	ADDQ         $0x00000010, SI
 	SUBQ         $0x00000010, CX
 	CMPQ         CX, $0x00000010
-	JGE          masked_loop
+	JGE          masked_slow_loop
 
-masked_done:
+masked_slow_done:
 	CMPQ CX, $0x00000004
-	JL   masked1_done
+	JL   masked1_slow_done
 
-masked1_loop:
+masked1_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
 	SHRQ         $0x03, R8
@@ -623,17 +798,17 @@ masked1_loop:
 	VPMOVSXWQ    (AX), Y7
 	VBLENDVPD    Y6, Y7, Y4, Y7
 	VPADDQ       Y7, Y0, Y0
-	ADDQ         $0x00000004, SI
 	ADDQ         $0x00000008, AX
+	ADDQ         $0x00000004, SI
 	SUBQ         $0x00000004, CX
 	CMPQ         CX, $0x00000004
-	JGE          masked1_loop
+	JGE          masked1_slow_loop
 
-masked1_done:
+masked1_slow_done:
 reduce:
 	VPADDQ       Y1, Y0, Y0
-	VPADDQ       Y3, Y2, Y2
 	VPADDQ       Y2, Y0, Y0
+	VPADDQ       Y3, Y0, Y0
 	VEXTRACTI128 $0x01, Y0, X1
 	VPADDQ       X1, X0, X0
 	VPSHUFD      $0x4e, X0, X1
@@ -721,10 +896,58 @@ bitmap_long:
 	VMOVDQU msbshift64x4<>+32(SB), Y6
 	VMOVDQU msbshift64x4<>+64(SB), Y7
 	VMOVDQU msbshift64x4<>+96(SB), Y8
-	CMPQ    CX, $0x00000010
-	JL      masked_done
 
-masked_loop:
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked_slowstart
+	SHRQ    $0x01, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x04, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x04, R9
+	SUBQ    R9, CX
+
+masked_fast:
+	MOVQ         (DX)(DI*1), R9
+	SHRXQ        SI, R9, R9
+	VMOVQ        R9, X9
+	VPBROADCASTQ X9, Y9
+	VPSLLVQ      Y5, Y9, Y10
+	VPMOVSXDQ    (AX), Y11
+	VBLENDVPD    Y10, Y11, Y4, Y11
+	VPADDQ       Y11, Y0, Y0
+	VPSLLVQ      Y6, Y9, Y10
+	VPMOVSXDQ    16(AX), Y11
+	VBLENDVPD    Y10, Y11, Y4, Y11
+	VPADDQ       Y11, Y1, Y1
+	VPSLLVQ      Y7, Y9, Y10
+	VPMOVSXDQ    32(AX), Y11
+	VBLENDVPD    Y10, Y11, Y4, Y11
+	VPADDQ       Y11, Y2, Y2
+	VPSLLVQ      Y8, Y9, Y9
+	VPMOVSXDQ    48(AX), Y10
+	VBLENDVPD    Y9, Y10, Y4, Y10
+	VPADDQ       Y10, Y3, Y3
+	ADDQ         $0x00000040, AX
+	ADDQ         $0x00000002, DI
+	DECQ         R8
+	JNZ          masked_fast
+
+masked_slowstart:
+	LEAQ (SI)(DI*8), SI
+	CMPQ CX, $0x00000010
+	JL   masked_slow_done
+
+masked_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
 	SHRQ         $0x03, R8
@@ -752,17 +975,17 @@ masked_loop:
 	VPMOVSXDQ    48(AX), Y10
 	VBLENDVPD    Y9, Y10, Y4, Y10
 	VPADDQ       Y10, Y3, Y3
-	ADDQ         $0x00000010, SI
 	ADDQ         $0x00000040, AX
+	ADDQ         $0x00000010, SI
 	SUBQ         $0x00000010, CX
 	CMPQ         CX, $0x00000010
-	JGE          masked_loop
+	JGE          masked_slow_loop
 
-masked_done:
+masked_slow_done:
 	CMPQ CX, $0x00000004
-	JL   masked1_done
+	JL   masked1_slow_done
 
-masked1_loop:
+masked1_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
 	SHRQ         $0x03, R8
@@ -778,17 +1001,17 @@ masked1_loop:
 	VPMOVSXDQ    (AX), Y7
 	VBLENDVPD    Y6, Y7, Y4, Y7
 	VPADDQ       Y7, Y0, Y0
-	ADDQ         $0x00000004, SI
 	ADDQ         $0x00000010, AX
+	ADDQ         $0x00000004, SI
 	SUBQ         $0x00000004, CX
 	CMPQ         CX, $0x00000004
-	JGE          masked1_loop
+	JGE          masked1_slow_loop
 
-masked1_done:
+masked1_slow_done:
 reduce:
 	VPADDQ       Y1, Y0, Y0
-	VPADDQ       Y3, Y2, Y2
 	VPADDQ       Y2, Y0, Y0
+	VPADDQ       Y3, Y0, Y0
 	VEXTRACTI128 $0x01, Y0, X1
 	VPADDQ       X1, X0, X0
 	VPSHUFD      $0x4e, X0, X1
@@ -871,10 +1094,54 @@ bitmap_long:
 	VMOVDQU msbshift64x4<>+32(SB), Y6
 	VMOVDQU msbshift64x4<>+64(SB), Y7
 	VMOVDQU msbshift64x4<>+96(SB), Y8
-	CMPQ    CX, $0x00000010
-	JL      masked_done
 
-masked_loop:
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked_slowstart
+	SHRQ    $0x01, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x04, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x04, R9
+	SUBQ    R9, CX
+
+masked_fast:
+	MOVQ         (DX)(DI*1), R9
+	SHRXQ        SI, R9, R9
+	VMOVQ        R9, X9
+	VPBROADCASTQ X9, Y9
+	VPSLLVQ      Y5, Y9, Y10
+	VBLENDVPD    Y10, (AX), Y4, Y10
+	VPADDQ       Y10, Y0, Y0
+	VPSLLVQ      Y6, Y9, Y10
+	VBLENDVPD    Y10, 32(AX), Y4, Y10
+	VPADDQ       Y10, Y1, Y1
+	VPSLLVQ      Y7, Y9, Y10
+	VBLENDVPD    Y10, 64(AX), Y4, Y10
+	VPADDQ       Y10, Y2, Y2
+	VPSLLVQ      Y8, Y9, Y9
+	VBLENDVPD    Y9, 96(AX), Y4, Y9
+	VPADDQ       Y9, Y3, Y3
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000002, DI
+	DECQ         R8
+	JNZ          masked_fast
+
+masked_slowstart:
+	LEAQ (SI)(DI*8), SI
+	CMPQ CX, $0x00000010
+	JL   masked_slow_done
+
+masked_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
 	SHRQ         $0x03, R8
@@ -898,17 +1165,17 @@ masked_loop:
 	VPSLLVQ      Y8, Y9, Y9
 	VBLENDVPD    Y9, 96(AX), Y4, Y9
 	VPADDQ       Y9, Y3, Y3
-	ADDQ         $0x00000010, SI
 	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000010, SI
 	SUBQ         $0x00000010, CX
 	CMPQ         CX, $0x00000010
-	JGE          masked_loop
+	JGE          masked_slow_loop
 
-masked_done:
+masked_slow_done:
 	CMPQ CX, $0x00000004
-	JL   masked1_done
+	JL   masked1_slow_done
 
-masked1_loop:
+masked1_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
 	SHRQ         $0x03, R8
@@ -923,17 +1190,17 @@ masked1_loop:
 	VPSLLVQ      Y5, Y6, Y6
 	VBLENDVPD    Y6, (AX), Y4, Y6
 	VPADDQ       Y6, Y0, Y0
-	ADDQ         $0x00000004, SI
 	ADDQ         $0x00000020, AX
+	ADDQ         $0x00000004, SI
 	SUBQ         $0x00000004, CX
 	CMPQ         CX, $0x00000004
-	JGE          masked1_loop
+	JGE          masked1_slow_loop
 
-masked1_done:
+masked1_slow_done:
 reduce:
 	VPADDQ       Y1, Y0, Y0
-	VPADDQ       Y3, Y2, Y2
 	VPADDQ       Y2, Y0, Y0
+	VPADDQ       Y3, Y0, Y0
 	VEXTRACTI128 $0x01, Y0, X1
 	VPADDQ       X1, X0, X0
 	VPSHUFD      $0x4e, X0, X1
@@ -1019,10 +1286,48 @@ bitmap_copied:
 bitmap_long:
 	VMOVDQU bytemaskshuf<>+0(SB), Y5
 	VMOVDQU bytemasksel<>+0(SB), Y6
-	CMPQ    CX, $0x00000020
-	JL      masked_done
 
-masked_loop:
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked_slowstart
+	SHRQ    $0x02, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x05, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x05, R9
+	SUBQ    R9, CX
+
+masked_fast:
+	MOVQ         (DX)(DI*1), R9
+	SHRXQ        SI, R9, R9
+	VMOVQ        R9, X7
+	VPBROADCASTD X7, Y7
+	VPSHUFB      Y5, Y7, Y7
+	VPAND        Y6, Y7, Y7
+	VPCMPEQB     Y6, Y7, Y7
+	VPAND        (AX), Y7, Y7
+	VPSADBW      Y4, Y7, Y7
+	VPADDQ       Y7, Y0, Y0
+	ADDQ         $0x00000020, AX
+	ADDQ         $0x00000004, DI
+	DECQ         R8
+	JNZ          masked_fast
+
+masked_slowstart:
+	LEAQ (SI)(DI*8), SI
+	CMPQ CX, $0x00000020
+	JL   masked_slow_done
+
+masked_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
 	SHRQ         $0x03, R8
@@ -1040,17 +1345,17 @@ masked_loop:
 	VPAND        (AX), Y7, Y7
 	VPSADBW      Y4, Y7, Y7
 	VPADDQ       Y7, Y0, Y0
-	ADDQ         $0x00000020, SI
 	ADDQ         $0x00000020, AX
+	ADDQ         $0x00000020, SI
 	SUBQ         $0x00000020, CX
 	CMPQ         CX, $0x00000020
-	JGE          masked_loop
+	JGE          masked_slow_loop
 
-masked_done:
+masked_slow_done:
 reduce:
 	VPADDQ       Y1, Y0, Y0
-	VPADDQ       Y3, Y2, Y2
 	VPADDQ       Y2, Y0, Y0
+	VPADDQ       Y3, Y0, Y0
 	VEXTRACTI128 $0x01, Y0, X1
 	VPADDQ       X1, X0, X0
 	VPSHUFD      $0x4e, X0, X1
@@ -1138,10 +1443,58 @@ bitmap_long:
 	VMOVDQU msbshift64x4<>+32(SB), Y6
 	VMOVDQU msbshift64x4<>+64(SB), Y7
 	VMOVDQU msbshift64x4<>+96(SB), Y8
-	CMPQ    CX, $0x00000010
-	JL      masked_done
 
-masked_loop:
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked_slowstart
+	SHRQ    $0x01, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x04, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x04, R9
+	SUBQ    R9, CX
+
+masked_fast:
+	MOVQ         (DX)(DI*1), R9
+	SHRXQ        SI, R9, R9
+	VMOVQ        R9, X9
+	VPBROADCASTQ X9, Y9
+	VPSLLVQ      Y5, Y9, Y10
+	VPMOVZXWQ    (AX), Y11
+	VBLENDVPD    Y10, Y11, Y4, Y11
+	VPADDQ       Y11, Y0, Y0
+	VPSLLVQ      Y6, Y9, Y10
+	VPMOVZXWQ    8(AX), Y11
+	VBLENDVPD    Y10, Y11, Y4, Y11
+	VPADDQ       Y11, Y1, Y1
+	VPSLLVQ      Y7, Y9, Y10
+	VPMOVZXWQ    16(AX), Y11
+	VBLENDVPD    Y10, Y11, Y4, Y11
+	VPADDQ       Y11, Y2, Y2
+	VPSLLVQ      Y8, Y9, Y9
+	VPMOVZXWQ    24(AX), Y10
+	VBLENDVPD    Y9, Y10, Y4, Y10
+	VPADDQ       Y10, Y3, Y3
+	ADDQ         $0x00000020, AX
+	ADDQ         $0x00000002, DI
+	DECQ         R8
+	JNZ          masked_fast
+
+masked_slowstart:
+	LEAQ (SI)(DI*8), SI
+	CMPQ CX, $0x00000010
+	JL   masked_slow_done
+
+masked_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
 	SHRQ         $0x03, R8
@@ -1169,17 +1522,17 @@ masked_loop:
 	VPMOVZXWQ    24(AX), Y10
 	VBLENDVPD    Y9, Y10, Y4, Y10
 	VPADDQ       Y10, Y3, Y3
-	ADDQ         $0x00000010, SI
 	ADDQ         $0x00000020, AX
+	ADDQ         $0x00000010, SI
 	SUBQ         $0x00000010, CX
 	CMPQ         CX, $0x00000010
-	JGE          masked_loop
+	JGE          masked_slow_loop
 
-masked_done:
+masked_slow_done:
 	CMPQ CX, $0x00000004
-	JL   masked1_done
+	JL   masked1_slow_done
 
-masked1_loop:
+masked1_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
 	SHRQ         $0x03, R8
@@ -1195,17 +1548,17 @@ masked1_loop:
 	VPMOVZXWQ    (AX), Y7
 	VBLENDVPD    Y6, Y7, Y4, Y7
 	VPADDQ       Y7, Y0, Y0
-	ADDQ         $0x00000004, SI
 	ADDQ         $0x00000008, AX
+	ADDQ         $0x00000004, SI
 	SUBQ         $0x00000004, CX
 	CMPQ         CX, $0x00000004
-	JGE          masked1_loop
+	JGE          masked1_slow_loop
 
-masked1_done:
+masked1_slow_done:
 reduce:
 	VPADDQ       Y1, Y0, Y0
-	VPADDQ       Y3, Y2, Y2
 	VPADDQ       Y2, Y0, Y0
+	VPADDQ       Y3, Y0, Y0
 	VEXTRACTI128 $0x01, Y0, X1
 	VPADDQ       X1, X0, X0
 	VPSHUFD      $0x4e, X0, X1
@@ -1293,10 +1646,58 @@ bitmap_long:
 	VMOVDQU msbshift64x4<>+32(SB), Y6
 	VMOVDQU msbshift64x4<>+64(SB), Y7
 	VMOVDQU msbshift64x4<>+96(SB), Y8
-	CMPQ    CX, $0x00000010
-	JL      masked_done
 
-masked_loop:
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked_slowstart
+	SHRQ    $0x01, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x04, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x04, R9
+	SUBQ    R9, CX
+
+masked_fast:
+	MOVQ         (DX)(DI*1), R9
+	SHRXQ        SI, R9, R9
+	VMOVQ        R9, X9
+	VPBROADCASTQ X9, Y9
+	VPSLLVQ      Y5, Y9, Y10
+	VPMOVZXDQ    (AX), Y11
+	VBLENDVPD    Y10, Y11, Y4, Y11
+	VPADDQ       Y11, Y0, Y0
+	VPSLLVQ      Y6, Y9, Y10
+	VPMOVZXDQ    16(AX), Y11
+	VBLENDVPD    Y10, Y11, Y4, Y11
+	VPADDQ       Y11, Y1, Y1
+	VPSLLVQ      Y7, Y9, Y10
+	VPMOVZXDQ    32(AX), Y11
+	VBLENDVPD    Y10, Y11, Y4, Y11
+	VPADDQ       Y11, Y2, Y2
+	VPSLLVQ      Y8, Y9, Y9
+	VPMOVZXDQ    48(AX), Y10
+	VBLENDVPD    Y9, Y10, Y4, Y10
+	VPADDQ       Y10, Y3, Y3
+	ADDQ         $0x00000040, AX
+	ADDQ         $0x00000002, DI
+	DECQ         R8
+	JNZ          masked_fast
+
+masked_slowstart:
+	LEAQ (SI)(DI*8), SI
+	CMPQ CX, $0x00000010
+	JL   masked_slow_done
+
+masked_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
 	SHRQ         $0x03, R8
@@ -1324,17 +1725,17 @@ masked_loop:
 	VPMOVZXDQ    48(AX), Y10
 	VBLENDVPD    Y9, Y10, Y4, Y10
 	VPADDQ       Y10, Y3, Y3
-	ADDQ         $0x00000010, SI
 	ADDQ         $0x00000040, AX
+	ADDQ         $0x00000010, SI
 	SUBQ         $0x00000010, CX
 	CMPQ         CX, $0x00000010
-	JGE          masked_loop
+	JGE          masked_slow_loop
 
-masked_done:
+masked_slow_done:
 	CMPQ CX, $0x00000004
-	JL   masked1_done
+	JL   masked1_slow_done
 
-masked1_loop:
+masked1_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
 	SHRQ         $0x03, R8
@@ -1350,17 +1751,17 @@ masked1_loop:
 	VPMOVZXDQ    (AX), Y7
 	VBLENDVPD    Y6, Y7, Y4, Y7
 	VPADDQ       Y7, Y0, Y0
-	ADDQ         $0x00000004, SI
 	ADDQ         $0x00000010, AX
+	ADDQ         $0x00000004, SI
 	SUBQ         $0x00000004, CX
 	CMPQ         CX, $0x00000004
-	JGE          masked1_loop
+	JGE          masked1_slow_loop
 
-masked1_done:
+masked1_slow_done:
 reduce:
 	VPADDQ       Y1, Y0, Y0
-	VPADDQ       Y3, Y2, Y2
 	VPADDQ       Y2, Y0, Y0
+	VPADDQ       Y3, Y0, Y0
 	VEXTRACTI128 $0x01, Y0, X1
 	VPADDQ       X1, X0, X0
 	VPSHUFD      $0x4e, X0, X1
@@ -1443,10 +1844,54 @@ bitmap_long:
 	VMOVDQU msbshift64x4<>+32(SB), Y6
 	VMOVDQU msbshift64x4<>+64(SB), Y7
 	VMOVDQU msbshift64x4<>+96(SB), Y8
-	CMPQ    CX, $0x00000010
-	JL      masked_done
 
-masked_loop:
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked_slowstart
+	SHRQ    $0x01, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x04, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x04, R9
+	SUBQ    R9, CX
+
+masked_fast:
+	MOVQ         (DX)(DI*1), R9
+	SHRXQ        SI, R9, R9
+	VMOVQ        R9, X9
+	VPBROADCASTQ X9, Y9
+	VPSLLVQ      Y5, Y9, Y10
+	VBLENDVPD    Y10, (AX), Y4, Y10
+	VPADDQ       Y10, Y0, Y0
+	VPSLLVQ      Y6, Y9, Y10
+	VBLENDVPD    Y10, 32(AX), Y4, Y10
+	VPADDQ       Y10, Y1, Y1
+	VPSLLVQ      Y7, Y9, Y10
+	VBLENDVPD    Y10, 64(AX), Y4, Y10
+	VPADDQ       Y10, Y2, Y2
+	VPSLLVQ      Y8, Y9, Y9
+	VBLENDVPD    Y9, 96(AX), Y4, Y9
+	VPADDQ       Y9, Y3, Y3
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000002, DI
+	DECQ         R8
+	JNZ          masked_fast
+
+masked_slowstart:
+	LEAQ (SI)(DI*8), SI
+	CMPQ CX, $0x00000010
+	JL   masked_slow_done
+
+masked_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
 	SHRQ         $0x03, R8
@@ -1470,17 +1915,17 @@ masked_loop:
 	VPSLLVQ      Y8, Y9, Y9
 	VBLENDVPD    Y9, 96(AX), Y4, Y9
 	VPADDQ       Y9, Y3, Y3
-	ADDQ         $0x00000010, SI
 	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000010, SI
 	SUBQ         $0x00000010, CX
 	CMPQ         CX, $0x00000010
-	JGE          masked_loop
+	JGE          masked_slow_loop
 
-masked_done:
+masked_slow_done:
 	CMPQ CX, $0x00000004
-	JL   masked1_done
+	JL   masked1_slow_done
 
-masked1_loop:
+masked1_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
 	SHRQ         $0x03, R8
@@ -1495,17 +1940,17 @@ masked1_loop:
 	VPSLLVQ      Y5, Y6, Y6
 	VBLENDVPD    Y6, (AX), Y4, Y6
 	VPADDQ       Y6, Y0, Y0
-	ADDQ         $0x00000004, SI
 	ADDQ         $0x00000020, AX
+	ADDQ         $0x00000004, SI
 	SUBQ         $0x00000004, CX
 	CMPQ         CX, $0x00000004
-	JGE          masked1_loop
+	JGE          masked1_slow_loop
 
-masked1_done:
+masked1_slow_done:
 reduce:
 	VPADDQ       Y1, Y0, Y0
-	VPADDQ       Y3, Y2, Y2
 	VPADDQ       Y2, Y0, Y0
+	VPADDQ       Y3, Y0, Y0
 	VEXTRACTI128 $0x01, Y0, X1
 	VPADDQ       X1, X0, X0
 	VPSHUFD      $0x4e, X0, X1
@@ -1606,10 +2051,66 @@ bitmap_long:
 	VMOVDQU msbshift64x4<>+32(SB), Y7
 	VMOVDQU msbshift64x4<>+64(SB), Y8
 	VMOVDQU msbshift64x4<>+96(SB), Y9
-	CMPQ    CX, $0x00000010
-	JL      masked_done
 
-masked_loop:
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked_slowstart
+	SHRQ    $0x01, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x04, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x04, R9
+	SUBQ    R9, CX
+
+masked_fast:
+	MOVQ         (DX)(DI*1), R9
+	SHRXQ        SI, R9, R9
+	VMOVQ        R9, X10
+	VPBROADCASTQ X10, Y10
+	VPSLLVQ      Y6, Y10, Y11
+	VBLENDVPD    Y11, (AX), Y4, Y11
+	VPAND        Y5, Y11, Y12
+	VPSRLQ       $0x20, Y11, Y11
+	VPADDQ       Y12, Y0, Y0
+	VPADDQ       Y11, Y1, Y1
+	VPSLLVQ      Y7, Y10, Y11
+	VBLENDVPD    Y11, 32(AX), Y4, Y11
+	VPAND        Y5, Y11, Y12
+	VPSRLQ       $0x20, Y11, Y11
+	VPADDQ       Y12, Y2, Y2
+	VPADDQ       Y11, Y3, Y3
+	VPSLLVQ      Y8, Y10, Y11
+	VBLENDVPD    Y11, 64(AX), Y4, Y11
+	VPAND        Y5, Y11, Y12
+	VPSRLQ       $0x20, Y11, Y11
+	VPADDQ       Y12, Y0, Y0
+	VPADDQ       Y11, Y1, Y1
+	VPSLLVQ      Y9, Y10, Y10
+	VBLENDVPD    Y10, 96(AX), Y4, Y10
+	VPAND        Y5, Y10, Y11
+	VPSRLQ       $0x20, Y10, Y10
+	VPADDQ       Y11, Y2, Y2
+	VPADDQ       Y10, Y3, Y3
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000002, DI
+	DECQ         R8
+	JNZ          masked_fast
+
+masked_slowstart:
+	LEAQ (SI)(DI*8), SI
+	CMPQ CX, $0x00000010
+	JL   masked_slow_done
+
+masked_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
 	SHRQ         $0x03, R8
@@ -1645,17 +2146,17 @@ masked_loop:
 	VPSRLQ       $0x20, Y10, Y10
 	VPADDQ       Y11, Y2, Y2
 	VPADDQ       Y10, Y3, Y3
-	ADDQ         $0x00000010, SI
 	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000010, SI
 	SUBQ         $0x00000010, CX
 	CMPQ         CX, $0x00000010
-	JGE          masked_loop
+	JGE          masked_slow_loop
 
-masked_done:
+masked_slow_done:
 	CMPQ CX, $0x00000004
-	JL   masked1_done
+	JL   masked1_slow_done
 
-masked1_loop:
+masked1_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
 	SHRQ         $0x03, R8
@@ -1673,13 +2174,13 @@ masked1_loop:
 	VPSRLQ       $0x20, Y7, Y7
 	VPADDQ       Y8, Y0, Y0
 	VPADDQ       Y7, Y1, Y1
-	ADDQ         $0x00000004, SI
 	ADDQ         $0x00000020, AX
+	ADDQ         $0x00000004, SI
 	SUBQ         $0x00000004, CX
 	CMPQ         CX, $0x00000004
-	JGE          masked1_loop
+	JGE          masked1_slow_loop
 
-masked1_done:
+masked1_slow_done:
 reduce:
 	VPADDQ       Y2, Y0, Y0
 	VPADDQ       Y3, Y1, Y1
@@ -1796,10 +2297,70 @@ bitmap_long:
 	VMOVDQU msbshift64x4<>+32(SB), Y8
 	VMOVDQU msbshift64x4<>+64(SB), Y9
 	VMOVDQU msbshift64x4<>+96(SB), Y10
-	CMPQ    CX, $0x00000010
-	JL      masked_done
 
-masked_loop:
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked_slowstart
+	SHRQ    $0x01, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x04, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x04, R9
+	SUBQ    R9, CX
+
+masked_fast:
+	MOVQ         (DX)(DI*1), R9
+	SHRXQ        SI, R9, R9
+	VMOVQ        R9, X11
+	VPBROADCASTQ X11, Y11
+	VPSLLVQ      Y7, Y11, Y12
+	VBLENDVPD    Y12, (AX), Y4, Y12
+	VPXOR        Y6, Y12, Y12
+	VPAND        Y5, Y12, Y13
+	VPSRLQ       $0x20, Y12, Y12
+	VPADDQ       Y13, Y0, Y0
+	VPADDQ       Y12, Y1, Y1
+	VPSLLVQ      Y8, Y11, Y12
+	VBLENDVPD    Y12, 32(AX), Y4, Y12
+	VPXOR        Y6, Y12, Y12
+	VPAND        Y5, Y12, Y13
+	VPSRLQ       $0x20, Y12, Y12
+	VPADDQ       Y13, Y2, Y2
+	VPADDQ       Y12, Y3, Y3
+	VPSLLVQ      Y9, Y11, Y12
+	VBLENDVPD    Y12, 64(AX), Y4, Y12
+	VPXOR        Y6, Y12, Y12
+	VPAND        Y5, Y12, Y13
+	VPSRLQ       $0x20, Y12, Y12
+	VPADDQ       Y13, Y0, Y0
+	VPADDQ       Y12, Y1, Y1
+	VPSLLVQ      Y10, Y11, Y11
+	VBLENDVPD    Y11, 96(AX), Y4, Y11
+	VPXOR        Y6, Y11, Y11
+	VPAND        Y5, Y11, Y12
+	VPSRLQ       $0x20, Y11, Y11
+	VPADDQ       Y12, Y2, Y2
+	VPADDQ       Y11, Y3, Y3
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000002, DI
+	DECQ         R8
+	JNZ          masked_fast
+
+masked_slowstart:
+	LEAQ (SI)(DI*8), SI
+	CMPQ CX, $0x00000010
+	JL   masked_slow_done
+
+masked_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
 	SHRQ         $0x03, R8
@@ -1839,17 +2400,17 @@ masked_loop:
 	VPSRLQ       $0x20, Y11, Y11
 	VPADDQ       Y12, Y2, Y2
 	VPADDQ       Y11, Y3, Y3
-	ADDQ         $0x00000010, SI
 	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000010, SI
 	SUBQ         $0x00000010, CX
 	CMPQ         CX, $0x00000010
-	JGE          masked_loop
+	JGE          masked_slow_loop
 
-masked_done:
+masked_slow_done:
 	CMPQ CX, $0x00000004
-	JL   masked1_done
+	JL   masked1_slow_done
 
-masked1_loop:
+masked1_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
 	SHRQ         $0x03, R8
@@ -1868,13 +2429,13 @@ masked1_loop:
 	VPSRLQ       $0x20, Y8, Y8
 	VPADDQ       Y9, Y0, Y0
 	VPADDQ       Y8, Y1, Y1
-	ADDQ         $0x00000004, SI
 	ADDQ         $0x00000020, AX
+	ADDQ         $0x00000004, SI
 	SUBQ         $0x00000004, CX
 	CMPQ         CX, $0x00000004
-	JGE          masked1_loop
+	JGE          masked1_slow_loop
 
-masked1_done:
+masked1_slow_done:
 reduce:
 	VPADDQ       Y2, Y0, Y0
 	VPADDQ       Y3, Y1, Y1
@@ -2082,10 +2643,52 @@ bitmap_copied:
 	XORQ BX, BX
 
 bitmap_long:
-	CMPQ CX, $0x00000040
-	JL   masked_done
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    $0x00000004, R8
+	SUBQ    DI, R8
+	JL      masked_slowstart
+	SHRQ    $0x03, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x06, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x06, R9
+	SUBQ    R9, CX
 
-masked_loop:
+masked_fast:
+	MOVQ     (DX)(DI*1), R9
+	SHRXQ    SI, R9, R9
+	MOVQ     4(DX)(DI*1), R10
+	SHRXQ    SI, R10, R10
+	SHLQ     $0x20, R10
+	ORQ      R10, R9
+	KMOVQ    R9, K1
+	VADDPS   (AX), Z0, K1, Z0
+	KSHIFTRQ $0x10, K1, K2
+	VADDPS   64(AX), Z1, K2, Z1
+	KSHIFTRQ $0x20, K1, K2
+	VADDPS   128(AX), Z2, K2, Z2
+	KSHIFTRQ $0x30, K1, K1
+	VADDPS   192(AX), Z3, K1, Z3
+	ADDQ     $0x00000100, AX
+	ADDQ     $0x00000008, DI
+	DECQ     R8
+	JNZ      masked_fast
+
+masked_slowstart:
+	LEAQ (SI)(DI*8), SI
+	CMPQ CX, $0x00000040
+	JL   masked_slow_done
+
+masked_slow_loop:
 	MOVQ     SI, DI
 	MOVQ     DI, R8
 	SHRQ     $0x03, R8
@@ -2114,13 +2717,13 @@ masked_loop:
 	VADDPS   128(AX), Z2, K2, Z2
 	KSHIFTRQ $0x30, K1, K1
 	VADDPS   192(AX), Z3, K1, Z3
-	ADDQ     $0x00000040, SI
 	ADDQ     $0x00000100, AX
+	ADDQ     $0x00000040, SI
 	SUBQ     $0x00000040, CX
 	CMPQ     CX, $0x00000040
-	JGE      masked_loop
+	JGE      masked_slow_loop
 
-masked_done:
+masked_slow_done:
 fold:
 	// Combine (0+2), (1+3), then the two; fold lanes low to high from +0.0.
 	VADDPS        Z2, Z0, Z0
@@ -2218,10 +2821,47 @@ bitmap_copied:
 	XORQ BX, BX
 
 bitmap_long:
-	CMPQ CX, $0x00000020
-	JL   masked_done
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked_slowstart
+	SHRQ    $0x02, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x05, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x05, R9
+	SUBQ    R9, CX
 
-masked_loop:
+masked_fast:
+	MOVQ     (DX)(DI*1), R9
+	SHRXQ    SI, R9, R9
+	KMOVQ    R9, K1
+	VADDPD   (AX), Z0, K1, Z0
+	KSHIFTRQ $0x08, K1, K2
+	VADDPD   64(AX), Z1, K2, Z1
+	KSHIFTRQ $0x10, K1, K2
+	VADDPD   128(AX), Z2, K2, Z2
+	KSHIFTRQ $0x18, K1, K1
+	VADDPD   192(AX), Z3, K1, Z3
+	ADDQ     $0x00000100, AX
+	ADDQ     $0x00000004, DI
+	DECQ     R8
+	JNZ      masked_fast
+
+masked_slowstart:
+	LEAQ (SI)(DI*8), SI
+	CMPQ CX, $0x00000020
+	JL   masked_slow_done
+
+masked_slow_loop:
 	MOVQ     SI, DI
 	MOVQ     DI, R8
 	SHRQ     $0x03, R8
@@ -2239,13 +2879,13 @@ masked_loop:
 	VADDPD   128(AX), Z2, K2, Z2
 	KSHIFTRQ $0x18, K1, K1
 	VADDPD   192(AX), Z3, K1, Z3
-	ADDQ     $0x00000020, SI
 	ADDQ     $0x00000100, AX
+	ADDQ     $0x00000020, SI
 	SUBQ     $0x00000020, CX
 	CMPQ     CX, $0x00000020
-	JGE      masked_loop
+	JGE      masked_slow_loop
 
-masked_done:
+masked_slow_done:
 fold:
 	// Combine (0+2), (1+3), then the two; fold lanes low to high from +0.0.
 	VADDPD        Z2, Z0, Z0
@@ -2352,10 +2992,49 @@ bitmap_copied:
 	XORQ SI, SI
 
 bitmap_long:
-	CMPQ CX, $0x00000040
-	JL   masked_done
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    DI, R8
+	SHRQ    $0x03, R8
+	ANDQ    $0x07, DI
+	MOVQ    SI, R9
+	SUBQ    $0x00000004, R9
+	SUBQ    R8, R9
+	JL      masked_slowstart
+	SHRQ    $0x03, R9
+	INCQ    R9
+	MOVQ    CX, R10
+	SHRQ    $0x06, R10
+	CMPQ    R9, R10
+	CMOVQGT R10, R9
+	TESTQ   R9, R9
+	JZ      masked_slowstart
+	MOVQ    R9, R10
+	SHLQ    $0x06, R10
+	SUBQ    R10, CX
 
-masked_loop:
+masked_fast:
+	MOVQ       (BX)(R8*1), R10
+	SHRXQ      DI, R10, R10
+	MOVQ       4(BX)(R8*1), R11
+	SHRXQ      DI, R11, R11
+	SHLQ       $0x20, R11
+	ORQ        R11, R10
+	KMOVQ      R10, K1
+	VMOVDQU8.Z (AX), K1, Z6
+	VPXORQ     Z5, Z6, Z6
+	VPSADBW    Z4, Z6, Z6
+	VPADDQ     Z6, Z0, Z0
+	ADDQ       $0x00000040, AX
+	ADDQ       $0x00000008, R8
+	DECQ       R9
+	JNZ        masked_fast
+
+masked_slowstart:
+	LEAQ (DI)(R8*8), DI
+	CMPQ CX, $0x00000040
+	JL   masked_slow_done
+
+masked_slow_loop:
 	MOVQ       DI, R8
 	MOVQ       R8, R9
 	SHRQ       $0x03, R9
@@ -2381,17 +3060,17 @@ masked_loop:
 	VPXORQ     Z5, Z6, Z6
 	VPSADBW    Z4, Z6, Z6
 	VPADDQ     Z6, Z0, Z0
-	ADDQ       $0x00000040, DI
 	ADDQ       $0x00000040, AX
+	ADDQ       $0x00000040, DI
 	SUBQ       $0x00000040, CX
 	CMPQ       CX, $0x00000040
-	JGE        masked_loop
+	JGE        masked_slow_loop
 
-masked_done:
+masked_slow_done:
 reduce:
 	VPADDQ        Z1, Z0, Z0
-	VPADDQ        Z3, Z2, Z2
 	VPADDQ        Z2, Z0, Z0
+	VPADDQ        Z3, Z0, Z0
 	VEXTRACTI64X4 $0x01, Z0, Y1
 	VPADDQ        Y1, Y0, Y0
 	VEXTRACTI128  $0x01, Y0, X1
@@ -2481,10 +3160,51 @@ bitmap_copied:
 	XORQ BX, BX
 
 bitmap_long:
-	CMPQ CX, $0x00000020
-	JL   masked_done
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked_slowstart
+	SHRQ    $0x02, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x05, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x05, R9
+	SUBQ    R9, CX
 
-masked_loop:
+masked_fast:
+	MOVQ        (DX)(DI*1), R9
+	SHRXQ       SI, R9, R9
+	KMOVQ       R9, K1
+	VPMOVSXWQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	KSHIFTRQ    $0x08, K1, K2
+	VPMOVSXWQ.Z 16(AX), K2, Z4
+	VPADDQ      Z4, Z1, Z1
+	KSHIFTRQ    $0x10, K1, K2
+	VPMOVSXWQ.Z 32(AX), K2, Z4
+	VPADDQ      Z4, Z2, Z2
+	KSHIFTRQ    $0x18, K1, K1
+	VPMOVSXWQ.Z 48(AX), K1, Z4
+	VPADDQ      Z4, Z3, Z3
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000004, DI
+	DECQ        R8
+	JNZ         masked_fast
+
+masked_slowstart:
+	LEAQ (SI)(DI*8), SI
+	CMPQ CX, $0x00000020
+	JL   masked_slow_done
+
+masked_slow_loop:
 	MOVQ        SI, DI
 	MOVQ        DI, R8
 	SHRQ        $0x03, R8
@@ -2506,17 +3226,49 @@ masked_loop:
 	KSHIFTRQ    $0x18, K1, K1
 	VPMOVSXWQ.Z 48(AX), K1, Z4
 	VPADDQ      Z4, Z3, Z3
-	ADDQ        $0x00000020, SI
 	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000020, SI
 	SUBQ        $0x00000020, CX
 	CMPQ        CX, $0x00000020
-	JGE         masked_loop
+	JGE         masked_slow_loop
 
-masked_done:
+masked_slow_done:
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked1_slowstart
+	SHRQ    $0x00, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x03, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked1_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x03, R9
+	SUBQ    R9, CX
+
+masked1_fast:
+	MOVQ        (DX)(DI*1), R9
+	SHRXQ       SI, R9, R9
+	KMOVQ       R9, K1
+	VPMOVSXWQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	ADDQ        $0x00000010, AX
+	ADDQ        $0x00000001, DI
+	DECQ        R8
+	JNZ         masked1_fast
+
+masked1_slowstart:
+	LEAQ (SI)(DI*8), SI
 	CMPQ CX, $0x00000008
-	JL   masked1_done
+	JL   masked1_slow_done
 
-masked1_loop:
+masked1_slow_loop:
 	MOVQ        SI, DI
 	MOVQ        DI, R8
 	SHRQ        $0x03, R8
@@ -2529,17 +3281,17 @@ masked1_loop:
 	KMOVQ       R9, K1
 	VPMOVSXWQ.Z (AX), K1, Z4
 	VPADDQ      Z4, Z0, Z0
-	ADDQ        $0x00000008, SI
 	ADDQ        $0x00000010, AX
+	ADDQ        $0x00000008, SI
 	SUBQ        $0x00000008, CX
 	CMPQ        CX, $0x00000008
-	JGE         masked1_loop
+	JGE         masked1_slow_loop
 
-masked1_done:
+masked1_slow_done:
 reduce:
 	VPADDQ        Z1, Z0, Z0
-	VPADDQ        Z3, Z2, Z2
 	VPADDQ        Z2, Z0, Z0
+	VPADDQ        Z3, Z0, Z0
 	VEXTRACTI64X4 $0x01, Z0, Y1
 	VPADDQ        Y1, Y0, Y0
 	VEXTRACTI128  $0x01, Y0, X1
@@ -2625,10 +3377,51 @@ bitmap_copied:
 	XORQ BX, BX
 
 bitmap_long:
-	CMPQ CX, $0x00000020
-	JL   masked_done
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked_slowstart
+	SHRQ    $0x02, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x05, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x05, R9
+	SUBQ    R9, CX
 
-masked_loop:
+masked_fast:
+	MOVQ        (DX)(DI*1), R9
+	SHRXQ       SI, R9, R9
+	KMOVQ       R9, K1
+	VPMOVSXDQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	KSHIFTRQ    $0x08, K1, K2
+	VPMOVSXDQ.Z 32(AX), K2, Z4
+	VPADDQ      Z4, Z1, Z1
+	KSHIFTRQ    $0x10, K1, K2
+	VPMOVSXDQ.Z 64(AX), K2, Z4
+	VPADDQ      Z4, Z2, Z2
+	KSHIFTRQ    $0x18, K1, K1
+	VPMOVSXDQ.Z 96(AX), K1, Z4
+	VPADDQ      Z4, Z3, Z3
+	ADDQ        $0x00000080, AX
+	ADDQ        $0x00000004, DI
+	DECQ        R8
+	JNZ         masked_fast
+
+masked_slowstart:
+	LEAQ (SI)(DI*8), SI
+	CMPQ CX, $0x00000020
+	JL   masked_slow_done
+
+masked_slow_loop:
 	MOVQ        SI, DI
 	MOVQ        DI, R8
 	SHRQ        $0x03, R8
@@ -2650,17 +3443,49 @@ masked_loop:
 	KSHIFTRQ    $0x18, K1, K1
 	VPMOVSXDQ.Z 96(AX), K1, Z4
 	VPADDQ      Z4, Z3, Z3
-	ADDQ        $0x00000020, SI
 	ADDQ        $0x00000080, AX
+	ADDQ        $0x00000020, SI
 	SUBQ        $0x00000020, CX
 	CMPQ        CX, $0x00000020
-	JGE         masked_loop
+	JGE         masked_slow_loop
 
-masked_done:
+masked_slow_done:
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked1_slowstart
+	SHRQ    $0x00, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x03, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked1_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x03, R9
+	SUBQ    R9, CX
+
+masked1_fast:
+	MOVQ        (DX)(DI*1), R9
+	SHRXQ       SI, R9, R9
+	KMOVQ       R9, K1
+	VPMOVSXDQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	ADDQ        $0x00000020, AX
+	ADDQ        $0x00000001, DI
+	DECQ        R8
+	JNZ         masked1_fast
+
+masked1_slowstart:
+	LEAQ (SI)(DI*8), SI
 	CMPQ CX, $0x00000008
-	JL   masked1_done
+	JL   masked1_slow_done
 
-masked1_loop:
+masked1_slow_loop:
 	MOVQ        SI, DI
 	MOVQ        DI, R8
 	SHRQ        $0x03, R8
@@ -2673,17 +3498,17 @@ masked1_loop:
 	KMOVQ       R9, K1
 	VPMOVSXDQ.Z (AX), K1, Z4
 	VPADDQ      Z4, Z0, Z0
-	ADDQ        $0x00000008, SI
 	ADDQ        $0x00000020, AX
+	ADDQ        $0x00000008, SI
 	SUBQ        $0x00000008, CX
 	CMPQ        CX, $0x00000008
-	JGE         masked1_loop
+	JGE         masked1_slow_loop
 
-masked1_done:
+masked1_slow_done:
 reduce:
 	VPADDQ        Z1, Z0, Z0
-	VPADDQ        Z3, Z2, Z2
 	VPADDQ        Z2, Z0, Z0
+	VPADDQ        Z3, Z0, Z0
 	VEXTRACTI64X4 $0x01, Z0, Y1
 	VPADDQ        Y1, Y0, Y0
 	VEXTRACTI128  $0x01, Y0, X1
@@ -2764,10 +3589,51 @@ bitmap_copied:
 	XORQ BX, BX
 
 bitmap_long:
-	CMPQ CX, $0x00000020
-	JL   masked_done
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked_slowstart
+	SHRQ    $0x02, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x05, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x05, R9
+	SUBQ    R9, CX
 
-masked_loop:
+masked_fast:
+	MOVQ        (DX)(DI*1), R9
+	SHRXQ       SI, R9, R9
+	KMOVQ       R9, K1
+	VMOVDQU64.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	KSHIFTRQ    $0x08, K1, K2
+	VMOVDQU64.Z 64(AX), K2, Z4
+	VPADDQ      Z4, Z1, Z1
+	KSHIFTRQ    $0x10, K1, K2
+	VMOVDQU64.Z 128(AX), K2, Z4
+	VPADDQ      Z4, Z2, Z2
+	KSHIFTRQ    $0x18, K1, K1
+	VMOVDQU64.Z 192(AX), K1, Z4
+	VPADDQ      Z4, Z3, Z3
+	ADDQ        $0x00000100, AX
+	ADDQ        $0x00000004, DI
+	DECQ        R8
+	JNZ         masked_fast
+
+masked_slowstart:
+	LEAQ (SI)(DI*8), SI
+	CMPQ CX, $0x00000020
+	JL   masked_slow_done
+
+masked_slow_loop:
 	MOVQ        SI, DI
 	MOVQ        DI, R8
 	SHRQ        $0x03, R8
@@ -2789,17 +3655,49 @@ masked_loop:
 	KSHIFTRQ    $0x18, K1, K1
 	VMOVDQU64.Z 192(AX), K1, Z4
 	VPADDQ      Z4, Z3, Z3
-	ADDQ        $0x00000020, SI
 	ADDQ        $0x00000100, AX
+	ADDQ        $0x00000020, SI
 	SUBQ        $0x00000020, CX
 	CMPQ        CX, $0x00000020
-	JGE         masked_loop
+	JGE         masked_slow_loop
 
-masked_done:
+masked_slow_done:
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked1_slowstart
+	SHRQ    $0x00, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x03, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked1_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x03, R9
+	SUBQ    R9, CX
+
+masked1_fast:
+	MOVQ        (DX)(DI*1), R9
+	SHRXQ       SI, R9, R9
+	KMOVQ       R9, K1
+	VMOVDQU64.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000001, DI
+	DECQ        R8
+	JNZ         masked1_fast
+
+masked1_slowstart:
+	LEAQ (SI)(DI*8), SI
 	CMPQ CX, $0x00000008
-	JL   masked1_done
+	JL   masked1_slow_done
 
-masked1_loop:
+masked1_slow_loop:
 	MOVQ        SI, DI
 	MOVQ        DI, R8
 	SHRQ        $0x03, R8
@@ -2812,17 +3710,17 @@ masked1_loop:
 	KMOVQ       R9, K1
 	VMOVDQU64.Z (AX), K1, Z4
 	VPADDQ      Z4, Z0, Z0
-	ADDQ        $0x00000008, SI
 	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000008, SI
 	SUBQ        $0x00000008, CX
 	CMPQ        CX, $0x00000008
-	JGE         masked1_loop
+	JGE         masked1_slow_loop
 
-masked1_done:
+masked1_slow_done:
 reduce:
 	VPADDQ        Z1, Z0, Z0
-	VPADDQ        Z3, Z2, Z2
 	VPADDQ        Z2, Z0, Z0
+	VPADDQ        Z3, Z0, Z0
 	VEXTRACTI64X4 $0x01, Z0, Y1
 	VPADDQ        Y1, Y0, Y0
 	VEXTRACTI128  $0x01, Y0, X1
@@ -2908,10 +3806,48 @@ bitmap_copied:
 	XORQ BX, BX
 
 bitmap_long:
-	CMPQ CX, $0x00000040
-	JL   masked_done
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    $0x00000004, R8
+	SUBQ    DI, R8
+	JL      masked_slowstart
+	SHRQ    $0x03, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x06, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x06, R9
+	SUBQ    R9, CX
 
-masked_loop:
+masked_fast:
+	MOVQ       (DX)(DI*1), R9
+	SHRXQ      SI, R9, R9
+	MOVQ       4(DX)(DI*1), R10
+	SHRXQ      SI, R10, R10
+	SHLQ       $0x20, R10
+	ORQ        R10, R9
+	KMOVQ      R9, K1
+	VMOVDQU8.Z (AX), K1, Z5
+	VPSADBW    Z4, Z5, Z5
+	VPADDQ     Z5, Z0, Z0
+	ADDQ       $0x00000040, AX
+	ADDQ       $0x00000008, DI
+	DECQ       R8
+	JNZ        masked_fast
+
+masked_slowstart:
+	LEAQ (SI)(DI*8), SI
+	CMPQ CX, $0x00000040
+	JL   masked_slow_done
+
+masked_slow_loop:
 	MOVQ       SI, DI
 	MOVQ       DI, R8
 	SHRQ       $0x03, R8
@@ -2936,17 +3872,17 @@ masked_loop:
 	VMOVDQU8.Z (AX), K1, Z5
 	VPSADBW    Z4, Z5, Z5
 	VPADDQ     Z5, Z0, Z0
-	ADDQ       $0x00000040, SI
 	ADDQ       $0x00000040, AX
+	ADDQ       $0x00000040, SI
 	SUBQ       $0x00000040, CX
 	CMPQ       CX, $0x00000040
-	JGE        masked_loop
+	JGE        masked_slow_loop
 
-masked_done:
+masked_slow_done:
 reduce:
 	VPADDQ        Z1, Z0, Z0
-	VPADDQ        Z3, Z2, Z2
 	VPADDQ        Z2, Z0, Z0
+	VPADDQ        Z3, Z0, Z0
 	VEXTRACTI64X4 $0x01, Z0, Y1
 	VPADDQ        Y1, Y0, Y0
 	VEXTRACTI128  $0x01, Y0, X1
@@ -3032,10 +3968,51 @@ bitmap_copied:
 	XORQ BX, BX
 
 bitmap_long:
-	CMPQ CX, $0x00000020
-	JL   masked_done
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked_slowstart
+	SHRQ    $0x02, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x05, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x05, R9
+	SUBQ    R9, CX
 
-masked_loop:
+masked_fast:
+	MOVQ        (DX)(DI*1), R9
+	SHRXQ       SI, R9, R9
+	KMOVQ       R9, K1
+	VPMOVZXWQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	KSHIFTRQ    $0x08, K1, K2
+	VPMOVZXWQ.Z 16(AX), K2, Z4
+	VPADDQ      Z4, Z1, Z1
+	KSHIFTRQ    $0x10, K1, K2
+	VPMOVZXWQ.Z 32(AX), K2, Z4
+	VPADDQ      Z4, Z2, Z2
+	KSHIFTRQ    $0x18, K1, K1
+	VPMOVZXWQ.Z 48(AX), K1, Z4
+	VPADDQ      Z4, Z3, Z3
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000004, DI
+	DECQ        R8
+	JNZ         masked_fast
+
+masked_slowstart:
+	LEAQ (SI)(DI*8), SI
+	CMPQ CX, $0x00000020
+	JL   masked_slow_done
+
+masked_slow_loop:
 	MOVQ        SI, DI
 	MOVQ        DI, R8
 	SHRQ        $0x03, R8
@@ -3057,17 +4034,49 @@ masked_loop:
 	KSHIFTRQ    $0x18, K1, K1
 	VPMOVZXWQ.Z 48(AX), K1, Z4
 	VPADDQ      Z4, Z3, Z3
-	ADDQ        $0x00000020, SI
 	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000020, SI
 	SUBQ        $0x00000020, CX
 	CMPQ        CX, $0x00000020
-	JGE         masked_loop
+	JGE         masked_slow_loop
 
-masked_done:
+masked_slow_done:
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked1_slowstart
+	SHRQ    $0x00, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x03, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked1_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x03, R9
+	SUBQ    R9, CX
+
+masked1_fast:
+	MOVQ        (DX)(DI*1), R9
+	SHRXQ       SI, R9, R9
+	KMOVQ       R9, K1
+	VPMOVZXWQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	ADDQ        $0x00000010, AX
+	ADDQ        $0x00000001, DI
+	DECQ        R8
+	JNZ         masked1_fast
+
+masked1_slowstart:
+	LEAQ (SI)(DI*8), SI
 	CMPQ CX, $0x00000008
-	JL   masked1_done
+	JL   masked1_slow_done
 
-masked1_loop:
+masked1_slow_loop:
 	MOVQ        SI, DI
 	MOVQ        DI, R8
 	SHRQ        $0x03, R8
@@ -3080,17 +4089,17 @@ masked1_loop:
 	KMOVQ       R9, K1
 	VPMOVZXWQ.Z (AX), K1, Z4
 	VPADDQ      Z4, Z0, Z0
-	ADDQ        $0x00000008, SI
 	ADDQ        $0x00000010, AX
+	ADDQ        $0x00000008, SI
 	SUBQ        $0x00000008, CX
 	CMPQ        CX, $0x00000008
-	JGE         masked1_loop
+	JGE         masked1_slow_loop
 
-masked1_done:
+masked1_slow_done:
 reduce:
 	VPADDQ        Z1, Z0, Z0
-	VPADDQ        Z3, Z2, Z2
 	VPADDQ        Z2, Z0, Z0
+	VPADDQ        Z3, Z0, Z0
 	VEXTRACTI64X4 $0x01, Z0, Y1
 	VPADDQ        Y1, Y0, Y0
 	VEXTRACTI128  $0x01, Y0, X1
@@ -3176,10 +4185,51 @@ bitmap_copied:
 	XORQ BX, BX
 
 bitmap_long:
-	CMPQ CX, $0x00000020
-	JL   masked_done
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked_slowstart
+	SHRQ    $0x02, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x05, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x05, R9
+	SUBQ    R9, CX
 
-masked_loop:
+masked_fast:
+	MOVQ        (DX)(DI*1), R9
+	SHRXQ       SI, R9, R9
+	KMOVQ       R9, K1
+	VPMOVZXDQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	KSHIFTRQ    $0x08, K1, K2
+	VPMOVZXDQ.Z 32(AX), K2, Z4
+	VPADDQ      Z4, Z1, Z1
+	KSHIFTRQ    $0x10, K1, K2
+	VPMOVZXDQ.Z 64(AX), K2, Z4
+	VPADDQ      Z4, Z2, Z2
+	KSHIFTRQ    $0x18, K1, K1
+	VPMOVZXDQ.Z 96(AX), K1, Z4
+	VPADDQ      Z4, Z3, Z3
+	ADDQ        $0x00000080, AX
+	ADDQ        $0x00000004, DI
+	DECQ        R8
+	JNZ         masked_fast
+
+masked_slowstart:
+	LEAQ (SI)(DI*8), SI
+	CMPQ CX, $0x00000020
+	JL   masked_slow_done
+
+masked_slow_loop:
 	MOVQ        SI, DI
 	MOVQ        DI, R8
 	SHRQ        $0x03, R8
@@ -3201,17 +4251,49 @@ masked_loop:
 	KSHIFTRQ    $0x18, K1, K1
 	VPMOVZXDQ.Z 96(AX), K1, Z4
 	VPADDQ      Z4, Z3, Z3
-	ADDQ        $0x00000020, SI
 	ADDQ        $0x00000080, AX
+	ADDQ        $0x00000020, SI
 	SUBQ        $0x00000020, CX
 	CMPQ        CX, $0x00000020
-	JGE         masked_loop
+	JGE         masked_slow_loop
 
-masked_done:
+masked_slow_done:
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked1_slowstart
+	SHRQ    $0x00, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x03, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked1_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x03, R9
+	SUBQ    R9, CX
+
+masked1_fast:
+	MOVQ        (DX)(DI*1), R9
+	SHRXQ       SI, R9, R9
+	KMOVQ       R9, K1
+	VPMOVZXDQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	ADDQ        $0x00000020, AX
+	ADDQ        $0x00000001, DI
+	DECQ        R8
+	JNZ         masked1_fast
+
+masked1_slowstart:
+	LEAQ (SI)(DI*8), SI
 	CMPQ CX, $0x00000008
-	JL   masked1_done
+	JL   masked1_slow_done
 
-masked1_loop:
+masked1_slow_loop:
 	MOVQ        SI, DI
 	MOVQ        DI, R8
 	SHRQ        $0x03, R8
@@ -3224,17 +4306,17 @@ masked1_loop:
 	KMOVQ       R9, K1
 	VPMOVZXDQ.Z (AX), K1, Z4
 	VPADDQ      Z4, Z0, Z0
-	ADDQ        $0x00000008, SI
 	ADDQ        $0x00000020, AX
+	ADDQ        $0x00000008, SI
 	SUBQ        $0x00000008, CX
 	CMPQ        CX, $0x00000008
-	JGE         masked1_loop
+	JGE         masked1_slow_loop
 
-masked1_done:
+masked1_slow_done:
 reduce:
 	VPADDQ        Z1, Z0, Z0
-	VPADDQ        Z3, Z2, Z2
 	VPADDQ        Z2, Z0, Z0
+	VPADDQ        Z3, Z0, Z0
 	VEXTRACTI64X4 $0x01, Z0, Y1
 	VPADDQ        Y1, Y0, Y0
 	VEXTRACTI128  $0x01, Y0, X1
@@ -3315,10 +4397,51 @@ bitmap_copied:
 	XORQ BX, BX
 
 bitmap_long:
-	CMPQ CX, $0x00000020
-	JL   masked_done
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked_slowstart
+	SHRQ    $0x02, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x05, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x05, R9
+	SUBQ    R9, CX
 
-masked_loop:
+masked_fast:
+	MOVQ        (DX)(DI*1), R9
+	SHRXQ       SI, R9, R9
+	KMOVQ       R9, K1
+	VMOVDQU64.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	KSHIFTRQ    $0x08, K1, K2
+	VMOVDQU64.Z 64(AX), K2, Z4
+	VPADDQ      Z4, Z1, Z1
+	KSHIFTRQ    $0x10, K1, K2
+	VMOVDQU64.Z 128(AX), K2, Z4
+	VPADDQ      Z4, Z2, Z2
+	KSHIFTRQ    $0x18, K1, K1
+	VMOVDQU64.Z 192(AX), K1, Z4
+	VPADDQ      Z4, Z3, Z3
+	ADDQ        $0x00000100, AX
+	ADDQ        $0x00000004, DI
+	DECQ        R8
+	JNZ         masked_fast
+
+masked_slowstart:
+	LEAQ (SI)(DI*8), SI
+	CMPQ CX, $0x00000020
+	JL   masked_slow_done
+
+masked_slow_loop:
 	MOVQ        SI, DI
 	MOVQ        DI, R8
 	SHRQ        $0x03, R8
@@ -3340,17 +4463,49 @@ masked_loop:
 	KSHIFTRQ    $0x18, K1, K1
 	VMOVDQU64.Z 192(AX), K1, Z4
 	VPADDQ      Z4, Z3, Z3
-	ADDQ        $0x00000020, SI
 	ADDQ        $0x00000100, AX
+	ADDQ        $0x00000020, SI
 	SUBQ        $0x00000020, CX
 	CMPQ        CX, $0x00000020
-	JGE         masked_loop
+	JGE         masked_slow_loop
 
-masked_done:
+masked_slow_done:
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked1_slowstart
+	SHRQ    $0x00, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x03, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked1_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x03, R9
+	SUBQ    R9, CX
+
+masked1_fast:
+	MOVQ        (DX)(DI*1), R9
+	SHRXQ       SI, R9, R9
+	KMOVQ       R9, K1
+	VMOVDQU64.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000001, DI
+	DECQ        R8
+	JNZ         masked1_fast
+
+masked1_slowstart:
+	LEAQ (SI)(DI*8), SI
 	CMPQ CX, $0x00000008
-	JL   masked1_done
+	JL   masked1_slow_done
 
-masked1_loop:
+masked1_slow_loop:
 	MOVQ        SI, DI
 	MOVQ        DI, R8
 	SHRQ        $0x03, R8
@@ -3363,17 +4518,17 @@ masked1_loop:
 	KMOVQ       R9, K1
 	VMOVDQU64.Z (AX), K1, Z4
 	VPADDQ      Z4, Z0, Z0
-	ADDQ        $0x00000008, SI
 	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000008, SI
 	SUBQ        $0x00000008, CX
 	CMPQ        CX, $0x00000008
-	JGE         masked1_loop
+	JGE         masked1_slow_loop
 
-masked1_done:
+masked1_slow_done:
 reduce:
 	VPADDQ        Z1, Z0, Z0
-	VPADDQ        Z3, Z2, Z2
 	VPADDQ        Z2, Z0, Z0
+	VPADDQ        Z3, Z0, Z0
 	VEXTRACTI64X4 $0x01, Z0, Y1
 	VPADDQ        Y1, Y0, Y0
 	VEXTRACTI128  $0x01, Y0, X1
@@ -3472,10 +4627,63 @@ bitmap_copied:
 	XORQ BX, BX
 
 bitmap_long:
-	CMPQ CX, $0x00000020
-	JL   masked_done
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked_slowstart
+	SHRQ    $0x02, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x05, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x05, R9
+	SUBQ    R9, CX
 
-masked_loop:
+masked_fast:
+	MOVQ        (DX)(DI*1), R9
+	SHRXQ       SI, R9, R9
+	KMOVQ       R9, K1
+	VMOVDQU64.Z (AX), K1, Z4
+	VPANDQ      Z5, Z4, Z6
+	VPSRLQ      $0x20, Z4, Z4
+	VPADDQ      Z6, Z0, Z0
+	VPADDQ      Z4, Z1, Z1
+	KSHIFTRQ    $0x08, K1, K2
+	VMOVDQU64.Z 64(AX), K2, Z4
+	VPANDQ      Z5, Z4, Z6
+	VPSRLQ      $0x20, Z4, Z4
+	VPADDQ      Z6, Z2, Z2
+	VPADDQ      Z4, Z3, Z3
+	KSHIFTRQ    $0x10, K1, K2
+	VMOVDQU64.Z 128(AX), K2, Z4
+	VPANDQ      Z5, Z4, Z6
+	VPSRLQ      $0x20, Z4, Z4
+	VPADDQ      Z6, Z0, Z0
+	VPADDQ      Z4, Z1, Z1
+	KSHIFTRQ    $0x18, K1, K1
+	VMOVDQU64.Z 192(AX), K1, Z4
+	VPANDQ      Z5, Z4, Z6
+	VPSRLQ      $0x20, Z4, Z4
+	VPADDQ      Z6, Z2, Z2
+	VPADDQ      Z4, Z3, Z3
+	ADDQ        $0x00000100, AX
+	ADDQ        $0x00000004, DI
+	DECQ        R8
+	JNZ         masked_fast
+
+masked_slowstart:
+	LEAQ (SI)(DI*8), SI
+	CMPQ CX, $0x00000020
+	JL   masked_slow_done
+
+masked_slow_loop:
 	MOVQ        SI, DI
 	MOVQ        DI, R8
 	SHRQ        $0x03, R8
@@ -3509,17 +4717,52 @@ masked_loop:
 	VPSRLQ      $0x20, Z4, Z4
 	VPADDQ      Z6, Z2, Z2
 	VPADDQ      Z4, Z3, Z3
-	ADDQ        $0x00000020, SI
 	ADDQ        $0x00000100, AX
+	ADDQ        $0x00000020, SI
 	SUBQ        $0x00000020, CX
 	CMPQ        CX, $0x00000020
-	JGE         masked_loop
+	JGE         masked_slow_loop
 
-masked_done:
+masked_slow_done:
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked1_slowstart
+	SHRQ    $0x00, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x03, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked1_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x03, R9
+	SUBQ    R9, CX
+
+masked1_fast:
+	MOVQ        (DX)(DI*1), R9
+	SHRXQ       SI, R9, R9
+	KMOVQ       R9, K1
+	VMOVDQU64.Z (AX), K1, Z4
+	VPANDQ      Z5, Z4, Z6
+	VPSRLQ      $0x20, Z4, Z4
+	VPADDQ      Z6, Z0, Z0
+	VPADDQ      Z4, Z1, Z1
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000001, DI
+	DECQ        R8
+	JNZ         masked1_fast
+
+masked1_slowstart:
+	LEAQ (SI)(DI*8), SI
 	CMPQ CX, $0x00000008
-	JL   masked1_done
+	JL   masked1_slow_done
 
-masked1_loop:
+masked1_slow_loop:
 	MOVQ        SI, DI
 	MOVQ        DI, R8
 	SHRQ        $0x03, R8
@@ -3535,13 +4778,13 @@ masked1_loop:
 	VPSRLQ      $0x20, Z4, Z4
 	VPADDQ      Z6, Z0, Z0
 	VPADDQ      Z4, Z1, Z1
-	ADDQ        $0x00000008, SI
 	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000008, SI
 	SUBQ        $0x00000008, CX
 	CMPQ        CX, $0x00000008
-	JGE         masked1_loop
+	JGE         masked1_slow_loop
 
-masked1_done:
+masked1_slow_done:
 reduce:
 	VPADDQ        Z2, Z0, Z0
 	VPADDQ        Z3, Z1, Z1
@@ -3658,10 +4901,67 @@ bitmap_copied:
 	XORQ BX, BX
 
 bitmap_long:
-	CMPQ CX, $0x00000020
-	JL   masked_done
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked_slowstart
+	SHRQ    $0x02, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x05, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x05, R9
+	SUBQ    R9, CX
 
-masked_loop:
+masked_fast:
+	MOVQ        (DX)(DI*1), R9
+	SHRXQ       SI, R9, R9
+	KMOVQ       R9, K1
+	VMOVDQU64.Z (AX), K1, Z4
+	VPXORQ      Z6, Z4, Z4
+	VPANDQ      Z5, Z4, Z7
+	VPSRLQ      $0x20, Z4, Z4
+	VPADDQ      Z7, Z0, Z0
+	VPADDQ      Z4, Z1, Z1
+	KSHIFTRQ    $0x08, K1, K2
+	VMOVDQU64.Z 64(AX), K2, Z4
+	VPXORQ      Z6, Z4, Z4
+	VPANDQ      Z5, Z4, Z7
+	VPSRLQ      $0x20, Z4, Z4
+	VPADDQ      Z7, Z2, Z2
+	VPADDQ      Z4, Z3, Z3
+	KSHIFTRQ    $0x10, K1, K2
+	VMOVDQU64.Z 128(AX), K2, Z4
+	VPXORQ      Z6, Z4, Z4
+	VPANDQ      Z5, Z4, Z7
+	VPSRLQ      $0x20, Z4, Z4
+	VPADDQ      Z7, Z0, Z0
+	VPADDQ      Z4, Z1, Z1
+	KSHIFTRQ    $0x18, K1, K1
+	VMOVDQU64.Z 192(AX), K1, Z4
+	VPXORQ      Z6, Z4, Z4
+	VPANDQ      Z5, Z4, Z7
+	VPSRLQ      $0x20, Z4, Z4
+	VPADDQ      Z7, Z2, Z2
+	VPADDQ      Z4, Z3, Z3
+	ADDQ        $0x00000100, AX
+	ADDQ        $0x00000004, DI
+	DECQ        R8
+	JNZ         masked_fast
+
+masked_slowstart:
+	LEAQ (SI)(DI*8), SI
+	CMPQ CX, $0x00000020
+	JL   masked_slow_done
+
+masked_slow_loop:
 	MOVQ        SI, DI
 	MOVQ        DI, R8
 	SHRQ        $0x03, R8
@@ -3699,17 +4999,53 @@ masked_loop:
 	VPSRLQ      $0x20, Z4, Z4
 	VPADDQ      Z7, Z2, Z2
 	VPADDQ      Z4, Z3, Z3
-	ADDQ        $0x00000020, SI
 	ADDQ        $0x00000100, AX
+	ADDQ        $0x00000020, SI
 	SUBQ        $0x00000020, CX
 	CMPQ        CX, $0x00000020
-	JGE         masked_loop
+	JGE         masked_slow_loop
 
-masked_done:
+masked_slow_done:
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked1_slowstart
+	SHRQ    $0x00, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x03, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked1_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x03, R9
+	SUBQ    R9, CX
+
+masked1_fast:
+	MOVQ        (DX)(DI*1), R9
+	SHRXQ       SI, R9, R9
+	KMOVQ       R9, K1
+	VMOVDQU64.Z (AX), K1, Z4
+	VPXORQ      Z6, Z4, Z4
+	VPANDQ      Z5, Z4, Z7
+	VPSRLQ      $0x20, Z4, Z4
+	VPADDQ      Z7, Z0, Z0
+	VPADDQ      Z4, Z1, Z1
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000001, DI
+	DECQ        R8
+	JNZ         masked1_fast
+
+masked1_slowstart:
+	LEAQ (SI)(DI*8), SI
 	CMPQ CX, $0x00000008
-	JL   masked1_done
+	JL   masked1_slow_done
 
-masked1_loop:
+masked1_slow_loop:
 	MOVQ        SI, DI
 	MOVQ        DI, R8
 	SHRQ        $0x03, R8
@@ -3726,13 +5062,13 @@ masked1_loop:
 	VPSRLQ      $0x20, Z4, Z4
 	VPADDQ      Z7, Z0, Z0
 	VPADDQ      Z4, Z1, Z1
-	ADDQ        $0x00000008, SI
 	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000008, SI
 	SUBQ        $0x00000008, CX
 	CMPQ        CX, $0x00000008
-	JGE         masked1_loop
+	JGE         masked1_slow_loop
 
-masked1_done:
+masked1_slow_done:
 reduce:
 	VPADDQ        Z2, Z0, Z0
 	VPADDQ        Z3, Z1, Z1

@@ -181,14 +181,100 @@ func (b Bitmap) Read(at int) reg.GPVirtual {
 	return v
 }
 
-// Read64 is Read for a full 64-bit group: two 32-bit reads joined.
-func (b Bitmap) Read64(at int) reg.GPVirtual {
-	lo := b.Read(at)
-	hi := b.Read(at + 32)
+// ReadFunc returns the validity bits of the elements at+j positions past
+// the current iteration's first element in bit j of a register, for
+// j < 32; higher bits are unspecified.
+type ReadFunc func(at int) reg.GPVirtual
+
+// Read64 joins two 32-bit reads into the bits of 64 elements.
+func Read64(read ReadFunc, at int) reg.GPVirtual {
+	lo := read(at)
+	hi := read(at + 32)
 	MOVL(lo.As32(), lo.As32()) // clears bits 32..63
 	SHLQ(U8(32), hi)
 	ORQ(hi, lo)
 	return lo
+}
+
+// Loop is [Loop] for a kernel that reads the bitmap: it runs body once per
+// step elements while at least step remain, hands it the iteration's
+// ReadFunc, and moves the bitmap position on. A body reads at offsets at
+// most max(0, step-32) (that is, 32 bits at a time across the iteration).
+//
+// Most iterations read with two instructions: when step is a multiple of
+// 8, bit position p advances by whole bytes and p&7 is fixed, so the read
+// is an 8-byte load at a running byte index and a shift by that constant.
+// Only the iterations whose loads would pass the end of the bitmap (the
+// last few bytes) use the clamped [Bitmap.Read]; the number of fast
+// iterations is computed once, before the loop.
+func (b Bitmap) Loop(name string, remaining reg.GPVirtual, step int, body func(read ReadFunc)) {
+	maxAt := max(0, step-32)
+	checked := func(read ReadFunc) ReadFunc {
+		return func(at int) reg.GPVirtual {
+			if at > maxAt || at%8 != 0 {
+				panic(fmt.Sprintf("kit: bitmap read at %d in a loop of step %d", at, step))
+			}
+			return read(at)
+		}
+	}
+	slow := func() {
+		Loop(name+"_slow", remaining, step, func() {
+			body(checked(b.Read))
+			b.Advance(step)
+		})
+	}
+	if step%8 != 0 || step&(step-1) != 0 {
+		slow()
+		return
+	}
+	q, sh, cnt, t := GP64(), GP64(), GP64(), GP64()
+	Comment("Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.")
+	MOVQ(b.Pos, q)
+	SHRQ(U8(3), q)
+	MOVQ(b.Pos, sh)
+	ANDQ(U8(7), sh)
+	// An iteration at byte q loads bytes up to q+maxAt/8+7, which must be
+	// at most len-1: q <= Last-maxAt/8. Count the qs that qualify, each
+	// step/8 bytes apart, and cap by the iterations remaining.
+	MOVQ(b.Last, cnt)
+	if maxAt > 0 {
+		SUBQ(U32(maxAt/8), cnt)
+	}
+	SUBQ(q, cnt)
+	JL(LabelRef(name + "_slowstart"))
+	SHRQ(U8(log2(step/8)), cnt)
+	INCQ(cnt)
+	MOVQ(remaining, t)
+	SHRQ(U8(log2(step)), t)
+	CMPQ(cnt, t)
+	CMOVQGT(t, cnt)
+	TESTQ(cnt, cnt)
+	JZ(LabelRef(name + "_slowstart"))
+	MOVQ(cnt, t)
+	SHLQ(U8(log2(step)), t)
+	SUBQ(t, remaining)
+	Label(name + "_fast")
+	body(checked(func(at int) reg.GPVirtual {
+		v := GP64()
+		MOVQ(Mem{Base: b.Base, Index: q, Scale: 1, Disp: at / 8}, v)
+		SHRXQ(sh, v, v)
+		return v
+	}))
+	ADDQ(U32(step/8), q)
+	DECQ(cnt)
+	JNZ(LabelRef(name + "_fast"))
+	Label(name + "_slowstart")
+	LEAQ(Mem{Base: sh, Index: q, Scale: 8}, b.Pos)
+	slow()
+}
+
+func log2(v int) int {
+	n := 0
+	for v > 1 {
+		v >>= 1
+		n++
+	}
+	return n
 }
 
 // Advance moves the position n elements on.

@@ -111,17 +111,16 @@ func floatSum(e elem, s kit.ISA) {
 	if s == kit.AVX512 {
 		// Merge masking leaves an invalid lane's accumulator as it is,
 		// which is what adding -0.0 does (x + -0.0 == x for every x).
-		kit.Loop("masked", n, block, func() {
+		bm.Loop("masked", n, block, func(read kit.ReadFunc) {
 			var k reg.OpmaskVirtual
 			if block > 32 {
-				k = kit.KMask(bm.Read64(0))
+				k = kit.KMask(kit.Read64(read, 0))
 			} else {
-				k = kit.KMask(bm.Read(0))
+				k = kit.KMask(read(0))
 			}
 			for a := range acc {
 				f.add(vec(a), acc[a], kit.KShift(k, a*w), acc[a])
 			}
-			bm.Advance(block)
 			ADDQ(U32(block*e.size), x)
 		})
 	} else {
@@ -133,15 +132,14 @@ func floatSum(e elem, s kit.ISA) {
 		} else {
 			VPSLLD(U8(31), negz, negz)
 		}
-		kit.Loop("masked", n, block, func() {
-			bc := msb.Broadcast(bm.Read(0))
+		bm.Loop("masked", n, block, func(read kit.ReadFunc) {
+			bc := msb.Broadcast(read(0))
 			for a := range acc {
 				m := msb.Group(bc, a)
 				t := YMM()
 				f.blend(m, vec(a), negz, t) // valid: x, invalid: -0.0
 				f.add(t, acc[a], acc[a])
 			}
-			bm.Advance(block)
 			ADDQ(U32(block*e.size), x)
 		})
 	}
@@ -329,55 +327,49 @@ func intSum(e elem, s kit.ISA) {
 	bm := kit.LoadBitmap("bitmap", "bits", "off")
 	switch {
 	case s == kit.AVX512 && e.size == 1:
-		kit.Loop("masked", n, step, func() {
-			m := &masker{k: kit.KMask(bm.Read64(0))}
+		bm.Loop("masked", n, step, func(read kit.ReadFunc) {
+			m := &masker{k: kit.KMask(kit.Read64(read, 0))}
 			addTo(0, m, acc[0])
-			bm.Advance(step)
 			ADDQ(U32(bytesPerStep), x)
 		})
 	case s == kit.AVX512:
-		kit.Loop("masked", n, unroll*step, func() {
-			k := kit.KMask(bm.Read(0))
+		bm.Loop("masked", n, unroll*step, func(read kit.ReadFunc) {
+			k := kit.KMask(read(0))
 			for v := range acc {
 				addTo(v, &masker{k: kit.KShift(k, v*step)}, acc[v])
 			}
-			bm.Advance(unroll * step)
 			ADDQ(U32(unroll*bytesPerStep), x)
 		})
-		kit.Loop("masked1", n, step, func() {
-			addTo(0, &masker{k: kit.KMask(bm.Read(0))}, acc[0])
-			bm.Advance(step)
+		bm.Loop("masked1", n, step, func(read kit.ReadFunc) {
+			addTo(0, &masker{k: kit.KMask(read(0))}, acc[0])
 			ADDQ(U32(bytesPerStep), x)
 		})
 	case e.size == 1:
 		bmk := kit.NewByteMasks()
-		kit.Loop("masked", n, step, func() {
-			addTo(0, &masker{bm: bmk.Mask(bm.Read(0))}, acc[0])
-			bm.Advance(step)
+		bm.Loop("masked", n, step, func(read kit.ReadFunc) {
+			addTo(0, &masker{bm: bmk.Mask(read(0))}, acc[0])
 			ADDQ(U32(bytesPerStep), x)
 		})
 	default:
 		msb := kit.NewMSBMasks(8, unroll)
-		kit.Loop("masked", n, unroll*step, func() {
-			bc := msb.Broadcast(bm.Read(0))
+		bm.Loop("masked", n, unroll*step, func(read kit.ReadFunc) {
+			bc := msb.Broadcast(read(0))
 			for v := range acc {
 				addTo(v, &masker{msb: msb.Group(bc, v)}, acc[v])
 			}
-			bm.Advance(unroll * step)
 			ADDQ(U32(unroll*bytesPerStep), x)
 		})
-		kit.Loop("masked1", n, step, func() {
-			bc := msb.Broadcast(bm.Read(0))
+		bm.Loop("masked1", n, step, func(read kit.ReadFunc) {
+			bc := msb.Broadcast(read(0))
 			addTo(0, &masker{msb: msb.Group(bc, 0)}, acc[0])
-			bm.Advance(step)
 			ADDQ(U32(bytesPerStep), x)
 		})
 	}
 
 	Label("reduce")
-	VPADDQ(acc[1], acc[0], acc[0])
-	VPADDQ(acc[3], acc[2], acc[2])
-	VPADDQ(acc[2], acc[0], acc[0])
+	for v := 1; v < len(acc); v++ {
+		VPADDQ(acc[v], acc[0], acc[0])
+	}
 	r := hsumQ(s, acc[0])
 	if e.size == 1 && e.signed {
 		Comment("Take off the bias: 128 per element.")
@@ -545,41 +537,37 @@ func checkedSum(signed bool, s kit.ISA) {
 	Label("masked")
 	bm := kit.LoadBitmap("bitmap", "bits", "off")
 	if s == kit.AVX512 {
-		kit.Loop("masked", n, unroll*step, func() {
-			k := kit.KMask(bm.Read(0))
+		bm.Loop("masked", n, unroll*step, func(read kit.ReadFunc) {
+			k := kit.KMask(read(0))
 			for v := 0; v < unroll; v++ {
 				t := s.Vec()
 				VMOVDQU64_Z(src(v), kit.KShift(k, v*step), t)
 				split(t, v%pairs)
 			}
-			bm.Advance(unroll * step)
 			ADDQ(U32(unroll*s.VecBytes()), x)
 		})
-		kit.Loop("masked1", n, step, func() {
+		bm.Loop("masked1", n, step, func(read kit.ReadFunc) {
 			t := s.Vec()
-			VMOVDQU64_Z(src(0), kit.KMask(bm.Read(0)), t)
+			VMOVDQU64_Z(src(0), kit.KMask(read(0)), t)
 			split(t, 0)
-			bm.Advance(step)
 			ADDQ(U32(s.VecBytes()), x)
 		})
 	} else {
 		msb := kit.NewMSBMasks(8, unroll)
-		kit.Loop("masked", n, unroll*step, func() {
-			bc := msb.Broadcast(bm.Read(0))
+		bm.Loop("masked", n, unroll*step, func(read kit.ReadFunc) {
+			bc := msb.Broadcast(read(0))
 			for v := 0; v < unroll; v++ {
 				t := YMM()
 				VBLENDVPD(msb.Group(bc, v), src(v), zero, t)
 				split(t, v%pairs)
 			}
-			bm.Advance(unroll * step)
 			ADDQ(U32(unroll*s.VecBytes()), x)
 		})
-		kit.Loop("masked1", n, step, func() {
-			bc := msb.Broadcast(bm.Read(0))
+		bm.Loop("masked1", n, step, func(read kit.ReadFunc) {
+			bc := msb.Broadcast(read(0))
 			t := YMM()
 			VBLENDVPD(msb.Group(bc, 0), src(0), zero, t)
 			split(t, 0)
-			bm.Advance(step)
 			ADDQ(U32(s.VecBytes()), x)
 		})
 	}
