@@ -2729,7 +2729,7 @@ summaryMaskedU64AVX2_single_done:
 	RET
 
 // func summaryDenseF32AVX512(x []float32) (lo float32, hi float32, nan bool)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·summaryDenseF32AVX512(SB), NOSPLIT, $0-33
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
@@ -2753,8 +2753,26 @@ TEXT ·summaryDenseF32AVX512(SB), NOSPLIT, $0-33
 	KXNORQ       K2, K2, K2
 	KXNORQ       K3, K3, K3
 	KXNORQ       K4, K4, K4
-	CMPQ         CX, $0x00000080
-	JL           summaryDenseF32AVX512_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x3f, DX
+	JZ           summaryDenseF32AVX512_aligned
+	SHRQ         $0x02, DX
+	CMPQ         DX, CX
+	CMOVQGT      CX, DX
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K5
+	VMOVUPS.Z    (AX), K5, Z16
+	VMINPS       Z0, Z16, K5, Z0
+	VMAXPS       Z1, Z16, K5, Z1
+	VCMPPS       $0x07, Z16, Z16, K1, K1
+	LEAQ         (AX)(DX*4), AX
+	SUBQ         DX, CX
+
+summaryDenseF32AVX512_aligned:
+	CMPQ CX, $0x00000080
+	JL   summaryDenseF32AVX512_main_done
 
 summaryDenseF32AVX512_main_loop:
 	VMOVUPS (AX), Z16
@@ -3013,7 +3031,7 @@ summaryMaskedF32AVX512_done:
 	RET
 
 // func summaryDenseF64AVX512(x []float64) (lo float64, hi float64, nan bool)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·summaryDenseF64AVX512(SB), NOSPLIT, $0-41
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
@@ -3037,8 +3055,26 @@ TEXT ·summaryDenseF64AVX512(SB), NOSPLIT, $0-41
 	KXNORQ       K2, K2, K2
 	KXNORQ       K3, K3, K3
 	KXNORQ       K4, K4, K4
-	CMPQ         CX, $0x00000040
-	JL           summaryDenseF64AVX512_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x3f, DX
+	JZ           summaryDenseF64AVX512_aligned
+	SHRQ         $0x03, DX
+	CMPQ         DX, CX
+	CMOVQGT      CX, DX
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K5
+	VMOVUPD.Z    (AX), K5, Z16
+	VMINPD       Z0, Z16, K5, Z0
+	VMAXPD       Z1, Z16, K5, Z1
+	VCMPPD       $0x07, Z16, Z16, K1, K1
+	LEAQ         (AX)(DX*8), AX
+	SUBQ         DX, CX
+
+summaryDenseF64AVX512_aligned:
+	CMPQ CX, $0x00000040
+	JL   summaryDenseF64AVX512_main_done
 
 summaryDenseF64AVX512_main_loop:
 	VMOVUPD (AX), Z16
@@ -3287,7 +3323,7 @@ summaryMaskedF64AVX512_done:
 	RET
 
 // func summaryDenseI8AVX512(x []int8) (lo int8, hi int8, nan bool)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·summaryDenseI8AVX512(SB), NOSPLIT, $0-27
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
@@ -3307,8 +3343,24 @@ TEXT ·summaryDenseI8AVX512(SB), NOSPLIT, $0-27
 	VPBROADCASTQ summarysplat1_80<>+0(SB), Z13
 	VPBROADCASTQ summarysplat1_7f<>+0(SB), Z14
 	VPBROADCASTQ summarysplat1_80<>+0(SB), Z15
-	CMPQ         CX, $0x00000200
-	JL           summaryDenseI8AVX512_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x3f, DX
+	JZ           summaryDenseI8AVX512_aligned
+	CMPQ         DX, CX
+	CMOVQGT      CX, DX
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU8.Z   (AX), K1, Z16
+	VPMINSB      Z0, Z16, K1, Z0
+	VPMAXSB      Z1, Z16, K1, Z1
+	LEAQ         (AX)(DX*1), AX
+	SUBQ         DX, CX
+
+summaryDenseI8AVX512_aligned:
+	CMPQ CX, $0x00000200
+	JL   summaryDenseI8AVX512_main_done
 
 summaryDenseI8AVX512_main_loop:
 	VMOVDQU64 (AX), Z16
@@ -3570,7 +3622,7 @@ summaryMaskedI8AVX512_done:
 	RET
 
 // func summaryDenseI16AVX512(x []int16) (lo int16, hi int16, nan bool)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·summaryDenseI16AVX512(SB), NOSPLIT, $0-29
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
@@ -3590,8 +3642,25 @@ TEXT ·summaryDenseI16AVX512(SB), NOSPLIT, $0-29
 	VPBROADCASTQ summarysplat2_8000<>+0(SB), Z13
 	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat2_8000<>+0(SB), Z15
-	CMPQ         CX, $0x00000100
-	JL           summaryDenseI16AVX512_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x3f, DX
+	JZ           summaryDenseI16AVX512_aligned
+	SHRQ         $0x01, DX
+	CMPQ         DX, CX
+	CMOVQGT      CX, DX
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU16.Z  (AX), K1, Z16
+	VPMINSW      Z0, Z16, K1, Z0
+	VPMAXSW      Z1, Z16, K1, Z1
+	LEAQ         (AX)(DX*2), AX
+	SUBQ         DX, CX
+
+summaryDenseI16AVX512_aligned:
+	CMPQ CX, $0x00000100
+	JL   summaryDenseI16AVX512_main_done
 
 summaryDenseI16AVX512_main_loop:
 	VMOVDQU64 (AX), Z16
@@ -3837,7 +3906,7 @@ summaryMaskedI16AVX512_done:
 	RET
 
 // func summaryDenseI32AVX512(x []int32) (lo int32, hi int32, nan bool)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·summaryDenseI32AVX512(SB), NOSPLIT, $0-33
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
@@ -3857,8 +3926,25 @@ TEXT ·summaryDenseI32AVX512(SB), NOSPLIT, $0-33
 	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Z13
 	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Z15
-	CMPQ         CX, $0x00000080
-	JL           summaryDenseI32AVX512_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x3f, DX
+	JZ           summaryDenseI32AVX512_aligned
+	SHRQ         $0x02, DX
+	CMPQ         DX, CX
+	CMOVQGT      CX, DX
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU32.Z  (AX), K1, Z16
+	VPMINSD      Z0, Z16, K1, Z0
+	VPMAXSD      Z1, Z16, K1, Z1
+	LEAQ         (AX)(DX*4), AX
+	SUBQ         DX, CX
+
+summaryDenseI32AVX512_aligned:
+	CMPQ CX, $0x00000080
+	JL   summaryDenseI32AVX512_main_done
 
 summaryDenseI32AVX512_main_loop:
 	VMOVDQU64 (AX), Z16
@@ -4093,7 +4179,7 @@ summaryMaskedI32AVX512_done:
 	RET
 
 // func summaryDenseI64AVX512(x []int64) (lo int64, hi int64, nan bool)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·summaryDenseI64AVX512(SB), NOSPLIT, $0-41
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
@@ -4113,8 +4199,25 @@ TEXT ·summaryDenseI64AVX512(SB), NOSPLIT, $0-41
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Z13
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Z15
-	CMPQ         CX, $0x00000040
-	JL           summaryDenseI64AVX512_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x3f, DX
+	JZ           summaryDenseI64AVX512_aligned
+	SHRQ         $0x03, DX
+	CMPQ         DX, CX
+	CMOVQGT      CX, DX
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU64.Z  (AX), K1, Z16
+	VPMINSQ      Z0, Z16, K1, Z0
+	VPMAXSQ      Z1, Z16, K1, Z1
+	LEAQ         (AX)(DX*8), AX
+	SUBQ         DX, CX
+
+summaryDenseI64AVX512_aligned:
+	CMPQ CX, $0x00000040
+	JL   summaryDenseI64AVX512_main_done
 
 summaryDenseI64AVX512_main_loop:
 	VMOVDQU64 (AX), Z16
@@ -4339,7 +4442,7 @@ summaryMaskedI64AVX512_done:
 	RET
 
 // func summaryDenseU8AVX512(x []uint8) (lo uint8, hi uint8, nan bool)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·summaryDenseU8AVX512(SB), NOSPLIT, $0-27
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
@@ -4359,8 +4462,24 @@ TEXT ·summaryDenseU8AVX512(SB), NOSPLIT, $0-27
 	VPBROADCASTQ summarysplat1_0<>+0(SB), Z13
 	VPBROADCASTQ summarysplat1_ff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat1_0<>+0(SB), Z15
-	CMPQ         CX, $0x00000200
-	JL           summaryDenseU8AVX512_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x3f, DX
+	JZ           summaryDenseU8AVX512_aligned
+	CMPQ         DX, CX
+	CMOVQGT      CX, DX
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU8.Z   (AX), K1, Z16
+	VPMINUB      Z0, Z16, K1, Z0
+	VPMAXUB      Z1, Z16, K1, Z1
+	LEAQ         (AX)(DX*1), AX
+	SUBQ         DX, CX
+
+summaryDenseU8AVX512_aligned:
+	CMPQ CX, $0x00000200
+	JL   summaryDenseU8AVX512_main_done
 
 summaryDenseU8AVX512_main_loop:
 	VMOVDQU64 (AX), Z16
@@ -4622,7 +4741,7 @@ summaryMaskedU8AVX512_done:
 	RET
 
 // func summaryDenseU16AVX512(x []uint16) (lo uint16, hi uint16, nan bool)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·summaryDenseU16AVX512(SB), NOSPLIT, $0-29
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
@@ -4642,8 +4761,25 @@ TEXT ·summaryDenseU16AVX512(SB), NOSPLIT, $0-29
 	VPBROADCASTQ summarysplat2_0<>+0(SB), Z13
 	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat2_0<>+0(SB), Z15
-	CMPQ         CX, $0x00000100
-	JL           summaryDenseU16AVX512_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x3f, DX
+	JZ           summaryDenseU16AVX512_aligned
+	SHRQ         $0x01, DX
+	CMPQ         DX, CX
+	CMOVQGT      CX, DX
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU16.Z  (AX), K1, Z16
+	VPMINUW      Z0, Z16, K1, Z0
+	VPMAXUW      Z1, Z16, K1, Z1
+	LEAQ         (AX)(DX*2), AX
+	SUBQ         DX, CX
+
+summaryDenseU16AVX512_aligned:
+	CMPQ CX, $0x00000100
+	JL   summaryDenseU16AVX512_main_done
 
 summaryDenseU16AVX512_main_loop:
 	VMOVDQU64 (AX), Z16
@@ -4889,7 +5025,7 @@ summaryMaskedU16AVX512_done:
 	RET
 
 // func summaryDenseU32AVX512(x []uint32) (lo uint32, hi uint32, nan bool)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·summaryDenseU32AVX512(SB), NOSPLIT, $0-33
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
@@ -4909,8 +5045,25 @@ TEXT ·summaryDenseU32AVX512(SB), NOSPLIT, $0-33
 	VPBROADCASTQ summarysplat4_0<>+0(SB), Z13
 	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat4_0<>+0(SB), Z15
-	CMPQ         CX, $0x00000080
-	JL           summaryDenseU32AVX512_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x3f, DX
+	JZ           summaryDenseU32AVX512_aligned
+	SHRQ         $0x02, DX
+	CMPQ         DX, CX
+	CMOVQGT      CX, DX
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU32.Z  (AX), K1, Z16
+	VPMINUD      Z0, Z16, K1, Z0
+	VPMAXUD      Z1, Z16, K1, Z1
+	LEAQ         (AX)(DX*4), AX
+	SUBQ         DX, CX
+
+summaryDenseU32AVX512_aligned:
+	CMPQ CX, $0x00000080
+	JL   summaryDenseU32AVX512_main_done
 
 summaryDenseU32AVX512_main_loop:
 	VMOVDQU64 (AX), Z16
@@ -5145,7 +5298,7 @@ summaryMaskedU32AVX512_done:
 	RET
 
 // func summaryDenseU64AVX512(x []uint64) (lo uint64, hi uint64, nan bool)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·summaryDenseU64AVX512(SB), NOSPLIT, $0-41
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
@@ -5165,8 +5318,25 @@ TEXT ·summaryDenseU64AVX512(SB), NOSPLIT, $0-41
 	VPBROADCASTQ summarysplat8_0<>+0(SB), Z13
 	VPBROADCASTQ summarysplat8_ffffffffffffffff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat8_0<>+0(SB), Z15
-	CMPQ         CX, $0x00000040
-	JL           summaryDenseU64AVX512_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x3f, DX
+	JZ           summaryDenseU64AVX512_aligned
+	SHRQ         $0x03, DX
+	CMPQ         DX, CX
+	CMOVQGT      CX, DX
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K1
+	VMOVDQU64.Z  (AX), K1, Z16
+	VPMINUQ      Z0, Z16, K1, Z0
+	VPMAXUQ      Z1, Z16, K1, Z1
+	LEAQ         (AX)(DX*8), AX
+	SUBQ         DX, CX
+
+summaryDenseU64AVX512_aligned:
+	CMPQ CX, $0x00000040
+	JL   summaryDenseU64AVX512_main_done
 
 summaryDenseU64AVX512_main_loop:
 	VMOVDQU64 (AX), Z16

@@ -311,3 +311,29 @@ func TestSummaryAVX2OnlyVEX(t *testing.T) {
 		t.Errorf("found %d AVX2 summary kernels, want 20", checked)
 	}
 }
+
+// TestSummaryUnalignedStarts runs inputs starting at every element offset
+// within a 64-byte line: the dense AVX-512 kernels peel a masked head up to
+// the first line boundary, and the head, the loops and the tail must meet
+// exactly.
+func TestSummaryUnalignedStarts(t *testing.T) {
+	unalignedStarts[float64](t)
+	unalignedStarts[float32](t)
+	unalignedStarts[int8](t)
+	unalignedStarts[int16](t)
+	unalignedStarts[uint32](t)
+	unalignedStarts[uint64](t)
+}
+
+func unalignedStarts[T Number](t *testing.T) {
+	r := rand.New(rand.NewPCG(16, uint64(num.KindOf[T]())))
+	for _, n := range summaryLengths() {
+		base := testkit.Values[T](r, n+64, testkit.Mixed)
+		for o := range 64 / summarySizeOf[T]() {
+			x := base[o : o+n]
+			checkSummaryBackends(t, "unaligned start", x, nil, 0)
+			off := r.IntN(16)
+			checkSummaryBackends(t, "unaligned start, masked", x, testkit.Bitmap(r, n, off, 0.2), off)
+		}
+	}
+}

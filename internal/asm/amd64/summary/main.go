@@ -337,6 +337,10 @@ func (g *gen) kernel() {
 		VPXOR(g.zero, g.zero, g.zero)
 	}
 
+	if g.is.avx512 && !g.masked {
+		g.alignHead()
+	}
+
 	// Main loop: u vectors per iteration.
 	kit.Loop(g.fname()+"_main", g.n, g.u*g.w, func() { g.block(g.u) })
 
@@ -529,6 +533,39 @@ func (g *gen) tail512() {
 	if g.e.float {
 		g.nanCheck(x, x, 0)
 	}
+}
+
+// alignHead runs the elements before the first 64-byte boundary of x as one
+// masked vector, so that the loops' full-vector loads do not straddle
+// cache lines. Only dense kernels do this: the masked ones keep their
+// blocks on bitmap byte boundaries instead.
+func (g *gen) alignHead() {
+	h := GP64()
+	MOVQ(g.xp, h)
+	NEGQ(h)
+	ANDQ(U8(63), h)
+	JZ(LabelRef(g.fname() + "_aligned"))
+	shift := map[int]uint8{1: 0, 2: 1, 4: 2, 8: 3}[g.e.size]
+	if shift > 0 {
+		SHRQ(U8(shift), h) // bytes to elements; x is element-aligned
+	}
+	CMPQ(h, g.n)
+	CMOVQGT(g.n, h)
+	r := GP64()
+	MOVQ(I64(-1), r)
+	BZHIQ(h, r, r)
+	k := K()
+	KMOVQ(r, k)
+	x := g.vec()
+	g.loadZ(Mem{Base: g.xp}, k, x)
+	g.step(true, x, g.lo[0], k)
+	g.step(false, x, g.hi[0], k)
+	if g.e.float {
+		g.nanCheck(x, x, 0)
+	}
+	LEAQ(Mem{Base: g.xp, Index: h, Scale: uint8(g.e.size)}, g.xp)
+	SUBQ(h, g.n)
+	Label(g.fname() + "_aligned")
 }
 
 // finish combines the accumulators, reduces lanes, stores the results,
