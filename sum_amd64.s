@@ -3609,24 +3609,20 @@ bitmap_long:
 	SUBQ    R9, CX
 
 masked_fast:
-	MOVQ        (DX)(DI*1), R9
-	SHRXQ       SI, R9, R9
-	KMOVQ       R9, K1
-	VMOVDQU64.Z (AX), K1, Z4
-	VPADDQ      Z4, Z0, Z0
-	KSHIFTRQ    $0x08, K1, K2
-	VMOVDQU64.Z 64(AX), K2, Z4
-	VPADDQ      Z4, Z1, Z1
-	KSHIFTRQ    $0x10, K1, K2
-	VMOVDQU64.Z 128(AX), K2, Z4
-	VPADDQ      Z4, Z2, Z2
-	KSHIFTRQ    $0x18, K1, K1
-	VMOVDQU64.Z 192(AX), K1, Z4
-	VPADDQ      Z4, Z3, Z3
-	ADDQ        $0x00000100, AX
-	ADDQ        $0x00000004, DI
-	DECQ        R8
-	JNZ         masked_fast
+	MOVQ     (DX)(DI*1), R9
+	SHRXQ    SI, R9, R9
+	KMOVQ    R9, K1
+	VPADDQ   (AX), Z0, K1, Z0
+	KSHIFTRQ $0x08, K1, K2
+	VPADDQ   64(AX), Z1, K2, Z1
+	KSHIFTRQ $0x10, K1, K2
+	VPADDQ   128(AX), Z2, K2, Z2
+	KSHIFTRQ $0x18, K1, K1
+	VPADDQ   192(AX), Z3, K1, Z3
+	ADDQ     $0x00000100, AX
+	ADDQ     $0x00000004, DI
+	DECQ     R8
+	JNZ      masked_fast
 
 masked_slowstart:
 	LEAQ (SI)(DI*8), SI
@@ -3634,32 +3630,28 @@ masked_slowstart:
 	JL   masked_slow_done
 
 masked_slow_loop:
-	MOVQ        SI, DI
-	MOVQ        DI, R8
-	SHRQ        $0x03, R8
-	CMPQ        R8, BX
-	CMOVQGT     BX, R8
-	MOVQ        (DX)(R8*1), R9
-	SHLQ        $0x03, R8
-	SUBQ        R8, DI
-	SHRXQ       DI, R9, R9
-	KMOVQ       R9, K1
-	VMOVDQU64.Z (AX), K1, Z4
-	VPADDQ      Z4, Z0, Z0
-	KSHIFTRQ    $0x08, K1, K2
-	VMOVDQU64.Z 64(AX), K2, Z4
-	VPADDQ      Z4, Z1, Z1
-	KSHIFTRQ    $0x10, K1, K2
-	VMOVDQU64.Z 128(AX), K2, Z4
-	VPADDQ      Z4, Z2, Z2
-	KSHIFTRQ    $0x18, K1, K1
-	VMOVDQU64.Z 192(AX), K1, Z4
-	VPADDQ      Z4, Z3, Z3
-	ADDQ        $0x00000100, AX
-	ADDQ        $0x00000020, SI
-	SUBQ        $0x00000020, CX
-	CMPQ        CX, $0x00000020
-	JGE         masked_slow_loop
+	MOVQ     SI, DI
+	MOVQ     DI, R8
+	SHRQ     $0x03, R8
+	CMPQ     R8, BX
+	CMOVQGT  BX, R8
+	MOVQ     (DX)(R8*1), R9
+	SHLQ     $0x03, R8
+	SUBQ     R8, DI
+	SHRXQ    DI, R9, R9
+	KMOVQ    R9, K1
+	VPADDQ   (AX), Z0, K1, Z0
+	KSHIFTRQ $0x08, K1, K2
+	VPADDQ   64(AX), Z1, K2, Z1
+	KSHIFTRQ $0x10, K1, K2
+	VPADDQ   128(AX), Z2, K2, Z2
+	KSHIFTRQ $0x18, K1, K1
+	VPADDQ   192(AX), Z3, K1, Z3
+	ADDQ     $0x00000100, AX
+	ADDQ     $0x00000020, SI
+	SUBQ     $0x00000020, CX
+	CMPQ     CX, $0x00000020
+	JGE      masked_slow_loop
 
 masked_slow_done:
 	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
@@ -3682,15 +3674,14 @@ masked_slow_done:
 	SUBQ    R9, CX
 
 masked1_fast:
-	MOVQ        (DX)(DI*1), R9
-	SHRXQ       SI, R9, R9
-	KMOVQ       R9, K1
-	VMOVDQU64.Z (AX), K1, Z4
-	VPADDQ      Z4, Z0, Z0
-	ADDQ        $0x00000040, AX
-	ADDQ        $0x00000001, DI
-	DECQ        R8
-	JNZ         masked1_fast
+	MOVQ   (DX)(DI*1), R9
+	SHRXQ  SI, R9, R9
+	KMOVQ  R9, K1
+	VPADDQ (AX), Z0, K1, Z0
+	ADDQ   $0x00000040, AX
+	ADDQ   $0x00000001, DI
+	DECQ   R8
+	JNZ    masked1_fast
 
 masked1_slowstart:
 	LEAQ (SI)(DI*8), SI
@@ -3698,23 +3689,22 @@ masked1_slowstart:
 	JL   masked1_slow_done
 
 masked1_slow_loop:
-	MOVQ        SI, DI
-	MOVQ        DI, R8
-	SHRQ        $0x03, R8
-	CMPQ        R8, BX
-	CMOVQGT     BX, R8
-	MOVQ        (DX)(R8*1), R9
-	SHLQ        $0x03, R8
-	SUBQ        R8, DI
-	SHRXQ       DI, R9, R9
-	KMOVQ       R9, K1
-	VMOVDQU64.Z (AX), K1, Z4
-	VPADDQ      Z4, Z0, Z0
-	ADDQ        $0x00000040, AX
-	ADDQ        $0x00000008, SI
-	SUBQ        $0x00000008, CX
-	CMPQ        CX, $0x00000008
-	JGE         masked1_slow_loop
+	MOVQ    SI, DI
+	MOVQ    DI, R8
+	SHRQ    $0x03, R8
+	CMPQ    R8, BX
+	CMOVQGT BX, R8
+	MOVQ    (DX)(R8*1), R9
+	SHLQ    $0x03, R8
+	SUBQ    R8, DI
+	SHRXQ   DI, R9, R9
+	KMOVQ   R9, K1
+	VPADDQ  (AX), Z0, K1, Z0
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000008, SI
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JGE     masked1_slow_loop
 
 masked1_slow_done:
 reduce:
@@ -4417,24 +4407,20 @@ bitmap_long:
 	SUBQ    R9, CX
 
 masked_fast:
-	MOVQ        (DX)(DI*1), R9
-	SHRXQ       SI, R9, R9
-	KMOVQ       R9, K1
-	VMOVDQU64.Z (AX), K1, Z4
-	VPADDQ      Z4, Z0, Z0
-	KSHIFTRQ    $0x08, K1, K2
-	VMOVDQU64.Z 64(AX), K2, Z4
-	VPADDQ      Z4, Z1, Z1
-	KSHIFTRQ    $0x10, K1, K2
-	VMOVDQU64.Z 128(AX), K2, Z4
-	VPADDQ      Z4, Z2, Z2
-	KSHIFTRQ    $0x18, K1, K1
-	VMOVDQU64.Z 192(AX), K1, Z4
-	VPADDQ      Z4, Z3, Z3
-	ADDQ        $0x00000100, AX
-	ADDQ        $0x00000004, DI
-	DECQ        R8
-	JNZ         masked_fast
+	MOVQ     (DX)(DI*1), R9
+	SHRXQ    SI, R9, R9
+	KMOVQ    R9, K1
+	VPADDQ   (AX), Z0, K1, Z0
+	KSHIFTRQ $0x08, K1, K2
+	VPADDQ   64(AX), Z1, K2, Z1
+	KSHIFTRQ $0x10, K1, K2
+	VPADDQ   128(AX), Z2, K2, Z2
+	KSHIFTRQ $0x18, K1, K1
+	VPADDQ   192(AX), Z3, K1, Z3
+	ADDQ     $0x00000100, AX
+	ADDQ     $0x00000004, DI
+	DECQ     R8
+	JNZ      masked_fast
 
 masked_slowstart:
 	LEAQ (SI)(DI*8), SI
@@ -4442,32 +4428,28 @@ masked_slowstart:
 	JL   masked_slow_done
 
 masked_slow_loop:
-	MOVQ        SI, DI
-	MOVQ        DI, R8
-	SHRQ        $0x03, R8
-	CMPQ        R8, BX
-	CMOVQGT     BX, R8
-	MOVQ        (DX)(R8*1), R9
-	SHLQ        $0x03, R8
-	SUBQ        R8, DI
-	SHRXQ       DI, R9, R9
-	KMOVQ       R9, K1
-	VMOVDQU64.Z (AX), K1, Z4
-	VPADDQ      Z4, Z0, Z0
-	KSHIFTRQ    $0x08, K1, K2
-	VMOVDQU64.Z 64(AX), K2, Z4
-	VPADDQ      Z4, Z1, Z1
-	KSHIFTRQ    $0x10, K1, K2
-	VMOVDQU64.Z 128(AX), K2, Z4
-	VPADDQ      Z4, Z2, Z2
-	KSHIFTRQ    $0x18, K1, K1
-	VMOVDQU64.Z 192(AX), K1, Z4
-	VPADDQ      Z4, Z3, Z3
-	ADDQ        $0x00000100, AX
-	ADDQ        $0x00000020, SI
-	SUBQ        $0x00000020, CX
-	CMPQ        CX, $0x00000020
-	JGE         masked_slow_loop
+	MOVQ     SI, DI
+	MOVQ     DI, R8
+	SHRQ     $0x03, R8
+	CMPQ     R8, BX
+	CMOVQGT  BX, R8
+	MOVQ     (DX)(R8*1), R9
+	SHLQ     $0x03, R8
+	SUBQ     R8, DI
+	SHRXQ    DI, R9, R9
+	KMOVQ    R9, K1
+	VPADDQ   (AX), Z0, K1, Z0
+	KSHIFTRQ $0x08, K1, K2
+	VPADDQ   64(AX), Z1, K2, Z1
+	KSHIFTRQ $0x10, K1, K2
+	VPADDQ   128(AX), Z2, K2, Z2
+	KSHIFTRQ $0x18, K1, K1
+	VPADDQ   192(AX), Z3, K1, Z3
+	ADDQ     $0x00000100, AX
+	ADDQ     $0x00000020, SI
+	SUBQ     $0x00000020, CX
+	CMPQ     CX, $0x00000020
+	JGE      masked_slow_loop
 
 masked_slow_done:
 	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
@@ -4490,15 +4472,14 @@ masked_slow_done:
 	SUBQ    R9, CX
 
 masked1_fast:
-	MOVQ        (DX)(DI*1), R9
-	SHRXQ       SI, R9, R9
-	KMOVQ       R9, K1
-	VMOVDQU64.Z (AX), K1, Z4
-	VPADDQ      Z4, Z0, Z0
-	ADDQ        $0x00000040, AX
-	ADDQ        $0x00000001, DI
-	DECQ        R8
-	JNZ         masked1_fast
+	MOVQ   (DX)(DI*1), R9
+	SHRXQ  SI, R9, R9
+	KMOVQ  R9, K1
+	VPADDQ (AX), Z0, K1, Z0
+	ADDQ   $0x00000040, AX
+	ADDQ   $0x00000001, DI
+	DECQ   R8
+	JNZ    masked1_fast
 
 masked1_slowstart:
 	LEAQ (SI)(DI*8), SI
@@ -4506,23 +4487,22 @@ masked1_slowstart:
 	JL   masked1_slow_done
 
 masked1_slow_loop:
-	MOVQ        SI, DI
-	MOVQ        DI, R8
-	SHRQ        $0x03, R8
-	CMPQ        R8, BX
-	CMOVQGT     BX, R8
-	MOVQ        (DX)(R8*1), R9
-	SHLQ        $0x03, R8
-	SUBQ        R8, DI
-	SHRXQ       DI, R9, R9
-	KMOVQ       R9, K1
-	VMOVDQU64.Z (AX), K1, Z4
-	VPADDQ      Z4, Z0, Z0
-	ADDQ        $0x00000040, AX
-	ADDQ        $0x00000008, SI
-	SUBQ        $0x00000008, CX
-	CMPQ        CX, $0x00000008
-	JGE         masked1_slow_loop
+	MOVQ    SI, DI
+	MOVQ    DI, R8
+	SHRQ    $0x03, R8
+	CMPQ    R8, BX
+	CMOVQGT BX, R8
+	MOVQ    (DX)(R8*1), R9
+	SHLQ    $0x03, R8
+	SUBQ    R8, DI
+	SHRXQ   DI, R9, R9
+	KMOVQ   R9, K1
+	VPADDQ  (AX), Z0, K1, Z0
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000008, SI
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JGE     masked1_slow_loop
 
 masked1_slow_done:
 reduce:

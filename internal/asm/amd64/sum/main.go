@@ -297,6 +297,11 @@ func intSum(e elem, s kit.ISA) {
 		return t
 	}
 	addTo := func(v int, m *masker, a reg.VecVirtual) {
+		if e.size == 8 && m != nil && s == kit.AVX512 {
+			// Merge masking: an invalid lane keeps its sum.
+			VPADDQ(src(v), a, m.k, a)
+			return
+		}
 		if t := load(v, m); t != nil {
 			VPADDQ(t, a, a)
 		} else {
