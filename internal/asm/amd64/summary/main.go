@@ -12,19 +12,32 @@
 //   - Float min/max are VMINP*/VMAXP*, which return their SECOND source
 //     operand when either is NaN or both are zero. Every min/max here is
 //     written so the accumulator is that second source: a NaN lane never
-//     enters an accumulator, and between zeros the accumulator keeps what it
-//     had. NaNs are detected apart from the min/max by an unordered compare
-//     that accumulates across the loop; ±0 ties are settled in Go by a
-//     rescan for the first participating zero. Both rescues make the lane
-//     blocking bit-identical to the scalar fold of the reference.
-//   - Invalid lanes never take part: AVX-512 merges under a k-mask loaded
-//     straight from the bitmap, AVX2 expands bitmap bits into lane masks and
-//     blends the order's extreme into invalid lanes.
+//     enters an accumulator (so lo and hi are always the min and max of the
+//     non-NaN valid values, whatever the NaN check finds), and between
+//     zeros the accumulator keeps what it had. Which zero survives is still
+//     decided by lane position, not index order, so ±0 ties are settled in
+//     Go by a rescan for the first participating zero; NaNs are detected
+//     apart from the min/max by a compare that accumulates across the loop
+//     (AVX2: unordered, ORed into a vector; AVX-512: ordered, into a
+//     k-register write-masked by itself). One compare covers a pair of
+//     vectors, since it is true where either operand is NaN. Both rescues
+//     make the lane blocking bit-identical to the scalar fold of the
+//     reference.
+//   - Invalid lanes never take part: AVX-512 loads with zeroing and merges
+//     the min/max under a k-mask loaded straight from the bitmap; AVX2
+//     expands bitmap bits into lane masks and blends the order's extreme
+//     into invalid lanes.
 //   - The masked kernels need a byte-aligned bitmap (Go runs the at most 7
 //     head elements of an unaligned offset). AVX2 kernels take whole steps
 //     only (Go finishes the tail); AVX-512 kernels finish the tail with a
 //     masked load whose bits Go passes in, so no kernel reads a byte past
-//     its slices.
+//     its slices. Dense AVX-512 kernels also peel a masked head up to the
+//     first 64-byte boundary of x.
+//
+// Min and Max run this fused kernel too. Measured cost of the fusion, dense
+// float64 AVX-512 at n=4096: about 160 ns fused against about 120 ns for the
+// same kernel without the max (min, NaN check and loop overhead left).
+
 package main
 
 import (
@@ -70,11 +83,18 @@ type isa struct {
 
 var isas = []isa{{"AVX2", 32, false}, {"AVX512", 64, true}}
 
-// unroll is the number of vectors per main-loop iteration, each with its
-// own min and max accumulator (independent dependency chains).
+// unroll is the number of vectors per main-loop iteration on AVX2, each
+// with its own min and max accumulator (independent dependency chains).
+// Measured at n=4096 on an AVX-512 machine running the AVX2 kernels: 4
+// against 2 is even for float64 and 1.4x faster for int8 dense; 8 does
+// not fit in 16 registers with the temporaries.
 const unroll = 4
 
-// unroll512 is unroll for AVX-512, which has 32 vector registers.
+// unroll512 is unroll for AVX-512, which has 32 vector registers. With 4
+// vectors per iteration the float kernels were bound by the latency of the
+// two ordered-compare chains (a compare into a k-register merged with its
+// own previous value); 8 vectors, with one chain per vector pair, took the
+// dense float64 kernel at n=4096 from about 240 ns to about 160 ns.
 const unroll512 = 8
 
 func main() {
