@@ -16,6 +16,21 @@
 //     bitmap reads go through [Bitmap], which never leaves the bitmap.
 //   - Every kernel returns through [Ret], which clears the upper vector
 //     state (VZEROUPPER) before RET.
+//
+// A masked loop over a bitmap that starts at any bit offset looks like
+// this (32 elements per iteration, an AVX-512 opmask per 8 lanes):
+//
+//	x, n := kit.Slice("x")
+//	bm := kit.LoadBitmap("bitmap", "bits", "off")
+//	bm.Loop("masked", n, 32, func(read kit.ReadFunc) {
+//		k := kit.KMask(read(0)) // bit j: element j of this iteration
+//		for v := 0; v < 4; v++ {
+//			VADDPD(Mem{Base: x, Disp: 64 * v}, acc[v], kit.KShift(k, 8*v), acc[v])
+//		}
+//		ADDQ(U32(32*8), x)
+//	})
+//	...
+//	kit.Ret()
 package kit
 
 import (
