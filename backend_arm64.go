@@ -14,7 +14,7 @@ import (
 )
 
 // The kernels are generated from the Arm encodings by the commands under
-// internal/asm/arm64 (directives in neon_generate.go); run go generate
+// internal/asm/arm64 (directives in generate.go); run go generate
 // after changing a generator.
 
 // The arm64 backend: NEON (Advanced SIMD) kernels. It starts as a copy of

@@ -4,8 +4,6 @@ package quiver
 
 import "github.com/quiverlabs/quiver/internal/num"
 
-//go:generate go -C internal/asm run ./amd64/summary -out ../../summary_amd64.s -stubs ../../summary_amd64_stubs.go -pkg quiver
-
 // installSummaryKernels puts the summary family's kernels for set into b.
 // Min, Max, MinMax and Summarize all run the fused summary kernel.
 func installSummaryKernels(b *backend, set isa) {

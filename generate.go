@@ -1,0 +1,19 @@
+package quiver
+
+// Every kernel file is generated; go generate ./... at the repository root
+// rebuilds them all, on any host (this file has no build constraint, so
+// the amd64 directives run on arm64 and the other way round). The
+// generators live in their own module, internal/asm, so that avo never
+// appears in this module's dependencies.
+//
+// amd64 (avo): the sum family (float and integer sums, checked sums, valid
+// counts) and the summary family (min, max and the valid count).
+//
+//go:generate go -C internal/asm run ./amd64/sum -out ../../sum_amd64.s -stubs ../../sum_amd64_stubs.go -pkg quiver
+//go:generate go -C internal/asm run ./amd64/summary -out ../../summary_amd64.s -stubs ../../summary_amd64_stubs.go -pkg quiver
+//
+// arm64 (NEON, encoded from the Arm encodings as WORD directives):
+//
+//go:generate go -C internal/asm run ./arm64/sum -out ../../sum_arm64.s -stubs ../../sum_arm64.go
+//go:generate go -C internal/asm run ./arm64/summary -out ../../summary_arm64.s -stubs ../../summary_arm64.go
+//go:generate go -C internal/asm run ./arm64/count -out ../../count_arm64.s -stubs ../../count_arm64.go
