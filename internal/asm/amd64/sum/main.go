@@ -18,43 +18,16 @@ import (
 	"github.com/quiverlabs/quiver/internal/asm/amd64/kit"
 )
 
-// elem describes one element type.
-type elem struct {
-	name   string // kernel name part: F64, I8, ...
-	goType string
-	size   int // bytes
-	signed bool
-	float  bool
-}
+// elem is the element type description shared by the generators.
+type elem = kit.Elem
 
-func (e elem) sumType() string {
-	switch {
-	case e.float:
-		return e.goType
-	case e.signed:
-		return "int64"
-	}
-	return "uint64"
-}
-
-var elems = []elem{
-	{"F32", "float32", 4, true, true},
-	{"F64", "float64", 8, true, true},
-	{"I8", "int8", 1, true, false},
-	{"I16", "int16", 2, true, false},
-	{"I32", "int32", 4, true, false},
-	{"I64", "int64", 8, true, false},
-	{"U8", "uint8", 1, false, false},
-	{"U16", "uint16", 2, false, false},
-	{"U32", "uint32", 4, false, false},
-	{"U64", "uint64", 8, false, false},
-}
+var elems = kit.Elems
 
 func main() {
 	ConstraintExpr("!purego")
 	for _, s := range []kit.ISA{kit.AVX2, kit.AVX512} {
 		for _, e := range elems {
-			if e.float {
+			if e.Float {
 				floatSum(e, s)
 			} else {
 				intSum(e, s)
@@ -81,14 +54,14 @@ const floatUnroll = 1
 // (A×W elements), with the accumulators combined and folded to a scalar.
 // The Go wrapper adds the tail in index order.
 func floatSum(e elem, s kit.ISA) {
-	name := fmt.Sprintf("sum%s%s", e.name, s)
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, bits []byte, off int) %s", e.goType, e.goType))
+	name := fmt.Sprintf("sum%s%s", e.Name, s)
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, bits []byte, off int) %s", e.GoType, e.GoType))
 	Pragma("noescape")
-	w := s.Lanes(e.size)
+	w := s.Lanes(e.Size)
 	block := accumulators * w
 	Doc(fmt.Sprintf("%s adds x in the ADR-013 order with %d accumulators of %d lanes: len(x) must be a", name, accumulators, w),
 		fmt.Sprintf("multiple of %d. Element i participates when bit off+i of bits is set (bits nil: all).", block))
-	f := floatOps(e.size)
+	f := floatOps(e.Size)
 
 	x, n := kit.Slice("x")
 	acc := make([]reg.VecVirtual, accumulators)
@@ -112,14 +85,14 @@ func floatSum(e elem, s kit.ISA) {
 					f.add(vec(b*accumulators+a), acc[a], acc[a])
 				}
 			}
-			ADDQ(U32(floatUnroll*block*e.size), x)
+			ADDQ(U32(floatUnroll*block*e.Size), x)
 		})
 	}
 	kit.Loop("dense", n, block, func() {
 		for a := range acc {
 			f.add(vec(a), acc[a], acc[a])
 		}
-		ADDQ(U32(block*e.size), x)
+		ADDQ(U32(block*e.Size), x)
 	})
 	JMP(LabelRef("fold"))
 
@@ -139,13 +112,13 @@ func floatSum(e elem, s kit.ISA) {
 			for a := range acc {
 				f.add(vec(a), acc[a], kit.KShift(k, a*w), acc[a])
 			}
-			ADDQ(U32(block*e.size), x)
+			ADDQ(U32(block*e.Size), x)
 		})
 	} else {
-		msb := kit.NewMSBMasks(e.size, accumulators)
+		msb := kit.NewMSBMasks(e.Size, accumulators)
 		negz := YMM()
 		VPCMPEQD(negz, negz, negz)
-		if e.size == 8 {
+		if e.Size == 8 {
 			VPSLLQ(U8(63), negz, negz)
 		} else {
 			VPSLLD(U8(31), negz, negz)
@@ -158,7 +131,7 @@ func floatSum(e elem, s kit.ISA) {
 				f.blend(m, vec(a), negz, t) // valid: x, invalid: -0.0
 				f.add(t, acc[a], acc[a])
 			}
-			ADDQ(U32(block*e.size), x)
+			ADDQ(U32(block*e.Size), x)
 		})
 	}
 
@@ -180,7 +153,7 @@ func floatSum(e elem, s kit.ISA) {
 				VEXTRACTF128(U8(c), acc[0], part)
 			}
 		}
-		for l := 0; l < 16/e.size; l++ {
+		for l := 0; l < 16/e.Size; l++ {
 			if l == 0 {
 				f.addScalar(part, sum, sum)
 				continue
@@ -233,11 +206,11 @@ const unroll = 4
 // before the bias, so it adds exactly 128 like every other, and the
 // correction does not depend on the mask.
 func intSum(e elem, s kit.ISA) {
-	name := fmt.Sprintf("sum%s%s", e.name, s)
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, bits []byte, off int) %s", e.goType, e.sumType()))
+	name := fmt.Sprintf("sum%s%s", e.Name, s)
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, bits []byte, off int) %s", e.GoType, e.SumType()))
 	Pragma("noescape")
-	step := intStep(e.size, s)
-	Doc(fmt.Sprintf("%s returns the wrapping %s sum of the valid elements of x; len(x) must be", name, e.sumType()),
+	step := intStep(e.Size, s)
+	Doc(fmt.Sprintf("%s returns the wrapping %s sum of the valid elements of x; len(x) must be", name, e.SumType()),
 		fmt.Sprintf("a multiple of %d. Element i is valid when bit off+i of bits is set (bits nil: all).", step))
 
 	x, n := kit.Slice("x")
@@ -251,7 +224,7 @@ func intSum(e elem, s kit.ISA) {
 	zero := s.Vec()
 	kit.Zero(zero)
 	var bias reg.VecVirtual
-	if e.size == 1 && e.signed {
+	if e.Size == 1 && e.Signed {
 		bias = s.Vec()
 		b := GP64()
 		MOVQ(U64(0x8080808080808080), b)
@@ -262,7 +235,7 @@ func intSum(e elem, s kit.ISA) {
 			VPBROADCASTQ(bias.AsX(), bias)
 		}
 	}
-	bytesPerStep := step * e.size
+	bytesPerStep := step * e.Size
 	src := func(v int) Mem { return Mem{Base: x, Disp: v * bytesPerStep} }
 
 	// load puts vector v's elements, widened to 64-bit lanes (bytes: as
@@ -275,28 +248,28 @@ func intSum(e elem, s kit.ISA) {
 	load := func(v int, m *masker) reg.VecVirtual {
 		t := s.Vec()
 		switch {
-		case e.size == 1:
+		case e.Size == 1:
 			switch {
 			case m == nil:
-				if !e.signed {
+				if !e.Signed {
 					VPSADBW(src(v), zero, t)
 					return t
 				}
 				pxor(s, src(v), bias, t)
 			case s == kit.AVX512:
 				VMOVDQU8_Z(src(v), m.k, t)
-				if e.signed {
+				if e.Signed {
 					VPXORQ(bias, t, t)
 				}
 			default:
 				VPAND(src(v), m.bm, t)
-				if e.signed {
+				if e.Signed {
 					VPXOR(bias, t, t)
 				}
 			}
 			VPSADBW(zero, t, t)
 			return t
-		case e.size == 8:
+		case e.Size == 8:
 			switch {
 			case m == nil:
 				// Added straight from memory by the caller.
@@ -315,7 +288,7 @@ func intSum(e elem, s kit.ISA) {
 		return t
 	}
 	addTo := func(v int, m *masker, a reg.VecVirtual) {
-		if e.size == 8 && m != nil && s == kit.AVX512 {
+		if e.Size == 8 && m != nil && s == kit.AVX512 {
 			// Merge masking: an invalid lane keeps its sum.
 			VPADDQ(src(v), a, m.k, a)
 			return
@@ -349,7 +322,7 @@ func intSum(e elem, s kit.ISA) {
 	Comment("Masked: invalid elements are zeroed before they are added.")
 	bm := kit.LoadBitmap("bitmap", "bits", "off")
 	switch {
-	case s == kit.AVX512 && e.size == 1:
+	case s == kit.AVX512 && e.Size == 1:
 		bm.Loop("masked", n, step, func(read kit.ReadFunc) {
 			m := &masker{k: kit.KMask(kit.Read64(read, 0))}
 			addTo(0, m, acc[0])
@@ -367,7 +340,7 @@ func intSum(e elem, s kit.ISA) {
 			addTo(0, &masker{k: kit.KMask(read(0))}, acc[0])
 			ADDQ(U32(bytesPerStep), x)
 		})
-	case e.size == 1:
+	case e.Size == 1:
 		bmk := kit.NewByteMasks()
 		bm.Loop("masked", n, step, func(read kit.ReadFunc) {
 			addTo(0, &masker{bm: bmk.Mask(read(0))}, acc[0])
@@ -394,7 +367,7 @@ func intSum(e elem, s kit.ISA) {
 		VPADDQ(acc[v], acc[0], acc[0])
 	}
 	r := hsumQ(s, acc[0])
-	if e.size == 1 && e.signed {
+	if e.Size == 1 && e.Signed {
 		Comment("Take off the bias: 128 per element.")
 		SHLQ(U8(7), total)
 		SUBQ(total, r)
@@ -431,11 +404,11 @@ func widen(e elem, s kit.ISA, m Mem, zeroing bool, k func() reg.OpmaskVirtual, d
 	}
 	var i ins
 	switch {
-	case e.size == 4 && e.signed:
+	case e.Size == 4 && e.Signed:
 		i = ins{VPMOVSXDQ, VPMOVSXDQ_Z}
-	case e.size == 4:
+	case e.Size == 4:
 		i = ins{VPMOVZXDQ, VPMOVZXDQ_Z}
-	case e.size == 2 && e.signed:
+	case e.Size == 2 && e.Signed:
 		i = ins{VPMOVSXWQ, VPMOVSXWQ_Z}
 	default:
 		i = ins{VPMOVZXWQ, VPMOVZXWQ_Z}
@@ -474,12 +447,12 @@ func hsumQ(s kit.ISA, v reg.VecVirtual) reg.GPVirtual {
 // that is 2^63, so the Go side takes off exactly len(x)×2^63. Both sums
 // are exact for len(x) < 2^31, and hi×2^32 + lo is then the exact sum.
 func checkedSum(signed bool, s kit.ISA) {
-	e := elem{"U64", "uint64", 8, false, false}
+	e := elem{Name: "U64", GoType: "uint64", Size: 8}
 	if signed {
-		e = elem{"I64", "int64", 8, true, false}
+		e = elem{Name: "I64", GoType: "int64", Size: 8, Signed: true}
 	}
-	name := fmt.Sprintf("checked%s%s", e.name, s)
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, bits []byte, off int) (lo, hi uint64)", e.goType))
+	name := fmt.Sprintf("checked%s%s", e.Name, s)
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, bits []byte, off int) (lo, hi uint64)", e.GoType))
 	Pragma("noescape")
 	step := s.Lanes(8)
 	Doc(fmt.Sprintf("%s returns the sums of the low and high 32-bit halves of the valid elements", name),

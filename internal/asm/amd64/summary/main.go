@@ -51,27 +51,10 @@ import (
 	"github.com/quiverlabs/quiver/internal/asm/amd64/kit"
 )
 
-// elem describes an element type.
-type elem struct {
-	name   string // suffix in function names: F64, I8, ...
-	gotype string
-	size   int // bytes
-	float  bool
-	signed bool
-}
+// elem is the element type description shared by the generators.
+type elem = kit.Elem
 
-var elems = []elem{
-	{"F32", "float32", 4, true, true},
-	{"F64", "float64", 8, true, true},
-	{"I8", "int8", 1, false, true},
-	{"I16", "int16", 2, false, true},
-	{"I32", "int32", 4, false, true},
-	{"I64", "int64", 8, false, true},
-	{"U8", "uint8", 1, false, false},
-	{"U16", "uint16", 2, false, false},
-	{"U32", "uint32", 4, false, false},
-	{"U64", "uint64", 8, false, false},
-}
+var elems = kit.Elems
 
 // isa describes an instruction set: AVX2 on 32-byte YMM vectors, AVX-512
 // on 64-byte ZMM vectors with k-mask registers.
@@ -136,8 +119,8 @@ func newGen(e elem, is isa, masked bool) *gen {
 	if is.avx512 {
 		u = unroll512
 	}
-	return &gen{e: e, is: is, masked: masked, w: is.vbytes / e.size, u: u,
-		flip: !is.avx512 && e.size == 8 && !e.float && !e.signed}
+	return &gen{e: e, is: is, masked: masked, w: is.vbytes / e.Size, u: u,
+		flip: !is.avx512 && e.Size == 8 && !e.Float && !e.Signed}
 }
 
 func (g *gen) fname() string {
@@ -145,7 +128,7 @@ func (g *gen) fname() string {
 	if g.masked {
 		kind = "Masked"
 	}
-	return fmt.Sprintf("summary%s%s%s", kind, g.e.name, g.is.name)
+	return fmt.Sprintf("summary%s%s%s", kind, g.e.Name, g.is.name)
 }
 
 func (g *gen) vec() reg.VecVirtual {
@@ -188,14 +171,14 @@ func splat(v uint64, size int) Mem {
 // from, which are also what invalid lanes are replaced by: the largest and
 // the lowest value of the order the kernel compares in.
 func (g *gen) extremes() (top, bottom uint64) {
-	bits := uint(8 * g.e.size)
+	bits := uint(8 * g.e.Size)
 	mask := uint64(math.MaxUint64) >> (64 - bits)
 	switch {
-	case g.e.float && g.e.size == 4:
+	case g.e.Float && g.e.Size == 4:
 		return uint64(math.Float32bits(float32(math.Inf(1)))), uint64(math.Float32bits(float32(math.Inf(-1))))
-	case g.e.float:
+	case g.e.Float:
 		return math.Float64bits(math.Inf(1)), math.Float64bits(math.Inf(-1))
-	case g.e.signed || g.flip:
+	case g.e.Signed || g.flip:
 		return mask >> 1, (mask >> 1) ^ mask
 	default:
 		return mask, 0
@@ -206,9 +189,9 @@ func (g *gen) extremes() (top, bottom uint64) {
 
 func (g *gen) load(m Mem, dst reg.VecVirtual) {
 	switch {
-	case g.e.float && g.e.size == 8:
+	case g.e.Float && g.e.Size == 8:
 		VMOVUPD(m, dst)
-	case g.e.float:
+	case g.e.Float:
 		VMOVUPS(m, dst)
 	case g.is.avx512:
 		VMOVDQU64(m, dst)
@@ -222,15 +205,15 @@ func (g *gen) load(m Mem, dst reg.VecVirtual) {
 // tail safe.
 func (g *gen) loadZ(m Mem, k reg.OpmaskVirtual, dst reg.VecVirtual) {
 	switch {
-	case g.e.float && g.e.size == 8:
+	case g.e.Float && g.e.Size == 8:
 		VMOVUPD_Z(m, k, dst)
-	case g.e.float:
+	case g.e.Float:
 		VMOVUPS_Z(m, k, dst)
-	case g.e.size == 1:
+	case g.e.Size == 1:
 		VMOVDQU8_Z(m, k, dst)
-	case g.e.size == 2:
+	case g.e.Size == 2:
 		VMOVDQU16_Z(m, k, dst)
-	case g.e.size == 4:
+	case g.e.Size == 4:
 		VMOVDQU32_Z(m, k, dst)
 	default:
 		VMOVDQU64_Z(m, k, dst)
@@ -254,10 +237,10 @@ func (g *gen) minmaxOp(isMin bool) func(...Op) {
 		{1, false, true}: VPMAXSB, {2, false, true}: VPMAXSW, {4, false, true}: VPMAXSD, {8, false, true}: VPMAXSQ,
 		{1, false, false}: VPMAXUB, {2, false, false}: VPMAXUW, {4, false, false}: VPMAXUD, {8, false, false}: VPMAXUQ,
 	}
-	if !g.is.avx512 && g.e.size == 8 && !g.e.float {
+	if !g.is.avx512 && g.e.Size == 8 && !g.e.Float {
 		return nil
 	}
-	k := key{g.e.size, g.e.float, g.e.signed}
+	k := key{g.e.Size, g.e.Float, g.e.Signed}
 	if isMin {
 		return mins[k]
 	}
@@ -307,9 +290,9 @@ func (g *gen) stepX(isMin bool, x, acc reg.Register) {
 // ---- the kernel ----
 
 func (g *gen) kernel() {
-	sig := fmt.Sprintf("func(x []%s) (lo, hi %s, nan bool)", g.e.gotype, g.e.gotype)
+	sig := fmt.Sprintf("func(x []%s) (lo, hi %s, nan bool)", g.e.GoType, g.e.GoType)
 	if g.masked {
-		sig = fmt.Sprintf("func(x []%s, bits []byte, tail uint64) (lo, hi %s, valid int, nan bool)", g.e.gotype, g.e.gotype)
+		sig = fmt.Sprintf("func(x []%s, bits []byte, tail uint64) (lo, hi %s, valid int, nan bool)", g.e.GoType, g.e.GoType)
 	}
 	TEXT(g.fname(), NOSPLIT, sig)
 	g.doc()
@@ -328,14 +311,14 @@ func (g *gen) kernel() {
 	g.hi = make([]reg.VecVirtual, g.u)
 	for j := range g.u {
 		g.lo[j], g.hi[j] = g.vec(), g.vec()
-		VPBROADCASTQ(splat(top, g.e.size), g.lo[j])
-		VPBROADCASTQ(splat(bottom, g.e.size), g.hi[j])
+		VPBROADCASTQ(splat(top, g.e.Size), g.lo[j])
+		VPBROADCASTQ(splat(bottom, g.e.Size), g.hi[j])
 	}
 	if g.flip {
 		g.signv = g.vec()
 		VPBROADCASTQ(splat(1<<63, 8), g.signv)
 	}
-	if g.e.float {
+	if g.e.Float {
 		if g.is.avx512 {
 			g.kord = make([]reg.OpmaskVirtual, max(g.u/2, 1))
 			for i := range g.kord {
@@ -348,10 +331,10 @@ func (g *gen) kernel() {
 		}
 	}
 	switch {
-	case g.masked && !g.is.avx512 && g.e.size >= 4:
+	case g.masked && !g.is.avx512 && g.e.Size >= 4:
 		g.top, g.bottom = g.vec(), g.vec()
-		VPBROADCASTQ(splat(top, g.e.size), g.top)
-		VPBROADCASTQ(splat(bottom, g.e.size), g.bottom)
+		VPBROADCASTQ(splat(top, g.e.Size), g.top)
+		VPBROADCASTQ(splat(bottom, g.e.Size), g.bottom)
 	case g.masked && !g.is.avx512:
 		g.zero = g.vec()
 		VPXOR(g.zero, g.zero, g.zero)
@@ -410,7 +393,7 @@ func (g *gen) block(v int) {
 	// AVX2 with 32- and 64-bit lanes: one broadcast of the block's bits,
 	// then one shift per vector puts each lane's bit on top for the blends.
 	var bcast reg.VecVirtual
-	msb := g.masked && !g.is.avx512 && g.e.size >= 4
+	msb := g.masked && !g.is.avx512 && g.e.Size >= 4
 	if msb {
 		bcast = kit.BroadcastBitsAligned(Mem{Base: g.bp}, v*g.w)
 	}
@@ -433,10 +416,10 @@ func (g *gen) block(v int) {
 			k = ks[j]
 		}
 		if msb {
-			valid := kit.MSBLanesAligned(bcast, g.e.size, j)
+			valid := kit.MSBLanesAligned(bcast, g.e.Size, j)
 			xmin, xmax := g.vec(), g.vec()
-			blendMSB(g.e.size, valid, x, g.top, xmin)
-			blendMSB(g.e.size, valid, x, g.bottom, xmax)
+			blendMSB(g.e.Size, valid, x, g.top, xmin)
+			blendMSB(g.e.Size, valid, x, g.bottom, xmax)
 			g.step(true, xmin, g.lo[j], nil)
 			g.step(false, xmax, g.hi[j], nil)
 			xmins[j] = xmin
@@ -444,11 +427,11 @@ func (g *gen) block(v int) {
 			continue
 		}
 		if g.masked && !g.is.avx512 {
-			inv := kit.InvalidLanesAligned(Mem{Base: g.bp}, g.e.size, j, g.zero)
+			inv := kit.InvalidLanesAligned(Mem{Base: g.bp}, g.e.Size, j, g.zero)
 			top, bottom := g.extremes()
 			xmin, xmax := g.vec(), g.vec()
-			blend(g.e.size, inv, splat(top, g.e.size), x, xmin)
-			blend(g.e.size, inv, splat(bottom, g.e.size), x, xmax)
+			blend(g.e.Size, inv, splat(top, g.e.Size), x, xmin)
+			blend(g.e.Size, inv, splat(bottom, g.e.Size), x, xmax)
 			g.step(true, xmin, g.lo[j], nil)
 			g.step(false, xmax, g.hi[j], nil)
 			xmins[j] = xmin
@@ -474,7 +457,7 @@ func (g *gen) block(v int) {
 // hold +0.0 (AVX-512 zeroing load) or ±Inf (AVX2 blend), both ordered.
 func (g *gen) nanPair(xs []reg.VecVirtual, j, v int) {
 	switch {
-	case !g.e.float:
+	case !g.e.Float:
 	case j%2 == 1:
 		g.nanCheck(xs[j-1], xs[j], j/2)
 	case j == v-1:
@@ -488,7 +471,7 @@ func (g *gen) nanCheck(a, b reg.VecVirtual, chain int) {
 		// kord &= ordered(a, b): predicate 7 is ORD_Q; the write mask is
 		// kord itself, so once a lane saw a NaN it stays clear.
 		k := g.kord[chain]
-		if g.e.size == 8 {
+		if g.e.Size == 8 {
 			VCMPPD(U8(7), b, a, k, k)
 		} else {
 			VCMPPS(U8(7), b, a, k, k)
@@ -496,7 +479,7 @@ func (g *gen) nanCheck(a, b reg.VecVirtual, chain int) {
 		return
 	}
 	t := g.vec()
-	if g.e.size == 8 {
+	if g.e.Size == 8 {
 		VCMPPD(U8(3), b, a, t) // UNORD_Q
 		VORPD(t, g.nanv, g.nanv)
 	} else {
@@ -550,7 +533,7 @@ func (g *gen) tail512() {
 	g.loadZ(Mem{Base: g.xp}, k, x)
 	g.step(true, x, g.lo[0], k)
 	g.step(false, x, g.hi[0], k)
-	if g.e.float {
+	if g.e.Float {
 		g.nanCheck(x, x, 0)
 	}
 }
@@ -565,7 +548,7 @@ func (g *gen) alignHead() {
 	NEGQ(h)
 	ANDQ(U8(63), h)
 	JZ(LabelRef(g.fname() + "_aligned"))
-	shift := map[int]uint8{1: 0, 2: 1, 4: 2, 8: 3}[g.e.size]
+	shift := map[int]uint8{1: 0, 2: 1, 4: 2, 8: 3}[g.e.Size]
 	if shift > 0 {
 		SHRQ(U8(shift), h) // bytes to elements; x is element-aligned
 	}
@@ -580,10 +563,10 @@ func (g *gen) alignHead() {
 	g.loadZ(Mem{Base: g.xp}, k, x)
 	g.step(true, x, g.lo[0], k)
 	g.step(false, x, g.hi[0], k)
-	if g.e.float {
+	if g.e.Float {
 		g.nanCheck(x, x, 0)
 	}
-	LEAQ(Mem{Base: g.xp, Index: h, Scale: uint8(g.e.size)}, g.xp)
+	LEAQ(Mem{Base: g.xp, Index: h, Scale: uint8(g.e.Size)}, g.xp)
 	SUBQ(h, g.n)
 	Label(g.fname() + "_aligned")
 }
@@ -611,7 +594,7 @@ func (g *gen) finish() {
 	}
 	nan := GP8()
 	switch {
-	case !g.e.float:
+	case !g.e.Float:
 		MOVB(U8(0), nan)
 	case g.is.avx512:
 		for _, k := range g.kord[1:] {
@@ -625,7 +608,7 @@ func (g *gen) finish() {
 		SETCC(nan) // carry clear: some lane saw a NaN
 	default:
 		r := GP32()
-		if g.e.size == 8 {
+		if g.e.Size == 8 {
 			VMOVMSKPD(g.nanv, r)
 		} else {
 			VMOVMSKPS(g.nanv, r)
@@ -653,7 +636,7 @@ func (g *gen) hreduce(isMin bool, acc reg.VecVirtual) reg.Register {
 		VEXTRACTI128(U8(1), y, t)
 	}
 	g.stepX(isMin, t, x)
-	for sh := 8; sh >= g.e.size; sh /= 2 {
+	for sh := 8; sh >= g.e.Size; sh /= 2 {
 		t := XMM()
 		VPSRLDQ(U8(sh), x, t)
 		g.stepX(isMin, t, x)
@@ -676,7 +659,7 @@ func (g *gen) store(x reg.Register, i int) {
 	if err != nil {
 		panic(err)
 	}
-	switch g.e.size {
+	switch g.e.Size {
 	case 1:
 		MOVB(r.As8(), b.Addr)
 	case 2:
