@@ -5,7 +5,7 @@
 // generator per operation, so every kernel of an operation has the same
 // shape.
 //
-// Run through go generate from the repository root (see sum_amd64.go).
+// Run through go generate from the repository root (see generate.go).
 package main
 
 import (
