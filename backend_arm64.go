@@ -240,30 +240,7 @@ func neonSummaryFloat[T float32 | float64](x []T, bits []byte, off int) (lo, hi 
 	if bits != nil {
 		valid = neonCountValid(bits, off, len(x))
 	}
-	switch {
-	case valid == 0:
-		return num.MaxOf[T](), num.LowestOf[T](), 0
-	case nan:
-		return num.NaN[T](), num.NaN[T](), valid
-	}
-	if lo == 0 {
-		lo = firstZero(x, bits, off)
-	}
-	if hi == 0 {
-		hi = firstZero(x, bits, off)
-	}
-	return lo, hi, valid
-}
-
-// firstZero returns the first participating element equal to zero, +0.0
-// or -0.0; the caller knows there is one.
-func firstZero[T float32 | float64](x []T, bits []byte, off int) T {
-	for i, v := range x {
-		if v == 0 && (bits == nil || bitAt(bits, off+i)) {
-			return v
-		}
-	}
-	panic("quiver: no participating zero")
+	return settleFloatSummary(x, bits, off, lo, hi, valid, nan)
 }
 
 // neonCountValid counts set bits: the head up to a byte boundary in Go,

@@ -4,6 +4,7 @@ package quiver
 
 import (
 	"encoding/binary"
+	"math"
 	"math/bits"
 
 	"golang.org/x/exp/constraints"
@@ -13,10 +14,11 @@ import (
 )
 
 // The generic backend is portable Go that every platform can run. It keeps
-// the reference's float semantics exactly (strict sums, A=1; the reference
-// summary for floats) and uses independent accumulators only where the
-// result cannot depend on the order: wrapping integer sums and integer
-// min/max. It is what a CPU without the SIMD backends runs, and the
+// the reference's float sums exactly (strict, A=1) and uses independent
+// accumulators only where the result cannot depend on the order: wrapping
+// integer sums, integer min/max, and float min/max, whose only
+// order-dependent outcomes (NaN payloads, which of ±0) are settled
+// afterwards exactly as the reference settles them. It is what a CPU without the SIMD backends runs, and the
 // baseline the SIMD backends are measured against beside the scalar one.
 var genericBackend = register(&backend{
 	name:       "generic",
@@ -24,8 +26,8 @@ var genericBackend = register(&backend{
 	available:  true,
 	policy32:   oracle.Policy{A: 1, W: 1},
 	policy64:   oracle.Policy{A: 1, W: 1},
-	f32:        scalarFloatKernels[float32](),
-	f64:        scalarFloatKernels[float64](),
+	f32:        kernelSet[float32, float32]{sum: scalarFloatKernels[float32]().sum, summary: genericSummaryFloat[float32]},
+	f64:        kernelSet[float64, float64]{sum: scalarFloatKernels[float64]().sum, summary: genericSummaryFloat[float64]},
 	i8:         genericIntKernels[int8, int64](),
 	i16:        genericIntKernels[int16, int64](),
 	i32:        genericIntKernels[int32, int64](),
@@ -97,6 +99,97 @@ func genericSummaryInt[T constraints.Integer](x []T, bits []byte, off int) (lo, 
 		}
 	}
 	return lo0, hi0, valid
+}
+
+// genericSummaryFloat keeps four independent min/max pairs. Strict
+// comparisons never take a NaN, so the accumulators hold the min and max of
+// the non-NaN valid values; a NaN seen anywhere gives the canonical NaN, and
+// a result that compares equal to zero is replaced by the first
+// participating zero, which is what the reference's first-wins rule keeps.
+// The accumulators start at ±Inf rather than the identities, so a lone
+// +Inf is its own minimum.
+func genericSummaryFloat[T float32 | float64](x []T, bits []byte, off int) (lo, hi T, valid int) {
+	inf := T(math.Inf(1))
+	var l, h [4]T
+	for k := range l {
+		l[k], h[k] = inf, -inf
+	}
+	sawNaN := false
+	fold := func(k int, v T) {
+		if v < l[k] {
+			l[k] = v
+		}
+		if v > h[k] {
+			h[k] = v
+		}
+		if v != v {
+			sawNaN = true
+		}
+	}
+	if bits == nil {
+		i := 0
+		for ; i+4 <= len(x); i += 4 {
+			fold(0, x[i])
+			fold(1, x[i+1])
+			fold(2, x[i+2])
+			fold(3, x[i+3])
+		}
+		for ; i < len(x); i++ {
+			fold(0, x[i])
+		}
+		valid = len(x)
+	} else {
+		for i, v := range x {
+			if p := off + i; bits[p>>3]>>(p&7)&1 != 0 {
+				fold(i&3, v)
+				valid++
+			}
+		}
+	}
+	lo, hi = min(l[0], l[1], l[2], l[3]), max(h[0], h[1], h[2], h[3])
+	return settleFloatSummary(x, bits, off, lo, hi, valid, sawNaN)
+}
+
+// settleFloatSummary turns a blocked float min/max into the reference's
+// exact result. lo and hi are the min and max of the non-NaN valid
+// elements, computed in any order from a ±Inf start, valid their count and
+// sawNaN whether a valid NaN was seen. Every vector backend and the generic
+// one finish through it:
+//
+//   - any valid NaN gives the canonical NaN for both results;
+//   - with no valid element the results are the identities ±MaxFloat (the
+//     ±Inf start is exact otherwise: a lone +Inf stays +Inf);
+//   - ±0 is the only tie that shows in the bits, and the reference's strict
+//     fold keeps the FIRST participating zero, so a result equal to zero is
+//     replaced by the first valid zero in index order.
+func settleFloatSummary[T float32 | float64](x []T, bits []byte, off int, lo, hi T, valid int, sawNaN bool) (T, T, int) {
+	switch {
+	case sawNaN:
+		return num.NaN[T](), num.NaN[T](), valid
+	case valid == 0:
+		return num.MaxOf[T](), num.LowestOf[T](), 0
+	}
+	if lo == 0 || hi == 0 {
+		z := firstZero(x, bits, off)
+		if lo == 0 {
+			lo = z
+		}
+		if hi == 0 {
+			hi = z
+		}
+	}
+	return lo, hi, valid
+}
+
+// firstZero returns the first valid element of x that equals zero (+0.0
+// or -0.0); the caller knows there is one.
+func firstZero[T float32 | float64](x []T, bits []byte, off int) T {
+	for i, v := range x {
+		if v == 0 && (bits == nil || bits[(off+i)>>3]>>((off+i)&7)&1 != 0) {
+			return v
+		}
+	}
+	return 0
 }
 
 // genericCountValid counts set bits a word at a time: the unaligned head

@@ -145,42 +145,12 @@ func intSummary[T num.Number](k summaryAsm[T]) func(x []T, bits []byte, off int)
 }
 
 // floatSummary wraps float kernels with the two rescues that make lane
-// blocking bit-identical to the reference's left fold:
-//
-//   - any valid NaN gives the canonical NaN for both results;
-//   - ±0 is the only tie that shows in the bits, and the fold keeps the
-//     FIRST participating zero (a later zero never compares below or above
-//     it), so a result equal to zero is replaced by the first valid zero in
-//     index order, found by a second pass that stops there.
-//
-// With no valid element the results are the identities ±MaxFloat; with
-// valid elements the ±Inf start is exact (a lone +Inf stays +Inf).
+// blocking bit-identical to the reference's left fold (canonical NaN, the
+// first participating zero), and the identities when nothing is valid: see
+// settleFloatSummary.
 func floatSummary[T float32 | float64](k summaryAsm[T]) func(x []T, bits []byte, off int) (lo, hi T, valid int) {
 	return func(x []T, bits []byte, off int) (lo, hi T, valid int) {
 		lo, hi, valid, nan := k.run(x, bits, off)
-		switch {
-		case nan:
-			return num.NaN[T](), num.NaN[T](), valid
-		case valid == 0:
-			return num.MaxOf[T](), num.LowestOf[T](), 0
-		}
-		if lo == 0 {
-			lo = firstZero(x, bits, off)
-		}
-		if hi == 0 {
-			hi = firstZero(x, bits, off)
-		}
-		return lo, hi, valid
+		return settleFloatSummary(x, bits, off, lo, hi, valid, nan)
 	}
-}
-
-// firstZero returns the first valid element equal to zero (+0.0 or -0.0);
-// the caller knows there is one.
-func firstZero[T float32 | float64](x []T, bits []byte, off int) T {
-	for i, v := range x {
-		if v == 0 && (bits == nil || bits[(off+i)>>3]>>((off+i)&7)&1 != 0) {
-			return v
-		}
-	}
-	return 0
 }
