@@ -8,7 +8,7 @@
 # on a shared machine costs every implementation one sample, not one
 # implementation all of its samples. The ledger takes the median.
 #
-#   bench/ledger.sh                          # 5 passes of 60ms per benchmark (~12 minutes)
+#   bench/ledger.sh                          # 5 passes of 60ms per benchmark (~8-10 minutes)
 #   PASSES=7 BENCHTIME=100ms bench/ledger.sh
 #   COMMIT=abc1234 NOTE=note.md bench/ledger.sh
 #

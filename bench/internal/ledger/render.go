@@ -39,7 +39,7 @@ func Render(w io.Writer, s *Set, opt Options) error {
 	p.f("\n")
 	if opt.Note != "" {
 		for _, line := range strings.Split(strings.TrimSpace(opt.Note), "\n") {
-			p.f("> %s\n", line)
+			p.f("%s\n", strings.TrimRight("> "+line, " "))
 		}
 		p.f("\n")
 	}
