@@ -1,7 +1,6 @@
 package neon
 
 import (
-	"os/exec"
 	"testing"
 )
 
@@ -25,9 +24,7 @@ func TestKnownEncodings(t *testing.T) {
 // arrangement it is used with and checks the disassembly of each word
 // against its comment.
 func TestEncodingsDisassemble(t *testing.T) {
-	if _, err := exec.LookPath(Objdump); err != nil {
-		t.Skipf("%s not on PATH (Debian: binutils-aarch64-linux-gnu); encodings not checked", Objdump)
-	}
+	RequireObjdump(t)
 	var f File
 	for _, a := range []Arr{S2, S4, D2} {
 		f.FADD(a, 1, 2, 3)
@@ -69,9 +66,7 @@ func checkWords(t *testing.T, words []Word) {
 // TestMismatchDetected shows the check can fail: a comment naming the
 // wrong register is reported.
 func TestMismatchDetected(t *testing.T) {
-	if _, err := exec.LookPath(Objdump); err != nil {
-		t.Skipf("%s not on PATH (Debian: binutils-aarch64-linux-gnu); encodings not checked", Objdump)
-	}
+	RequireObjdump(t)
 	bad, err := Mismatches([]Word{{0x4e61d400, "fadd v0.2d, v0.2d, v1.2d"}, {0x4e61d400, "fadd v0.2d, v0.2d, v2.2d"}})
 	if err != nil {
 		t.Fatal(err)
