@@ -12,6 +12,9 @@ step() { printf '\n== %s\n' "$*"; }
 step "go test ./..."
 go test -count=1 ./...
 
+step "the README's example program"
+go run ./examples/nullcolumn
+
 step "go test -tags purego ./..."
 QUIVER_EXPECT_BACKEND=scalar go test -count=1 -tags purego ./...
 
