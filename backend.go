@@ -57,6 +57,12 @@ type kernelSet[T num.Number, S int64 | uint64 | float32 | float64] struct {
 	// rules of ref.Summary (canonical NaN, first of equal values, identities
 	// when empty) and the number of valid elements.
 	summary func(x []T, bits []byte, off int) (lo, hi T, valid int)
+	// min and max are optional single-extreme kernels for Min and Max:
+	// the lo or hi that summary would return, under the same rules, and the
+	// valid count. Computing one extreme costs less than both. nil means
+	// Min and Max run summary.
+	min func(x []T, bits []byte, off int) (lo T, valid int)
+	max func(x []T, bits []byte, off int) (hi T, valid int)
 }
 
 var (

@@ -5,9 +5,14 @@ package quiver
 import "github.com/quiverlabs/quiver/internal/num"
 
 // installSummaryKernels puts the summary family's kernels for set into b.
-// Min, Max, MinMax and Summarize all run the fused summary kernel.
+// MinMax and Summarize run the fused summary kernel; Min and Max of floats
+// run kernels that compute only their extreme (integers run the fused one).
 func installSummaryKernels(b *backend, set isa) {
 	if set == isaAVX512 {
+		b.f32.min = floatMin(summaryAsm[float32]{summaryMinDenseF32AVX512, summaryMinMaskedF32AVX512, 16, true})
+		b.f32.max = floatMax(summaryAsm[float32]{summaryMaxDenseF32AVX512, summaryMaxMaskedF32AVX512, 16, true})
+		b.f64.min = floatMin(summaryAsm[float64]{summaryMinDenseF64AVX512, summaryMinMaskedF64AVX512, 8, true})
+		b.f64.max = floatMax(summaryAsm[float64]{summaryMaxDenseF64AVX512, summaryMaxMaskedF64AVX512, 8, true})
 		b.f32.summary = floatSummary(summaryAsm[float32]{summaryDenseF32AVX512, summaryMaskedF32AVX512, 16, true})
 		b.f64.summary = floatSummary(summaryAsm[float64]{summaryDenseF64AVX512, summaryMaskedF64AVX512, 8, true})
 		b.i8.summary = intSummary(summaryAsm[int8]{summaryDenseI8AVX512, summaryMaskedI8AVX512, 64, true})
@@ -20,6 +25,10 @@ func installSummaryKernels(b *backend, set isa) {
 		b.u64.summary = intSummary(summaryAsm[uint64]{summaryDenseU64AVX512, summaryMaskedU64AVX512, 8, true})
 		return
 	}
+	b.f32.min = floatMin(summaryAsm[float32]{summaryMinDenseF32AVX2, summaryMinMaskedF32AVX2, 8, false})
+	b.f32.max = floatMax(summaryAsm[float32]{summaryMaxDenseF32AVX2, summaryMaxMaskedF32AVX2, 8, false})
+	b.f64.min = floatMin(summaryAsm[float64]{summaryMinDenseF64AVX2, summaryMinMaskedF64AVX2, 4, false})
+	b.f64.max = floatMax(summaryAsm[float64]{summaryMaxDenseF64AVX2, summaryMaxMaskedF64AVX2, 4, false})
 	b.f32.summary = floatSummary(summaryAsm[float32]{summaryDenseF32AVX2, summaryMaskedF32AVX2, 8, false})
 	b.f64.summary = floatSummary(summaryAsm[float64]{summaryDenseF64AVX2, summaryMaskedF64AVX2, 4, false})
 	b.i8.summary = intSummary(summaryAsm[int8]{summaryDenseI8AVX2, summaryMaskedI8AVX2, 32, false})
@@ -34,6 +43,8 @@ func installSummaryKernels(b *backend, set isa) {
 
 // summaryAsm is one element type's pair of generated summary kernels for
 // one instruction set (see internal/asm/amd64/summary for what they do).
+// The min-only and max-only kernels have the same signature: the extreme
+// they do not compute comes back as its start, -Inf or +Inf.
 type summaryAsm[T num.Number] struct {
 	dense  func(x []T) (lo, hi T, nan bool)
 	masked func(x []T, bits []byte, tail uint64) (lo, hi T, valid int, nan bool)
@@ -152,5 +163,25 @@ func floatSummary[T float32 | float64](k summaryAsm[T]) func(x []T, bits []byte,
 	return func(x []T, bits []byte, off int) (lo, hi T, valid int) {
 		lo, hi, valid, nan := k.run(x, bits, off)
 		return settleFloatSummary(x, bits, off, lo, hi, valid, nan)
+	}
+}
+
+// floatMin wraps min-only float kernels: settleFloatSummary's rescues for
+// the one extreme, passed as both lo and hi (the max the kernel did not
+// compute must not trigger the zero rescan).
+func floatMin[T float32 | float64](k summaryAsm[T]) func(x []T, bits []byte, off int) (lo T, valid int) {
+	return func(x []T, bits []byte, off int) (lo T, valid int) {
+		lo, _, valid, nan := k.run(x, bits, off)
+		lo, _, valid = settleFloatSummary(x, bits, off, lo, lo, valid, nan)
+		return lo, valid
+	}
+}
+
+// floatMax is floatMin for max-only kernels.
+func floatMax[T float32 | float64](k summaryAsm[T]) func(x []T, bits []byte, off int) (hi T, valid int) {
+	return func(x []T, bits []byte, off int) (hi T, valid int) {
+		_, hi, valid, nan := k.run(x, bits, off)
+		_, hi, valid = settleFloatSummary(x, bits, off, hi, hi, valid, nan)
+		return hi, valid
 	}
 }

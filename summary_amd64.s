@@ -277,6 +277,316 @@ DATA alignedmsb32_3<>+24(SB)/4, $0x00000001
 DATA alignedmsb32_3<>+28(SB)/4, $0x00000000
 GLOBL alignedmsb32_3<>(SB), RODATA|NOPTR, $32
 
+// func summaryMinDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
+// Requires: AVX, AVX2
+TEXT ·summaryMinDenseF32AVX2(SB), NOSPLIT, $0-33
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y0
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y1
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y2
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y3
+	VPXOR        Y4, Y4, Y4
+	CMPQ         CX, $0x00000020
+	JL           summaryMinDenseF32AVX2_main_done
+
+summaryMinDenseF32AVX2_main_loop:
+	VMOVUPS (AX), Y5
+	VMINPS  Y0, Y5, Y0
+	VMOVUPS 32(AX), Y6
+	VMINPS  Y1, Y6, Y1
+	VCMPPS  $0x03, Y6, Y5, Y5
+	VORPS   Y5, Y4, Y4
+	VMOVUPS 64(AX), Y5
+	VMINPS  Y2, Y5, Y2
+	VMOVUPS 96(AX), Y6
+	VMINPS  Y3, Y6, Y3
+	VCMPPS  $0x03, Y6, Y5, Y5
+	VORPS   Y5, Y4, Y4
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000020, CX
+	CMPQ    CX, $0x00000020
+	JGE     summaryMinDenseF32AVX2_main_loop
+
+summaryMinDenseF32AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMinDenseF32AVX2_single_done
+
+summaryMinDenseF32AVX2_single_loop:
+	VMOVUPS (AX), Y5
+	VMINPS  Y0, Y5, Y0
+	VCMPPS  $0x03, Y5, Y5, Y5
+	VORPS   Y5, Y4, Y4
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JGE     summaryMinDenseF32AVX2_single_loop
+
+summaryMinDenseF32AVX2_single_done:
+	VMINPS       Y0, Y2, Y0
+	VMINPS       Y1, Y3, Y1
+	VMINPS       Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VMINPS       X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VMINPS       X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VMINPS       X0, X1, X0
+	VMOVQ        X0, AX
+	MOVL         AX, lo+24(FP)
+	MOVQ         $0x00000000ff800000, AX
+	MOVL         AX, hi+28(FP)
+	VMOVMSKPS    Y4, AX
+	TESTL        AX, AX
+	SETNE        AL
+	MOVB         AL, nan+32(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMinMaskedF32AVX2(x []float32, bits []byte, tail uint64) (lo float32, hi float32, valid int, nan bool)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·summaryMinMaskedF32AVX2(SB), NOSPLIT, $0-73
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y0
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y1
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y2
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y3
+	VPXOR        Y4, Y4, Y4
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y5
+	CMPQ         CX, $0x00000020
+	JL           summaryMinMaskedF32AVX2_main_done
+
+summaryMinMaskedF32AVX2_main_loop:
+	VPBROADCASTD (DX), Y6
+	VMOVUPS      (AX), Y7
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y6, Y8
+	VBLENDVPS    Y8, Y7, Y5, Y7
+	VMINPS       Y0, Y7, Y0
+	VMOVUPS      32(AX), Y8
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y6, Y9
+	VBLENDVPS    Y9, Y8, Y5, Y8
+	VMINPS       Y1, Y8, Y1
+	VCMPPS       $0x03, Y8, Y7, Y7
+	VORPS        Y7, Y4, Y4
+	VMOVUPS      64(AX), Y7
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y6, Y8
+	VBLENDVPS    Y8, Y7, Y5, Y7
+	VMINPS       Y2, Y7, Y2
+	VMOVUPS      96(AX), Y8
+	VPSLLVD      alignedmsb32_3<>+0(SB), Y6, Y6
+	VBLENDVPS    Y6, Y8, Y5, Y6
+	VMINPS       Y3, Y6, Y3
+	VCMPPS       $0x03, Y6, Y7, Y6
+	VORPS        Y6, Y4, Y4
+	POPCNTL      (DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000004, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, CX
+	CMPQ         CX, $0x00000020
+	JGE          summaryMinMaskedF32AVX2_main_loop
+
+summaryMinMaskedF32AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMinMaskedF32AVX2_single_done
+
+summaryMinMaskedF32AVX2_single_loop:
+	VPBROADCASTB (DX), Y6
+	VMOVUPS      (AX), Y7
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y6, Y6
+	VBLENDVPS    Y6, Y7, Y5, Y6
+	VMINPS       Y0, Y6, Y0
+	VCMPPS       $0x03, Y6, Y6, Y6
+	VORPS        Y6, Y4, Y4
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000008, CX
+	CMPQ         CX, $0x00000008
+	JGE          summaryMinMaskedF32AVX2_single_loop
+
+summaryMinMaskedF32AVX2_single_done:
+	VMINPS       Y0, Y2, Y0
+	VMINPS       Y1, Y3, Y1
+	VMINPS       Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VMINPS       X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VMINPS       X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VMINPS       X0, X1, X0
+	VMOVQ        X0, AX
+	MOVL         AX, lo+56(FP)
+	MOVQ         $0x00000000ff800000, AX
+	MOVL         AX, hi+60(FP)
+	MOVQ         BX, valid+64(FP)
+	VMOVMSKPS    Y4, AX
+	TESTL        AX, AX
+	SETNE        AL
+	MOVB         AL, nan+72(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
+// Requires: AVX, AVX2
+TEXT ·summaryMaxDenseF32AVX2(SB), NOSPLIT, $0-33
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y0
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y1
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y2
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y3
+	VPXOR        Y4, Y4, Y4
+	CMPQ         CX, $0x00000020
+	JL           summaryMaxDenseF32AVX2_main_done
+
+summaryMaxDenseF32AVX2_main_loop:
+	VMOVUPS (AX), Y5
+	VMAXPS  Y0, Y5, Y0
+	VMOVUPS 32(AX), Y6
+	VMAXPS  Y1, Y6, Y1
+	VCMPPS  $0x03, Y6, Y5, Y5
+	VORPS   Y5, Y4, Y4
+	VMOVUPS 64(AX), Y5
+	VMAXPS  Y2, Y5, Y2
+	VMOVUPS 96(AX), Y6
+	VMAXPS  Y3, Y6, Y3
+	VCMPPS  $0x03, Y6, Y5, Y5
+	VORPS   Y5, Y4, Y4
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000020, CX
+	CMPQ    CX, $0x00000020
+	JGE     summaryMaxDenseF32AVX2_main_loop
+
+summaryMaxDenseF32AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaxDenseF32AVX2_single_done
+
+summaryMaxDenseF32AVX2_single_loop:
+	VMOVUPS (AX), Y5
+	VMAXPS  Y0, Y5, Y0
+	VCMPPS  $0x03, Y5, Y5, Y5
+	VORPS   Y5, Y4, Y4
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JGE     summaryMaxDenseF32AVX2_single_loop
+
+summaryMaxDenseF32AVX2_single_done:
+	VMAXPS       Y0, Y2, Y0
+	VMAXPS       Y1, Y3, Y1
+	VMAXPS       Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VMAXPS       X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VMAXPS       X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VMAXPS       X0, X1, X0
+	MOVQ         $0x000000007f800000, AX
+	MOVL         AX, lo+24(FP)
+	VMOVQ        X0, AX
+	MOVL         AX, hi+28(FP)
+	VMOVMSKPS    Y4, AX
+	TESTL        AX, AX
+	SETNE        AL
+	MOVB         AL, nan+32(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxMaskedF32AVX2(x []float32, bits []byte, tail uint64) (lo float32, hi float32, valid int, nan bool)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·summaryMaxMaskedF32AVX2(SB), NOSPLIT, $0-73
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y0
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y1
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y2
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y3
+	VPXOR        Y4, Y4, Y4
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y5
+	CMPQ         CX, $0x00000020
+	JL           summaryMaxMaskedF32AVX2_main_done
+
+summaryMaxMaskedF32AVX2_main_loop:
+	VPBROADCASTD (DX), Y6
+	VMOVUPS      (AX), Y7
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y6, Y8
+	VBLENDVPS    Y8, Y7, Y5, Y7
+	VMAXPS       Y0, Y7, Y0
+	VMOVUPS      32(AX), Y8
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y6, Y9
+	VBLENDVPS    Y9, Y8, Y5, Y8
+	VMAXPS       Y1, Y8, Y1
+	VCMPPS       $0x03, Y8, Y7, Y7
+	VORPS        Y7, Y4, Y4
+	VMOVUPS      64(AX), Y7
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y6, Y8
+	VBLENDVPS    Y8, Y7, Y5, Y7
+	VMAXPS       Y2, Y7, Y2
+	VMOVUPS      96(AX), Y8
+	VPSLLVD      alignedmsb32_3<>+0(SB), Y6, Y6
+	VBLENDVPS    Y6, Y8, Y5, Y6
+	VMAXPS       Y3, Y6, Y3
+	VCMPPS       $0x03, Y6, Y7, Y6
+	VORPS        Y6, Y4, Y4
+	POPCNTL      (DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000004, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, CX
+	CMPQ         CX, $0x00000020
+	JGE          summaryMaxMaskedF32AVX2_main_loop
+
+summaryMaxMaskedF32AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaxMaskedF32AVX2_single_done
+
+summaryMaxMaskedF32AVX2_single_loop:
+	VPBROADCASTB (DX), Y6
+	VMOVUPS      (AX), Y7
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y6, Y6
+	VBLENDVPS    Y6, Y7, Y5, Y6
+	VMAXPS       Y0, Y6, Y0
+	VCMPPS       $0x03, Y6, Y6, Y6
+	VORPS        Y6, Y4, Y4
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000008, CX
+	CMPQ         CX, $0x00000008
+	JGE          summaryMaxMaskedF32AVX2_single_loop
+
+summaryMaxMaskedF32AVX2_single_done:
+	VMAXPS       Y0, Y2, Y0
+	VMAXPS       Y1, Y3, Y1
+	VMAXPS       Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VMAXPS       X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VMAXPS       X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VMAXPS       X0, X1, X0
+	MOVQ         $0x000000007f800000, AX
+	MOVL         AX, lo+56(FP)
+	VMOVQ        X0, AX
+	MOVL         AX, hi+60(FP)
+	MOVQ         BX, valid+64(FP)
+	VMOVMSKPS    Y4, AX
+	TESTL        AX, AX
+	SETNE        AL
+	MOVB         AL, nan+72(FP)
+	VZEROUPPER
+	RET
+
 // func summaryDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryDenseF64AVX2(SB), NOSPLIT, $0-41
@@ -519,6 +829,322 @@ DATA alignedmsb64_3<>+8(SB)/8, $0x0000000000000032
 DATA alignedmsb64_3<>+16(SB)/8, $0x0000000000000031
 DATA alignedmsb64_3<>+24(SB)/8, $0x0000000000000030
 GLOBL alignedmsb64_3<>(SB), RODATA|NOPTR, $32
+
+// func summaryMinDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
+// Requires: AVX, AVX2
+TEXT ·summaryMinDenseF64AVX2(SB), NOSPLIT, $0-41
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y0
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y1
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y2
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y3
+	VPXOR        Y4, Y4, Y4
+	CMPQ         CX, $0x00000010
+	JL           summaryMinDenseF64AVX2_main_done
+
+summaryMinDenseF64AVX2_main_loop:
+	VMOVUPD (AX), Y5
+	VMINPD  Y0, Y5, Y0
+	VMOVUPD 32(AX), Y6
+	VMINPD  Y1, Y6, Y1
+	VCMPPD  $0x03, Y6, Y5, Y5
+	VORPD   Y5, Y4, Y4
+	VMOVUPD 64(AX), Y5
+	VMINPD  Y2, Y5, Y2
+	VMOVUPD 96(AX), Y6
+	VMINPD  Y3, Y6, Y3
+	VCMPPD  $0x03, Y6, Y5, Y5
+	VORPD   Y5, Y4, Y4
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JGE     summaryMinDenseF64AVX2_main_loop
+
+summaryMinDenseF64AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMinDenseF64AVX2_single_done
+
+summaryMinDenseF64AVX2_single_loop:
+	VMOVUPD (AX), Y5
+	VMINPD  Y0, Y5, Y0
+	VMOVUPD 32(AX), Y6
+	VMINPD  Y1, Y6, Y1
+	VCMPPD  $0x03, Y6, Y5, Y5
+	VORPD   Y5, Y4, Y4
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JGE     summaryMinDenseF64AVX2_single_loop
+
+summaryMinDenseF64AVX2_single_done:
+	VMINPD       Y0, Y2, Y0
+	VMINPD       Y1, Y3, Y1
+	VMINPD       Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VMINPD       X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VMINPD       X0, X1, X0
+	VMOVQ        X0, AX
+	MOVQ         AX, lo+24(FP)
+	MOVQ         $0xfff0000000000000, AX
+	MOVQ         AX, hi+32(FP)
+	VMOVMSKPD    Y4, AX
+	TESTL        AX, AX
+	SETNE        AL
+	MOVB         AL, nan+40(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMinMaskedF64AVX2(x []float64, bits []byte, tail uint64) (lo float64, hi float64, valid int, nan bool)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·summaryMinMaskedF64AVX2(SB), NOSPLIT, $0-81
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y0
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y1
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y2
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y3
+	VPXOR        Y4, Y4, Y4
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y5
+	CMPQ         CX, $0x00000010
+	JL           summaryMinMaskedF64AVX2_main_done
+
+summaryMinMaskedF64AVX2_main_loop:
+	VPBROADCASTW (DX), Y6
+	VMOVUPD      (AX), Y7
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y6, Y8
+	VBLENDVPD    Y8, Y7, Y5, Y7
+	VMINPD       Y0, Y7, Y0
+	VMOVUPD      32(AX), Y8
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y9
+	VBLENDVPD    Y9, Y8, Y5, Y8
+	VMINPD       Y1, Y8, Y1
+	VCMPPD       $0x03, Y8, Y7, Y7
+	VORPD        Y7, Y4, Y4
+	VMOVUPD      64(AX), Y7
+	VPSLLVQ      alignedmsb64_2<>+0(SB), Y6, Y8
+	VBLENDVPD    Y8, Y7, Y5, Y7
+	VMINPD       Y2, Y7, Y2
+	VMOVUPD      96(AX), Y8
+	VPSLLVQ      alignedmsb64_3<>+0(SB), Y6, Y6
+	VBLENDVPD    Y6, Y8, Y5, Y6
+	VMINPD       Y3, Y6, Y3
+	VCMPPD       $0x03, Y6, Y7, Y6
+	VORPD        Y6, Y4, Y4
+	MOVWLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000002, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          summaryMinMaskedF64AVX2_main_loop
+
+summaryMinMaskedF64AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMinMaskedF64AVX2_single_done
+
+summaryMinMaskedF64AVX2_single_loop:
+	VPBROADCASTB (DX), Y6
+	VMOVUPD      (AX), Y7
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y6, Y8
+	VBLENDVPD    Y8, Y7, Y5, Y7
+	VMINPD       Y0, Y7, Y0
+	VMOVUPD      32(AX), Y8
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y6
+	VBLENDVPD    Y6, Y8, Y5, Y6
+	VMINPD       Y1, Y6, Y1
+	VCMPPD       $0x03, Y6, Y7, Y6
+	VORPD        Y6, Y4, Y4
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, CX
+	CMPQ         CX, $0x00000008
+	JGE          summaryMinMaskedF64AVX2_single_loop
+
+summaryMinMaskedF64AVX2_single_done:
+	VMINPD       Y0, Y2, Y0
+	VMINPD       Y1, Y3, Y1
+	VMINPD       Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VMINPD       X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VMINPD       X0, X1, X0
+	VMOVQ        X0, AX
+	MOVQ         AX, lo+56(FP)
+	MOVQ         $0xfff0000000000000, AX
+	MOVQ         AX, hi+64(FP)
+	MOVQ         BX, valid+72(FP)
+	VMOVMSKPD    Y4, AX
+	TESTL        AX, AX
+	SETNE        AL
+	MOVB         AL, nan+80(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
+// Requires: AVX, AVX2
+TEXT ·summaryMaxDenseF64AVX2(SB), NOSPLIT, $0-41
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y0
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y1
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y2
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y3
+	VPXOR        Y4, Y4, Y4
+	CMPQ         CX, $0x00000010
+	JL           summaryMaxDenseF64AVX2_main_done
+
+summaryMaxDenseF64AVX2_main_loop:
+	VMOVUPD (AX), Y5
+	VMAXPD  Y0, Y5, Y0
+	VMOVUPD 32(AX), Y6
+	VMAXPD  Y1, Y6, Y1
+	VCMPPD  $0x03, Y6, Y5, Y5
+	VORPD   Y5, Y4, Y4
+	VMOVUPD 64(AX), Y5
+	VMAXPD  Y2, Y5, Y2
+	VMOVUPD 96(AX), Y6
+	VMAXPD  Y3, Y6, Y3
+	VCMPPD  $0x03, Y6, Y5, Y5
+	VORPD   Y5, Y4, Y4
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JGE     summaryMaxDenseF64AVX2_main_loop
+
+summaryMaxDenseF64AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaxDenseF64AVX2_single_done
+
+summaryMaxDenseF64AVX2_single_loop:
+	VMOVUPD (AX), Y5
+	VMAXPD  Y0, Y5, Y0
+	VMOVUPD 32(AX), Y6
+	VMAXPD  Y1, Y6, Y1
+	VCMPPD  $0x03, Y6, Y5, Y5
+	VORPD   Y5, Y4, Y4
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JGE     summaryMaxDenseF64AVX2_single_loop
+
+summaryMaxDenseF64AVX2_single_done:
+	VMAXPD       Y0, Y2, Y0
+	VMAXPD       Y1, Y3, Y1
+	VMAXPD       Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VMAXPD       X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VMAXPD       X0, X1, X0
+	MOVQ         $0x7ff0000000000000, AX
+	MOVQ         AX, lo+24(FP)
+	VMOVQ        X0, AX
+	MOVQ         AX, hi+32(FP)
+	VMOVMSKPD    Y4, AX
+	TESTL        AX, AX
+	SETNE        AL
+	MOVB         AL, nan+40(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxMaskedF64AVX2(x []float64, bits []byte, tail uint64) (lo float64, hi float64, valid int, nan bool)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·summaryMaxMaskedF64AVX2(SB), NOSPLIT, $0-81
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y0
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y1
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y2
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y3
+	VPXOR        Y4, Y4, Y4
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y5
+	CMPQ         CX, $0x00000010
+	JL           summaryMaxMaskedF64AVX2_main_done
+
+summaryMaxMaskedF64AVX2_main_loop:
+	VPBROADCASTW (DX), Y6
+	VMOVUPD      (AX), Y7
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y6, Y8
+	VBLENDVPD    Y8, Y7, Y5, Y7
+	VMAXPD       Y0, Y7, Y0
+	VMOVUPD      32(AX), Y8
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y9
+	VBLENDVPD    Y9, Y8, Y5, Y8
+	VMAXPD       Y1, Y8, Y1
+	VCMPPD       $0x03, Y8, Y7, Y7
+	VORPD        Y7, Y4, Y4
+	VMOVUPD      64(AX), Y7
+	VPSLLVQ      alignedmsb64_2<>+0(SB), Y6, Y8
+	VBLENDVPD    Y8, Y7, Y5, Y7
+	VMAXPD       Y2, Y7, Y2
+	VMOVUPD      96(AX), Y8
+	VPSLLVQ      alignedmsb64_3<>+0(SB), Y6, Y6
+	VBLENDVPD    Y6, Y8, Y5, Y6
+	VMAXPD       Y3, Y6, Y3
+	VCMPPD       $0x03, Y6, Y7, Y6
+	VORPD        Y6, Y4, Y4
+	MOVWLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000002, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          summaryMaxMaskedF64AVX2_main_loop
+
+summaryMaxMaskedF64AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaxMaskedF64AVX2_single_done
+
+summaryMaxMaskedF64AVX2_single_loop:
+	VPBROADCASTB (DX), Y6
+	VMOVUPD      (AX), Y7
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y6, Y8
+	VBLENDVPD    Y8, Y7, Y5, Y7
+	VMAXPD       Y0, Y7, Y0
+	VMOVUPD      32(AX), Y8
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y6
+	VBLENDVPD    Y6, Y8, Y5, Y6
+	VMAXPD       Y1, Y6, Y1
+	VCMPPD       $0x03, Y6, Y7, Y6
+	VORPD        Y6, Y4, Y4
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, CX
+	CMPQ         CX, $0x00000008
+	JGE          summaryMaxMaskedF64AVX2_single_loop
+
+summaryMaxMaskedF64AVX2_single_done:
+	VMAXPD       Y0, Y2, Y0
+	VMAXPD       Y1, Y3, Y1
+	VMAXPD       Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VMAXPD       X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VMAXPD       X0, X1, X0
+	MOVQ         $0x7ff0000000000000, AX
+	MOVQ         AX, lo+56(FP)
+	VMOVQ        X0, AX
+	MOVQ         AX, hi+64(FP)
+	MOVQ         BX, valid+72(FP)
+	VMOVMSKPD    Y4, AX
+	TESTL        AX, AX
+	SETNE        AL
+	MOVB         AL, nan+80(FP)
+	VZEROUPPER
+	RET
 
 // func summaryDenseI8AVX2(x []int8) (lo int8, hi int8, nan bool)
 // Requires: AVX, AVX2
@@ -3030,6 +3656,476 @@ summaryMaskedF32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func summaryMinDenseF32AVX512(x []float32) (lo float32, hi float32, nan bool)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
+TEXT ·summaryMinDenseF32AVX512(SB), NOSPLIT, $0-33
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Z0
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Z1
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Z2
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Z3
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Z4
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Z5
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Z6
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Z7
+	KXNORQ       K1, K1, K1
+	KXNORQ       K2, K2, K2
+	KXNORQ       K3, K3, K3
+	KXNORQ       K4, K4, K4
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x3f, DX
+	JZ           summaryMinDenseF32AVX512_aligned
+	SHRQ         $0x02, DX
+	CMPQ         DX, CX
+	CMOVQGT      CX, DX
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K5
+	VMOVUPS.Z    (AX), K5, Z8
+	VMINPS       Z0, Z8, K5, Z0
+	VCMPPS       $0x07, Z8, Z8, K1, K1
+	LEAQ         (AX)(DX*4), AX
+	SUBQ         DX, CX
+
+summaryMinDenseF32AVX512_aligned:
+	CMPQ CX, $0x00000080
+	JL   summaryMinDenseF32AVX512_main_done
+
+summaryMinDenseF32AVX512_main_loop:
+	VMOVUPS (AX), Z8
+	VMINPS  Z0, Z8, Z0
+	VMOVUPS 64(AX), Z9
+	VMINPS  Z1, Z9, Z1
+	VCMPPS  $0x07, Z9, Z8, K1, K1
+	VMOVUPS 128(AX), Z8
+	VMINPS  Z2, Z8, Z2
+	VMOVUPS 192(AX), Z9
+	VMINPS  Z3, Z9, Z3
+	VCMPPS  $0x07, Z9, Z8, K2, K2
+	VMOVUPS 256(AX), Z8
+	VMINPS  Z4, Z8, Z4
+	VMOVUPS 320(AX), Z9
+	VMINPS  Z5, Z9, Z5
+	VCMPPS  $0x07, Z9, Z8, K3, K3
+	VMOVUPS 384(AX), Z8
+	VMINPS  Z6, Z8, Z6
+	VMOVUPS 448(AX), Z9
+	VMINPS  Z7, Z9, Z7
+	VCMPPS  $0x07, Z9, Z8, K4, K4
+	ADDQ    $0x00000200, AX
+	SUBQ    $0x00000080, CX
+	CMPQ    CX, $0x00000080
+	JGE     summaryMinDenseF32AVX512_main_loop
+
+summaryMinDenseF32AVX512_main_done:
+	CMPQ CX, $0x00000010
+	JL   summaryMinDenseF32AVX512_single_done
+
+summaryMinDenseF32AVX512_single_loop:
+	VMOVUPS (AX), Z8
+	VMINPS  Z0, Z8, Z0
+	VCMPPS  $0x07, Z8, Z8, K1, K1
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JGE     summaryMinDenseF32AVX512_single_loop
+
+summaryMinDenseF32AVX512_single_done:
+	TESTQ     CX, CX
+	JZ        summaryMinDenseF32AVX512_done
+	MOVQ      $-1, DX
+	BZHIQ     CX, DX, DX
+	KMOVQ     DX, K5
+	VMOVUPS.Z (AX), K5, Z8
+	VMINPS    Z0, Z8, K5, Z0
+	VCMPPS    $0x07, Z8, Z8, K1, K1
+
+summaryMinDenseF32AVX512_done:
+	VMINPS        Z0, Z4, Z0
+	VMINPS        Z1, Z5, Z1
+	VMINPS        Z2, Z6, Z2
+	VMINPS        Z3, Z7, Z3
+	VMINPS        Z0, Z2, Z0
+	VMINPS        Z1, Z3, Z1
+	VMINPS        Z0, Z1, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VMINPS        Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VMINPS        X0, X1, X0
+	VPSRLDQ       $0x08, X0, X1
+	VMINPS        X0, X1, X0
+	VPSRLDQ       $0x04, X0, X1
+	VMINPS        X0, X1, X0
+	VMOVQ         X0, AX
+	MOVL          AX, lo+24(FP)
+	MOVQ          $0x00000000ff800000, AX
+	MOVL          AX, hi+28(FP)
+	KANDQ         K1, K2, K1
+	KANDQ         K1, K3, K1
+	KANDQ         K1, K4, K1
+	KORTESTW      K1, K1
+	SETCC         AL
+	MOVB          AL, nan+32(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMinMaskedF32AVX512(x []float32, bits []byte, tail uint64) (lo float32, hi float32, valid int, nan bool)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, POPCNT
+TEXT ·summaryMinMaskedF32AVX512(SB), NOSPLIT, $0-73
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Z0
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Z1
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Z2
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Z3
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Z4
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Z5
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Z6
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Z7
+	KXNORQ       K1, K1, K1
+	KXNORQ       K2, K2, K2
+	KXNORQ       K3, K3, K3
+	KXNORQ       K4, K4, K4
+	CMPQ         CX, $0x00000080
+	JL           summaryMinMaskedF32AVX512_main_done
+
+summaryMinMaskedF32AVX512_main_loop:
+	KMOVW     (DX), K5
+	VMOVUPS.Z (AX), K5, Z8
+	VMINPS    Z0, Z8, K5, Z0
+	KMOVW     2(DX), K5
+	VMOVUPS.Z 64(AX), K5, Z9
+	VMINPS    Z1, Z9, K5, Z1
+	VCMPPS    $0x07, Z9, Z8, K1, K1
+	KMOVW     4(DX), K5
+	VMOVUPS.Z 128(AX), K5, Z8
+	VMINPS    Z2, Z8, K5, Z2
+	KMOVW     6(DX), K5
+	VMOVUPS.Z 192(AX), K5, Z9
+	VMINPS    Z3, Z9, K5, Z3
+	VCMPPS    $0x07, Z9, Z8, K2, K2
+	KMOVW     8(DX), K5
+	VMOVUPS.Z 256(AX), K5, Z8
+	VMINPS    Z4, Z8, K5, Z4
+	KMOVW     10(DX), K5
+	VMOVUPS.Z 320(AX), K5, Z9
+	VMINPS    Z5, Z9, K5, Z5
+	VCMPPS    $0x07, Z9, Z8, K3, K3
+	KMOVW     12(DX), K5
+	VMOVUPS.Z 384(AX), K5, Z8
+	VMINPS    Z6, Z8, K5, Z6
+	KMOVW     14(DX), K5
+	VMOVUPS.Z 448(AX), K5, Z9
+	VMINPS    Z7, Z9, K5, Z7
+	VCMPPS    $0x07, Z9, Z8, K4, K4
+	POPCNTQ   (DX), SI
+	ADDQ      SI, BX
+	POPCNTQ   8(DX), SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000010, DX
+	ADDQ      $0x00000200, AX
+	SUBQ      $0x00000080, CX
+	CMPQ      CX, $0x00000080
+	JGE       summaryMinMaskedF32AVX512_main_loop
+
+summaryMinMaskedF32AVX512_main_done:
+	CMPQ CX, $0x00000010
+	JL   summaryMinMaskedF32AVX512_single_done
+
+summaryMinMaskedF32AVX512_single_loop:
+	KMOVW     (DX), K5
+	VMOVUPS.Z (AX), K5, Z8
+	VMINPS    Z0, Z8, K5, Z0
+	VCMPPS    $0x07, Z8, Z8, K1, K1
+	MOVWLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000002, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JGE       summaryMinMaskedF32AVX512_single_loop
+
+summaryMinMaskedF32AVX512_single_done:
+	TESTQ     CX, CX
+	JZ        summaryMinMaskedF32AVX512_done
+	MOVQ      tail+48(FP), CX
+	POPCNTQ   CX, DX
+	ADDQ      DX, BX
+	KMOVQ     CX, K5
+	VMOVUPS.Z (AX), K5, Z8
+	VMINPS    Z0, Z8, K5, Z0
+	VCMPPS    $0x07, Z8, Z8, K1, K1
+
+summaryMinMaskedF32AVX512_done:
+	VMINPS        Z0, Z4, Z0
+	VMINPS        Z1, Z5, Z1
+	VMINPS        Z2, Z6, Z2
+	VMINPS        Z3, Z7, Z3
+	VMINPS        Z0, Z2, Z0
+	VMINPS        Z1, Z3, Z1
+	VMINPS        Z0, Z1, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VMINPS        Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VMINPS        X0, X1, X0
+	VPSRLDQ       $0x08, X0, X1
+	VMINPS        X0, X1, X0
+	VPSRLDQ       $0x04, X0, X1
+	VMINPS        X0, X1, X0
+	VMOVQ         X0, AX
+	MOVL          AX, lo+56(FP)
+	MOVQ          $0x00000000ff800000, AX
+	MOVL          AX, hi+60(FP)
+	MOVQ          BX, valid+64(FP)
+	KANDQ         K1, K2, K1
+	KANDQ         K1, K3, K1
+	KANDQ         K1, K4, K1
+	KORTESTW      K1, K1
+	SETCC         AL
+	MOVB          AL, nan+72(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxDenseF32AVX512(x []float32) (lo float32, hi float32, nan bool)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
+TEXT ·summaryMaxDenseF32AVX512(SB), NOSPLIT, $0-33
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Z0
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Z1
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Z2
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Z3
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Z4
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Z5
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Z6
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Z7
+	KXNORQ       K1, K1, K1
+	KXNORQ       K2, K2, K2
+	KXNORQ       K3, K3, K3
+	KXNORQ       K4, K4, K4
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x3f, DX
+	JZ           summaryMaxDenseF32AVX512_aligned
+	SHRQ         $0x02, DX
+	CMPQ         DX, CX
+	CMOVQGT      CX, DX
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K5
+	VMOVUPS.Z    (AX), K5, Z8
+	VMAXPS       Z0, Z8, K5, Z0
+	VCMPPS       $0x07, Z8, Z8, K1, K1
+	LEAQ         (AX)(DX*4), AX
+	SUBQ         DX, CX
+
+summaryMaxDenseF32AVX512_aligned:
+	CMPQ CX, $0x00000080
+	JL   summaryMaxDenseF32AVX512_main_done
+
+summaryMaxDenseF32AVX512_main_loop:
+	VMOVUPS (AX), Z8
+	VMAXPS  Z0, Z8, Z0
+	VMOVUPS 64(AX), Z9
+	VMAXPS  Z1, Z9, Z1
+	VCMPPS  $0x07, Z9, Z8, K1, K1
+	VMOVUPS 128(AX), Z8
+	VMAXPS  Z2, Z8, Z2
+	VMOVUPS 192(AX), Z9
+	VMAXPS  Z3, Z9, Z3
+	VCMPPS  $0x07, Z9, Z8, K2, K2
+	VMOVUPS 256(AX), Z8
+	VMAXPS  Z4, Z8, Z4
+	VMOVUPS 320(AX), Z9
+	VMAXPS  Z5, Z9, Z5
+	VCMPPS  $0x07, Z9, Z8, K3, K3
+	VMOVUPS 384(AX), Z8
+	VMAXPS  Z6, Z8, Z6
+	VMOVUPS 448(AX), Z9
+	VMAXPS  Z7, Z9, Z7
+	VCMPPS  $0x07, Z9, Z8, K4, K4
+	ADDQ    $0x00000200, AX
+	SUBQ    $0x00000080, CX
+	CMPQ    CX, $0x00000080
+	JGE     summaryMaxDenseF32AVX512_main_loop
+
+summaryMaxDenseF32AVX512_main_done:
+	CMPQ CX, $0x00000010
+	JL   summaryMaxDenseF32AVX512_single_done
+
+summaryMaxDenseF32AVX512_single_loop:
+	VMOVUPS (AX), Z8
+	VMAXPS  Z0, Z8, Z0
+	VCMPPS  $0x07, Z8, Z8, K1, K1
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JGE     summaryMaxDenseF32AVX512_single_loop
+
+summaryMaxDenseF32AVX512_single_done:
+	TESTQ     CX, CX
+	JZ        summaryMaxDenseF32AVX512_done
+	MOVQ      $-1, DX
+	BZHIQ     CX, DX, DX
+	KMOVQ     DX, K5
+	VMOVUPS.Z (AX), K5, Z8
+	VMAXPS    Z0, Z8, K5, Z0
+	VCMPPS    $0x07, Z8, Z8, K1, K1
+
+summaryMaxDenseF32AVX512_done:
+	VMAXPS        Z0, Z4, Z0
+	VMAXPS        Z1, Z5, Z1
+	VMAXPS        Z2, Z6, Z2
+	VMAXPS        Z3, Z7, Z3
+	VMAXPS        Z0, Z2, Z0
+	VMAXPS        Z1, Z3, Z1
+	VMAXPS        Z0, Z1, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VMAXPS        Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VMAXPS        X0, X1, X0
+	VPSRLDQ       $0x08, X0, X1
+	VMAXPS        X0, X1, X0
+	VPSRLDQ       $0x04, X0, X1
+	VMAXPS        X0, X1, X0
+	MOVQ          $0x000000007f800000, AX
+	MOVL          AX, lo+24(FP)
+	VMOVQ         X0, AX
+	MOVL          AX, hi+28(FP)
+	KANDQ         K1, K2, K1
+	KANDQ         K1, K3, K1
+	KANDQ         K1, K4, K1
+	KORTESTW      K1, K1
+	SETCC         AL
+	MOVB          AL, nan+32(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxMaskedF32AVX512(x []float32, bits []byte, tail uint64) (lo float32, hi float32, valid int, nan bool)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, POPCNT
+TEXT ·summaryMaxMaskedF32AVX512(SB), NOSPLIT, $0-73
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Z0
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Z1
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Z2
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Z3
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Z4
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Z5
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Z6
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Z7
+	KXNORQ       K1, K1, K1
+	KXNORQ       K2, K2, K2
+	KXNORQ       K3, K3, K3
+	KXNORQ       K4, K4, K4
+	CMPQ         CX, $0x00000080
+	JL           summaryMaxMaskedF32AVX512_main_done
+
+summaryMaxMaskedF32AVX512_main_loop:
+	KMOVW     (DX), K5
+	VMOVUPS.Z (AX), K5, Z8
+	VMAXPS    Z0, Z8, K5, Z0
+	KMOVW     2(DX), K5
+	VMOVUPS.Z 64(AX), K5, Z9
+	VMAXPS    Z1, Z9, K5, Z1
+	VCMPPS    $0x07, Z9, Z8, K1, K1
+	KMOVW     4(DX), K5
+	VMOVUPS.Z 128(AX), K5, Z8
+	VMAXPS    Z2, Z8, K5, Z2
+	KMOVW     6(DX), K5
+	VMOVUPS.Z 192(AX), K5, Z9
+	VMAXPS    Z3, Z9, K5, Z3
+	VCMPPS    $0x07, Z9, Z8, K2, K2
+	KMOVW     8(DX), K5
+	VMOVUPS.Z 256(AX), K5, Z8
+	VMAXPS    Z4, Z8, K5, Z4
+	KMOVW     10(DX), K5
+	VMOVUPS.Z 320(AX), K5, Z9
+	VMAXPS    Z5, Z9, K5, Z5
+	VCMPPS    $0x07, Z9, Z8, K3, K3
+	KMOVW     12(DX), K5
+	VMOVUPS.Z 384(AX), K5, Z8
+	VMAXPS    Z6, Z8, K5, Z6
+	KMOVW     14(DX), K5
+	VMOVUPS.Z 448(AX), K5, Z9
+	VMAXPS    Z7, Z9, K5, Z7
+	VCMPPS    $0x07, Z9, Z8, K4, K4
+	POPCNTQ   (DX), SI
+	ADDQ      SI, BX
+	POPCNTQ   8(DX), SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000010, DX
+	ADDQ      $0x00000200, AX
+	SUBQ      $0x00000080, CX
+	CMPQ      CX, $0x00000080
+	JGE       summaryMaxMaskedF32AVX512_main_loop
+
+summaryMaxMaskedF32AVX512_main_done:
+	CMPQ CX, $0x00000010
+	JL   summaryMaxMaskedF32AVX512_single_done
+
+summaryMaxMaskedF32AVX512_single_loop:
+	KMOVW     (DX), K5
+	VMOVUPS.Z (AX), K5, Z8
+	VMAXPS    Z0, Z8, K5, Z0
+	VCMPPS    $0x07, Z8, Z8, K1, K1
+	MOVWLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000002, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JGE       summaryMaxMaskedF32AVX512_single_loop
+
+summaryMaxMaskedF32AVX512_single_done:
+	TESTQ     CX, CX
+	JZ        summaryMaxMaskedF32AVX512_done
+	MOVQ      tail+48(FP), CX
+	POPCNTQ   CX, DX
+	ADDQ      DX, BX
+	KMOVQ     CX, K5
+	VMOVUPS.Z (AX), K5, Z8
+	VMAXPS    Z0, Z8, K5, Z0
+	VCMPPS    $0x07, Z8, Z8, K1, K1
+
+summaryMaxMaskedF32AVX512_done:
+	VMAXPS        Z0, Z4, Z0
+	VMAXPS        Z1, Z5, Z1
+	VMAXPS        Z2, Z6, Z2
+	VMAXPS        Z3, Z7, Z3
+	VMAXPS        Z0, Z2, Z0
+	VMAXPS        Z1, Z3, Z1
+	VMAXPS        Z0, Z1, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VMAXPS        Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VMAXPS        X0, X1, X0
+	VPSRLDQ       $0x08, X0, X1
+	VMAXPS        X0, X1, X0
+	VPSRLDQ       $0x04, X0, X1
+	VMAXPS        X0, X1, X0
+	MOVQ          $0x000000007f800000, AX
+	MOVL          AX, lo+56(FP)
+	VMOVQ         X0, AX
+	MOVL          AX, hi+60(FP)
+	MOVQ          BX, valid+64(FP)
+	KANDQ         K1, K2, K1
+	KANDQ         K1, K3, K1
+	KANDQ         K1, K4, K1
+	KORTESTW      K1, K1
+	SETCC         AL
+	MOVB          AL, nan+72(FP)
+	VZEROUPPER
+	RET
+
 // func summaryDenseF64AVX512(x []float64) (lo float64, hi float64, nan bool)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·summaryDenseF64AVX512(SB), NOSPLIT, $0-41
@@ -3311,6 +4407,464 @@ summaryMaskedF64AVX512_done:
 	VMOVQ         X0, AX
 	MOVQ          AX, lo+56(FP)
 	VMOVQ         X1, AX
+	MOVQ          AX, hi+64(FP)
+	MOVQ          BX, valid+72(FP)
+	KANDQ         K1, K2, K1
+	KANDQ         K1, K3, K1
+	KANDQ         K1, K4, K1
+	KORTESTB      K1, K1
+	SETCC         AL
+	MOVB          AL, nan+80(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMinDenseF64AVX512(x []float64) (lo float64, hi float64, nan bool)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, CMOV
+TEXT ·summaryMinDenseF64AVX512(SB), NOSPLIT, $0-41
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Z0
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Z1
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Z2
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Z3
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Z4
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Z5
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Z6
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Z7
+	KXNORQ       K1, K1, K1
+	KXNORQ       K2, K2, K2
+	KXNORQ       K3, K3, K3
+	KXNORQ       K4, K4, K4
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x3f, DX
+	JZ           summaryMinDenseF64AVX512_aligned
+	SHRQ         $0x03, DX
+	CMPQ         DX, CX
+	CMOVQGT      CX, DX
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K5
+	VMOVUPD.Z    (AX), K5, Z8
+	VMINPD       Z0, Z8, K5, Z0
+	VCMPPD       $0x07, Z8, Z8, K1, K1
+	LEAQ         (AX)(DX*8), AX
+	SUBQ         DX, CX
+
+summaryMinDenseF64AVX512_aligned:
+	CMPQ CX, $0x00000040
+	JL   summaryMinDenseF64AVX512_main_done
+
+summaryMinDenseF64AVX512_main_loop:
+	VMOVUPD (AX), Z8
+	VMINPD  Z0, Z8, Z0
+	VMOVUPD 64(AX), Z9
+	VMINPD  Z1, Z9, Z1
+	VCMPPD  $0x07, Z9, Z8, K1, K1
+	VMOVUPD 128(AX), Z8
+	VMINPD  Z2, Z8, Z2
+	VMOVUPD 192(AX), Z9
+	VMINPD  Z3, Z9, Z3
+	VCMPPD  $0x07, Z9, Z8, K2, K2
+	VMOVUPD 256(AX), Z8
+	VMINPD  Z4, Z8, Z4
+	VMOVUPD 320(AX), Z9
+	VMINPD  Z5, Z9, Z5
+	VCMPPD  $0x07, Z9, Z8, K3, K3
+	VMOVUPD 384(AX), Z8
+	VMINPD  Z6, Z8, Z6
+	VMOVUPD 448(AX), Z9
+	VMINPD  Z7, Z9, Z7
+	VCMPPD  $0x07, Z9, Z8, K4, K4
+	ADDQ    $0x00000200, AX
+	SUBQ    $0x00000040, CX
+	CMPQ    CX, $0x00000040
+	JGE     summaryMinDenseF64AVX512_main_loop
+
+summaryMinDenseF64AVX512_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMinDenseF64AVX512_single_done
+
+summaryMinDenseF64AVX512_single_loop:
+	VMOVUPD (AX), Z8
+	VMINPD  Z0, Z8, Z0
+	VCMPPD  $0x07, Z8, Z8, K1, K1
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JGE     summaryMinDenseF64AVX512_single_loop
+
+summaryMinDenseF64AVX512_single_done:
+	TESTQ     CX, CX
+	JZ        summaryMinDenseF64AVX512_done
+	MOVQ      $-1, DX
+	BZHIQ     CX, DX, DX
+	KMOVQ     DX, K5
+	VMOVUPD.Z (AX), K5, Z8
+	VMINPD    Z0, Z8, K5, Z0
+	VCMPPD    $0x07, Z8, Z8, K1, K1
+
+summaryMinDenseF64AVX512_done:
+	VMINPD        Z0, Z4, Z0
+	VMINPD        Z1, Z5, Z1
+	VMINPD        Z2, Z6, Z2
+	VMINPD        Z3, Z7, Z3
+	VMINPD        Z0, Z2, Z0
+	VMINPD        Z1, Z3, Z1
+	VMINPD        Z0, Z1, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VMINPD        Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VMINPD        X0, X1, X0
+	VPSRLDQ       $0x08, X0, X1
+	VMINPD        X0, X1, X0
+	VMOVQ         X0, AX
+	MOVQ          AX, lo+24(FP)
+	MOVQ          $0xfff0000000000000, AX
+	MOVQ          AX, hi+32(FP)
+	KANDQ         K1, K2, K1
+	KANDQ         K1, K3, K1
+	KANDQ         K1, K4, K1
+	KORTESTB      K1, K1
+	SETCC         AL
+	MOVB          AL, nan+40(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMinMaskedF64AVX512(x []float64, bits []byte, tail uint64) (lo float64, hi float64, valid int, nan bool)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, POPCNT
+TEXT ·summaryMinMaskedF64AVX512(SB), NOSPLIT, $0-81
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Z0
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Z1
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Z2
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Z3
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Z4
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Z5
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Z6
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Z7
+	KXNORQ       K1, K1, K1
+	KXNORQ       K2, K2, K2
+	KXNORQ       K3, K3, K3
+	KXNORQ       K4, K4, K4
+	CMPQ         CX, $0x00000040
+	JL           summaryMinMaskedF64AVX512_main_done
+
+summaryMinMaskedF64AVX512_main_loop:
+	KMOVB     (DX), K5
+	VMOVUPD.Z (AX), K5, Z8
+	VMINPD    Z0, Z8, K5, Z0
+	KMOVB     1(DX), K5
+	VMOVUPD.Z 64(AX), K5, Z9
+	VMINPD    Z1, Z9, K5, Z1
+	VCMPPD    $0x07, Z9, Z8, K1, K1
+	KMOVB     2(DX), K5
+	VMOVUPD.Z 128(AX), K5, Z8
+	VMINPD    Z2, Z8, K5, Z2
+	KMOVB     3(DX), K5
+	VMOVUPD.Z 192(AX), K5, Z9
+	VMINPD    Z3, Z9, K5, Z3
+	VCMPPD    $0x07, Z9, Z8, K2, K2
+	KMOVB     4(DX), K5
+	VMOVUPD.Z 256(AX), K5, Z8
+	VMINPD    Z4, Z8, K5, Z4
+	KMOVB     5(DX), K5
+	VMOVUPD.Z 320(AX), K5, Z9
+	VMINPD    Z5, Z9, K5, Z5
+	VCMPPD    $0x07, Z9, Z8, K3, K3
+	KMOVB     6(DX), K5
+	VMOVUPD.Z 384(AX), K5, Z8
+	VMINPD    Z6, Z8, K5, Z6
+	KMOVB     7(DX), K5
+	VMOVUPD.Z 448(AX), K5, Z9
+	VMINPD    Z7, Z9, K5, Z7
+	VCMPPD    $0x07, Z9, Z8, K4, K4
+	POPCNTQ   (DX), SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000008, DX
+	ADDQ      $0x00000200, AX
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JGE       summaryMinMaskedF64AVX512_main_loop
+
+summaryMinMaskedF64AVX512_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMinMaskedF64AVX512_single_done
+
+summaryMinMaskedF64AVX512_single_loop:
+	KMOVB     (DX), K5
+	VMOVUPD.Z (AX), K5, Z8
+	VMINPD    Z0, Z8, K5, Z0
+	VCMPPD    $0x07, Z8, Z8, K1, K1
+	MOVBLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000001, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JGE       summaryMinMaskedF64AVX512_single_loop
+
+summaryMinMaskedF64AVX512_single_done:
+	TESTQ     CX, CX
+	JZ        summaryMinMaskedF64AVX512_done
+	MOVQ      tail+48(FP), CX
+	POPCNTQ   CX, DX
+	ADDQ      DX, BX
+	KMOVQ     CX, K5
+	VMOVUPD.Z (AX), K5, Z8
+	VMINPD    Z0, Z8, K5, Z0
+	VCMPPD    $0x07, Z8, Z8, K1, K1
+
+summaryMinMaskedF64AVX512_done:
+	VMINPD        Z0, Z4, Z0
+	VMINPD        Z1, Z5, Z1
+	VMINPD        Z2, Z6, Z2
+	VMINPD        Z3, Z7, Z3
+	VMINPD        Z0, Z2, Z0
+	VMINPD        Z1, Z3, Z1
+	VMINPD        Z0, Z1, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VMINPD        Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VMINPD        X0, X1, X0
+	VPSRLDQ       $0x08, X0, X1
+	VMINPD        X0, X1, X0
+	VMOVQ         X0, AX
+	MOVQ          AX, lo+56(FP)
+	MOVQ          $0xfff0000000000000, AX
+	MOVQ          AX, hi+64(FP)
+	MOVQ          BX, valid+72(FP)
+	KANDQ         K1, K2, K1
+	KANDQ         K1, K3, K1
+	KANDQ         K1, K4, K1
+	KORTESTB      K1, K1
+	SETCC         AL
+	MOVB          AL, nan+80(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxDenseF64AVX512(x []float64) (lo float64, hi float64, nan bool)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, CMOV
+TEXT ·summaryMaxDenseF64AVX512(SB), NOSPLIT, $0-41
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Z0
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Z1
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Z2
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Z3
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Z4
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Z5
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Z6
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Z7
+	KXNORQ       K1, K1, K1
+	KXNORQ       K2, K2, K2
+	KXNORQ       K3, K3, K3
+	KXNORQ       K4, K4, K4
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x3f, DX
+	JZ           summaryMaxDenseF64AVX512_aligned
+	SHRQ         $0x03, DX
+	CMPQ         DX, CX
+	CMOVQGT      CX, DX
+	MOVQ         $-1, BX
+	BZHIQ        DX, BX, BX
+	KMOVQ        BX, K5
+	VMOVUPD.Z    (AX), K5, Z8
+	VMAXPD       Z0, Z8, K5, Z0
+	VCMPPD       $0x07, Z8, Z8, K1, K1
+	LEAQ         (AX)(DX*8), AX
+	SUBQ         DX, CX
+
+summaryMaxDenseF64AVX512_aligned:
+	CMPQ CX, $0x00000040
+	JL   summaryMaxDenseF64AVX512_main_done
+
+summaryMaxDenseF64AVX512_main_loop:
+	VMOVUPD (AX), Z8
+	VMAXPD  Z0, Z8, Z0
+	VMOVUPD 64(AX), Z9
+	VMAXPD  Z1, Z9, Z1
+	VCMPPD  $0x07, Z9, Z8, K1, K1
+	VMOVUPD 128(AX), Z8
+	VMAXPD  Z2, Z8, Z2
+	VMOVUPD 192(AX), Z9
+	VMAXPD  Z3, Z9, Z3
+	VCMPPD  $0x07, Z9, Z8, K2, K2
+	VMOVUPD 256(AX), Z8
+	VMAXPD  Z4, Z8, Z4
+	VMOVUPD 320(AX), Z9
+	VMAXPD  Z5, Z9, Z5
+	VCMPPD  $0x07, Z9, Z8, K3, K3
+	VMOVUPD 384(AX), Z8
+	VMAXPD  Z6, Z8, Z6
+	VMOVUPD 448(AX), Z9
+	VMAXPD  Z7, Z9, Z7
+	VCMPPD  $0x07, Z9, Z8, K4, K4
+	ADDQ    $0x00000200, AX
+	SUBQ    $0x00000040, CX
+	CMPQ    CX, $0x00000040
+	JGE     summaryMaxDenseF64AVX512_main_loop
+
+summaryMaxDenseF64AVX512_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaxDenseF64AVX512_single_done
+
+summaryMaxDenseF64AVX512_single_loop:
+	VMOVUPD (AX), Z8
+	VMAXPD  Z0, Z8, Z0
+	VCMPPD  $0x07, Z8, Z8, K1, K1
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JGE     summaryMaxDenseF64AVX512_single_loop
+
+summaryMaxDenseF64AVX512_single_done:
+	TESTQ     CX, CX
+	JZ        summaryMaxDenseF64AVX512_done
+	MOVQ      $-1, DX
+	BZHIQ     CX, DX, DX
+	KMOVQ     DX, K5
+	VMOVUPD.Z (AX), K5, Z8
+	VMAXPD    Z0, Z8, K5, Z0
+	VCMPPD    $0x07, Z8, Z8, K1, K1
+
+summaryMaxDenseF64AVX512_done:
+	VMAXPD        Z0, Z4, Z0
+	VMAXPD        Z1, Z5, Z1
+	VMAXPD        Z2, Z6, Z2
+	VMAXPD        Z3, Z7, Z3
+	VMAXPD        Z0, Z2, Z0
+	VMAXPD        Z1, Z3, Z1
+	VMAXPD        Z0, Z1, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VMAXPD        Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VMAXPD        X0, X1, X0
+	VPSRLDQ       $0x08, X0, X1
+	VMAXPD        X0, X1, X0
+	MOVQ          $0x7ff0000000000000, AX
+	MOVQ          AX, lo+24(FP)
+	VMOVQ         X0, AX
+	MOVQ          AX, hi+32(FP)
+	KANDQ         K1, K2, K1
+	KANDQ         K1, K3, K1
+	KANDQ         K1, K4, K1
+	KORTESTB      K1, K1
+	SETCC         AL
+	MOVB          AL, nan+40(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxMaskedF64AVX512(x []float64, bits []byte, tail uint64) (lo float64, hi float64, valid int, nan bool)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, POPCNT
+TEXT ·summaryMaxMaskedF64AVX512(SB), NOSPLIT, $0-81
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Z0
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Z1
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Z2
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Z3
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Z4
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Z5
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Z6
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Z7
+	KXNORQ       K1, K1, K1
+	KXNORQ       K2, K2, K2
+	KXNORQ       K3, K3, K3
+	KXNORQ       K4, K4, K4
+	CMPQ         CX, $0x00000040
+	JL           summaryMaxMaskedF64AVX512_main_done
+
+summaryMaxMaskedF64AVX512_main_loop:
+	KMOVB     (DX), K5
+	VMOVUPD.Z (AX), K5, Z8
+	VMAXPD    Z0, Z8, K5, Z0
+	KMOVB     1(DX), K5
+	VMOVUPD.Z 64(AX), K5, Z9
+	VMAXPD    Z1, Z9, K5, Z1
+	VCMPPD    $0x07, Z9, Z8, K1, K1
+	KMOVB     2(DX), K5
+	VMOVUPD.Z 128(AX), K5, Z8
+	VMAXPD    Z2, Z8, K5, Z2
+	KMOVB     3(DX), K5
+	VMOVUPD.Z 192(AX), K5, Z9
+	VMAXPD    Z3, Z9, K5, Z3
+	VCMPPD    $0x07, Z9, Z8, K2, K2
+	KMOVB     4(DX), K5
+	VMOVUPD.Z 256(AX), K5, Z8
+	VMAXPD    Z4, Z8, K5, Z4
+	KMOVB     5(DX), K5
+	VMOVUPD.Z 320(AX), K5, Z9
+	VMAXPD    Z5, Z9, K5, Z5
+	VCMPPD    $0x07, Z9, Z8, K3, K3
+	KMOVB     6(DX), K5
+	VMOVUPD.Z 384(AX), K5, Z8
+	VMAXPD    Z6, Z8, K5, Z6
+	KMOVB     7(DX), K5
+	VMOVUPD.Z 448(AX), K5, Z9
+	VMAXPD    Z7, Z9, K5, Z7
+	VCMPPD    $0x07, Z9, Z8, K4, K4
+	POPCNTQ   (DX), SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000008, DX
+	ADDQ      $0x00000200, AX
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JGE       summaryMaxMaskedF64AVX512_main_loop
+
+summaryMaxMaskedF64AVX512_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaxMaskedF64AVX512_single_done
+
+summaryMaxMaskedF64AVX512_single_loop:
+	KMOVB     (DX), K5
+	VMOVUPD.Z (AX), K5, Z8
+	VMAXPD    Z0, Z8, K5, Z0
+	VCMPPD    $0x07, Z8, Z8, K1, K1
+	MOVBLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000001, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JGE       summaryMaxMaskedF64AVX512_single_loop
+
+summaryMaxMaskedF64AVX512_single_done:
+	TESTQ     CX, CX
+	JZ        summaryMaxMaskedF64AVX512_done
+	MOVQ      tail+48(FP), CX
+	POPCNTQ   CX, DX
+	ADDQ      DX, BX
+	KMOVQ     CX, K5
+	VMOVUPD.Z (AX), K5, Z8
+	VMAXPD    Z0, Z8, K5, Z0
+	VCMPPD    $0x07, Z8, Z8, K1, K1
+
+summaryMaxMaskedF64AVX512_done:
+	VMAXPD        Z0, Z4, Z0
+	VMAXPD        Z1, Z5, Z1
+	VMAXPD        Z2, Z6, Z2
+	VMAXPD        Z3, Z7, Z3
+	VMAXPD        Z0, Z2, Z0
+	VMAXPD        Z1, Z3, Z1
+	VMAXPD        Z0, Z1, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VMAXPD        Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VMAXPD        X0, X1, X0
+	VPSRLDQ       $0x08, X0, X1
+	VMAXPD        X0, X1, X0
+	MOVQ          $0x7ff0000000000000, AX
+	MOVQ          AX, lo+56(FP)
+	VMOVQ         X0, AX
 	MOVQ          AX, hi+64(FP)
 	MOVQ          BX, valid+72(FP)
 	KANDQ         K1, K2, K1

@@ -20,6 +20,38 @@ func summaryDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
 //go:noescape
 func summaryMaskedF32AVX2(x []float32, bits []byte, tail uint64) (lo float32, hi float32, valid int, nan bool)
 
+// summaryMinDenseF32AVX2 returns the min (hi is returned as -Inf) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMinDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
+
+// summaryMinMaskedF32AVX2 returns the min (hi is returned as -Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMinMaskedF32AVX2(x []float32, bits []byte, tail uint64) (lo float32, hi float32, valid int, nan bool)
+
+// summaryMaxDenseF32AVX2 returns the max (lo is returned as +Inf) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMaxDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
+
+// summaryMaxMaskedF32AVX2 returns the max (lo is returned as +Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMaxMaskedF32AVX2(x []float32, bits []byte, tail uint64) (lo float32, hi float32, valid int, nan bool)
+
 // summaryDenseF64AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
@@ -35,6 +67,38 @@ func summaryDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
 //
 //go:noescape
 func summaryMaskedF64AVX2(x []float64, bits []byte, tail uint64) (lo float64, hi float64, valid int, nan bool)
+
+// summaryMinDenseF64AVX2 returns the min (hi is returned as -Inf) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMinDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
+
+// summaryMinMaskedF64AVX2 returns the min (hi is returned as -Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMinMaskedF64AVX2(x []float64, bits []byte, tail uint64) (lo float64, hi float64, valid int, nan bool)
+
+// summaryMaxDenseF64AVX2 returns the max (lo is returned as +Inf) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMaxDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
+
+// summaryMaxMaskedF64AVX2 returns the max (lo is returned as +Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMaxMaskedF64AVX2(x []float64, bits []byte, tail uint64) (lo float64, hi float64, valid int, nan bool)
 
 // summaryDenseI8AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -179,6 +243,36 @@ func summaryDenseF32AVX512(x []float32) (lo float32, hi float32, nan bool)
 //go:noescape
 func summaryMaskedF32AVX512(x []float32, bits []byte, tail uint64) (lo float32, hi float32, valid int, nan bool)
 
+// summaryMinDenseF32AVX512 returns the min (hi is returned as -Inf) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+//
+//go:noescape
+func summaryMinDenseF32AVX512(x []float32) (lo float32, hi float32, nan bool)
+
+// summaryMinMaskedF32AVX512 returns the min (hi is returned as -Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// The last len(x) mod 16 elements take their validity from tail, not bits.
+//
+//go:noescape
+func summaryMinMaskedF32AVX512(x []float32, bits []byte, tail uint64) (lo float32, hi float32, valid int, nan bool)
+
+// summaryMaxDenseF32AVX512 returns the max (lo is returned as +Inf) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+//
+//go:noescape
+func summaryMaxDenseF32AVX512(x []float32) (lo float32, hi float32, nan bool)
+
+// summaryMaxMaskedF32AVX512 returns the max (lo is returned as +Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// The last len(x) mod 16 elements take their validity from tail, not bits.
+//
+//go:noescape
+func summaryMaxMaskedF32AVX512(x []float32, bits []byte, tail uint64) (lo float32, hi float32, valid int, nan bool)
+
 // summaryDenseF64AVX512 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
@@ -193,6 +287,36 @@ func summaryDenseF64AVX512(x []float64) (lo float64, hi float64, nan bool)
 //
 //go:noescape
 func summaryMaskedF64AVX512(x []float64, bits []byte, tail uint64) (lo float64, hi float64, valid int, nan bool)
+
+// summaryMinDenseF64AVX512 returns the min (hi is returned as -Inf) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+//
+//go:noescape
+func summaryMinDenseF64AVX512(x []float64) (lo float64, hi float64, nan bool)
+
+// summaryMinMaskedF64AVX512 returns the min (hi is returned as -Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// The last len(x) mod 8 elements take their validity from tail, not bits.
+//
+//go:noescape
+func summaryMinMaskedF64AVX512(x []float64, bits []byte, tail uint64) (lo float64, hi float64, valid int, nan bool)
+
+// summaryMaxDenseF64AVX512 returns the max (lo is returned as +Inf) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+//
+//go:noescape
+func summaryMaxDenseF64AVX512(x []float64) (lo float64, hi float64, nan bool)
+
+// summaryMaxMaskedF64AVX512 returns the max (lo is returned as +Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// The last len(x) mod 8 elements take their validity from tail, not bits.
+//
+//go:noescape
+func summaryMaxMaskedF64AVX512(x []float64, bits []byte, tail uint64) (lo float64, hi float64, valid int, nan bool)
 
 // summaryDenseI8AVX512 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element

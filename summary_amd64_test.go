@@ -24,7 +24,7 @@ import (
 
 // checkSummaryBackends runs every available backend's summary kernel for T
 // on one input and compares min, max and count with the reference, bit for
-// bit.
+// bit; then the same for the min and max that Min and Max compute.
 func checkSummaryBackends[T Number](t *testing.T, what string, x []T, bits []byte, off int) {
 	t.Helper()
 	lo, hi, count, _ := ref.Summary(x, ref.Mask{Bits: bits, Off: off})
@@ -37,6 +37,38 @@ func checkSummaryBackends[T Number](t *testing.T, what string, x []T, bits []byt
 			t.Fatalf("%s: %s %s n=%d off=%d: got (%v %#x, %v %#x, %d), reference (%v %#x, %v %#x, %d)",
 				b.name, num.KindOf[T](), what, len(x), off, gl, testkit.Bits(gl), gh, testkit.Bits(gh), gc,
 				lo, testkit.Bits(lo), hi, testkit.Bits(hi), count)
+		}
+		// Min and Max run the single-extreme kernels where a backend has
+		// them (floats on amd64), which must agree with the fused one.
+		if g := minOf(b, x, bits, off); testkit.Bits(g) != testkit.Bits(lo) {
+			t.Fatalf("%s: %s %s n=%d off=%d: min kernel %v %#x, reference %v %#x",
+				b.name, num.KindOf[T](), what, len(x), off, g, testkit.Bits(g), lo, testkit.Bits(lo))
+		}
+		if g := maxOf(b, x, bits, off); testkit.Bits(g) != testkit.Bits(hi) {
+			t.Fatalf("%s: %s %s n=%d off=%d: max kernel %v %#x, reference %v %#x",
+				b.name, num.KindOf[T](), what, len(x), off, g, testkit.Bits(g), hi, testkit.Bits(hi))
+		}
+		switch xs := any(x).(type) {
+		case []float32:
+			checkExtremeCounts(t, b.name, b.f32, xs, bits, off, count)
+		case []float64:
+			checkExtremeCounts(t, b.name, b.f64, xs, bits, off, count)
+		}
+	}
+}
+
+// checkExtremeCounts checks the valid count that the min and max kernels
+// of k return, when k has them.
+func checkExtremeCounts[T float32 | float64](t *testing.T, name string, k kernelSet[T, T], x []T, bits []byte, off, count int) {
+	t.Helper()
+	if k.min != nil {
+		if _, c := k.min(x, bits, off); c != count {
+			t.Fatalf("%s: %s n=%d off=%d: min kernel counts %d valid, reference %d", name, num.KindOf[T](), len(x), off, c, count)
+		}
+	}
+	if k.max != nil {
+		if _, c := k.max(x, bits, off); c != count {
+			t.Fatalf("%s: %s n=%d off=%d: max kernel counts %d valid, reference %d", name, num.KindOf[T](), len(x), off, c, count)
 		}
 	}
 }
@@ -307,8 +339,8 @@ func TestSummaryAVX2OnlyVEX(t *testing.T) {
 			t.Errorf("summary_amd64.s:%d: AVX2 kernel uses an AVX-512 register: %s", i+1, strings.TrimSpace(line))
 		}
 	}
-	if checked != 20 {
-		t.Errorf("found %d AVX2 summary kernels, want 20", checked)
+	if checked != 28 {
+		t.Errorf("found %d AVX2 summary kernels, want 28 (20 fused, 8 float min-only and max-only)", checked)
 	}
 }
 

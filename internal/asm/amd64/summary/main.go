@@ -80,14 +80,35 @@ const unroll = 4
 // dense float64 kernel at n=4096 from about 240 ns to about 160 ns.
 const unroll512 = 8
 
+// extremes selects which of the two extremes a kernel computes. Min and
+// Max need only one: dropping the other halves the min/max work per vector.
+type extremes int
+
+const (
+	both    extremes = iota // the fused summary kernel: min and max
+	minOnly                 // min only
+	maxOnly                 // max only
+)
+
+// name is the kernel name infix: summaryDense..., summaryMinDense...
+func (x extremes) name() string {
+	return [...]string{"", "Min", "Max"}[x]
+}
+
 func main() {
 	ConstraintExpr("!purego")
 	for _, is := range isas {
 		for _, e := range elems {
-			g := newGen(e, is, false)
-			g.kernel()
-			g = newGen(e, is, true)
-			g.kernel()
+			// Integers have fused kernels only: Min and Max of integer
+			// columns run the fused kernel.
+			exts := []extremes{both}
+			if e.Float {
+				exts = append(exts, minOnly, maxOnly)
+			}
+			for _, x := range exts {
+				newGen(e, is, x, false).kernel()
+				newGen(e, is, x, true).kernel()
+			}
 		}
 	}
 	Generate()
@@ -97,6 +118,7 @@ func main() {
 type gen struct {
 	e      elem
 	is     isa
+	ext    extremes
 	masked bool
 	w      int // lanes per vector
 	u      int // vectors per main-loop iteration
@@ -106,7 +128,7 @@ type gen struct {
 	flip bool
 
 	xp, n, bp, cnt reg.GPVirtual
-	lo, hi         []reg.VecVirtual
+	lo, hi         []reg.VecVirtual    // nil for the extreme not computed
 	nanv           reg.VecVirtual      // AVX2: unordered-compare accumulator
 	kord           []reg.OpmaskVirtual // AVX-512: lanes still all-ordered, one chain per vector pair
 	signv          reg.VecVirtual
@@ -114,21 +136,24 @@ type gen struct {
 	zero           reg.VecVirtual
 }
 
-func newGen(e elem, is isa, masked bool) *gen {
+func newGen(e elem, is isa, ext extremes, masked bool) *gen {
 	u := unroll
 	if is.avx512 {
 		u = unroll512
 	}
-	return &gen{e: e, is: is, masked: masked, w: is.vbytes / e.Size, u: u,
+	return &gen{e: e, is: is, ext: ext, masked: masked, w: is.vbytes / e.Size, u: u,
 		flip: !is.avx512 && e.Size == 8 && !e.Float && !e.Signed}
 }
+
+func (g *gen) wantMin() bool { return g.ext != maxOnly }
+func (g *gen) wantMax() bool { return g.ext != minOnly }
 
 func (g *gen) fname() string {
 	kind := "Dense"
 	if g.masked {
 		kind = "Masked"
 	}
-	return fmt.Sprintf("summary%s%s%s", kind, g.e.Name, g.is.name)
+	return fmt.Sprintf("summary%s%s%s%s", g.ext.name(), kind, g.e.Name, g.is.name)
 }
 
 func (g *gen) vec() reg.VecVirtual {
@@ -272,6 +297,16 @@ func (g *gen) step(isMin bool, x, acc reg.VecVirtual, k reg.OpmaskVirtual) {
 	VBLENDVPD(t, x, acc, acc)
 }
 
+// steps folds x into accumulator j of each extreme the kernel computes.
+func (g *gen) steps(x reg.VecVirtual, j int, k reg.OpmaskVirtual) {
+	if g.wantMin() {
+		g.step(true, x, g.lo[j], k)
+	}
+	if g.wantMax() {
+		g.step(false, x, g.hi[j], k)
+	}
+}
+
 // stepX is step on 128-bit registers for the horizontal reduction.
 func (g *gen) stepX(isMin bool, x, acc reg.Register) {
 	if op := g.minmaxOp(isMin); op != nil {
@@ -307,12 +342,16 @@ func (g *gen) kernel() {
 	}
 
 	top, bottom := g.extremes()
-	g.lo = make([]reg.VecVirtual, g.u)
-	g.hi = make([]reg.VecVirtual, g.u)
-	for j := range g.u {
-		g.lo[j], g.hi[j] = g.vec(), g.vec()
-		VPBROADCASTQ(splat(top, g.e.Size), g.lo[j])
-		VPBROADCASTQ(splat(bottom, g.e.Size), g.hi[j])
+	g.lo, g.hi = nil, nil
+	for range g.u {
+		if g.wantMin() {
+			g.lo = append(g.lo, g.vec())
+			VPBROADCASTQ(splat(top, g.e.Size), g.lo[len(g.lo)-1])
+		}
+		if g.wantMax() {
+			g.hi = append(g.hi, g.vec())
+			VPBROADCASTQ(splat(bottom, g.e.Size), g.hi[len(g.hi)-1])
+		}
 	}
 	if g.flip {
 		g.signv = g.vec()
@@ -332,9 +371,14 @@ func (g *gen) kernel() {
 	}
 	switch {
 	case g.masked && !g.is.avx512 && g.e.Size >= 4:
-		g.top, g.bottom = g.vec(), g.vec()
-		VPBROADCASTQ(splat(top, g.e.Size), g.top)
-		VPBROADCASTQ(splat(bottom, g.e.Size), g.bottom)
+		if g.wantMin() {
+			g.top = g.vec()
+			VPBROADCASTQ(splat(top, g.e.Size), g.top)
+		}
+		if g.wantMax() {
+			g.bottom = g.vec()
+			VPBROADCASTQ(splat(bottom, g.e.Size), g.bottom)
+		}
 	case g.masked && !g.is.avx512:
 		g.zero = g.vec()
 		VPXOR(g.zero, g.zero, g.zero)
@@ -367,8 +411,9 @@ func (g *gen) doc() {
 	if g.masked {
 		what = "the elements of x whose bit is set in bits, which starts at bit 0 of bits[0]"
 	}
+	which := map[extremes]string{both: "the min and max", minOnly: "the min (hi is returned as -Inf)", maxOnly: "the max (lo is returned as +Inf)"}[g.ext]
 	lines := []string{
-		fmt.Sprintf("%s returns the min and max over %s,", g.fname(), what),
+		fmt.Sprintf("%s returns %s over %s,", g.fname(), which, what),
 		"starting from the order's extremes, and whether a participating element",
 		"is NaN (floats only; lo and hi then mean nothing).",
 	}
@@ -415,31 +460,50 @@ func (g *gen) block(v int) {
 		if ks != nil {
 			k = ks[j]
 		}
-		if msb {
-			valid := kit.MSBLanesAligned(bcast, g.e.Size, j)
-			xmin, xmax := g.vec(), g.vec()
-			blendMSB(g.e.Size, valid, x, g.top, xmin)
-			blendMSB(g.e.Size, valid, x, g.bottom, xmax)
-			g.step(true, xmin, g.lo[j], nil)
-			g.step(false, xmax, g.hi[j], nil)
-			xmins[j] = xmin
-			g.nanPair(xmins, j, v)
-			continue
-		}
+		// AVX2 masked: each extreme gets x with its invalid lanes
+		// replaced by that extreme's start. The NaN check reads the first
+		// blended copy; invalid lanes hold ±Inf, ordered.
 		if g.masked && !g.is.avx512 {
-			inv := kit.InvalidLanesAligned(Mem{Base: g.bp}, g.e.Size, j, g.zero)
+			var lanes reg.VecVirtual // valid lanes' MSB set, or invalid lanes all ones
+			if msb {
+				lanes = kit.MSBLanesAligned(bcast, g.e.Size, j)
+			} else {
+				lanes = kit.InvalidLanesAligned(Mem{Base: g.bp}, g.e.Size, j, g.zero)
+			}
+			var xmin, xmax reg.VecVirtual
+			if g.wantMin() {
+				xmin = g.vec()
+			}
+			if g.wantMax() {
+				xmax = g.vec()
+			}
 			top, bottom := g.extremes()
-			xmin, xmax := g.vec(), g.vec()
-			blend(g.e.Size, inv, splat(top, g.e.Size), x, xmin)
-			blend(g.e.Size, inv, splat(bottom, g.e.Size), x, xmax)
-			g.step(true, xmin, g.lo[j], nil)
-			g.step(false, xmax, g.hi[j], nil)
-			xmins[j] = xmin
+			switch {
+			case msb && xmin != nil:
+				blendMSB(g.e.Size, lanes, x, g.top, xmin)
+			case xmin != nil:
+				blend(g.e.Size, lanes, splat(top, g.e.Size), x, xmin)
+			}
+			switch {
+			case msb && xmax != nil:
+				blendMSB(g.e.Size, lanes, x, g.bottom, xmax)
+			case xmax != nil:
+				blend(g.e.Size, lanes, splat(bottom, g.e.Size), x, xmax)
+			}
+			if xmin != nil {
+				g.step(true, xmin, g.lo[j], nil)
+				xmins[j] = xmin
+			}
+			if xmax != nil {
+				g.step(false, xmax, g.hi[j], nil)
+				if xmin == nil {
+					xmins[j] = xmax
+				}
+			}
 			g.nanPair(xmins, j, v)
 			continue
 		}
-		g.step(true, x, g.lo[j], k)
-		g.step(false, x, g.hi[j], k)
+		g.steps(x, j, k)
 		xmins[j] = x
 		g.nanPair(xmins, j, v)
 	}
@@ -531,8 +595,7 @@ func (g *gen) tail512() {
 	KMOVQ(r, k)
 	x := g.vec()
 	g.loadZ(Mem{Base: g.xp}, k, x)
-	g.step(true, x, g.lo[0], k)
-	g.step(false, x, g.hi[0], k)
+	g.steps(x, 0, k)
 	if g.e.Float {
 		g.nanCheck(x, x, 0)
 	}
@@ -561,8 +624,7 @@ func (g *gen) alignHead() {
 	KMOVQ(r, k)
 	x := g.vec()
 	g.loadZ(Mem{Base: g.xp}, k, x)
-	g.step(true, x, g.lo[0], k)
-	g.step(false, x, g.hi[0], k)
+	g.steps(x, 0, k)
 	if g.e.Float {
 		g.nanCheck(x, x, 0)
 	}
@@ -574,18 +636,31 @@ func (g *gen) alignHead() {
 // finish combines the accumulators, reduces lanes, stores the results,
 // and clears the upper vector state.
 func (g *gen) finish() {
-	for _, acc := range [][]reg.VecVirtual{g.lo, g.hi} {
-		isMin := &acc[0] == &g.lo[0]
-		for s := g.u / 2; s >= 1; s /= 2 {
+	accs := [][]reg.VecVirtual{g.lo, g.hi}
+	for i, acc := range accs {
+		for s := len(acc) / 2; s >= 1; s /= 2 {
 			for j := range s {
-				g.step(isMin, acc[j+s], acc[j], nil)
+				g.step(i == 0, acc[j+s], acc[j], nil)
 			}
 		}
 	}
-	lo := g.hreduce(true, g.lo[0])
-	hi := g.hreduce(false, g.hi[0])
-	g.store(lo, 0)
-	g.store(hi, 1)
+	var res [2]reg.Register
+	for i, acc := range accs {
+		if acc != nil {
+			res[i] = g.hreduce(i == 0, acc[0])
+		}
+	}
+	top, bottom := g.extremes()
+	for i, x := range res {
+		if x == nil {
+			// Not computed: return the extreme it would start from.
+			r := GP64()
+			MOVQ(U64([]uint64{top, bottom}[i]), r)
+			g.storeGP(r, i)
+			continue
+		}
+		g.store(x, i)
+	}
 
 	ret := 2
 	if g.masked {
@@ -655,6 +730,11 @@ func (g *gen) store(x reg.Register, i int) {
 	if g.flip {
 		BTCQ(U8(63), r)
 	}
+	g.storeGP(r, i)
+}
+
+// storeGP writes the low element of r to result i.
+func (g *gen) storeGP(r reg.GPVirtual, i int) {
 	b, err := ReturnIndex(i).Resolve()
 	if err != nil {
 		panic(err)
