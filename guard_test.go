@@ -116,13 +116,13 @@ func runGuarded[T Number](t *testing.T, g, gb *guarded, run func(x []T, m Mask))
 
 func guardFloat[T constraints.Float](t *testing.T, g, gb *guarded) {
 	runGuarded(t, g, gb, func(x []T, m Mask) {
-		sinkF64 = float64(Sum(x, m)) + float64(Summarize(x, m).Min)
+		sinkF64 = float64(Sum(x, m)) + float64(Summarize(x, m).Min) + float64(Min(x, m)) + float64(Max(x, m))
 	})
 }
 
 func guardSigned[T constraints.Signed](t *testing.T, g, gb *guarded) {
 	runGuarded(t, g, gb, func(x []T, m Mask) {
-		sinkF64 = float64(SumInt(x, m)+SumChecked(x, m).Sum) + float64(Summarize(x, m).Max)
+		sinkF64 = float64(SumInt(x, m)+SumChecked(x, m).Sum) + float64(Summarize(x, m).Max) + float64(Min(x, m))
 	})
 }
 
