@@ -53,6 +53,16 @@ func checkSummary[T num.Number, S int64 | uint64 | float32 | float64](t *testing
 	if testkit.Bits(gl) != testkit.Bits(lo) || testkit.Bits(gh) != testkit.Bits(hi) || gc != count {
 		t.Fatalf("%s: summary = (%v, %v, %d), reference (%v, %v, %d)", name, gl, gh, gc, lo, hi, count)
 	}
+	if k.min != nil {
+		if g, c := k.min(x, bits, off); testkit.Bits(g) != testkit.Bits(lo) || c != count {
+			t.Fatalf("%s: min = (%v, %d), reference (%v, %d)", name, g, c, lo, count)
+		}
+	}
+	if k.max != nil {
+		if g, c := k.max(x, bits, off); testkit.Bits(g) != testkit.Bits(hi) || c != count {
+			t.Fatalf("%s: max = (%v, %d), reference (%v, %d)", name, g, c, hi, count)
+		}
+	}
 }
 
 func FuzzFloat(f *testing.F) {
