@@ -1,9 +1,6 @@
 package quiver
 
-import (
-	"github.com/quiverlabs/quiver/internal/num"
-	"github.com/quiverlabs/quiver/internal/ref"
-)
+import "github.com/quiverlabs/quiver/internal/ref"
 
 // Min returns the smallest participating element of x.
 //
@@ -19,7 +16,8 @@ func Min[T Number](x []T, m ...Mask) T {
 		lo, _, _, _ := ref.Summary(x, mk)
 		return lo
 	}
-	return minOf(active.Load(), x, mk.Bits, mk.Off)
+	lo, _, _ := summaryOf(active.Load(), x, mk.Bits, mk.Off, wantMin)
+	return lo
 }
 
 // Max returns the largest participating element of x, with the rules of
@@ -31,7 +29,8 @@ func Max[T Number](x []T, m ...Mask) T {
 		_, hi, _, _ := ref.Summary(x, mk)
 		return hi
 	}
-	return maxOf(active.Load(), x, mk.Bits, mk.Off)
+	_, hi, _ := summaryOf(active.Load(), x, mk.Bits, mk.Off, wantMax)
+	return hi
 }
 
 // MinMax returns the smallest and largest participating elements of x in
@@ -39,60 +38,4 @@ func Max[T Number](x []T, m ...Mask) T {
 func MinMax[T Number](x []T, m ...Mask) (lo, hi T) {
 	s := Summarize(x, m...)
 	return s.Min, s.Max
-}
-
-// minOf runs b's min kernel for T's machine type, or its summary kernel
-// where the backend has no min kernel.
-func minOf[T Number](b *backend, x []T, bits []byte, off int) T {
-	return extremeOf(b, x, bits, off, true)
-}
-
-// maxOf is minOf for the max.
-func maxOf[T Number](b *backend, x []T, bits []byte, off int) T {
-	return extremeOf(b, x, bits, off, false)
-}
-
-// extremeOf returns the min (isMin) or the max of x on b.
-func extremeOf[T Number](b *backend, x []T, bits []byte, off int, isMin bool) T {
-	switch num.KindOf[T]() {
-	case num.Int8:
-		return extremeIn(b.i8, x, bits, off, isMin)
-	case num.Int16:
-		return extremeIn(b.i16, x, bits, off, isMin)
-	case num.Int32:
-		return extremeIn(b.i32, x, bits, off, isMin)
-	case num.Int64:
-		return extremeIn(b.i64, x, bits, off, isMin)
-	case num.Uint8:
-		return extremeIn(b.u8, x, bits, off, isMin)
-	case num.Uint16:
-		return extremeIn(b.u16, x, bits, off, isMin)
-	case num.Uint32:
-		return extremeIn(b.u32, x, bits, off, isMin)
-	case num.Uint64:
-		return extremeIn(b.u64, x, bits, off, isMin)
-	case num.Float32:
-		return extremeIn(b.f32, x, bits, off, isMin)
-	}
-	return extremeIn(b.f64, x, bits, off, isMin)
-}
-
-// extremeIn runs k's min or max kernel of machine type C on x, whose
-// element type T has C as its underlying type, falling back to the summary
-// kernel when k has none.
-func extremeIn[T, C num.Number, S int64 | uint64 | float32 | float64](k kernelSet[C, S], x []T, bits []byte, off int, isMin bool) T {
-	c := num.Cast[C](x)
-	switch {
-	case isMin && k.min != nil:
-		v, _ := k.min(c, bits, off)
-		return T(v)
-	case !isMin && k.max != nil:
-		v, _ := k.max(c, bits, off)
-		return T(v)
-	}
-	lo, hi, _ := k.summary(c, bits, off)
-	if isMin {
-		return T(lo)
-	}
-	return T(hi)
 }

@@ -33,38 +33,60 @@ func Summarize[T Number](x []T, m ...Mask) Summary[T] {
 		lo, hi, count, nulls := ref.Summary(x, mk)
 		return Summary[T]{Min: lo, Max: hi, Count: count, Nulls: nulls}
 	}
-	lo, hi, valid := summaryOf(active.Load(), x, mk.Bits, mk.Off)
+	lo, hi, valid := summaryOf(active.Load(), x, mk.Bits, mk.Off, wantBoth)
 	return Summary[T]{Min: lo, Max: hi, Count: valid, Nulls: len(x) - valid}
 }
 
-// summaryOf runs b's summary kernel for T's machine type.
-func summaryOf[T Number](b *backend, x []T, bits []byte, off int) (lo, hi T, valid int) {
+// extremes says which results of the summary kernels a caller needs.
+type extremes uint8
+
+const (
+	wantBoth extremes = iota // min and max: the fused summary kernel
+	wantMin                  // min only: the backend's min kernel, if it has one
+	wantMax                  // max only: the backend's max kernel, if it has one
+)
+
+// summaryOf runs b's summary-family kernel for T's machine type: the one
+// place that maps T to its kernels for Min, Max, MinMax and Summarize. With
+// wantMin or wantMax only that result is meaningful.
+func summaryOf[T Number](b *backend, x []T, bits []byte, off int, want extremes) (lo, hi T, valid int) {
 	switch num.KindOf[T]() {
 	case num.Int8:
-		return summaryIn(b.i8, x, bits, off)
+		return summaryIn(b.i8, x, bits, off, want)
 	case num.Int16:
-		return summaryIn(b.i16, x, bits, off)
+		return summaryIn(b.i16, x, bits, off, want)
 	case num.Int32:
-		return summaryIn(b.i32, x, bits, off)
+		return summaryIn(b.i32, x, bits, off, want)
 	case num.Int64:
-		return summaryIn(b.i64, x, bits, off)
+		return summaryIn(b.i64, x, bits, off, want)
 	case num.Uint8:
-		return summaryIn(b.u8, x, bits, off)
+		return summaryIn(b.u8, x, bits, off, want)
 	case num.Uint16:
-		return summaryIn(b.u16, x, bits, off)
+		return summaryIn(b.u16, x, bits, off, want)
 	case num.Uint32:
-		return summaryIn(b.u32, x, bits, off)
+		return summaryIn(b.u32, x, bits, off, want)
 	case num.Uint64:
-		return summaryIn(b.u64, x, bits, off)
+		return summaryIn(b.u64, x, bits, off, want)
 	case num.Float32:
-		return summaryIn(b.f32, x, bits, off)
+		return summaryIn(b.f32, x, bits, off, want)
 	}
-	return summaryIn(b.f64, x, bits, off)
+	return summaryIn(b.f64, x, bits, off, want)
 }
 
-// summaryIn runs the summary kernel of machine type C on x, whose element
-// type T has C as its underlying type.
-func summaryIn[T, C num.Number, S int64 | uint64 | float32 | float64](k kernelSet[C, S], x []T, bits []byte, off int) (lo, hi T, valid int) {
-	l, h, v := k.summary(num.Cast[C](x), bits, off)
+// summaryIn runs the kernel of machine type C that computes what want asks
+// for on x, whose element type T has C as its underlying type: the
+// single-extreme kernel where the backend has one, the fused summary
+// otherwise.
+func summaryIn[T, C num.Number, S int64 | uint64 | float32 | float64](k kernelSet[C, S], x []T, bits []byte, off int, want extremes) (lo, hi T, valid int) {
+	c := num.Cast[C](x)
+	switch {
+	case want == wantMin && k.min != nil:
+		l, v := k.min(c, bits, off)
+		return T(l), 0, v
+	case want == wantMax && k.max != nil:
+		h, v := k.max(c, bits, off)
+		return 0, T(h), v
+	}
+	l, h, v := k.summary(c, bits, off)
 	return T(l), T(h), v
 }

@@ -32,7 +32,7 @@ func checkSummaryBackends[T Number](t *testing.T, what string, x []T, bits []byt
 		if !b.available {
 			continue
 		}
-		gl, gh, gc := summaryOf(b, x, bits, off)
+		gl, gh, gc := summaryOf(b, x, bits, off, wantBoth)
 		if testkit.Bits(gl) != testkit.Bits(lo) || testkit.Bits(gh) != testkit.Bits(hi) || gc != count {
 			t.Fatalf("%s: %s %s n=%d off=%d: got (%v %#x, %v %#x, %d), reference (%v %#x, %v %#x, %d)",
 				b.name, num.KindOf[T](), what, len(x), off, gl, testkit.Bits(gl), gh, testkit.Bits(gh), gc,
@@ -40,11 +40,11 @@ func checkSummaryBackends[T Number](t *testing.T, what string, x []T, bits []byt
 		}
 		// Min and Max run the single-extreme kernels where a backend has
 		// them (floats on amd64), which must agree with the fused one.
-		if g := minOf(b, x, bits, off); testkit.Bits(g) != testkit.Bits(lo) {
+		if g, _, _ := summaryOf(b, x, bits, off, wantMin); testkit.Bits(g) != testkit.Bits(lo) {
 			t.Fatalf("%s: %s %s n=%d off=%d: min kernel %v %#x, reference %v %#x",
 				b.name, num.KindOf[T](), what, len(x), off, g, testkit.Bits(g), lo, testkit.Bits(lo))
 		}
-		if g := maxOf(b, x, bits, off); testkit.Bits(g) != testkit.Bits(hi) {
+		if _, g, _ := summaryOf(b, x, bits, off, wantMax); testkit.Bits(g) != testkit.Bits(hi) {
 			t.Fatalf("%s: %s %s n=%d off=%d: max kernel %v %#x, reference %v %#x",
 				b.name, num.KindOf[T](), what, len(x), off, g, testkit.Bits(g), hi, testkit.Bits(hi))
 		}
