@@ -272,24 +272,13 @@ var (
 	maxSplitIters = 1 << 26
 )
 
-// add128 adds v (as a signed 128-bit value hi:lo) to the sum hi:lo.
-func add128(hi int64, lo uint64, vhi int64, vlo uint64) (int64, uint64) {
-	s := lo + vlo
-	carry := int64(0)
-	if s < lo {
-		carry = 1
-	}
-	return hi + vhi + carry, s
-}
-
 // neonCheckedI64 sums exactly in 128 bits: the kernel sums the unsigned
 // low halves and the signed high halves of the elements separately in
 // 64-bit lanes, where neither can wrap, and Go combines them as
 // high*2^32 + low.
 func neonCheckedI64(x []int64, bits []byte, off int) (int64, bool) {
-	var hi int64
-	var lo uint64
-	addOne := func(v int64) { hi, lo = add128(hi, lo, v>>63, uint64(v)) }
+	var sum num.Int128
+	addOne := func(v int64) { sum = sum.AddInt64(v) }
 	i := 0
 	if bits != nil {
 		for ; i < alignHead(len(x), off); i++ {
@@ -307,8 +296,7 @@ func neonCheckedI64(x []int64, bits []byte, off int) (int64, bool) {
 			splitI64Masked(&x[i], k, &bits[(off+i)>>3], &out)
 		}
 		h := int64(out[2]) + int64(out[3]) // sum of high halves, exact
-		hi, lo = add128(hi, lo, h>>32, uint64(h)<<32)
-		hi, lo = add128(hi, lo, 0, out[0]+out[1])
+		sum = sum.Add(h>>32, uint64(h)<<32).AddUint64(out[0] + out[1])
 		i += 8 * k
 		it -= k
 	}
@@ -317,19 +305,18 @@ func neonCheckedI64(x []int64, bits []byte, off int) (int64, bool) {
 			addOne(x[i])
 		}
 	}
-	return int64(lo), hi != int64(lo)>>63
+	return int64(sum.Lo), !sum.FitsInt64()
 }
 
 // neonCheckedU64 is neonCheckedI64 for unsigned elements: both halves
 // unsigned, overflow iff the high word of the 128-bit sum is not zero.
 func neonCheckedU64(x []uint64, bits []byte, off int) (uint64, bool) {
-	var hi int64
-	var lo uint64
+	var sum num.Int128
 	i := 0
 	if bits != nil {
 		for ; i < alignHead(len(x), off); i++ {
 			if bitAt(bits, off+i) {
-				hi, lo = add128(hi, lo, 0, x[i])
+				sum = sum.AddUint64(x[i])
 			}
 		}
 	}
@@ -342,17 +329,16 @@ func neonCheckedU64(x []uint64, bits []byte, off int) (uint64, bool) {
 			splitU64Masked(&x[i], k, &bits[(off+i)>>3], &out)
 		}
 		h := out[2] + out[3]
-		hi, lo = add128(hi, lo, int64(h>>32), h<<32)
-		hi, lo = add128(hi, lo, 0, out[0]+out[1])
+		sum = sum.Add(int64(h>>32), h<<32).AddUint64(out[0] + out[1])
 		i += 8 * k
 		it -= k
 	}
 	for ; i < len(x); i++ {
 		if bits == nil || bitAt(bits, off+i) {
-			hi, lo = add128(hi, lo, 0, x[i])
+			sum = sum.AddUint64(x[i])
 		}
 	}
-	return lo, hi != 0
+	return sum.Lo, !sum.FitsUint64()
 }
 
 // The kernel calls. The generic code above reaches the assembly through

@@ -1,8 +1,6 @@
 package quiver
 
 import (
-	"math/bits"
-
 	"golang.org/x/exp/constraints"
 
 	"github.com/quiverlabs/quiver/internal/num"
@@ -35,17 +33,13 @@ func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
 	// Narrow elements: a chunk of at most 2^32 of them sums exactly in
 	// int64 (2^32 × 2^31 = 2^63, and -2^63 is representable), so the wrap
 	// kernel gives exact chunk sums, added here in 128 bits.
-	var hi int64
-	var lo uint64
+	var sum num.Int128
 	for start := 0; start < len(x); {
 		n := narrowChunk(len(x) - start)
-		s := sumSigned(b, x[start:start+n], mk.Bits, mk.Off+start)
-		var carry uint64
-		lo, carry = bits.Add64(lo, uint64(s), 0)
-		hi += s>>63 + int64(carry)
+		sum = sum.AddInt64(sumSigned(b, x[start:start+n], mk.Bits, mk.Off+start))
 		start += n
 	}
-	return CheckedSum[int64]{int64(lo), hi != int64(lo)>>63}
+	return CheckedSum[int64]{int64(sum.Lo), !sum.FitsInt64()}
 }
 
 // SumCheckedUint sums the participating elements of an unsigned integer
@@ -62,15 +56,13 @@ func SumCheckedUint[T constraints.Unsigned](x []T, m ...Mask) CheckedSum[uint64]
 		return CheckedSum[uint64]{s, o}
 	}
 	// 2^32 elements below 2^32 sum below 2^64: chunk sums are exact.
-	var hi, lo uint64
+	var sum num.Int128
 	for start := 0; start < len(x); {
 		n := narrowChunk(len(x) - start)
-		var carry uint64
-		lo, carry = bits.Add64(lo, sumUnsigned(b, x[start:start+n], mk.Bits, mk.Off+start), 0)
-		hi += carry
+		sum = sum.AddUint64(sumUnsigned(b, x[start:start+n], mk.Bits, mk.Off+start))
 		start += n
 	}
-	return CheckedSum[uint64]{lo, hi != 0}
+	return CheckedSum[uint64]{sum.Lo, !sum.FitsUint64()}
 }
 
 // narrowChunk is how many of the remaining elements of a type at most 32

@@ -5,6 +5,7 @@ package quiver
 import (
 	"math/bits"
 
+	"github.com/quiverlabs/quiver/internal/num"
 	"github.com/quiverlabs/quiver/internal/oracle"
 	"github.com/quiverlabs/quiver/internal/ref"
 )
@@ -99,30 +100,10 @@ func intSum[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64, S
 // boundaries reachable.
 var checkedChunk = 1<<31 - 64
 
-// int128 is a two's complement 128-bit integer, enough for any exact sum
-// of fewer than 2^63 elements of 64 bits.
-type int128 struct {
-	hi int64
-	lo uint64
-}
-
-func (a int128) add(hi int64, lo uint64) int128 {
-	var c uint64
-	a.lo, c = bits.Add64(a.lo, lo, 0)
-	a.hi += hi + int64(c)
-	return a
-}
-
-func (a int128) sub(hi int64, lo uint64) int128 {
-	var b uint64
-	a.lo, b = bits.Sub64(a.lo, lo, 0)
-	a.hi -= hi + int64(b)
-	return a
-}
-
-// addSplit adds hi×2^32 + lo, the value of a checked kernel's split sums.
-func (a int128) addSplit(lo, hi uint64) int128 {
-	return a.add(int64(hi>>32), hi<<32).add(0, lo)
+// addSplit returns a + hi×2^32 + lo, the value of a checked kernel's split
+// sums.
+func addSplit(a num.Int128, lo, hi uint64) num.Int128 {
+	return a.Add(int64(hi>>32), hi<<32).AddUint64(lo)
 }
 
 // checkedSigned adapts a checked kernel for int64. The kernel sums the
@@ -130,41 +111,40 @@ func (a int128) addSplit(lo, hi uint64) int128 {
 // zero, become unsigned); each call's n×2^63 is taken off in 128 bits.
 func checkedSigned(kernel func(x []int64, bits []byte, off int) (lo, hi uint64), step int) func([]int64, []byte, int) (int64, bool) {
 	return func(x []int64, bits []byte, off int) (int64, bool) {
-		var acc int128
+		var acc num.Int128
 		full := len(x) - len(x)%step
 		for start := 0; start < full; {
 			n := min(full-start, checkedChunk)
 			lo, hi := kernel(x[start:start+n], bits, off+start)
-			acc = acc.addSplit(lo, hi).sub(int64(n>>1), uint64(n)<<63)
+			acc = addSplit(acc, lo, hi).Sub(int64(n>>1), uint64(n)<<63) // n×2^63
 			start += n
 		}
 		for i := full; i < len(x); i++ {
 			if ref.Valid(bits, off, i) {
-				v := x[i]
-				acc = acc.add(v>>63, uint64(v))
+				acc = acc.AddInt64(x[i])
 			}
 		}
-		return int64(acc.lo), acc.hi != int64(acc.lo)>>63
+		return int64(acc.Lo), !acc.FitsInt64()
 	}
 }
 
 // checkedUnsigned adapts a checked kernel for uint64.
 func checkedUnsigned(kernel func(x []uint64, bits []byte, off int) (lo, hi uint64), step int) func([]uint64, []byte, int) (uint64, bool) {
 	return func(x []uint64, bits []byte, off int) (uint64, bool) {
-		var acc int128
+		var acc num.Int128
 		full := len(x) - len(x)%step
 		for start := 0; start < full; {
 			n := min(full-start, checkedChunk)
 			lo, hi := kernel(x[start:start+n], bits, off+start)
-			acc = acc.addSplit(lo, hi)
+			acc = addSplit(acc, lo, hi)
 			start += n
 		}
 		for i := full; i < len(x); i++ {
 			if ref.Valid(bits, off, i) {
-				acc = acc.add(0, x[i])
+				acc = acc.AddUint64(x[i])
 			}
 		}
-		return acc.lo, acc.hi != 0
+		return acc.Lo, !acc.FitsUint64()
 	}
 }
 

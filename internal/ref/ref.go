@@ -9,8 +9,6 @@
 package ref
 
 import (
-	"math/bits"
-
 	"golang.org/x/exp/constraints"
 
 	"github.com/quiverlabs/quiver/internal/num"
@@ -84,36 +82,25 @@ func SumInt[T num.Number, S int64 | uint64](x []T, m Mask) S {
 // mathematical sum lies outside int64. The returned value is the wrapped
 // sum. 2^63 elements of magnitude at most 2^63 cannot overflow 128 bits.
 func SumCheckedSigned[T num.Number](x []T, m Mask) (int64, bool) {
-	var hi int64
-	var lo uint64
+	var sum num.Int128
 	for k := range m.Len(len(x)) {
-		i := m.Index(k)
-		if !Valid(m.Bits, m.Off, i) {
-			continue
+		if i := m.Index(k); Valid(m.Bits, m.Off, i) {
+			sum = sum.AddInt64(int64(x[i]))
 		}
-		v := int64(x[i])
-		var carry uint64
-		lo, carry = bits.Add64(lo, uint64(v), 0)
-		hi += v>>63 + int64(carry) // v>>63 is the sign extension: 0 or -1
 	}
-	// Representable iff the high word is the sign extension of the low one.
-	return int64(lo), hi != int64(lo)>>63
+	return int64(sum.Lo), !sum.FitsInt64()
 }
 
 // SumCheckedUnsigned sums exactly in 128 bits and reports whether the
 // mathematical sum exceeds uint64. The returned value is the wrapped sum.
 func SumCheckedUnsigned[T num.Number](x []T, m Mask) (uint64, bool) {
-	var hi, lo uint64
+	var sum num.Int128
 	for k := range m.Len(len(x)) {
-		i := m.Index(k)
-		if !Valid(m.Bits, m.Off, i) {
-			continue
+		if i := m.Index(k); Valid(m.Bits, m.Off, i) {
+			sum = sum.AddUint64(uint64(x[i]))
 		}
-		var carry uint64
-		lo, carry = bits.Add64(lo, uint64(x[i]), 0)
-		hi += carry
 	}
-	return lo, hi != 0
+	return sum.Lo, !sum.FitsUint64()
 }
 
 // Summary is the one-pass min, max, participating count and null count.
