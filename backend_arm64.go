@@ -246,13 +246,9 @@ func neonSummaryFloat[T float32 | float64](x []T, bits []byte, off int) (lo, hi 
 // neonCountValid counts set bits: the head up to a byte boundary in Go,
 // whole 64-byte blocks with CNT, the rest with the generic word loop.
 func neonCountValid(bm []byte, off, n int) int {
-	c := 0
-	p, end := off, off+n
-	for ; p < end && p&7 != 0; p++ {
-		if bitAt(bm, p) {
-			c++
-		}
-	}
+	head := alignHead(n, off) // bits before the first whole byte
+	c := genericCountValid(bm, off, head)
+	p, end := off+head, off+n
 	for blocks := (end - p) / 512; blocks > 0; {
 		k := min(blocks, maxCountBlocks)
 		c += countBits(&bm[p>>3], k)

@@ -3,8 +3,6 @@
 package quiver
 
 import (
-	"math/bits"
-
 	"github.com/quiverlabs/quiver/internal/num"
 	"github.com/quiverlabs/quiver/internal/oracle"
 	"github.com/quiverlabs/quiver/internal/ref"
@@ -149,29 +147,18 @@ func checkedUnsigned(kernel func(x []uint64, bits []byte, off int) (lo, hi uint6
 }
 
 // countValidWith adapts a kernel that counts the set bits of whole 8-byte
-// words: the bits before the first whole byte, the bytes after the last
-// whole word and the bits after the last whole byte are counted here, so
-// nothing outside bytes off/8 .. (off+n-1)/8 is read.
+// words: the bits before the first whole byte and those after the last
+// whole word are counted by the generic loop, so nothing outside bytes
+// off/8 .. (off+n-1)/8 is read.
 func countValidWith(kernel func(b []byte) int) func(bm []byte, off, n int) int {
 	return func(bm []byte, off, n int) int {
-		c := 0
-		p, end := off, off+n
-		for p < end && p&7 != 0 {
-			c += int(bm[p>>3] >> (p & 7) & 1)
-			p++
-		}
-		b := p >> 3
+		head := min(n, (8-off&7)&7) // bits before the first whole byte
+		c := genericCountValid(bm, off, head)
+		p, end := off+head, off+n
 		if words := (end - p) >> 6; words > 0 {
-			c += kernel(bm[b : b+words*8])
+			c += kernel(bm[p>>3 : p>>3+words*8])
 			p += words * 64
-			b += words * 8
 		}
-		for ; p+8 <= end; p, b = p+8, b+1 {
-			c += bits.OnesCount8(bm[b])
-		}
-		for ; p < end; p++ {
-			c += int(bm[p>>3] >> (p & 7) & 1)
-		}
-		return c
+		return c + genericCountValid(bm, p, end-p)
 	}
 }
