@@ -43,9 +43,6 @@ func Specials[T num.Number]() []T {
 	return []T{0, 1, hi, lo, hi - 1, lo + 1, T(hi / 2), T(lo / 2)}
 }
 
-// IsNaN reports whether v is a NaN.
-func IsNaN[T num.Number](v T) bool { return v != v }
-
 // Bits returns the bit pattern of v, widened to 64 bits, so that results
 // can be compared exactly (+0.0 differs from -0.0, NaN payloads differ).
 func Bits[T num.Number](v T) uint64 {
