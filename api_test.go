@@ -35,7 +35,7 @@ func TestBadInput(t *testing.T) {
 	// The offset counts: 5 bytes hold 40 bits at offset 0 but not at offset 1.
 	mustPanic(t, "quiver: validity bitmap has 5 bytes, need 6 for 40 elements at offset 1",
 		func() { Sum(x, Valid(make([]byte, 5), 1)) })
-	mustPanic(t, "quiver: validity bitmap offset -1 is negative", func() { Sum(x, Valid(make([]byte, 8), -1)) })
+	mustPanic(t, "quiver: Valid: bitmap offset -1 is negative", func() { Sum(x, Valid(make([]byte, 8), -1)) })
 	mustPanic(t, "quiver: selection index 40 at position 2 is out of range for 40 elements",
 		func() { Sum(x, Select([]uint32{0, 39, 40, 41})) })
 	mustPanic(t, "quiver: selection index 4294967295 at position 0 is out of range for 40 elements",

@@ -45,9 +45,20 @@
 //
 // # Contract violations
 //
-// A bitmap too short for the input, a negative bitmap offset, a selection
-// index out of range, or more than one Mask panics with a message that
-// names the argument and the numbers. No reduction allocates.
+// Every input outside the contract panics, before any kernel runs, with a
+// message that starts with "quiver: " and names the argument and the
+// numbers:
+//
+//   - [Valid] with a negative offset;
+//   - a bitmap too short for the elements at its offset (it needs
+//     ceil((offset+n)/8) bytes; none when n is 0), or an offset so large
+//     that offset+n overflows int;
+//   - a selection index that is not below the number of elements;
+//   - [Mask.Select] on a Mask that already has a selection;
+//   - more than one Mask, or a negative n for [CountValid].
+//
+// Nothing outside the contract returns a value, and no reduction
+// allocates.
 //
 // # Backends
 //
@@ -59,6 +70,7 @@ package quiver
 
 import (
 	"fmt"
+	"math"
 
 	"golang.org/x/exp/constraints"
 
@@ -91,21 +103,34 @@ type Mask struct {
 // array is used without copying:
 //
 //	quiver.Valid(arr.NullBitmapBytes(), arr.Data().Offset())
+//
+// Valid panics if offset is negative. A reduction over n elements panics
+// unless bitmap is nil or holds bits offset through offset+n-1, that is at
+// least ceil((offset+n)/8) bytes; with n = 0 no bit is read, so any bitmap
+// and any offset >= 0 will do.
 func Valid(bitmap []byte, offset int) Mask {
+	if offset < 0 {
+		panic(fmt.Sprintf("quiver: Valid: bitmap offset %d is negative", offset))
+	}
 	return Mask{bits: bitmap, off: offset}
 }
 
 // Select returns a Mask that visits x[sel[0]], x[sel[1]], ... in that
 // order; duplicated indices are visited once per entry. Every element is
-// valid. An empty or nil sel selects nothing.
+// valid. An empty or nil sel selects nothing. A reduction over n elements
+// panics if an index is n or more.
 func Select(sel []uint32) Mask {
 	return Mask{sel: sel, hasSel: true}
 }
 
-// Select returns m restricted to the selection sel, as [Select] does: the
-// result visits the selected elements in selection order and skips those
-// that m's bitmap marks invalid.
+// Select returns m with the selection sel, as [Select] does: the result
+// visits the selected elements in selection order and skips those that
+// m's bitmap marks invalid. A Mask holds one selection: Select panics if m
+// already has one (compose two selections into one slice first).
 func (m Mask) Select(sel []uint32) Mask {
+	if m.hasSel {
+		panic(fmt.Sprintf("quiver: Mask.Select: the mask already has a selection of %d indices", len(m.sel)))
+	}
 	m.sel, m.hasSel = sel, true
 	return m
 }
@@ -128,15 +153,22 @@ func maskOf(n int, masks []Mask) ref.Mask {
 	return ref.Mask{Bits: m.bits, Off: m.off, Sel: m.sel, HasSel: m.hasSel}
 }
 
-// checkBitmap panics unless bits covers n elements starting at bit off.
+// checkBitmap panics unless bits is nil or covers n >= 0 elements from
+// bit off >= 0. Every quantity is compared in uint64, where off+n+7 cannot
+// wrap for any two non-negative ints, so no offset or length near MaxInt
+// slips through; and off+n itself must be an int, so that no later index
+// arithmetic (off+i for i < n) can wrap either.
 func checkBitmap(bits []byte, off, n int) {
-	if bits == nil {
-		return
-	}
-	if off < 0 {
+	if off < 0 { // unreachable through Valid; kept for the zero-cost guarantee
 		panic(fmt.Sprintf("quiver: validity bitmap offset %d is negative", off))
 	}
-	if need := (off + n + 7) / 8; len(bits) < need {
+	if bits == nil || n == 0 {
+		return
+	}
+	if off > math.MaxInt-n {
+		panic(fmt.Sprintf("quiver: validity bitmap offset %d plus %d elements overflows int", off, n))
+	}
+	if need := (uint64(off) + uint64(n) + 7) / 8; uint64(len(bits)) < need {
 		panic(fmt.Sprintf("quiver: validity bitmap has %d bytes, need %d for %d elements at offset %d",
 			len(bits), need, n, off))
 	}
