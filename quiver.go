@@ -150,7 +150,28 @@ func maskOf(n int, masks []Mask) ref.Mask {
 	if m.hasSel {
 		checkSelection(m.sel, n)
 	}
-	return ref.Mask{Bits: m.bits, Off: m.off, Sel: m.sel, HasSel: m.hasSel}
+	bits, off := bitSpan(m.bits, m.off, n)
+	return ref.Mask{Bits: bits, Off: off, Sel: m.sel, HasSel: m.hasSel}
+}
+
+// bitSpan returns the bytes of a validated bitmap that hold bits off
+// through off+n-1, with length and capacity cut to them, and the position
+// of bit off in the first one (0 to 7). Every backend receives its bitmap
+// in this form, so no kernel can see a byte outside the elements' bits,
+// and no index arithmetic below the API works with an offset above 7. A
+// nil bitmap stays nil (all valid); with n = 0 the span is empty.
+func bitSpan(bits []byte, off, n int) ([]byte, int) {
+	if bits == nil {
+		return nil, 0
+	}
+	if n == 0 {
+		return bits[:0:0], 0
+	}
+	first := off >> 3
+	// off&7 + n + 7 is done in uint so that it cannot wrap for n near
+	// MaxInt; checkBitmap has made sure the span is inside bits.
+	end := first + int((uint(off&7)+uint(n)+7)>>3)
+	return bits[first:end:end], off & 7
 }
 
 // checkBitmap panics unless bits is nil or covers n >= 0 elements from
