@@ -40,5 +40,6 @@ func amd64Backend(name string, priority int, available bool, set isa) *backend {
 	b.name, b.priority, b.available = name, priority, available
 	installSumKernels(&b, set)     // sum_amd64.go: float and integer sums, checked sums, valid counts
 	installSummaryKernels(&b, set) // summary_amd64.go: min, max and the fused summary
+	installCountKernels(&b, set)   // count_amd64.go: valid-bit counts
 	return &b
 }

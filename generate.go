@@ -6,11 +6,17 @@ package quiver
 // generators live in their own module, internal/asm, so that avo never
 // appears in this module's dependencies.
 //
-// amd64 (avo): the sum family (float and integer sums, checked sums, valid
-// counts) and the summary family (min, max and the valid count).
+// Each family has its wrappers in <family>_<arch>.go, its generated Go
+// declarations in <family>_stubs_<arch>.go and its kernels in
+// <family>_<arch>.s; the file names carry the architecture and the
+// generated files also carry the full constraint (<arch> && !purego).
 //
-//go:generate go -C internal/asm run ./amd64/sum -out ../../sum_amd64.s -stubs ../../sum_amd64_stubs.go -pkg quiver
-//go:generate go -C internal/asm run ./amd64/summary -out ../../summary_amd64.s -stubs ../../summary_amd64_stubs.go -pkg quiver
+// amd64 (avo): the sum family (float and integer sums, checked sums), the
+// summary family (min, max and the valid count) and valid-bit counts.
+//
+//go:generate go -C internal/asm run ./amd64/sum -out ../../sum_amd64.s -stubs ../../sum_stubs_amd64.go -pkg quiver
+//go:generate go -C internal/asm run ./amd64/summary -out ../../summary_amd64.s -stubs ../../summary_stubs_amd64.go -pkg quiver
+//go:generate go -C internal/asm run ./amd64/count -out ../../count_amd64.s -stubs ../../count_stubs_amd64.go -pkg quiver
 //
 // arm64 (NEON, encoded from the Arm encodings as WORD directives):
 //

@@ -33,7 +33,6 @@ func installSumKernels(b *backend, set isa) {
 		b.u64.sum = intSum(sumU64AVX2, 4)
 		b.checkedI64 = checkedSigned(checkedI64AVX2, 4)
 		b.checkedU64 = checkedUnsigned(checkedU64AVX2, 4)
-		b.countValid = countValidWith(countValidAVX2)
 	case isaAVX512:
 		// ADR-013: A=4 accumulators of one ZMM register each.
 		b.policy32 = oracle.Policy{A: 4, W: 16}
@@ -50,7 +49,6 @@ func installSumKernels(b *backend, set isa) {
 		b.u64.sum = intSum(sumU64AVX512, 8)
 		b.checkedI64 = checkedSigned(checkedI64AVX512, 8)
 		b.checkedU64 = checkedUnsigned(checkedU64AVX512, 8)
-		b.countValid = countValidWith(countValidAVX512)
 	}
 }
 
@@ -143,22 +141,5 @@ func checkedUnsigned(kernel func(x []uint64, bits []byte, off int) (lo, hi uint6
 			}
 		}
 		return acc.Lo, !acc.FitsUint64()
-	}
-}
-
-// countValidWith adapts a kernel that counts the set bits of whole 8-byte
-// words: the bits before the first whole byte and those after the last
-// whole word are counted by the generic loop, so nothing outside bytes
-// off/8 .. (off+n-1)/8 is read.
-func countValidWith(kernel func(b []byte) int) func(bm []byte, off, n int) int {
-	return func(bm []byte, off, n int) int {
-		head := min(n, (8-off&7)&7) // bits before the first whole byte
-		c := genericCountValid(bm, off, head)
-		p, end := off+head, off+n
-		if words := (end - p) >> 6; words > 0 {
-			c += kernel(bm[p>>3 : p>>3+words*8])
-			p += words * 64
-		}
-		return c + genericCountValid(bm, p, end-p)
 	}
 }

@@ -342,14 +342,19 @@ func TestCountValidKernelLoops(t *testing.T) {
 	}
 }
 
-// TestSumAssemblyShape reads the generated assembly: every kernel returns
+// TestSumAssemblyShape reads the generated assembly of the sum and count
+// families: every kernel returns
 // through VZEROUPPER immediately before each RET, and the AVX2 kernels use
 // no AVX-512 register (ZMM or opmask), which the AVX2 backend's feature
 // check would not cover.
 func TestSumAssemblyShape(t *testing.T) {
-	src, err := os.ReadFile("sum_amd64.s")
-	if err != nil {
-		t.Fatal(err)
+	var src []byte
+	for _, file := range []string{"sum_amd64.s", "count_amd64.s"} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src = append(src, b...)
 	}
 	var fn, prev string
 	kernels := 0

@@ -440,3 +440,22 @@ func (m *ByteMasks) Mask(r reg.GPVirtual) reg.VecVirtual {
 	VPCMPEQB(m.sel, x, x)
 	return x
 }
+
+// HsumQ adds the 64-bit lanes of v into a general register.
+func HsumQ(s ISA, v reg.VecVirtual) reg.GPVirtual {
+	y := v.AsY()
+	if s == AVX512 {
+		hi := YMM()
+		VEXTRACTI64X4(U8(1), v, hi)
+		VPADDQ(hi, y, y)
+	}
+	x := v.AsX()
+	hx := XMM()
+	VEXTRACTI128(U8(1), y, hx)
+	VPADDQ(hx, x, x)
+	VPSHUFD(U8(0x4E), x, hx)
+	VPADDQ(hx, x, x)
+	r := GP64()
+	VMOVQ(x, r)
+	return r
+}

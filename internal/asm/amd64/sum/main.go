@@ -1,7 +1,7 @@
 // Command sum generates quiver's amd64 kernels for the sum family: float
-// sums in the ADR-013 blocked order, wrapping integer sums, the split sums
-// behind the exact checked 64-bit sums, and valid-bit counts, for AVX2 and
-// AVX-512. Element type and instruction set are parameters of one
+// sums in the ADR-013 blocked order, wrapping integer sums and the split
+// sums behind the exact checked 64-bit sums, for AVX2 and AVX-512 (the
+// valid-bit counts have their own generator, ../count). Element type and instruction set are parameters of one
 // generator per operation, so every kernel of an operation has the same
 // shape.
 //
@@ -24,7 +24,7 @@ type elem = kit.Elem
 var elems = kit.Elems
 
 func main() {
-	ConstraintExpr("!purego")
+	ConstraintExpr("amd64,!purego")
 	for _, s := range []kit.ISA{kit.AVX2, kit.AVX512} {
 		for _, e := range elems {
 			if e.Float {
@@ -35,7 +35,6 @@ func main() {
 		}
 		checkedSum(false, s)
 		checkedSum(true, s)
-		countValid(s)
 	}
 	Generate()
 }
@@ -366,7 +365,7 @@ func intSum(e elem, s kit.ISA) {
 	for v := 1; v < len(acc); v++ {
 		VPADDQ(acc[v], acc[0], acc[0])
 	}
-	r := hsumQ(s, acc[0])
+	r := kit.HsumQ(s, acc[0])
 	if e.Size == 1 && e.Signed {
 		Comment("Take off the bias: 128 per element.")
 		SHLQ(U8(7), total)
@@ -418,25 +417,6 @@ func widen(e elem, s kit.ISA, m Mem, zeroing bool, k func() reg.OpmaskVirtual, d
 		return
 	}
 	i.plain(m, dst)
-}
-
-// hsumQ adds the 64-bit lanes of v into a general register.
-func hsumQ(s kit.ISA, v reg.VecVirtual) reg.GPVirtual {
-	y := v.AsY()
-	if s == kit.AVX512 {
-		hi := YMM()
-		VEXTRACTI64X4(U8(1), v, hi)
-		VPADDQ(hi, y, y)
-	}
-	x := v.AsX()
-	hx := XMM()
-	VEXTRACTI128(U8(1), y, hx)
-	VPADDQ(hx, x, x)
-	VPSHUFD(U8(0x4E), x, hx)
-	VPADDQ(hx, x, x)
-	r := GP64()
-	VMOVQ(x, r)
-	return r
 }
 
 // checkedSum generates checked<I64|U64><ISA>(x, bits, off) (lo, hi uint64):
@@ -571,92 +551,7 @@ func checkedSum(signed bool, s kit.ISA) {
 	Label("reduce")
 	VPADDQ(accLo[1], accLo[0], accLo[0])
 	VPADDQ(accHi[1], accHi[0], accHi[0])
-	Store(hsumQ(s, accLo[0]), Return("lo"))
-	Store(hsumQ(s, accHi[0]), Return("hi"))
+	Store(kit.HsumQ(s, accLo[0]), Return("lo"))
+	Store(kit.HsumQ(s, accHi[0]), Return("hi"))
 	kit.Ret()
-}
-
-// countValid generates countValid<ISA>(b []byte) int: the number of set
-// bits in b, len(b) a multiple of 8. AVX-512 counts with VPOPCNTQ; AVX2
-// with the nibble table (VPSHUFB looks up the count of each half byte,
-// VPSADBW adds the byte counts into 64-bit lanes); both finish with POPCNT
-// on 8-byte words.
-func countValid(s kit.ISA) {
-	name := fmt.Sprintf("countValid%s", s)
-	TEXT(name, NOSPLIT, "func(b []byte) int")
-	Pragma("noescape")
-	Doc(fmt.Sprintf("%s returns the number of set bits in b; len(b) must be a multiple of 8.", name))
-	p, n := kit.Slice("b")
-	vb := s.VecBytes()
-	acc := []reg.VecVirtual{s.Vec(), s.Vec()}
-	kit.Zero(acc[0])
-	kit.Zero(acc[1])
-	var lut, nib, zero reg.VecVirtual
-	if s == kit.AVX2 {
-		lut, nib, zero = YMM(), YMM(), YMM()
-		VMOVDQU(nibbleLUT(), lut)
-		c := GP64()
-		MOVQ(U64(0x0F0F0F0F0F0F0F0F), c)
-		VMOVQ(c, nib.AsX())
-		VPBROADCASTQ(nib.AsX(), nib)
-		kit.Zero(zero)
-	}
-	count := func(m Mem, a reg.VecVirtual) {
-		t := s.Vec()
-		if s == kit.AVX512 {
-			VPOPCNTQ(m, t)
-			VPADDQ(t, a, a)
-			return
-		}
-		lo, hi := YMM(), YMM()
-		VMOVDQU(m, t)
-		VPAND(nib, t, lo)
-		VPSRLW(U8(4), t, hi)
-		VPAND(nib, hi, hi)
-		VPSHUFB(lo, lut, lo)
-		VPSHUFB(hi, lut, hi)
-		VPADDB(lo, hi, t)
-		VPSADBW(zero, t, t)
-		VPADDQ(t, a, a)
-	}
-	const u = 4
-	kit.Loop("vec4", n, u*vb, func() {
-		for v := 0; v < u; v++ {
-			count(Mem{Base: p, Disp: v * vb}, acc[v%2])
-		}
-		ADDQ(U32(u*vb), p)
-	})
-	kit.Loop("vec1", n, vb, func() {
-		count(Mem{Base: p}, acc[0])
-		ADDQ(U32(vb), p)
-	})
-	VPADDQ(acc[1], acc[0], acc[0])
-	r := hsumQ(s, acc[0])
-	kit.Loop("word", n, 8, func() {
-		c := GP64()
-		POPCNTQ(Mem{Base: p}, c)
-		ADDQ(c, r)
-		ADDQ(U32(8), p)
-	})
-	Store(r, ReturnIndex(0))
-	kit.Ret()
-}
-
-var lutMem *Mem
-
-// nibbleLUT is the popcount of each 4-bit value, repeated for both 128-bit
-// halves (VPSHUFB looks up within each half).
-func nibbleLUT() Mem {
-	if lutMem == nil {
-		m := GLOBL("popcnt4", RODATA|NOPTR)
-		for i := 0; i < 32; i++ {
-			c := 0
-			for v := i % 16; v != 0; v &= v - 1 {
-				c++
-			}
-			DATA(i, U8(uint8(c)))
-		}
-		lutMem = &m
-	}
-	return *lutMem
 }

@@ -107,7 +107,7 @@ func (x extremes) name() string {
 }
 
 func main() {
-	ConstraintExpr("!purego")
+	ConstraintExpr("amd64,!purego")
 	for _, is := range isas {
 		for _, e := range elems {
 			// Integers have fused kernels only: Min and Max of integer
