@@ -1,11 +1,8 @@
-//go:build linux || darwin || freebsd
-
 package quiver
 
 import (
 	"fmt"
 	"runtime/debug"
-	"syscall"
 	"testing"
 	"unsafe"
 
@@ -17,36 +14,22 @@ import (
 // A kernel that reads one byte outside its slice (data or bitmap) faults,
 // and the fault is reported as a failure naming the case.
 
-// guarded is a readable, writable page between two inaccessible ones.
+// guarded is readable, writable memory between two inaccessible pages
+// (newGuarded and newGuardedBytes are in guard_unix_test.go; elsewhere the
+// tests that need them skip).
 type guarded struct {
-	mem  []byte
-	page int
-}
-
-func newGuarded(t *testing.T) *guarded {
-	t.Helper()
-	page := syscall.Getpagesize()
-	mem, err := syscall.Mmap(-1, 0, 3*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Skipf("mmap: %v", err)
-	}
-	t.Cleanup(func() { syscall.Munmap(mem) })
-	for _, r := range [][]byte{mem[:page], mem[2*page:]} {
-		if err := syscall.Mprotect(r, syscall.PROT_NONE); err != nil {
-			t.Skipf("mprotect: %v", err)
-		}
-	}
-	return &guarded{mem: mem, page: page}
+	body []byte
 }
 
 // bytes returns n bytes that end at the upper guard (atEnd) or start at the
-// lower one, with their capacity cut to their length.
+// lower one, with their capacity cut to their length, filled with a
+// pattern.
 func (g *guarded) bytes(n int, atEnd bool) []byte {
-	lo := g.page
+	lo := 0
 	if atEnd {
-		lo = 2*g.page - n
+		lo = len(g.body) - n
 	}
-	b := g.mem[lo : lo+n : lo+n]
+	b := g.body[lo : lo+n : lo+n]
 	for i := range b {
 		b[i] = byte(i*37 + 11)
 	}
@@ -67,33 +50,69 @@ type guardCase struct {
 	dataAtEnd   bool
 	bitmap      bool
 	bitmapAtEnd bool
+	sel         bool // also a selection, placed in guarded memory
 }
 
 func (c guardCase) String() string {
-	return fmt.Sprintf("n=%d data-at-end=%v bitmap=%v off=%d bitmap-at-end=%v", c.n, c.dataAtEnd, c.bitmap, c.off, c.bitmapAtEnd)
+	return fmt.Sprintf("n=%d data-at-end=%v bitmap=%v off=%d bitmap-at-end=%v sel=%v",
+		c.n, c.dataAtEnd, c.bitmap, c.off, c.bitmapAtEnd, c.sel)
 }
 
+// guardCases places every length up to beyond every backend's block
+// (AVX-512 bytes: 4 × 64) with bitmap offsets 0 and 5, and the lengths
+// around each block and word size with every bitmap offset 0..63.
 func guardCases(short bool) []guardCase {
-	maxN := 300 // beyond every backend's block (AVX-512 bytes: 4 × 64)
+	maxN := 300
 	if short {
 		maxN = 140
 	}
+	everyOffset := map[int]bool{}
+	for _, edge := range []int{0, 8, 16, 32, 64, 128, 256} {
+		for d := -2; d <= 2; d++ {
+			everyOffset[edge+d] = true
+		}
+	}
 	var cs []guardCase
 	for n := 0; n <= maxN; n++ {
+		offs := []int{0, 5}
+		if everyOffset[n] && !short {
+			offs = make([]int, 64)
+			for i := range offs {
+				offs[i] = i
+			}
+		}
 		for _, dataAtEnd := range []bool{true, false} {
 			cs = append(cs, guardCase{n: n, dataAtEnd: dataAtEnd})
-			for _, off := range []int{0, 5} {
+			cs = append(cs, guardCase{n: n, dataAtEnd: dataAtEnd, sel: true})
+			for _, off := range offs {
 				for _, bmEnd := range []bool{true, false} {
 					cs = append(cs, guardCase{n: n, off: off, dataAtEnd: dataAtEnd, bitmap: true, bitmapAtEnd: bmEnd})
 				}
+				cs = append(cs, guardCase{n: n, off: off, dataAtEnd: dataAtEnd, bitmap: true, bitmapAtEnd: true, sel: true})
 			}
 		}
 	}
 	return cs
 }
 
+// guardSelection returns a selection of n elements in guarded memory,
+// ending at the guard: every index backwards, then the last index again.
+func guardSelection(g *guarded, n int) []uint32 {
+	if n == 0 {
+		return guardedSlice[uint32](g, 0, true)
+	}
+	sel := guardedSlice[uint32](g, n+1, true)
+	for i := range n {
+		sel[i] = uint32(n - 1 - i)
+	}
+	sel[n] = uint32(n - 1)
+	return sel
+}
+
 // runGuarded calls every operation on T through run, with the inputs of each
-// case in guarded memory, and reports a fault as a failure of that case.
+// case in guarded memory (data in g, bitmap and selection in gb), and
+// reports a fault as a failure of that case. A bitmap one byte too short,
+// ending at the guard, must give a quiver: panic, never a fault.
 func runGuarded[T Number](t *testing.T, g, gb *guarded, run func(x []T, m Mask)) {
 	t.Helper()
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
@@ -103,6 +122,14 @@ func runGuarded[T Number](t *testing.T, g, gb *guarded, run func(x []T, m Mask))
 		if c.bitmap {
 			m = Valid(gb.bytes((c.off+c.n+7)/8, c.bitmapAtEnd), c.off)
 		}
+		if c.sel {
+			// The selection takes the bitmap's page: it ends at the guard,
+			// and the bitmap starts at the page's start.
+			if c.bitmap {
+				m = Valid(gb.bytes((c.off+c.n+7)/8, false), c.off)
+			}
+			m = m.Select(guardSelection(gb, c.n))
+		}
 		func() {
 			defer func() {
 				if r := recover(); r != nil {
@@ -111,6 +138,10 @@ func runGuarded[T Number](t *testing.T, g, gb *guarded, run func(x []T, m Mask))
 			}()
 			run(x, m)
 		}()
+		if c.bitmap && c.n > 0 && !c.sel {
+			short := Valid(gb.bytes((c.off+c.n+7)/8-1, c.bitmapAtEnd), c.off)
+			quiverPanic(t, fmt.Sprintf("%v with the bitmap one byte short", c), func() { run(x, short) })
+		}
 	}
 }
 

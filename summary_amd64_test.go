@@ -8,7 +8,6 @@ import (
 	"os"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/quiverlabs/quiver/internal/num"
@@ -237,36 +236,6 @@ func testIntegerLimits[T Number](t *testing.T) {
 	}
 }
 
-// summaryGuard is readable memory between two inaccessible pages.
-type summaryGuard struct{ mem, body []byte }
-
-func newSummaryGuard(t *testing.T, nbytes int) *summaryGuard {
-	t.Helper()
-	page := syscall.Getpagesize()
-	size := (nbytes + page - 1) / page * page
-	mem, err := syscall.Mmap(-1, 0, size+2*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Skipf("mmap: %v", err)
-	}
-	t.Cleanup(func() { syscall.Munmap(mem) })
-	for _, r := range [][]byte{mem[:page], mem[page+size:]} {
-		if err := syscall.Mprotect(r, syscall.PROT_NONE); err != nil {
-			t.Skipf("mprotect: %v", err)
-		}
-	}
-	return &summaryGuard{mem: mem, body: mem[page : page+size]}
-}
-
-// place returns n bytes that start right after the lower inaccessible page
-// (atStart) or end right before the upper one.
-func (g *summaryGuard) place(n int, atStart bool) []byte {
-	lo := 0
-	if !atStart {
-		lo = len(g.body) - n
-	}
-	return g.body[lo : lo+n : lo+n]
-}
-
 func TestSummaryGuardPages(t *testing.T) {
 	guardSummary[float64](t)
 	guardSummary[float32](t)
@@ -286,16 +255,16 @@ func guardSummary[T Number](t *testing.T) {
 	r := rand.New(rand.NewPCG(15, uint64(num.KindOf[T]())))
 	size := summarySizeOf[T]()
 	lengths := summaryLengths()
-	gx := newSummaryGuard(t, lengths[len(lengths)-1]*size)
-	gb := newSummaryGuard(t, lengths[len(lengths)-1]/8+2)
+	gx := newGuardedBytes(t, lengths[len(lengths)-1]*size)
+	gb := newGuardedBytes(t, lengths[len(lengths)-1]/8+2)
 	for _, n := range lengths {
 		for _, atStart := range []bool{false, true} {
-			x := num.Cast[T](gx.place(n*size, atStart))[:n:n]
+			x := num.Cast[T](gx.bytes(n*size, !atStart))[:n:n]
 			copy(x, testkit.Values[T](r, n, testkit.Mixed))
 			checkSummaryBackends(t, "guarded, dense", x, nil, 0)
-			for off := range 9 {
+			for off := range 64 {
 				src := testkit.Bitmap(r, n, off, 0.3)
-				bm := gb.place(len(src), atStart)
+				bm := gb.bytes(len(src), !atStart)
 				copy(bm, src)
 				checkSummaryBackends(t, "guarded, masked", x, bm, off)
 			}
