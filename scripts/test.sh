@@ -3,7 +3,11 @@
 # and every other backend it offers, the strict purego build, the race
 # detector, and, where qemu-user-static is installed, the amd64 suite on
 # emulated CPUs without AVX-512 (Haswell) and without AVX2 (Nehalem) and the
-# arm64 suite with NEON. With CI=true a missing emulator is an error.
+# arm64 suite with NEON; then every other first-class Go port (386
+# natively, s390x and riscv64 under qemu-user-static, js/wasm under Node),
+# the vet and test build of the systems that cannot run here, and the
+# suite under the newest Go release. With CI=true a missing emulator or
+# Node is an error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,8 +35,8 @@ fi
 
 need() {
   if command -v "$1" >/dev/null 2>&1; then return 0; fi
-  if [ "${CI:-}" = true ]; then echo "missing $1 (install qemu-user-static)" >&2; exit 1; fi
-  echo "skipping: $1 not installed (apt-get install qemu-user-static)"
+  if [ "${CI:-}" = true ]; then echo "missing $1 (install qemu-user-static and nodejs)" >&2; exit 1; fi
+  echo "skipping: $1 not installed (apt-get install qemu-user-static nodejs)"
   return 1
 }
 
@@ -50,6 +54,43 @@ if need qemu-aarch64-static; then
   step "arm64 purego under emulation"
   QUIVER_EXPECT_BACKEND=scalar GOARCH=arm64 go test -count=1 -short -tags purego -exec qemu-aarch64-static .
 fi
+
+# Every first-class Go port. The generic backend is what they run; 386
+# runs natively, the others under emulation or Node, and the operating
+# systems this machine cannot run are vetted and their tests compiled.
+step "GOARCH=386 go test ./... (native)"
+GOARCH=386 QUIVER_EXPECT_BACKEND=generic go test -count=1 ./...
+
+for arch in s390x riscv64; do
+  if need "qemu-$arch-static"; then
+    step "GOARCH=$arch under emulation (go test -short)"
+    QUIVER_EXPECT_BACKEND=generic GOARCH=$arch go test -count=1 -short -exec "qemu-$arch-static" ./...
+  fi
+done
+
+if need node; then
+  step "GOOS=js GOARCH=wasm under Node (go test -short)"
+  QUIVER_EXPECT_BACKEND=generic GOOS=js GOARCH=wasm go test -count=1 -short \
+    -exec "$(go env GOROOT)/lib/wasm/go_js_wasm_exec" ./...
+fi
+
+step "go vet and compile the tests for other systems and architectures"
+testbins=$(mktemp -d)
+trap 'rm -rf "$testbins"' EXIT
+for target in windows/amd64 windows/arm64 darwin/amd64 darwin/arm64 freebsd/amd64 freebsd/arm64 \
+  wasip1/wasm linux/arm linux/ppc64le linux/ppc64 linux/mips64le linux/loong64; do
+  echo "$target"
+  GOOS=${target%/*} GOARCH=${target#*/} go vet ./...
+  for pkg in $(go list ./...); do
+    GOOS=${target%/*} GOARCH=${target#*/} go test -c -o "$testbins/$(echo "$pkg" | tr / _).test" "$pkg"
+  done
+done
+
+# The newest Go release as well as the go directive's: the go command
+# fetches the toolchain through the module proxy.
+newest=go1.27.3
+step "the suite under $newest (go test -short)"
+GOTOOLCHAIN=$newest go test -count=1 -short ./...
 
 echo
 echo "all tests passed"
