@@ -2,7 +2,7 @@
 // valid counts of the summaries: a population count of whole 64-byte
 // blocks of a bitmap.
 //
-//	go run ./arm64/count -out ../../count_arm64.s -stubs ../../count_arm64.go
+//	go run ./arm64/count -out ../../count_arm64.s -stubs ../../count_stubs_arm64.go
 package main
 
 import "github.com/quiverlabs/quiver/internal/asm/arm64/neon"

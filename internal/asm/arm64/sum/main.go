@@ -3,7 +3,7 @@
 // behind the exact checked 64-bit sums. Every kernel is written once and
 // instantiated per element type.
 //
-//	go run ./arm64/sum -out ../../sum_arm64.s -stubs ../../sum_arm64.go
+//	go run ./arm64/sum -out ../../sum_arm64.s -stubs ../../sum_stubs_arm64.go
 package main
 
 import (

@@ -2,7 +2,7 @@
 // the lanewise minimum and maximum behind Min, Max, MinMax and Summarize.
 // One kernel, instantiated per element type.
 //
-//	go run ./arm64/summary -out ../../summary_arm64.s -stubs ../../summary_arm64.go
+//	go run ./arm64/summary -out ../../summary_arm64.s -stubs ../../summary_stubs_arm64.go
 package main
 
 import (
