@@ -13,7 +13,7 @@ func neonCountValid(bm []byte, off, n int) int {
 	p, end := off+head, off+n
 	for blocks := (end - p) / 512; blocks > 0; {
 		k := min(blocks, maxCountBlocks)
-		c += countBits(&bm[p>>3], k)
+		c += kernelCountBits(bm, p>>3, k)
 		p += 512 * k
 		blocks -= k
 	}
@@ -23,3 +23,7 @@ func neonCountValid(bm []byte, off, n int) int {
 // maxCountBlocks is the per-call limit of countBits, whose 32-bit lanes
 // gain at most 128 per block. A variable only so that a test can lower it.
 var maxCountBlocks = 1 << 24
+
+// kernelCountBits counts the set bits of blocks 64-byte blocks of bm from
+// byte b.
+func kernelCountBits(bm []byte, b, blocks int) int { return countBits(&bm[b], blocks) }

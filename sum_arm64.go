@@ -37,7 +37,7 @@ func neonSumFloat[T float32 | float64](x []T, bits []byte, off int) T {
 	switch {
 	case full == 0:
 	case bits == nil:
-		kernelSumFloat(x, full, acc[:])
+		kernelSumFloat(x, full, &acc)
 	default:
 		// Block k reads 2*step bytes from byte k*step of bm, step being
 		// the block's own bytes: the extra byte holds the bits that the
@@ -50,7 +50,7 @@ func neonSumFloat[T float32 | float64](x []T, bits []byte, off int) T {
 			safe = min(full, (len(bm)-2*step)/step+1)
 		}
 		if safe > 0 {
-			kernelSumFloatMasked(x, safe, bm, uint(off&7), acc[:])
+			kernelSumFloatMasked(x, safe, bits, off>>3, uint(off&7), &acc)
 		}
 		negZero := T(math.Copysign(0, -1))
 		for k := safe; k < full; k++ {
@@ -136,11 +136,7 @@ func neonCheckedI64(x []int64, bits []byte, off int) (int64, bool) {
 	for it := (len(x) - i) / 8; it > 0; {
 		k := min(it, maxSplitIters)
 		var out [4]uint64
-		if bits == nil {
-			splitI64(&x[i], k, &out)
-		} else {
-			splitI64Masked(&x[i], k, &bits[(off+i)>>3], &out)
-		}
+		kernelSplit(x[i:], k, bits, (off+i)>>3, &out)
 		h := int64(out[2]) + int64(out[3]) // sum of high halves, exact
 		sum = sum.Add(h>>32, uint64(h)<<32).AddUint64(out[0] + out[1])
 		i += 8 * k
@@ -169,11 +165,7 @@ func neonCheckedU64(x []uint64, bits []byte, off int) (uint64, bool) {
 	for it := (len(x) - i) / 8; it > 0; {
 		k := min(it, maxSplitIters)
 		var out [4]uint64
-		if bits == nil {
-			splitU64(&x[i], k, &out)
-		} else {
-			splitU64Masked(&x[i], k, &bits[(off+i)>>3], &out)
-		}
+		kernelSplit(x[i:], k, bits, (off+i)>>3, &out)
 		h := out[2] + out[3]
 		sum = sum.Add(int64(h>>32), h<<32).AddUint64(out[0] + out[1])
 		i += 8 * k
@@ -193,21 +185,22 @@ func neonCheckedU64(x []uint64, bits []byte, off int) (uint64, bool) {
 // and keeps the inputs and the accumulator arrays off the heap.
 
 // kernelSumFloat runs the dense float sum kernel of T on blocks blocks.
-func kernelSumFloat[T float32 | float64](x []T, blocks int, acc []T) {
+func kernelSumFloat[T float32 | float64](x []T, blocks int, acc *[16]T) {
 	if num.KindOf[T]() == num.Float32 {
-		sumF32(&num.Cast[float32](x)[0], blocks, &num.Cast[float32](acc)[0])
+		sumF32(&num.Cast[float32](x)[0], blocks, &num.Cast[float32](acc[:])[0])
 		return
 	}
-	sumF64(&num.Cast[float64](x)[0], blocks, &num.Cast[float64](acc)[0])
+	sumF64(&num.Cast[float64](x)[0], blocks, &num.Cast[float64](acc[:])[0])
 }
 
 // kernelSumFloatMasked runs the masked float sum kernel of T.
-func kernelSumFloatMasked[T float32 | float64](x []T, blocks int, bm []byte, shift uint, acc []T) {
+func kernelSumFloatMasked[T float32 | float64](x []T, blocks int, bits []byte, b int, shift uint, acc *[16]T) {
+	bm := bits[b:]
 	if num.KindOf[T]() == num.Float32 {
-		sumF32Masked(&num.Cast[float32](x)[0], blocks, &bm[0], shift, &num.Cast[float32](acc)[0])
+		sumF32Masked(&num.Cast[float32](x)[0], blocks, &bm[0], shift, &num.Cast[float32](acc[:])[0])
 		return
 	}
-	sumF64Masked(&num.Cast[float64](x)[0], blocks, &bm[0], shift, &num.Cast[float64](acc)[0])
+	sumF64Masked(&num.Cast[float64](x)[0], blocks, &bm[0], shift, &num.Cast[float64](acc[:])[0])
 }
 
 // kernelSumInt runs T's wrapping sum kernel, dense when bits is nil, else
@@ -251,4 +244,22 @@ func kernelSumInt[T constraints.Integer](x []T, iters int, bits []byte, b int) u
 		return sumU32Masked(&num.Cast[uint32](x)[0], iters, bm)
 	}
 	return sumU64Masked(&num.Cast[uint64](x)[0], iters, bm)
+}
+
+// kernelSplit runs T's split kernel into out, dense when bits is nil, else
+// with the bitmap from byte b.
+func kernelSplit[T int64 | uint64](x []T, iters int, bits []byte, b int, out *[4]uint64) {
+	if num.KindOf[T]() == num.Int64 {
+		if bits == nil {
+			splitI64(&num.Cast[int64](x)[0], iters, out)
+		} else {
+			splitI64Masked(&num.Cast[int64](x)[0], iters, &bits[b], out)
+		}
+		return
+	}
+	if bits == nil {
+		splitU64(&num.Cast[uint64](x)[0], iters, out)
+	} else {
+		splitU64Masked(&num.Cast[uint64](x)[0], iters, &bits[b], out)
+	}
 }

@@ -32,7 +32,7 @@ func neonSummaryInt[T constraints.Integer](x []T, bits []byte, off int) (lo, hi 
 	}
 	if it := (len(x) - i) / per; it > 0 {
 		var out [32]T
-		kernelSummary(x[i:], it, bits, (off+i)>>3, out[:])
+		kernelSummary(x[i:], it, bits, (off+i)>>3, &out)
 		for l := range lanes {
 			lo, hi = min(lo, out[l]), max(hi, out[lanes+l])
 		}
@@ -87,7 +87,7 @@ func neonSummaryFloat[T float32 | float64](x []T, bits []byte, off int) (lo, hi 
 	}
 	if it := (len(x) - i) / per; it > 0 {
 		var out [32]T
-		kernelSummary(x[i:], it, bits, (off+i)>>3, out[:])
+		kernelSummary(x[i:], it, bits, (off+i)>>3, &out)
 		// Identity lanes (±Inf) may only meet their own fold: a min lane
 		// left at +Inf must not reach the max.
 		for l := range lanes {
@@ -116,53 +116,53 @@ func neonSummaryFloat[T float32 | float64](x []T, bits []byte, off int) (lo, hi 
 
 // kernelSummary runs T's min/max kernel into out, dense when bits is nil,
 // else with the bitmap from byte b.
-func kernelSummary[T num.Number](x []T, iters int, bits []byte, b int, out []T) {
+func kernelSummary[T num.Number](x []T, iters int, bits []byte, b int, out *[32]T) {
 	if bits == nil {
 		switch num.KindOf[T]() {
 		case num.Int8:
-			summaryI8(&num.Cast[int8](x)[0], iters, &num.Cast[int8](out)[0])
+			summaryI8(&num.Cast[int8](x)[0], iters, &num.Cast[int8](out[:])[0])
 		case num.Int16:
-			summaryI16(&num.Cast[int16](x)[0], iters, &num.Cast[int16](out)[0])
+			summaryI16(&num.Cast[int16](x)[0], iters, &num.Cast[int16](out[:])[0])
 		case num.Int32:
-			summaryI32(&num.Cast[int32](x)[0], iters, &num.Cast[int32](out)[0])
+			summaryI32(&num.Cast[int32](x)[0], iters, &num.Cast[int32](out[:])[0])
 		case num.Int64:
-			summaryI64(&num.Cast[int64](x)[0], iters, &num.Cast[int64](out)[0])
+			summaryI64(&num.Cast[int64](x)[0], iters, &num.Cast[int64](out[:])[0])
 		case num.Uint8:
-			summaryU8(&num.Cast[uint8](x)[0], iters, &num.Cast[uint8](out)[0])
+			summaryU8(&num.Cast[uint8](x)[0], iters, &num.Cast[uint8](out[:])[0])
 		case num.Uint16:
-			summaryU16(&num.Cast[uint16](x)[0], iters, &num.Cast[uint16](out)[0])
+			summaryU16(&num.Cast[uint16](x)[0], iters, &num.Cast[uint16](out[:])[0])
 		case num.Uint32:
-			summaryU32(&num.Cast[uint32](x)[0], iters, &num.Cast[uint32](out)[0])
+			summaryU32(&num.Cast[uint32](x)[0], iters, &num.Cast[uint32](out[:])[0])
 		case num.Uint64:
-			summaryU64(&num.Cast[uint64](x)[0], iters, &num.Cast[uint64](out)[0])
+			summaryU64(&num.Cast[uint64](x)[0], iters, &num.Cast[uint64](out[:])[0])
 		case num.Float32:
-			summaryF32(&num.Cast[float32](x)[0], iters, &num.Cast[float32](out)[0])
+			summaryF32(&num.Cast[float32](x)[0], iters, &num.Cast[float32](out[:])[0])
 		default:
-			summaryF64(&num.Cast[float64](x)[0], iters, &num.Cast[float64](out)[0])
+			summaryF64(&num.Cast[float64](x)[0], iters, &num.Cast[float64](out[:])[0])
 		}
 		return
 	}
 	bm := &bits[b]
 	switch num.KindOf[T]() {
 	case num.Int8:
-		summaryI8Masked(&num.Cast[int8](x)[0], iters, bm, &num.Cast[int8](out)[0])
+		summaryI8Masked(&num.Cast[int8](x)[0], iters, bm, &num.Cast[int8](out[:])[0])
 	case num.Int16:
-		summaryI16Masked(&num.Cast[int16](x)[0], iters, bm, &num.Cast[int16](out)[0])
+		summaryI16Masked(&num.Cast[int16](x)[0], iters, bm, &num.Cast[int16](out[:])[0])
 	case num.Int32:
-		summaryI32Masked(&num.Cast[int32](x)[0], iters, bm, &num.Cast[int32](out)[0])
+		summaryI32Masked(&num.Cast[int32](x)[0], iters, bm, &num.Cast[int32](out[:])[0])
 	case num.Int64:
-		summaryI64Masked(&num.Cast[int64](x)[0], iters, bm, &num.Cast[int64](out)[0])
+		summaryI64Masked(&num.Cast[int64](x)[0], iters, bm, &num.Cast[int64](out[:])[0])
 	case num.Uint8:
-		summaryU8Masked(&num.Cast[uint8](x)[0], iters, bm, &num.Cast[uint8](out)[0])
+		summaryU8Masked(&num.Cast[uint8](x)[0], iters, bm, &num.Cast[uint8](out[:])[0])
 	case num.Uint16:
-		summaryU16Masked(&num.Cast[uint16](x)[0], iters, bm, &num.Cast[uint16](out)[0])
+		summaryU16Masked(&num.Cast[uint16](x)[0], iters, bm, &num.Cast[uint16](out[:])[0])
 	case num.Uint32:
-		summaryU32Masked(&num.Cast[uint32](x)[0], iters, bm, &num.Cast[uint32](out)[0])
+		summaryU32Masked(&num.Cast[uint32](x)[0], iters, bm, &num.Cast[uint32](out[:])[0])
 	case num.Uint64:
-		summaryU64Masked(&num.Cast[uint64](x)[0], iters, bm, &num.Cast[uint64](out)[0])
+		summaryU64Masked(&num.Cast[uint64](x)[0], iters, bm, &num.Cast[uint64](out[:])[0])
 	case num.Float32:
-		summaryF32Masked(&num.Cast[float32](x)[0], iters, bm, &num.Cast[float32](out)[0])
+		summaryF32Masked(&num.Cast[float32](x)[0], iters, bm, &num.Cast[float32](out[:])[0])
 	default:
-		summaryF64Masked(&num.Cast[float64](x)[0], iters, bm, &num.Cast[float64](out)[0])
+		summaryF64Masked(&num.Cast[float64](x)[0], iters, bm, &num.Cast[float64](out[:])[0])
 	}
 }
