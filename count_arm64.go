@@ -24,6 +24,6 @@ func neonCountValid(bm []byte, off, n int) int {
 // gain at most 128 per block. A variable only so that a test can lower it.
 var maxCountBlocks = 1 << 24
 
-// kernelCountBits counts the set bits of blocks 64-byte blocks of bm from
-// byte b.
-func kernelCountBits(bm []byte, b, blocks int) int { return countBits(&bm[b], blocks) }
+// kernelCountBits counts the set bits of the blocks 64-byte blocks of bm
+// from byte b, passing countBits exactly those bytes (see span).
+func kernelCountBits(bm []byte, b, blocks int) int { return countBits(span(bm, b, b+64*blocks)) }

@@ -4,10 +4,11 @@
 
 #include "textflag.h"
 
-// func countBits(bm *byte, blocks int) int
-TEXT ·countBits(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD	bm+0(FP), R0
-	MOVD	blocks+8(FP), R1
+// func countBits(bm []byte) int
+TEXT ·countBits(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD	bm_base+0(FP), R0
+	MOVD	bm_len+8(FP), R1
+	LSR	$6, R1, R1
 	VEOR	V0.B16, V0.B16, V0.B16
 	VEOR	V1.B16, V1.B16, V1.B16
 	CBZ	R1, done
@@ -40,5 +41,5 @@ done:
 	VADD	V1.S4, V0.S4, V0.S4
 	VUADDLV	V0.S4, V0
 	VMOV	V0.D[0], R2
-	MOVD	R2, ret+16(FP)
+	MOVD	R2, ret+24(FP)
 	RET

@@ -4,8 +4,8 @@
 
 package quiver
 
-// countBits returns the number of set bits in blocks*64 bytes at bm
-// (blocks <= 2^24).
+// countBits returns the number of set bits in bm. len(bm) is a multiple of 64
+// and at most 2^30 (2^24 blocks): the kernel reads all of bm and nothing else.
 //
 //go:noescape
-func countBits(bm *byte, blocks int) int
+func countBits(bm []byte) int

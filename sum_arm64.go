@@ -39,15 +39,15 @@ func neonSumFloat[T float32 | float64](x []T, bits []byte, off int) T {
 	case bits == nil:
 		kernelSumFloat(x, full, &acc)
 	default:
-		// Block k reads 2*step bytes from byte k*step of bm, step being
-		// the block's own bytes: the extra byte holds the bits that the
+		// Block k loads load bytes from byte k*step of bm, step being
+		// the block's own bytes: the extra bytes hold the bits that the
 		// shift brings in. Only blocks whose load ends inside the bitmap
 		// run in assembly.
 		bm := bits[off>>3:]
-		step := block / 8
+		step, load := maskedFloatLoads[T]()
 		safe := 0
-		if len(bm) >= 2*step {
-			safe = min(full, (len(bm)-2*step)/step+1)
+		if len(bm) >= load {
+			safe = min(full, (len(bm)-load)/step+1)
 		}
 		if safe > 0 {
 			kernelSumFloatMasked(x, safe, bits, off>>3, uint(off&7), &acc)
@@ -183,83 +183,121 @@ func neonCheckedU64(x []uint64, bits []byte, off int) (uint64, bool) {
 // these switches on the machine type rather than through function values,
 // so that the compiler sees direct calls to the //go:noescape declarations
 // and keeps the inputs and the accumulator arrays off the heap.
+//
+// Each helper takes a count of kernel iterations and cuts, with span,
+// exactly the data and bitmap bytes those iterations read; the kernels
+// take their iteration count from the data's length and read nothing
+// outside the spans they are given. A count beyond what the slices hold
+// therefore panics here, in Go, before any assembly runs.
 
-// kernelSumFloat runs the dense float sum kernel of T on blocks blocks.
+// span is s[lo:hi], checked against len(s) rather than cap(s) as a plain
+// re-slice is, with the capacity cut to hi: exactly the elements a kernel
+// may read.
+func span[T any](s []T, lo, hi int) []T {
+	s = s[:len(s):len(s)]
+	return s[lo:hi:hi]
+}
+
+// kernelSumFloat runs T's dense float sum kernel on the first blocks
+// blocks of x.
 func kernelSumFloat[T float32 | float64](x []T, blocks int, acc *[16]T) {
+	x = span(x, 0, blocks*4*vectorLanes[T]())
 	if num.KindOf[T]() == num.Float32 {
-		sumF32(&num.Cast[float32](x)[0], blocks, &num.Cast[float32](acc[:])[0])
+		sumF32(num.Cast[float32](x), (*[16]float32)(num.Cast[float32](acc[:])))
 		return
 	}
-	sumF64(&num.Cast[float64](x)[0], blocks, &num.Cast[float64](acc[:])[0])
+	sumF64(num.Cast[float64](x), (*[8]float64)(num.Cast[float64](acc[:8])))
 }
 
-// kernelSumFloatMasked runs the masked float sum kernel of T.
+// maskedFloatLoads is the bitmap geometry of T's masked float sum kernel:
+// block k loads load bytes from byte k*step, more than the block's own
+// step bytes, since a shifted block's bits straddle one more byte.
+func maskedFloatLoads[T float32 | float64]() (step, load int) {
+	if num.KindOf[T]() == num.Float32 {
+		return sumF32MaskedStep, sumF32MaskedLoad
+	}
+	return sumF64MaskedStep, sumF64MaskedLoad
+}
+
+// kernelSumFloatMasked runs T's masked float sum kernel on the first
+// blocks blocks of x, with the bitmap from bit shift of byte b: the
+// (blocks-1)*step+load bytes that the blocks' loads cover.
 func kernelSumFloatMasked[T float32 | float64](x []T, blocks int, bits []byte, b int, shift uint, acc *[16]T) {
-	bm := bits[b:]
-	if num.KindOf[T]() == num.Float32 {
-		sumF32Masked(&num.Cast[float32](x)[0], blocks, &bm[0], shift, &num.Cast[float32](acc[:])[0])
+	if blocks == 0 {
 		return
 	}
-	sumF64Masked(&num.Cast[float64](x)[0], blocks, &bm[0], shift, &num.Cast[float64](acc[:])[0])
+	step, load := maskedFloatLoads[T]()
+	x = span(x, 0, blocks*4*vectorLanes[T]())
+	bm := span(bits, b, b+(blocks-1)*step+load)
+	if num.KindOf[T]() == num.Float32 {
+		sumF32Masked(num.Cast[float32](x), bm, shift, (*[16]float32)(num.Cast[float32](acc[:])))
+		return
+	}
+	sumF64Masked(num.Cast[float64](x), bm, shift, (*[8]float64)(num.Cast[float64](acc[:8])))
 }
 
-// kernelSumInt runs T's wrapping sum kernel, dense when bits is nil, else
-// with the bitmap from byte b. The result is the sum's bits in either sum
-// type.
+// kernelSumInt runs T's wrapping sum kernel on the first iters*64 bytes of
+// x, dense when bits is nil, else with the bitmap from byte b (one bit per
+// element). The result is the sum's bits in either sum type.
 func kernelSumInt[T constraints.Integer](x []T, iters int, bits []byte, b int) uint64 {
+	per := 4 * vectorLanes[T]()
+	x = span(x, 0, iters*per)
 	if bits == nil {
 		switch num.KindOf[T]() {
 		case num.Int8:
-			return uint64(sumI8(&num.Cast[int8](x)[0], iters))
+			return uint64(sumI8(num.Cast[int8](x)))
 		case num.Int16:
-			return uint64(sumI16(&num.Cast[int16](x)[0], iters))
+			return uint64(sumI16(num.Cast[int16](x)))
 		case num.Int32:
-			return uint64(sumI32(&num.Cast[int32](x)[0], iters))
+			return uint64(sumI32(num.Cast[int32](x)))
 		case num.Int64:
-			return uint64(sumI64(&num.Cast[int64](x)[0], iters))
+			return uint64(sumI64(num.Cast[int64](x)))
 		case num.Uint8:
-			return sumU8(&num.Cast[uint8](x)[0], iters)
+			return sumU8(num.Cast[uint8](x))
 		case num.Uint16:
-			return sumU16(&num.Cast[uint16](x)[0], iters)
+			return sumU16(num.Cast[uint16](x))
 		case num.Uint32:
-			return sumU32(&num.Cast[uint32](x)[0], iters)
+			return sumU32(num.Cast[uint32](x))
 		}
-		return sumU64(&num.Cast[uint64](x)[0], iters)
+		return sumU64(num.Cast[uint64](x))
 	}
-	bm := &bits[b]
+	bm := span(bits, b, b+iters*per/8)
 	switch num.KindOf[T]() {
 	case num.Int8:
-		return uint64(sumI8Masked(&num.Cast[int8](x)[0], iters, bm))
+		return uint64(sumI8Masked(num.Cast[int8](x), bm))
 	case num.Int16:
-		return uint64(sumI16Masked(&num.Cast[int16](x)[0], iters, bm))
+		return uint64(sumI16Masked(num.Cast[int16](x), bm))
 	case num.Int32:
-		return uint64(sumI32Masked(&num.Cast[int32](x)[0], iters, bm))
+		return uint64(sumI32Masked(num.Cast[int32](x), bm))
 	case num.Int64:
-		return uint64(sumI64Masked(&num.Cast[int64](x)[0], iters, bm))
+		return uint64(sumI64Masked(num.Cast[int64](x), bm))
 	case num.Uint8:
-		return sumU8Masked(&num.Cast[uint8](x)[0], iters, bm)
+		return sumU8Masked(num.Cast[uint8](x), bm)
 	case num.Uint16:
-		return sumU16Masked(&num.Cast[uint16](x)[0], iters, bm)
+		return sumU16Masked(num.Cast[uint16](x), bm)
 	case num.Uint32:
-		return sumU32Masked(&num.Cast[uint32](x)[0], iters, bm)
+		return sumU32Masked(num.Cast[uint32](x), bm)
 	}
-	return sumU64Masked(&num.Cast[uint64](x)[0], iters, bm)
+	return sumU64Masked(num.Cast[uint64](x), bm)
 }
 
-// kernelSplit runs T's split kernel into out, dense when bits is nil, else
-// with the bitmap from byte b.
+// kernelSplit runs T's split kernel on the first iters*8 elements of x
+// into out, dense when bits is nil, else with the bitmap from byte b (one
+// byte per iteration).
 func kernelSplit[T int64 | uint64](x []T, iters int, bits []byte, b int, out *[4]uint64) {
-	if num.KindOf[T]() == num.Int64 {
-		if bits == nil {
-			splitI64(&num.Cast[int64](x)[0], iters, out)
-		} else {
-			splitI64Masked(&num.Cast[int64](x)[0], iters, &bits[b], out)
-		}
-		return
+	x = span(x, 0, 8*iters)
+	var bm []byte
+	if bits != nil {
+		bm = span(bits, b, b+iters)
 	}
-	if bits == nil {
-		splitU64(&num.Cast[uint64](x)[0], iters, out)
-	} else {
-		splitU64Masked(&num.Cast[uint64](x)[0], iters, &bits[b], out)
+	switch {
+	case num.KindOf[T]() == num.Int64 && bits == nil:
+		splitI64(num.Cast[int64](x), out)
+	case num.KindOf[T]() == num.Int64:
+		splitI64Masked(num.Cast[int64](x), bm, out)
+	case bits == nil:
+		splitU64(num.Cast[uint64](x), out)
+	default:
+		splitU64Masked(num.Cast[uint64](x), bm, out)
 	}
 }

@@ -4,11 +4,12 @@
 
 #include "textflag.h"
 
-// func sumF32(x *float32, blocks int, acc *float32)
-TEXT ·sumF32(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD	x+0(FP), R0
-	MOVD	blocks+8(FP), R1
-	MOVD	acc+16(FP), R5
+// func sumF32(x []float32, acc *[16]float32)
+TEXT ·sumF32(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD	x_base+0(FP), R0
+	MOVD	acc+24(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$4, R1, R1
 	VLD1	(R5), [V0.S4, V1.S4, V2.S4, V3.S4]
 	CBZ	R1, done
 loop:
@@ -23,13 +24,14 @@ done:
 	VST1	[V0.S4, V1.S4, V2.S4, V3.S4], (R5)
 	RET
 
-// func sumF32Masked(x *float32, blocks int, bm *byte, shift uint, acc *float32)
-TEXT ·sumF32Masked(SB), NOSPLIT|NOFRAME, $0-40
-	MOVD	x+0(FP), R0
-	MOVD	blocks+8(FP), R1
-	MOVD	bm+16(FP), R2
-	MOVD	shift+24(FP), R3
-	MOVD	acc+32(FP), R5
+// func sumF32Masked(x []float32, bm []byte, shift uint, acc *[16]float32)
+TEXT ·sumF32Masked(SB), NOSPLIT|NOFRAME, $0-64
+	MOVD	x_base+0(FP), R0
+	MOVD	bm_base+24(FP), R2
+	MOVD	shift+48(FP), R3
+	MOVD	acc+56(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$4, R1, R1
 	VLD1	(R5), [V0.S4, V1.S4, V2.S4, V3.S4]
 	VMOVQ	$0x0000000200000001, $0x0000000800000004, V16
 	VMOVQ	$0x0000002000000010, $0x0000008000000040, V17
@@ -61,11 +63,12 @@ done:
 	VST1	[V0.S4, V1.S4, V2.S4, V3.S4], (R5)
 	RET
 
-// func sumF64(x *float64, blocks int, acc *float64)
-TEXT ·sumF64(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD	x+0(FP), R0
-	MOVD	blocks+8(FP), R1
-	MOVD	acc+16(FP), R5
+// func sumF64(x []float64, acc *[8]float64)
+TEXT ·sumF64(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD	x_base+0(FP), R0
+	MOVD	acc+24(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$3, R1, R1
 	VLD1	(R5), [V0.D2, V1.D2, V2.D2, V3.D2]
 	CBZ	R1, done
 loop:
@@ -80,13 +83,14 @@ done:
 	VST1	[V0.D2, V1.D2, V2.D2, V3.D2], (R5)
 	RET
 
-// func sumF64Masked(x *float64, blocks int, bm *byte, shift uint, acc *float64)
-TEXT ·sumF64Masked(SB), NOSPLIT|NOFRAME, $0-40
-	MOVD	x+0(FP), R0
-	MOVD	blocks+8(FP), R1
-	MOVD	bm+16(FP), R2
-	MOVD	shift+24(FP), R3
-	MOVD	acc+32(FP), R5
+// func sumF64Masked(x []float64, bm []byte, shift uint, acc *[8]float64)
+TEXT ·sumF64Masked(SB), NOSPLIT|NOFRAME, $0-64
+	MOVD	x_base+0(FP), R0
+	MOVD	bm_base+24(FP), R2
+	MOVD	shift+48(FP), R3
+	MOVD	acc+56(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$3, R1, R1
 	VLD1	(R5), [V0.D2, V1.D2, V2.D2, V3.D2]
 	VMOVQ	$0x0000000000000001, $0x0000000000000002, V16
 	VMOVQ	$0x0000000000000004, $0x0000000000000008, V17
@@ -118,10 +122,11 @@ done:
 	VST1	[V0.D2, V1.D2, V2.D2, V3.D2], (R5)
 	RET
 
-// func sumI8(x *int8, iters int) int64
-TEXT ·sumI8(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
+// func sumI8(x []int8) int64
+TEXT ·sumI8(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD	x_base+0(FP), R0
+	MOVD	x_len+8(FP), R1
+	LSR	$6, R1, R1
 	VEOR	V0.B16, V0.B16, V0.B16
 	VEOR	V1.B16, V1.B16, V1.B16
 	VEOR	V2.B16, V2.B16, V2.B16
@@ -160,14 +165,15 @@ done:
 	VMOV	V0.D[0], R4
 	VMOV	V0.D[1], R6
 	ADD	R6, R4
-	MOVD	R4, ret+16(FP)
+	MOVD	R4, ret+24(FP)
 	RET
 
-// func sumI8Masked(x *int8, iters int, bm *byte) int64
-TEXT ·sumI8Masked(SB), NOSPLIT|NOFRAME, $0-32
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	bm+16(FP), R2
+// func sumI8Masked(x []int8, bm []byte) int64
+TEXT ·sumI8Masked(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD	x_base+0(FP), R0
+	MOVD	bm_base+24(FP), R2
+	MOVD	x_len+8(FP), R1
+	LSR	$6, R1, R1
 	VEOR	V0.B16, V0.B16, V0.B16
 	VEOR	V1.B16, V1.B16, V1.B16
 	VEOR	V2.B16, V2.B16, V2.B16
@@ -228,13 +234,14 @@ done:
 	VMOV	V0.D[0], R4
 	VMOV	V0.D[1], R6
 	ADD	R6, R4
-	MOVD	R4, ret+24(FP)
+	MOVD	R4, ret+48(FP)
 	RET
 
-// func sumI16(x *int16, iters int) int64
-TEXT ·sumI16(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
+// func sumI16(x []int16) int64
+TEXT ·sumI16(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD	x_base+0(FP), R0
+	MOVD	x_len+8(FP), R1
+	LSR	$5, R1, R1
 	VEOR	V0.B16, V0.B16, V0.B16
 	VEOR	V1.B16, V1.B16, V1.B16
 	VEOR	V2.B16, V2.B16, V2.B16
@@ -269,14 +276,15 @@ done:
 	VMOV	V0.D[0], R4
 	VMOV	V0.D[1], R6
 	ADD	R6, R4
-	MOVD	R4, ret+16(FP)
+	MOVD	R4, ret+24(FP)
 	RET
 
-// func sumI16Masked(x *int16, iters int, bm *byte) int64
-TEXT ·sumI16Masked(SB), NOSPLIT|NOFRAME, $0-32
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	bm+16(FP), R2
+// func sumI16Masked(x []int16, bm []byte) int64
+TEXT ·sumI16Masked(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD	x_base+0(FP), R0
+	MOVD	bm_base+24(FP), R2
+	MOVD	x_len+8(FP), R1
+	LSR	$5, R1, R1
 	VEOR	V0.B16, V0.B16, V0.B16
 	VEOR	V1.B16, V1.B16, V1.B16
 	VEOR	V2.B16, V2.B16, V2.B16
@@ -333,13 +341,14 @@ done:
 	VMOV	V0.D[0], R4
 	VMOV	V0.D[1], R6
 	ADD	R6, R4
-	MOVD	R4, ret+24(FP)
+	MOVD	R4, ret+48(FP)
 	RET
 
-// func sumI32(x *int32, iters int) int64
-TEXT ·sumI32(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
+// func sumI32(x []int32) int64
+TEXT ·sumI32(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD	x_base+0(FP), R0
+	MOVD	x_len+8(FP), R1
+	LSR	$4, R1, R1
 	VEOR	V0.B16, V0.B16, V0.B16
 	VEOR	V1.B16, V1.B16, V1.B16
 	VEOR	V2.B16, V2.B16, V2.B16
@@ -360,14 +369,15 @@ done:
 	VMOV	V0.D[0], R4
 	VMOV	V0.D[1], R6
 	ADD	R6, R4
-	MOVD	R4, ret+16(FP)
+	MOVD	R4, ret+24(FP)
 	RET
 
-// func sumI32Masked(x *int32, iters int, bm *byte) int64
-TEXT ·sumI32Masked(SB), NOSPLIT|NOFRAME, $0-32
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	bm+16(FP), R2
+// func sumI32Masked(x []int32, bm []byte) int64
+TEXT ·sumI32Masked(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD	x_base+0(FP), R0
+	MOVD	bm_base+24(FP), R2
+	MOVD	x_len+8(FP), R1
+	LSR	$4, R1, R1
 	VEOR	V0.B16, V0.B16, V0.B16
 	VEOR	V1.B16, V1.B16, V1.B16
 	VEOR	V2.B16, V2.B16, V2.B16
@@ -402,13 +412,14 @@ done:
 	VMOV	V0.D[0], R4
 	VMOV	V0.D[1], R6
 	ADD	R6, R4
-	MOVD	R4, ret+24(FP)
+	MOVD	R4, ret+48(FP)
 	RET
 
-// func sumI64(x *int64, iters int) int64
-TEXT ·sumI64(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
+// func sumI64(x []int64) int64
+TEXT ·sumI64(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD	x_base+0(FP), R0
+	MOVD	x_len+8(FP), R1
+	LSR	$3, R1, R1
 	VEOR	V0.B16, V0.B16, V0.B16
 	VEOR	V1.B16, V1.B16, V1.B16
 	VEOR	V2.B16, V2.B16, V2.B16
@@ -429,14 +440,15 @@ done:
 	VMOV	V0.D[0], R4
 	VMOV	V0.D[1], R6
 	ADD	R6, R4
-	MOVD	R4, ret+16(FP)
+	MOVD	R4, ret+24(FP)
 	RET
 
-// func sumI64Masked(x *int64, iters int, bm *byte) int64
-TEXT ·sumI64Masked(SB), NOSPLIT|NOFRAME, $0-32
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	bm+16(FP), R2
+// func sumI64Masked(x []int64, bm []byte) int64
+TEXT ·sumI64Masked(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD	x_base+0(FP), R0
+	MOVD	bm_base+24(FP), R2
+	MOVD	x_len+8(FP), R1
+	LSR	$3, R1, R1
 	VEOR	V0.B16, V0.B16, V0.B16
 	VEOR	V1.B16, V1.B16, V1.B16
 	VEOR	V2.B16, V2.B16, V2.B16
@@ -471,13 +483,14 @@ done:
 	VMOV	V0.D[0], R4
 	VMOV	V0.D[1], R6
 	ADD	R6, R4
-	MOVD	R4, ret+24(FP)
+	MOVD	R4, ret+48(FP)
 	RET
 
-// func sumU8(x *uint8, iters int) uint64
-TEXT ·sumU8(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
+// func sumU8(x []uint8) uint64
+TEXT ·sumU8(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD	x_base+0(FP), R0
+	MOVD	x_len+8(FP), R1
+	LSR	$6, R1, R1
 	VEOR	V0.B16, V0.B16, V0.B16
 	VEOR	V1.B16, V1.B16, V1.B16
 	VEOR	V2.B16, V2.B16, V2.B16
@@ -516,14 +529,15 @@ done:
 	VMOV	V0.D[0], R4
 	VMOV	V0.D[1], R6
 	ADD	R6, R4
-	MOVD	R4, ret+16(FP)
+	MOVD	R4, ret+24(FP)
 	RET
 
-// func sumU8Masked(x *uint8, iters int, bm *byte) uint64
-TEXT ·sumU8Masked(SB), NOSPLIT|NOFRAME, $0-32
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	bm+16(FP), R2
+// func sumU8Masked(x []uint8, bm []byte) uint64
+TEXT ·sumU8Masked(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD	x_base+0(FP), R0
+	MOVD	bm_base+24(FP), R2
+	MOVD	x_len+8(FP), R1
+	LSR	$6, R1, R1
 	VEOR	V0.B16, V0.B16, V0.B16
 	VEOR	V1.B16, V1.B16, V1.B16
 	VEOR	V2.B16, V2.B16, V2.B16
@@ -584,13 +598,14 @@ done:
 	VMOV	V0.D[0], R4
 	VMOV	V0.D[1], R6
 	ADD	R6, R4
-	MOVD	R4, ret+24(FP)
+	MOVD	R4, ret+48(FP)
 	RET
 
-// func sumU16(x *uint16, iters int) uint64
-TEXT ·sumU16(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
+// func sumU16(x []uint16) uint64
+TEXT ·sumU16(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD	x_base+0(FP), R0
+	MOVD	x_len+8(FP), R1
+	LSR	$5, R1, R1
 	VEOR	V0.B16, V0.B16, V0.B16
 	VEOR	V1.B16, V1.B16, V1.B16
 	VEOR	V2.B16, V2.B16, V2.B16
@@ -625,14 +640,15 @@ done:
 	VMOV	V0.D[0], R4
 	VMOV	V0.D[1], R6
 	ADD	R6, R4
-	MOVD	R4, ret+16(FP)
+	MOVD	R4, ret+24(FP)
 	RET
 
-// func sumU16Masked(x *uint16, iters int, bm *byte) uint64
-TEXT ·sumU16Masked(SB), NOSPLIT|NOFRAME, $0-32
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	bm+16(FP), R2
+// func sumU16Masked(x []uint16, bm []byte) uint64
+TEXT ·sumU16Masked(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD	x_base+0(FP), R0
+	MOVD	bm_base+24(FP), R2
+	MOVD	x_len+8(FP), R1
+	LSR	$5, R1, R1
 	VEOR	V0.B16, V0.B16, V0.B16
 	VEOR	V1.B16, V1.B16, V1.B16
 	VEOR	V2.B16, V2.B16, V2.B16
@@ -689,13 +705,14 @@ done:
 	VMOV	V0.D[0], R4
 	VMOV	V0.D[1], R6
 	ADD	R6, R4
-	MOVD	R4, ret+24(FP)
+	MOVD	R4, ret+48(FP)
 	RET
 
-// func sumU32(x *uint32, iters int) uint64
-TEXT ·sumU32(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
+// func sumU32(x []uint32) uint64
+TEXT ·sumU32(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD	x_base+0(FP), R0
+	MOVD	x_len+8(FP), R1
+	LSR	$4, R1, R1
 	VEOR	V0.B16, V0.B16, V0.B16
 	VEOR	V1.B16, V1.B16, V1.B16
 	VEOR	V2.B16, V2.B16, V2.B16
@@ -716,14 +733,15 @@ done:
 	VMOV	V0.D[0], R4
 	VMOV	V0.D[1], R6
 	ADD	R6, R4
-	MOVD	R4, ret+16(FP)
+	MOVD	R4, ret+24(FP)
 	RET
 
-// func sumU32Masked(x *uint32, iters int, bm *byte) uint64
-TEXT ·sumU32Masked(SB), NOSPLIT|NOFRAME, $0-32
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	bm+16(FP), R2
+// func sumU32Masked(x []uint32, bm []byte) uint64
+TEXT ·sumU32Masked(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD	x_base+0(FP), R0
+	MOVD	bm_base+24(FP), R2
+	MOVD	x_len+8(FP), R1
+	LSR	$4, R1, R1
 	VEOR	V0.B16, V0.B16, V0.B16
 	VEOR	V1.B16, V1.B16, V1.B16
 	VEOR	V2.B16, V2.B16, V2.B16
@@ -758,13 +776,14 @@ done:
 	VMOV	V0.D[0], R4
 	VMOV	V0.D[1], R6
 	ADD	R6, R4
-	MOVD	R4, ret+24(FP)
+	MOVD	R4, ret+48(FP)
 	RET
 
-// func sumU64(x *uint64, iters int) uint64
-TEXT ·sumU64(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
+// func sumU64(x []uint64) uint64
+TEXT ·sumU64(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD	x_base+0(FP), R0
+	MOVD	x_len+8(FP), R1
+	LSR	$3, R1, R1
 	VEOR	V0.B16, V0.B16, V0.B16
 	VEOR	V1.B16, V1.B16, V1.B16
 	VEOR	V2.B16, V2.B16, V2.B16
@@ -785,14 +804,15 @@ done:
 	VMOV	V0.D[0], R4
 	VMOV	V0.D[1], R6
 	ADD	R6, R4
-	MOVD	R4, ret+16(FP)
+	MOVD	R4, ret+24(FP)
 	RET
 
-// func sumU64Masked(x *uint64, iters int, bm *byte) uint64
-TEXT ·sumU64Masked(SB), NOSPLIT|NOFRAME, $0-32
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	bm+16(FP), R2
+// func sumU64Masked(x []uint64, bm []byte) uint64
+TEXT ·sumU64Masked(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD	x_base+0(FP), R0
+	MOVD	bm_base+24(FP), R2
+	MOVD	x_len+8(FP), R1
+	LSR	$3, R1, R1
 	VEOR	V0.B16, V0.B16, V0.B16
 	VEOR	V1.B16, V1.B16, V1.B16
 	VEOR	V2.B16, V2.B16, V2.B16
@@ -827,43 +847,45 @@ done:
 	VMOV	V0.D[0], R4
 	VMOV	V0.D[1], R6
 	ADD	R6, R4
-	MOVD	R4, ret+24(FP)
+	MOVD	R4, ret+48(FP)
 	RET
 
-// func splitI64(x *int64, iters int, out *[4]uint64)
-TEXT ·splitI64(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	out+16(FP), R5
-	VEOR	V0.B16, V0.B16, V0.B16
-	VEOR	V1.B16, V1.B16, V1.B16
-	VEOR	V2.B16, V2.B16, V2.B16
-	VEOR	V3.B16, V3.B16, V3.B16
-	CBZ	R1, done
-loop:
-	VLD1.P	64(R0), [V4.D2, V5.D2, V6.D2, V7.D2]
-	VUZP1	V5.S4, V4.S4, V13.S4
-	VUZP2	V5.S4, V4.S4, V14.S4
-	WORD	$0x6ea069a0 // uadalp v0.2d, v13.4s
-	WORD	$0x4ea069c2 // sadalp v2.2d, v14.4s
-	VUZP1	V7.S4, V6.S4, V13.S4
-	VUZP2	V7.S4, V6.S4, V14.S4
-	WORD	$0x6ea069a1 // uadalp v1.2d, v13.4s
-	WORD	$0x4ea069c3 // sadalp v3.2d, v14.4s
-	SUBS	$1, R1, R1
-	BNE	loop
-done:
-	VADD	V1.D2, V0.D2, V0.D2
-	VADD	V3.D2, V2.D2, V1.D2
-	VST1	[V0.D2, V1.D2], (R5)
-	RET
-
-// func splitI64Masked(x *int64, iters int, bm *byte, out *[4]uint64)
-TEXT ·splitI64Masked(SB), NOSPLIT|NOFRAME, $0-32
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	bm+16(FP), R2
+// func splitI64(x []int64, out *[4]uint64)
+TEXT ·splitI64(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD	x_base+0(FP), R0
 	MOVD	out+24(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$3, R1, R1
+	VEOR	V0.B16, V0.B16, V0.B16
+	VEOR	V1.B16, V1.B16, V1.B16
+	VEOR	V2.B16, V2.B16, V2.B16
+	VEOR	V3.B16, V3.B16, V3.B16
+	CBZ	R1, done
+loop:
+	VLD1.P	64(R0), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VUZP1	V5.S4, V4.S4, V13.S4
+	VUZP2	V5.S4, V4.S4, V14.S4
+	WORD	$0x6ea069a0 // uadalp v0.2d, v13.4s
+	WORD	$0x4ea069c2 // sadalp v2.2d, v14.4s
+	VUZP1	V7.S4, V6.S4, V13.S4
+	VUZP2	V7.S4, V6.S4, V14.S4
+	WORD	$0x6ea069a1 // uadalp v1.2d, v13.4s
+	WORD	$0x4ea069c3 // sadalp v3.2d, v14.4s
+	SUBS	$1, R1, R1
+	BNE	loop
+done:
+	VADD	V1.D2, V0.D2, V0.D2
+	VADD	V3.D2, V2.D2, V1.D2
+	VST1	[V0.D2, V1.D2], (R5)
+	RET
+
+// func splitI64Masked(x []int64, bm []byte, out *[4]uint64)
+TEXT ·splitI64Masked(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD	x_base+0(FP), R0
+	MOVD	bm_base+24(FP), R2
+	MOVD	out+48(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$3, R1, R1
 	VEOR	V0.B16, V0.B16, V0.B16
 	VEOR	V1.B16, V1.B16, V1.B16
 	VEOR	V2.B16, V2.B16, V2.B16
@@ -901,11 +923,12 @@ done:
 	VST1	[V0.D2, V1.D2], (R5)
 	RET
 
-// func splitU64(x *uint64, iters int, out *[4]uint64)
-TEXT ·splitU64(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	out+16(FP), R5
+// func splitU64(x []uint64, out *[4]uint64)
+TEXT ·splitU64(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD	x_base+0(FP), R0
+	MOVD	out+24(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$3, R1, R1
 	VEOR	V0.B16, V0.B16, V0.B16
 	VEOR	V1.B16, V1.B16, V1.B16
 	VEOR	V2.B16, V2.B16, V2.B16
@@ -929,12 +952,13 @@ done:
 	VST1	[V0.D2, V1.D2], (R5)
 	RET
 
-// func splitU64Masked(x *uint64, iters int, bm *byte, out *[4]uint64)
-TEXT ·splitU64Masked(SB), NOSPLIT|NOFRAME, $0-32
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	bm+16(FP), R2
-	MOVD	out+24(FP), R5
+// func splitU64Masked(x []uint64, bm []byte, out *[4]uint64)
+TEXT ·splitU64Masked(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD	x_base+0(FP), R0
+	MOVD	bm_base+24(FP), R2
+	MOVD	out+48(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$3, R1, R1
 	VEOR	V0.B16, V0.B16, V0.B16
 	VEOR	V1.B16, V1.B16, V1.B16
 	VEOR	V2.B16, V2.B16, V2.B16

@@ -4,140 +4,179 @@
 
 package quiver
 
-// sumF32 adds blocks*16 elements of x into acc[0:16], four 4-lane accumulators
-// laid out one after the other, in the ADR-013 block order.
+const (
+	// sumF32MaskedStep is how far sumF32Masked advances in bm per block.
+	sumF32MaskedStep = 2
+	// sumF32MaskedLoad is how many bytes of bm sumF32Masked loads per block.
+	sumF32MaskedLoad = 4
+	// sumF64MaskedStep is how far sumF64Masked advances in bm per block.
+	sumF64MaskedStep = 1
+	// sumF64MaskedLoad is how many bytes of bm sumF64Masked loads per block.
+	sumF64MaskedLoad = 2
+)
+
+// sumF32 adds the len(x)/16 blocks of 16 elements of x into acc, four 4-lane
+// accumulators laid out one after the other, in the ADR-013 block order.
+// len(x) is a multiple of 16: the kernel reads all of x and nothing else.
 //
 //go:noescape
-func sumF32(x *float32, blocks int, acc *float32)
+func sumF32(x []float32, acc *[16]float32)
 
 // sumF32Masked is sumF32 with element i valid iff bit shift+i of bm is set;
-// invalid elements add -0.0. Per block it loads 4 bytes of bm and advances 2.
+// invalid elements add -0.0. Block k loads 4 bytes of bm from byte 2*k, more than
+// the block's bits: with len(x) > 0 it reads exactly the first
+// (len(x)/16-1)*2+4 bytes of bm (sumF32MaskedStep and sumF32MaskedLoad), which bm
+// must hold.
 //
 //go:noescape
-func sumF32Masked(x *float32, blocks int, bm *byte, shift uint, acc *float32)
+func sumF32Masked(x []float32, bm []byte, shift uint, acc *[16]float32)
 
-// sumF64 adds blocks*8 elements of x into acc[0:8], four 2-lane accumulators
-// laid out one after the other, in the ADR-013 block order.
+// sumF64 adds the len(x)/8 blocks of 8 elements of x into acc, four 2-lane
+// accumulators laid out one after the other, in the ADR-013 block order.
+// len(x) is a multiple of 8: the kernel reads all of x and nothing else.
 //
 //go:noescape
-func sumF64(x *float64, blocks int, acc *float64)
+func sumF64(x []float64, acc *[8]float64)
 
 // sumF64Masked is sumF64 with element i valid iff bit shift+i of bm is set;
-// invalid elements add -0.0. Per block it loads 2 bytes of bm and advances 1.
+// invalid elements add -0.0. Block k loads 2 bytes of bm from byte 1*k, more than
+// the block's bits: with len(x) > 0 it reads exactly the first
+// (len(x)/8-1)*1+2 bytes of bm (sumF64MaskedStep and sumF64MaskedLoad), which bm
+// must hold.
 //
 //go:noescape
-func sumF64Masked(x *float64, blocks int, bm *byte, shift uint, acc *float64)
+func sumF64Masked(x []float64, bm []byte, shift uint, acc *[8]float64)
 
-// sumI8 returns the wrapping int64 sum of iters*64 elements of x.
+// sumI8 returns the wrapping int64 sum of x. len(x) is a multiple of 64:
+// the kernel reads all of x and nothing else.
 //
 //go:noescape
-func sumI8(x *int8, iters int) int64
+func sumI8(x []int8) int64
 
 // sumI8Masked is sumI8 over the elements whose bit is set in bm, the
-// first element at bit 0; it reads iters*8 bytes of bm.
+// first element at bit 0; it reads the first len(x)/8 bytes of bm (8 per 64
+// elements), which bm must hold.
 //
 //go:noescape
-func sumI8Masked(x *int8, iters int, bm *byte) int64
+func sumI8Masked(x []int8, bm []byte) int64
 
-// sumI16 returns the wrapping int64 sum of iters*32 elements of x.
+// sumI16 returns the wrapping int64 sum of x. len(x) is a multiple of 32:
+// the kernel reads all of x and nothing else.
 //
 //go:noescape
-func sumI16(x *int16, iters int) int64
+func sumI16(x []int16) int64
 
 // sumI16Masked is sumI16 over the elements whose bit is set in bm, the
-// first element at bit 0; it reads iters*4 bytes of bm.
+// first element at bit 0; it reads the first len(x)/8 bytes of bm (4 per 32
+// elements), which bm must hold.
 //
 //go:noescape
-func sumI16Masked(x *int16, iters int, bm *byte) int64
+func sumI16Masked(x []int16, bm []byte) int64
 
-// sumI32 returns the wrapping int64 sum of iters*16 elements of x.
+// sumI32 returns the wrapping int64 sum of x. len(x) is a multiple of 16:
+// the kernel reads all of x and nothing else.
 //
 //go:noescape
-func sumI32(x *int32, iters int) int64
+func sumI32(x []int32) int64
 
 // sumI32Masked is sumI32 over the elements whose bit is set in bm, the
-// first element at bit 0; it reads iters*2 bytes of bm.
+// first element at bit 0; it reads the first len(x)/8 bytes of bm (2 per 16
+// elements), which bm must hold.
 //
 //go:noescape
-func sumI32Masked(x *int32, iters int, bm *byte) int64
+func sumI32Masked(x []int32, bm []byte) int64
 
-// sumI64 returns the wrapping int64 sum of iters*8 elements of x.
+// sumI64 returns the wrapping int64 sum of x. len(x) is a multiple of 8:
+// the kernel reads all of x and nothing else.
 //
 //go:noescape
-func sumI64(x *int64, iters int) int64
+func sumI64(x []int64) int64
 
 // sumI64Masked is sumI64 over the elements whose bit is set in bm, the
-// first element at bit 0; it reads iters*1 bytes of bm.
+// first element at bit 0; it reads the first len(x)/8 bytes of bm (1 per 8
+// elements), which bm must hold.
 //
 //go:noescape
-func sumI64Masked(x *int64, iters int, bm *byte) int64
+func sumI64Masked(x []int64, bm []byte) int64
 
-// sumU8 returns the wrapping uint64 sum of iters*64 elements of x.
+// sumU8 returns the wrapping uint64 sum of x. len(x) is a multiple of 64:
+// the kernel reads all of x and nothing else.
 //
 //go:noescape
-func sumU8(x *uint8, iters int) uint64
+func sumU8(x []uint8) uint64
 
 // sumU8Masked is sumU8 over the elements whose bit is set in bm, the
-// first element at bit 0; it reads iters*8 bytes of bm.
+// first element at bit 0; it reads the first len(x)/8 bytes of bm (8 per 64
+// elements), which bm must hold.
 //
 //go:noescape
-func sumU8Masked(x *uint8, iters int, bm *byte) uint64
+func sumU8Masked(x []uint8, bm []byte) uint64
 
-// sumU16 returns the wrapping uint64 sum of iters*32 elements of x.
+// sumU16 returns the wrapping uint64 sum of x. len(x) is a multiple of 32:
+// the kernel reads all of x and nothing else.
 //
 //go:noescape
-func sumU16(x *uint16, iters int) uint64
+func sumU16(x []uint16) uint64
 
 // sumU16Masked is sumU16 over the elements whose bit is set in bm, the
-// first element at bit 0; it reads iters*4 bytes of bm.
+// first element at bit 0; it reads the first len(x)/8 bytes of bm (4 per 32
+// elements), which bm must hold.
 //
 //go:noescape
-func sumU16Masked(x *uint16, iters int, bm *byte) uint64
+func sumU16Masked(x []uint16, bm []byte) uint64
 
-// sumU32 returns the wrapping uint64 sum of iters*16 elements of x.
+// sumU32 returns the wrapping uint64 sum of x. len(x) is a multiple of 16:
+// the kernel reads all of x and nothing else.
 //
 //go:noescape
-func sumU32(x *uint32, iters int) uint64
+func sumU32(x []uint32) uint64
 
 // sumU32Masked is sumU32 over the elements whose bit is set in bm, the
-// first element at bit 0; it reads iters*2 bytes of bm.
+// first element at bit 0; it reads the first len(x)/8 bytes of bm (2 per 16
+// elements), which bm must hold.
 //
 //go:noescape
-func sumU32Masked(x *uint32, iters int, bm *byte) uint64
+func sumU32Masked(x []uint32, bm []byte) uint64
 
-// sumU64 returns the wrapping uint64 sum of iters*8 elements of x.
+// sumU64 returns the wrapping uint64 sum of x. len(x) is a multiple of 8:
+// the kernel reads all of x and nothing else.
 //
 //go:noescape
-func sumU64(x *uint64, iters int) uint64
+func sumU64(x []uint64) uint64
 
 // sumU64Masked is sumU64 over the elements whose bit is set in bm, the
-// first element at bit 0; it reads iters*1 bytes of bm.
+// first element at bit 0; it reads the first len(x)/8 bytes of bm (1 per 8
+// elements), which bm must hold.
 //
 //go:noescape
-func sumU64Masked(x *uint64, iters int, bm *byte) uint64
+func sumU64Masked(x []uint64, bm []byte) uint64
 
-// splitI64 sums the low and high 32-bit halves of iters*8 elements of x
-// into out: out[0]+out[1] is the sum of the low halves (unsigned), out[2]+out[3]
-// the sum of the high halves (signed). Exact below 2^30 iterations.
+// splitI64 sums the low and high 32-bit halves of the elements of x into
+// out: out[0]+out[1] is the sum of the low halves (unsigned), out[2]+out[3] the
+// sum of the high halves (signed). len(x) is a multiple of 8: the kernel reads all
+// of x and nothing else. Exact below 2^30 iterations of 8 elements.
 //
 //go:noescape
-func splitI64(x *int64, iters int, out *[4]uint64)
+func splitI64(x []int64, out *[4]uint64)
 
 // splitI64Masked is splitI64 over the elements whose bit is set in bm,
-// the first element at bit 0; it reads iters bytes of bm.
+// the first element at bit 0; it reads the first len(x)/8 bytes of bm (one per
+// 8 elements), which bm must hold.
 //
 //go:noescape
-func splitI64Masked(x *int64, iters int, bm *byte, out *[4]uint64)
+func splitI64Masked(x []int64, bm []byte, out *[4]uint64)
 
-// splitU64 sums the low and high 32-bit halves of iters*8 elements of x
-// into out: out[0]+out[1] is the sum of the low halves (unsigned), out[2]+out[3]
-// the sum of the high halves (unsigned). Exact below 2^30 iterations.
+// splitU64 sums the low and high 32-bit halves of the elements of x into
+// out: out[0]+out[1] is the sum of the low halves (unsigned), out[2]+out[3] the
+// sum of the high halves (unsigned). len(x) is a multiple of 8: the kernel reads all
+// of x and nothing else. Exact below 2^30 iterations of 8 elements.
 //
 //go:noescape
-func splitU64(x *uint64, iters int, out *[4]uint64)
+func splitU64(x []uint64, out *[4]uint64)
 
 // splitU64Masked is splitU64 over the elements whose bit is set in bm,
-// the first element at bit 0; it reads iters bytes of bm.
+// the first element at bit 0; it reads the first len(x)/8 bytes of bm (one per
+// 8 elements), which bm must hold.
 //
 //go:noescape
-func splitU64Masked(x *uint64, iters int, bm *byte, out *[4]uint64)
+func splitU64Masked(x []uint64, bm []byte, out *[4]uint64)

@@ -114,55 +114,58 @@ func neonSummaryFloat[T float32 | float64](x []T, bits []byte, off int) (lo, hi 
 	return settleFloatSummary(x, bits, off, lo, hi, valid, nan)
 }
 
-// kernelSummary runs T's min/max kernel into out, dense when bits is nil,
-// else with the bitmap from byte b.
+// kernelSummary runs T's min/max kernel on the first iters*64 bytes of x
+// into out, dense when bits is nil, else with the bitmap from byte b (one
+// bit per element). The kernel fills out's first 2*vectorLanes[T]()
+// elements.
 func kernelSummary[T num.Number](x []T, iters int, bits []byte, b int, out *[32]T) {
+	x = span(x, 0, iters*4*vectorLanes[T]())
 	if bits == nil {
 		switch num.KindOf[T]() {
 		case num.Int8:
-			summaryI8(&num.Cast[int8](x)[0], iters, &num.Cast[int8](out[:])[0])
+			summaryI8(num.Cast[int8](x), (*[32]int8)(num.Cast[int8](out[:])))
 		case num.Int16:
-			summaryI16(&num.Cast[int16](x)[0], iters, &num.Cast[int16](out[:])[0])
+			summaryI16(num.Cast[int16](x), (*[16]int16)(num.Cast[int16](out[:16])))
 		case num.Int32:
-			summaryI32(&num.Cast[int32](x)[0], iters, &num.Cast[int32](out[:])[0])
+			summaryI32(num.Cast[int32](x), (*[8]int32)(num.Cast[int32](out[:8])))
 		case num.Int64:
-			summaryI64(&num.Cast[int64](x)[0], iters, &num.Cast[int64](out[:])[0])
+			summaryI64(num.Cast[int64](x), (*[4]int64)(num.Cast[int64](out[:4])))
 		case num.Uint8:
-			summaryU8(&num.Cast[uint8](x)[0], iters, &num.Cast[uint8](out[:])[0])
+			summaryU8(num.Cast[uint8](x), (*[32]uint8)(num.Cast[uint8](out[:])))
 		case num.Uint16:
-			summaryU16(&num.Cast[uint16](x)[0], iters, &num.Cast[uint16](out[:])[0])
+			summaryU16(num.Cast[uint16](x), (*[16]uint16)(num.Cast[uint16](out[:16])))
 		case num.Uint32:
-			summaryU32(&num.Cast[uint32](x)[0], iters, &num.Cast[uint32](out[:])[0])
+			summaryU32(num.Cast[uint32](x), (*[8]uint32)(num.Cast[uint32](out[:8])))
 		case num.Uint64:
-			summaryU64(&num.Cast[uint64](x)[0], iters, &num.Cast[uint64](out[:])[0])
+			summaryU64(num.Cast[uint64](x), (*[4]uint64)(num.Cast[uint64](out[:4])))
 		case num.Float32:
-			summaryF32(&num.Cast[float32](x)[0], iters, &num.Cast[float32](out[:])[0])
+			summaryF32(num.Cast[float32](x), (*[8]float32)(num.Cast[float32](out[:8])))
 		default:
-			summaryF64(&num.Cast[float64](x)[0], iters, &num.Cast[float64](out[:])[0])
+			summaryF64(num.Cast[float64](x), (*[4]float64)(num.Cast[float64](out[:4])))
 		}
 		return
 	}
-	bm := &bits[b]
+	bm := span(bits, b, b+iters*4*vectorLanes[T]()/8)
 	switch num.KindOf[T]() {
 	case num.Int8:
-		summaryI8Masked(&num.Cast[int8](x)[0], iters, bm, &num.Cast[int8](out[:])[0])
+		summaryI8Masked(num.Cast[int8](x), bm, (*[32]int8)(num.Cast[int8](out[:])))
 	case num.Int16:
-		summaryI16Masked(&num.Cast[int16](x)[0], iters, bm, &num.Cast[int16](out[:])[0])
+		summaryI16Masked(num.Cast[int16](x), bm, (*[16]int16)(num.Cast[int16](out[:16])))
 	case num.Int32:
-		summaryI32Masked(&num.Cast[int32](x)[0], iters, bm, &num.Cast[int32](out[:])[0])
+		summaryI32Masked(num.Cast[int32](x), bm, (*[8]int32)(num.Cast[int32](out[:8])))
 	case num.Int64:
-		summaryI64Masked(&num.Cast[int64](x)[0], iters, bm, &num.Cast[int64](out[:])[0])
+		summaryI64Masked(num.Cast[int64](x), bm, (*[4]int64)(num.Cast[int64](out[:4])))
 	case num.Uint8:
-		summaryU8Masked(&num.Cast[uint8](x)[0], iters, bm, &num.Cast[uint8](out[:])[0])
+		summaryU8Masked(num.Cast[uint8](x), bm, (*[32]uint8)(num.Cast[uint8](out[:])))
 	case num.Uint16:
-		summaryU16Masked(&num.Cast[uint16](x)[0], iters, bm, &num.Cast[uint16](out[:])[0])
+		summaryU16Masked(num.Cast[uint16](x), bm, (*[16]uint16)(num.Cast[uint16](out[:16])))
 	case num.Uint32:
-		summaryU32Masked(&num.Cast[uint32](x)[0], iters, bm, &num.Cast[uint32](out[:])[0])
+		summaryU32Masked(num.Cast[uint32](x), bm, (*[8]uint32)(num.Cast[uint32](out[:8])))
 	case num.Uint64:
-		summaryU64Masked(&num.Cast[uint64](x)[0], iters, bm, &num.Cast[uint64](out[:])[0])
+		summaryU64Masked(num.Cast[uint64](x), bm, (*[4]uint64)(num.Cast[uint64](out[:4])))
 	case num.Float32:
-		summaryF32Masked(&num.Cast[float32](x)[0], iters, bm, &num.Cast[float32](out[:])[0])
+		summaryF32Masked(num.Cast[float32](x), bm, (*[8]float32)(num.Cast[float32](out[:8])))
 	default:
-		summaryF64Masked(&num.Cast[float64](x)[0], iters, bm, &num.Cast[float64](out[:])[0])
+		summaryF64Masked(num.Cast[float64](x), bm, (*[4]float64)(num.Cast[float64](out[:4])))
 	}
 }

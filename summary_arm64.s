@@ -4,11 +4,12 @@
 
 #include "textflag.h"
 
-// func summaryI8(x *int8, iters int, out *int8)
-TEXT ·summaryI8(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	out+16(FP), R5
+// func summaryI8(x []int8, out *[32]int8)
+TEXT ·summaryI8(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD	x_base+0(FP), R0
+	MOVD	out+24(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$6, R1, R1
 	VMOVQ	$0x7f7f7f7f7f7f7f7f, $0x7f7f7f7f7f7f7f7f, V28
 	VMOVQ	$0x8080808080808080, $0x8080808080808080, V29
 	VORR	V28.B16, V28.B16, V0.B16
@@ -43,12 +44,13 @@ done:
 	VST1	[V0.B16, V1.B16], (R5)
 	RET
 
-// func summaryI8Masked(x *int8, iters int, bm *byte, out *int8)
-TEXT ·summaryI8Masked(SB), NOSPLIT|NOFRAME, $0-32
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	bm+16(FP), R2
-	MOVD	out+24(FP), R5
+// func summaryI8Masked(x []int8, bm []byte, out *[32]int8)
+TEXT ·summaryI8Masked(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD	x_base+0(FP), R0
+	MOVD	bm_base+24(FP), R2
+	MOVD	out+48(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$6, R1, R1
 	VMOVQ	$0x7f7f7f7f7f7f7f7f, $0x7f7f7f7f7f7f7f7f, V28
 	VMOVQ	$0x8080808080808080, $0x8080808080808080, V29
 	VORR	V28.B16, V28.B16, V0.B16
@@ -113,11 +115,12 @@ done:
 	VST1	[V0.B16, V1.B16], (R5)
 	RET
 
-// func summaryI16(x *int16, iters int, out *int16)
-TEXT ·summaryI16(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	out+16(FP), R5
+// func summaryI16(x []int16, out *[16]int16)
+TEXT ·summaryI16(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD	x_base+0(FP), R0
+	MOVD	out+24(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$5, R1, R1
 	VMOVQ	$0x7fff7fff7fff7fff, $0x7fff7fff7fff7fff, V28
 	VMOVQ	$0x8000800080008000, $0x8000800080008000, V29
 	VORR	V28.B16, V28.B16, V0.B16
@@ -152,12 +155,13 @@ done:
 	VST1	[V0.B16, V1.B16], (R5)
 	RET
 
-// func summaryI16Masked(x *int16, iters int, bm *byte, out *int16)
-TEXT ·summaryI16Masked(SB), NOSPLIT|NOFRAME, $0-32
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	bm+16(FP), R2
-	MOVD	out+24(FP), R5
+// func summaryI16Masked(x []int16, bm []byte, out *[16]int16)
+TEXT ·summaryI16Masked(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD	x_base+0(FP), R0
+	MOVD	bm_base+24(FP), R2
+	MOVD	out+48(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$5, R1, R1
 	VMOVQ	$0x7fff7fff7fff7fff, $0x7fff7fff7fff7fff, V28
 	VMOVQ	$0x8000800080008000, $0x8000800080008000, V29
 	VORR	V28.B16, V28.B16, V0.B16
@@ -222,11 +226,12 @@ done:
 	VST1	[V0.B16, V1.B16], (R5)
 	RET
 
-// func summaryI32(x *int32, iters int, out *int32)
-TEXT ·summaryI32(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	out+16(FP), R5
+// func summaryI32(x []int32, out *[8]int32)
+TEXT ·summaryI32(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD	x_base+0(FP), R0
+	MOVD	out+24(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$4, R1, R1
 	VMOVQ	$0x7fffffff7fffffff, $0x7fffffff7fffffff, V28
 	VMOVQ	$0x8000000080000000, $0x8000000080000000, V29
 	VORR	V28.B16, V28.B16, V0.B16
@@ -261,12 +266,13 @@ done:
 	VST1	[V0.B16, V1.B16], (R5)
 	RET
 
-// func summaryI32Masked(x *int32, iters int, bm *byte, out *int32)
-TEXT ·summaryI32Masked(SB), NOSPLIT|NOFRAME, $0-32
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	bm+16(FP), R2
-	MOVD	out+24(FP), R5
+// func summaryI32Masked(x []int32, bm []byte, out *[8]int32)
+TEXT ·summaryI32Masked(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD	x_base+0(FP), R0
+	MOVD	bm_base+24(FP), R2
+	MOVD	out+48(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$4, R1, R1
 	VMOVQ	$0x7fffffff7fffffff, $0x7fffffff7fffffff, V28
 	VMOVQ	$0x8000000080000000, $0x8000000080000000, V29
 	VORR	V28.B16, V28.B16, V0.B16
@@ -323,11 +329,12 @@ done:
 	VST1	[V0.B16, V1.B16], (R5)
 	RET
 
-// func summaryI64(x *int64, iters int, out *int64)
-TEXT ·summaryI64(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	out+16(FP), R5
+// func summaryI64(x []int64, out *[4]int64)
+TEXT ·summaryI64(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD	x_base+0(FP), R0
+	MOVD	out+24(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$3, R1, R1
 	VMOVQ	$0x7fffffffffffffff, $0x7fffffffffffffff, V28
 	VMOVQ	$0x8000000000000000, $0x8000000000000000, V29
 	VORR	V28.B16, V28.B16, V0.B16
@@ -376,12 +383,13 @@ done:
 	VST1	[V0.B16, V1.B16], (R5)
 	RET
 
-// func summaryI64Masked(x *int64, iters int, bm *byte, out *int64)
-TEXT ·summaryI64Masked(SB), NOSPLIT|NOFRAME, $0-32
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	bm+16(FP), R2
-	MOVD	out+24(FP), R5
+// func summaryI64Masked(x []int64, bm []byte, out *[4]int64)
+TEXT ·summaryI64Masked(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD	x_base+0(FP), R0
+	MOVD	bm_base+24(FP), R2
+	MOVD	out+48(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$3, R1, R1
 	VMOVQ	$0x7fffffffffffffff, $0x7fffffffffffffff, V28
 	VMOVQ	$0x8000000000000000, $0x8000000000000000, V29
 	VORR	V28.B16, V28.B16, V0.B16
@@ -448,11 +456,12 @@ done:
 	VST1	[V0.B16, V1.B16], (R5)
 	RET
 
-// func summaryU8(x *uint8, iters int, out *uint8)
-TEXT ·summaryU8(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	out+16(FP), R5
+// func summaryU8(x []uint8, out *[32]uint8)
+TEXT ·summaryU8(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD	x_base+0(FP), R0
+	MOVD	out+24(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$6, R1, R1
 	VMOVQ	$0xffffffffffffffff, $0xffffffffffffffff, V28
 	VMOVQ	$0x0000000000000000, $0x0000000000000000, V29
 	VORR	V28.B16, V28.B16, V0.B16
@@ -487,12 +496,13 @@ done:
 	VST1	[V0.B16, V1.B16], (R5)
 	RET
 
-// func summaryU8Masked(x *uint8, iters int, bm *byte, out *uint8)
-TEXT ·summaryU8Masked(SB), NOSPLIT|NOFRAME, $0-32
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	bm+16(FP), R2
-	MOVD	out+24(FP), R5
+// func summaryU8Masked(x []uint8, bm []byte, out *[32]uint8)
+TEXT ·summaryU8Masked(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD	x_base+0(FP), R0
+	MOVD	bm_base+24(FP), R2
+	MOVD	out+48(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$6, R1, R1
 	VMOVQ	$0xffffffffffffffff, $0xffffffffffffffff, V28
 	VMOVQ	$0x0000000000000000, $0x0000000000000000, V29
 	VORR	V28.B16, V28.B16, V0.B16
@@ -553,11 +563,12 @@ done:
 	VST1	[V0.B16, V1.B16], (R5)
 	RET
 
-// func summaryU16(x *uint16, iters int, out *uint16)
-TEXT ·summaryU16(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	out+16(FP), R5
+// func summaryU16(x []uint16, out *[16]uint16)
+TEXT ·summaryU16(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD	x_base+0(FP), R0
+	MOVD	out+24(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$5, R1, R1
 	VMOVQ	$0xffffffffffffffff, $0xffffffffffffffff, V28
 	VMOVQ	$0x0000000000000000, $0x0000000000000000, V29
 	VORR	V28.B16, V28.B16, V0.B16
@@ -592,12 +603,13 @@ done:
 	VST1	[V0.B16, V1.B16], (R5)
 	RET
 
-// func summaryU16Masked(x *uint16, iters int, bm *byte, out *uint16)
-TEXT ·summaryU16Masked(SB), NOSPLIT|NOFRAME, $0-32
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	bm+16(FP), R2
-	MOVD	out+24(FP), R5
+// func summaryU16Masked(x []uint16, bm []byte, out *[16]uint16)
+TEXT ·summaryU16Masked(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD	x_base+0(FP), R0
+	MOVD	bm_base+24(FP), R2
+	MOVD	out+48(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$5, R1, R1
 	VMOVQ	$0xffffffffffffffff, $0xffffffffffffffff, V28
 	VMOVQ	$0x0000000000000000, $0x0000000000000000, V29
 	VORR	V28.B16, V28.B16, V0.B16
@@ -658,11 +670,12 @@ done:
 	VST1	[V0.B16, V1.B16], (R5)
 	RET
 
-// func summaryU32(x *uint32, iters int, out *uint32)
-TEXT ·summaryU32(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	out+16(FP), R5
+// func summaryU32(x []uint32, out *[8]uint32)
+TEXT ·summaryU32(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD	x_base+0(FP), R0
+	MOVD	out+24(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$4, R1, R1
 	VMOVQ	$0xffffffffffffffff, $0xffffffffffffffff, V28
 	VMOVQ	$0x0000000000000000, $0x0000000000000000, V29
 	VORR	V28.B16, V28.B16, V0.B16
@@ -697,12 +710,13 @@ done:
 	VST1	[V0.B16, V1.B16], (R5)
 	RET
 
-// func summaryU32Masked(x *uint32, iters int, bm *byte, out *uint32)
-TEXT ·summaryU32Masked(SB), NOSPLIT|NOFRAME, $0-32
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	bm+16(FP), R2
-	MOVD	out+24(FP), R5
+// func summaryU32Masked(x []uint32, bm []byte, out *[8]uint32)
+TEXT ·summaryU32Masked(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD	x_base+0(FP), R0
+	MOVD	bm_base+24(FP), R2
+	MOVD	out+48(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$4, R1, R1
 	VMOVQ	$0xffffffffffffffff, $0xffffffffffffffff, V28
 	VMOVQ	$0x0000000000000000, $0x0000000000000000, V29
 	VORR	V28.B16, V28.B16, V0.B16
@@ -755,11 +769,12 @@ done:
 	VST1	[V0.B16, V1.B16], (R5)
 	RET
 
-// func summaryU64(x *uint64, iters int, out *uint64)
-TEXT ·summaryU64(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	out+16(FP), R5
+// func summaryU64(x []uint64, out *[4]uint64)
+TEXT ·summaryU64(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD	x_base+0(FP), R0
+	MOVD	out+24(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$3, R1, R1
 	VMOVQ	$0xffffffffffffffff, $0xffffffffffffffff, V28
 	VMOVQ	$0x0000000000000000, $0x0000000000000000, V29
 	VORR	V28.B16, V28.B16, V0.B16
@@ -808,12 +823,13 @@ done:
 	VST1	[V0.B16, V1.B16], (R5)
 	RET
 
-// func summaryU64Masked(x *uint64, iters int, bm *byte, out *uint64)
-TEXT ·summaryU64Masked(SB), NOSPLIT|NOFRAME, $0-32
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	bm+16(FP), R2
-	MOVD	out+24(FP), R5
+// func summaryU64Masked(x []uint64, bm []byte, out *[4]uint64)
+TEXT ·summaryU64Masked(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD	x_base+0(FP), R0
+	MOVD	bm_base+24(FP), R2
+	MOVD	out+48(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$3, R1, R1
 	VMOVQ	$0xffffffffffffffff, $0xffffffffffffffff, V28
 	VMOVQ	$0x0000000000000000, $0x0000000000000000, V29
 	VORR	V28.B16, V28.B16, V0.B16
@@ -880,11 +896,12 @@ done:
 	VST1	[V0.B16, V1.B16], (R5)
 	RET
 
-// func summaryF32(x *float32, iters int, out *float32)
-TEXT ·summaryF32(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	out+16(FP), R5
+// func summaryF32(x []float32, out *[8]float32)
+TEXT ·summaryF32(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD	x_base+0(FP), R0
+	MOVD	out+24(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$4, R1, R1
 	VMOVQ	$0x7f8000007f800000, $0x7f8000007f800000, V28
 	VMOVQ	$0xff800000ff800000, $0xff800000ff800000, V29
 	VORR	V28.B16, V28.B16, V0.B16
@@ -919,12 +936,13 @@ done:
 	VST1	[V0.B16, V1.B16], (R5)
 	RET
 
-// func summaryF32Masked(x *float32, iters int, bm *byte, out *float32)
-TEXT ·summaryF32Masked(SB), NOSPLIT|NOFRAME, $0-32
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	bm+16(FP), R2
-	MOVD	out+24(FP), R5
+// func summaryF32Masked(x []float32, bm []byte, out *[8]float32)
+TEXT ·summaryF32Masked(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD	x_base+0(FP), R0
+	MOVD	bm_base+24(FP), R2
+	MOVD	out+48(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$4, R1, R1
 	VMOVQ	$0x7f8000007f800000, $0x7f8000007f800000, V28
 	VMOVQ	$0xff800000ff800000, $0xff800000ff800000, V29
 	VORR	V28.B16, V28.B16, V0.B16
@@ -981,11 +999,12 @@ done:
 	VST1	[V0.B16, V1.B16], (R5)
 	RET
 
-// func summaryF64(x *float64, iters int, out *float64)
-TEXT ·summaryF64(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	out+16(FP), R5
+// func summaryF64(x []float64, out *[4]float64)
+TEXT ·summaryF64(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD	x_base+0(FP), R0
+	MOVD	out+24(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$3, R1, R1
 	VMOVQ	$0x7ff0000000000000, $0x7ff0000000000000, V28
 	VMOVQ	$0xfff0000000000000, $0xfff0000000000000, V29
 	VORR	V28.B16, V28.B16, V0.B16
@@ -1020,12 +1039,13 @@ done:
 	VST1	[V0.B16, V1.B16], (R5)
 	RET
 
-// func summaryF64Masked(x *float64, iters int, bm *byte, out *float64)
-TEXT ·summaryF64Masked(SB), NOSPLIT|NOFRAME, $0-32
-	MOVD	x+0(FP), R0
-	MOVD	iters+8(FP), R1
-	MOVD	bm+16(FP), R2
-	MOVD	out+24(FP), R5
+// func summaryF64Masked(x []float64, bm []byte, out *[4]float64)
+TEXT ·summaryF64Masked(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD	x_base+0(FP), R0
+	MOVD	bm_base+24(FP), R2
+	MOVD	out+48(FP), R5
+	MOVD	x_len+8(FP), R1
+	LSR	$3, R1, R1
 	VMOVQ	$0x7ff0000000000000, $0x7ff0000000000000, V28
 	VMOVQ	$0xfff0000000000000, $0xfff0000000000000, V29
 	VORR	V28.B16, V28.B16, V0.B16

@@ -5,121 +5,141 @@
 package quiver
 
 // summaryI8 stores to out[0:16] the lanewise minimum and to out[16:32] the
-// lanewise maximum of iters*64 elements of x (float NaNs propagate; ±0 ties unresolved).
+// lanewise maximum of x (float NaNs propagate; ±0 ties unresolved). len(x) is a
+// multiple of 64: the kernel reads all of x and nothing else.
 //
 //go:noescape
-func summaryI8(x *int8, iters int, out *int8)
+func summaryI8(x []int8, out *[32]int8)
 
 // summaryI8Masked is summaryI8 over the elements whose bit is set in bm,
-// the first element at bit 0; it reads iters*8 bytes of bm.
+// the first element at bit 0; it reads the first len(x)/8 bytes of bm (8 per 64
+// elements), which bm must hold.
 //
 //go:noescape
-func summaryI8Masked(x *int8, iters int, bm *byte, out *int8)
+func summaryI8Masked(x []int8, bm []byte, out *[32]int8)
 
 // summaryI16 stores to out[0:8] the lanewise minimum and to out[8:16] the
-// lanewise maximum of iters*32 elements of x (float NaNs propagate; ±0 ties unresolved).
+// lanewise maximum of x (float NaNs propagate; ±0 ties unresolved). len(x) is a
+// multiple of 32: the kernel reads all of x and nothing else.
 //
 //go:noescape
-func summaryI16(x *int16, iters int, out *int16)
+func summaryI16(x []int16, out *[16]int16)
 
 // summaryI16Masked is summaryI16 over the elements whose bit is set in bm,
-// the first element at bit 0; it reads iters*4 bytes of bm.
+// the first element at bit 0; it reads the first len(x)/8 bytes of bm (4 per 32
+// elements), which bm must hold.
 //
 //go:noescape
-func summaryI16Masked(x *int16, iters int, bm *byte, out *int16)
+func summaryI16Masked(x []int16, bm []byte, out *[16]int16)
 
 // summaryI32 stores to out[0:4] the lanewise minimum and to out[4:8] the
-// lanewise maximum of iters*16 elements of x (float NaNs propagate; ±0 ties unresolved).
+// lanewise maximum of x (float NaNs propagate; ±0 ties unresolved). len(x) is a
+// multiple of 16: the kernel reads all of x and nothing else.
 //
 //go:noescape
-func summaryI32(x *int32, iters int, out *int32)
+func summaryI32(x []int32, out *[8]int32)
 
 // summaryI32Masked is summaryI32 over the elements whose bit is set in bm,
-// the first element at bit 0; it reads iters*2 bytes of bm.
+// the first element at bit 0; it reads the first len(x)/8 bytes of bm (2 per 16
+// elements), which bm must hold.
 //
 //go:noescape
-func summaryI32Masked(x *int32, iters int, bm *byte, out *int32)
+func summaryI32Masked(x []int32, bm []byte, out *[8]int32)
 
 // summaryI64 stores to out[0:2] the lanewise minimum and to out[2:4] the
-// lanewise maximum of iters*8 elements of x (float NaNs propagate; ±0 ties unresolved).
+// lanewise maximum of x (float NaNs propagate; ±0 ties unresolved). len(x) is a
+// multiple of 8: the kernel reads all of x and nothing else.
 //
 //go:noescape
-func summaryI64(x *int64, iters int, out *int64)
+func summaryI64(x []int64, out *[4]int64)
 
 // summaryI64Masked is summaryI64 over the elements whose bit is set in bm,
-// the first element at bit 0; it reads iters*1 bytes of bm.
+// the first element at bit 0; it reads the first len(x)/8 bytes of bm (1 per 8
+// elements), which bm must hold.
 //
 //go:noescape
-func summaryI64Masked(x *int64, iters int, bm *byte, out *int64)
+func summaryI64Masked(x []int64, bm []byte, out *[4]int64)
 
 // summaryU8 stores to out[0:16] the lanewise minimum and to out[16:32] the
-// lanewise maximum of iters*64 elements of x (float NaNs propagate; ±0 ties unresolved).
+// lanewise maximum of x (float NaNs propagate; ±0 ties unresolved). len(x) is a
+// multiple of 64: the kernel reads all of x and nothing else.
 //
 //go:noescape
-func summaryU8(x *uint8, iters int, out *uint8)
+func summaryU8(x []uint8, out *[32]uint8)
 
 // summaryU8Masked is summaryU8 over the elements whose bit is set in bm,
-// the first element at bit 0; it reads iters*8 bytes of bm.
+// the first element at bit 0; it reads the first len(x)/8 bytes of bm (8 per 64
+// elements), which bm must hold.
 //
 //go:noescape
-func summaryU8Masked(x *uint8, iters int, bm *byte, out *uint8)
+func summaryU8Masked(x []uint8, bm []byte, out *[32]uint8)
 
 // summaryU16 stores to out[0:8] the lanewise minimum and to out[8:16] the
-// lanewise maximum of iters*32 elements of x (float NaNs propagate; ±0 ties unresolved).
+// lanewise maximum of x (float NaNs propagate; ±0 ties unresolved). len(x) is a
+// multiple of 32: the kernel reads all of x and nothing else.
 //
 //go:noescape
-func summaryU16(x *uint16, iters int, out *uint16)
+func summaryU16(x []uint16, out *[16]uint16)
 
 // summaryU16Masked is summaryU16 over the elements whose bit is set in bm,
-// the first element at bit 0; it reads iters*4 bytes of bm.
+// the first element at bit 0; it reads the first len(x)/8 bytes of bm (4 per 32
+// elements), which bm must hold.
 //
 //go:noescape
-func summaryU16Masked(x *uint16, iters int, bm *byte, out *uint16)
+func summaryU16Masked(x []uint16, bm []byte, out *[16]uint16)
 
 // summaryU32 stores to out[0:4] the lanewise minimum and to out[4:8] the
-// lanewise maximum of iters*16 elements of x (float NaNs propagate; ±0 ties unresolved).
+// lanewise maximum of x (float NaNs propagate; ±0 ties unresolved). len(x) is a
+// multiple of 16: the kernel reads all of x and nothing else.
 //
 //go:noescape
-func summaryU32(x *uint32, iters int, out *uint32)
+func summaryU32(x []uint32, out *[8]uint32)
 
 // summaryU32Masked is summaryU32 over the elements whose bit is set in bm,
-// the first element at bit 0; it reads iters*2 bytes of bm.
+// the first element at bit 0; it reads the first len(x)/8 bytes of bm (2 per 16
+// elements), which bm must hold.
 //
 //go:noescape
-func summaryU32Masked(x *uint32, iters int, bm *byte, out *uint32)
+func summaryU32Masked(x []uint32, bm []byte, out *[8]uint32)
 
 // summaryU64 stores to out[0:2] the lanewise minimum and to out[2:4] the
-// lanewise maximum of iters*8 elements of x (float NaNs propagate; ±0 ties unresolved).
+// lanewise maximum of x (float NaNs propagate; ±0 ties unresolved). len(x) is a
+// multiple of 8: the kernel reads all of x and nothing else.
 //
 //go:noescape
-func summaryU64(x *uint64, iters int, out *uint64)
+func summaryU64(x []uint64, out *[4]uint64)
 
 // summaryU64Masked is summaryU64 over the elements whose bit is set in bm,
-// the first element at bit 0; it reads iters*1 bytes of bm.
+// the first element at bit 0; it reads the first len(x)/8 bytes of bm (1 per 8
+// elements), which bm must hold.
 //
 //go:noescape
-func summaryU64Masked(x *uint64, iters int, bm *byte, out *uint64)
+func summaryU64Masked(x []uint64, bm []byte, out *[4]uint64)
 
 // summaryF32 stores to out[0:4] the lanewise minimum and to out[4:8] the
-// lanewise maximum of iters*16 elements of x (float NaNs propagate; ±0 ties unresolved).
+// lanewise maximum of x (float NaNs propagate; ±0 ties unresolved). len(x) is a
+// multiple of 16: the kernel reads all of x and nothing else.
 //
 //go:noescape
-func summaryF32(x *float32, iters int, out *float32)
+func summaryF32(x []float32, out *[8]float32)
 
 // summaryF32Masked is summaryF32 over the elements whose bit is set in bm,
-// the first element at bit 0; it reads iters*2 bytes of bm.
+// the first element at bit 0; it reads the first len(x)/8 bytes of bm (2 per 16
+// elements), which bm must hold.
 //
 //go:noescape
-func summaryF32Masked(x *float32, iters int, bm *byte, out *float32)
+func summaryF32Masked(x []float32, bm []byte, out *[8]float32)
 
 // summaryF64 stores to out[0:2] the lanewise minimum and to out[2:4] the
-// lanewise maximum of iters*8 elements of x (float NaNs propagate; ±0 ties unresolved).
+// lanewise maximum of x (float NaNs propagate; ±0 ties unresolved). len(x) is a
+// multiple of 8: the kernel reads all of x and nothing else.
 //
 //go:noescape
-func summaryF64(x *float64, iters int, out *float64)
+func summaryF64(x []float64, out *[4]float64)
 
 // summaryF64Masked is summaryF64 over the elements whose bit is set in bm,
-// the first element at bit 0; it reads iters*1 bytes of bm.
+// the first element at bit 0; it reads the first len(x)/8 bytes of bm (1 per 8
+// elements), which bm must hold.
 //
 //go:noescape
-func summaryF64Masked(x *float64, iters int, bm *byte, out *float64)
+func summaryF64Masked(x []float64, bm []byte, out *[4]float64)
