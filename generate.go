@@ -20,6 +20,6 @@ package quiver
 //
 // arm64 (NEON, encoded from the Arm encodings as WORD directives):
 //
-//go:generate go -C internal/asm run ./arm64/sum -out ../../sum_arm64.s -stubs ../../sum_arm64.go
-//go:generate go -C internal/asm run ./arm64/summary -out ../../summary_arm64.s -stubs ../../summary_arm64.go
-//go:generate go -C internal/asm run ./arm64/count -out ../../count_arm64.s -stubs ../../count_arm64.go
+//go:generate go -C internal/asm run ./arm64/sum -out ../../sum_arm64.s -stubs ../../sum_stubs_arm64.go
+//go:generate go -C internal/asm run ./arm64/summary -out ../../summary_arm64.s -stubs ../../summary_stubs_arm64.go
+//go:generate go -C internal/asm run ./arm64/count -out ../../count_arm64.s -stubs ../../count_stubs_arm64.go

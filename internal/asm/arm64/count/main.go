@@ -2,7 +2,7 @@
 // valid counts of the summaries: a population count of whole 64-byte
 // blocks of a bitmap.
 //
-//	go run ./arm64/count -out ../../count_arm64.s -stubs ../../count_arm64.go
+//	go run ./arm64/count -out ../../count_arm64.s -stubs ../../count_stubs_arm64.go
 package main
 
 import "github.com/quiverlabs/quiver/internal/asm/arm64/neon"
@@ -11,7 +11,7 @@ const generator = "internal/asm/arm64/count"
 
 func main() { neon.Main(generator, generate) }
 
-// generate emits popcount: CNT gives the bit count of every byte; the four
+// generate emits popcount over len(bm)/64 blocks: CNT gives the bit count of every byte; the four
 // vectors of a block are added bytewise (at most 32 per byte), widened
 // pairwise to halfwords and accumulated pairwise into two independent
 // 32-bit accumulators, alternating between blocks. Each 32-bit lane gains
@@ -20,12 +20,14 @@ func generate() (*neon.File, []neon.Func) {
 	f := new(neon.File)
 	f.Header(generator)
 	fn := neon.Func{
-		Name:   "countBits",
-		Doc:    "countBits returns the number of set bits in blocks*64 bytes at bm\n(blocks <= 2^24).",
-		Params: []string{"bm *byte", "blocks int"},
+		Name: "countBits",
+		Doc: "countBits returns the number of set bits in bm. len(bm) is a multiple of 64\n" +
+			"and at most 2^30 (2^24 blocks): the kernel reads all of bm and nothing else.",
+		Params: []string{"bm []byte"},
 		Result: "int",
 	}
-	f.Begin(fn, "R0", "R1")
+	f.Begin(fn, "R0")
+	f.Blocks(fn, "bm", 6, "R1")
 	f.EOR(0, 0, 0)
 	f.EOR(1, 1, 1)
 	f.I("CBZ", "R1", "done")

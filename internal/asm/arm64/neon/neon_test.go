@@ -75,3 +75,31 @@ func TestMismatchDetected(t *testing.T) {
 		t.Fatalf("got %d mismatches %q, want exactly the second word", len(bad), bad)
 	}
 }
+
+// TestFrameLayout pins the argument frame of a function with slice
+// parameters: three words per slice, one per other parameter, the result
+// after them, and the names go vet expects (x_base, x_len).
+func TestFrameLayout(t *testing.T) {
+	fn := Func{Name: "k", Params: []string{"x []float32", "bm []byte", "shift uint", "acc *[16]float32"}, Result: "int"}
+	var f File
+	f.Begin(fn, "R0", "R2", "R3", "R5")
+	f.Len(fn, "bm", "R1")
+	f.Blocks(fn, "x", 4, "R6")
+	f.Return(fn, "R4")
+	want := `
+// func k(x []float32, bm []byte, shift uint, acc *[16]float32) int
+TEXT ·k(SB), NOSPLIT|NOFRAME, $0-72
+	MOVD	x_base+0(FP), R0
+	MOVD	bm_base+24(FP), R2
+	MOVD	shift+48(FP), R3
+	MOVD	acc+56(FP), R5
+	MOVD	bm_len+32(FP), R1
+	MOVD	x_len+8(FP), R6
+	LSR	$4, R6, R6
+	MOVD	R4, ret+64(FP)
+	RET
+`
+	if got := string(f.Bytes()); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -3,11 +3,12 @@
 // behind the exact checked 64-bit sums. Every kernel is written once and
 // instantiated per element type.
 //
-//	go run ./arm64/sum -out ../../sum_arm64.s -stubs ../../sum_arm64.go
+//	go run ./arm64/sum -out ../../sum_arm64.s -stubs ../../sum_stubs_arm64.go
 package main
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/quiverlabs/quiver/internal/asm/arm64/neon"
 )
@@ -18,7 +19,7 @@ func main() { neon.Main(generator, generate) }
 
 // Register plan, shared by every kernel of the file:
 //
-//	R0 x, R1 iteration count, R2 bitmap, R3 bit shift, R5 accumulator or
+//	R0 x, R1 iteration count (from len(x)), R2 bitmap, R3 bit shift, R5 accumulator or
 //	result memory, R4 and R6 scratch;
 //	V0-V3 the four accumulators, V4-V7 the loaded data, V8 the bits of one
 //	iteration, V9-V12 the lane masks, V13-V14 scratch, V16-V23 the mask
@@ -28,6 +29,10 @@ const (
 )
 
 var masks = [4]neon.V{9, 10, 11, 12}
+
+// log2 is the base-2 logarithm of n, a power of two: the shift from a
+// slice length to a count of n-element blocks.
+func log2(n int) int { return bits.TrailingZeros(uint(n)) }
 
 func generate() (*neon.File, []neon.Func) {
 	f := new(neon.File)
@@ -59,29 +64,42 @@ func loop(f *neon.File, body func()) {
 // floatSum adds whole ADR-013 blocks (four vectors: element a*W+w of a
 // block goes to lane w of accumulator a) into accumulators kept in memory,
 // so that the caller can start, continue and finish the blocked order in
-// Go. The masked form reads each block's bits at bit shift of bm (bm
-// advances by the block's byte count; the load is wider than the block's
-// bits, which the caller accounts for) and adds -0.0 for invalid lanes.
+// Go. The block count is len(x) over the block size. The masked form reads
+// each block's bits at bit shift of bm (bm advances by the block's byte
+// count, step; the load, loadWidth bytes, is wider than the block's bits,
+// so the last block reads past them: the bitmap extent is published as
+// constants for the caller to cut bm to) and adds -0.0 for invalid lanes.
 func floatSum(f *neon.File, t neon.Type, masked bool) neon.Func {
 	a := t.Q()
 	block := 4 * t.Lanes()
-	accT := "*" + t.Name
+	accT := fmt.Sprintf("*[%d]%s", block, t.Name)
 	fn := neon.Func{
 		Name: "sum" + t.Suffix(),
-		Doc: fmt.Sprintf("sum%s adds blocks*%d elements of x into acc[0:%d], four %d-lane accumulators\n"+
-			"laid out one after the other, in the ADR-013 block order.", t.Suffix(), block, block, t.Lanes()),
-		Params: []string{"x *" + t.Name, "blocks int", "acc " + accT},
+		Doc: fmt.Sprintf("sum%s adds the len(x)/%d blocks of %d elements of x into acc, four %d-lane\n"+
+			"accumulators laid out one after the other, in the ADR-013 block order.\n"+
+			"len(x) is a multiple of %d: the kernel reads all of x and nothing else.",
+			t.Suffix(), block, block, t.Lanes(), block),
+		Params: []string{"x []" + t.Name, "acc " + accT},
 	}
-	regs := []neon.R{rx, rn, racc}
+	regs := []neon.R{rx, racc}
 	if masked {
+		step, load := block/8, loadWidth(t)
 		fn.Name += "Masked"
 		fn.Doc = fmt.Sprintf("sum%sMasked is sum%s with element i valid iff bit shift+i of bm is set;\n"+
-			"invalid elements add -0.0. Per block it loads %d bytes of bm and advances %d.",
-			t.Suffix(), t.Suffix(), loadWidth(t), block/8)
-		fn.Params = []string{"x *" + t.Name, "blocks int", "bm *byte", "shift uint", "acc " + accT}
-		regs = []neon.R{rx, rn, rbm, rsh, racc}
+			"invalid elements add -0.0. Block k loads %d bytes of bm from byte %d*k, more than\n"+
+			"the block's bits: with len(x) > 0 it reads exactly the first\n"+
+			"(len(x)/%d-1)*%d+%d bytes of bm (sum%sMaskedStep and sum%sMaskedLoad), which bm\n"+
+			"must hold.",
+			t.Suffix(), t.Suffix(), load, step, block, step, load, t.Suffix(), t.Suffix())
+		fn.Params = []string{"x []" + t.Name, "bm []byte", "shift uint", "acc " + accT}
+		regs = []neon.R{rx, rbm, rsh, racc}
+		f.GoConst("sum"+t.Suffix()+"MaskedStep", step,
+			fmt.Sprintf("sum%sMaskedStep is how far sum%sMasked advances in bm per block.", t.Suffix(), t.Suffix()))
+		f.GoConst("sum"+t.Suffix()+"MaskedLoad", load,
+			fmt.Sprintf("sum%sMaskedLoad is how many bytes of bm sum%sMasked loads per block.", t.Suffix(), t.Suffix()))
 	}
 	f.Begin(fn, regs...)
+	f.Blocks(fn, "x", log2(block), rn)
 	f.Load4At(a, racc, 0)
 	var exp *neon.Expander
 	if masked {
@@ -180,20 +198,23 @@ func intSum(f *neon.File, t neon.Type, masked bool) neon.Func {
 	}
 	fn := neon.Func{
 		Name: "sum" + t.Suffix(),
-		Doc: fmt.Sprintf("sum%s returns the wrapping %s sum of iters*%d elements of x.",
-			t.Suffix(), sum, per),
-		Params: []string{"x *" + t.Name, "iters int"},
+		Doc: fmt.Sprintf("sum%s returns the wrapping %s sum of x. len(x) is a multiple of %d:\n"+
+			"the kernel reads all of x and nothing else.", t.Suffix(), sum, per),
+		Params: []string{"x []" + t.Name},
 		Result: sum,
 	}
-	regs := []neon.R{rx, rn}
+	regs := []neon.R{rx}
 	if masked {
 		fn.Name += "Masked"
 		fn.Doc = fmt.Sprintf("sum%sMasked is sum%s over the elements whose bit is set in bm, the\n"+
-			"first element at bit 0; it reads iters*%d bytes of bm.", t.Suffix(), t.Suffix(), neon.BitmapBytes(t))
-		fn.Params = append(fn.Params, "bm *byte")
+			"first element at bit 0; it reads the first len(x)/8 bytes of bm (%d per %d\n"+
+			"elements), which bm must hold.",
+			t.Suffix(), t.Suffix(), neon.BitmapBytes(t), per)
+		fn.Params = append(fn.Params, "bm []byte")
 		regs = append(regs, rbm)
 	}
 	f.Begin(fn, regs...)
+	f.Blocks(fn, "x", log2(per), rn)
 	for v := neon.V(0); v < 4; v++ {
 		f.EOR(v, v, v)
 	}
@@ -238,25 +259,29 @@ func intSum(f *neon.File, t neon.Type, masked bool) neon.Func {
 // halves of the elements (unsigned) and their high halves (signed for
 // int64) separately in 64-bit lanes, where neither can wrap for fewer than
 // 2^31 elements, and stores both pairs of lanes to out; the caller forms
-// hi*2^32 + lo in 128 bits.
+// hi*2^32 + lo in 128 bits. The iteration count is len(x)/8.
 func splitSum(f *neon.File, t neon.Type, masked bool) neon.Func {
 	a := t.Q()
 	fn := neon.Func{
 		Name: "split" + t.Suffix(),
-		Doc: fmt.Sprintf("split%s sums the low and high 32-bit halves of iters*8 elements of x\n"+
-			"into out: out[0]+out[1] is the sum of the low halves (unsigned), out[2]+out[3]\n"+
-			"the sum of the high halves (%s). Exact below 2^30 iterations.", t.Suffix(), map[bool]string{true: "signed", false: "unsigned"}[t.Signed]),
-		Params: []string{"x *" + t.Name, "iters int", "out *[4]uint64"},
+		Doc: fmt.Sprintf("split%s sums the low and high 32-bit halves of the elements of x into\n"+
+			"out: out[0]+out[1] is the sum of the low halves (unsigned), out[2]+out[3] the\n"+
+			"sum of the high halves (%s). len(x) is a multiple of 8: the kernel reads all\n"+
+			"of x and nothing else. Exact below 2^30 iterations of 8 elements.",
+			t.Suffix(), map[bool]string{true: "signed", false: "unsigned"}[t.Signed]),
+		Params: []string{"x []" + t.Name, "out *[4]uint64"},
 	}
-	regs := []neon.R{rx, rn, racc}
+	regs := []neon.R{rx, racc}
 	if masked {
 		fn.Name += "Masked"
 		fn.Doc = fmt.Sprintf("split%sMasked is split%s over the elements whose bit is set in bm,\n"+
-			"the first element at bit 0; it reads iters bytes of bm.", t.Suffix(), t.Suffix())
-		fn.Params = []string{"x *" + t.Name, "iters int", "bm *byte", "out *[4]uint64"}
-		regs = []neon.R{rx, rn, rbm, racc}
+			"the first element at bit 0; it reads the first len(x)/8 bytes of bm (one per\n"+
+			"8 elements), which bm must hold.", t.Suffix(), t.Suffix())
+		fn.Params = []string{"x []" + t.Name, "bm []byte", "out *[4]uint64"}
+		regs = []neon.R{rx, rbm, racc}
 	}
 	f.Begin(fn, regs...)
+	f.Blocks(fn, "x", 3, rn)
 	for v := neon.V(0); v < 4; v++ {
 		f.EOR(v, v, v)
 	}

@@ -2,12 +2,13 @@
 // the lanewise minimum and maximum behind Min, Max, MinMax and Summarize.
 // One kernel, instantiated per element type.
 //
-//	go run ./arm64/summary -out ../../summary_arm64.s -stubs ../../summary_arm64.go
+//	go run ./arm64/summary -out ../../summary_arm64.s -stubs ../../summary_stubs_arm64.go
 package main
 
 import (
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/quiverlabs/quiver/internal/asm/arm64/neon"
 )
@@ -18,7 +19,7 @@ func main() { neon.Main(generator, generate) }
 
 // Register plan:
 //
-//	R0 x, R1 iteration count, R2 bitmap, R5 result memory, R4 scratch;
+//	R0 x, R1 iteration count (from len(x)), R2 bitmap, R5 result memory, R4 scratch;
 //	V0-V3 min accumulators, V4-V7 max accumulators, V8 the bits of one
 //	iteration, V9-V12 lane masks (then compare scratch), V13-V15 and V30
 //	the min operands of masked loops (then compare scratch), V16-V23 mask
@@ -91,7 +92,7 @@ func maxInto(f *neon.File, t neon.Type, acc, x, tmp neon.V) {
 }
 
 // summary keeps four independent min and four independent max
-// accumulators over iters*64 bytes of x and stores the combined min vector
+// accumulators over x (len(x)/per iterations of 64 bytes) and stores the combined min vector
 // and max vector to out. Masked lanes are replaced by the identities. Any
 // NaN among the participating lanes reaches both results (FMIN and FMAX
 // propagate it); ties between +0.0 and -0.0 are left to the caller's
@@ -102,19 +103,23 @@ func summary(f *neon.File, t neon.Type, masked bool) neon.Func {
 	fn := neon.Func{
 		Name: "summary" + t.Suffix(),
 		Doc: fmt.Sprintf("summary%s stores to out[0:%d] the lanewise minimum and to out[%d:%d] the\n"+
-			"lanewise maximum of iters*%d elements of x (float NaNs propagate; ±0 ties unresolved).",
+			"lanewise maximum of x (float NaNs propagate; ±0 ties unresolved). len(x) is a\n"+
+			"multiple of %d: the kernel reads all of x and nothing else.",
 			t.Suffix(), t.Lanes(), t.Lanes(), 2*t.Lanes(), per),
-		Params: []string{"x *" + t.Name, "iters int", "out *" + t.Name},
+		Params: []string{"x []" + t.Name, fmt.Sprintf("out *[%d]%s", 2*t.Lanes(), t.Name)},
 	}
-	regs := []neon.R{rx, rn, rout}
+	regs := []neon.R{rx, rout}
 	if masked {
 		fn.Name += "Masked"
 		fn.Doc = fmt.Sprintf("summary%sMasked is summary%s over the elements whose bit is set in bm,\n"+
-			"the first element at bit 0; it reads iters*%d bytes of bm.", t.Suffix(), t.Suffix(), neon.BitmapBytes(t))
-		fn.Params = []string{"x *" + t.Name, "iters int", "bm *byte", "out *" + t.Name}
-		regs = []neon.R{rx, rn, rbm, rout}
+			"the first element at bit 0; it reads the first len(x)/8 bytes of bm (%d per %d\n"+
+			"elements), which bm must hold.",
+			t.Suffix(), t.Suffix(), neon.BitmapBytes(t), per)
+		fn.Params = []string{"x []" + t.Name, "bm []byte", fmt.Sprintf("out *[%d]%s", 2*t.Lanes(), t.Name)}
+		regs = []neon.R{rx, rbm, rout}
 	}
 	f.Begin(fn, regs...)
+	f.Blocks(fn, "x", bits.TrailingZeros(uint(per)), rn)
 	lo, hi := identities(t)
 	f.Dup(a, idMin, lo)
 	f.Dup(a, idMax, hi)
