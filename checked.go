@@ -19,6 +19,10 @@ type CheckedSum[S int64 | uint64] struct {
 // exactly, as if in unbounded precision, and reports whether the result
 // fits in int64. Only the final sum matters: intermediate excursions past
 // the int64 range that come back do not count as overflow.
+//
+// It panics, before reading x, if more than one Mask is given, if m's
+// bitmap is too short for len(x) elements at its offset (see [Valid]), or
+// if a selection index is len(x) or more.
 func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
 	mk := maskOf(len(x), m)
 	if mk.HasSel {
@@ -44,6 +48,10 @@ func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
 
 // SumCheckedUint sums the participating elements of an unsigned integer
 // slice exactly and reports whether the result exceeds uint64.
+//
+// It panics, before reading x, if more than one Mask is given, if m's
+// bitmap is too short for len(x) elements at its offset (see [Valid]), or
+// if a selection index is len(x) or more.
 func SumCheckedUint[T constraints.Unsigned](x []T, m ...Mask) CheckedSum[uint64] {
 	mk := maskOf(len(x), m)
 	if mk.HasSel {

@@ -9,7 +9,11 @@ import (
 // CountValid returns how many of n elements are valid under m: the set
 // bits among bits offset..offset+n-1 of m's bitmap, or, with a selection,
 // the selected entries whose bit is set (once per entry, every index below
-// n). Without a bitmap every element is valid.
+// n). Without a bitmap every element is valid, so any n >= 0 is accepted.
+//
+// It panics if n is negative, if more than one Mask is given, if m's
+// bitmap is too short for n elements at its offset (see [Valid]), or if a
+// selection index is n or more.
 func CountValid(n int, m ...Mask) int {
 	if n < 0 {
 		panic(fmt.Sprintf("quiver: element count %d is negative", n))

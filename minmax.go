@@ -10,6 +10,10 @@ import "github.com/quiverlabs/quiver/internal/ref"
 // (empty, all null, or nothing selected) the result is the largest value of
 // T (math.MaxFloat64 for float64) instead of a panic. Use [Summarize] to
 // tell an identity from a real minimum.
+//
+// It panics, before reading x, if more than one Mask is given, if m's
+// bitmap is too short for len(x) elements at its offset (see [Valid]), or
+// if a selection index is len(x) or more.
 func Min[T Number](x []T, m ...Mask) T {
 	mk := maskOf(len(x), m)
 	if mk.HasSel {
@@ -23,6 +27,10 @@ func Min[T Number](x []T, m ...Mask) T {
 // Max returns the largest participating element of x, with the rules of
 // [Min]: canonical NaN, first of equal values, and the lowest value of T
 // (-math.MaxFloat64 for float64) when nothing participates.
+//
+// It panics, before reading x, if more than one Mask is given, if m's
+// bitmap is too short for len(x) elements at its offset (see [Valid]), or
+// if a selection index is len(x) or more.
 func Max[T Number](x []T, m ...Mask) T {
 	mk := maskOf(len(x), m)
 	if mk.HasSel {
@@ -35,6 +43,10 @@ func Max[T Number](x []T, m ...Mask) T {
 
 // MinMax returns the smallest and largest participating elements of x in
 // one pass, with the rules of [Min] and [Max].
+//
+// It panics, before reading x, if more than one Mask is given, if m's
+// bitmap is too short for len(x) elements at its offset (see [Valid]), or
+// if a selection index is len(x) or more.
 func MinMax[T Number](x []T, m ...Mask) (lo, hi T) {
 	s := Summarize(x, m...)
 	return s.Min, s.Max

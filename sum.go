@@ -15,6 +15,10 @@ import (
 // scalar backend and for selections (in selection order), the blocked
 // accumulator order of [ActiveBackend] otherwise. A NaN among the
 // participating elements gives a NaN whose payload is not specified.
+//
+// It panics, before reading x, if more than one Mask is given, if m's
+// bitmap is too short for len(x) elements at its offset (see [Valid]), or
+// if a selection index is len(x) or more.
 func Sum[T constraints.Float](x []T, m ...Mask) T {
 	mk := maskOf(len(x), m)
 	if mk.HasSel {
@@ -30,6 +34,10 @@ func Sum[T constraints.Float](x []T, m ...Mask) T {
 // SumInt returns the sum of the participating elements of a signed integer
 // slice, widened to int64 and wrapping on overflow (two's complement, as
 // Go's own int64 addition). [SumChecked] also reports whether it wrapped.
+//
+// It panics, before reading x, if more than one Mask is given, if m's
+// bitmap is too short for len(x) elements at its offset (see [Valid]), or
+// if a selection index is len(x) or more.
 func SumInt[T constraints.Signed](x []T, m ...Mask) int64 {
 	mk := maskOf(len(x), m)
 	if mk.HasSel {
@@ -41,6 +49,10 @@ func SumInt[T constraints.Signed](x []T, m ...Mask) int64 {
 // SumUint returns the sum of the participating elements of an unsigned
 // integer slice, widened to uint64 and wrapping on overflow.
 // [SumCheckedUint] also reports whether it wrapped.
+//
+// It panics, before reading x, if more than one Mask is given, if m's
+// bitmap is too short for len(x) elements at its offset (see [Valid]), or
+// if a selection index is len(x) or more.
 func SumUint[T constraints.Unsigned](x []T, m ...Mask) uint64 {
 	mk := maskOf(len(x), m)
 	if mk.HasSel {

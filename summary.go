@@ -27,6 +27,10 @@ func (s Summary[T]) Empty() bool { return s.Count == 0 }
 
 // Summarize computes min, max, the participating count and the null count
 // in one pass over x.
+//
+// It panics, before reading x, if more than one Mask is given, if m's
+// bitmap is too short for len(x) elements at its offset (see [Valid]), or
+// if a selection index is len(x) or more.
 func Summarize[T Number](x []T, m ...Mask) Summary[T] {
 	mk := maskOf(len(x), m)
 	if mk.HasSel {
