@@ -14,6 +14,15 @@ package bench
 //	H23: Min float64 n=1048576 nulls=0%: avx512 >= 0.95x best-peer
 //	H24: Max float64 n=1048576 nulls=0%: avx512 >= 0.95x best-peer
 //	H25: MinMax float64 n=1048576 nulls=0%: avx512 >= 0.95x best-peer
+//
+// Registered later (2026-11-30), before the kernels were tuned for them:
+// vek uses bare VMINPD/VMAXPD and gets NaN and ±0 wrong; quiver keeps both
+// rules and must still not lose to it in L1 and L2.
+//
+//	H26: Min float64 n=4096 nulls=0%: avx512 >= 1.0x vek
+//	H27: Max float64 n=4096 nulls=0%: avx512 >= 1.0x vek
+//	H28: Min float64 n=65536 nulls=0%: avx512 >= 1.0x vek
+//	H29: Max float64 n=65536 nulls=0%: avx512 >= 1.0x vek
 
 import (
 	"slices"
