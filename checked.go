@@ -24,14 +24,18 @@ type CheckedSum[S int64 | uint64] struct {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
-	mk := maskOf(len(x), m)
-	if mk.HasSel {
-		s, o := ref.SumCheckedSigned(x, mk)
+	bits, off, sel, hasSel := maskOf(len(x), m)
+	if hasSel {
+		s, o := ref.SumCheckedSigned(x, selected(bits, off, sel))
+		return CheckedSum[int64]{s, o}
+	}
+	if len(x) < smallCut {
+		s, o := checkedSmall[T, int64](x, bits, off)
 		return CheckedSum[int64]{s, o}
 	}
 	b := active.Load()
 	if num.KindOf[T]() == num.Int64 {
-		s, o := b.checkedI64(num.Cast[int64](x), mk.Bits, mk.Off)
+		s, o := b.checkedI64(num.Cast[int64](x), bits, off)
 		return CheckedSum[int64]{s, o}
 	}
 	// Narrow elements: a chunk of at most 2^32 of them sums exactly in
@@ -40,7 +44,7 @@ func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
 	var sum num.Int128
 	for start := 0; start < len(x); {
 		n := narrowChunk(len(x) - start)
-		sum = sum.AddInt64(sumSigned(b, x[start:start+n], mk.Bits, mk.Off+start))
+		sum = sum.AddInt64(sumSigned(b, x[start:start+n], bits, off+start))
 		start += n
 	}
 	return CheckedSum[int64]{int64(sum.Lo), !sum.FitsInt64()}
@@ -53,21 +57,25 @@ func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func SumCheckedUint[T constraints.Unsigned](x []T, m ...Mask) CheckedSum[uint64] {
-	mk := maskOf(len(x), m)
-	if mk.HasSel {
-		s, o := ref.SumCheckedUnsigned(x, mk)
+	bits, off, sel, hasSel := maskOf(len(x), m)
+	if hasSel {
+		s, o := ref.SumCheckedUnsigned(x, selected(bits, off, sel))
+		return CheckedSum[uint64]{s, o}
+	}
+	if len(x) < smallCut {
+		s, o := checkedSmall[T, uint64](x, bits, off)
 		return CheckedSum[uint64]{s, o}
 	}
 	b := active.Load()
 	if num.KindOf[T]() == num.Uint64 {
-		s, o := b.checkedU64(num.Cast[uint64](x), mk.Bits, mk.Off)
+		s, o := b.checkedU64(num.Cast[uint64](x), bits, off)
 		return CheckedSum[uint64]{s, o}
 	}
 	// 2^32 elements below 2^32 sum below 2^64: chunk sums are exact.
 	var sum num.Int128
 	for start := 0; start < len(x); {
 		n := narrowChunk(len(x) - start)
-		sum = sum.AddUint64(sumUnsigned(b, x[start:start+n], mk.Bits, mk.Off+start))
+		sum = sum.AddUint64(sumUnsigned(b, x[start:start+n], bits, off+start))
 		start += n
 	}
 	return CheckedSum[uint64]{sum.Lo, !sum.FitsUint64()}

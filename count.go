@@ -18,12 +18,14 @@ func CountValid(n int, m ...Mask) int {
 	if n < 0 {
 		panic(fmt.Sprintf("quiver: element count %d is negative", n))
 	}
-	mk := maskOf(n, m)
+	bits, off, sel, hasSel := maskOf(n, m)
 	switch {
-	case mk.HasSel:
-		return ref.CountValid(n, mk)
-	case mk.Bits == nil:
+	case hasSel:
+		return ref.CountValid(n, selected(bits, off, sel))
+	case bits == nil:
 		return n
+	case n < smallCut:
+		return countSmall(bits, off, n)
 	}
-	return active.Load().countValid(mk.Bits, mk.Off, n)
+	return active.Load().countValid(bits, off, n)
 }

@@ -1,7 +1,5 @@
 package quiver
 
-import "github.com/quiverlabs/quiver/internal/ref"
-
 // Min returns the smallest participating element of x.
 //
 // Unlike Go's builtin min and slices.Min: any participating NaN gives the
@@ -15,12 +13,7 @@ import "github.com/quiverlabs/quiver/internal/ref"
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func Min[T Number](x []T, m ...Mask) T {
-	mk := maskOf(len(x), m)
-	if mk.HasSel {
-		lo, _, _, _ := ref.Summary(x, mk)
-		return lo
-	}
-	lo, _, _ := summaryOf(active.Load(), x, mk.Bits, mk.Off, wantMin)
+	lo, _, _, _ := summarize(x, m, wantMin)
 	return lo
 }
 
@@ -32,12 +25,7 @@ func Min[T Number](x []T, m ...Mask) T {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func Max[T Number](x []T, m ...Mask) T {
-	mk := maskOf(len(x), m)
-	if mk.HasSel {
-		_, hi, _, _ := ref.Summary(x, mk)
-		return hi
-	}
-	_, hi, _ := summaryOf(active.Load(), x, mk.Bits, mk.Off, wantMax)
+	_, hi, _, _ := summarize(x, m, wantMax)
 	return hi
 }
 
@@ -48,6 +36,6 @@ func Max[T Number](x []T, m ...Mask) T {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func MinMax[T Number](x []T, m ...Mask) (lo, hi T) {
-	s := Summarize(x, m...)
-	return s.Min, s.Max
+	lo, hi, _, _ = summarize(x, m, wantBoth)
+	return lo, hi
 }

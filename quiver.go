@@ -136,22 +136,37 @@ func (m Mask) Select(sel []uint32) Mask {
 }
 
 // maskOf validates the optional Mask of a reduction over n elements and
-// returns it in the reference's form.
-func maskOf(n int, masks []Mask) ref.Mask {
+// returns its parts: the bitmap as the span of the elements' bits (nil: all
+// valid) with the bit offset in its first byte, and the selection. The
+// parts come back in registers (a struct result was spilled and copied,
+// which cost about 10 ns per call), and the dense case is inlined into the
+// caller.
+func maskOf(n int, masks []Mask) (bits []byte, off int, sel []uint32, hasSel bool) {
+	if len(masks) != 0 {
+		bits, off, sel, hasSel = checkMask(n, masks)
+	}
+	return
+}
+
+// checkMask is maskOf for one or more Masks.
+func checkMask(n int, masks []Mask) (bits []byte, off int, sel []uint32, hasSel bool) {
 	switch len(masks) {
-	case 0:
-		return ref.Mask{}
 	case 1:
 	default:
 		panic(fmt.Sprintf("quiver: got %d masks, want at most one", len(masks)))
 	}
-	m := masks[0]
+	m := &masks[0]
 	checkBitmap(m.bits, m.off, n)
 	if m.hasSel {
 		checkSelection(m.sel, n)
 	}
-	bits, off := bitSpan(m.bits, m.off, n)
-	return ref.Mask{Bits: bits, Off: off, Sel: m.sel, HasSel: m.hasSel}
+	bits, off = bitSpan(m.bits, m.off, n)
+	return bits, off, m.sel, m.hasSel
+}
+
+// selected is the reference's form of a validated selection.
+func selected(bits []byte, off int, sel []uint32) ref.Mask {
+	return ref.Mask{Bits: bits, Off: off, Sel: sel, HasSel: true}
 }
 
 // bitSpan returns the bytes of a validated bitmap that hold bits off

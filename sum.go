@@ -20,15 +20,18 @@ import (
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func Sum[T constraints.Float](x []T, m ...Mask) T {
-	mk := maskOf(len(x), m)
-	if mk.HasSel {
-		return ref.SumFloat(x, mk)
+	bits, off, sel, hasSel := maskOf(len(x), m)
+	if hasSel {
+		return ref.SumFloat(x, selected(bits, off, sel))
 	}
 	b := active.Load()
-	if num.KindOf[T]() == num.Float32 {
-		return T(b.f32.sum(num.Cast[float32](x), mk.Bits, mk.Off))
+	if len(x) < floatSmallCut[T](b) {
+		return sumSmall[T, T](x, bits, off)
 	}
-	return T(b.f64.sum(num.Cast[float64](x), mk.Bits, mk.Off))
+	if num.KindOf[T]() == num.Float32 {
+		return T(b.f32.sum(num.Cast[float32](x), bits, off))
+	}
+	return T(b.f64.sum(num.Cast[float64](x), bits, off))
 }
 
 // SumInt returns the sum of the participating elements of a signed integer
@@ -39,11 +42,14 @@ func Sum[T constraints.Float](x []T, m ...Mask) T {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func SumInt[T constraints.Signed](x []T, m ...Mask) int64 {
-	mk := maskOf(len(x), m)
-	if mk.HasSel {
-		return ref.SumInt[T, int64](x, mk)
+	bits, off, sel, hasSel := maskOf(len(x), m)
+	if hasSel {
+		return ref.SumInt[T, int64](x, selected(bits, off, sel))
 	}
-	return sumSigned(active.Load(), x, mk.Bits, mk.Off)
+	if len(x) < smallCut {
+		return sumSmall[T, int64](x, bits, off)
+	}
+	return sumSigned(active.Load(), x, bits, off)
 }
 
 // SumUint returns the sum of the participating elements of an unsigned
@@ -54,11 +60,14 @@ func SumInt[T constraints.Signed](x []T, m ...Mask) int64 {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func SumUint[T constraints.Unsigned](x []T, m ...Mask) uint64 {
-	mk := maskOf(len(x), m)
-	if mk.HasSel {
-		return ref.SumInt[T, uint64](x, mk)
+	bits, off, sel, hasSel := maskOf(len(x), m)
+	if hasSel {
+		return ref.SumInt[T, uint64](x, selected(bits, off, sel))
 	}
-	return sumUnsigned(active.Load(), x, mk.Bits, mk.Off)
+	if len(x) < smallCut {
+		return sumSmall[T, uint64](x, bits, off)
+	}
+	return sumUnsigned(active.Load(), x, bits, off)
 }
 
 // sumSigned runs b's wrapping sum kernel for T's machine type.

@@ -32,13 +32,26 @@ func (s Summary[T]) Empty() bool { return s.Count == 0 }
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func Summarize[T Number](x []T, m ...Mask) Summary[T] {
-	mk := maskOf(len(x), m)
-	if mk.HasSel {
-		lo, hi, count, nulls := ref.Summary(x, mk)
-		return Summary[T]{Min: lo, Max: hi, Count: count, Nulls: nulls}
+	lo, hi, count, nulls := summarize(x, m, wantBoth)
+	return Summary[T]{Min: lo, Max: hi, Count: count, Nulls: nulls}
+}
+
+// summarize is the one path behind Min, Max, MinMax and Summarize: it
+// validates m, then runs the reference for a selection, the short loop
+// below smallCut, or the backend's kernels. With wantMin or wantMax only
+// that extreme is meaningful.
+func summarize[T Number](x []T, m []Mask, want extremes) (lo, hi T, count, nulls int) {
+	bits, off, sel, hasSel := maskOf(len(x), m)
+	if hasSel {
+		return ref.Summary(x, selected(bits, off, sel))
 	}
-	lo, hi, valid := summaryOf(active.Load(), x, mk.Bits, mk.Off, wantBoth)
-	return Summary[T]{Min: lo, Max: hi, Count: valid, Nulls: len(x) - valid}
+	var valid int
+	if len(x) < smallCut {
+		lo, hi, valid = summarySmall(x, bits, off, want)
+	} else {
+		lo, hi, valid = summaryOf(active.Load(), x, bits, off, want)
+	}
+	return lo, hi, valid, len(x) - valid
 }
 
 // extremes says which results of the summary kernels a caller needs.
