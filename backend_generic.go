@@ -150,46 +150,10 @@ func genericSummaryFloat[T float32 | float64](x []T, bits []byte, off int) (lo, 
 	return settleFloatSummary(x, bits, off, lo, hi, valid, sawNaN)
 }
 
-// settleFloatSummary turns a blocked float min/max into the reference's
-// exact result. lo and hi are the min and max of the non-NaN valid
-// elements, computed in any order from a ±Inf start, valid their count and
-// sawNaN whether a valid NaN was seen. Every vector backend and the generic
-// one finish through it:
-//
-//   - any valid NaN gives the canonical NaN for both results;
-//   - with no valid element the results are the identities ±MaxFloat (the
-//     ±Inf start is exact otherwise: a lone +Inf stays +Inf);
-//   - ±0 is the only tie that shows in the bits, and the reference's strict
-//     fold keeps the FIRST participating zero, so a result equal to zero is
-//     replaced by the first valid zero in index order.
+// settleFloatSummary is settleSummary for the float kernels, which note
+// NaN separately from their strict extremes.
 func settleFloatSummary[T float32 | float64](x []T, bits []byte, off int, lo, hi T, valid int, sawNaN bool) (T, T, int) {
-	switch {
-	case sawNaN:
-		return num.NaN[T](), num.NaN[T](), valid
-	case valid == 0:
-		return num.MaxOf[T](), num.LowestOf[T](), 0
-	}
-	if lo == 0 || hi == 0 {
-		z := firstZero(x, bits, off)
-		if lo == 0 {
-			lo = z
-		}
-		if hi == 0 {
-			hi = z
-		}
-	}
-	return lo, hi, valid
-}
-
-// firstZero returns the first valid element of x that equals zero (+0.0
-// or -0.0); the caller knows there is one.
-func firstZero[T float32 | float64](x []T, bits []byte, off int) T {
-	for i, v := range x {
-		if v == 0 && (bits == nil || bits[(off+i)>>3]>>((off+i)&7)&1 != 0) {
-			return v
-		}
-	}
-	return 0
+	return settleSummary(x, bits, off, lo, hi, valid, sawNaN)
 }
 
 // genericCountValid counts set bits a word at a time: the unaligned head

@@ -25,6 +25,11 @@ import (
 // also stop at the active backend's block, where the blocked order starts.
 const smallCut = 32
 
+// tinyCut is the length up to which the public functions' own inlinable
+// prefix handles a dense input; it is below every backend's smallest float
+// block (8, NEON float64), so the strict fold there is exact everywhere.
+const tinyCut = 7
+
 // bitAt reports whether bit p of a validated bitmap is set.
 func bitAt(bits []byte, p int) bool { return bits[p>>3]>>(p&7)&1 != 0 }
 
@@ -38,22 +43,40 @@ func floatSmallCut[T constraints.Float](b *backend) int {
 	return min(smallCut, p.A*p.W)
 }
 
-// sumSmall is the strict left fold from +0.0 (for integers, the wrapping
-// sum) of the valid elements, in index order; bits nil means all valid.
-func sumSmall[T num.Number, S ~int64 | ~uint64 | ~float32 | ~float64](x []T, bits []byte, off int) S {
-	var s S
-	if bits == nil {
+// addValid adds the valid elements of x (element i is valid when bit
+// off+i of bits is set; bits nil: all) to s in index order: from +0.0 it
+// is the strict left fold of a short input, and the kernels' wrappers
+// finish their tails with it. For integers it is the wrapping sum, which
+// any order gives, so a dense input is added in four independent sums:
+// a one-sum loop this short runs at the speed of its loop overhead, and
+// at half that where the code layout splits it over two fetch lines.
+func addValid[T num.Number, S ~int64 | ~uint64 | ~float32 | ~float64](s S, x []T, bits []byte, off int) S {
+	if bits != nil {
+		for i, v := range x {
+			if bitAt(bits, off+i) {
+				s += S(v)
+			}
+		}
+		return s
+	}
+	if num.IsFloat[S]() {
 		for _, v := range x {
 			s += S(v)
 		}
 		return s
 	}
-	for i, v := range x {
-		if bitAt(bits, off+i) {
-			s += S(v)
-		}
+	var s1, s2, s3 S
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s += S(x[i])
+		s1 += S(x[i+1])
+		s2 += S(x[i+2])
+		s3 += S(x[i+3])
 	}
-	return s
+	for ; i < len(x); i++ {
+		s += S(x[i])
+	}
+	return s + s1 + s2 + s3
 }
 
 // checkedSmall is the exact sum of the valid elements of a short input
@@ -61,7 +84,7 @@ func sumSmall[T num.Number, S ~int64 | ~uint64 | ~float32 | ~float64](x []T, bit
 // it reports the wrapped sum and whether it overflowed S.
 func checkedSmall[T num.Number, S int64 | uint64](x []T, bits []byte, off int) (S, bool) {
 	if num.KindOf[T]() != num.Int64 && num.KindOf[T]() != num.Uint64 {
-		return sumSmall[T, S](x, bits, off), false
+		return addValid(S(0), x, bits, off), false
 	}
 	var acc num.Int128
 	signed := num.KindOf[T]() == num.Int64
@@ -81,21 +104,18 @@ func checkedSmall[T num.Number, S int64 | uint64](x []T, bits []byte, off int) (
 	return S(acc.Lo), !acc.FitsUint64()
 }
 
-// summarySmall is the reference's summary of a short input in one strict
-// pass. Strict comparisons keep the first of equal values (the first of
-// +0 and -0) and never take a NaN, which is noted instead; starting from
-// ±Inf (the identities for integers) loses nothing, because a value equal
-// to the start has the start's bits. Only the extremes in want are
-// computed, so Min and Max cost one comparison per element: !(v >= lo)
-// holds for a new minimum and for a NaN, and only then is v tested again.
+// summarySmall is the reference's summary of a short input. The dense
+// forms keep two independent extremes with the builtin min and max, which
+// propagate NaN and order -0 below +0, and settle those two differences
+// afterwards as the kernels do (settleSummary); only the extremes in want
+// are computed. A bitmap takes the strict one-pass fold of the reference.
 func summarySmall[T num.Number](x []T, bits []byte, off int, want extremes) (lo, hi T, valid int) {
 	top, bottom := summaryStart[T]()
 	lo, hi = top, bottom
 	nan := false
 	// Nothing in the loops calls a generic helper: those go through the
 	// dictionary of T's shape and are not inlined.
-	switch {
-	case bits != nil:
+	if bits != nil {
 		for i, v := range x {
 			if p := off + i; bits[p>>3]>>(p&7)&1 != 0 {
 				valid++
@@ -108,47 +128,71 @@ func summarySmall[T num.Number](x []T, bits []byte, off int, want extremes) (lo,
 				nan = nan || v != v
 			}
 		}
-	case want == wantMin:
-		for _, v := range x {
-			if !(v >= lo) {
-				if v == v {
-					lo = v
-				} else {
-					nan = true
-				}
-			}
-		}
-		valid = len(x)
-	case want == wantMax:
-		for _, v := range x {
-			if !(v <= hi) {
-				if v == v {
-					hi = v
-				} else {
-					nan = true
-				}
-			}
-		}
-		valid = len(x)
-	default:
-		for _, v := range x {
-			if v < lo {
-				lo = v
-			}
-			if v > hi {
-				hi = v
-			}
-			nan = nan || v != v
-		}
-		valid = len(x)
+		return settleSummary(x, bits, off, lo, hi, valid, nan)
 	}
+	lo1, hi1 := top, bottom
+	i := 0
+	switch want {
+	case wantMin:
+		for ; i+2 <= len(x); i += 2 {
+			lo, lo1 = min(lo, x[i]), min(lo1, x[i+1])
+		}
+	case wantMax:
+		for ; i+2 <= len(x); i += 2 {
+			hi, hi1 = max(hi, x[i]), max(hi1, x[i+1])
+		}
+	default:
+		for ; i+2 <= len(x); i += 2 {
+			lo, lo1 = min(lo, x[i]), min(lo1, x[i+1])
+			hi, hi1 = max(hi, x[i]), max(hi1, x[i+1])
+		}
+	}
+	if i < len(x) {
+		lo, hi = min(lo, x[i]), max(hi, x[i])
+	}
+	lo, hi = min(lo, lo1), max(hi, hi1)
+	return settleSummary(x, nil, 0, lo, hi, len(x), lo != lo || hi != hi)
+}
+
+// settleSummary turns a min and max computed in any order into the
+// reference's exact result. lo and hi are the min and max of the valid
+// elements, from a ±Inf start (the identities for integers), NaN-free or
+// not; valid is their count and nan whether a valid element is NaN:
+//
+//   - any valid NaN gives the canonical NaN for both results;
+//   - with no valid element the results are the identities (the ±Inf start
+//     is exact otherwise: a lone +Inf stays +Inf);
+//   - ±0 is the only tie that shows in the bits, and the reference's strict
+//     fold keeps the FIRST participating zero, so a float result equal to
+//     zero is replaced by the first valid zero in index order.
+func settleSummary[T num.Number](x []T, bits []byte, off int, lo, hi T, valid int, nan bool) (T, T, int) {
 	switch {
 	case nan:
 		return num.NaN[T](), num.NaN[T](), valid
 	case valid == 0:
 		return num.MaxOf[T](), num.LowestOf[T](), 0
 	}
+	if num.IsFloat[T]() && (lo == 0 || hi == 0) {
+		z := firstZero(x, bits, off)
+		if lo == 0 {
+			lo = z
+		}
+		if hi == 0 {
+			hi = z
+		}
+	}
 	return lo, hi, valid
+}
+
+// firstZero returns the first valid element of x that equals zero (+0.0
+// or -0.0); the caller knows there is one.
+func firstZero[T num.Number](x []T, bits []byte, off int) T {
+	for i, v := range x {
+		if v == 0 && (bits == nil || bitAt(bits, off+i)) {
+			return v
+		}
+	}
+	return 0
 }
 
 // summaryStart is where a strict min and max fold starts: +Inf and -Inf

@@ -20,13 +20,27 @@ import (
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func Sum[T constraints.Float](x []T, m ...Mask) T {
+	if len(m) == 0 && len(x) <= tinyCut {
+		// Shorter than any backend's block: the strict fold is what every
+		// backend computes, and this much of Sum can be inlined.
+		var s T
+		for _, v := range x {
+			s += v
+		}
+		return s
+	}
+	return sumFloat(x, m)
+}
+
+// sumFloat is Sum past its inlinable prefix.
+func sumFloat[T constraints.Float](x []T, m []Mask) T {
 	bits, off, sel, hasSel := maskOf(len(x), m)
 	if hasSel {
 		return ref.SumFloat(x, selected(bits, off, sel))
 	}
 	b := active.Load()
 	if len(x) < floatSmallCut[T](b) {
-		return sumSmall[T, T](x, bits, off)
+		return addValid(T(0), x, bits, off)
 	}
 	if num.KindOf[T]() == num.Float32 {
 		return T(b.f32.sum(num.Cast[float32](x), bits, off))
@@ -47,7 +61,7 @@ func SumInt[T constraints.Signed](x []T, m ...Mask) int64 {
 		return ref.SumInt[T, int64](x, selected(bits, off, sel))
 	}
 	if len(x) < smallCut {
-		return sumSmall[T, int64](x, bits, off)
+		return addValid(int64(0), x, bits, off)
 	}
 	return sumSigned(active.Load(), x, bits, off)
 }
@@ -65,7 +79,7 @@ func SumUint[T constraints.Unsigned](x []T, m ...Mask) uint64 {
 		return ref.SumInt[T, uint64](x, selected(bits, off, sel))
 	}
 	if len(x) < smallCut {
-		return sumSmall[T, uint64](x, bits, off)
+		return addValid(uint64(0), x, bits, off)
 	}
 	return sumUnsigned(active.Load(), x, bits, off)
 }

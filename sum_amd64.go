@@ -62,12 +62,7 @@ func floatSum[T float32 | float64](kernel func(x []T, bits []byte, off int) T, b
 		if full > 0 {
 			s = kernel(x[:full], bits, off)
 		}
-		for i := full; i < len(x); i++ {
-			if ref.Valid(bits, off, i) {
-				s += x[i]
-			}
-		}
-		return s
+		return addValid(s, x[full:], bits, off+full)
 	}
 }
 
@@ -81,12 +76,7 @@ func intSum[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64, S
 		if full > 0 {
 			s = kernel(x[:full], bits, off)
 		}
-		for i := full; i < len(x); i++ {
-			if ref.Valid(bits, off, i) {
-				s += S(x[i])
-			}
-		}
-		return s
+		return addValid(s, x[full:], bits, off+full)
 	}
 }
 
