@@ -26,6 +26,10 @@ type backend struct {
 
 	// Float sum layouts under ADR-013, reproduced by oracle.Sum.
 	policy32, policy64 oracle.Policy
+	// cut32 and cut64 are the lengths below which a float sum runs the
+	// inline strict loop (small.go): smallCut, or the policy's block if
+	// shorter. Set by register.
+	cut32, cut64 int
 
 	f32 kernelSet[float32, float32]
 	f64 kernelSet[float64, float64]
@@ -74,6 +78,8 @@ var (
 // variable initializers, which all run before init, so the init below sees
 // every one of them.
 func register(b *backend) *backend {
+	b.cut32 = min(smallCut, b.policy32.A*b.policy32.W)
+	b.cut64 = min(smallCut, b.policy64.A*b.policy64.W)
 	registry = append(registry, b)
 	slices.SortStableFunc(registry, func(x, y *backend) int { return y.priority - x.priority })
 	return b

@@ -13,6 +13,9 @@ package quiver
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func Min[T Number](x []T, m ...Mask) T {
+	if len(m) == 0 && len(x) == 1 && x[0] == x[0] {
+		return x[0] // one element that is not NaN: inlined
+	}
 	lo, _, _, _ := summarize(x, m, wantMin)
 	return lo
 }
@@ -25,6 +28,9 @@ func Min[T Number](x []T, m ...Mask) T {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func Max[T Number](x []T, m ...Mask) T {
+	if len(m) == 0 && len(x) == 1 && x[0] == x[0] {
+		return x[0]
+	}
 	_, hi, _, _ := summarize(x, m, wantMax)
 	return hi
 }
@@ -36,6 +42,9 @@ func Max[T Number](x []T, m ...Mask) T {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func MinMax[T Number](x []T, m ...Mask) (lo, hi T) {
+	if len(m) == 0 && len(x) == 1 && x[0] == x[0] {
+		return x[0], x[0]
+	}
 	lo, hi, _, _ = summarize(x, m, wantBoth)
 	return lo, hi
 }

@@ -19,10 +19,12 @@ import (
 //     the strict fold these loops do; the strict backends fold that way at
 //     every length.
 //
-// smallCut is the crossover in elements; below it the loops run. It was
-// measured on AVX-512 and AVX2 (docs/small.md): the kernels win from 32
-// elements on for every operation and type, the loops below it. Float sums
-// also stop at the active backend's block, where the blocked order starts.
+// smallCut is the crossover in elements; below it the loops run. Below
+// 32 elements a kernel call cannot win: its fixed cost is about what the
+// loop needs for the whole input (docs/ledger.md has the short-input
+// configurations, kernels against these loops and the plain Go loop).
+// Float sums also stop at the active backend's block, where the blocked
+// order starts.
 const smallCut = 32
 
 // tinyCut is the length up to which the public functions' own inlinable
@@ -36,11 +38,10 @@ func bitAt(bits []byte, p int) bool { return bits[p>>3]>>(p&7)&1 != 0 }
 // floatSmallCut is the length below which a float sum runs the strict
 // loop on b: the smaller of smallCut and b's block for T.
 func floatSmallCut[T constraints.Float](b *backend) int {
-	p := b.policy64
 	if num.KindOf[T]() == num.Float32 {
-		p = b.policy32
+		return b.cut32
 	}
-	return min(smallCut, p.A*p.W)
+	return b.cut64
 }
 
 // addValid adds the valid elements of x (element i is valid when bit
@@ -108,14 +109,14 @@ func checkedSmall[T num.Number, S int64 | uint64](x []T, bits []byte, off int) (
 // forms keep two independent extremes with the builtin min and max, which
 // propagate NaN and order -0 below +0, and settle those two differences
 // afterwards as the kernels do (settleSummary); only the extremes in want
-// are computed. A bitmap takes the strict one-pass fold of the reference.
+// are computed (the other is meaningless). A bitmap takes the strict
+// one-pass fold of the reference.
 func summarySmall[T num.Number](x []T, bits []byte, off int, want extremes) (lo, hi T, valid int) {
-	top, bottom := summaryStart[T]()
-	lo, hi = top, bottom
-	nan := false
-	// Nothing in the loops calls a generic helper: those go through the
-	// dictionary of T's shape and are not inlined.
 	if bits != nil {
+		lo, hi = summaryStart[T]()
+		nan := false
+		// Nothing in the loop calls a generic helper: those go through
+		// the dictionary of T's shape and are not inlined.
 		for i, v := range x {
 			if p := off + i; bits[p>>3]>>(p&7)&1 != 0 {
 				valid++
@@ -130,8 +131,15 @@ func summarySmall[T num.Number](x []T, bits []byte, off int, want extremes) (lo,
 		}
 		return settleSummary(x, bits, off, lo, hi, valid, nan)
 	}
-	lo1, hi1 := top, bottom
-	i := 0
+	if len(x) == 0 {
+		return settleSummary(x, nil, 0, lo, hi, 0, false)
+	}
+	// Dense: start from the first element (a NaN there propagates like
+	// any other), and call the settle step only when there is something
+	// to settle.
+	lo, hi = x[0], x[0]
+	lo1, hi1 := lo, hi
+	i := 1
 	switch want {
 	case wantMin:
 		for ; i+2 <= len(x); i += 2 {
@@ -151,7 +159,10 @@ func summarySmall[T num.Number](x []T, bits []byte, off int, want extremes) (lo,
 		lo, hi = min(lo, x[i]), max(hi, x[i])
 	}
 	lo, hi = min(lo, lo1), max(hi, hi1)
-	return settleSummary(x, nil, 0, lo, hi, len(x), lo != lo || hi != hi)
+	if lo != lo || hi != hi || lo == 0 || hi == 0 {
+		return settleSummary(x, nil, 0, lo, hi, len(x), lo != lo || hi != hi)
+	}
+	return lo, hi, len(x)
 }
 
 // settleSummary turns a min and max computed in any order into the

@@ -56,6 +56,18 @@ func sumFloat[T constraints.Float](x []T, m []Mask) T {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func SumInt[T constraints.Signed](x []T, m ...Mask) int64 {
+	if len(m) == 0 && len(x) <= tinyCut {
+		var s int64 // this much of SumInt can be inlined
+		for _, v := range x {
+			s += int64(v)
+		}
+		return s
+	}
+	return sumintSlow(x, m)
+}
+
+// sumintSlow is SumInt past its inlinable prefix.
+func sumintSlow[T constraints.Signed](x []T, m []Mask) int64 {
 	bits, off, sel, hasSel := maskOf(len(x), m)
 	if hasSel {
 		return ref.SumInt[T, int64](x, selected(bits, off, sel))
@@ -74,6 +86,18 @@ func SumInt[T constraints.Signed](x []T, m ...Mask) int64 {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func SumUint[T constraints.Unsigned](x []T, m ...Mask) uint64 {
+	if len(m) == 0 && len(x) <= tinyCut {
+		var s uint64 // this much of SumUint can be inlined
+		for _, v := range x {
+			s += uint64(v)
+		}
+		return s
+	}
+	return sumuintSlow(x, m)
+}
+
+// sumuintSlow is SumUint past its inlinable prefix.
+func sumuintSlow[T constraints.Unsigned](x []T, m []Mask) uint64 {
 	bits, off, sel, hasSel := maskOf(len(x), m)
 	if hasSel {
 		return ref.SumInt[T, uint64](x, selected(bits, off, sel))
