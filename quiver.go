@@ -73,8 +73,6 @@ import (
 	"math"
 
 	"golang.org/x/exp/constraints"
-
-	"github.com/quiverlabs/quiver/internal/ref"
 )
 
 // Number is the set of element types quiver reduces: every integer and
@@ -162,11 +160,6 @@ func checkMask(n int, masks []Mask) (bits []byte, off int, sel []uint32, hasSel 
 	}
 	bits, off = bitSpan(m.bits, m.off, n)
 	return bits, off, m.sel, m.hasSel
-}
-
-// selected is the reference's form of a validated selection.
-func selected(bits []byte, off int, sel []uint32) ref.Mask {
-	return ref.Mask{Bits: bits, Off: off, Sel: sel, HasSel: true}
 }
 
 // bitSpan returns the bytes of a validated bitmap that hold bits off

@@ -4,7 +4,6 @@ import (
 	"golang.org/x/exp/constraints"
 
 	"github.com/quiverlabs/quiver/internal/num"
-	"github.com/quiverlabs/quiver/internal/ref"
 )
 
 // Sum returns the sum of the participating elements of a float slice, in
@@ -22,7 +21,7 @@ import (
 func Sum[T constraints.Float](x []T, m ...Mask) T {
 	bits, off, sel, hasSel := maskOf(len(x), m)
 	if hasSel {
-		return ref.SumFloat(x, selected(bits, off, sel))
+		return selSumFloatOf(active.Load(), x, bits, off, sel)
 	}
 	b := active.Load()
 	if len(x) < floatSmallCut[T](b) {
@@ -44,7 +43,7 @@ func Sum[T constraints.Float](x []T, m ...Mask) T {
 func SumInt[T constraints.Signed](x []T, m ...Mask) int64 {
 	bits, off, sel, hasSel := maskOf(len(x), m)
 	if hasSel {
-		return ref.SumInt[T, int64](x, selected(bits, off, sel))
+		return selSumSigned(active.Load(), x, bits, off, sel)
 	}
 	if len(x) < smallCut {
 		return sumSmall[T, int64](x, bits, off)
@@ -62,7 +61,7 @@ func SumInt[T constraints.Signed](x []T, m ...Mask) int64 {
 func SumUint[T constraints.Unsigned](x []T, m ...Mask) uint64 {
 	bits, off, sel, hasSel := maskOf(len(x), m)
 	if hasSel {
-		return ref.SumInt[T, uint64](x, selected(bits, off, sel))
+		return selSumUnsigned(active.Load(), x, bits, off, sel)
 	}
 	if len(x) < smallCut {
 		return sumSmall[T, uint64](x, bits, off)
