@@ -207,11 +207,7 @@ func checkBitmap(bits []byte, off, n int) {
 func checkSelection(sel []uint32, n int) {
 	// One branch-light pass for the common case, then a second pass only
 	// to name the culprit in the message.
-	var hi uint32
-	for _, s := range sel {
-		hi = max(hi, s)
-	}
-	if len(sel) == 0 || uint64(hi) < uint64(n) {
+	if len(sel) == 0 || selInRange(sel, n) {
 		return
 	}
 	for pos, s := range sel {

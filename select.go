@@ -19,14 +19,17 @@ import (
 //   - integer sums, integer min and max and counts cannot depend on the
 //     order, so they keep four independent accumulators;
 //   - a float sum is the strict left fold from +0.0 in selection order, one
-//     accumulator (an invalid entry adds -0.0, the exact identity, so the
-//     loop has no data-dependent branch);
+//     accumulator (an invalid entry is skipped by a branch: selecting -0.0,
+//     the exact identity, through the integer registers measured twice as
+//     slow);
 //   - float min and max are strict single-accumulator folds in selection
 //     order, so the first of ±0 wins as in the reference; a NaN is only
 //     noted (`!(v >= lo)` is true for a new minimum and for a NaN).
 //
-// Validity is read as a mask, bits[p>>3]>>(p&7)&1, never as a branch in
-// the integer loops. Every sel index has been checked below len(x), and
+// Validity is read as a bit, bits[p>>3]>>(p&7)&1, that selects the value
+// or the identity by a conditional move in the integer loops. With a
+// bitmap those loops keep one accumulator: they are bound by their loads
+// and bit arithmetic, and more accumulators only spilled. Every sel index has been checked below len(x), and
 // bits (when not nil) is the exact span of the elements' bits from bit
 // off < 8, so p = off+sel[k] indexes inside it. Nothing generic is called
 // inside a loop: identities and constants are hoisted.
@@ -55,17 +58,17 @@ func selSumInt[T constraints.Integer, S int64 | uint64](x []T, bm []byte, off in
 		}
 		return s0 + s1 + s2 + s3
 	}
-	for ; k+4 <= len(sel); k += 4 {
-		q := sel[k : k+4 : k+4]
-		s0 += S(x[q[0]]) & -S(selBit(bm, off, q[0]))
-		s1 += S(x[q[1]]) & -S(selBit(bm, off, q[1]))
-		s2 += S(x[q[2]]) & -S(selBit(bm, off, q[2]))
-		s3 += S(x[q[3]]) & -S(selBit(bm, off, q[3]))
+	// With a bitmap the loop is bound by its loads, not by the 1-cycle
+	// add, and more accumulators only spill: one, and a conditional move
+	// that drops an invalid value.
+	for _, i := range sel {
+		v := S(x[i])
+		if selBit(bm, off, i) == 0 {
+			v = 0
+		}
+		s0 += v
 	}
-	for ; k < len(sel); k++ {
-		s0 += S(x[sel[k]]) & -S(selBit(bm, off, sel[k]))
-	}
-	return s0 + s1 + s2 + s3
+	return s0
 }
 
 // selSumFloat is the strict left fold from +0.0, in selection order, of
@@ -77,8 +80,7 @@ func selSumFloat[T float32 | float64](x []T, bm []byte, off int, sel []uint32) T
 	return T(selSumF64(num.Cast[float64](x), bm, off, sel))
 }
 
-// selSumF64 is selSumFloat for float64. An invalid entry contributes -0.0
-// (its bits chosen by mask), which leaves every sum, ±0 included, as it is.
+// selSumF64 is selSumFloat for float64.
 func selSumF64(x []float64, bm []byte, off int, sel []uint32) float64 {
 	s := 0.0
 	if bm == nil {
@@ -87,10 +89,10 @@ func selSumF64(x []float64, bm []byte, off int, sel []uint32) float64 {
 		}
 		return s
 	}
-	const negZero = 1 << 63
 	for _, i := range sel {
-		m := -uint64(selBit(bm, off, i))
-		s += math.Float64frombits(math.Float64bits(x[i])&m | negZero&^m)
+		if selBit(bm, off, i) != 0 {
+			s += x[i]
+		}
 	}
 	return s
 }
@@ -104,10 +106,10 @@ func selSumF32(x []float32, bm []byte, off int, sel []uint32) float32 {
 		}
 		return s
 	}
-	const negZero = 1 << 31
 	for _, i := range sel {
-		m := -uint32(selBit(bm, off, i))
-		s += math.Float32frombits(math.Float32bits(x[i])&m | negZero&^m)
+		if selBit(bm, off, i) != 0 {
+			s += x[i]
+		}
 	}
 	return s
 }
@@ -163,21 +165,18 @@ func selSum128(x []int64, bm []byte, off int, sel []uint32) num.Int128 {
 			hi1 += v1>>63 + int64(c)
 		}
 	} else {
-		for ; k+2 <= len(sel); k += 2 {
-			q := sel[k : k+2 : k+2]
-			v0 := x[q[0]] & -int64(selBit(bm, off, q[0]))
-			v1 := x[q[1]] & -int64(selBit(bm, off, q[1]))
-			lo0, c = bits.Add64(lo0, uint64(v0), 0)
-			hi0 += v0>>63 + int64(c)
-			lo1, c = bits.Add64(lo1, uint64(v1), 0)
-			hi1 += v1>>63 + int64(c)
+		for _, i := range sel {
+			v := x[i]
+			if selBit(bm, off, i) == 0 {
+				v = 0
+			}
+			lo0, c = bits.Add64(lo0, uint64(v), 0)
+			hi0 += v>>63 + int64(c)
 		}
+		k = len(sel)
 	}
 	for ; k < len(sel); k++ {
 		v := x[sel[k]]
-		if bm != nil {
-			v &= -int64(selBit(bm, off, sel[k]))
-		}
 		lo0, c = bits.Add64(lo0, uint64(v), 0)
 		hi0 += v>>63 + int64(c)
 	}
@@ -199,20 +198,18 @@ func selSumU128(x []uint64, bm []byte, off int, sel []uint32) (sum, carries uint
 			hi1 += c
 		}
 	} else {
-		for ; k+2 <= len(sel); k += 2 {
-			q := sel[k : k+2 : k+2]
-			lo0, c = bits.Add64(lo0, x[q[0]]&-uint64(selBit(bm, off, q[0])), 0)
+		for _, i := range sel {
+			v := x[i]
+			if selBit(bm, off, i) == 0 {
+				v = 0
+			}
+			lo0, c = bits.Add64(lo0, v, 0)
 			hi0 += c
-			lo1, c = bits.Add64(lo1, x[q[1]]&-uint64(selBit(bm, off, q[1])), 0)
-			hi1 += c
 		}
+		k = len(sel)
 	}
 	for ; k < len(sel); k++ {
-		v := x[sel[k]]
-		if bm != nil {
-			v &= -uint64(selBit(bm, off, sel[k]))
-		}
-		lo0, c = bits.Add64(lo0, v, 0)
+		lo0, c = bits.Add64(lo0, x[sel[k]], 0)
 		hi0 += c
 	}
 	sum, c = bits.Add64(lo0, lo1, 0)
@@ -225,19 +222,11 @@ func selCount(bm []byte, off int, sel []uint32) int {
 	if bm == nil {
 		return len(sel)
 	}
-	var c0, c1, c2, c3 int
-	k := 0
-	for ; k+4 <= len(sel); k += 4 {
-		q := sel[k : k+4 : k+4]
-		c0 += int(selBit(bm, off, q[0]))
-		c1 += int(selBit(bm, off, q[1]))
-		c2 += int(selBit(bm, off, q[2]))
-		c3 += int(selBit(bm, off, q[3]))
+	c := 0
+	for _, i := range sel {
+		c += int(selBit(bm, off, i))
 	}
-	for ; k < len(sel); k++ {
-		c0 += int(selBit(bm, off, sel[k]))
-	}
-	return c0 + c1 + c2 + c3
+	return c
 }
 
 // selSummaryInt is the selected summary of an integer type: min and max of
@@ -274,30 +263,22 @@ func selSummaryInt[T constraints.Integer](x []T, bm []byte, off int, sel []uint3
 		}
 		return min(lo0, lo1), max(hi0, hi1), len(sel)
 	}
-	var c0, c1 int
-	for ; k+2 <= len(sel); k += 2 {
-		q := sel[k : k+2 : k+2]
-		b0, b1 := selBit(bm, off, q[0]), selBit(bm, off, q[1])
-		m0, m1 := -T(b0), -T(b1)
-		v0, v1 := x[q[0]]&m0, x[q[1]]&m1
-		lo0, hi0 = min(lo0, v0|idLo&^m0), max(hi0, v0|idHi&^m0)
-		lo1, hi1 = min(lo1, v1|idLo&^m1), max(hi1, v1|idHi&^m1)
-		c0 += int(b0)
-		c1 += int(b1)
+	for _, i := range sel {
+		b := selBit(bm, off, i)
+		l, h := x[i], x[i]
+		if b == 0 {
+			l, h = idLo, idHi
+		}
+		lo0, hi0 = min(lo0, l), max(hi0, h)
+		valid += int(b)
 	}
-	for ; k < len(sel); k++ {
-		b := selBit(bm, off, sel[k])
-		m := -T(b)
-		v := x[sel[k]] & m
-		lo0, hi0 = min(lo0, v|idLo&^m), max(hi0, v|idHi&^m)
-		c0 += int(b)
-	}
-	return min(lo0, lo1), max(hi0, hi1), c0 + c1
+	return lo0, hi0, valid
 }
 
 // selMinInt is the min of v^flip over the selected valid elements, from
-// the identity id (MaxOf in the flipped order), and their count (len(sel)
-// without a bitmap).
+// the identity id (MaxOf in the flipped order), and a count that is exact
+// without a bitmap and positive with one (Min and Max do not use it, and
+// the identity start needs no count to be exact).
 func selMinInt[T constraints.Integer](x []T, bm []byte, off int, sel []uint32, flip, id T) (T, int) {
 	l0, l1, l2, l3 := id, id, id, id
 	k := 0
@@ -314,23 +295,15 @@ func selMinInt[T constraints.Integer](x []T, bm []byte, off int, sel []uint32, f
 		}
 		return min(l0, l1, l2, l3), len(sel)
 	}
-	var c0, c1 int
-	for ; k+2 <= len(sel); k += 2 {
-		q := sel[k : k+2 : k+2]
-		b0, b1 := selBit(bm, off, q[0]), selBit(bm, off, q[1])
-		m0, m1 := -T(b0), -T(b1)
-		l0 = min(l0, (x[q[0]]^flip)&m0|id&^m0)
-		l1 = min(l1, (x[q[1]]^flip)&m1|id&^m1)
-		c0 += int(b0)
-		c1 += int(b1)
+	// Min and Max discard the count: only the minimum is kept.
+	for _, i := range sel {
+		v := x[i] ^ flip
+		if selBit(bm, off, i) == 0 {
+			v = id
+		}
+		l0 = min(l0, v)
 	}
-	for ; k < len(sel); k++ {
-		b := selBit(bm, off, sel[k])
-		m := -T(b)
-		l0 = min(l0, (x[sel[k]]^flip)&m|id&^m)
-		c0 += int(b)
-	}
-	return min(l0, l1, l2, l3), c0 + c1
+	return l0, 1
 }
 
 // selSummaryFloat is the selected summary of a float type under the rules
@@ -505,4 +478,47 @@ func selSummaryOf[T Number](b *backend, x []T, bm []byte, off int, sel []uint32,
 func selSummaryIn[T, C num.Number](k func([]C, []byte, int, []uint32, extremes) (C, C, int), x []T, bm []byte, off int, sel []uint32, want extremes) (lo, hi T, valid int) {
 	l, h, v := k(num.Cast[C](x), bm, off, sel, want)
 	return T(l), T(h), v
+}
+
+// selInRange reports whether every index of sel is below n. The OR of
+// the indices bounds their maximum from above, and one OR per entry, in
+// independent accumulators, is cheaper than a compare and a move; only when
+// the OR is not below n (n not a power of two, or an index out of range) is
+// the exact maximum taken.
+func selInRange(sel []uint32, n int) bool {
+	var o0, o1, o2, o3 uint32
+	k := 0
+	for ; k+8 <= len(sel); k += 8 {
+		q := sel[k : k+8 : k+8]
+		o0 |= q[0] | q[4]
+		o1 |= q[1] | q[5]
+		o2 |= q[2] | q[6]
+		o3 |= q[3] | q[7]
+	}
+	for ; k < len(sel); k++ {
+		o0 |= sel[k]
+	}
+	if uint64(o0|o1|o2|o3) < uint64(n) {
+		return true
+	}
+	return uint64(selMax(sel)) < uint64(n)
+}
+
+// selMax is the largest index of a non-empty selection, in four
+// independent running maxima (one would make every entry wait for the
+// previous one's compare and move).
+func selMax(sel []uint32) uint32 {
+	var h0, h1, h2, h3 uint32
+	k := 0
+	for ; k+8 <= len(sel); k += 8 {
+		q := sel[k : k+8 : k+8]
+		h0 = max(h0, q[0], q[4])
+		h1 = max(h1, q[1], q[5])
+		h2 = max(h2, q[2], q[6])
+		h3 = max(h3, q[3], q[7])
+	}
+	for ; k < len(sel); k++ {
+		h0 = max(h0, sel[k])
+	}
+	return max(h0, h1, h2, h3)
 }
