@@ -53,6 +53,9 @@ type backend struct {
 	// selCount counts the selected entries whose bit is set (all of them
 	// when bits is nil).
 	selCount func(bits []byte, off int, sel []uint32) int
+	// selMax is an optional kernel for the largest index of a non-empty
+	// selection, behind the index check; nil means the Go loop.
+	selMax func(sel []uint32) uint32
 }
 
 // kernelSet holds a backend's kernels for element type T with sum type S.

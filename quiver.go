@@ -207,7 +207,7 @@ func checkBitmap(bits []byte, off, n int) {
 func checkSelection(sel []uint32, n int) {
 	// One branch-light pass for the common case, then a second pass only
 	// to name the culprit in the message.
-	if len(sel) == 0 || selInRange(sel, n) {
+	if len(sel) == 0 || selInRange(active.Load(), sel, n) {
 		return
 	}
 	for pos, s := range sel {

@@ -480,12 +480,16 @@ func selSummaryIn[T, C num.Number](k func([]C, []byte, int, []uint32, extremes) 
 	return T(l), T(h), v
 }
 
-// selInRange reports whether every index of sel is below n. The OR of
+// selInRange reports whether every index of sel is below n: by b's
+// selMax kernel where it has one, else by the Go loops. The OR of
 // the indices bounds their maximum from above, and one OR per entry, in
 // independent accumulators, is cheaper than a compare and a move; only when
 // the OR is not below n (n not a power of two, or an index out of range) is
 // the exact maximum taken.
-func selInRange(sel []uint32, n int) bool {
+func selInRange(b *backend, sel []uint32, n int) bool {
+	if b.selMax != nil {
+		return uint64(b.selMax(sel)) < uint64(n)
+	}
 	var o0, o1, o2, o3 uint32
 	k := 0
 	for ; k+8 <= len(sel); k += 8 {
@@ -501,13 +505,13 @@ func selInRange(sel []uint32, n int) bool {
 	if uint64(o0|o1|o2|o3) < uint64(n) {
 		return true
 	}
-	return uint64(selMax(sel)) < uint64(n)
+	return uint64(selMaxGo(sel)) < uint64(n)
 }
 
-// selMax is the largest index of a non-empty selection, in four
+// selMaxGo is the largest index of a selection (0 when empty), in four
 // independent running maxima (one would make every entry wait for the
 // previous one's compare and move).
-func selMax(sel []uint32) uint32 {
+func selMaxGo(sel []uint32) uint32 {
 	var h0, h1, h2, h3 uint32
 	k := 0
 	for ; k+8 <= len(sel); k += 8 {
