@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"golang.org/x/exp/constraints"
+
 	"github.com/quiverlabs/quiver/internal/num"
 	"github.com/quiverlabs/quiver/internal/oracle"
 	"github.com/quiverlabs/quiver/internal/ref"
@@ -17,8 +19,9 @@ import (
 // registered backend that the CPU offers.
 //
 // Kernels are only called with validated input: bits is nil (all valid)
-// or covers every element from bit off, off >= 0, and there is no
-// selection (selected shapes always run the scalar reference).
+// or covers every element from bit off, off >= 0, and every selection
+// index is below len(x). The selection kernels start as the Go loops of
+// select.go on every backend.
 type backend struct {
 	name      string
 	priority  int  // higher wins among available backends
@@ -50,6 +53,13 @@ type backend struct {
 
 	// countValid counts the set bits among bits off..off+n-1.
 	countValid func(bits []byte, off, n int) int
+
+	// selCount counts the selected entries whose bit is set (all of them
+	// when bits is nil).
+	selCount func(bits []byte, off int, sel []uint32) int
+	// selMax is an optional kernel for the largest index of a non-empty
+	// selection, behind the index check; nil means the Go loop.
+	selMax func(sel []uint32) uint32
 }
 
 // kernelSet holds a backend's kernels for element type T with sum type S.
@@ -67,6 +77,14 @@ type kernelSet[T num.Number, S int64 | uint64 | float32 | float64] struct {
 	// Min and Max run summary.
 	min func(x []T, bits []byte, off int) (lo T, valid int)
 	max func(x []T, bits []byte, off int) (hi T, valid int)
+
+	// selSum and selSummary are sum and summary over the selection sel,
+	// in selection order: the Go loops of select.go, or gather kernels
+	// where a backend has faster ones. selSummary computes what want asks
+	// for; valid is the participating count with wantBoth (with wantMin
+	// or wantMax it may be any positive number when something took part).
+	selSum     func(x []T, bits []byte, off int, sel []uint32) S
+	selSummary func(x []T, bits []byte, off int, sel []uint32, want extremes) (lo, hi T, valid int)
 }
 
 var (
@@ -121,14 +139,17 @@ var scalarBackend = register(&backend{
 		return ref.SumCheckedUnsigned(x, ref.Mask{Bits: bits, Off: off})
 	},
 	countValid: func(bits []byte, off, n int) int { return ref.CountValid(n, ref.Mask{Bits: bits, Off: off}) },
+	selCount:   selCount,
 })
 
 func scalarFloatKernels[T float32 | float64]() kernelSet[T, T] {
-	return kernelSet[T, T]{sum: scalarSum[T, T], summary: scalarSummary[T]}
+	return kernelSet[T, T]{sum: scalarSum[T, T], summary: scalarSummary[T],
+		selSum: selSumFloat[T], selSummary: selSummaryFloat[T]}
 }
 
-func scalarIntKernels[T num.Number, S int64 | uint64]() kernelSet[T, S] {
-	return kernelSet[T, S]{sum: scalarSum[T, S], summary: scalarSummary[T]}
+func scalarIntKernels[T constraints.Integer, S int64 | uint64]() kernelSet[T, S] {
+	return kernelSet[T, S]{sum: scalarSum[T, S], summary: scalarSummary[T],
+		selSum: selSumInt[T, S], selSummary: selSummaryInt[T]}
 }
 
 // scalarSum is the reference sum. Without a bitmap the reference's fold is

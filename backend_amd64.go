@@ -41,5 +41,6 @@ func amd64Backend(name string, priority int, available bool, set isa) *backend {
 	installSumKernels(&b, set)     // sum_amd64.go: float and integer sums, checked sums, valid counts
 	installSummaryKernels(&b, set) // summary_amd64.go: min, max and the fused summary
 	installCountKernels(&b, set)   // count_amd64.go: valid-bit counts
+	installGatherKernels(&b, set)  // gather_amd64.go: selection index checks and gathered sums
 	return &b
 }

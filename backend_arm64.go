@@ -28,16 +28,17 @@ func neonBackendBuild() *backend {
 	// ADR-013 at NEON widths: four accumulators of one 128-bit vector.
 	b.policy32 = oracle.Policy{A: 4, W: 4}
 	b.policy64 = oracle.Policy{A: 4, W: 2}
-	b.f32 = kernelSet[float32, float32]{sum: neonSumFloat[float32], summary: neonSummaryFloat[float32]}
-	b.f64 = kernelSet[float64, float64]{sum: neonSumFloat[float64], summary: neonSummaryFloat[float64]}
-	b.i8 = kernelSet[int8, int64]{sum: neonSumInt[int8, int64], summary: neonSummaryInt[int8]}
-	b.i16 = kernelSet[int16, int64]{sum: neonSumInt[int16, int64], summary: neonSummaryInt[int16]}
-	b.i32 = kernelSet[int32, int64]{sum: neonSumInt[int32, int64], summary: neonSummaryInt[int32]}
-	b.i64 = kernelSet[int64, int64]{sum: neonSumInt[int64, int64], summary: neonSummaryInt[int64]}
-	b.u8 = kernelSet[uint8, uint64]{sum: neonSumInt[uint8, uint64], summary: neonSummaryInt[uint8]}
-	b.u16 = kernelSet[uint16, uint64]{sum: neonSumInt[uint16, uint64], summary: neonSummaryInt[uint16]}
-	b.u32 = kernelSet[uint32, uint64]{sum: neonSumInt[uint32, uint64], summary: neonSummaryInt[uint32]}
-	b.u64 = kernelSet[uint64, uint64]{sum: neonSumInt[uint64, uint64], summary: neonSummaryInt[uint64]}
+	// Dense and bitmap kernels; selections keep the generic Go loops.
+	b.f32.sum, b.f32.summary = neonSumFloat[float32], neonSummaryFloat[float32]
+	b.f64.sum, b.f64.summary = neonSumFloat[float64], neonSummaryFloat[float64]
+	b.i8.sum, b.i8.summary = neonSumInt[int8, int64], neonSummaryInt[int8]
+	b.i16.sum, b.i16.summary = neonSumInt[int16, int64], neonSummaryInt[int16]
+	b.i32.sum, b.i32.summary = neonSumInt[int32, int64], neonSummaryInt[int32]
+	b.i64.sum, b.i64.summary = neonSumInt[int64, int64], neonSummaryInt[int64]
+	b.u8.sum, b.u8.summary = neonSumInt[uint8, uint64], neonSummaryInt[uint8]
+	b.u16.sum, b.u16.summary = neonSumInt[uint16, uint64], neonSummaryInt[uint16]
+	b.u32.sum, b.u32.summary = neonSumInt[uint32, uint64], neonSummaryInt[uint32]
+	b.u64.sum, b.u64.summary = neonSumInt[uint64, uint64], neonSummaryInt[uint64]
 	b.checkedI64 = neonCheckedI64
 	b.checkedU64 = neonCheckedU64
 	b.countValid = neonCountValid

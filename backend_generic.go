@@ -26,8 +26,8 @@ var genericBackend = register(&backend{
 	available:  true,
 	policy32:   oracle.Policy{A: 1, W: 1},
 	policy64:   oracle.Policy{A: 1, W: 1},
-	f32:        kernelSet[float32, float32]{sum: scalarFloatKernels[float32]().sum, summary: genericSummaryFloat[float32]},
-	f64:        kernelSet[float64, float64]{sum: scalarFloatKernels[float64]().sum, summary: genericSummaryFloat[float64]},
+	f32:        genericFloatKernels[float32](),
+	f64:        genericFloatKernels[float64](),
 	i8:         genericIntKernels[int8, int64](),
 	i16:        genericIntKernels[int16, int64](),
 	i32:        genericIntKernels[int32, int64](),
@@ -39,10 +39,20 @@ var genericBackend = register(&backend{
 	checkedI64: scalarBackend.checkedI64,
 	checkedU64: scalarBackend.checkedU64,
 	countValid: genericCountValid,
+	selCount:   selCount,
 })
 
+// genericFloatKernels are the strict sums and selections of the scalar
+// backend with the blocked min/max below.
+func genericFloatKernels[T float32 | float64]() kernelSet[T, T] {
+	k := scalarFloatKernels[T]()
+	k.summary = genericSummaryFloat[T]
+	return k
+}
+
 func genericIntKernels[T constraints.Integer, S int64 | uint64]() kernelSet[T, S] {
-	return kernelSet[T, S]{sum: genericSumInt[T, S], summary: genericSummaryInt[T]}
+	return kernelSet[T, S]{sum: genericSumInt[T, S], summary: genericSummaryInt[T],
+		selSum: selSumInt[T, S], selSummary: selSummaryInt[T]}
 }
 
 // genericSumInt wraps four independent sums on dense input and adds masked

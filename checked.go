@@ -4,7 +4,6 @@ import (
 	"golang.org/x/exp/constraints"
 
 	"github.com/quiverlabs/quiver/internal/num"
-	"github.com/quiverlabs/quiver/internal/ref"
 )
 
 // CheckedSum is an integer sum with its overflow flag: Sum is the wrapped
@@ -26,7 +25,7 @@ type CheckedSum[S int64 | uint64] struct {
 func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
 	bits, off, sel, hasSel := maskOf(len(x), m)
 	if hasSel {
-		s, o := ref.SumCheckedSigned(x, selected(bits, off, sel))
+		s, o := selCheckedSigned(x, bits, off, sel)
 		return CheckedSum[int64]{s, o}
 	}
 	if len(x) < smallCut {
@@ -59,7 +58,7 @@ func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
 func SumCheckedUint[T constraints.Unsigned](x []T, m ...Mask) CheckedSum[uint64] {
 	bits, off, sel, hasSel := maskOf(len(x), m)
 	if hasSel {
-		s, o := ref.SumCheckedUnsigned(x, selected(bits, off, sel))
+		s, o := selCheckedUnsigned(x, bits, off, sel)
 		return CheckedSum[uint64]{s, o}
 	}
 	if len(x) < smallCut {

@@ -1,10 +1,6 @@
 package quiver
 
-import (
-	"fmt"
-
-	"github.com/quiverlabs/quiver/internal/ref"
-)
+import "fmt"
 
 // CountValid returns how many of n elements are valid under m: the set
 // bits among bits offset..offset+n-1 of m's bitmap, or, with a selection,
@@ -21,7 +17,7 @@ func CountValid(n int, m ...Mask) int {
 	bits, off, sel, hasSel := maskOf(n, m)
 	switch {
 	case hasSel:
-		return ref.CountValid(n, selected(bits, off, sel))
+		return active.Load().selCount(bits, off, sel)
 	case bits == nil:
 		return n
 	case n < smallCut:

@@ -178,5 +178,34 @@ func FuzzSelection(f *testing.F) {
 		if got, want := CountValid(len(x), m), ref.CountValid(len(x), rm); got != want {
 			t.Fatalf("CountValid = %d, reference %d", got, want)
 		}
+		// Every backend's selection kernels on wider types, the gathered
+		// ones included: the same bytes as int64 and float64 elements.
+		wide := make([]int64, len(x))
+		for i, v := range x {
+			wide[i] = int64(v) << (8 * (i % 8))
+		}
+		f := make([]float64, len(x))
+		for i, v := range wide {
+			f[i] = float64(v)
+			if v%17 == 0 {
+				f[i] = -f[i] * 0 // zeros of both signs
+			}
+		}
+		wsum := ref.SumInt[int64, int64](wide, rm)
+		flo, fhi, fc, _ := ref.Summary(f, rm)
+		for _, b := range availableBackends() {
+			if got := b.i64.selSum(wide, bits, 0, sel); got != wsum {
+				t.Fatalf("%s: int64 selSum = %d, reference %d", b.name, got, wsum)
+			}
+			if got := b.u64.selSum(num.Cast[uint64](wide), bits, 0, sel); got != uint64(wsum) {
+				t.Fatalf("%s: uint64 selSum = %d, reference %d", b.name, got, uint64(wsum))
+			}
+			if l, h, c := b.f64.selSummary(f, bits, 0, sel, wantBoth); testkit.Bits(l) != testkit.Bits(flo) || testkit.Bits(h) != testkit.Bits(fhi) || c != fc {
+				t.Fatalf("%s: float64 selSummary = %v %v %d, reference %v %v %d", b.name, l, h, c, flo, fhi, fc)
+			}
+			if b.selMax != nil && len(sel) > 0 && b.selMax(sel) != selMaxGo(sel) {
+				t.Fatalf("%s: selMax = %d, want %d", b.name, b.selMax(sel), selMaxGo(sel))
+			}
+		}
 	})
 }

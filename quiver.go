@@ -73,8 +73,6 @@ import (
 	"math"
 
 	"golang.org/x/exp/constraints"
-
-	"github.com/quiverlabs/quiver/internal/ref"
 )
 
 // Number is the set of element types quiver reduces: every integer and
@@ -164,11 +162,6 @@ func checkMask(n int, masks []Mask) (bits []byte, off int, sel []uint32, hasSel 
 	return bits, off, m.sel, m.hasSel
 }
 
-// selected is the reference's form of a validated selection.
-func selected(bits []byte, off int, sel []uint32) ref.Mask {
-	return ref.Mask{Bits: bits, Off: off, Sel: sel, HasSel: true}
-}
-
 // bitSpan returns the bytes of a validated bitmap that hold bits off
 // through off+n-1, with length and capacity cut to them, and the position
 // of bit off in the first one (0 to 7). Every backend receives its bitmap
@@ -214,11 +207,7 @@ func checkBitmap(bits []byte, off, n int) {
 func checkSelection(sel []uint32, n int) {
 	// One branch-light pass for the common case, then a second pass only
 	// to name the culprit in the message.
-	var hi uint32
-	for _, s := range sel {
-		hi = max(hi, s)
-	}
-	if len(sel) == 0 || uint64(hi) < uint64(n) {
+	if len(sel) == 0 || selInRange(active.Load(), sel, n) {
 		return
 	}
 	for pos, s := range sel {

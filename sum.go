@@ -4,7 +4,6 @@ import (
 	"golang.org/x/exp/constraints"
 
 	"github.com/quiverlabs/quiver/internal/num"
-	"github.com/quiverlabs/quiver/internal/ref"
 )
 
 // Sum returns the sum of the participating elements of a float slice, in
@@ -36,7 +35,7 @@ func Sum[T constraints.Float](x []T, m ...Mask) T {
 func sumFloat[T constraints.Float](x []T, m []Mask) T {
 	bits, off, sel, hasSel := maskOf(len(x), m)
 	if hasSel {
-		return ref.SumFloat(x, selected(bits, off, sel))
+		return selSumFloatOf(active.Load(), x, bits, off, sel)
 	}
 	b := active.Load()
 	if len(x) < floatSmallCut[T](b) {
@@ -70,7 +69,7 @@ func SumInt[T constraints.Signed](x []T, m ...Mask) int64 {
 func sumintSlow[T constraints.Signed](x []T, m []Mask) int64 {
 	bits, off, sel, hasSel := maskOf(len(x), m)
 	if hasSel {
-		return ref.SumInt[T, int64](x, selected(bits, off, sel))
+		return selSumSigned(active.Load(), x, bits, off, sel)
 	}
 	if len(x) < smallCut {
 		return addValid(int64(0), x, bits, off)
@@ -100,7 +99,7 @@ func SumUint[T constraints.Unsigned](x []T, m ...Mask) uint64 {
 func sumuintSlow[T constraints.Unsigned](x []T, m []Mask) uint64 {
 	bits, off, sel, hasSel := maskOf(len(x), m)
 	if hasSel {
-		return ref.SumInt[T, uint64](x, selected(bits, off, sel))
+		return selSumUnsigned(active.Load(), x, bits, off, sel)
 	}
 	if len(x) < smallCut {
 		return addValid(uint64(0), x, bits, off)

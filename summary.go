@@ -2,7 +2,6 @@ package quiver
 
 import (
 	"github.com/quiverlabs/quiver/internal/num"
-	"github.com/quiverlabs/quiver/internal/ref"
 )
 
 // Summary is the result of [Summarize]: the min and max of the
@@ -46,7 +45,8 @@ func Summarize[T Number](x []T, m ...Mask) Summary[T] {
 func summarize[T Number](x []T, m []Mask, want extremes) (lo, hi T, count, nulls int) {
 	bits, off, sel, hasSel := maskOf(len(x), m)
 	if hasSel {
-		return ref.Summary(x, selected(bits, off, sel))
+		lo, hi, count = selSummaryOf(active.Load(), x, bits, off, sel, want)
+		return lo, hi, count, len(sel) - count
 	}
 	var valid int
 	if len(x) < smallCut {

@@ -1,0 +1,185 @@
+// Command gather generates quiver's amd64 selection kernels for AVX2 and
+// AVX-512: the largest index of a selection (behind the index check of
+// every selected reduction) and gathered sums over a selection. The
+// instruction set is the parameter of one generator, and the element type
+// of the gathered kernels is a parameter too (kit.Elem).
+//
+// Gathers take 32-bit indices, which the instructions sign-extend: the Go
+// wrappers use the kernels only for inputs of at most 2^31 elements, so
+// every index is a non-negative offset inside x.
+//
+// Run through go generate from the repository root (see generate.go).
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/quiverlabs/quiver/internal/asm/amd64/kit"
+)
+
+func main() {
+	ConstraintExpr("amd64,!purego")
+	for _, s := range []kit.ISA{kit.AVX2, kit.AVX512} {
+		selMax(s)
+	}
+	for _, e := range kit.Elems {
+		if e.Size == 8 && !e.Float {
+			for _, s := range []kit.ISA{kit.AVX2, kit.AVX512} {
+				selSum(s, e)
+			}
+			selSumValid(e)
+		}
+	}
+	Generate()
+}
+
+// selMax generates selMax<ISA>(sel []uint32) uint32: the largest index of
+// sel, len(sel) a non-zero multiple of 4 vectors of indices.
+func selMax(s kit.ISA) {
+	name := fmt.Sprintf("selMax%s", s)
+	TEXT(name, NOSPLIT, "func(sel []uint32) uint32")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s returns the largest index of sel; len(sel) must be a non-zero multiple of %d.", name, 4*s.Lanes(4)))
+	p, n := kit.Slice("sel")
+	vb := s.VecBytes()
+	acc := []reg.VecVirtual{s.Vec(), s.Vec(), s.Vec(), s.Vec()}
+	for _, a := range acc {
+		kit.Zero(a)
+	}
+	kit.Loop("max", n, 4*s.Lanes(4), func() {
+		for v := range acc {
+			VPMAXUD(Mem{Base: p, Disp: v * vb}, acc[v], acc[v])
+		}
+		ADDQ(U32(4*vb), p)
+	})
+	VPMAXUD(acc[1], acc[0], acc[0])
+	VPMAXUD(acc[3], acc[2], acc[2])
+	VPMAXUD(acc[2], acc[0], acc[0])
+	y := acc[0].AsY()
+	if s == kit.AVX512 {
+		hi := YMM()
+		VEXTRACTI64X4(U8(1), acc[0], hi)
+		VPMAXUD(hi, y, y)
+	}
+	x, t := acc[0].AsX(), XMM()
+	VEXTRACTI128(U8(1), y, t)
+	VPMAXUD(t, x, x)
+	VPSHUFD(U8(0x4E), x, t)
+	VPMAXUD(t, x, x)
+	VPSHUFD(U8(0xB1), x, t)
+	VPMAXUD(t, x, x)
+	r := GP32()
+	VMOVD(x, r)
+	Store(r, ReturnIndex(0))
+	kit.Ret()
+}
+
+// selSum generates selSum<E><ISA>(x []T, sel []uint32) S: the wrapping sum
+// of x[sel[k]], len(sel) a multiple of two gathers. Each gather loads one
+// vector of 64-bit lanes from a half vector of indices.
+func selSum(s kit.ISA, e kit.Elem) {
+	name := fmt.Sprintf("selSum%s%s", e.Name, s)
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, sel []uint32) %s", e.GoType, e.SumType()))
+	Pragma("noescape")
+	lanes := s.Lanes(8)
+	Doc(fmt.Sprintf("%s returns the wrapping sum of x[sel[k]]; len(sel) must be a multiple of %d and every index below min(len(x), 2^31).", name, 2*lanes))
+	x := Load(Param("x").Base(), GP64())
+	p, n := kit.Slice("sel")
+	acc := []reg.VecVirtual{s.Vec(), s.Vec()}
+	for _, a := range acc {
+		kit.Zero(a)
+	}
+	var ones reg.VecVirtual
+	if s == kit.AVX2 {
+		ones = YMM()
+		VPCMPEQQ(ones, ones, ones)
+	}
+	kit.Loop("gather", n, 2*lanes, func() {
+		for g := range acc {
+			idx, v := YMM(), s.Vec()
+			if s == kit.AVX512 {
+				VMOVDQU(Mem{Base: p, Disp: g * 32}, idx)
+				k := K()
+				KXNORB(k, k, k)
+				kit.Zero(v)
+				VPGATHERDQ(Mem{Base: x, Index: idx, Scale: 8}, k, v)
+			} else {
+				VMOVDQU(Mem{Base: p, Disp: g * 16}, idx.AsX())
+				m := YMM()
+				VMOVDQA(ones, m)
+				kit.Zero(v)
+				VPGATHERDQ(m, Mem{Base: x, Index: idx.AsX(), Scale: 8}, v)
+			}
+			VPADDQ(v, acc[g], acc[g])
+		}
+		ADDQ(U32(2*lanes*4), p)
+	})
+	VPADDQ(acc[1], acc[0], acc[0])
+	Store(kit.HsumQ(s, acc[0]), ReturnIndex(0))
+	kit.Ret()
+}
+
+// selSumValid generates selSum<E>ValidAVX512(x []T, sel []uint32, bits
+// []byte, off int) S: the wrapping sum of the x[sel[k]] whose validity bit
+// off+sel[k] is set, len(sel) a multiple of 16 and len(bits) at least 4.
+//
+// Each lane's bit is read from a gathered 4-byte word that stays inside
+// the bitmap: the word starts at byte min(p>>3, len(bits)-4) and the lane
+// shifts it right by p minus 8 times that start (0 to 31). The lane's bit
+// becomes its opmask bit, and the gather of x reads only valid lanes.
+func selSumValid(e kit.Elem) {
+	s := kit.AVX512
+	name := fmt.Sprintf("selSum%sValid%s", e.Name, s)
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, sel []uint32, bits []byte, off int) %s", e.GoType, e.SumType()))
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s returns the wrapping sum of the x[sel[k]] whose bit off+sel[k] of bits is set; len(sel) must be a multiple of 16, len(bits) at least 4, off below 8 and every index below min(len(x), 2^31).", name))
+	x := Load(Param("x").Base(), GP64())
+	p, n := kit.Slice("sel")
+	bm, last := kit.Slice("bits")
+	SUBQ(U8(4), last)
+	off := GP64()
+	Load(Param("off"), off)
+	vOff, vLast, one := ZMM(), ZMM(), ZMM()
+	VPBROADCASTD(off.As32(), vOff)
+	VPBROADCASTD(last.As32(), vLast)
+	c := GP32()
+	MOVL(U32(1), c)
+	VPBROADCASTD(c, one)
+	acc := []reg.VecVirtual{ZMM(), ZMM()}
+	for _, a := range acc {
+		kit.Zero(a)
+	}
+	kit.Loop("gather", n, 16, func() {
+		pos, q, w, sh := ZMM(), ZMM(), ZMM(), ZMM()
+		VPADDD(Mem{Base: p}, vOff, pos) // p = off + index, 16 lanes
+		VPSRLD(U8(3), pos, q)
+		VPMINUD(vLast, q, q)
+		km := K()
+		KXNORW(km, km, km)
+		kit.Zero(w)
+		VPGATHERDD(Mem{Base: bm, Index: q, Scale: 1}, km, w)
+		VPSLLD(U8(3), q, q)
+		VPSUBD(q, pos, sh)
+		VPSRLVD(sh, w, w)
+		kv := K()
+		VPTESTMD(one, w, kv) // lane valid: bit 0 of the shifted word
+		// A gather clears its opmask: take the second half's first.
+		khi := K()
+		KSHIFTRW(U8(8), kv, khi)
+		for g, k := range []reg.OpmaskVirtual{kv, khi} {
+			idx, v := YMM(), ZMM()
+			VMOVDQU(Mem{Base: p, Disp: g * 32}, idx)
+			kit.Zero(v)
+			VPGATHERDQ(Mem{Base: x, Index: idx, Scale: 8}, k, v)
+			VPADDQ(v, acc[g], acc[g])
+		}
+		ADDQ(U32(64), p)
+	})
+	VPADDQ(acc[1], acc[0], acc[0])
+	Store(kit.HsumQ(s, acc[0]), ReturnIndex(0))
+	kit.Ret()
+}

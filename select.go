@@ -1,0 +1,528 @@
+package quiver
+
+import (
+	"math"
+	"math/bits"
+
+	"golang.org/x/exp/constraints"
+
+	"github.com/quiverlabs/quiver/internal/num"
+)
+
+// Selections. A reduction with a selection visits x[sel[0]], x[sel[1]], ...
+// in that order, skipping entries whose validity bit is clear. The loops
+// below are the portable kernels for every selected shape (selection only,
+// selection and bitmap); every backend starts from them and may replace
+// some with gather kernels (kernelSet.selSum, kernelSet.selSummary,
+// backend.selCount). They compute exactly what the reference computes:
+//
+//   - integer sums, integer min and max and counts cannot depend on the
+//     order, so they keep four independent accumulators;
+//   - a float sum is the strict left fold from +0.0 in selection order, one
+//     accumulator (an invalid entry is skipped by a branch: selecting -0.0,
+//     the exact identity, through the integer registers measured twice as
+//     slow);
+//   - float min and max are strict single-accumulator folds in selection
+//     order, so the first of ±0 wins as in the reference; a NaN is only
+//     noted (`!(v >= lo)` is true for a new minimum and for a NaN).
+//
+// Validity is read as a bit, bits[p>>3]>>(p&7)&1, that selects the value
+// or the identity by a conditional move in the integer loops. With a
+// bitmap those loops keep one accumulator: they are bound by their loads
+// and bit arithmetic, and more accumulators only spilled. Every sel index has been checked below len(x), and
+// bits (when not nil) is the exact span of the elements' bits from bit
+// off < 8, so p = off+sel[k] indexes inside it. Nothing generic is called
+// inside a loop: identities and constants are hoisted.
+
+// selBit is the validity bit (0 or 1) of element i of a validated bitmap.
+// It is small enough to inline everywhere it is used.
+func selBit(bm []byte, off int, i uint32) uint8 {
+	p := off + int(i)
+	return bm[p>>3] >> (p & 7) & 1
+}
+
+// selSumInt is the wrapping sum of the selected valid elements.
+func selSumInt[T constraints.Integer, S int64 | uint64](x []T, bm []byte, off int, sel []uint32) S {
+	var s0, s1, s2, s3 S
+	k := 0
+	if bm == nil {
+		for ; k+4 <= len(sel); k += 4 {
+			q := sel[k : k+4 : k+4]
+			s0 += S(x[q[0]])
+			s1 += S(x[q[1]])
+			s2 += S(x[q[2]])
+			s3 += S(x[q[3]])
+		}
+		for ; k < len(sel); k++ {
+			s0 += S(x[sel[k]])
+		}
+		return s0 + s1 + s2 + s3
+	}
+	// With a bitmap the loop is bound by its loads, not by the 1-cycle
+	// add, and more accumulators only spill: one, and a conditional move
+	// that drops an invalid value.
+	for _, i := range sel {
+		v := S(x[i])
+		if selBit(bm, off, i) == 0 {
+			v = 0
+		}
+		s0 += v
+	}
+	return s0
+}
+
+// selSumFloat is the strict left fold from +0.0, in selection order, of
+// the selected valid elements.
+func selSumFloat[T float32 | float64](x []T, bm []byte, off int, sel []uint32) T {
+	if num.KindOf[T]() == num.Float32 {
+		return T(selSumF32(num.Cast[float32](x), bm, off, sel))
+	}
+	return T(selSumF64(num.Cast[float64](x), bm, off, sel))
+}
+
+// selSumF64 is selSumFloat for float64.
+func selSumF64(x []float64, bm []byte, off int, sel []uint32) float64 {
+	s := 0.0
+	if bm == nil {
+		for _, i := range sel {
+			s += x[i]
+		}
+		return s
+	}
+	for _, i := range sel {
+		if selBit(bm, off, i) != 0 {
+			s += x[i]
+		}
+	}
+	return s
+}
+
+// selSumF32 is selSumFloat for float32.
+func selSumF32(x []float32, bm []byte, off int, sel []uint32) float32 {
+	var s float32
+	if bm == nil {
+		for _, i := range sel {
+			s += x[i]
+		}
+		return s
+	}
+	for _, i := range sel {
+		if selBit(bm, off, i) != 0 {
+			s += x[i]
+		}
+	}
+	return s
+}
+
+// selCheckedSigned is the exact sum of the selected valid elements of a
+// signed type and whether it fits in int64.
+func selCheckedSigned[T constraints.Signed](x []T, bm []byte, off int, sel []uint32) (int64, bool) {
+	var sum num.Int128
+	if num.KindOf[T]() == num.Int64 {
+		sum = selSum128(num.Cast[int64](x), bm, off, sel)
+	} else {
+		// Fewer than 2^32 narrow elements sum exactly in int64.
+		for start := 0; start < len(sel); {
+			n := narrowChunk(len(sel) - start)
+			sum = sum.AddInt64(selSumInt[T, int64](x, bm, off, sel[start:start+n]))
+			start += n
+		}
+	}
+	return int64(sum.Lo), !sum.FitsInt64()
+}
+
+// selCheckedUnsigned is the exact sum of the selected valid elements of an
+// unsigned type and whether it fits in uint64.
+func selCheckedUnsigned[T constraints.Unsigned](x []T, bm []byte, off int, sel []uint32) (uint64, bool) {
+	if num.KindOf[T]() == num.Uint64 {
+		s, carries := selSumU128(num.Cast[uint64](x), bm, off, sel)
+		return s, carries != 0
+	}
+	var sum num.Int128
+	for start := 0; start < len(sel); {
+		n := narrowChunk(len(sel) - start)
+		sum = sum.AddUint64(selSumInt[T, uint64](x, bm, off, sel[start:start+n]))
+		start += n
+	}
+	return sum.Lo, !sum.FitsUint64()
+}
+
+// selSum128 is the exact 128-bit sum of the selected valid int64 elements,
+// in two independent accumulators (the low word with its carry, the high
+// word with the sign extension).
+func selSum128(x []int64, bm []byte, off int, sel []uint32) num.Int128 {
+	var lo0, lo1 uint64
+	var hi0, hi1 int64
+	var c uint64
+	k := 0
+	if bm == nil {
+		for ; k+2 <= len(sel); k += 2 {
+			q := sel[k : k+2 : k+2]
+			v0, v1 := x[q[0]], x[q[1]]
+			lo0, c = bits.Add64(lo0, uint64(v0), 0)
+			hi0 += v0>>63 + int64(c)
+			lo1, c = bits.Add64(lo1, uint64(v1), 0)
+			hi1 += v1>>63 + int64(c)
+		}
+	} else {
+		for _, i := range sel {
+			v := x[i]
+			if selBit(bm, off, i) == 0 {
+				v = 0
+			}
+			lo0, c = bits.Add64(lo0, uint64(v), 0)
+			hi0 += v>>63 + int64(c)
+		}
+		k = len(sel)
+	}
+	for ; k < len(sel); k++ {
+		v := x[sel[k]]
+		lo0, c = bits.Add64(lo0, uint64(v), 0)
+		hi0 += v>>63 + int64(c)
+	}
+	return num.Int128{Hi: hi0, Lo: lo0}.Add(hi1, lo1)
+}
+
+// selSumU128 is the wrapping sum of the selected valid uint64 elements and
+// the number of carries out of it (nonzero: the exact sum exceeds uint64).
+// The carry count itself cannot wrap: it is below the number of entries.
+func selSumU128(x []uint64, bm []byte, off int, sel []uint32) (sum, carries uint64) {
+	var lo0, lo1, hi0, hi1, c uint64
+	k := 0
+	if bm == nil {
+		for ; k+2 <= len(sel); k += 2 {
+			q := sel[k : k+2 : k+2]
+			lo0, c = bits.Add64(lo0, x[q[0]], 0)
+			hi0 += c
+			lo1, c = bits.Add64(lo1, x[q[1]], 0)
+			hi1 += c
+		}
+	} else {
+		for _, i := range sel {
+			v := x[i]
+			if selBit(bm, off, i) == 0 {
+				v = 0
+			}
+			lo0, c = bits.Add64(lo0, v, 0)
+			hi0 += c
+		}
+		k = len(sel)
+	}
+	for ; k < len(sel); k++ {
+		lo0, c = bits.Add64(lo0, x[sel[k]], 0)
+		hi0 += c
+	}
+	sum, c = bits.Add64(lo0, lo1, 0)
+	return sum, hi0 + hi1 + c
+}
+
+// selCount counts the selected entries whose validity bit is set; with no
+// bitmap every entry counts.
+func selCount(bm []byte, off int, sel []uint32) int {
+	if bm == nil {
+		return len(sel)
+	}
+	c := 0
+	for _, i := range sel {
+		c += int(selBit(bm, off, i))
+	}
+	return c
+}
+
+// selSummaryInt is the selected summary of an integer type: min and max of
+// the selected valid elements (the identities when there are none) and
+// their count. With wantMin or wantMax only that extreme is computed, and
+// valid is the count only with wantBoth or a bitmap.
+//
+// Max is computed as the complement of the min of the complements (^v
+// reverses the order of both signed and unsigned integers), so one loop
+// serves Min and Max. An invalid entry is replaced by the identity, which
+// never wins.
+func selSummaryInt[T constraints.Integer](x []T, bm []byte, off int, sel []uint32, want extremes) (lo, hi T, valid int) {
+	idLo, idHi := num.MaxOf[T](), num.LowestOf[T]()
+	switch want {
+	case wantMin:
+		lo, valid = selMinInt(x, bm, off, sel, 0, idLo)
+		return lo, 0, valid
+	case wantMax:
+		h, v := selMinInt(x, bm, off, sel, ^T(0), ^idHi)
+		return 0, ^h, v
+	}
+	lo0, lo1, hi0, hi1 := idLo, idLo, idHi, idHi
+	k := 0
+	if bm == nil {
+		for ; k+2 <= len(sel); k += 2 {
+			q := sel[k : k+2 : k+2]
+			v0, v1 := x[q[0]], x[q[1]]
+			lo0, hi0 = min(lo0, v0), max(hi0, v0)
+			lo1, hi1 = min(lo1, v1), max(hi1, v1)
+		}
+		for ; k < len(sel); k++ {
+			v := x[sel[k]]
+			lo0, hi0 = min(lo0, v), max(hi0, v)
+		}
+		return min(lo0, lo1), max(hi0, hi1), len(sel)
+	}
+	for _, i := range sel {
+		b := selBit(bm, off, i)
+		l, h := x[i], x[i]
+		if b == 0 {
+			l, h = idLo, idHi
+		}
+		lo0, hi0 = min(lo0, l), max(hi0, h)
+		valid += int(b)
+	}
+	return lo0, hi0, valid
+}
+
+// selMinInt is the min of v^flip over the selected valid elements, from
+// the identity id (MaxOf in the flipped order), and a count that is exact
+// without a bitmap and positive with one (Min and Max do not use it, and
+// the identity start needs no count to be exact).
+func selMinInt[T constraints.Integer](x []T, bm []byte, off int, sel []uint32, flip, id T) (T, int) {
+	l0, l1, l2, l3 := id, id, id, id
+	k := 0
+	if bm == nil {
+		for ; k+4 <= len(sel); k += 4 {
+			q := sel[k : k+4 : k+4]
+			l0 = min(l0, x[q[0]]^flip)
+			l1 = min(l1, x[q[1]]^flip)
+			l2 = min(l2, x[q[2]]^flip)
+			l3 = min(l3, x[q[3]]^flip)
+		}
+		for ; k < len(sel); k++ {
+			l0 = min(l0, x[sel[k]]^flip)
+		}
+		return min(l0, l1, l2, l3), len(sel)
+	}
+	// Min and Max discard the count: only the minimum is kept.
+	for _, i := range sel {
+		v := x[i] ^ flip
+		if selBit(bm, off, i) == 0 {
+			v = id
+		}
+		l0 = min(l0, v)
+	}
+	return l0, 1
+}
+
+// selSummaryFloat is the selected summary of a float type under the rules
+// of ref.Summary. The folds are strict and in selection order from ±Inf,
+// so among equal values the first seen stays, exactly as in the reference;
+// a NaN never enters an accumulator and is only noted. With wantMin or
+// wantMax only that extreme is computed, and valid is then the count only
+// when the result needed it.
+func selSummaryFloat[T float32 | float64](x []T, bm []byte, off int, sel []uint32, want extremes) (lo, hi T, valid int) {
+	inf := T(math.Inf(1))
+	lo, hi = inf, -inf
+	nan := false
+	switch {
+	case want == wantMin && bm == nil:
+		for _, i := range sel {
+			if v := x[i]; !(v >= lo) {
+				if v == v {
+					lo = v
+				} else {
+					nan = true
+				}
+			}
+		}
+		valid = len(sel)
+	case want == wantMax && bm == nil:
+		for _, i := range sel {
+			if v := x[i]; !(v <= hi) {
+				if v == v {
+					hi = v
+				} else {
+					nan = true
+				}
+			}
+		}
+		valid = len(sel)
+	case want == wantMin:
+		for _, i := range sel {
+			if v := x[i]; !(v >= lo) && selBit(bm, off, i) != 0 {
+				if v == v {
+					lo = v
+				} else {
+					nan = true
+				}
+			}
+		}
+		// A result still at +Inf needs the count: an empty selection
+		// gives the identity, a lone +Inf stays.
+		if lo == inf && !nan {
+			valid = selCount(bm, off, sel)
+		} else {
+			valid = 1
+		}
+	case want == wantMax:
+		for _, i := range sel {
+			if v := x[i]; !(v <= hi) && selBit(bm, off, i) != 0 {
+				if v == v {
+					hi = v
+				} else {
+					nan = true
+				}
+			}
+		}
+		if hi == -inf && !nan {
+			valid = selCount(bm, off, sel)
+		} else {
+			valid = 1
+		}
+	case bm == nil:
+		for _, i := range sel {
+			v := x[i]
+			if !(v >= lo) {
+				if v == v {
+					lo = v
+				} else {
+					nan = true
+				}
+			}
+			if v > hi {
+				hi = v
+			}
+		}
+		valid = len(sel)
+	default:
+		// The comparisons come first: they rarely pass, so the validity
+		// bit is a predictable branch only on the rare path.
+		for _, i := range sel {
+			b := selBit(bm, off, i)
+			valid += int(b)
+			v := x[i]
+			if !(v >= lo) && b != 0 {
+				if v == v {
+					lo = v
+				} else {
+					nan = true
+				}
+			}
+			if v > hi && b != 0 {
+				hi = v
+			}
+		}
+	}
+	switch {
+	case nan:
+		return num.NaN[T](), num.NaN[T](), valid
+	case valid == 0:
+		return num.MaxOf[T](), num.LowestOf[T](), 0
+	}
+	return lo, hi, valid
+}
+
+// selSumFloatOf runs b's selected float sum for T's machine type.
+func selSumFloatOf[T constraints.Float](b *backend, x []T, bm []byte, off int, sel []uint32) T {
+	if num.KindOf[T]() == num.Float32 {
+		return T(b.f32.selSum(num.Cast[float32](x), bm, off, sel))
+	}
+	return T(b.f64.selSum(num.Cast[float64](x), bm, off, sel))
+}
+
+// selSumSigned runs b's selected wrapping sum for T's machine type.
+func selSumSigned[T constraints.Signed](b *backend, x []T, bm []byte, off int, sel []uint32) int64 {
+	switch num.KindOf[T]() {
+	case num.Int8:
+		return b.i8.selSum(num.Cast[int8](x), bm, off, sel)
+	case num.Int16:
+		return b.i16.selSum(num.Cast[int16](x), bm, off, sel)
+	case num.Int32:
+		return b.i32.selSum(num.Cast[int32](x), bm, off, sel)
+	}
+	return b.i64.selSum(num.Cast[int64](x), bm, off, sel)
+}
+
+// selSumUnsigned runs b's selected wrapping sum for T's machine type.
+func selSumUnsigned[T constraints.Unsigned](b *backend, x []T, bm []byte, off int, sel []uint32) uint64 {
+	switch num.KindOf[T]() {
+	case num.Uint8:
+		return b.u8.selSum(num.Cast[uint8](x), bm, off, sel)
+	case num.Uint16:
+		return b.u16.selSum(num.Cast[uint16](x), bm, off, sel)
+	case num.Uint32:
+		return b.u32.selSum(num.Cast[uint32](x), bm, off, sel)
+	}
+	return b.u64.selSum(num.Cast[uint64](x), bm, off, sel)
+}
+
+// selSummaryOf runs b's selected summary for T's machine type.
+func selSummaryOf[T Number](b *backend, x []T, bm []byte, off int, sel []uint32, want extremes) (lo, hi T, valid int) {
+	switch num.KindOf[T]() {
+	case num.Int8:
+		return selSummaryIn(b.i8.selSummary, x, bm, off, sel, want)
+	case num.Int16:
+		return selSummaryIn(b.i16.selSummary, x, bm, off, sel, want)
+	case num.Int32:
+		return selSummaryIn(b.i32.selSummary, x, bm, off, sel, want)
+	case num.Int64:
+		return selSummaryIn(b.i64.selSummary, x, bm, off, sel, want)
+	case num.Uint8:
+		return selSummaryIn(b.u8.selSummary, x, bm, off, sel, want)
+	case num.Uint16:
+		return selSummaryIn(b.u16.selSummary, x, bm, off, sel, want)
+	case num.Uint32:
+		return selSummaryIn(b.u32.selSummary, x, bm, off, sel, want)
+	case num.Uint64:
+		return selSummaryIn(b.u64.selSummary, x, bm, off, sel, want)
+	case num.Float32:
+		return selSummaryIn(b.f32.selSummary, x, bm, off, sel, want)
+	}
+	return selSummaryIn(b.f64.selSummary, x, bm, off, sel, want)
+}
+
+// selSummaryIn calls kernel k of machine type C on x, whose element type T
+// has C as its underlying type.
+func selSummaryIn[T, C num.Number](k func([]C, []byte, int, []uint32, extremes) (C, C, int), x []T, bm []byte, off int, sel []uint32, want extremes) (lo, hi T, valid int) {
+	l, h, v := k(num.Cast[C](x), bm, off, sel, want)
+	return T(l), T(h), v
+}
+
+// selInRange reports whether every index of sel is below n: by b's
+// selMax kernel where it has one, else by the Go loops. The OR of
+// the indices bounds their maximum from above, and one OR per entry, in
+// independent accumulators, is cheaper than a compare and a move; only when
+// the OR is not below n (n not a power of two, or an index out of range) is
+// the exact maximum taken.
+func selInRange(b *backend, sel []uint32, n int) bool {
+	if b.selMax != nil {
+		return uint64(b.selMax(sel)) < uint64(n)
+	}
+	var o0, o1, o2, o3 uint32
+	k := 0
+	for ; k+8 <= len(sel); k += 8 {
+		q := sel[k : k+8 : k+8]
+		o0 |= q[0] | q[4]
+		o1 |= q[1] | q[5]
+		o2 |= q[2] | q[6]
+		o3 |= q[3] | q[7]
+	}
+	for ; k < len(sel); k++ {
+		o0 |= sel[k]
+	}
+	if uint64(o0|o1|o2|o3) < uint64(n) {
+		return true
+	}
+	return uint64(selMaxGo(sel)) < uint64(n)
+}
+
+// selMaxGo is the largest index of a selection (0 when empty), in four
+// independent running maxima (one would make every entry wait for the
+// previous one's compare and move).
+func selMaxGo(sel []uint32) uint32 {
+	var h0, h1, h2, h3 uint32
+	k := 0
+	for ; k+8 <= len(sel); k += 8 {
+		q := sel[k : k+8 : k+8]
+		h0 = max(h0, q[0], q[4])
+		h1 = max(h1, q[1], q[5])
+		h2 = max(h2, q[2], q[6])
+		h3 = max(h3, q[3], q[7])
+	}
+	for ; k < len(sel); k++ {
+		h0 = max(h0, sel[k])
+	}
+	return max(h0, h1, h2, h3)
+}
