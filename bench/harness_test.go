@@ -23,7 +23,30 @@ var (
 	sizes     = []int{4096, 65536, 1 << 20}
 	nullPcts  = []int{0, 10, 50} // 0 is the dense form: no bitmap at all
 	quickSize = flag.Bool("quick", false, "a smoke run: n=4096 only, short inputs at n=8, selections sorted10 only")
+	shapesArg = flag.String("shapes", "large,short,sel", "comma-separated parts of the matrix to benchmark: "+
+		"large (n > 256, no selection), short (n <= 256) and sel (selection vectors)")
 )
+
+// shapeKinds maps the -shapes names to the ledger's shapes.
+var shapeKinds = map[string]ledger.Shape{"large": ledger.Large, "short": ledger.Short, "sel": ledger.Selection}
+
+// wantedShapes parses -shapes.
+func wantedShapes() (map[ledger.Shape]bool, error) {
+	want := map[ledger.Shape]bool{}
+	for _, name := range strings.Split(*shapesArg, ",") {
+		k, ok := shapeKinds[strings.TrimSpace(name)]
+		if !ok {
+			return nil, fmt.Errorf("-shapes: unknown part %q (want large, short or sel)", name)
+		}
+		want[k] = true
+	}
+	return want, nil
+}
+
+// shapeOf is the part of the matrix sh belongs to.
+func shapeOf(sh shape) ledger.Shape {
+	return ledger.ShapeOf(ledger.Config{N: sh.n, Sel: sh.sel})
+}
 
 // A shape is one configuration of an operation on a type: n elements,
 // nulls percent of them null (0: no bitmap) and, when sel is not "", a
@@ -71,6 +94,10 @@ func largeMatrix(m mode) []shape {
 // was measured and the ledger can group by machine.
 func TestMain(m *testing.M) {
 	flag.Parse()
+	if _, err := wantedShapes(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
 	if f := flag.Lookup("test.bench"); f != nil && f.Value.String() != "" {
 		fmt.Printf("go: %s\n", runtime.Version())
 		fmt.Printf("cpu-features: %s\n", cpuFeatures())
@@ -443,6 +470,7 @@ func runSuites(b *testing.B, suites []suite) {
 	if *quickSize {
 		m = quickMode
 	}
+	want, _ := wantedShapes() // checked in TestMain
 	type entry struct {
 		s  suite
 		sh shape
@@ -454,6 +482,9 @@ func runSuites(b *testing.B, suites []suite) {
 			types = append(types, s.typ)
 		}
 		for _, sh := range s.shapes(m) {
+			if !want[shapeOf(sh)] {
+				continue
+			}
 			for _, e := range byType[s.typ] {
 				if e.sh == sh {
 					panic(fmt.Sprintf("two %s suites on %s run %+v", s.op, s.typ, sh))
@@ -462,8 +493,15 @@ func runSuites(b *testing.B, suites []suite) {
 			byType[s.typ] = append(byType[s.typ], entry{s, sh})
 		}
 	}
+	if len(byType) == 0 {
+		// Without any sub-benchmark, go test would time the function itself.
+		b.Skip("no configuration of this operation in -shapes")
+	}
 	for _, typ := range types {
 		es := byType[typ]
+		if len(es) == 0 {
+			continue
+		}
 		slices.SortStableFunc(es, func(x, y entry) int {
 			if x.sh.n != y.sh.n {
 				return x.sh.n - y.sh.n
