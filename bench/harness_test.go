@@ -288,7 +288,7 @@ func newSelection(n int, kind string) []uint32 {
 		panic("newSelection: unknown kind " + kind)
 	}
 	r := rand.New(rand.NewPCG(uint64(n), uint64(pct)))
-	perm := r.Perm(n)[:n*pct/100]
+	perm := r.Perm(n)[:max(n*pct/100, min(n, 1))] // at least one row
 	sel := make([]uint32, len(perm))
 	for i, p := range perm {
 		sel[i] = uint32(p)
