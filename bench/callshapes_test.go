@@ -46,3 +46,223 @@ package bench
 //	H67: Sum int64 n=65536 nulls=10% sel=sorted10: avx512 >= 1.0x loop    selection and validity
 //	H68: Min float64 n=65536 nulls=10% sel=sorted10: avx512 >= 1.0x loop
 //	H69: Sum uint8 n=65536 nulls=0% sel=sorted10: avx512 >= 1.0x loop
+
+import (
+	"math"
+	"testing"
+
+	"github.com/quiverlabs/quiver"
+)
+
+// The call shapes' matrices. Short inputs: n from 1 to 128, dense and
+// with 10% nulls; -quick keeps n=8. Selections: n = 65536, each kind,
+// dense and with 10% nulls; -quick keeps sorted10.
+var (
+	shortSizes = []int{1, 4, 8, 16, 32, 64, 128}
+	selSize    = 65536
+	shapeNulls = []int{0, 10}
+)
+
+func shortMatrix(m mode) []shape {
+	switch m {
+	case quickMode:
+		return grid([]int{8}, shapeNulls, []string{""})
+	case testShort:
+		return grid([]int{1, 8, 33, 128}, shapeNulls, []string{""})
+	}
+	return grid(shortSizes, shapeNulls, []string{""})
+}
+
+// shortMaskedMatrix is shortMatrix with nulls only: CountValid without a
+// bitmap returns n and reads nothing.
+func shortMaskedMatrix(m mode) []shape {
+	var out []shape
+	for _, sh := range shortMatrix(m) {
+		if sh.nulls > 0 {
+			out = append(out, sh)
+		}
+	}
+	return out
+}
+
+func selMatrix(m mode) []shape {
+	if m == quickMode {
+		return grid([]int{selSize}, shapeNulls, []string{"sorted10"})
+	}
+	return grid([]int{selSize}, shapeNulls, selKinds[1:])
+}
+
+// The short-input and selection suites. Their alternatives are the plain
+// loop only (the peers take no selection and, at a few elements, would
+// measure their own call overhead). To keep the ledger run near 15
+// minutes, Max and MinMax run short inputs on float64 only (Min covers
+// int64).
+var (
+	shortSumSuites = []suite{
+		newSuiteOver("Sum", shortMatrix, shapeSumImpls[float64], closeSum[float64]),
+		newSuiteOver("Sum", shortMatrix, shapeSumImpls[int64], exactCheck[int64]),
+		newSuiteOver("Sum", shortMatrix, shapeSumImpls[uint8], exactCheck[uint8]),
+	}
+	selSumSuites = []suite{
+		newSuiteOver("Sum", selMatrix, shapeSumImpls[float64], closeSum[float64]),
+		newSuiteOver("Sum", selMatrix, shapeSumImpls[int64], exactCheck[int64]),
+		newSuiteOver("Sum", selMatrix, shapeSumImpls[int32], exactCheck[int32]),
+		newSuiteOver("Sum", selMatrix, shapeSumImpls[uint8], exactCheck[uint8]),
+	}
+	shortExtremeSuites = map[string][]suite{
+		"Min": {
+			newSuiteOver("Min", shortMatrix, shapeExtremeImpls[float64](onlyMin), exactCheck[float64]),
+			newSuiteOver("Min", shortMatrix, shapeExtremeImpls[int64](onlyMin), exactCheck[int64]),
+		},
+		"Max":    {newSuiteOver("Max", shortMatrix, shapeExtremeImpls[float64](onlyMax), exactCheck[float64])},
+		"MinMax": {newSuiteOver("MinMax", shortMatrix, shapeExtremeImpls[float64](both), exactCheck[float64])},
+	}
+	selExtremeSuites = map[string][]suite{
+		"Min": {
+			newSuiteOver("Min", selMatrix, shapeExtremeImpls[float64](onlyMin), exactCheck[float64]),
+			newSuiteOver("Min", selMatrix, shapeExtremeImpls[int64](onlyMin), exactCheck[int64]),
+		},
+		"Max": {
+			newSuiteOver("Max", selMatrix, shapeExtremeImpls[float64](onlyMax), exactCheck[float64]),
+			newSuiteOver("Max", selMatrix, shapeExtremeImpls[int64](onlyMax), exactCheck[int64]),
+		},
+	}
+	shapeSummarySuites = []suite{
+		newSuiteOver("Summary", shortMatrix, shapeSummaryImpls[float64], exactCheck[float64]),
+		newSuiteOver("Summary", shortMatrix, shapeSummaryImpls[int64], exactCheck[int64]),
+		newSuiteOver("Summary", selMatrix, shapeSummaryImpls[float64], exactCheck[float64]),
+		newSuiteOver("Summary", selMatrix, shapeSummaryImpls[int64], exactCheck[int64]),
+	}
+	sumCheckedSuites = []suite{
+		newSuiteOver("SumChecked", shortMatrix, sumCheckedImpls, exactCheck[int64]),
+		newSuiteOver("SumChecked", selMatrix, sumCheckedImpls, exactCheck[int64]),
+	}
+	countValidSuites = []suite{
+		newSuiteOver("CountValid", shortMaskedMatrix, countValidImpls, exactCheck[uint8]),
+		newSuiteOver("CountValid", selMatrix, countValidImpls, exactCheck[uint8]),
+	}
+)
+
+func BenchmarkSumChecked(b *testing.B) { runSuites(b, sumCheckedSuites) }
+func BenchmarkCountValid(b *testing.B) { runSuites(b, countValidSuites) }
+
+// loopOnly keeps the plain loop among alts.
+func loopOnly(alts []impl) []impl {
+	for _, a := range alts {
+		if a.name == "loop" {
+			return []impl{a}
+		}
+	}
+	return nil
+}
+
+// shapeSumImpls is sumImpls with the loop as the only alternative, and
+// over a selection quiver.Sum/SumInt/SumUint with the selection Mask
+// against the loop over the selection.
+func shapeSumImpls[T number](in *input[T]) (func() res, []impl) {
+	if in.sel == nil {
+		q, alts := sumImpls(in)
+		return q, loopOnly(alts)
+	}
+	ms, bm, sel := in.masks, in.bits, in.sel
+	var q, loop func() res
+	switch x := any(in.x).(type) {
+	case []float64:
+		q = func() res { return res{math.Float64bits(quiver.Sum(x, ms...))} }
+		loop = func() res { return res{math.Float64bits(selSumFloat(x, sel, bm))} }
+	case []int64:
+		q = func() res { return res{uint64(quiver.SumInt(x, ms...))} }
+		loop = func() res { return res{uint64(selSumSigned(x, sel, bm))} }
+	case []int32:
+		q = func() res { return res{uint64(quiver.SumInt(x, ms...))} }
+		loop = func() res { return res{uint64(selSumSigned(x, sel, bm))} }
+	case []uint8:
+		q = func() res { return res{quiver.SumUint(x, ms...)} }
+		loop = func() res { return res{selSumUnsigned(x, sel, bm)} }
+	default:
+		panic("shapeSumImpls: unexpected element type " + typeName[T]())
+	}
+	return q, []impl{{name: "loop", run: loop}}
+}
+
+// shapeExtremeImpls is extremeImpls with the loop as the only
+// alternative, over a selection too.
+func shapeExtremeImpls[T number](e extremes) builder[T] {
+	return func(in *input[T]) (func() res, []impl) {
+		if in.sel == nil {
+			q, alts := extremeImpls[T](e)(in)
+			return q, loopOnly(alts)
+		}
+		x, ms, bm, sel := in.x, in.masks, in.bits, in.sel
+		lo0, hi0 := quiver.Min([]T{}), quiver.Max([]T{})
+		var q, loop func() res
+		switch e {
+		case onlyMin:
+			q = func() res { return res{bitsOf(quiver.Min(x, ms...))} }
+			loop = func() res { return res{bitsOf(selMin(x, sel, bm, lo0))} }
+		case onlyMax:
+			q = func() res { return res{bitsOf(quiver.Max(x, ms...))} }
+			loop = func() res { return res{bitsOf(selMax(x, sel, bm, hi0))} }
+		default:
+			panic("shapeExtremeImpls: MinMax has no selection suite")
+		}
+		return q, []impl{{name: "loop", run: loop}}
+	}
+}
+
+// shapeSummaryImpls is summaryImpls with the loop as the only
+// alternative, over a selection too.
+func shapeSummaryImpls[T number](in *input[T]) (func() res, []impl) {
+	if in.sel == nil {
+		q, alts := summaryImpls(in)
+		return q, loopOnly(alts)
+	}
+	x, ms, bm, sel := in.x, in.masks, in.bits, in.sel
+	lo0, hi0 := quiver.Min([]T{}), quiver.Max([]T{})
+	q := func() res {
+		s := quiver.Summarize(x, ms...)
+		return res{bitsOf(s.Min), bitsOf(s.Max), uint64(s.Count)}
+	}
+	loop := func() res {
+		lo, hi, c := selSummary(x, sel, bm, lo0, hi0)
+		return res{bitsOf(lo), bitsOf(hi), uint64(c)}
+	}
+	return q, []impl{{name: "loop", run: loop}}
+}
+
+// sumCheckedImpls is quiver.SumChecked on int64 against the loop a user
+// writes for an exact sum: a 128-bit accumulator with math/bits.Add64,
+// overflow when the high word is not the sign of the low one. The
+// input's values span int64, so the sums overflow; the flag is compared.
+func sumCheckedImpls(in *input[int64]) (func() res, []impl) {
+	x, ms, bm, sel := in.x, in.masks, in.bits, in.sel
+	q := func() res {
+		s := quiver.SumChecked(x, ms...)
+		return res{uint64(s.Sum), b2u(s.Overflowed)}
+	}
+	loop := func() res { s, o := loopSumChecked(x, bm); return res{uint64(s), b2u(o)} }
+	if sel != nil {
+		loop = func() res { s, o := selSumChecked(x, sel, bm); return res{uint64(s), b2u(o)} }
+	}
+	return q, []impl{{name: "loop", run: loop}}
+}
+
+// countValidImpls is quiver.CountValid over the input's bitmap (and
+// selection) against a loop that tests one bit at a time. The elements
+// are not read; the type column says uint8, the bitmap's bytes.
+func countValidImpls(in *input[uint8]) (func() res, []impl) {
+	n, ms, bm, sel := in.n, in.masks, in.bits, in.sel
+	q := func() res { return res{uint64(quiver.CountValid(n, ms...))} }
+	loop := func() res { return res{uint64(loopCountValid(bm, n))} }
+	if sel != nil {
+		loop = func() res { return res{uint64(selCountValid(sel, bm))} }
+	}
+	return q, []impl{{name: "loop", run: loop}}
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -22,14 +22,82 @@ import (
 var (
 	sizes     = []int{4096, 65536, 1 << 20}
 	nullPcts  = []int{0, 10, 50} // 0 is the dense form: no bitmap at all
-	quickSize = flag.Bool("quick", false, "benchmark n=4096 only (a smoke run)")
+	quickSize = flag.Bool("quick", false, "a smoke run: n=4096 only, short inputs at n=8, selections sorted10 only")
+	shapesArg = flag.String("shapes", "large,short,sel", "comma-separated parts of the matrix to benchmark: "+
+		"large (n > 256, no selection), short (n <= 256) and sel (selection vectors)")
 )
+
+// shapeKinds maps the -shapes names to the ledger's shapes.
+var shapeKinds = map[string]ledger.Shape{"large": ledger.Large, "short": ledger.Short, "sel": ledger.Selection}
+
+// wantedShapes parses -shapes.
+func wantedShapes() (map[ledger.Shape]bool, error) {
+	want := map[ledger.Shape]bool{}
+	for _, name := range strings.Split(*shapesArg, ",") {
+		k, ok := shapeKinds[strings.TrimSpace(name)]
+		if !ok {
+			return nil, fmt.Errorf("-shapes: unknown part %q (want large, short or sel)", name)
+		}
+		want[k] = true
+	}
+	return want, nil
+}
+
+// shapeOf is the part of the matrix sh belongs to.
+func shapeOf(sh shape) ledger.Shape {
+	return ledger.ShapeOf(ledger.Config{N: sh.n, Sel: sh.sel})
+}
+
+// A shape is one configuration of an operation on a type: n elements,
+// nulls percent of them null (0: no bitmap) and, when sel is not "", a
+// selection vector of that kind (see newSelection).
+type shape struct {
+	n, nulls int
+	sel      string
+}
+
+// mode says which part of its matrix a suite runs.
+type mode int
+
+const (
+	full      mode = iota // the benchmarks
+	quickMode             // the benchmarks with -quick
+	testShort             // TestImplsAgree with -short
+)
+
+// A matrix lists the shapes a suite runs in a mode.
+type matrix func(m mode) []shape
+
+// grid is every combination of ns, nulls and sels.
+func grid(ns, nulls []int, sels []string) []shape {
+	var out []shape
+	for _, n := range ns {
+		for _, p := range nulls {
+			for _, s := range sels {
+				out = append(out, shape{n, p, s})
+			}
+		}
+	}
+	return out
+}
+
+// largeMatrix is the main matrix: sizes by nullPcts, no selection.
+func largeMatrix(m mode) []shape {
+	if m == full {
+		return grid(sizes, nullPcts, []string{""})
+	}
+	return grid(sizes[:1], nullPcts, []string{""})
+}
 
 // TestMain prints the run's configuration in the benchmark format's
 // "key: value" form before any result, so the raw output says on what it
 // was measured and the ledger can group by machine.
 func TestMain(m *testing.M) {
 	flag.Parse()
+	if _, err := wantedShapes(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
 	if f := flag.Lookup("test.bench"); f != nil && f.Value.String() != "" {
 		fmt.Printf("go: %s\n", runtime.Version())
 		fmt.Printf("cpu-features: %s\n", cpuFeatures())
@@ -117,9 +185,13 @@ type number interface {
 type input[T number] struct {
 	x     []T
 	bits  []byte        // nil when dense
-	masks []quiver.Mask // nil when dense, else the one validity Mask
+	masks []quiver.Mask // nil when dense without a selection, else the one Mask
 	n     int
 	nulls int // percent
+	// sel is the selection vector, nil without one; selKind its kind as
+	// the benchmark name spells it.
+	sel     []uint32
+	selKind string
 }
 
 // newInput draws n values of T and, for nulls > 0, a validity bitmap with
@@ -156,9 +228,77 @@ func newInput[T number](n, nulls int) *input[T] {
 	return in
 }
 
-// valid reports whether element i participates.
+// valid reports whether element i is valid under the bitmap.
 func (in *input[T]) valid(i int) bool {
 	return in.bits == nil || in.bits[i>>3]>>(i&7)&1 != 0
+}
+
+// participating returns the indices of the elements a reduction visits,
+// in its order: the selection's valid entries, or every valid element.
+func (in *input[T]) participating() []int {
+	var out []int
+	if in.sel != nil {
+		for _, i := range in.sel {
+			if in.valid(int(i)) {
+				out = append(out, int(i))
+			}
+		}
+		return out
+	}
+	for i := range in.n {
+		if in.valid(i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// newShapeInput is newInput for sh, with its selection vector: quiver is
+// then called with quiver.Select(sel), or quiver.Valid(bits, 0).Select(sel)
+// when there are nulls.
+func newShapeInput[T number](sh shape) *input[T] {
+	in := newInput[T](sh.n, sh.nulls)
+	if sh.sel == "" {
+		return in
+	}
+	in.sel, in.selKind = newSelection(sh.n, sh.sel), sh.sel
+	if in.bits != nil {
+		in.masks = []quiver.Mask{quiver.Valid(in.bits, 0).Select(in.sel)}
+	} else {
+		in.masks = []quiver.Mask{quiver.Select(in.sel)}
+	}
+	return in
+}
+
+// newSelection is a selection vector over n rows of the given kind:
+// "sorted10" is 10% of the rows, distinct, in ascending order (what a
+// vectorized filter hands on), "sorted50" half of them, "random10" the
+// rows of sorted10 in random order. The seed depends only on n and the
+// kind, so every implementation and pass sees the same vector.
+func newSelection(n int, kind string) []uint32 {
+	pct, sorted := 0, true
+	switch kind {
+	case "sorted10":
+		pct = 10
+	case "sorted50":
+		pct = 50
+	case "random10":
+		pct, sorted = 10, false
+	default:
+		panic("newSelection: unknown kind " + kind)
+	}
+	r := rand.New(rand.NewPCG(uint64(n), uint64(pct)))
+	perm := r.Perm(n)[:max(n*pct/100, min(n, 1))] // at least one row
+	sel := make([]uint32, len(perm))
+	for i, p := range perm {
+		sel[i] = uint32(p)
+	}
+	slices.Sort(sel)
+	if !sorted {
+		r := rand.New(rand.NewPCG(uint64(n), 7))
+		r.Shuffle(len(sel), func(i, j int) { sel[i], sel[j] = sel[j], sel[i] })
+	}
+	return sel
 }
 
 // res is an implementation's answer, kept as bit patterns so that it can
@@ -222,10 +362,8 @@ func exact(got, want res) error {
 // is far outside that.
 func closeSum[T number](in *input[T]) check {
 	abs := 0.0
-	for i, v := range in.x {
-		if in.valid(i) {
-			abs += math.Abs(float64(v))
-		}
+	for _, i := range in.participating() {
+		abs += math.Abs(float64(in.x[i]))
 	}
 	rel := 1e-9
 	if unsafe.Sizeof(in.x[0]) == 4 {
@@ -254,13 +392,14 @@ func typeName[T number]() string {
 	return fmt.Sprintf("%T", zero)
 }
 
-// A suite is one operation on one element type, run over the matrix by
+// A suite is one operation on one element type, run over its matrix by
 // the benchmarks and checked by TestImplsAgree. Declaring the matrix once
 // keeps what is timed and what is verified the same code.
 type suite struct {
 	op, typ string
-	bench   func(b *testing.B)
-	verify  func(t *testing.T, n, nulls int)
+	shapes  matrix
+	bench   func(b *testing.B, sh shape)
+	verify  func(t *testing.T, sh shape)
 	alts    func(nulls int) []string // the loop and peers run at that null percentage
 }
 
@@ -274,26 +413,20 @@ func (s suite) runs(impl string, nulls int) bool {
 // every available backend) and the alternatives (plain loop, peers).
 type builder[T number] func(in *input[T]) (func() res, []impl)
 
-// newSuite declares op on T: impls builds the implementations, cmp says
-// how each must agree with the strict reference.
+// newSuite declares op on T over the main matrix: impls builds the
+// implementations, cmp says how each must agree with the strict reference.
 func newSuite[T number](op string, impls builder[T], cmp func(in *input[T]) check) suite {
+	return newSuiteOver(op, largeMatrix, impls, cmp)
+}
+
+// newSuiteOver declares op on T over the shapes of m.
+func newSuiteOver[T number](op string, m matrix, impls builder[T], cmp func(in *input[T]) check) suite {
 	return suite{
-		op:  op,
-		typ: typeName[T](),
-		bench: func(b *testing.B) {
-			ns := sizes
-			if *quickSize {
-				ns = sizes[:1]
-			}
-			for _, n := range ns {
-				b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-					for _, nulls := range nullPcts {
-						b.Run(fmt.Sprintf("nulls=%d", nulls), func(b *testing.B) {
-							benchConfig(b, op, newInput[T](n, nulls), impls, cmp)
-						})
-					}
-				})
-			}
+		op:     op,
+		typ:    typeName[T](),
+		shapes: m,
+		bench: func(b *testing.B, sh shape) {
+			benchConfig(b, op, newShapeInput[T](sh), impls, cmp)
 		},
 		alts: func(nulls int) []string {
 			_, alts := impls(newInput[T](64, nulls))
@@ -303,9 +436,9 @@ func newSuite[T number](op string, impls builder[T], cmp func(in *input[T]) chec
 			}
 			return names
 		},
-		verify: func(t *testing.T, n, nulls int) {
-			in := newInput[T](n, nulls)
-			cfg := ledger.Config{Op: op, Type: typeName[T](), N: n, Nulls: nulls}
+		verify: func(t *testing.T, sh shape) {
+			in := newShapeInput[T](sh)
+			cfg := ledger.Config{Op: op, Type: typeName[T](), N: sh.n, Nulls: sh.nulls, Sel: sh.sel}
 			q, alts := impls(in)
 			want := withBackend(t, ledger.Strict, q)
 			cmpf := cmp(in)
@@ -328,39 +461,125 @@ func newSuite[T number](op string, impls builder[T], cmp func(in *input[T]) chec
 	}
 }
 
-// runSuites benchmarks suites, one sub-benchmark per element type.
+// runSuites benchmarks suites of one operation. Suites of the same type
+// (the main matrix, short inputs, selections) share one name tree,
+// type=<T>/n=<N>/nulls=<P>[/sel=<S>], so that no level is run twice under
+// one name (go test would rename the second "#01").
 func runSuites(b *testing.B, suites []suite) {
+	m := full
+	if *quickSize {
+		m = quickMode
+	}
+	want, _ := wantedShapes() // checked in TestMain
+	type entry struct {
+		s  suite
+		sh shape
+	}
+	var types []string
+	byType := map[string][]entry{}
 	for _, s := range suites {
-		b.Run("type="+s.typ, s.bench)
+		if !slices.Contains(types, s.typ) {
+			types = append(types, s.typ)
+		}
+		for _, sh := range s.shapes(m) {
+			if !want[shapeOf(sh)] {
+				continue
+			}
+			for _, e := range byType[s.typ] {
+				if e.sh == sh {
+					panic(fmt.Sprintf("two %s suites on %s run %+v", s.op, s.typ, sh))
+				}
+			}
+			byType[s.typ] = append(byType[s.typ], entry{s, sh})
+		}
+	}
+	if len(byType) == 0 {
+		// Without any sub-benchmark, go test would time the function itself.
+		b.Skip("no configuration of this operation in -shapes")
+	}
+	for _, typ := range types {
+		es := byType[typ]
+		if len(es) == 0 {
+			continue
+		}
+		slices.SortStableFunc(es, func(x, y entry) int {
+			if x.sh.n != y.sh.n {
+				return x.sh.n - y.sh.n
+			}
+			if x.sh.nulls != y.sh.nulls {
+				return x.sh.nulls - y.sh.nulls
+			}
+			return slices.Index(selKinds, x.sh.sel) - slices.Index(selKinds, y.sh.sel)
+		})
+		b.Run("type="+typ, func(b *testing.B) {
+			for len(es) > 0 {
+				n := es[0].sh.n
+				end := 0
+				for end < len(es) && es[end].sh.n == n {
+					end++
+				}
+				byN := es[:end]
+				es = es[end:]
+				b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+					for len(byN) > 0 {
+						nulls := byN[0].sh.nulls
+						end := 0
+						for end < len(byN) && byN[end].sh.nulls == nulls {
+							end++
+						}
+						group := byN[:end]
+						byN = byN[end:]
+						b.Run(fmt.Sprintf("nulls=%d", nulls), func(b *testing.B) {
+							for _, e := range group {
+								if e.sh.sel == "" {
+									e.s.bench(b, e.sh)
+								} else {
+									b.Run("sel="+e.sh.sel, func(b *testing.B) { e.s.bench(b, e.sh) })
+								}
+							}
+						})
+					}
+				})
+			}
+		})
 	}
 }
 
+// selKinds are the selection kinds, in the order they run; "" is none.
+var selKinds = []string{"", "sorted10", "sorted50", "random10"}
+
 // allSuites is the whole matrix, in ledger order.
 func allSuites() []suite {
-	return slices.Concat(sumSuites, minSuites, maxSuites, minMaxSuites, summarySuites)
+	var out []suite
+	for _, ss := range [][]suite{
+		sumSuites, shortSumSuites, selSumSuites, sumCheckedSuites,
+		opSuites("Min", minSuites), opSuites("Max", maxSuites), opSuites("MinMax", minMaxSuites),
+		summarySuites, shapeSummarySuites, countValidSuites,
+	} {
+		out = append(out, ss...)
+	}
+	return out
 }
 
 // TestImplsAgree runs every implementation of every configuration once
 // and checks it against the strict reference: comparable ones must agree,
 // and the ones the ledger declares different must in fact differ. -short
-// checks the smallest size only.
+// checks a subset: the main matrix at its smallest size, some short sizes.
 func TestImplsAgree(t *testing.T) {
-	ns := sizes
+	m := full
 	if testing.Short() {
-		ns = sizes[:1]
+		m = testShort
 	}
 	for _, s := range allSuites() {
-		for _, n := range ns {
-			for _, nulls := range nullPcts {
-				s.verify(t, n, nulls)
-			}
+		for _, sh := range s.shapes(m) {
+			s.verify(t, sh)
 		}
 	}
 }
 
 // benchConfig checks and times every implementation of one configuration.
 func benchConfig[T number](b *testing.B, op string, in *input[T], impls builder[T], cmp func(in *input[T]) check) {
-	cfg := ledger.Config{Op: op, Type: typeName[T](), N: in.n, Nulls: in.nulls}
+	cfg := ledger.Config{Op: op, Type: typeName[T](), N: in.n, Nulls: in.nulls, Sel: in.selKind}
 	q, alts := impls(in)
 	want := withBackend(b, ledger.Strict, q)
 	cmpf := cmp(in)
@@ -378,13 +597,27 @@ func benchConfig[T number](b *testing.B, op string, in *input[T], impls builder[
 					b.Fatalf("%s disagrees with the strict reference: %v", im.name, err)
 				}
 			}
-			var zero T
-			b.SetBytes(int64(in.n) * int64(unsafe.Sizeof(zero)))
+			b.SetBytes(bytesRead(op, in))
 			for b.Loop() {
 				sink = im.run()
 			}
 		})
 	}
+}
+
+// bytesRead is what a reduction of in reads, for the MB/s column: the
+// visited elements (the selection's, when there is one), the bitmap alone
+// for CountValid.
+func bytesRead[T number](op string, in *input[T]) int64 {
+	if op == "CountValid" {
+		return int64(len(in.bits))
+	}
+	var zero T
+	n := in.n
+	if in.sel != nil {
+		n = len(in.sel)
+	}
+	return int64(n) * int64(unsafe.Sizeof(zero))
 }
 
 // withBackend runs f on the named quiver backend, or as is for "".

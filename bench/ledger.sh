@@ -8,14 +8,20 @@
 # on a shared machine costs every implementation one sample, not one
 # implementation all of its samples. The ledger takes the median.
 #
-#   bench/ledger.sh                          # 5 passes of 60ms per benchmark (~8-10 minutes)
+#   bench/ledger.sh                          # 5 passes of 60ms per benchmark (~15 minutes)
 #   PASSES=7 BENCHTIME=100ms bench/ledger.sh
 #   COMMIT=abc1234 NOTE=note.md bench/ledger.sh
+#   SHAPES=short,sel bench/ledger.sh         # only short inputs and selections (~7 minutes)
+#   BENCH='Sum/type=int64/' bench/ledger.sh  # only what a -bench regex selects
 #
 # Environment: PASSES (default 5), BENCHTIME (default 60ms), COMMIT
 # (default HEAD), RAW (raw output file, default
 # bench/results/<date>-<commit>.txt), NOTE (a file whose text heads the
-# ledger), OUT (default docs/ledger.md).
+# ledger), OUT (default docs/ledger.md), BENCH (the -bench regex, default
+# .) and SHAPES (parts of the matrix: large, short, sel; default all).
+# A subset (BENCH or SHAPES set) never overwrites the published ledger:
+# its RAW and OUT default to bench/results/<date>-<commit>-subset.txt and
+# .md.
 set -euo pipefail
 cd "$(dirname "$0")"
 bench=$(pwd)
@@ -23,10 +29,23 @@ root=$(cd .. && pwd)
 
 PASSES=${PASSES:-5}
 BENCHTIME=${BENCHTIME:-60ms}
+BENCH=${BENCH:-.}
+SHAPES=${SHAPES:-large,short,sel}
 COMMIT=$(git -C "$root" rev-parse --short=12 "${COMMIT:-HEAD}")
 mkdir -p results
-RAW=${RAW:-$bench/results/$(date -u +%Y%m%d)-$COMMIT.txt}
-OUT=${OUT:-$root/docs/ledger.md}
+stem=$bench/results/$(date -u +%Y%m%d)-$COMMIT
+out=$root/docs/ledger.md
+# -shapes only when asked for, so that commits older than the flag still run.
+shapes=()
+if [ "$SHAPES" != large,short,sel ]; then
+  shapes=(-shapes "$SHAPES")
+fi
+if [ "$BENCH" != . ] || [ "$SHAPES" != large,short,sel ]; then
+  stem=$stem-subset
+  out=$stem.md
+fi
+RAW=${RAW:-$stem.txt}
+OUT=${OUT:-$out}
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -41,6 +60,9 @@ go -C "$work/bench" test -c -o "$work/ledger.test" .
   echo "commit: $COMMIT"
   echo "benchtime: $BENCHTIME"
   echo "passes: $PASSES"
+  if [ "$BENCH" != . ] || [ "$SHAPES" != large,short,sel ]; then
+    echo "subset: -bench '$BENCH' -shapes $SHAPES"
+  fi
 } >"$RAW"
 start=$(date +%s)
 failed=0
@@ -48,7 +70,7 @@ for pass in $(seq "$PASSES"); do
   echo "pass $pass/$PASSES ($(( $(date +%s) - start ))s elapsed)" >&2
   # A benchmark whose result disagrees with the strict reference fails
   # (and is left out of the ledger); the others still run and count.
-  if ! (cd "$work/bench" && "$work/ledger.test" -test.run '^$' -test.bench . -test.benchtime "$BENCHTIME") >>"$RAW"; then
+  if ! (cd "$work/bench" && "$work/ledger.test" -test.run '^$' -test.bench "$BENCH" -test.benchtime "$BENCHTIME" "${shapes[@]}") >>"$RAW"; then
     failed=1
   fi
 done

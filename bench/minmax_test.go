@@ -44,9 +44,14 @@ const (
 	both
 )
 
-func BenchmarkMin(b *testing.B)    { runSuites(b, minSuites) }
-func BenchmarkMax(b *testing.B)    { runSuites(b, maxSuites) }
-func BenchmarkMinMax(b *testing.B) { runSuites(b, minMaxSuites) }
+func BenchmarkMin(b *testing.B)    { runSuites(b, opSuites("Min", minSuites)) }
+func BenchmarkMax(b *testing.B)    { runSuites(b, opSuites("Max", maxSuites)) }
+func BenchmarkMinMax(b *testing.B) { runSuites(b, opSuites("MinMax", minMaxSuites)) }
+
+// opSuites is op's main matrix with its short-input and selection suites.
+func opSuites(op string, large []suite) []suite {
+	return slices.Concat(large, shortExtremeSuites[op], selExtremeSuites[op])
+}
 
 var (
 	minSuites    = extremeSuites("Min", onlyMin)

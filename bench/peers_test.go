@@ -173,3 +173,192 @@ func popcount(bm []byte, n int) int {
 func twoPass[T any](minf, maxf func([]T) T, x []T) (T, T) {
 	return minf(x), maxf(x)
 }
+
+// The plain loops over a selection vector: `for _, i := range sel`, with
+// a bitmap one bit test per selected row. Dense min and max start from
+// the first selected element, as the dense loops start from x[0].
+
+func selSumFloat[F ~float32 | ~float64](x []F, sel []uint32, bm []byte) F {
+	var s F
+	if bm == nil {
+		for _, i := range sel {
+			s += x[i]
+		}
+		return s
+	}
+	for _, i := range sel {
+		if bm[i>>3]&(1<<(i&7)) != 0 {
+			s += x[i]
+		}
+	}
+	return s
+}
+
+func selSumSigned[S ~int8 | ~int32 | ~int64](x []S, sel []uint32, bm []byte) int64 {
+	var s int64
+	if bm == nil {
+		for _, i := range sel {
+			s += int64(x[i])
+		}
+		return s
+	}
+	for _, i := range sel {
+		if bm[i>>3]&(1<<(i&7)) != 0 {
+			s += int64(x[i])
+		}
+	}
+	return s
+}
+
+func selSumUnsigned[U ~uint8](x []U, sel []uint32, bm []byte) uint64 {
+	var s uint64
+	if bm == nil {
+		for _, i := range sel {
+			s += uint64(x[i])
+		}
+		return s
+	}
+	for _, i := range sel {
+		if bm[i>>3]&(1<<(i&7)) != 0 {
+			s += uint64(x[i])
+		}
+	}
+	return s
+}
+
+func selMin[T number](x []T, sel []uint32, bm []byte, lo0 T) T {
+	if bm == nil && len(sel) > 0 {
+		m := x[sel[0]]
+		for _, i := range sel[1:] {
+			if v := x[i]; v < m {
+				m = v
+			}
+		}
+		return m
+	}
+	m := lo0
+	for _, i := range sel {
+		if bm[i>>3]&(1<<(i&7)) != 0 && x[i] < m {
+			m = x[i]
+		}
+	}
+	return m
+}
+
+func selMax[T number](x []T, sel []uint32, bm []byte, hi0 T) T {
+	if bm == nil && len(sel) > 0 {
+		m := x[sel[0]]
+		for _, i := range sel[1:] {
+			if v := x[i]; v > m {
+				m = v
+			}
+		}
+		return m
+	}
+	m := hi0
+	for _, i := range sel {
+		if bm[i>>3]&(1<<(i&7)) != 0 && x[i] > m {
+			m = x[i]
+		}
+	}
+	return m
+}
+
+func selSummary[T number](x []T, sel []uint32, bm []byte, lo0, hi0 T) (lo, hi T, count int) {
+	if bm == nil && len(sel) > 0 {
+		lo, hi = x[sel[0]], x[sel[0]]
+		for _, i := range sel[1:] {
+			v := x[i]
+			if v < lo {
+				lo = v
+			}
+			if v > hi {
+				hi = v
+			}
+		}
+		return lo, hi, len(sel)
+	}
+	lo, hi = lo0, hi0
+	for _, i := range sel {
+		if bm[i>>3]&(1<<(i&7)) != 0 {
+			v := x[i]
+			if v < lo {
+				lo = v
+			}
+			if v > hi {
+				hi = v
+			}
+			count++
+		}
+	}
+	return lo, hi, count
+}
+
+// loopSumChecked is the exact int64 sum a user writes with math/bits: a
+// 128-bit accumulator (hi, lo), each element sign-extended into it. The
+// sum fits in int64 when hi is the sign extension of lo.
+func loopSumChecked(x []int64, bm []byte) (int64, bool) {
+	var hi, lo, c uint64
+	if bm == nil {
+		for _, v := range x {
+			lo, c = bits.Add64(lo, uint64(v), 0)
+			hi += uint64(v>>63) + c
+		}
+		return int64(lo), hi != uint64(int64(lo)>>63)
+	}
+	for i, v := range x {
+		if bm[i>>3]&(1<<(i&7)) != 0 {
+			lo, c = bits.Add64(lo, uint64(v), 0)
+			hi += uint64(v>>63) + c
+		}
+	}
+	return int64(lo), hi != uint64(int64(lo)>>63)
+}
+
+func selSumChecked(x []int64, sel []uint32, bm []byte) (int64, bool) {
+	var hi, lo, c uint64
+	if bm == nil {
+		for _, i := range sel {
+			v := x[i]
+			lo, c = bits.Add64(lo, uint64(v), 0)
+			hi += uint64(v>>63) + c
+		}
+		return int64(lo), hi != uint64(int64(lo)>>63)
+	}
+	for _, i := range sel {
+		if bm[i>>3]&(1<<(i&7)) != 0 {
+			v := x[i]
+			lo, c = bits.Add64(lo, uint64(v), 0)
+			hi += uint64(v>>63) + c
+		}
+	}
+	return int64(lo), hi != uint64(int64(lo)>>63)
+}
+
+// loopCountValid counts the set bits among the first n of bm one at a
+// time; without a bitmap every element is valid.
+func loopCountValid(bm []byte, n int) int {
+	if bm == nil {
+		return n
+	}
+	c := 0
+	for i := range n {
+		if bm[i>>3]&(1<<(i&7)) != 0 {
+			c++
+		}
+	}
+	return c
+}
+
+func selCountValid(sel []uint32, bm []byte) int {
+	if bm == nil {
+		return len(sel)
+	}
+	c := 0
+	for _, i := range sel {
+		if bm[i>>3]&(1<<(i&7)) != 0 {
+			c++
+		}
+	}
+	return c
+}

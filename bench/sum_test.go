@@ -23,6 +23,7 @@ package bench
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	arrowmath "github.com/apache/arrow-go/v18/arrow/math"
@@ -33,7 +34,7 @@ import (
 	"github.com/quiverlabs/quiver"
 )
 
-func BenchmarkSum(b *testing.B) { runSuites(b, sumSuites) }
+func BenchmarkSum(b *testing.B) { runSuites(b, slices.Concat(sumSuites, shortSumSuites, selSumSuites)) }
 
 var sumSuites = []suite{
 	newSuite("Sum", sumImpls[float64], closeSum[float64]),

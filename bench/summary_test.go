@@ -13,12 +13,13 @@ package bench
 //	H32: Summary float64 n=1048576 nulls=0%: avx512 >= 0.95x best-peer
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/quiverlabs/quiver"
 )
 
-func BenchmarkSummary(b *testing.B) { runSuites(b, summarySuites) }
+func BenchmarkSummary(b *testing.B) { runSuites(b, slices.Concat(summarySuites, shapeSummarySuites)) }
 
 var summarySuites = []suite{
 	newSuite("Summary", summaryImpls[float64], exactCheck[float64]),

@@ -8,9 +8,12 @@
 // backend each operation dispatches to. bench times every available
 // backend on a small matrix with testing.Benchmark and prints, per
 // configuration, the median time of each backend and its speedup over the
-// strict scalar backend, then a geomean per backend. It measures quiver
-// alone; the comparison with other libraries is the benchmark module's
-// ledger (docs/ledger.md).
+// strict scalar backend, then a geomean per backend; -op, -type, -n,
+// -nulls and -sel choose the configurations (short inputs and selection
+// vectors included), and -format bench prints go test's benchmark lines
+// for benchstat instead. It measures quiver alone; the comparison with the
+// plain loop and other libraries is the benchmark module's ledger
+// (docs/ledger.md).
 package main
 
 import (

@@ -100,7 +100,7 @@ func TestBenchQuick(t *testing.T) {
 		}
 	}
 	// 2 operations x 5 types x 1 size x 2 null fractions, one cell per backend.
-	rows := regexp.MustCompile(`(?m)^\s*(Sum|Summarize)\s+\w+\s+256\s+(0|10)%((\s+\d+ \([0-9.]+×\))+)\s*$`).FindAllStringSubmatch(text, -1)
+	rows := regexp.MustCompile(`(?m)^\s*(Sum|Summary)\s+\w+\s+256\s+(0|10)%((\s+\d+ \([0-9.]+×\))+)\s*$`).FindAllStringSubmatch(text, -1)
 	if len(rows) != 20 {
 		t.Fatalf("got %d table rows, want 20:\n%s", len(rows), text)
 	}
@@ -121,7 +121,11 @@ func TestBenchQuick(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
-	for _, args := range [][]string{nil, {"nosuch"}, {"info", "extra"}, {"bench", "-n", "x"}, {"bench", "-rounds", "0"}} {
+	for _, args := range [][]string{
+		nil, {"nosuch"}, {"info", "extra"}, {"bench", "-n", "x"}, {"bench", "-n", "0"}, {"bench", "-rounds", "0"},
+		{"bench", "-op", "Mean"}, {"bench", "-type", "complex128"}, {"bench", "-nulls", "101"}, {"bench", "-sel", "sorted20"},
+		{"bench", "-format", "json"}, {"bench", "-op", "SumChecked", "-type", "float64"}, // no configuration left
+	} {
 		var out, errOut bytes.Buffer
 		if code := run(args, &out, &errOut); code == 0 {
 			t.Errorf("quiver %q exited 0", args)
@@ -138,5 +142,99 @@ func TestMedianGeomean(t *testing.T) {
 	}
 	if g := geomean([]float64{2, 8}); g < 3.999999 || g > 4.000001 {
 		t.Errorf("geomean = %v, want 4", g)
+	}
+}
+
+// avail lists the available backends, most preferred first.
+func avail() []string {
+	var out []string
+	for _, b := range quiver.Backends() {
+		if b.Available {
+			out = append(out, b.Name)
+		}
+	}
+	return out
+}
+
+// TestBenchFilters runs short inputs and selections through the filters
+// and checks that the table has exactly the configurations asked for.
+func TestBenchFilters(t *testing.T) {
+	var out, errOut bytes.Buffer
+	args := []string{"bench", "-op", "SumChecked,CountValid,Min,Summarize", "-type", "int64,float64", "-n", "1,8,100",
+		"-nulls", "0,10", "-sel", "none,sorted10,random10", "-rounds", "1", "-time", "5x"}
+	if code := run(args, &out, &errOut); code != 0 {
+		t.Fatalf("quiver %q exited %d: %s", args, code, errOut.String())
+	}
+	text := out.String()
+	if !regexp.MustCompile(`(?m)^\s*op\s+type\s+n\s+nulls\s+sel\s+`).MatchString(text) {
+		t.Fatalf("no sel column in:\n%s", text)
+	}
+	rows := regexp.MustCompile(`(?m)^\s*(\w+)\s+(\w+)\s+(\d+)\s+(\d+)%\s+(-|sorted10|random10)((\s+\d+ \([0-9.]+×\))+)\s*$`).FindAllStringSubmatch(text, -1)
+	count := map[string]int{}
+	for _, r := range rows {
+		count[r[1]+" "+r[2]]++
+		if n := len(regexp.MustCompile(`\d+ \(`).FindAllString(r[6], -1)); n != len(avail()) {
+			t.Errorf("row %q has %d cells, want %d", r[0], n, len(avail()))
+		}
+	}
+	// 3 sizes x 2 null percentages x 3 selections = 18 rows per op and
+	// type; SumChecked takes int64 only of the two, CountValid runs once.
+	want := map[string]int{"SumChecked int64": 18, "CountValid uint8": 18, "Min int64": 18, "Min float64": 18, "Summary int64": 18, "Summary float64": 18}
+	if len(count) != len(want) {
+		t.Errorf("rows per op and type %v, want %v\n%s", count, want, text)
+	}
+	for k, n := range want {
+		if count[k] != n {
+			t.Errorf("%s: %d rows, want %d\n%s", k, count[k], n, text)
+		}
+	}
+}
+
+// TestBenchFormat checks the benchstat output: go test's header and one
+// standard result line per configuration, backend and round, named as
+// the benchmark module names them.
+func TestBenchFormat(t *testing.T) {
+	var out, errOut bytes.Buffer
+	args := []string{"bench", "-format", "bench", "-op", "Sum,CountValid", "-type", "int64", "-n", "8,64",
+		"-nulls", "10", "-sel", "none,sorted50", "-rounds", "2", "-time", "5x"}
+	if code := run(args, &out, &errOut); code != 0 {
+		t.Fatalf("quiver %q exited %d: %s", args, code, errOut.String())
+	}
+	text := out.String()
+	for _, key := range []string{"goos", "goarch", "pkg", "go", "quiver-backends", "quiver-active"} {
+		if !regexp.MustCompile(`(?m)^` + key + `: \S`).MatchString(text) {
+			t.Errorf("no %s: line in:\n%s", key, text)
+		}
+	}
+	line := regexp.MustCompile(`^Benchmark(Sum|CountValid)/type=(int64|uint8)/n=(8|64)/nulls=10(/sel=sorted50)?/impl=(\w+)(-\d+)?\t(\d+)\t([0-9.]+) ns/op$`)
+	results := map[string]int{}
+	for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
+		if !strings.HasPrefix(l, "Benchmark") {
+			if !regexp.MustCompile(`^[a-z-]+: `).MatchString(l) {
+				t.Errorf("line %q is neither a result nor a configuration line", l)
+			}
+			continue
+		}
+		m := line.FindStringSubmatch(l)
+		if m == nil {
+			t.Errorf("malformed result line %q", l)
+			continue
+		}
+		if m[7] != "5" {
+			t.Errorf("%q: %s iterations, want 5", l, m[7])
+		}
+		results[strings.Split(l, "\t")[0]]++
+	}
+	// 2 ops x 2 sizes x 2 selections x each backend, once per round.
+	if want := 2 * 2 * 2 * len(avail()); len(results) != want {
+		t.Errorf("%d distinct benchmarks, want %d:\n%s", len(results), want, text)
+	}
+	for name, n := range results {
+		if n != 2 {
+			t.Errorf("%s: %d results, want one per round (2)", name, n)
+		}
+	}
+	if strings.Contains(text, "geomean") {
+		t.Errorf("the table was printed in bench format:\n%s", text)
 	}
 }

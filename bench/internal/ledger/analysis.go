@@ -139,3 +139,50 @@ func (a *Analysis) Summarize(backend string, keep func(Config) bool) Summary {
 	s.VsPeer, s.PeerConfigs = Geomean(peer)
 	return s
 }
+
+// VsLoop is the speedup of impl over the plain loop in c.
+func (a *Analysis) VsLoop(c Config, impl string) float64 {
+	return Speedup(a.Run.Median(c, Loop), a.Run.Median(c, impl))
+}
+
+// Dispatched is the backend a plain quiver call runs on the run's machine:
+// the active backend it reported, else its most preferred one, else "".
+func (a *Analysis) Dispatched() string {
+	if a.Run.Active != "" {
+		return a.Run.Active
+	}
+	if len(a.Run.Backends) > 0 {
+		return a.Run.Backends[0]
+	}
+	return ""
+}
+
+// Slower is a configuration where quiver's dispatched backend has a higher
+// median time than the plain loop.
+type Slower struct {
+	Config
+	QuiverNs, LoopNs float64
+	Ratio            float64 // loop time / quiver time, below 1
+}
+
+// SlowerThanLoop returns every configuration in which both the dispatched
+// backend and the plain loop were measured and the backend's median is
+// higher than the loop's, in reading order, and how many configurations
+// were compared.
+func (a *Analysis) SlowerThanLoop() (slower []Slower, compared int) {
+	d := a.Dispatched()
+	if d == "" {
+		return nil, 0
+	}
+	for _, c := range a.Run.Configs() {
+		q, l := a.Run.Median(c, d), a.Run.Median(c, Loop)
+		if !finite(q) || !finite(l) {
+			continue
+		}
+		compared++
+		if q > l {
+			slower = append(slower, Slower{Config: c, QuiverNs: q, LoopNs: l, Ratio: Speedup(l, q)})
+		}
+	}
+	return slower, compared
+}

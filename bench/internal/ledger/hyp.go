@@ -31,7 +31,10 @@ const BestPeer = "best-peer"
 // hypLine is the registration syntax, inside a // comment:
 //
 //	H1: Sum float64 n=4096 nulls=0%: avx512 >= 17x scalar   AVX-512 vs the strict loop
-var hypLine = regexp.MustCompile(`^\s*//\s*(H[0-9]+[a-z]?):\s+(\w+)\s+(\w+)\s+n=([0-9]+)\s+nulls=([0-9]+)%:\s+([\w-]+)\s+>=\s+([0-9.]+)x\s+([\w-]+)\s*(.*)$`)
+//	H60: Sum int64 n=65536 nulls=0% sel=sorted10: avx512 >= 1.5x loop
+//
+// with the selection (Config.Sel) optional.
+var hypLine = regexp.MustCompile(`^\s*//\s*(H[0-9]+[a-z]?):\s+(\w+)\s+(\w+)\s+n=([0-9]+)\s+nulls=([0-9]+)%(?:\s+sel=(\w+))?:\s+([\w-]+)\s+>=\s+([0-9.]+)x\s+([\w-]+)\s*(.*)$`)
 
 // hypPrefix recognises a line meant as a registration, so that a typo in
 // one is reported instead of silently unregistering the hypothesis.
@@ -55,17 +58,17 @@ func ParseHypotheses(r io.Reader, source string) ([]Hypothesis, error) {
 		}
 		n, _ := strconv.Atoi(m[4])
 		nulls, _ := strconv.Atoi(m[5])
-		ratio, err := strconv.ParseFloat(m[7], 64)
+		ratio, err := strconv.ParseFloat(m[8], 64)
 		if err != nil || ratio <= 0 {
-			return nil, fmt.Errorf("%s:%d: bad ratio %q", source, line, m[7])
+			return nil, fmt.Errorf("%s:%d: bad ratio %q", source, line, m[8])
 		}
 		out = append(out, Hypothesis{
 			ID:       m[1],
-			Config:   Config{Op: m[2], Type: m[3], N: n, Nulls: nulls},
-			Impl:     m[6],
+			Config:   Config{Op: m[2], Type: m[3], N: n, Nulls: nulls, Sel: m[6]},
+			Impl:     m[7],
 			Min:      ratio,
-			Baseline: m[8],
-			Why:      strings.TrimSpace(m[9]),
+			Baseline: m[9],
+			Why:      strings.TrimSpace(m[10]),
 			Source:   source,
 		})
 	}

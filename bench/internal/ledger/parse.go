@@ -9,9 +9,11 @@
 // of passes interleaved, several files at once. Benchmark names follow
 //
 //	Benchmark<Op>/type=<T>/n=<N>/nulls=<P>/impl=<I>
+//	Benchmark<Op>/type=<T>/n=<N>/nulls=<P>/sel=<S>/impl=<I>
 //
-// with P the null percentage. Results with other names are ignored, so a
-// raw file may carry unrelated benchmarks too.
+// with P the null percentage and S, when present, the kind of selection
+// vector the reduction visits (see Config.Sel). Results with other names
+// are ignored, so a raw file may carry unrelated benchmarks too.
 package ledger
 
 import (
@@ -27,17 +29,63 @@ import (
 )
 
 // Config is one measured configuration: an operation on n elements of one
-// type with a given percentage of nulls (0 means the dense form, no bitmap).
+// type with a given percentage of nulls (0 means the dense form, no bitmap)
+// and, optionally, a selection vector.
 type Config struct {
-	Op    string // Sum, Min, Max, MinMax, Summary
-	Type  string // float64, float32, int64, ...
+	Op    string // Sum, Min, Max, MinMax, Summary, SumChecked, CountValid
+	Type  string // float64, float32, int64, ...; uint8 for CountValid (the bitmap)
 	N     int
 	Nulls int // percent
+	// Sel is the kind of selection vector the reduction visits, "" for
+	// none: "sorted10" selects 10% of the n rows in ascending order,
+	// "sorted50" half of them, "random10" 10% in random order.
+	Sel string
 }
 
 // String names c the way the benchmark does, without the implementation.
 func (c Config) String() string {
-	return fmt.Sprintf("%s/type=%s/n=%d/nulls=%d", c.Op, c.Type, c.N, c.Nulls)
+	s := fmt.Sprintf("%s/type=%s/n=%d/nulls=%d", c.Op, c.Type, c.N, c.Nulls)
+	if c.Sel != "" {
+		s += "/sel=" + c.Sel
+	}
+	return s
+}
+
+// Label is c as the hypotheses and the ledger's tables spell it:
+// "Sum float64 n=4096 nulls=0%", with " sel=sorted10" when c has a
+// selection.
+func (c Config) Label() string {
+	s := fmt.Sprintf("%s %s n=%d nulls=%d%%", c.Op, c.Type, c.N, c.Nulls)
+	if c.Sel != "" {
+		s += " sel=" + c.Sel
+	}
+	return s
+}
+
+// ShortMax is the largest n of a short input: the ledger shows
+// configurations up to this size (without a selection) in a section of
+// their own, against the plain loop.
+const ShortMax = 256
+
+// Shape is which part of the matrix c belongs to, and which section of the
+// ledger shows it.
+type Shape int
+
+const (
+	Large     Shape = iota // n > ShortMax, no selection: the main tables
+	Short                  // n <= ShortMax, no selection
+	Selection              // any n, with a selection vector
+)
+
+// ShapeOf classifies c.
+func ShapeOf(c Config) Shape {
+	switch {
+	case c.Sel != "":
+		return Selection
+	case c.N <= ShortMax:
+		return Short
+	}
+	return Large
 }
 
 // Machine identifies where and on what a run was measured. Results that
@@ -207,11 +255,15 @@ func ParseName(full string) (cfg Config, impl string, ok bool, err error) {
 		}
 	}
 	parts := strings.Split(full, "/")
-	if len(parts) != 5 {
+	keys := []string{"type", "n", "nulls", "impl"}
+	switch len(parts) {
+	case 5:
+	case 6:
+		keys = []string{"type", "n", "nulls", "sel", "impl"}
+	default:
 		return cfg, "", false, nil
 	}
 	cfg.Op = parts[0]
-	keys := []string{"type", "n", "nulls", "impl"}
 	vals := make([]string, len(keys))
 	for i, k := range keys {
 		v, found := strings.CutPrefix(parts[i+1], k+"=")
@@ -222,6 +274,10 @@ func ParseName(full string) (cfg Config, impl string, ok bool, err error) {
 			return Config{}, "", false, fmt.Errorf("benchmark %s: empty %s", full, k)
 		}
 		vals[i] = v
+	}
+	if len(keys) == 5 {
+		cfg.Sel = vals[3]
+		vals = slices.Delete(vals, 3, 4)
 	}
 	cfg.Type, impl = vals[0], vals[3]
 	if cfg.N, err = strconv.Atoi(vals[1]); err != nil || cfg.N < 0 {
@@ -239,8 +295,9 @@ func (r *Run) Median(c Config, impl string) float64 {
 }
 
 // Configs returns every measured configuration in a stable reading order:
-// by operation (Sum, Min, Max, MinMax, Summary, then others by name), type
-// (float64, float32, then integers wide to narrow), n, null percentage.
+// by operation (Sum, SumChecked, Min, Max, MinMax, Summary, CountValid,
+// then others by name), type (float64, float32, then integers wide to
+// narrow), n, null percentage, selection (none first).
 func (r *Run) Configs() []Config {
 	out := make([]Config, 0, len(r.Samples))
 	for c := range r.Samples {
@@ -262,13 +319,20 @@ func (r *Run) Configs() []Config {
 		if a.N != b.N {
 			return a.N - b.N
 		}
-		return a.Nulls - b.Nulls
+		if a.Nulls != b.Nulls {
+			return a.Nulls - b.Nulls
+		}
+		if d := rank(selOrder, a.Sel) - rank(selOrder, b.Sel); d != 0 {
+			return d
+		}
+		return strings.Compare(a.Sel, b.Sel)
 	})
 	return out
 }
 
 var (
-	opOrder   = []string{"Sum", "Min", "Max", "MinMax", "Summary"}
+	opOrder   = []string{"Sum", "SumChecked", "Min", "Max", "MinMax", "Summary", "CountValid"}
+	selOrder  = []string{"", "sorted10", "sorted50", "random10"}
 	typeOrder = []string{"float64", "float32", "int64", "int32", "int16", "int8", "uint64", "uint32", "uint16", "uint8"}
 )
 

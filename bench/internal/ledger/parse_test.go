@@ -117,7 +117,7 @@ func TestReadBenchfmtVariants(t *testing.T) {
 	if err := s.Read(strings.NewReader(in), "x"); err != nil {
 		t.Fatal(err)
 	}
-	got := s.Runs[0].Median(Config{"Min", "int32", 65536, 10}, "loop")
+	got := s.Runs[0].Median(Config{"Min", "int32", 65536, 10, ""}, "loop")
 	if !near(got, 2500) {
 		t.Errorf("sec/op read as %v ns, want 2500", got)
 	}
@@ -129,6 +129,7 @@ func TestReadRejectsMalformed(t *testing.T) {
 		"BenchmarkSum/type=float64/n=10/nulls=200/impl=x-2 10 5 ns/op\n",
 		"BenchmarkSum/type=float64/n=10/nulls=0/impl=x-2 10 5 B/op\n", // no time
 		"BenchmarkSum/type=float64/n=10/nulls=0/impl=x-2 10 five ns/op\n",
+		"BenchmarkSum/type=float64/n=10/nulls=0/sel=/impl=x-2 10 5 ns/op\n", // empty selection kind
 	} {
 		var s Set
 		if err := s.Read(strings.NewReader(in), "bad"); err == nil {
@@ -144,8 +145,13 @@ func TestParseName(t *testing.T) {
 		impl string
 		ok   bool
 	}{
-		{"BenchmarkSum/type=float64/n=4096/nulls=0/impl=avx512-2", Config{"Sum", "float64", 4096, 0}, "avx512", true},
-		{"BenchmarkSummary/type=uint8/n=1048576/nulls=50/impl=loop", Config{"Summary", "uint8", 1048576, 50}, "loop", true},
+		{"BenchmarkSum/type=float64/n=4096/nulls=0/impl=avx512-2", Config{"Sum", "float64", 4096, 0, ""}, "avx512", true},
+		{"BenchmarkSummary/type=uint8/n=1048576/nulls=50/impl=loop", Config{"Summary", "uint8", 1048576, 50, ""}, "loop", true},
+		{"BenchmarkSum/type=int64/n=65536/nulls=10/sel=sorted10/impl=avx512-2", Config{"Sum", "int64", 65536, 10, "sorted10"}, "avx512", true},
+		{"BenchmarkCountValid/type=uint8/n=8/nulls=10/impl=loop", Config{"CountValid", "uint8", 8, 10, ""}, "loop", true},
+		{"BenchmarkSum/type=int64/n=65536/nulls=0/sel=sorted10-2", Config{}, "", false}, // a parent, no impl
+		{"BenchmarkSum/type=int64/n=65536/nulls=0/impl=x/sel=sorted10", Config{}, "", false},
+		{"BenchmarkSum/type=int64/n=65536/nulls=0/extra=1/impl=x", Config{}, "", false},
 		{"BenchmarkSum/type=float64/n=4096/nulls=0-2", Config{}, "", false},   // a parent, no impl
 		{"BenchmarkCountValid/n=4096/scalar-8", Config{}, "", false},          // another scheme
 		{"BenchmarkSum/float64/n=4096/nulls=0/avx512-2", Config{}, "", false}, // positional parts
@@ -160,8 +166,10 @@ func TestParseName(t *testing.T) {
 func TestConfigsOrder(t *testing.T) {
 	r := &Run{Samples: map[Config]map[string][]float64{}}
 	for _, c := range []Config{
-		{"Summary", "float64", 4096, 0}, {"Sum", "int64", 4096, 0}, {"Sum", "float64", 65536, 0},
-		{"Sum", "float64", 4096, 50}, {"Sum", "float64", 4096, 0}, {"Min", "float32", 4096, 0},
+		{"Summary", "float64", 4096, 0, ""}, {"Sum", "int64", 4096, 0, ""}, {"Sum", "float64", 65536, 0, ""},
+		{"Sum", "float64", 4096, 50, ""}, {"Sum", "float64", 4096, 0, ""}, {"Min", "float32", 4096, 0, ""},
+		{"Sum", "int64", 65536, 0, "random10"}, {"Sum", "int64", 65536, 0, "sorted10"}, {"Sum", "int64", 65536, 0, ""},
+		{"Sum", "int64", 65536, 0, "sorted50"}, {"CountValid", "uint8", 8, 10, ""}, {"SumChecked", "int64", 8, 0, ""},
 	} {
 		r.Samples[c] = map[string][]float64{"x": {1}}
 	}
@@ -171,9 +179,41 @@ func TestConfigsOrder(t *testing.T) {
 	}
 	want := []string{
 		"Sum/type=float64/n=4096/nulls=0", "Sum/type=float64/n=4096/nulls=50", "Sum/type=float64/n=65536/nulls=0",
-		"Sum/type=int64/n=4096/nulls=0", "Min/type=float32/n=4096/nulls=0", "Summary/type=float64/n=4096/nulls=0",
+		"Sum/type=int64/n=4096/nulls=0", "Sum/type=int64/n=65536/nulls=0", "Sum/type=int64/n=65536/nulls=0/sel=sorted10",
+		"Sum/type=int64/n=65536/nulls=0/sel=sorted50", "Sum/type=int64/n=65536/nulls=0/sel=random10",
+		"SumChecked/type=int64/n=8/nulls=0", "Min/type=float32/n=4096/nulls=0", "Summary/type=float64/n=4096/nulls=0",
+		"CountValid/type=uint8/n=8/nulls=10",
 	}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("Configs order\n got %v\nwant %v", got, want)
+	}
+}
+
+func TestConfigNames(t *testing.T) {
+	for _, tc := range []struct {
+		c          Config
+		str, label string
+		shape      Shape
+	}{
+		{Config{"Sum", "float64", 4096, 0, ""}, "Sum/type=float64/n=4096/nulls=0", "Sum float64 n=4096 nulls=0%", Large},
+		{Config{"Sum", "int64", 65536, 10, "sorted10"}, "Sum/type=int64/n=65536/nulls=10/sel=sorted10", "Sum int64 n=65536 nulls=10% sel=sorted10", Selection},
+		{Config{"Min", "float64", 8, 0, ""}, "Min/type=float64/n=8/nulls=0", "Min float64 n=8 nulls=0%", Short},
+		{Config{"Min", "float64", ShortMax, 0, ""}, "Min/type=float64/n=256/nulls=0", "Min float64 n=256 nulls=0%", Short},
+		{Config{"Min", "float64", 8, 0, "random10"}, "Min/type=float64/n=8/nulls=0/sel=random10", "Min float64 n=8 nulls=0% sel=random10", Selection},
+	} {
+		if got := tc.c.String(); got != tc.str {
+			t.Errorf("String() = %q, want %q", got, tc.str)
+		}
+		if got := tc.c.Label(); got != tc.label {
+			t.Errorf("Label() = %q, want %q", got, tc.label)
+		}
+		if got := ShapeOf(tc.c); got != tc.shape {
+			t.Errorf("ShapeOf(%v) = %v, want %v", tc.c, got, tc.shape)
+		}
+		// The name round-trips through ParseName.
+		c, impl, ok, err := ParseName("Benchmark" + tc.str + "/impl=loop-8")
+		if err != nil || !ok || c != tc.c || impl != "loop" {
+			t.Errorf("ParseName(String()) = %+v, %q, %v, %v; want %+v", c, impl, ok, err, tc.c)
+		}
 	}
 }

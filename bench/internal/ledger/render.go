@@ -117,19 +117,39 @@ func renderRun(p *printer, r *Run, opt Options) {
 	p.f("| configurations | %d |\n\n", len(r.Samples))
 
 	renderVerdict(p, a)
+	renderSlower(p, a)
 	renderHypotheses(p, a, opt.Hypotheses)
 	renderTables(p, a)
+	renderShapeTables(p, a, Short)
+	renderShapeTables(p, a, Selection)
+}
+
+// isLarge keeps the main matrix: no short input, no selection.
+func isLarge(c Config) bool { return ShapeOf(c) == Large }
+
+// hasShape reports whether r measured any configuration of shape s.
+func hasShape(r *Run, s Shape) bool {
+	for c := range r.Samples {
+		if ShapeOf(c) == s {
+			return true
+		}
+	}
+	return false
 }
 
 // renderVerdict writes the geomean verdict per backend, overall and per
 // operation.
 func renderVerdict(p *printer, a *Analysis) {
+	if !hasShape(a.Run, Large) {
+		return
+	}
 	p.f("### Verdict\n\n")
+	p.f("Over the large inputs (n > %d, no selection vector); short inputs and selections have sections of their own below.\n\n", ShortMax)
 	backends := a.Backends()
 	p.f("| backend | ×strict (geomean) | ×peer (geomean) | vs best peer: wins / ties / losses |\n|---|---|---|---|\n")
 	var lines []string
 	for _, b := range backends {
-		s := a.Summarize(b, nil)
+		s := a.Summarize(b, isLarge)
 		p.f("| %s | %s over %d | %s over %d | %d / %d / %d |\n", b,
 			ratioText(s.VsStrict), s.StrictConfigs, ratioText(s.VsPeer), s.PeerConfigs, s.Wins, s.Ties, s.Losses)
 		if b != Strict {
@@ -140,7 +160,9 @@ func renderVerdict(p *printer, a *Analysis) {
 	p.f("\n%s\n\n", strings.Join(lines, "\n"))
 
 	// ADR-013 asks the verdict on float sums to say what it compares.
-	floatSum := func(c Config) bool { return c.Op == "Sum" && (c.Type == "float64" || c.Type == "float32") }
+	floatSum := func(c Config) bool {
+		return isLarge(c) && c.Op == "Sum" && (c.Type == "float64" || c.Type == "float32")
+	}
 	var fs []string
 	for _, b := range backends {
 		pol, known := a.Run.Policies[b]
@@ -157,7 +179,7 @@ func renderVerdict(p *printer, a *Analysis) {
 			"it measures the documented reassociation policy, not code generation alone.\n\n", strings.Join(fs, ", "))
 	}
 
-	ops := opsOf(a.Run)
+	ops := opsOf(a.Run, Large)
 	p.f("Geomean ×strict / ×peer by operation and density:\n\n| backend |")
 	for _, op := range ops {
 		p.f(" %s dense | %s masked |", op, op)
@@ -167,7 +189,7 @@ func renderVerdict(p *printer, a *Analysis) {
 		p.f("| %s |", b)
 		for _, op := range ops {
 			for _, masked := range []bool{false, true} {
-				s := a.Summarize(b, func(c Config) bool { return c.Op == op && (c.Nulls > 0) == masked })
+				s := a.Summarize(b, func(c Config) bool { return isLarge(c) && c.Op == op && (c.Nulls > 0) == masked })
 				p.f(" %s / %s |", ratioText(s.VsStrict), ratioText(s.VsPeer))
 			}
 		}
@@ -210,8 +232,8 @@ func renderHypotheses(p *printer, a *Analysis, hs []Hypothesis) {
 		default:
 			missed++
 		}
-		p.f("| %s | %s %s n=%d nulls=%d%% | %s ≥ %s× %s | %s | %s | %s, %s | %s |\n",
-			h.ID, h.Config.Op, h.Config.Type, h.Config.N, h.Config.Nulls,
+		p.f("| %s | %s | %s ≥ %s× %s | %s | %s | %s, %s | %s |\n",
+			h.ID, h.Config.Label(),
 			h.Impl, trimFloat(h.Min), h.Baseline, ratioText(v.Ratio), verdict,
 			timeText(v.ImplNs), withName(timeText(v.BaseNs), v.BaseName), h.Source)
 	}
@@ -220,8 +242,16 @@ func renderHypotheses(p *printer, a *Analysis, hs []Hypothesis) {
 
 // renderTables writes one table per operation and type.
 func renderTables(p *printer, a *Analysis) {
+	var configs []Config
+	for _, c := range a.Run.Configs() {
+		if isLarge(c) {
+			configs = append(configs, c)
+		}
+	}
+	if len(configs) == 0 {
+		return
+	}
 	p.f("### Results\n\nBackend cells: median time · ×strict · ×peer. Peer cells: median time, ★ the best peer, [n] a note.\n\n")
-	configs := a.Run.Configs()
 	impls := a.Impls()
 	for len(configs) > 0 {
 		op, typ := configs[0].Op, configs[0].Type
@@ -301,11 +331,12 @@ func policyText(pol string) string {
 	return fmt.Sprintf("f32 A=%s W=%s, f64 A=%s W=%s", a32, w32, a64, w64)
 }
 
-// opsOf lists the operations measured in r, in reading order.
-func opsOf(r *Run) []string {
+// opsOf lists the operations measured in r in configurations of shape
+// sh, in reading order.
+func opsOf(r *Run, sh Shape) []string {
 	var ops []string
 	for _, c := range r.Configs() {
-		if !slices.Contains(ops, c.Op) {
+		if ShapeOf(c) == sh && !slices.Contains(ops, c.Op) {
 			ops = append(ops, c.Op)
 		}
 	}
@@ -395,5 +426,138 @@ type printer struct {
 func (p *printer) f(format string, args ...any) {
 	if p.err == nil {
 		_, p.err = fmt.Fprintf(p.w, format, args...)
+	}
+}
+
+// renderSlower lists every configuration, of any shape, where the backend
+// a plain quiver call dispatches to is slower than the plain loop: the
+// project's bar is that there is none.
+func renderSlower(p *printer, a *Analysis) {
+	d := a.Dispatched()
+	slower, compared := a.SlowerThanLoop()
+	p.f("### Slower than the plain loop\n\n")
+	switch {
+	case compared == 0:
+		p.f("No configuration has both quiver's dispatched backend and the plain loop measured.\n\n")
+		return
+	case len(slower) == 0:
+		p.f("**None.** In all %d configurations measured against the plain loop, the dispatched backend (%s) has a median time no higher than the loop's.\n\n", compared, d)
+		return
+	}
+	within := 0
+	for _, s := range slower {
+		if s.Ratio >= 1/1.05 {
+			within++
+		}
+	}
+	p.f("**%d of %d configurations** measured against the plain loop have quiver's dispatched backend (%s) slower than the loop", len(slower), compared, d)
+	p.f(" (%d of them by less than 5%%, within the noise of a shared machine):\n\n", within)
+	p.f("| configuration | %s | loop | ×loop |\n|---|--:|--:|--:|\n", d)
+	for _, s := range slower {
+		p.f("| %s | %s | %s | %s |\n", s.Config.Label(), timeText(s.QuiverNs), timeText(s.LoopNs), ratioText(s.Ratio))
+	}
+	p.f("\n")
+}
+
+// renderShapeTables writes the section of short inputs or of selections:
+// per operation and type, each implementation's median and its ratio
+// against the plain loop.
+func renderShapeTables(p *printer, a *Analysis, sh Shape) {
+	var configs []Config
+	for _, c := range a.Run.Configs() {
+		if ShapeOf(c) == sh {
+			configs = append(configs, c)
+		}
+	}
+	if len(configs) == 0 {
+		return
+	}
+	switch sh {
+	case Short:
+		p.f("### Short inputs\n\n"+
+			"n ≤ %d, where the fixed cost of a call weighs most (a group-by with small groups, a window, a per-row call). "+
+			"Cells: median time · ×loop (the plain loop's time divided by the cell's).\n\n", ShortMax)
+	case Selection:
+		p.f("%s", "### Selections\n\n"+
+			"The reduction visits a selection vector: `sorted10` selects 10% of the rows in ascending order, `sorted50` half of them, "+
+			"`random10` 10% in random order; quiver is called with `quiver.Select(sel)` or `quiver.Valid(bits, 0).Select(sel)`, "+
+			"the loop is `for _, i := range sel`, with nulls testing one bitmap bit per selected row. "+
+			"Cells: median time · ×loop (the plain loop's time divided by the cell's).\n\n")
+	}
+	// Geomean ×loop per backend over the section.
+	backends := a.Backends()
+	var gm []string
+	for _, b := range backends {
+		var rs []float64
+		for _, c := range configs {
+			if r := a.VsLoop(c, b); finite(r) {
+				rs = append(rs, r)
+			}
+		}
+		if g, n := Geomean(rs); n > 0 {
+			gm = append(gm, fmt.Sprintf("%s %s over %d", b, ratioText(g), n))
+		}
+	}
+	if len(gm) > 0 {
+		p.f("Geomean ×loop: %s.\n\n", strings.Join(gm, "; "))
+	}
+	impls := a.Impls()
+	for len(configs) > 0 {
+		op, typ := configs[0].Op, configs[0].Type
+		end := 0
+		for end < len(configs) && configs[end].Op == op && configs[end].Type == typ {
+			end++
+		}
+		group := configs[:end]
+		configs = configs[end:]
+
+		var cols []string
+		for _, impl := range impls {
+			for _, c := range group {
+				if _, ok := a.Run.Samples[c][impl]; ok {
+					cols = append(cols, impl)
+					break
+				}
+			}
+		}
+		what := typ
+		if op == "CountValid" && typ == "uint8" {
+			what = "(bitmap)"
+		}
+		p.f("#### %s %s\n\n| n | nulls |", op, what)
+		if sh == Selection {
+			p.f(" sel |")
+		}
+		for _, impl := range cols {
+			p.f(" %s |", impl)
+		}
+		p.f("\n|--:|--:|")
+		if sh == Selection {
+			p.f("---|")
+		}
+		p.f("%s\n", strings.Repeat("---|", len(cols)))
+		for _, c := range group {
+			p.f("| %d | %d%% |", c.N, c.Nulls)
+			if sh == Selection {
+				p.f(" %s |", c.Sel)
+			}
+			for _, impl := range cols {
+				samples, ok := a.Run.Samples[c][impl]
+				if !ok {
+					p.f(" — |")
+					continue
+				}
+				cell := timeText(Median(samples))
+				if Spread(samples) > noisy {
+					cell += " ~"
+				}
+				if impl != Loop {
+					cell += " · " + ratioText(a.VsLoop(c, impl))
+				}
+				p.f(" %s |", cell)
+			}
+			p.f("\n")
+		}
+		p.f("\n")
 	}
 }

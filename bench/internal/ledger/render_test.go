@@ -12,8 +12,8 @@ import (
 // ignores nulls and must not count as the best peer, is faster than the
 // loop.
 func fixture() *Run {
-	dense := Config{"Sum", "float64", 4096, 0}
-	masked := Config{"Sum", "float64", 65536, 10}
+	dense := Config{"Sum", "float64", 4096, 0, ""}
+	masked := Config{"Sum", "float64", 65536, 10, ""}
 	return &Run{
 		Machine:  Machine{CPU: "Test CPU", GOOS: "linux", GOARCH: "amd64", Go: "go1.26.8", Commit: "abc123"},
 		Backends: []string{"avx512", "generic", "scalar"},
@@ -42,21 +42,21 @@ func fixture() *Run {
 
 func TestBestPeer(t *testing.T) {
 	a := Analyze(fixture())
-	if name, ns := a.BestPeer(Config{"Sum", "float64", 4096, 0}); name != "vek" || ns != 150 {
+	if name, ns := a.BestPeer(Config{"Sum", "float64", 4096, 0, ""}); name != "vek" || ns != 150 {
 		t.Errorf("dense best peer = %s %v, want vek 150", name, ns)
 	}
 	// Arrow is faster but adds the values under nulls: not comparable.
-	if name, ns := a.BestPeer(Config{"Sum", "float64", 65536, 10}); name != "loop" || ns != 40000 {
+	if name, ns := a.BestPeer(Config{"Sum", "float64", 65536, 10, ""}); name != "loop" || ns != 40000 {
 		t.Errorf("masked best peer = %s %v, want loop 40000", name, ns)
 	}
-	if name, ns := a.BestPeer(Config{"Sum", "float64", 1, 0}); name != "" || !math.IsNaN(ns) {
+	if name, ns := a.BestPeer(Config{"Sum", "float64", 1, 0, ""}); name != "" || !math.IsNaN(ns) {
 		t.Errorf("unmeasured best peer = %q %v, want none", name, ns)
 	}
 }
 
 func TestRatiosAndVerdict(t *testing.T) {
 	a := Analyze(fixture())
-	dense, masked := Config{"Sum", "float64", 4096, 0}, Config{"Sum", "float64", 65536, 10}
+	dense, masked := Config{"Sum", "float64", 4096, 0, ""}, Config{"Sum", "float64", 65536, 10, ""}
 	if got := a.VsStrict(dense, "avx512"); !near(got, 17) {
 		t.Errorf("avx512 vs strict = %v, want 17", got)
 	}
@@ -93,15 +93,20 @@ func TestHypotheses(t *testing.T) {
 //	H3: Sum float64 n=65536 nulls=10%: avx512 >= 20x loop
 //	H4: Sum float32 n=4096 nulls=0%: avx512 >= 35x scalar
 // H5 is not a registration: no colon after the id.
+//	H60: Sum int64 n=65536 nulls=10% sel=sorted10: avx512 >= 1.5x loop     gathers
 `
 	hs, err := ParseHypotheses(strings.NewReader(src), "sum_test.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(hs) != 4 {
-		t.Fatalf("parsed %d hypotheses, want 4: %+v", len(hs), hs)
+	if len(hs) != 5 {
+		t.Fatalf("parsed %d hypotheses, want 5: %+v", len(hs), hs)
 	}
-	want0 := Hypothesis{ID: "H1", Config: Config{"Sum", "float64", 4096, 0}, Impl: "avx512", Baseline: "scalar", Min: 17, Why: "the headline", Source: "sum_test.go"}
+	want4 := Hypothesis{ID: "H60", Config: Config{"Sum", "int64", 65536, 10, "sorted10"}, Impl: "avx512", Baseline: "loop", Min: 1.5, Why: "gathers", Source: "sum_test.go"}
+	if hs[4] != want4 {
+		t.Errorf("H60 = %+v, want %+v", hs[4], want4)
+	}
+	want0 := Hypothesis{ID: "H1", Config: Config{"Sum", "float64", 4096, 0, ""}, Impl: "avx512", Baseline: "scalar", Min: 17, Why: "the headline", Source: "sum_test.go"}
 	if hs[0] != want0 {
 		t.Errorf("H1 = %+v, want %+v", hs[0], want0)
 	}
@@ -138,9 +143,12 @@ func TestSortHypotheses(t *testing.T) {
 
 func TestHypothesisTypoIsAnError(t *testing.T) {
 	for _, line := range []string{
-		"//	H7: Sum float64 n=4096 nulls=0: avx512 >= 17x scalar", // no %
-		"//	H7: Sum float64 n=4096 nulls=0%: avx512 > 17x scalar", // > instead of >=
-		"//	H7: Sum float64 n=4096 nulls=0%: avx512 >= 17 scalar", // no x
+		"//	H7: Sum float64 n=4096 nulls=0: avx512 >= 17x scalar",            // no %
+		"//	H7: Sum float64 n=4096 nulls=0%: avx512 > 17x scalar",            // > instead of >=
+		"//	H7: Sum float64 n=4096 nulls=0%: avx512 >= 17 scalar",            // no x
+		"//	H7: Sum float64 n=4096 nulls=0% sel=: avx512 >= 1x loop",         // empty selection
+		"//	H7: Sum float64 n=4096 sel=sorted10 nulls=0%: avx512 >= 1x loop", // selection before nulls
+		"//	H7: Sum float64 n=4096 nulls=0%: sel=sorted10 avx512 >= 1x loop", // selection after the colon
 	} {
 		if _, err := ParseHypotheses(strings.NewReader(line+"\n"), "f.go"); err == nil {
 			t.Errorf("accepted %q", line)
@@ -183,5 +191,97 @@ func TestRender(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("ledger lacks %q\n%s", want, out)
 		}
+	}
+}
+
+// shapesFixture adds short-input and selection configurations to the
+// fixture: avx512 beats the loop everywhere but in Sum int64 n=1 (the
+// loop 2 ns, avx512 3 ns) and Min float64 n=65536 sel=random10.
+func shapesFixture() *Run {
+	r := fixture()
+	add := func(c Config, byImpl map[string][]float64) { r.Samples[c] = byImpl }
+	add(Config{"Sum", "int64", 1, 0, ""}, map[string][]float64{"scalar": {2.5}, "avx512": {3}, "loop": {2}})
+	add(Config{"Sum", "int64", 64, 10, ""}, map[string][]float64{"scalar": {60}, "avx512": {20}, "loop": {40}})
+	add(Config{"CountValid", "uint8", 16, 10, ""}, map[string][]float64{"scalar": {8}, "avx512": {4}, "loop": {8}})
+	add(Config{"Sum", "int64", 65536, 0, "sorted10"}, map[string][]float64{"scalar": {6000}, "avx512": {3000}, "loop": {6000}})
+	add(Config{"Min", "float64", 65536, 0, "random10"}, map[string][]float64{"scalar": {9000}, "avx512": {8000}, "loop": {7000}})
+	return r
+}
+
+func TestSlowerThanLoop(t *testing.T) {
+	a := Analyze(shapesFixture())
+	slower, compared := a.SlowerThanLoop()
+	// Every configuration has avx512 and the loop: 2 large, 3 short, 2 selections.
+	if compared != 7 {
+		t.Errorf("compared %d configurations, want 7", compared)
+	}
+	if len(slower) != 2 || slower[0].Config != (Config{"Sum", "int64", 1, 0, ""}) ||
+		slower[1].Config != (Config{"Min", "float64", 65536, 0, "random10"}) || !near(slower[1].Ratio, 7.0/8) {
+		t.Errorf("slower = %+v", slower)
+	}
+	if none, _ := Analyze(fixture()).SlowerThanLoop(); len(none) != 0 {
+		t.Errorf("fixture: slower = %+v, want none", none)
+	}
+	// Without quiver-active, the most preferred backend is the dispatched one.
+	r := shapesFixture()
+	r.Active = ""
+	if d := Analyze(r).Dispatched(); d != "avx512" {
+		t.Errorf("dispatched = %q, want avx512", d)
+	}
+}
+
+func TestRenderShapes(t *testing.T) {
+	hs, err := ParseHypotheses(strings.NewReader(
+		"//	H60: Sum int64 n=65536 nulls=0% sel=sorted10: avx512 >= 1.5x loop\n"+
+			"//	H44: Sum int64 n=1 nulls=0%: avx512 >= 0.5x loop\n"), "bench/callshapes_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	SortHypotheses(hs)
+	var b strings.Builder
+	if err := Render(&b, &Set{Runs: []*Run{shapesFixture()}}, Options{Hypotheses: hs}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		// the main verdict is over the large inputs only, as before
+		"| avx512 | 26.1× over 2 | 5.48× over 2 | 2 / 0 / 0 |",
+		"### Slower than the plain loop",
+		"**2 of 7 configurations** measured against the plain loop have quiver's dispatched backend (avx512) slower than the loop (0 of them by less than 5%",
+		"| Sum int64 n=1 nulls=0% | 3.00 ns | 2.00 ns | 0.667× |",
+		"| Min float64 n=65536 nulls=0% sel=random10 | 8.00 µs | 7.00 µs | 0.875× |",
+		"| H44 | Sum int64 n=1 nulls=0% | avx512 ≥ 0.5× loop | 0.667× | held |",
+		"| H60 | Sum int64 n=65536 nulls=0% sel=sorted10 | avx512 ≥ 1.5× loop | 2.00× | held |",
+		"### Short inputs",
+		"#### Sum int64\n\n| n | nulls | scalar | avx512 | loop |\n|--:|--:|---|---|---|\n| 1 | 0% | 2.50 ns · 0.8× | 3.00 ns · 0.667× | 2.00 ns |\n| 64 | 10% | 60.0 ns · 0.667× | 20.0 ns · 2.00× | 40.0 ns |",
+		"#### CountValid (bitmap)",
+		"### Selections",
+		"| n | nulls | sel | scalar | avx512 | loop |",
+		"| 65536 | 0% | sorted10 | 6.00 µs · 1.00× | 3.00 µs · 2.00× | 6.00 µs |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("ledger lacks %q\n%s", want, out)
+		}
+	}
+	// Sections in order; the short and selection configurations are not
+	// repeated in the main results.
+	iSlow, iHyp, iRes, iShort, iSel := strings.Index(out, "### Slower"), strings.Index(out, "### Hypotheses"),
+		strings.Index(out, "### Results"), strings.Index(out, "### Short inputs"), strings.Index(out, "### Selections")
+	if !(iSlow < iHyp && iHyp < iRes && iRes < iShort && iShort < iSel) {
+		t.Errorf("sections out of order: %d %d %d %d %d", iSlow, iHyp, iRes, iShort, iSel)
+	}
+	if strings.Contains(out[iRes:iShort], "#### Sum int64") {
+		t.Errorf("short inputs repeated in the main results:\n%s", out[iRes:iShort])
+	}
+
+	var none strings.Builder
+	if err := Render(&none, &Set{Runs: []*Run{fixture()}}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(none.String(), "**None.** In all 2 configurations measured against the plain loop, the dispatched backend (avx512)") {
+		t.Errorf("no 'None.' line:\n%s", none.String())
+	}
+	if strings.Contains(none.String(), "### Short inputs") || strings.Contains(none.String(), "### Selections") {
+		t.Errorf("empty sections rendered")
 	}
 }
