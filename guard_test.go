@@ -88,7 +88,9 @@ func guardCases(short bool) []guardCase {
 				for _, bmEnd := range []bool{true, false} {
 					cs = append(cs, guardCase{n: n, off: off, dataAtEnd: dataAtEnd, bitmap: true, bitmapAtEnd: bmEnd})
 				}
-				cs = append(cs, guardCase{n: n, off: off, dataAtEnd: dataAtEnd, bitmap: true, bitmapAtEnd: true, sel: true})
+				for _, bmEnd := range []bool{true, false} {
+					cs = append(cs, guardCase{n: n, off: off, dataAtEnd: dataAtEnd, bitmap: true, bitmapAtEnd: bmEnd, sel: true})
+				}
 			}
 		}
 	}
@@ -110,10 +112,10 @@ func guardSelection(g *guarded, n int) []uint32 {
 }
 
 // runGuarded calls every operation on T through run, with the inputs of each
-// case in guarded memory (data in g, bitmap and selection in gb), and
+// case in guarded memory (data in g, bitmap in gb, selection in gs), and
 // reports a fault as a failure of that case. A bitmap one byte too short,
 // ending at the guard, must give a quiver: panic, never a fault.
-func runGuarded[T Number](t *testing.T, g, gb *guarded, run func(x []T, m Mask)) {
+func runGuarded[T Number](t *testing.T, g, gb, gs *guarded, run func(x []T, m Mask)) {
 	t.Helper()
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	for _, c := range guardCases(testing.Short()) {
@@ -123,12 +125,7 @@ func runGuarded[T Number](t *testing.T, g, gb *guarded, run func(x []T, m Mask))
 			m = Valid(gb.bytes((c.off+c.n+7)/8, c.bitmapAtEnd), c.off)
 		}
 		if c.sel {
-			// The selection takes the bitmap's page: it ends at the guard,
-			// and the bitmap starts at the page's start.
-			if c.bitmap {
-				m = Valid(gb.bytes((c.off+c.n+7)/8, false), c.off)
-			}
-			m = m.Select(guardSelection(gb, c.n))
+			m = m.Select(guardSelection(gs, c.n))
 		}
 		func() {
 			defer func() {
@@ -145,38 +142,38 @@ func runGuarded[T Number](t *testing.T, g, gb *guarded, run func(x []T, m Mask))
 	}
 }
 
-func guardFloat[T constraints.Float](t *testing.T, g, gb *guarded) {
-	runGuarded(t, g, gb, func(x []T, m Mask) {
+func guardFloat[T constraints.Float](t *testing.T, g, gb, gs *guarded) {
+	runGuarded(t, g, gb, gs, func(x []T, m Mask) {
 		sinkF64 = float64(Sum(x, m)) + float64(Summarize(x, m).Min) + float64(Min(x, m)) + float64(Max(x, m))
 	})
 }
 
-func guardSigned[T constraints.Signed](t *testing.T, g, gb *guarded) {
-	runGuarded(t, g, gb, func(x []T, m Mask) {
+func guardSigned[T constraints.Signed](t *testing.T, g, gb, gs *guarded) {
+	runGuarded(t, g, gb, gs, func(x []T, m Mask) {
 		sinkF64 = float64(SumInt(x, m)+SumChecked(x, m).Sum) + float64(Summarize(x, m).Max) + float64(Min(x, m))
 	})
 }
 
-func guardUnsigned[T constraints.Unsigned](t *testing.T, g, gb *guarded) {
-	runGuarded(t, g, gb, func(x []T, m Mask) {
+func guardUnsigned[T constraints.Unsigned](t *testing.T, g, gb, gs *guarded) {
+	runGuarded(t, g, gb, gs, func(x []T, m Mask) {
 		sinkF64 = float64(SumUint(x, m)+SumCheckedUint(x, m).Sum) + float64(Summarize(x, m).Max)
 		sinkF64 += float64(CountValid(len(x), m))
 	})
 }
 
 func TestGuardPages(t *testing.T) {
-	g, gb := newGuarded(t), newGuarded(t)
+	g, gb, gs := newGuarded(t), newGuarded(t), newGuarded(t)
 	forEachBackend(t, func(t *testing.T, _ BackendInfo) {
-		t.Run("float32", func(t *testing.T) { guardFloat[float32](t, g, gb) })
-		t.Run("float64", func(t *testing.T) { guardFloat[float64](t, g, gb) })
-		t.Run("int8", func(t *testing.T) { guardSigned[int8](t, g, gb) })
-		t.Run("int16", func(t *testing.T) { guardSigned[int16](t, g, gb) })
-		t.Run("int32", func(t *testing.T) { guardSigned[int32](t, g, gb) })
-		t.Run("int64", func(t *testing.T) { guardSigned[int64](t, g, gb) })
-		t.Run("uint8", func(t *testing.T) { guardUnsigned[uint8](t, g, gb) })
-		t.Run("uint16", func(t *testing.T) { guardUnsigned[uint16](t, g, gb) })
-		t.Run("uint32", func(t *testing.T) { guardUnsigned[uint32](t, g, gb) })
-		t.Run("uint64", func(t *testing.T) { guardUnsigned[uint64](t, g, gb) })
+		t.Run("float32", func(t *testing.T) { guardFloat[float32](t, g, gb, gs) })
+		t.Run("float64", func(t *testing.T) { guardFloat[float64](t, g, gb, gs) })
+		t.Run("int8", func(t *testing.T) { guardSigned[int8](t, g, gb, gs) })
+		t.Run("int16", func(t *testing.T) { guardSigned[int16](t, g, gb, gs) })
+		t.Run("int32", func(t *testing.T) { guardSigned[int32](t, g, gb, gs) })
+		t.Run("int64", func(t *testing.T) { guardSigned[int64](t, g, gb, gs) })
+		t.Run("uint8", func(t *testing.T) { guardUnsigned[uint8](t, g, gb, gs) })
+		t.Run("uint16", func(t *testing.T) { guardUnsigned[uint16](t, g, gb, gs) })
+		t.Run("uint32", func(t *testing.T) { guardUnsigned[uint32](t, g, gb, gs) })
+		t.Run("uint64", func(t *testing.T) { guardUnsigned[uint64](t, g, gb, gs) })
 	})
 }
 

@@ -49,7 +49,8 @@ var operations = []string{
 }
 
 // dispatch returns the backend an operation runs on when no selection is
-// given (selected shapes always run the scalar reference).
+// given (selections run their own loops, and gathers where the backend has
+// them).
 func dispatch(op string) string {
 	return quiver.ActiveBackend().Name
 }
@@ -79,7 +80,7 @@ func info(w io.Writer) error {
 		fmt.Fprintln(tw)
 	}
 
-	fmt.Fprintln(tw, "\nDispatch (dense and masked input; selections run the scalar reference):")
+	fmt.Fprintln(tw, "\nDispatch (dense and masked input; selections run selection loops and, on amd64, gathers):")
 	for _, op := range operations {
 		fmt.Fprintf(tw, "  %s\t%s\n", op, dispatch(op))
 	}
