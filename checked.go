@@ -23,6 +23,15 @@ type CheckedSum[S int64 | uint64] struct {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
+	if len(m) == 0 && len(x) < smallCut {
+		s, o := checkedSmall[T, int64](x, nil, 0)
+		return CheckedSum[int64]{s, o}
+	}
+	return sumChecked(x, m)
+}
+
+// sumChecked is SumChecked past its short dense prefix.
+func sumChecked[T constraints.Signed](x []T, m []Mask) CheckedSum[int64] {
 	bits, off, sel, hasSel := maskOf(len(x), m)
 	if hasSel {
 		s, o := selCheckedSigned(x, bits, off, sel)
@@ -56,6 +65,15 @@ func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func SumCheckedUint[T constraints.Unsigned](x []T, m ...Mask) CheckedSum[uint64] {
+	if len(m) == 0 && len(x) < smallCut {
+		s, o := checkedSmall[T, uint64](x, nil, 0)
+		return CheckedSum[uint64]{s, o}
+	}
+	return sumCheckedUint(x, m)
+}
+
+// sumCheckedUint is SumCheckedUint past its short dense prefix.
+func sumCheckedUint[T constraints.Unsigned](x []T, m []Mask) CheckedSum[uint64] {
 	bits, off, sel, hasSel := maskOf(len(x), m)
 	if hasSel {
 		s, o := selCheckedUnsigned(x, bits, off, sel)

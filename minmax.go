@@ -13,8 +13,9 @@ package quiver
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func Min[T Number](x []T, m ...Mask) T {
-	if len(m) == 0 && len(x) == 1 && x[0] == x[0] {
-		return x[0] // one element that is not NaN: inlined
+	if len(m) == 0 && len(x) < smallCut {
+		lo, _, _ := summarySmall(x, nil, 0, wantMin)
+		return lo
 	}
 	lo, _, _, _ := summarize(x, m, wantMin)
 	return lo
@@ -28,8 +29,9 @@ func Min[T Number](x []T, m ...Mask) T {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func Max[T Number](x []T, m ...Mask) T {
-	if len(m) == 0 && len(x) == 1 && x[0] == x[0] {
-		return x[0]
+	if len(m) == 0 && len(x) < smallCut {
+		_, hi, _ := summarySmall(x, nil, 0, wantMax)
+		return hi
 	}
 	_, hi, _, _ := summarize(x, m, wantMax)
 	return hi
@@ -42,8 +44,9 @@ func Max[T Number](x []T, m ...Mask) T {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func MinMax[T Number](x []T, m ...Mask) (lo, hi T) {
-	if len(m) == 0 && len(x) == 1 && x[0] == x[0] {
-		return x[0], x[0]
+	if len(m) == 0 && len(x) < smallCut {
+		lo, hi, _ = summarySmall(x, nil, 0, wantBoth)
+		return lo, hi
 	}
 	lo, hi, _, _ = summarize(x, m, wantBoth)
 	return lo, hi

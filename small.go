@@ -20,17 +20,16 @@ import (
 //     every length.
 //
 // smallCut is the crossover in elements; below it the loops run. Below
-// 32 elements a kernel call cannot win: its fixed cost is about what the
-// loop needs for the whole input (docs/ledger.md has the short-input
-// configurations, kernels against these loops and the plain Go loop).
-// Float sums also stop at the active backend's block, where the blocked
-// order starts.
-const smallCut = 32
-
-// tinyCut is the length up to which the public functions' own inlinable
-// prefix handles a dense input; it is below every backend's smallest float
-// block (8, NEON float64), so the strict fold there is exact everywhere.
-const tinyCut = 7
+// 64 elements a kernel call does not win: its fixed cost (20 to 30 ns for
+// min and max, with the settle step) is about what these loops need for
+// the whole input (docs/ledger.md has the short-input configurations
+// against the plain Go loop). Float sums also stop at the active backend's
+// block, where the blocked order starts.
+//
+// The exported functions test for a short dense input first and call
+// these loops directly, so that such a call pays for one small frame; the
+// rest of each operation lives in a function of its own.
+const smallCut = 64
 
 // bitAt reports whether bit p of a validated bitmap is set.
 func bitAt(bits []byte, p int) bool { return bits[p>>3]>>(p&7)&1 != 0 }
@@ -80,6 +79,22 @@ func addValid[T num.Number, S ~int64 | ~uint64 | ~float32 | ~float64](s S, x []T
 	return s + s1 + s2 + s3
 }
 
+// sumInts is the wrapping sum of a dense input in four independent sums.
+func sumInts[T constraints.Integer, S int64 | uint64](x []T) S {
+	var s0, s1, s2, s3 S
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s0 += S(x[i])
+		s1 += S(x[i+1])
+		s2 += S(x[i+2])
+		s3 += S(x[i+3])
+	}
+	for ; i < len(x); i++ {
+		s0 += S(x[i])
+	}
+	return s0 + s1 + s2 + s3
+}
+
 // checkedSmall is the exact sum of the valid elements of a short input
 // (fewer than 2^32, so narrow types cannot leave their 64-bit sum type);
 // it reports the wrapped sum and whether it overflowed S.
@@ -113,23 +128,29 @@ func checkedSmall[T num.Number, S int64 | uint64](x []T, bits []byte, off int) (
 // one-pass fold of the reference.
 func summarySmall[T num.Number](x []T, bits []byte, off int, want extremes) (lo, hi T, valid int) {
 	if bits != nil {
-		lo, hi = summaryStart[T]()
-		nan := false
-		// Nothing in the loop calls a generic helper: those go through
-		// the dictionary of T's shape and are not inlined.
-		for i, v := range x {
+		// Start from the first valid element, then fold the valid ones
+		// with the builtins as the dense loop does.
+		first := -1
+		for i := range x {
 			if p := off + i; bits[p>>3]>>(p&7)&1 != 0 {
-				valid++
-				if v < lo {
-					lo = v
-				}
-				if v > hi {
-					hi = v
-				}
-				nan = nan || v != v
+				first = i
+				break
 			}
 		}
-		return settleSummary(x, bits, off, lo, hi, valid, nan)
+		if first < 0 {
+			return settleSummary(x, bits, off, lo, hi, 0, false)
+		}
+		lo, hi, valid = x[first], x[first], 1
+		for i := first + 1; i < len(x); i++ {
+			if p := off + i; bits[p>>3]>>(p&7)&1 != 0 {
+				valid++
+				lo, hi = min(lo, x[i]), max(hi, x[i])
+			}
+		}
+		if lo != lo || hi != hi || lo == 0 || hi == 0 {
+			return settleSummary(x, bits, off, lo, hi, valid, lo != lo || hi != hi)
+		}
+		return lo, hi, valid
 	}
 	if len(x) == 0 {
 		return settleSummary(x, nil, 0, lo, hi, 0, false)

@@ -19,9 +19,9 @@ import (
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func Sum[T constraints.Float](x []T, m ...Mask) T {
-	if len(m) == 0 && len(x) <= tinyCut {
-		// Shorter than any backend's block: the strict fold is what every
-		// backend computes, and this much of Sum can be inlined.
+	if len(m) == 0 && len(x) < floatSmallCut[T](active.Load()) {
+		// Shorter than the active backend's block: the strict fold is
+		// what it computes.
 		var s T
 		for _, v := range x {
 			s += v
@@ -31,7 +31,7 @@ func Sum[T constraints.Float](x []T, m ...Mask) T {
 	return sumFloat(x, m)
 }
 
-// sumFloat is Sum past its inlinable prefix.
+// sumFloat is Sum past its short dense prefix.
 func sumFloat[T constraints.Float](x []T, m []Mask) T {
 	bits, off, sel, hasSel := maskOf(len(x), m)
 	if hasSel {
@@ -55,17 +55,13 @@ func sumFloat[T constraints.Float](x []T, m []Mask) T {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func SumInt[T constraints.Signed](x []T, m ...Mask) int64 {
-	if len(m) == 0 && len(x) <= tinyCut {
-		var s int64 // this much of SumInt can be inlined
-		for _, v := range x {
-			s += int64(v)
-		}
-		return s
+	if len(m) == 0 && len(x) < smallCut {
+		return sumInts[T, int64](x)
 	}
 	return sumintSlow(x, m)
 }
 
-// sumintSlow is SumInt past its inlinable prefix.
+// sumintSlow is SumInt past its short dense prefix.
 func sumintSlow[T constraints.Signed](x []T, m []Mask) int64 {
 	bits, off, sel, hasSel := maskOf(len(x), m)
 	if hasSel {
@@ -85,17 +81,13 @@ func sumintSlow[T constraints.Signed](x []T, m []Mask) int64 {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func SumUint[T constraints.Unsigned](x []T, m ...Mask) uint64 {
-	if len(m) == 0 && len(x) <= tinyCut {
-		var s uint64 // this much of SumUint can be inlined
-		for _, v := range x {
-			s += uint64(v)
-		}
-		return s
+	if len(m) == 0 && len(x) < smallCut {
+		return sumInts[T, uint64](x)
 	}
 	return sumuintSlow(x, m)
 }
 
-// sumuintSlow is SumUint past its inlinable prefix.
+// sumuintSlow is SumUint past its short dense prefix.
 func sumuintSlow[T constraints.Unsigned](x []T, m []Mask) uint64 {
 	bits, off, sel, hasSel := maskOf(len(x), m)
 	if hasSel {

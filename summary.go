@@ -31,8 +31,9 @@ func (s Summary[T]) Empty() bool { return s.Count == 0 }
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func Summarize[T Number](x []T, m ...Mask) Summary[T] {
-	if len(m) == 0 && len(x) == 1 && x[0] == x[0] {
-		return Summary[T]{Min: x[0], Max: x[0], Count: 1} // inlined
+	if len(m) == 0 && len(x) < smallCut {
+		lo, hi, count := summarySmall(x, nil, 0, wantBoth)
+		return Summary[T]{Min: lo, Max: hi, Count: count}
 	}
 	lo, hi, count, nulls := summarize(x, m, wantBoth)
 	return Summary[T]{Min: lo, Max: hi, Count: count, Nulls: nulls}
