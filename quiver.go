@@ -154,7 +154,17 @@ func checkMask(n int, masks []Mask) (bits []byte, off int, sel []uint32, hasSel 
 		panic(fmt.Sprintf("quiver: got %d masks, want at most one", len(masks)))
 	}
 	m := &masks[0]
-	checkBitmap(m.bits, m.off, n)
+	// The bitmap must be nil or cover n elements from bit m.off (>= 0:
+	// Valid is the only way to set it). The sums are formed in uint64,
+	// where they cannot wrap, so no offset or length near MaxInt slips
+	// through; off+n itself must be an int, so that no later index
+	// arithmetic (off+i for i < n) can wrap; and end+7 is only formed once
+	// end is known to be an int.
+	if m.bits != nil && n != 0 {
+		if end := uint64(m.off) + uint64(n); end > math.MaxInt || (end+7)/8 > uint64(len(m.bits)) {
+			badBitmap(m.bits, m.off, n)
+		}
+	}
 	if m.hasSel {
 		checkSelection(m.sel, n)
 	}
@@ -177,30 +187,21 @@ func bitSpan(bits []byte, off, n int) ([]byte, int) {
 	}
 	first := off >> 3
 	// off&7 + n + 7 is done in uint so that it cannot wrap for n near
-	// MaxInt; checkBitmap has made sure the span is inside bits.
+	// MaxInt; checkMask has made sure the span is inside bits.
 	end := first + int((uint(off&7)+uint(n)+7)>>3)
 	return bits[first:end:end], off & 7
 }
 
-// checkBitmap panics unless bits is nil or covers n >= 0 elements from
-// bit off >= 0. Every quantity is compared in uint64, where off+n+7 cannot
-// wrap for any two non-negative ints, so no offset or length near MaxInt
-// slips through; and off+n itself must be an int, so that no later index
-// arithmetic (off+i for i < n) can wrap either.
-func checkBitmap(bits []byte, off, n int) {
+// badBitmap panics with the message for a bitmap checkMask rejected.
+func badBitmap(bits []byte, off, n int) {
 	if off < 0 { // unreachable through Valid; kept for the zero-cost guarantee
 		panic(fmt.Sprintf("quiver: validity bitmap offset %d is negative", off))
-	}
-	if bits == nil || n == 0 {
-		return
 	}
 	if off > math.MaxInt-n {
 		panic(fmt.Sprintf("quiver: validity bitmap offset %d plus %d elements overflows int", off, n))
 	}
-	if need := (uint64(off) + uint64(n) + 7) / 8; uint64(len(bits)) < need {
-		panic(fmt.Sprintf("quiver: validity bitmap has %d bytes, need %d for %d elements at offset %d",
-			len(bits), need, n, off))
-	}
+	panic(fmt.Sprintf("quiver: validity bitmap has %d bytes, need %d for %d elements at offset %d",
+		len(bits), (uint64(off)+uint64(n)+7)/8, n, off))
 }
 
 // checkSelection panics unless every index of sel is below n.
