@@ -34,6 +34,20 @@ func main() {
 			selSumValid(e)
 		}
 	}
+	for _, s := range []kit.ISA{kit.AVX2, kit.AVX512} {
+		for _, e := range minMaxElems(s) {
+			for _, m := range []mode{modeMin, modeMax, modeBoth} {
+				selMinMax(s, e, m, false)
+				switch {
+				case s != kit.AVX512:
+				case m == modeBoth:
+					selMinMax(s, e, m, true)
+				default:
+					selOneValid(e, m)
+				}
+			}
+		}
+	}
 	Generate()
 }
 
