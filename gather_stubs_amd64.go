@@ -74,51 +74,6 @@ func selMaxF64AVX2(x []float64, sel []uint32) (lo float64, hi float64, nan bool)
 //go:noescape
 func selMinMaxF64AVX2(x []float64, sel []uint32) (lo float64, hi float64, nan bool)
 
-// selMinI32AVX2 returns the min of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 32 and every index below min(len(x), 2^31).
-//
-//go:noescape
-func selMinI32AVX2(x []int32, sel []uint32) (lo int32, hi int32, nan bool)
-
-// selMaxI32AVX2 returns the max of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 32 and every index below min(len(x), 2^31).
-//
-//go:noescape
-func selMaxI32AVX2(x []int32, sel []uint32) (lo int32, hi int32, nan bool)
-
-// selMinMaxI32AVX2 returns the min and max of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 32 and every index below min(len(x), 2^31).
-//
-//go:noescape
-func selMinMaxI32AVX2(x []int32, sel []uint32) (lo int32, hi int32, nan bool)
-
-// selMinI64AVX2 returns the min of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 16 and every index below min(len(x), 2^31).
-//
-//go:noescape
-func selMinI64AVX2(x []int64, sel []uint32) (lo int64, hi int64, nan bool)
-
-// selMaxI64AVX2 returns the max of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 16 and every index below min(len(x), 2^31).
-//
-//go:noescape
-func selMaxI64AVX2(x []int64, sel []uint32) (lo int64, hi int64, nan bool)
-
-// selMinMaxI64AVX2 returns the min and max of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 16 and every index below min(len(x), 2^31).
-//
-//go:noescape
-func selMinMaxI64AVX2(x []int64, sel []uint32) (lo int64, hi int64, nan bool)
-
-// selMinU32AVX2 returns the min of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 32 and every index below min(len(x), 2^31).
-//
-//go:noescape
-func selMinU32AVX2(x []uint32, sel []uint32) (lo uint32, hi uint32, nan bool)
-
-// selMaxU32AVX2 returns the max of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 32 and every index below min(len(x), 2^31).
-//
-//go:noescape
-func selMaxU32AVX2(x []uint32, sel []uint32) (lo uint32, hi uint32, nan bool)
-
-// selMinMaxU32AVX2 returns the min and max of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 32 and every index below min(len(x), 2^31).
-//
-//go:noescape
-func selMinMaxU32AVX2(x []uint32, sel []uint32) (lo uint32, hi uint32, nan bool)
-
 // selMinF32AVX512 returns the min of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 64 and every index below min(len(x), 2^31).
 //
 //go:noescape

@@ -1,6 +1,7 @@
 // Command gather generates quiver's amd64 selection kernels for AVX2 and
 // AVX-512: the largest index of a selection (behind the index check of
-// every selected reduction) and gathered sums over a selection. The
+// every selected reduction), gathered sums over a selection, and gathered
+// min, max and fused min/max (minmax.go). The
 // instruction set is the parameter of one generator, and the element type
 // of the gathered kernels is a parameter too (kit.Elem).
 //

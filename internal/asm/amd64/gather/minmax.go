@@ -27,7 +27,11 @@ func (m mode) String() string {
 func minMaxElems(s kit.ISA) []kit.Elem {
 	var out []kit.Elem
 	for _, e := range kit.Elems {
-		if e.Size < 4 || (s == kit.AVX2 && e.Size == 8 && !e.Float && !e.Signed) {
+		// AVX2: floats only. Integer kernels (VPMINSD, and VPCMPGTQ with
+		// a blend for 64 bits) measured 1.0-1.4x on hardware but gave
+		// wrong results under the emulator the AVX2 tests run on, not yet
+		// understood; the integers stay with the Go loops there.
+		if e.Size < 4 || (s == kit.AVX2 && !e.Float) {
 			continue
 		}
 		out = append(out, e)
