@@ -203,6 +203,38 @@ func FuzzSelection(f *testing.F) {
 			if l, h, c := b.f64.selSummary(f, bits, 0, sel, wantBoth); testkit.Bits(l) != testkit.Bits(flo) || testkit.Bits(h) != testkit.Bits(fhi) || c != fc {
 				t.Fatalf("%s: float64 selSummary = %v %v %d, reference %v %v %d", b.name, l, h, c, flo, fhi, fc)
 			}
+			for _, want := range []extremes{wantMin, wantMax} {
+				l, h, _ := b.f64.selSummary(f, bits, 0, sel, want)
+				if (want == wantMin && testkit.Bits(l) != testkit.Bits(flo)) || (want == wantMax && testkit.Bits(h) != testkit.Bits(fhi)) {
+					t.Fatalf("%s: float64 selSummary(%d) = %v %v, reference %v %v", b.name, want, l, h, flo, fhi)
+				}
+			}
+			f32 := make([]float32, len(f))
+			n32 := make([]int32, len(f))
+			for i, v := range f {
+				f32[i], n32[i] = float32(v), int32(wide[i]>>16)
+			}
+			slo, shi, sc, _ := ref.Summary(f32, rm)
+			nlo, nhi, nc, _ := ref.Summary(n32, rm)
+			ulo, uhi, uc, _ := ref.Summary(num.Cast[uint64](wide), rm)
+			ilo, ihi, ic, _ := ref.Summary(wide, rm)
+			for _, want := range []extremes{wantBoth, wantMin, wantMax} {
+				ok := func(l, h, wl, wh uint64, c, wc int) bool {
+					return (want == wantMax || l == wl) && (want == wantMin || h == wh) && (want != wantBoth || c == wc)
+				}
+				if l, h, c := b.f32.selSummary(f32, bits, 0, sel, want); !ok(testkit.Bits(l), testkit.Bits(h), testkit.Bits(slo), testkit.Bits(shi), c, sc) {
+					t.Fatalf("%s: float32 selSummary(%d) = %v %v %d, reference %v %v %d", b.name, want, l, h, c, slo, shi, sc)
+				}
+				if l, h, c := b.i32.selSummary(n32, bits, 0, sel, want); !ok(uint64(l), uint64(h), uint64(nlo), uint64(nhi), c, nc) {
+					t.Fatalf("%s: int32 selSummary(%d) = %v %v %d, reference %v %v %d", b.name, want, l, h, c, nlo, nhi, nc)
+				}
+				if l, h, c := b.u64.selSummary(num.Cast[uint64](wide), bits, 0, sel, want); !ok(l, h, ulo, uhi, c, uc) {
+					t.Fatalf("%s: uint64 selSummary(%d) = %v %v %d, reference %v %v %d", b.name, want, l, h, c, ulo, uhi, uc)
+				}
+				if l, h, c := b.i64.selSummary(wide, bits, 0, sel, want); !ok(uint64(l), uint64(h), uint64(ilo), uint64(ihi), c, ic) {
+					t.Fatalf("%s: int64 selSummary(%d) = %v %v %d, reference %v %v %d", b.name, want, l, h, c, ilo, ihi, ic)
+				}
+			}
 			if b.selMax != nil && len(sel) > 0 && b.selMax(sel) != selMaxGo(sel) {
 				t.Fatalf("%s: selMax = %d, want %d", b.name, b.selMax(sel), selMaxGo(sel))
 			}

@@ -351,3 +351,4287 @@ gather_done:
 	MOVQ          AX, ret+80(FP)
 	VZEROUPPER
 	RET
+
+// func selMinF32AVX2(x []float32, sel []uint32) (lo float32, hi float32, nan bool)
+// Requires: AVX, AVX2, SSE, SSE2
+TEXT ·selMinF32AVX2(SB), NOSPLIT, $0-57
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x000000007f800000, BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      Y0, Y1
+	VPXOR        Y2, Y2, Y2
+	VPCMPEQQ     Y3, Y3, Y3
+	CMPQ         DX, $0x00000020
+	JL           gather_done
+
+gather_loop:
+	VPXOR      Y4, Y4, Y4
+	VMOVDQU    (CX), Y5
+	VMOVDQA    Y3, Y6
+	VGATHERDPS Y6, (AX)(Y5*4), Y4
+	VMINPS     Y0, Y4, Y0
+	VCMPPS     $0x03, Y4, Y4, Y4
+	VORPD      Y4, Y2, Y2
+	VPXOR      Y4, Y4, Y4
+	VMOVDQU    32(CX), Y5
+	VMOVDQA    Y3, Y6
+	VGATHERDPS Y6, (AX)(Y5*4), Y4
+	VMINPS     Y1, Y4, Y1
+	VCMPPS     $0x03, Y4, Y4, Y4
+	VORPD      Y4, Y2, Y2
+	VPXOR      Y4, Y4, Y4
+	VMOVDQU    64(CX), Y5
+	VMOVDQA    Y3, Y6
+	VGATHERDPS Y6, (AX)(Y5*4), Y4
+	VMINPS     Y0, Y4, Y0
+	VCMPPS     $0x03, Y4, Y4, Y4
+	VORPD      Y4, Y2, Y2
+	VPXOR      Y4, Y4, Y4
+	VMOVDQU    96(CX), Y5
+	VMOVDQA    Y3, Y6
+	VGATHERDPS Y6, (AX)(Y5*4), Y4
+	VMINPS     Y1, Y4, Y1
+	VCMPPS     $0x03, Y4, Y4, Y4
+	VORPD      Y4, Y2, Y2
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000020, DX
+	CMPQ       DX, $0x00000020
+	JGE        gather_loop
+
+gather_done:
+	VMINPS       Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VMINPS       X0, X1, X0
+	VPSHUFD      $0x4e, X0, X1
+	VMINPS       X0, X1, X0
+	VPSHUFD      $0xb1, X0, X1
+	VMINPS       X0, X1, X0
+	MOVSS        X0, lo+48(FP)
+	MOVSS        X0, hi+52(FP)
+	VPTEST       Y2, Y2
+	SETNE        AL
+	MOVB         AL, nan+56(FP)
+	VZEROUPPER
+	RET
+
+// func selMaxF32AVX2(x []float32, sel []uint32) (lo float32, hi float32, nan bool)
+// Requires: AVX, AVX2, SSE, SSE2
+TEXT ·selMaxF32AVX2(SB), NOSPLIT, $0-57
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x00000000ff800000, BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      Y0, Y1
+	VPXOR        Y2, Y2, Y2
+	VPCMPEQQ     Y3, Y3, Y3
+	CMPQ         DX, $0x00000020
+	JL           gather_done
+
+gather_loop:
+	VPXOR      Y4, Y4, Y4
+	VMOVDQU    (CX), Y5
+	VMOVDQA    Y3, Y6
+	VGATHERDPS Y6, (AX)(Y5*4), Y4
+	VMAXPS     Y0, Y4, Y0
+	VCMPPS     $0x03, Y4, Y4, Y4
+	VORPD      Y4, Y2, Y2
+	VPXOR      Y4, Y4, Y4
+	VMOVDQU    32(CX), Y5
+	VMOVDQA    Y3, Y6
+	VGATHERDPS Y6, (AX)(Y5*4), Y4
+	VMAXPS     Y1, Y4, Y1
+	VCMPPS     $0x03, Y4, Y4, Y4
+	VORPD      Y4, Y2, Y2
+	VPXOR      Y4, Y4, Y4
+	VMOVDQU    64(CX), Y5
+	VMOVDQA    Y3, Y6
+	VGATHERDPS Y6, (AX)(Y5*4), Y4
+	VMAXPS     Y0, Y4, Y0
+	VCMPPS     $0x03, Y4, Y4, Y4
+	VORPD      Y4, Y2, Y2
+	VPXOR      Y4, Y4, Y4
+	VMOVDQU    96(CX), Y5
+	VMOVDQA    Y3, Y6
+	VGATHERDPS Y6, (AX)(Y5*4), Y4
+	VMAXPS     Y1, Y4, Y1
+	VCMPPS     $0x03, Y4, Y4, Y4
+	VORPD      Y4, Y2, Y2
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000020, DX
+	CMPQ       DX, $0x00000020
+	JGE        gather_loop
+
+gather_done:
+	VMAXPS       Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VMAXPS       X0, X1, X0
+	VPSHUFD      $0x4e, X0, X1
+	VMAXPS       X0, X1, X0
+	VPSHUFD      $0xb1, X0, X1
+	VMAXPS       X0, X1, X0
+	MOVSS        X0, lo+48(FP)
+	MOVSS        X0, hi+52(FP)
+	VPTEST       Y2, Y2
+	SETNE        AL
+	MOVB         AL, nan+56(FP)
+	VZEROUPPER
+	RET
+
+// func selMinMaxF32AVX2(x []float32, sel []uint32) (lo float32, hi float32, nan bool)
+// Requires: AVX, AVX2, SSE, SSE2
+TEXT ·selMinMaxF32AVX2(SB), NOSPLIT, $0-57
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x000000007f800000, BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQU      Y0, Y1
+	MOVQ         $0x00000000ff800000, BX
+	MOVQ         BX, X2
+	VPBROADCASTD X2, Y2
+	VMOVDQU      Y2, Y3
+	VPXOR        Y4, Y4, Y4
+	VPCMPEQQ     Y5, Y5, Y5
+	CMPQ         DX, $0x00000020
+	JL           gather_done
+
+gather_loop:
+	VPXOR      Y6, Y6, Y6
+	VMOVDQU    (CX), Y7
+	VMOVDQA    Y5, Y8
+	VGATHERDPS Y8, (AX)(Y7*4), Y6
+	VMINPS     Y0, Y6, Y0
+	VMAXPS     Y2, Y6, Y2
+	VCMPPS     $0x03, Y6, Y6, Y6
+	VORPD      Y6, Y4, Y4
+	VPXOR      Y6, Y6, Y6
+	VMOVDQU    32(CX), Y7
+	VMOVDQA    Y5, Y8
+	VGATHERDPS Y8, (AX)(Y7*4), Y6
+	VMINPS     Y1, Y6, Y1
+	VMAXPS     Y3, Y6, Y3
+	VCMPPS     $0x03, Y6, Y6, Y6
+	VORPD      Y6, Y4, Y4
+	VPXOR      Y6, Y6, Y6
+	VMOVDQU    64(CX), Y7
+	VMOVDQA    Y5, Y8
+	VGATHERDPS Y8, (AX)(Y7*4), Y6
+	VMINPS     Y0, Y6, Y0
+	VMAXPS     Y2, Y6, Y2
+	VCMPPS     $0x03, Y6, Y6, Y6
+	VORPD      Y6, Y4, Y4
+	VPXOR      Y6, Y6, Y6
+	VMOVDQU    96(CX), Y7
+	VMOVDQA    Y5, Y8
+	VGATHERDPS Y8, (AX)(Y7*4), Y6
+	VMINPS     Y1, Y6, Y1
+	VMAXPS     Y3, Y6, Y3
+	VCMPPS     $0x03, Y6, Y6, Y6
+	VORPD      Y6, Y4, Y4
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000020, DX
+	CMPQ       DX, $0x00000020
+	JGE        gather_loop
+
+gather_done:
+	VMINPS       Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VMINPS       X0, X1, X0
+	VPSHUFD      $0x4e, X0, X1
+	VMINPS       X0, X1, X0
+	VPSHUFD      $0xb1, X0, X1
+	VMINPS       X0, X1, X0
+	VMAXPS       Y2, Y3, Y2
+	VEXTRACTI128 $0x01, Y2, X1
+	VMAXPS       X2, X1, X2
+	VPSHUFD      $0x4e, X2, X1
+	VMAXPS       X2, X1, X2
+	VPSHUFD      $0xb1, X2, X1
+	VMAXPS       X2, X1, X2
+	MOVSS        X0, lo+48(FP)
+	MOVSS        X2, hi+52(FP)
+	VPTEST       Y4, Y4
+	SETNE        AL
+	MOVB         AL, nan+56(FP)
+	VZEROUPPER
+	RET
+
+// func selMinF64AVX2(x []float64, sel []uint32) (lo float64, hi float64, nan bool)
+// Requires: AVX, AVX2, SSE2
+TEXT ·selMinF64AVX2(SB), NOSPLIT, $0-65
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x7ff0000000000000, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Y0
+	VMOVDQU      Y0, Y1
+	VPXOR        Y2, Y2, Y2
+	VPCMPEQQ     Y3, Y3, Y3
+	CMPQ         DX, $0x00000010
+	JL           gather_done
+
+gather_loop:
+	VPXOR      Y4, Y4, Y4
+	VMOVDQU    (CX), X5
+	VMOVDQA    Y3, Y6
+	VGATHERDPD Y6, (AX)(X5*8), Y4
+	VMINPD     Y0, Y4, Y0
+	VCMPPD     $0x03, Y4, Y4, Y4
+	VORPD      Y4, Y2, Y2
+	VPXOR      Y4, Y4, Y4
+	VMOVDQU    16(CX), X5
+	VMOVDQA    Y3, Y6
+	VGATHERDPD Y6, (AX)(X5*8), Y4
+	VMINPD     Y1, Y4, Y1
+	VCMPPD     $0x03, Y4, Y4, Y4
+	VORPD      Y4, Y2, Y2
+	VPXOR      Y4, Y4, Y4
+	VMOVDQU    32(CX), X5
+	VMOVDQA    Y3, Y6
+	VGATHERDPD Y6, (AX)(X5*8), Y4
+	VMINPD     Y0, Y4, Y0
+	VCMPPD     $0x03, Y4, Y4, Y4
+	VORPD      Y4, Y2, Y2
+	VPXOR      Y4, Y4, Y4
+	VMOVDQU    48(CX), X5
+	VMOVDQA    Y3, Y6
+	VGATHERDPD Y6, (AX)(X5*8), Y4
+	VMINPD     Y1, Y4, Y1
+	VCMPPD     $0x03, Y4, Y4, Y4
+	VORPD      Y4, Y2, Y2
+	ADDQ       $0x00000040, CX
+	SUBQ       $0x00000010, DX
+	CMPQ       DX, $0x00000010
+	JGE        gather_loop
+
+gather_done:
+	VMINPD       Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VMINPD       X0, X1, X0
+	VPSHUFD      $0x4e, X0, X1
+	VMINPD       X0, X1, X0
+	MOVSD        X0, lo+48(FP)
+	MOVSD        X0, hi+56(FP)
+	VPTEST       Y2, Y2
+	SETNE        AL
+	MOVB         AL, nan+64(FP)
+	VZEROUPPER
+	RET
+
+// func selMaxF64AVX2(x []float64, sel []uint32) (lo float64, hi float64, nan bool)
+// Requires: AVX, AVX2, SSE2
+TEXT ·selMaxF64AVX2(SB), NOSPLIT, $0-65
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0xfff0000000000000, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Y0
+	VMOVDQU      Y0, Y1
+	VPXOR        Y2, Y2, Y2
+	VPCMPEQQ     Y3, Y3, Y3
+	CMPQ         DX, $0x00000010
+	JL           gather_done
+
+gather_loop:
+	VPXOR      Y4, Y4, Y4
+	VMOVDQU    (CX), X5
+	VMOVDQA    Y3, Y6
+	VGATHERDPD Y6, (AX)(X5*8), Y4
+	VMAXPD     Y0, Y4, Y0
+	VCMPPD     $0x03, Y4, Y4, Y4
+	VORPD      Y4, Y2, Y2
+	VPXOR      Y4, Y4, Y4
+	VMOVDQU    16(CX), X5
+	VMOVDQA    Y3, Y6
+	VGATHERDPD Y6, (AX)(X5*8), Y4
+	VMAXPD     Y1, Y4, Y1
+	VCMPPD     $0x03, Y4, Y4, Y4
+	VORPD      Y4, Y2, Y2
+	VPXOR      Y4, Y4, Y4
+	VMOVDQU    32(CX), X5
+	VMOVDQA    Y3, Y6
+	VGATHERDPD Y6, (AX)(X5*8), Y4
+	VMAXPD     Y0, Y4, Y0
+	VCMPPD     $0x03, Y4, Y4, Y4
+	VORPD      Y4, Y2, Y2
+	VPXOR      Y4, Y4, Y4
+	VMOVDQU    48(CX), X5
+	VMOVDQA    Y3, Y6
+	VGATHERDPD Y6, (AX)(X5*8), Y4
+	VMAXPD     Y1, Y4, Y1
+	VCMPPD     $0x03, Y4, Y4, Y4
+	VORPD      Y4, Y2, Y2
+	ADDQ       $0x00000040, CX
+	SUBQ       $0x00000010, DX
+	CMPQ       DX, $0x00000010
+	JGE        gather_loop
+
+gather_done:
+	VMAXPD       Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VMAXPD       X0, X1, X0
+	VPSHUFD      $0x4e, X0, X1
+	VMAXPD       X0, X1, X0
+	MOVSD        X0, lo+48(FP)
+	MOVSD        X0, hi+56(FP)
+	VPTEST       Y2, Y2
+	SETNE        AL
+	MOVB         AL, nan+64(FP)
+	VZEROUPPER
+	RET
+
+// func selMinMaxF64AVX2(x []float64, sel []uint32) (lo float64, hi float64, nan bool)
+// Requires: AVX, AVX2, SSE2
+TEXT ·selMinMaxF64AVX2(SB), NOSPLIT, $0-65
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x7ff0000000000000, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Y0
+	VMOVDQU      Y0, Y1
+	MOVQ         $0xfff0000000000000, BX
+	MOVQ         BX, X2
+	VPBROADCASTQ X2, Y2
+	VMOVDQU      Y2, Y3
+	VPXOR        Y4, Y4, Y4
+	VPCMPEQQ     Y5, Y5, Y5
+	CMPQ         DX, $0x00000010
+	JL           gather_done
+
+gather_loop:
+	VPXOR      Y6, Y6, Y6
+	VMOVDQU    (CX), X7
+	VMOVDQA    Y5, Y8
+	VGATHERDPD Y8, (AX)(X7*8), Y6
+	VMINPD     Y0, Y6, Y0
+	VMAXPD     Y2, Y6, Y2
+	VCMPPD     $0x03, Y6, Y6, Y6
+	VORPD      Y6, Y4, Y4
+	VPXOR      Y6, Y6, Y6
+	VMOVDQU    16(CX), X7
+	VMOVDQA    Y5, Y8
+	VGATHERDPD Y8, (AX)(X7*8), Y6
+	VMINPD     Y1, Y6, Y1
+	VMAXPD     Y3, Y6, Y3
+	VCMPPD     $0x03, Y6, Y6, Y6
+	VORPD      Y6, Y4, Y4
+	VPXOR      Y6, Y6, Y6
+	VMOVDQU    32(CX), X7
+	VMOVDQA    Y5, Y8
+	VGATHERDPD Y8, (AX)(X7*8), Y6
+	VMINPD     Y0, Y6, Y0
+	VMAXPD     Y2, Y6, Y2
+	VCMPPD     $0x03, Y6, Y6, Y6
+	VORPD      Y6, Y4, Y4
+	VPXOR      Y6, Y6, Y6
+	VMOVDQU    48(CX), X7
+	VMOVDQA    Y5, Y8
+	VGATHERDPD Y8, (AX)(X7*8), Y6
+	VMINPD     Y1, Y6, Y1
+	VMAXPD     Y3, Y6, Y3
+	VCMPPD     $0x03, Y6, Y6, Y6
+	VORPD      Y6, Y4, Y4
+	ADDQ       $0x00000040, CX
+	SUBQ       $0x00000010, DX
+	CMPQ       DX, $0x00000010
+	JGE        gather_loop
+
+gather_done:
+	VMINPD       Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VMINPD       X0, X1, X0
+	VPSHUFD      $0x4e, X0, X1
+	VMINPD       X0, X1, X0
+	VMAXPD       Y2, Y3, Y2
+	VEXTRACTI128 $0x01, Y2, X1
+	VMAXPD       X2, X1, X2
+	VPSHUFD      $0x4e, X2, X1
+	VMAXPD       X2, X1, X2
+	MOVSD        X0, lo+48(FP)
+	MOVSD        X2, hi+56(FP)
+	VPTEST       Y4, Y4
+	SETNE        AL
+	MOVB         AL, nan+64(FP)
+	VZEROUPPER
+	RET
+
+// func selMinF32AVX512(x []float32, sel []uint32) (lo float32, hi float32, nan bool)
+// Requires: AVX, AVX512F, AVX512VL, SSE, SSE2
+TEXT ·selMinF32AVX512(SB), NOSPLIT, $0-57
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x000000007f800000, BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Z0
+	VMOVDQU64    Z0, Z5
+	VMOVDQU64    Z0, Z6
+	VMOVDQU64    Z0, Z7
+	KXORW        K1, K1, K1
+	CMPQ         DX, $0x00000040
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Z8
+	KXNORW     K2, K2, K2
+	VGATHERDPS (AX)(Z8*4), K2, Z1
+	VMINPS     Z0, Z1, Z0
+	VCMPPS     $0x03, Z1, Z1, K3
+	KORW       K3, K1, K1
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  64(CX), Z8
+	KXNORW     K4, K4, K4
+	VGATHERDPS (AX)(Z8*4), K4, Z2
+	VMINPS     Z5, Z2, Z5
+	VCMPPS     $0x03, Z2, Z2, K3
+	KORW       K3, K1, K1
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  128(CX), Z8
+	KXNORW     K5, K5, K5
+	VGATHERDPS (AX)(Z8*4), K5, Z3
+	VMINPS     Z6, Z3, Z6
+	VCMPPS     $0x03, Z3, Z3, K3
+	KORW       K3, K1, K1
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  192(CX), Z8
+	KXNORW     K6, K6, K6
+	VGATHERDPS (AX)(Z8*4), K6, Z4
+	VMINPS     Z7, Z4, Z7
+	VCMPPS     $0x03, Z4, Z4, K3
+	KORW       K3, K1, K1
+	ADDQ       $0x00000100, CX
+	SUBQ       $0x00000040, DX
+	CMPQ       DX, $0x00000040
+	JGE        gather_loop
+
+gather_done:
+	VMINPS        Z0, Z5, Z0
+	VMINPS        Z0, Z6, Z0
+	VMINPS        Z0, Z7, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VMINPS        Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VMINPS        X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VMINPS        X0, X1, X0
+	VPSHUFD       $0xb1, X0, X1
+	VMINPS        X0, X1, X0
+	MOVSS         X0, lo+48(FP)
+	MOVSS         X0, hi+52(FP)
+	KORTESTW      K1, K1
+	SETNE         AL
+	MOVB          AL, nan+56(FP)
+	VZEROUPPER
+	RET
+
+// func selMinF32ValidAVX512(x []float32, sel []uint32, bits []byte, off int) (lo float32, hi float32, nan bool, valid int)
+// Requires: AVX, AVX512F, AVX512VL, POPCNT, SSE, SSE2
+TEXT ·selMinF32ValidAVX512(SB), NOSPLIT, $0-104
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x000000007f800000, BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Z0
+	MOVQ         bits_base+48(FP), BX
+	MOVQ         bits_len+56(FP), SI
+	SUBQ         $0x04, SI
+	MOVQ         off+72(FP), DI
+	VPBROADCASTD DI, Z9
+	VPBROADCASTD SI, Z10
+	MOVL         $0x00000001, SI
+	VPBROADCASTD SI, Z11
+	XORQ         SI, SI
+	KXORW        K1, K1, K1
+	CMPQ         DX, $0x00000040
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Z12
+	KXNORW     K2, K2, K2
+	VGATHERDPS (AX)(Z12*4), K2, Z1
+	VCMPPS     $0x19, Z0, Z1, K3
+	KORTESTW   K3, K3
+	JNE        cand0
+
+cand0_back:
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  64(CX), Z12
+	KXNORW     K4, K4, K4
+	VGATHERDPS (AX)(Z12*4), K4, Z2
+	VCMPPS     $0x19, Z0, Z2, K3
+	KORTESTW   K3, K3
+	JNE        cand1
+
+cand1_back:
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  128(CX), Z12
+	KXNORW     K5, K5, K5
+	VGATHERDPS (AX)(Z12*4), K5, Z3
+	VCMPPS     $0x19, Z0, Z3, K3
+	KORTESTW   K3, K3
+	JNE        cand2
+
+cand2_back:
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  192(CX), Z12
+	KXNORW     K6, K6, K6
+	VGATHERDPS (AX)(Z12*4), K6, Z4
+	VCMPPS     $0x19, Z0, Z4, K3
+	KORTESTW   K3, K3
+	JNE        cand3
+
+cand3_back:
+	ADDQ $0x00000100, CX
+	SUBQ $0x00000040, DX
+	CMPQ DX, $0x00000040
+	JGE  gather_loop
+
+gather_done:
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VMINPS        Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VMINPS        X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VMINPS        X0, X1, X0
+	VPSHUFD       $0xb1, X0, X1
+	VMINPS        X0, X1, X0
+	MOVSS         X0, lo+80(FP)
+	MOVSS         X0, hi+84(FP)
+	KORTESTW      K1, K1
+	SETNE         AL
+	MOVB          AL, nan+88(FP)
+	MOVQ          SI, valid+96(FP)
+	VZEROUPPER
+	RET
+
+cand0:
+	VPADDD     (CX), Z9, Z12
+	VPSRLD     $0x03, Z12, Z13
+	VPMINUD    Z10, Z13, Z13
+	KMOVW      K3, K7
+	VPXORD     Z5, Z5, Z5
+	VPGATHERDD (BX)(Z13*1), K7, Z5
+	VPSLLD     $0x03, Z13, Z13
+	VPSUBD     Z13, Z12, Z12
+	VPSRLVD    Z12, Z5, Z5
+	VPTESTMD   Z11, Z5, K3, K3
+	KMOVW      K3, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VMINPS     Z0, Z1, K3, Z0
+	VCMPPS     $0x03, Z1, Z1, K3, K3
+	KORW       K3, K1, K1
+	JMP        cand0_back
+
+cand1:
+	VPADDD     64(CX), Z9, Z12
+	VPSRLD     $0x03, Z12, Z13
+	VPMINUD    Z10, Z13, Z13
+	KMOVW      K3, K7
+	VPXORD     Z6, Z6, Z6
+	VPGATHERDD (BX)(Z13*1), K7, Z6
+	VPSLLD     $0x03, Z13, Z13
+	VPSUBD     Z13, Z12, Z12
+	VPSRLVD    Z12, Z6, Z6
+	VPTESTMD   Z11, Z6, K3, K3
+	KMOVW      K3, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VMINPS     Z0, Z2, K3, Z0
+	VCMPPS     $0x03, Z2, Z2, K3, K3
+	KORW       K3, K1, K1
+	JMP        cand1_back
+
+cand2:
+	VPADDD     128(CX), Z9, Z12
+	VPSRLD     $0x03, Z12, Z13
+	VPMINUD    Z10, Z13, Z13
+	KMOVW      K3, K7
+	VPXORD     Z7, Z7, Z7
+	VPGATHERDD (BX)(Z13*1), K7, Z7
+	VPSLLD     $0x03, Z13, Z13
+	VPSUBD     Z13, Z12, Z12
+	VPSRLVD    Z12, Z7, Z7
+	VPTESTMD   Z11, Z7, K3, K3
+	KMOVW      K3, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VMINPS     Z0, Z3, K3, Z0
+	VCMPPS     $0x03, Z3, Z3, K3, K3
+	KORW       K3, K1, K1
+	JMP        cand2_back
+
+cand3:
+	VPADDD     192(CX), Z9, Z12
+	VPSRLD     $0x03, Z12, Z13
+	VPMINUD    Z10, Z13, Z13
+	KMOVW      K3, K7
+	VPXORD     Z8, Z8, Z8
+	VPGATHERDD (BX)(Z13*1), K7, Z8
+	VPSLLD     $0x03, Z13, Z13
+	VPSUBD     Z13, Z12, Z12
+	VPSRLVD    Z12, Z8, Z8
+	VPTESTMD   Z11, Z8, K3, K3
+	KMOVW      K3, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VMINPS     Z0, Z4, K3, Z0
+	VCMPPS     $0x03, Z4, Z4, K3, K3
+	KORW       K3, K1, K1
+	JMP        cand3_back
+
+// func selMaxF32AVX512(x []float32, sel []uint32) (lo float32, hi float32, nan bool)
+// Requires: AVX, AVX512F, AVX512VL, SSE, SSE2
+TEXT ·selMaxF32AVX512(SB), NOSPLIT, $0-57
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x00000000ff800000, BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Z0
+	VMOVDQU64    Z0, Z5
+	VMOVDQU64    Z0, Z6
+	VMOVDQU64    Z0, Z7
+	KXORW        K1, K1, K1
+	CMPQ         DX, $0x00000040
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Z8
+	KXNORW     K2, K2, K2
+	VGATHERDPS (AX)(Z8*4), K2, Z1
+	VMAXPS     Z0, Z1, Z0
+	VCMPPS     $0x03, Z1, Z1, K3
+	KORW       K3, K1, K1
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  64(CX), Z8
+	KXNORW     K4, K4, K4
+	VGATHERDPS (AX)(Z8*4), K4, Z2
+	VMAXPS     Z5, Z2, Z5
+	VCMPPS     $0x03, Z2, Z2, K3
+	KORW       K3, K1, K1
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  128(CX), Z8
+	KXNORW     K5, K5, K5
+	VGATHERDPS (AX)(Z8*4), K5, Z3
+	VMAXPS     Z6, Z3, Z6
+	VCMPPS     $0x03, Z3, Z3, K3
+	KORW       K3, K1, K1
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  192(CX), Z8
+	KXNORW     K6, K6, K6
+	VGATHERDPS (AX)(Z8*4), K6, Z4
+	VMAXPS     Z7, Z4, Z7
+	VCMPPS     $0x03, Z4, Z4, K3
+	KORW       K3, K1, K1
+	ADDQ       $0x00000100, CX
+	SUBQ       $0x00000040, DX
+	CMPQ       DX, $0x00000040
+	JGE        gather_loop
+
+gather_done:
+	VMAXPS        Z0, Z5, Z0
+	VMAXPS        Z0, Z6, Z0
+	VMAXPS        Z0, Z7, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VMAXPS        Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VMAXPS        X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VMAXPS        X0, X1, X0
+	VPSHUFD       $0xb1, X0, X1
+	VMAXPS        X0, X1, X0
+	MOVSS         X0, lo+48(FP)
+	MOVSS         X0, hi+52(FP)
+	KORTESTW      K1, K1
+	SETNE         AL
+	MOVB          AL, nan+56(FP)
+	VZEROUPPER
+	RET
+
+// func selMaxF32ValidAVX512(x []float32, sel []uint32, bits []byte, off int) (lo float32, hi float32, nan bool, valid int)
+// Requires: AVX, AVX512F, AVX512VL, POPCNT, SSE, SSE2
+TEXT ·selMaxF32ValidAVX512(SB), NOSPLIT, $0-104
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x00000000ff800000, BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Z0
+	MOVQ         bits_base+48(FP), BX
+	MOVQ         bits_len+56(FP), SI
+	SUBQ         $0x04, SI
+	MOVQ         off+72(FP), DI
+	VPBROADCASTD DI, Z9
+	VPBROADCASTD SI, Z10
+	MOVL         $0x00000001, SI
+	VPBROADCASTD SI, Z11
+	XORQ         SI, SI
+	KXORW        K1, K1, K1
+	CMPQ         DX, $0x00000040
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Z12
+	KXNORW     K2, K2, K2
+	VGATHERDPS (AX)(Z12*4), K2, Z1
+	VCMPPS     $0x16, Z0, Z1, K3
+	KORTESTW   K3, K3
+	JNE        cand0
+
+cand0_back:
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  64(CX), Z12
+	KXNORW     K4, K4, K4
+	VGATHERDPS (AX)(Z12*4), K4, Z2
+	VCMPPS     $0x16, Z0, Z2, K3
+	KORTESTW   K3, K3
+	JNE        cand1
+
+cand1_back:
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  128(CX), Z12
+	KXNORW     K5, K5, K5
+	VGATHERDPS (AX)(Z12*4), K5, Z3
+	VCMPPS     $0x16, Z0, Z3, K3
+	KORTESTW   K3, K3
+	JNE        cand2
+
+cand2_back:
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  192(CX), Z12
+	KXNORW     K6, K6, K6
+	VGATHERDPS (AX)(Z12*4), K6, Z4
+	VCMPPS     $0x16, Z0, Z4, K3
+	KORTESTW   K3, K3
+	JNE        cand3
+
+cand3_back:
+	ADDQ $0x00000100, CX
+	SUBQ $0x00000040, DX
+	CMPQ DX, $0x00000040
+	JGE  gather_loop
+
+gather_done:
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VMAXPS        Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VMAXPS        X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VMAXPS        X0, X1, X0
+	VPSHUFD       $0xb1, X0, X1
+	VMAXPS        X0, X1, X0
+	MOVSS         X0, lo+80(FP)
+	MOVSS         X0, hi+84(FP)
+	KORTESTW      K1, K1
+	SETNE         AL
+	MOVB          AL, nan+88(FP)
+	MOVQ          SI, valid+96(FP)
+	VZEROUPPER
+	RET
+
+cand0:
+	VPADDD     (CX), Z9, Z12
+	VPSRLD     $0x03, Z12, Z13
+	VPMINUD    Z10, Z13, Z13
+	KMOVW      K3, K7
+	VPXORD     Z5, Z5, Z5
+	VPGATHERDD (BX)(Z13*1), K7, Z5
+	VPSLLD     $0x03, Z13, Z13
+	VPSUBD     Z13, Z12, Z12
+	VPSRLVD    Z12, Z5, Z5
+	VPTESTMD   Z11, Z5, K3, K3
+	KMOVW      K3, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VMAXPS     Z0, Z1, K3, Z0
+	VCMPPS     $0x03, Z1, Z1, K3, K3
+	KORW       K3, K1, K1
+	JMP        cand0_back
+
+cand1:
+	VPADDD     64(CX), Z9, Z12
+	VPSRLD     $0x03, Z12, Z13
+	VPMINUD    Z10, Z13, Z13
+	KMOVW      K3, K7
+	VPXORD     Z6, Z6, Z6
+	VPGATHERDD (BX)(Z13*1), K7, Z6
+	VPSLLD     $0x03, Z13, Z13
+	VPSUBD     Z13, Z12, Z12
+	VPSRLVD    Z12, Z6, Z6
+	VPTESTMD   Z11, Z6, K3, K3
+	KMOVW      K3, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VMAXPS     Z0, Z2, K3, Z0
+	VCMPPS     $0x03, Z2, Z2, K3, K3
+	KORW       K3, K1, K1
+	JMP        cand1_back
+
+cand2:
+	VPADDD     128(CX), Z9, Z12
+	VPSRLD     $0x03, Z12, Z13
+	VPMINUD    Z10, Z13, Z13
+	KMOVW      K3, K7
+	VPXORD     Z7, Z7, Z7
+	VPGATHERDD (BX)(Z13*1), K7, Z7
+	VPSLLD     $0x03, Z13, Z13
+	VPSUBD     Z13, Z12, Z12
+	VPSRLVD    Z12, Z7, Z7
+	VPTESTMD   Z11, Z7, K3, K3
+	KMOVW      K3, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VMAXPS     Z0, Z3, K3, Z0
+	VCMPPS     $0x03, Z3, Z3, K3, K3
+	KORW       K3, K1, K1
+	JMP        cand2_back
+
+cand3:
+	VPADDD     192(CX), Z9, Z12
+	VPSRLD     $0x03, Z12, Z13
+	VPMINUD    Z10, Z13, Z13
+	KMOVW      K3, K7
+	VPXORD     Z8, Z8, Z8
+	VPGATHERDD (BX)(Z13*1), K7, Z8
+	VPSLLD     $0x03, Z13, Z13
+	VPSUBD     Z13, Z12, Z12
+	VPSRLVD    Z12, Z8, Z8
+	VPTESTMD   Z11, Z8, K3, K3
+	KMOVW      K3, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VMAXPS     Z0, Z4, K3, Z0
+	VCMPPS     $0x03, Z4, Z4, K3, K3
+	KORW       K3, K1, K1
+	JMP        cand3_back
+
+// func selMinMaxF32AVX512(x []float32, sel []uint32) (lo float32, hi float32, nan bool)
+// Requires: AVX, AVX512F, AVX512VL, SSE, SSE2
+TEXT ·selMinMaxF32AVX512(SB), NOSPLIT, $0-57
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x000000007f800000, BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Z0
+	VMOVDQU64    Z0, Z5
+	VMOVDQU64    Z0, Z6
+	VMOVDQU64    Z0, Z7
+	MOVQ         $0x00000000ff800000, BX
+	MOVQ         BX, X8
+	VPBROADCASTD X8, Z8
+	VMOVDQU64    Z8, Z9
+	VMOVDQU64    Z8, Z10
+	VMOVDQU64    Z8, Z11
+	KXORW        K1, K1, K1
+	CMPQ         DX, $0x00000040
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Z12
+	KXNORW     K2, K2, K2
+	VGATHERDPS (AX)(Z12*4), K2, Z1
+	VMINPS     Z0, Z1, Z0
+	VMAXPS     Z8, Z1, Z8
+	VCMPPS     $0x03, Z1, Z1, K3
+	KORW       K3, K1, K1
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  64(CX), Z12
+	KXNORW     K4, K4, K4
+	VGATHERDPS (AX)(Z12*4), K4, Z2
+	VMINPS     Z5, Z2, Z5
+	VMAXPS     Z9, Z2, Z9
+	VCMPPS     $0x03, Z2, Z2, K3
+	KORW       K3, K1, K1
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  128(CX), Z12
+	KXNORW     K5, K5, K5
+	VGATHERDPS (AX)(Z12*4), K5, Z3
+	VMINPS     Z6, Z3, Z6
+	VMAXPS     Z10, Z3, Z10
+	VCMPPS     $0x03, Z3, Z3, K3
+	KORW       K3, K1, K1
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  192(CX), Z12
+	KXNORW     K6, K6, K6
+	VGATHERDPS (AX)(Z12*4), K6, Z4
+	VMINPS     Z7, Z4, Z7
+	VMAXPS     Z11, Z4, Z11
+	VCMPPS     $0x03, Z4, Z4, K3
+	KORW       K3, K1, K1
+	ADDQ       $0x00000100, CX
+	SUBQ       $0x00000040, DX
+	CMPQ       DX, $0x00000040
+	JGE        gather_loop
+
+gather_done:
+	VMINPS        Z0, Z5, Z0
+	VMINPS        Z0, Z6, Z0
+	VMINPS        Z0, Z7, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VMINPS        Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VMINPS        X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VMINPS        X0, X1, X0
+	VPSHUFD       $0xb1, X0, X1
+	VMINPS        X0, X1, X0
+	VMAXPS        Z8, Z9, Z8
+	VMAXPS        Z8, Z10, Z8
+	VMAXPS        Z8, Z11, Z8
+	VEXTRACTI64X4 $0x01, Z8, Y1
+	VMAXPS        Y8, Y1, Y8
+	VEXTRACTI32X4 $0x01, Y8, X1
+	VMAXPS        X8, X1, X8
+	VPSHUFD       $0x4e, X8, X1
+	VMAXPS        X8, X1, X8
+	VPSHUFD       $0xb1, X8, X1
+	VMAXPS        X8, X1, X8
+	MOVSS         X0, lo+48(FP)
+	MOVSS         X8, hi+52(FP)
+	KORTESTW      K1, K1
+	SETNE         AL
+	MOVB          AL, nan+56(FP)
+	VZEROUPPER
+	RET
+
+// func selMinMaxF32ValidAVX512(x []float32, sel []uint32, bits []byte, off int) (lo float32, hi float32, nan bool, valid int)
+// Requires: AVX, AVX512F, AVX512VL, POPCNT, SSE, SSE2
+TEXT ·selMinMaxF32ValidAVX512(SB), NOSPLIT, $0-104
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x000000007f800000, BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Z0
+	VMOVDQU64    Z0, Z9
+	VMOVDQU64    Z0, Z10
+	VMOVDQU64    Z0, Z11
+	MOVQ         $0x00000000ff800000, BX
+	MOVQ         BX, X12
+	VPBROADCASTD X12, Z12
+	VMOVDQU64    Z12, Z13
+	VMOVDQU64    Z12, Z14
+	VMOVDQU64    Z12, Z15
+	MOVQ         bits_base+48(FP), BX
+	MOVQ         bits_len+56(FP), SI
+	SUBQ         $0x04, SI
+	MOVQ         off+72(FP), DI
+	VPBROADCASTD DI, Z16
+	VPBROADCASTD SI, Z17
+	MOVL         $0x00000001, SI
+	VPBROADCASTD SI, Z18
+	XORQ         SI, SI
+	KXORW        K1, K1, K1
+	CMPQ         DX, $0x00000040
+	JL           gather_done
+
+gather_loop:
+	VPADDD     (CX), Z16, Z19
+	VPSRLD     $0x03, Z19, Z20
+	VPMINUD    Z17, Z20, Z20
+	KXNORW     K2, K2, K2
+	VPXORQ     Z1, Z1, Z1
+	VPGATHERDD (BX)(Z20*1), K2, Z1
+	VPSLLD     $0x03, Z20, Z20
+	VPSUBD     Z20, Z19, Z19
+	VPSRLVD    Z19, Z1, Z1
+	VPTESTMD   Z18, Z1, K3
+	KMOVW      K3, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  (CX), Z19
+	KMOVW      K3, K4
+	VGATHERDPS (AX)(Z19*4), K4, Z2
+	VMINPS     Z0, Z2, K3, Z0
+	VMAXPS     Z12, Z2, K3, Z12
+	VCMPPS     $0x03, Z2, Z2, K3, K3
+	KORW       K3, K1, K1
+	VPADDD     64(CX), Z16, Z19
+	VPSRLD     $0x03, Z19, Z20
+	VPMINUD    Z17, Z20, Z20
+	KXNORW     K5, K5, K5
+	VPXORQ     Z3, Z3, Z3
+	VPGATHERDD (BX)(Z20*1), K5, Z3
+	VPSLLD     $0x03, Z20, Z20
+	VPSUBD     Z20, Z19, Z19
+	VPSRLVD    Z19, Z3, Z3
+	VPTESTMD   Z18, Z3, K3
+	KMOVW      K3, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  64(CX), Z19
+	KMOVW      K3, K4
+	VGATHERDPS (AX)(Z19*4), K4, Z4
+	VMINPS     Z9, Z4, K3, Z9
+	VMAXPS     Z13, Z4, K3, Z13
+	VCMPPS     $0x03, Z4, Z4, K3, K3
+	KORW       K3, K1, K1
+	VPADDD     128(CX), Z16, Z19
+	VPSRLD     $0x03, Z19, Z20
+	VPMINUD    Z17, Z20, Z20
+	KXNORW     K6, K6, K6
+	VPXORQ     Z5, Z5, Z5
+	VPGATHERDD (BX)(Z20*1), K6, Z5
+	VPSLLD     $0x03, Z20, Z20
+	VPSUBD     Z20, Z19, Z19
+	VPSRLVD    Z19, Z5, Z5
+	VPTESTMD   Z18, Z5, K3
+	KMOVW      K3, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPXORQ     Z6, Z6, Z6
+	VMOVDQU32  128(CX), Z19
+	KMOVW      K3, K4
+	VGATHERDPS (AX)(Z19*4), K4, Z6
+	VMINPS     Z10, Z6, K3, Z10
+	VMAXPS     Z14, Z6, K3, Z14
+	VCMPPS     $0x03, Z6, Z6, K3, K3
+	KORW       K3, K1, K1
+	VPADDD     192(CX), Z16, Z19
+	VPSRLD     $0x03, Z19, Z20
+	VPMINUD    Z17, Z20, Z20
+	KXNORW     K7, K7, K7
+	VPXORQ     Z7, Z7, Z7
+	VPGATHERDD (BX)(Z20*1), K7, Z7
+	VPSLLD     $0x03, Z20, Z20
+	VPSUBD     Z20, Z19, Z19
+	VPSRLVD    Z19, Z7, Z7
+	VPTESTMD   Z18, Z7, K3
+	KMOVW      K3, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPXORQ     Z8, Z8, Z8
+	VMOVDQU32  192(CX), Z19
+	KMOVW      K3, K4
+	VGATHERDPS (AX)(Z19*4), K4, Z8
+	VMINPS     Z11, Z8, K3, Z11
+	VMAXPS     Z15, Z8, K3, Z15
+	VCMPPS     $0x03, Z8, Z8, K3, K3
+	KORW       K3, K1, K1
+	ADDQ       $0x00000100, CX
+	SUBQ       $0x00000040, DX
+	CMPQ       DX, $0x00000040
+	JGE        gather_loop
+
+gather_done:
+	VMINPS        Z0, Z9, Z0
+	VMINPS        Z0, Z10, Z0
+	VMINPS        Z0, Z11, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VMINPS        Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VMINPS        X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VMINPS        X0, X1, X0
+	VPSHUFD       $0xb1, X0, X1
+	VMINPS        X0, X1, X0
+	VMAXPS        Z12, Z13, Z12
+	VMAXPS        Z12, Z14, Z12
+	VMAXPS        Z12, Z15, Z12
+	VEXTRACTI64X4 $0x01, Z12, Y1
+	VMAXPS        Y12, Y1, Y12
+	VEXTRACTI32X4 $0x01, Y12, X1
+	VMAXPS        X12, X1, X12
+	VPSHUFD       $0x4e, X12, X1
+	VMAXPS        X12, X1, X12
+	VPSHUFD       $0xb1, X12, X1
+	VMAXPS        X12, X1, X12
+	MOVSS         X0, lo+80(FP)
+	MOVSS         X12, hi+84(FP)
+	KORTESTW      K1, K1
+	SETNE         AL
+	MOVB          AL, nan+88(FP)
+	MOVQ          SI, valid+96(FP)
+	VZEROUPPER
+	RET
+
+// func selMinF64AVX512(x []float64, sel []uint32) (lo float64, hi float64, nan bool)
+// Requires: AVX, AVX512F, AVX512VL, SSE2
+TEXT ·selMinF64AVX512(SB), NOSPLIT, $0-65
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x7ff0000000000000, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Z0
+	VMOVDQU64    Z0, Z5
+	VMOVDQU64    Z0, Z6
+	VMOVDQU64    Z0, Z7
+	KXORW        K1, K1, K1
+	CMPQ         DX, $0x00000020
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Y8
+	KXNORW     K2, K2, K2
+	VGATHERDPD (AX)(Y8*8), K2, Z1
+	VMINPD     Z0, Z1, Z0
+	VCMPPD     $0x03, Z1, Z1, K3
+	KORW       K3, K1, K1
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  32(CX), Y8
+	KXNORW     K4, K4, K4
+	VGATHERDPD (AX)(Y8*8), K4, Z2
+	VMINPD     Z5, Z2, Z5
+	VCMPPD     $0x03, Z2, Z2, K3
+	KORW       K3, K1, K1
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  64(CX), Y8
+	KXNORW     K5, K5, K5
+	VGATHERDPD (AX)(Y8*8), K5, Z3
+	VMINPD     Z6, Z3, Z6
+	VCMPPD     $0x03, Z3, Z3, K3
+	KORW       K3, K1, K1
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  96(CX), Y8
+	KXNORW     K6, K6, K6
+	VGATHERDPD (AX)(Y8*8), K6, Z4
+	VMINPD     Z7, Z4, Z7
+	VCMPPD     $0x03, Z4, Z4, K3
+	KORW       K3, K1, K1
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000020, DX
+	CMPQ       DX, $0x00000020
+	JGE        gather_loop
+
+gather_done:
+	VMINPD        Z0, Z5, Z0
+	VMINPD        Z0, Z6, Z0
+	VMINPD        Z0, Z7, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VMINPD        Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VMINPD        X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VMINPD        X0, X1, X0
+	MOVSD         X0, lo+48(FP)
+	MOVSD         X0, hi+56(FP)
+	KORTESTW      K1, K1
+	SETNE         AL
+	MOVB          AL, nan+64(FP)
+	VZEROUPPER
+	RET
+
+// func selMinF64ValidAVX512(x []float64, sel []uint32, bits []byte, off int) (lo float64, hi float64, nan bool, valid int)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, POPCNT, SSE2
+TEXT ·selMinF64ValidAVX512(SB), NOSPLIT, $0-112
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x7ff0000000000000, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Z0
+	MOVQ         bits_base+48(FP), BX
+	MOVQ         bits_len+56(FP), SI
+	SUBQ         $0x04, SI
+	MOVQ         off+72(FP), DI
+	VPBROADCASTD DI, Z9
+	VPBROADCASTD SI, Z10
+	MOVL         $0x00000001, SI
+	VPBROADCASTD SI, Z11
+	XORQ         SI, SI
+	KXORW        K1, K1, K1
+	CMPQ         DX, $0x00000020
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Y12
+	KXNORW     K2, K2, K2
+	VGATHERDPD (AX)(Y12*8), K2, Z1
+	VCMPPD     $0x19, Z0, Z1, K3
+	KORTESTW   K3, K3
+	JNE        cand0
+
+cand0_back:
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  32(CX), Y12
+	KXNORW     K4, K4, K4
+	VGATHERDPD (AX)(Y12*8), K4, Z2
+	VCMPPD     $0x19, Z0, Z2, K3
+	KORTESTW   K3, K3
+	JNE        cand1
+
+cand1_back:
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  64(CX), Y12
+	KXNORW     K5, K5, K5
+	VGATHERDPD (AX)(Y12*8), K5, Z3
+	VCMPPD     $0x19, Z0, Z3, K3
+	KORTESTW   K3, K3
+	JNE        cand2
+
+cand2_back:
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  96(CX), Y12
+	KXNORW     K6, K6, K6
+	VGATHERDPD (AX)(Y12*8), K6, Z4
+	VCMPPD     $0x19, Z0, Z4, K3
+	KORTESTW   K3, K3
+	JNE        cand3
+
+cand3_back:
+	ADDQ $0x00000080, CX
+	SUBQ $0x00000020, DX
+	CMPQ DX, $0x00000020
+	JGE  gather_loop
+
+gather_done:
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VMINPD        Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VMINPD        X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VMINPD        X0, X1, X0
+	MOVSD         X0, lo+80(FP)
+	MOVSD         X0, hi+88(FP)
+	KORTESTW      K1, K1
+	SETNE         AL
+	MOVB          AL, nan+96(FP)
+	MOVQ          SI, valid+104(FP)
+	VZEROUPPER
+	RET
+
+cand0:
+	VPADDD     (CX), Y9, Y12
+	VPSRLD     $0x03, Y12, Y13
+	VPMINUD    Y10, Y13, Y13
+	KMOVW      K3, K7
+	VPXORD     Y5, Y5, Y5
+	VPGATHERDD (BX)(Y13*1), K7, Y5
+	VPSLLD     $0x03, Y13, Y13
+	VPSUBD     Y13, Y12, Y12
+	VPSRLVD    Y12, Y5, Y5
+	VPTESTMD   Y11, Y5, K3, K3
+	KMOVW      K3, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VMINPD     Z0, Z1, K3, Z0
+	VCMPPD     $0x03, Z1, Z1, K3, K3
+	KORW       K3, K1, K1
+	JMP        cand0_back
+
+cand1:
+	VPADDD     32(CX), Y9, Y12
+	VPSRLD     $0x03, Y12, Y13
+	VPMINUD    Y10, Y13, Y13
+	KMOVW      K3, K7
+	VPXORD     Y6, Y6, Y6
+	VPGATHERDD (BX)(Y13*1), K7, Y6
+	VPSLLD     $0x03, Y13, Y13
+	VPSUBD     Y13, Y12, Y12
+	VPSRLVD    Y12, Y6, Y6
+	VPTESTMD   Y11, Y6, K3, K3
+	KMOVW      K3, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VMINPD     Z0, Z2, K3, Z0
+	VCMPPD     $0x03, Z2, Z2, K3, K3
+	KORW       K3, K1, K1
+	JMP        cand1_back
+
+cand2:
+	VPADDD     64(CX), Y9, Y12
+	VPSRLD     $0x03, Y12, Y13
+	VPMINUD    Y10, Y13, Y13
+	KMOVW      K3, K7
+	VPXORD     Y7, Y7, Y7
+	VPGATHERDD (BX)(Y13*1), K7, Y7
+	VPSLLD     $0x03, Y13, Y13
+	VPSUBD     Y13, Y12, Y12
+	VPSRLVD    Y12, Y7, Y7
+	VPTESTMD   Y11, Y7, K3, K3
+	KMOVW      K3, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VMINPD     Z0, Z3, K3, Z0
+	VCMPPD     $0x03, Z3, Z3, K3, K3
+	KORW       K3, K1, K1
+	JMP        cand2_back
+
+cand3:
+	VPADDD     96(CX), Y9, Y12
+	VPSRLD     $0x03, Y12, Y13
+	VPMINUD    Y10, Y13, Y13
+	KMOVW      K3, K7
+	VPXORD     Y8, Y8, Y8
+	VPGATHERDD (BX)(Y13*1), K7, Y8
+	VPSLLD     $0x03, Y13, Y13
+	VPSUBD     Y13, Y12, Y12
+	VPSRLVD    Y12, Y8, Y8
+	VPTESTMD   Y11, Y8, K3, K3
+	KMOVW      K3, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VMINPD     Z0, Z4, K3, Z0
+	VCMPPD     $0x03, Z4, Z4, K3, K3
+	KORW       K3, K1, K1
+	JMP        cand3_back
+
+// func selMaxF64AVX512(x []float64, sel []uint32) (lo float64, hi float64, nan bool)
+// Requires: AVX, AVX512F, AVX512VL, SSE2
+TEXT ·selMaxF64AVX512(SB), NOSPLIT, $0-65
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0xfff0000000000000, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Z0
+	VMOVDQU64    Z0, Z5
+	VMOVDQU64    Z0, Z6
+	VMOVDQU64    Z0, Z7
+	KXORW        K1, K1, K1
+	CMPQ         DX, $0x00000020
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Y8
+	KXNORW     K2, K2, K2
+	VGATHERDPD (AX)(Y8*8), K2, Z1
+	VMAXPD     Z0, Z1, Z0
+	VCMPPD     $0x03, Z1, Z1, K3
+	KORW       K3, K1, K1
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  32(CX), Y8
+	KXNORW     K4, K4, K4
+	VGATHERDPD (AX)(Y8*8), K4, Z2
+	VMAXPD     Z5, Z2, Z5
+	VCMPPD     $0x03, Z2, Z2, K3
+	KORW       K3, K1, K1
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  64(CX), Y8
+	KXNORW     K5, K5, K5
+	VGATHERDPD (AX)(Y8*8), K5, Z3
+	VMAXPD     Z6, Z3, Z6
+	VCMPPD     $0x03, Z3, Z3, K3
+	KORW       K3, K1, K1
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  96(CX), Y8
+	KXNORW     K6, K6, K6
+	VGATHERDPD (AX)(Y8*8), K6, Z4
+	VMAXPD     Z7, Z4, Z7
+	VCMPPD     $0x03, Z4, Z4, K3
+	KORW       K3, K1, K1
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000020, DX
+	CMPQ       DX, $0x00000020
+	JGE        gather_loop
+
+gather_done:
+	VMAXPD        Z0, Z5, Z0
+	VMAXPD        Z0, Z6, Z0
+	VMAXPD        Z0, Z7, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VMAXPD        Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VMAXPD        X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VMAXPD        X0, X1, X0
+	MOVSD         X0, lo+48(FP)
+	MOVSD         X0, hi+56(FP)
+	KORTESTW      K1, K1
+	SETNE         AL
+	MOVB          AL, nan+64(FP)
+	VZEROUPPER
+	RET
+
+// func selMaxF64ValidAVX512(x []float64, sel []uint32, bits []byte, off int) (lo float64, hi float64, nan bool, valid int)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, POPCNT, SSE2
+TEXT ·selMaxF64ValidAVX512(SB), NOSPLIT, $0-112
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0xfff0000000000000, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Z0
+	MOVQ         bits_base+48(FP), BX
+	MOVQ         bits_len+56(FP), SI
+	SUBQ         $0x04, SI
+	MOVQ         off+72(FP), DI
+	VPBROADCASTD DI, Z9
+	VPBROADCASTD SI, Z10
+	MOVL         $0x00000001, SI
+	VPBROADCASTD SI, Z11
+	XORQ         SI, SI
+	KXORW        K1, K1, K1
+	CMPQ         DX, $0x00000020
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Y12
+	KXNORW     K2, K2, K2
+	VGATHERDPD (AX)(Y12*8), K2, Z1
+	VCMPPD     $0x16, Z0, Z1, K3
+	KORTESTW   K3, K3
+	JNE        cand0
+
+cand0_back:
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  32(CX), Y12
+	KXNORW     K4, K4, K4
+	VGATHERDPD (AX)(Y12*8), K4, Z2
+	VCMPPD     $0x16, Z0, Z2, K3
+	KORTESTW   K3, K3
+	JNE        cand1
+
+cand1_back:
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  64(CX), Y12
+	KXNORW     K5, K5, K5
+	VGATHERDPD (AX)(Y12*8), K5, Z3
+	VCMPPD     $0x16, Z0, Z3, K3
+	KORTESTW   K3, K3
+	JNE        cand2
+
+cand2_back:
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  96(CX), Y12
+	KXNORW     K6, K6, K6
+	VGATHERDPD (AX)(Y12*8), K6, Z4
+	VCMPPD     $0x16, Z0, Z4, K3
+	KORTESTW   K3, K3
+	JNE        cand3
+
+cand3_back:
+	ADDQ $0x00000080, CX
+	SUBQ $0x00000020, DX
+	CMPQ DX, $0x00000020
+	JGE  gather_loop
+
+gather_done:
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VMAXPD        Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VMAXPD        X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VMAXPD        X0, X1, X0
+	MOVSD         X0, lo+80(FP)
+	MOVSD         X0, hi+88(FP)
+	KORTESTW      K1, K1
+	SETNE         AL
+	MOVB          AL, nan+96(FP)
+	MOVQ          SI, valid+104(FP)
+	VZEROUPPER
+	RET
+
+cand0:
+	VPADDD     (CX), Y9, Y12
+	VPSRLD     $0x03, Y12, Y13
+	VPMINUD    Y10, Y13, Y13
+	KMOVW      K3, K7
+	VPXORD     Y5, Y5, Y5
+	VPGATHERDD (BX)(Y13*1), K7, Y5
+	VPSLLD     $0x03, Y13, Y13
+	VPSUBD     Y13, Y12, Y12
+	VPSRLVD    Y12, Y5, Y5
+	VPTESTMD   Y11, Y5, K3, K3
+	KMOVW      K3, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VMAXPD     Z0, Z1, K3, Z0
+	VCMPPD     $0x03, Z1, Z1, K3, K3
+	KORW       K3, K1, K1
+	JMP        cand0_back
+
+cand1:
+	VPADDD     32(CX), Y9, Y12
+	VPSRLD     $0x03, Y12, Y13
+	VPMINUD    Y10, Y13, Y13
+	KMOVW      K3, K7
+	VPXORD     Y6, Y6, Y6
+	VPGATHERDD (BX)(Y13*1), K7, Y6
+	VPSLLD     $0x03, Y13, Y13
+	VPSUBD     Y13, Y12, Y12
+	VPSRLVD    Y12, Y6, Y6
+	VPTESTMD   Y11, Y6, K3, K3
+	KMOVW      K3, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VMAXPD     Z0, Z2, K3, Z0
+	VCMPPD     $0x03, Z2, Z2, K3, K3
+	KORW       K3, K1, K1
+	JMP        cand1_back
+
+cand2:
+	VPADDD     64(CX), Y9, Y12
+	VPSRLD     $0x03, Y12, Y13
+	VPMINUD    Y10, Y13, Y13
+	KMOVW      K3, K7
+	VPXORD     Y7, Y7, Y7
+	VPGATHERDD (BX)(Y13*1), K7, Y7
+	VPSLLD     $0x03, Y13, Y13
+	VPSUBD     Y13, Y12, Y12
+	VPSRLVD    Y12, Y7, Y7
+	VPTESTMD   Y11, Y7, K3, K3
+	KMOVW      K3, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VMAXPD     Z0, Z3, K3, Z0
+	VCMPPD     $0x03, Z3, Z3, K3, K3
+	KORW       K3, K1, K1
+	JMP        cand2_back
+
+cand3:
+	VPADDD     96(CX), Y9, Y12
+	VPSRLD     $0x03, Y12, Y13
+	VPMINUD    Y10, Y13, Y13
+	KMOVW      K3, K7
+	VPXORD     Y8, Y8, Y8
+	VPGATHERDD (BX)(Y13*1), K7, Y8
+	VPSLLD     $0x03, Y13, Y13
+	VPSUBD     Y13, Y12, Y12
+	VPSRLVD    Y12, Y8, Y8
+	VPTESTMD   Y11, Y8, K3, K3
+	KMOVW      K3, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VMAXPD     Z0, Z4, K3, Z0
+	VCMPPD     $0x03, Z4, Z4, K3, K3
+	KORW       K3, K1, K1
+	JMP        cand3_back
+
+// func selMinMaxF64AVX512(x []float64, sel []uint32) (lo float64, hi float64, nan bool)
+// Requires: AVX, AVX512F, AVX512VL, SSE2
+TEXT ·selMinMaxF64AVX512(SB), NOSPLIT, $0-65
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x7ff0000000000000, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Z0
+	VMOVDQU64    Z0, Z5
+	VMOVDQU64    Z0, Z6
+	VMOVDQU64    Z0, Z7
+	MOVQ         $0xfff0000000000000, BX
+	MOVQ         BX, X8
+	VPBROADCASTQ X8, Z8
+	VMOVDQU64    Z8, Z9
+	VMOVDQU64    Z8, Z10
+	VMOVDQU64    Z8, Z11
+	KXORW        K1, K1, K1
+	CMPQ         DX, $0x00000020
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Y12
+	KXNORW     K2, K2, K2
+	VGATHERDPD (AX)(Y12*8), K2, Z1
+	VMINPD     Z0, Z1, Z0
+	VMAXPD     Z8, Z1, Z8
+	VCMPPD     $0x03, Z1, Z1, K3
+	KORW       K3, K1, K1
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  32(CX), Y12
+	KXNORW     K4, K4, K4
+	VGATHERDPD (AX)(Y12*8), K4, Z2
+	VMINPD     Z5, Z2, Z5
+	VMAXPD     Z9, Z2, Z9
+	VCMPPD     $0x03, Z2, Z2, K3
+	KORW       K3, K1, K1
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  64(CX), Y12
+	KXNORW     K5, K5, K5
+	VGATHERDPD (AX)(Y12*8), K5, Z3
+	VMINPD     Z6, Z3, Z6
+	VMAXPD     Z10, Z3, Z10
+	VCMPPD     $0x03, Z3, Z3, K3
+	KORW       K3, K1, K1
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  96(CX), Y12
+	KXNORW     K6, K6, K6
+	VGATHERDPD (AX)(Y12*8), K6, Z4
+	VMINPD     Z7, Z4, Z7
+	VMAXPD     Z11, Z4, Z11
+	VCMPPD     $0x03, Z4, Z4, K3
+	KORW       K3, K1, K1
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000020, DX
+	CMPQ       DX, $0x00000020
+	JGE        gather_loop
+
+gather_done:
+	VMINPD        Z0, Z5, Z0
+	VMINPD        Z0, Z6, Z0
+	VMINPD        Z0, Z7, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VMINPD        Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VMINPD        X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VMINPD        X0, X1, X0
+	VMAXPD        Z8, Z9, Z8
+	VMAXPD        Z8, Z10, Z8
+	VMAXPD        Z8, Z11, Z8
+	VEXTRACTI64X4 $0x01, Z8, Y1
+	VMAXPD        Y8, Y1, Y8
+	VEXTRACTI32X4 $0x01, Y8, X1
+	VMAXPD        X8, X1, X8
+	VPSHUFD       $0x4e, X8, X1
+	VMAXPD        X8, X1, X8
+	MOVSD         X0, lo+48(FP)
+	MOVSD         X8, hi+56(FP)
+	KORTESTW      K1, K1
+	SETNE         AL
+	MOVB          AL, nan+64(FP)
+	VZEROUPPER
+	RET
+
+// func selMinMaxF64ValidAVX512(x []float64, sel []uint32, bits []byte, off int) (lo float64, hi float64, nan bool, valid int)
+// Requires: AVX, AVX512F, AVX512VL, POPCNT, SSE2
+TEXT ·selMinMaxF64ValidAVX512(SB), NOSPLIT, $0-112
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x7ff0000000000000, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Z0
+	VMOVDQU64    Z0, Z7
+	VMOVDQU64    Z0, Z8
+	VMOVDQU64    Z0, Z9
+	MOVQ         $0xfff0000000000000, BX
+	MOVQ         BX, X10
+	VPBROADCASTQ X10, Z10
+	VMOVDQU64    Z10, Z11
+	VMOVDQU64    Z10, Z12
+	VMOVDQU64    Z10, Z13
+	MOVQ         bits_base+48(FP), BX
+	MOVQ         bits_len+56(FP), SI
+	SUBQ         $0x04, SI
+	MOVQ         off+72(FP), DI
+	VPBROADCASTD DI, Z14
+	VPBROADCASTD SI, Z15
+	MOVL         $0x00000001, SI
+	VPBROADCASTD SI, Z16
+	XORQ         SI, SI
+	KXORW        K1, K1, K1
+	CMPQ         DX, $0x00000020
+	JL           gather_done
+
+gather_loop:
+	VPADDD     (CX), Z14, Z17
+	VPSRLD     $0x03, Z17, Z18
+	VPMINUD    Z15, Z18, Z18
+	KXNORW     K2, K2, K2
+	VPXORQ     Z1, Z1, Z1
+	VPGATHERDD (BX)(Z18*1), K2, Z1
+	VPSLLD     $0x03, Z18, Z18
+	VPSUBD     Z18, Z17, Z17
+	VPSRLVD    Z17, Z1, Z1
+	VPTESTMD   Z16, Z1, K3
+	KMOVW      K3, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	KSHIFTRW   $0x08, K3, K4
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  (CX), Y17
+	KMOVW      K3, K5
+	VGATHERDPD (AX)(Y17*8), K5, Z2
+	VMINPD     Z0, Z2, K3, Z0
+	VMAXPD     Z10, Z2, K3, Z10
+	VCMPPD     $0x03, Z2, Z2, K3, K3
+	KORW       K3, K1, K1
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  32(CX), Y17
+	KMOVW      K4, K3
+	VGATHERDPD (AX)(Y17*8), K3, Z3
+	VMINPD     Z7, Z3, K4, Z7
+	VMAXPD     Z11, Z3, K4, Z11
+	VCMPPD     $0x03, Z3, Z3, K4, K3
+	KORW       K3, K1, K1
+	VPADDD     64(CX), Z14, Z17
+	VPSRLD     $0x03, Z17, Z18
+	VPMINUD    Z15, Z18, Z18
+	KXNORW     K6, K6, K6
+	VPXORQ     Z4, Z4, Z4
+	VPGATHERDD (BX)(Z18*1), K6, Z4
+	VPSLLD     $0x03, Z18, Z18
+	VPSUBD     Z18, Z17, Z17
+	VPSRLVD    Z17, Z4, Z4
+	VPTESTMD   Z16, Z4, K3
+	KMOVW      K3, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	KSHIFTRW   $0x08, K3, K4
+	VPXORQ     Z5, Z5, Z5
+	VMOVDQU32  64(CX), Y17
+	KMOVW      K3, K5
+	VGATHERDPD (AX)(Y17*8), K5, Z5
+	VMINPD     Z8, Z5, K3, Z8
+	VMAXPD     Z12, Z5, K3, Z12
+	VCMPPD     $0x03, Z5, Z5, K3, K3
+	KORW       K3, K1, K1
+	VPXORQ     Z6, Z6, Z6
+	VMOVDQU32  96(CX), Y17
+	KMOVW      K4, K3
+	VGATHERDPD (AX)(Y17*8), K3, Z6
+	VMINPD     Z9, Z6, K4, Z9
+	VMAXPD     Z13, Z6, K4, Z13
+	VCMPPD     $0x03, Z6, Z6, K4, K3
+	KORW       K3, K1, K1
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000020, DX
+	CMPQ       DX, $0x00000020
+	JGE        gather_loop
+
+gather_done:
+	VMINPD        Z0, Z7, Z0
+	VMINPD        Z0, Z8, Z0
+	VMINPD        Z0, Z9, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VMINPD        Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VMINPD        X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VMINPD        X0, X1, X0
+	VMAXPD        Z10, Z11, Z10
+	VMAXPD        Z10, Z12, Z10
+	VMAXPD        Z10, Z13, Z10
+	VEXTRACTI64X4 $0x01, Z10, Y1
+	VMAXPD        Y10, Y1, Y10
+	VEXTRACTI32X4 $0x01, Y10, X1
+	VMAXPD        X10, X1, X10
+	VPSHUFD       $0x4e, X10, X1
+	VMAXPD        X10, X1, X10
+	MOVSD         X0, lo+80(FP)
+	MOVSD         X10, hi+88(FP)
+	KORTESTW      K1, K1
+	SETNE         AL
+	MOVB          AL, nan+96(FP)
+	MOVQ          SI, valid+104(FP)
+	VZEROUPPER
+	RET
+
+// func selMinI32AVX512(x []int32, sel []uint32) (lo int32, hi int32, nan bool)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, SSE2
+TEXT ·selMinI32AVX512(SB), NOSPLIT, $0-57
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x000000007fffffff, BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Z0
+	VMOVDQU64    Z0, Z5
+	VMOVDQU64    Z0, Z6
+	VMOVDQU64    Z0, Z7
+	CMPQ         DX, $0x00000040
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Z8
+	KXNORW     K1, K1, K1
+	VPGATHERDD (AX)(Z8*4), K1, Z1
+	VPMINSD    Z0, Z1, Z0
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  64(CX), Z8
+	KXNORW     K2, K2, K2
+	VPGATHERDD (AX)(Z8*4), K2, Z2
+	VPMINSD    Z5, Z2, Z5
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  128(CX), Z8
+	KXNORW     K3, K3, K3
+	VPGATHERDD (AX)(Z8*4), K3, Z3
+	VPMINSD    Z6, Z3, Z6
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  192(CX), Z8
+	KXNORW     K4, K4, K4
+	VPGATHERDD (AX)(Z8*4), K4, Z4
+	VPMINSD    Z7, Z4, Z7
+	ADDQ       $0x00000100, CX
+	SUBQ       $0x00000040, DX
+	CMPQ       DX, $0x00000040
+	JGE        gather_loop
+
+gather_done:
+	VPMINSD       Z0, Z5, Z0
+	VPMINSD       Z0, Z6, Z0
+	VPMINSD       Z0, Z7, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPMINSD       Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VPMINSD       X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPMINSD       X0, X1, X0
+	VPSHUFD       $0xb1, X0, X1
+	VPMINSD       X0, X1, X0
+	VMOVD         X0, AX
+	MOVL          AX, lo+48(FP)
+	MOVL          AX, hi+52(FP)
+	XORL          AX, AX
+	MOVB          AL, nan+56(FP)
+	VZEROUPPER
+	RET
+
+// func selMinI32ValidAVX512(x []int32, sel []uint32, bits []byte, off int) (lo int32, hi int32, nan bool, valid int)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, POPCNT, SSE2
+TEXT ·selMinI32ValidAVX512(SB), NOSPLIT, $0-104
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x000000007fffffff, BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Z0
+	MOVQ         bits_base+48(FP), BX
+	MOVQ         bits_len+56(FP), SI
+	SUBQ         $0x04, SI
+	MOVQ         off+72(FP), DI
+	VPBROADCASTD DI, Z9
+	VPBROADCASTD SI, Z10
+	MOVL         $0x00000001, SI
+	VPBROADCASTD SI, Z11
+	XORQ         SI, SI
+	CMPQ         DX, $0x00000040
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Z12
+	KXNORW     K1, K1, K1
+	VPGATHERDD (AX)(Z12*4), K1, Z1
+	VPCMPD     $0x01, Z0, Z1, K2
+	KORTESTW   K2, K2
+	JNE        cand0
+
+cand0_back:
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  64(CX), Z12
+	KXNORW     K3, K3, K3
+	VPGATHERDD (AX)(Z12*4), K3, Z2
+	VPCMPD     $0x01, Z0, Z2, K2
+	KORTESTW   K2, K2
+	JNE        cand1
+
+cand1_back:
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  128(CX), Z12
+	KXNORW     K4, K4, K4
+	VPGATHERDD (AX)(Z12*4), K4, Z3
+	VPCMPD     $0x01, Z0, Z3, K2
+	KORTESTW   K2, K2
+	JNE        cand2
+
+cand2_back:
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  192(CX), Z12
+	KXNORW     K5, K5, K5
+	VPGATHERDD (AX)(Z12*4), K5, Z4
+	VPCMPD     $0x01, Z0, Z4, K2
+	KORTESTW   K2, K2
+	JNE        cand3
+
+cand3_back:
+	ADDQ $0x00000100, CX
+	SUBQ $0x00000040, DX
+	CMPQ DX, $0x00000040
+	JGE  gather_loop
+
+gather_done:
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPMINSD       Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VPMINSD       X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPMINSD       X0, X1, X0
+	VPSHUFD       $0xb1, X0, X1
+	VPMINSD       X0, X1, X0
+	VMOVD         X0, AX
+	MOVL          AX, lo+80(FP)
+	MOVL          AX, hi+84(FP)
+	XORL          AX, AX
+	MOVB          AL, nan+88(FP)
+	MOVQ          SI, valid+96(FP)
+	VZEROUPPER
+	RET
+
+cand0:
+	VPADDD     (CX), Z9, Z12
+	VPSRLD     $0x03, Z12, Z13
+	VPMINUD    Z10, Z13, Z13
+	KMOVW      K2, K6
+	VPXORD     Z5, Z5, Z5
+	VPGATHERDD (BX)(Z13*1), K6, Z5
+	VPSLLD     $0x03, Z13, Z13
+	VPSUBD     Z13, Z12, Z12
+	VPSRLVD    Z12, Z5, Z5
+	VPTESTMD   Z11, Z5, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMINSD    Z0, Z1, K2, Z0
+	JMP        cand0_back
+
+cand1:
+	VPADDD     64(CX), Z9, Z12
+	VPSRLD     $0x03, Z12, Z13
+	VPMINUD    Z10, Z13, Z13
+	KMOVW      K2, K6
+	VPXORD     Z6, Z6, Z6
+	VPGATHERDD (BX)(Z13*1), K6, Z6
+	VPSLLD     $0x03, Z13, Z13
+	VPSUBD     Z13, Z12, Z12
+	VPSRLVD    Z12, Z6, Z6
+	VPTESTMD   Z11, Z6, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMINSD    Z0, Z2, K2, Z0
+	JMP        cand1_back
+
+cand2:
+	VPADDD     128(CX), Z9, Z12
+	VPSRLD     $0x03, Z12, Z13
+	VPMINUD    Z10, Z13, Z13
+	KMOVW      K2, K6
+	VPXORD     Z7, Z7, Z7
+	VPGATHERDD (BX)(Z13*1), K6, Z7
+	VPSLLD     $0x03, Z13, Z13
+	VPSUBD     Z13, Z12, Z12
+	VPSRLVD    Z12, Z7, Z7
+	VPTESTMD   Z11, Z7, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMINSD    Z0, Z3, K2, Z0
+	JMP        cand2_back
+
+cand3:
+	VPADDD     192(CX), Z9, Z12
+	VPSRLD     $0x03, Z12, Z13
+	VPMINUD    Z10, Z13, Z13
+	KMOVW      K2, K6
+	VPXORD     Z8, Z8, Z8
+	VPGATHERDD (BX)(Z13*1), K6, Z8
+	VPSLLD     $0x03, Z13, Z13
+	VPSUBD     Z13, Z12, Z12
+	VPSRLVD    Z12, Z8, Z8
+	VPTESTMD   Z11, Z8, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMINSD    Z0, Z4, K2, Z0
+	JMP        cand3_back
+
+// func selMaxI32AVX512(x []int32, sel []uint32) (lo int32, hi int32, nan bool)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, SSE2
+TEXT ·selMaxI32AVX512(SB), NOSPLIT, $0-57
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x0000000080000000, BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Z0
+	VMOVDQU64    Z0, Z5
+	VMOVDQU64    Z0, Z6
+	VMOVDQU64    Z0, Z7
+	CMPQ         DX, $0x00000040
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Z8
+	KXNORW     K1, K1, K1
+	VPGATHERDD (AX)(Z8*4), K1, Z1
+	VPMAXSD    Z0, Z1, Z0
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  64(CX), Z8
+	KXNORW     K2, K2, K2
+	VPGATHERDD (AX)(Z8*4), K2, Z2
+	VPMAXSD    Z5, Z2, Z5
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  128(CX), Z8
+	KXNORW     K3, K3, K3
+	VPGATHERDD (AX)(Z8*4), K3, Z3
+	VPMAXSD    Z6, Z3, Z6
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  192(CX), Z8
+	KXNORW     K4, K4, K4
+	VPGATHERDD (AX)(Z8*4), K4, Z4
+	VPMAXSD    Z7, Z4, Z7
+	ADDQ       $0x00000100, CX
+	SUBQ       $0x00000040, DX
+	CMPQ       DX, $0x00000040
+	JGE        gather_loop
+
+gather_done:
+	VPMAXSD       Z0, Z5, Z0
+	VPMAXSD       Z0, Z6, Z0
+	VPMAXSD       Z0, Z7, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPMAXSD       Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VPMAXSD       X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPMAXSD       X0, X1, X0
+	VPSHUFD       $0xb1, X0, X1
+	VPMAXSD       X0, X1, X0
+	VMOVD         X0, AX
+	MOVL          AX, lo+48(FP)
+	MOVL          AX, hi+52(FP)
+	XORL          AX, AX
+	MOVB          AL, nan+56(FP)
+	VZEROUPPER
+	RET
+
+// func selMaxI32ValidAVX512(x []int32, sel []uint32, bits []byte, off int) (lo int32, hi int32, nan bool, valid int)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, POPCNT, SSE2
+TEXT ·selMaxI32ValidAVX512(SB), NOSPLIT, $0-104
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x0000000080000000, BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Z0
+	MOVQ         bits_base+48(FP), BX
+	MOVQ         bits_len+56(FP), SI
+	SUBQ         $0x04, SI
+	MOVQ         off+72(FP), DI
+	VPBROADCASTD DI, Z9
+	VPBROADCASTD SI, Z10
+	MOVL         $0x00000001, SI
+	VPBROADCASTD SI, Z11
+	XORQ         SI, SI
+	CMPQ         DX, $0x00000040
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Z12
+	KXNORW     K1, K1, K1
+	VPGATHERDD (AX)(Z12*4), K1, Z1
+	VPCMPD     $0x06, Z0, Z1, K2
+	KORTESTW   K2, K2
+	JNE        cand0
+
+cand0_back:
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  64(CX), Z12
+	KXNORW     K3, K3, K3
+	VPGATHERDD (AX)(Z12*4), K3, Z2
+	VPCMPD     $0x06, Z0, Z2, K2
+	KORTESTW   K2, K2
+	JNE        cand1
+
+cand1_back:
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  128(CX), Z12
+	KXNORW     K4, K4, K4
+	VPGATHERDD (AX)(Z12*4), K4, Z3
+	VPCMPD     $0x06, Z0, Z3, K2
+	KORTESTW   K2, K2
+	JNE        cand2
+
+cand2_back:
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  192(CX), Z12
+	KXNORW     K5, K5, K5
+	VPGATHERDD (AX)(Z12*4), K5, Z4
+	VPCMPD     $0x06, Z0, Z4, K2
+	KORTESTW   K2, K2
+	JNE        cand3
+
+cand3_back:
+	ADDQ $0x00000100, CX
+	SUBQ $0x00000040, DX
+	CMPQ DX, $0x00000040
+	JGE  gather_loop
+
+gather_done:
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPMAXSD       Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VPMAXSD       X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPMAXSD       X0, X1, X0
+	VPSHUFD       $0xb1, X0, X1
+	VPMAXSD       X0, X1, X0
+	VMOVD         X0, AX
+	MOVL          AX, lo+80(FP)
+	MOVL          AX, hi+84(FP)
+	XORL          AX, AX
+	MOVB          AL, nan+88(FP)
+	MOVQ          SI, valid+96(FP)
+	VZEROUPPER
+	RET
+
+cand0:
+	VPADDD     (CX), Z9, Z12
+	VPSRLD     $0x03, Z12, Z13
+	VPMINUD    Z10, Z13, Z13
+	KMOVW      K2, K6
+	VPXORD     Z5, Z5, Z5
+	VPGATHERDD (BX)(Z13*1), K6, Z5
+	VPSLLD     $0x03, Z13, Z13
+	VPSUBD     Z13, Z12, Z12
+	VPSRLVD    Z12, Z5, Z5
+	VPTESTMD   Z11, Z5, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMAXSD    Z0, Z1, K2, Z0
+	JMP        cand0_back
+
+cand1:
+	VPADDD     64(CX), Z9, Z12
+	VPSRLD     $0x03, Z12, Z13
+	VPMINUD    Z10, Z13, Z13
+	KMOVW      K2, K6
+	VPXORD     Z6, Z6, Z6
+	VPGATHERDD (BX)(Z13*1), K6, Z6
+	VPSLLD     $0x03, Z13, Z13
+	VPSUBD     Z13, Z12, Z12
+	VPSRLVD    Z12, Z6, Z6
+	VPTESTMD   Z11, Z6, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMAXSD    Z0, Z2, K2, Z0
+	JMP        cand1_back
+
+cand2:
+	VPADDD     128(CX), Z9, Z12
+	VPSRLD     $0x03, Z12, Z13
+	VPMINUD    Z10, Z13, Z13
+	KMOVW      K2, K6
+	VPXORD     Z7, Z7, Z7
+	VPGATHERDD (BX)(Z13*1), K6, Z7
+	VPSLLD     $0x03, Z13, Z13
+	VPSUBD     Z13, Z12, Z12
+	VPSRLVD    Z12, Z7, Z7
+	VPTESTMD   Z11, Z7, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMAXSD    Z0, Z3, K2, Z0
+	JMP        cand2_back
+
+cand3:
+	VPADDD     192(CX), Z9, Z12
+	VPSRLD     $0x03, Z12, Z13
+	VPMINUD    Z10, Z13, Z13
+	KMOVW      K2, K6
+	VPXORD     Z8, Z8, Z8
+	VPGATHERDD (BX)(Z13*1), K6, Z8
+	VPSLLD     $0x03, Z13, Z13
+	VPSUBD     Z13, Z12, Z12
+	VPSRLVD    Z12, Z8, Z8
+	VPTESTMD   Z11, Z8, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMAXSD    Z0, Z4, K2, Z0
+	JMP        cand3_back
+
+// func selMinMaxI32AVX512(x []int32, sel []uint32) (lo int32, hi int32, nan bool)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, SSE2
+TEXT ·selMinMaxI32AVX512(SB), NOSPLIT, $0-57
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x000000007fffffff, BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Z0
+	VMOVDQU64    Z0, Z5
+	VMOVDQU64    Z0, Z6
+	VMOVDQU64    Z0, Z7
+	MOVQ         $0x0000000080000000, BX
+	MOVQ         BX, X8
+	VPBROADCASTD X8, Z8
+	VMOVDQU64    Z8, Z9
+	VMOVDQU64    Z8, Z10
+	VMOVDQU64    Z8, Z11
+	CMPQ         DX, $0x00000040
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Z12
+	KXNORW     K1, K1, K1
+	VPGATHERDD (AX)(Z12*4), K1, Z1
+	VPMINSD    Z0, Z1, Z0
+	VPMAXSD    Z8, Z1, Z8
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  64(CX), Z12
+	KXNORW     K2, K2, K2
+	VPGATHERDD (AX)(Z12*4), K2, Z2
+	VPMINSD    Z5, Z2, Z5
+	VPMAXSD    Z9, Z2, Z9
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  128(CX), Z12
+	KXNORW     K3, K3, K3
+	VPGATHERDD (AX)(Z12*4), K3, Z3
+	VPMINSD    Z6, Z3, Z6
+	VPMAXSD    Z10, Z3, Z10
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  192(CX), Z12
+	KXNORW     K4, K4, K4
+	VPGATHERDD (AX)(Z12*4), K4, Z4
+	VPMINSD    Z7, Z4, Z7
+	VPMAXSD    Z11, Z4, Z11
+	ADDQ       $0x00000100, CX
+	SUBQ       $0x00000040, DX
+	CMPQ       DX, $0x00000040
+	JGE        gather_loop
+
+gather_done:
+	VPMINSD       Z0, Z5, Z0
+	VPMINSD       Z0, Z6, Z0
+	VPMINSD       Z0, Z7, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPMINSD       Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VPMINSD       X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPMINSD       X0, X1, X0
+	VPSHUFD       $0xb1, X0, X1
+	VPMINSD       X0, X1, X0
+	VMOVD         X0, AX
+	VPMAXSD       Z8, Z9, Z8
+	VPMAXSD       Z8, Z10, Z8
+	VPMAXSD       Z8, Z11, Z8
+	VEXTRACTI64X4 $0x01, Z8, Y0
+	VPMAXSD       Y8, Y0, Y8
+	VEXTRACTI32X4 $0x01, Y8, X0
+	VPMAXSD       X8, X0, X8
+	VPSHUFD       $0x4e, X8, X0
+	VPMAXSD       X8, X0, X8
+	VPSHUFD       $0xb1, X8, X0
+	VPMAXSD       X8, X0, X8
+	VMOVD         X8, CX
+	MOVL          AX, lo+48(FP)
+	MOVL          CX, hi+52(FP)
+	XORL          AX, AX
+	MOVB          AL, nan+56(FP)
+	VZEROUPPER
+	RET
+
+// func selMinMaxI32ValidAVX512(x []int32, sel []uint32, bits []byte, off int) (lo int32, hi int32, nan bool, valid int)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, POPCNT, SSE2
+TEXT ·selMinMaxI32ValidAVX512(SB), NOSPLIT, $0-104
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x000000007fffffff, BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Z0
+	VMOVDQU64    Z0, Z9
+	VMOVDQU64    Z0, Z10
+	VMOVDQU64    Z0, Z11
+	MOVQ         $0x0000000080000000, BX
+	MOVQ         BX, X12
+	VPBROADCASTD X12, Z12
+	VMOVDQU64    Z12, Z13
+	VMOVDQU64    Z12, Z14
+	VMOVDQU64    Z12, Z15
+	MOVQ         bits_base+48(FP), BX
+	MOVQ         bits_len+56(FP), SI
+	SUBQ         $0x04, SI
+	MOVQ         off+72(FP), DI
+	VPBROADCASTD DI, Z16
+	VPBROADCASTD SI, Z17
+	MOVL         $0x00000001, SI
+	VPBROADCASTD SI, Z18
+	XORQ         SI, SI
+	CMPQ         DX, $0x00000040
+	JL           gather_done
+
+gather_loop:
+	VPADDD     (CX), Z16, Z19
+	VPSRLD     $0x03, Z19, Z20
+	VPMINUD    Z17, Z20, Z20
+	KXNORW     K1, K1, K1
+	VPXORQ     Z1, Z1, Z1
+	VPGATHERDD (BX)(Z20*1), K1, Z1
+	VPSLLD     $0x03, Z20, Z20
+	VPSUBD     Z20, Z19, Z19
+	VPSRLVD    Z19, Z1, Z1
+	VPTESTMD   Z18, Z1, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  (CX), Z19
+	KMOVW      K2, K3
+	VPGATHERDD (AX)(Z19*4), K3, Z2
+	VPMINSD    Z0, Z2, K2, Z0
+	VPMAXSD    Z12, Z2, K2, Z12
+	VPADDD     64(CX), Z16, Z19
+	VPSRLD     $0x03, Z19, Z20
+	VPMINUD    Z17, Z20, Z20
+	KXNORW     K4, K4, K4
+	VPXORQ     Z3, Z3, Z3
+	VPGATHERDD (BX)(Z20*1), K4, Z3
+	VPSLLD     $0x03, Z20, Z20
+	VPSUBD     Z20, Z19, Z19
+	VPSRLVD    Z19, Z3, Z3
+	VPTESTMD   Z18, Z3, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  64(CX), Z19
+	KMOVW      K2, K3
+	VPGATHERDD (AX)(Z19*4), K3, Z4
+	VPMINSD    Z9, Z4, K2, Z9
+	VPMAXSD    Z13, Z4, K2, Z13
+	VPADDD     128(CX), Z16, Z19
+	VPSRLD     $0x03, Z19, Z20
+	VPMINUD    Z17, Z20, Z20
+	KXNORW     K5, K5, K5
+	VPXORQ     Z5, Z5, Z5
+	VPGATHERDD (BX)(Z20*1), K5, Z5
+	VPSLLD     $0x03, Z20, Z20
+	VPSUBD     Z20, Z19, Z19
+	VPSRLVD    Z19, Z5, Z5
+	VPTESTMD   Z18, Z5, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPXORQ     Z6, Z6, Z6
+	VMOVDQU32  128(CX), Z19
+	KMOVW      K2, K3
+	VPGATHERDD (AX)(Z19*4), K3, Z6
+	VPMINSD    Z10, Z6, K2, Z10
+	VPMAXSD    Z14, Z6, K2, Z14
+	VPADDD     192(CX), Z16, Z19
+	VPSRLD     $0x03, Z19, Z20
+	VPMINUD    Z17, Z20, Z20
+	KXNORW     K6, K6, K6
+	VPXORQ     Z7, Z7, Z7
+	VPGATHERDD (BX)(Z20*1), K6, Z7
+	VPSLLD     $0x03, Z20, Z20
+	VPSUBD     Z20, Z19, Z19
+	VPSRLVD    Z19, Z7, Z7
+	VPTESTMD   Z18, Z7, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPXORQ     Z8, Z8, Z8
+	VMOVDQU32  192(CX), Z19
+	KMOVW      K2, K3
+	VPGATHERDD (AX)(Z19*4), K3, Z8
+	VPMINSD    Z11, Z8, K2, Z11
+	VPMAXSD    Z15, Z8, K2, Z15
+	ADDQ       $0x00000100, CX
+	SUBQ       $0x00000040, DX
+	CMPQ       DX, $0x00000040
+	JGE        gather_loop
+
+gather_done:
+	VPMINSD       Z0, Z9, Z0
+	VPMINSD       Z0, Z10, Z0
+	VPMINSD       Z0, Z11, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPMINSD       Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VPMINSD       X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPMINSD       X0, X1, X0
+	VPSHUFD       $0xb1, X0, X1
+	VPMINSD       X0, X1, X0
+	VMOVD         X0, AX
+	VPMAXSD       Z12, Z13, Z12
+	VPMAXSD       Z12, Z14, Z12
+	VPMAXSD       Z12, Z15, Z12
+	VEXTRACTI64X4 $0x01, Z12, Y0
+	VPMAXSD       Y12, Y0, Y12
+	VEXTRACTI32X4 $0x01, Y12, X0
+	VPMAXSD       X12, X0, X12
+	VPSHUFD       $0x4e, X12, X0
+	VPMAXSD       X12, X0, X12
+	VPSHUFD       $0xb1, X12, X0
+	VPMAXSD       X12, X0, X12
+	VMOVD         X12, CX
+	MOVL          AX, lo+80(FP)
+	MOVL          CX, hi+84(FP)
+	XORL          AX, AX
+	MOVB          AL, nan+88(FP)
+	MOVQ          SI, valid+96(FP)
+	VZEROUPPER
+	RET
+
+// func selMinI64AVX512(x []int64, sel []uint32) (lo int64, hi int64, nan bool)
+// Requires: AVX, AVX512F, AVX512VL, SSE2
+TEXT ·selMinI64AVX512(SB), NOSPLIT, $0-65
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x7fffffffffffffff, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Z0
+	VMOVDQU64    Z0, Z5
+	VMOVDQU64    Z0, Z6
+	VMOVDQU64    Z0, Z7
+	CMPQ         DX, $0x00000020
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Y8
+	KXNORW     K1, K1, K1
+	VPGATHERDQ (AX)(Y8*8), K1, Z1
+	VPMINSQ    Z0, Z1, Z0
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  32(CX), Y8
+	KXNORW     K2, K2, K2
+	VPGATHERDQ (AX)(Y8*8), K2, Z2
+	VPMINSQ    Z5, Z2, Z5
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  64(CX), Y8
+	KXNORW     K3, K3, K3
+	VPGATHERDQ (AX)(Y8*8), K3, Z3
+	VPMINSQ    Z6, Z3, Z6
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  96(CX), Y8
+	KXNORW     K4, K4, K4
+	VPGATHERDQ (AX)(Y8*8), K4, Z4
+	VPMINSQ    Z7, Z4, Z7
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000020, DX
+	CMPQ       DX, $0x00000020
+	JGE        gather_loop
+
+gather_done:
+	VPMINSQ       Z0, Z5, Z0
+	VPMINSQ       Z0, Z6, Z0
+	VPMINSQ       Z0, Z7, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPMINSQ       Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VPMINSQ       X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPMINSQ       X0, X1, X0
+	VMOVQ         X0, AX
+	MOVQ          AX, lo+48(FP)
+	MOVQ          AX, hi+56(FP)
+	XORL          AX, AX
+	MOVB          AL, nan+64(FP)
+	VZEROUPPER
+	RET
+
+// func selMinI64ValidAVX512(x []int64, sel []uint32, bits []byte, off int) (lo int64, hi int64, nan bool, valid int)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, POPCNT, SSE2
+TEXT ·selMinI64ValidAVX512(SB), NOSPLIT, $0-112
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x7fffffffffffffff, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Z0
+	MOVQ         bits_base+48(FP), BX
+	MOVQ         bits_len+56(FP), SI
+	SUBQ         $0x04, SI
+	MOVQ         off+72(FP), DI
+	VPBROADCASTD DI, Z9
+	VPBROADCASTD SI, Z10
+	MOVL         $0x00000001, SI
+	VPBROADCASTD SI, Z11
+	XORQ         SI, SI
+	CMPQ         DX, $0x00000020
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Y12
+	KXNORW     K1, K1, K1
+	VPGATHERDQ (AX)(Y12*8), K1, Z1
+	VPCMPQ     $0x01, Z0, Z1, K2
+	KORTESTW   K2, K2
+	JNE        cand0
+
+cand0_back:
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  32(CX), Y12
+	KXNORW     K3, K3, K3
+	VPGATHERDQ (AX)(Y12*8), K3, Z2
+	VPCMPQ     $0x01, Z0, Z2, K2
+	KORTESTW   K2, K2
+	JNE        cand1
+
+cand1_back:
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  64(CX), Y12
+	KXNORW     K4, K4, K4
+	VPGATHERDQ (AX)(Y12*8), K4, Z3
+	VPCMPQ     $0x01, Z0, Z3, K2
+	KORTESTW   K2, K2
+	JNE        cand2
+
+cand2_back:
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  96(CX), Y12
+	KXNORW     K5, K5, K5
+	VPGATHERDQ (AX)(Y12*8), K5, Z4
+	VPCMPQ     $0x01, Z0, Z4, K2
+	KORTESTW   K2, K2
+	JNE        cand3
+
+cand3_back:
+	ADDQ $0x00000080, CX
+	SUBQ $0x00000020, DX
+	CMPQ DX, $0x00000020
+	JGE  gather_loop
+
+gather_done:
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPMINSQ       Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VPMINSQ       X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPMINSQ       X0, X1, X0
+	VMOVQ         X0, AX
+	MOVQ          AX, lo+80(FP)
+	MOVQ          AX, hi+88(FP)
+	XORL          AX, AX
+	MOVB          AL, nan+96(FP)
+	MOVQ          SI, valid+104(FP)
+	VZEROUPPER
+	RET
+
+cand0:
+	VPADDD     (CX), Y9, Y12
+	VPSRLD     $0x03, Y12, Y13
+	VPMINUD    Y10, Y13, Y13
+	KMOVW      K2, K6
+	VPXORD     Y5, Y5, Y5
+	VPGATHERDD (BX)(Y13*1), K6, Y5
+	VPSLLD     $0x03, Y13, Y13
+	VPSUBD     Y13, Y12, Y12
+	VPSRLVD    Y12, Y5, Y5
+	VPTESTMD   Y11, Y5, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMINSQ    Z0, Z1, K2, Z0
+	JMP        cand0_back
+
+cand1:
+	VPADDD     32(CX), Y9, Y12
+	VPSRLD     $0x03, Y12, Y13
+	VPMINUD    Y10, Y13, Y13
+	KMOVW      K2, K6
+	VPXORD     Y6, Y6, Y6
+	VPGATHERDD (BX)(Y13*1), K6, Y6
+	VPSLLD     $0x03, Y13, Y13
+	VPSUBD     Y13, Y12, Y12
+	VPSRLVD    Y12, Y6, Y6
+	VPTESTMD   Y11, Y6, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMINSQ    Z0, Z2, K2, Z0
+	JMP        cand1_back
+
+cand2:
+	VPADDD     64(CX), Y9, Y12
+	VPSRLD     $0x03, Y12, Y13
+	VPMINUD    Y10, Y13, Y13
+	KMOVW      K2, K6
+	VPXORD     Y7, Y7, Y7
+	VPGATHERDD (BX)(Y13*1), K6, Y7
+	VPSLLD     $0x03, Y13, Y13
+	VPSUBD     Y13, Y12, Y12
+	VPSRLVD    Y12, Y7, Y7
+	VPTESTMD   Y11, Y7, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMINSQ    Z0, Z3, K2, Z0
+	JMP        cand2_back
+
+cand3:
+	VPADDD     96(CX), Y9, Y12
+	VPSRLD     $0x03, Y12, Y13
+	VPMINUD    Y10, Y13, Y13
+	KMOVW      K2, K6
+	VPXORD     Y8, Y8, Y8
+	VPGATHERDD (BX)(Y13*1), K6, Y8
+	VPSLLD     $0x03, Y13, Y13
+	VPSUBD     Y13, Y12, Y12
+	VPSRLVD    Y12, Y8, Y8
+	VPTESTMD   Y11, Y8, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMINSQ    Z0, Z4, K2, Z0
+	JMP        cand3_back
+
+// func selMaxI64AVX512(x []int64, sel []uint32) (lo int64, hi int64, nan bool)
+// Requires: AVX, AVX512F, AVX512VL, SSE2
+TEXT ·selMaxI64AVX512(SB), NOSPLIT, $0-65
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x8000000000000000, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Z0
+	VMOVDQU64    Z0, Z5
+	VMOVDQU64    Z0, Z6
+	VMOVDQU64    Z0, Z7
+	CMPQ         DX, $0x00000020
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Y8
+	KXNORW     K1, K1, K1
+	VPGATHERDQ (AX)(Y8*8), K1, Z1
+	VPMAXSQ    Z0, Z1, Z0
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  32(CX), Y8
+	KXNORW     K2, K2, K2
+	VPGATHERDQ (AX)(Y8*8), K2, Z2
+	VPMAXSQ    Z5, Z2, Z5
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  64(CX), Y8
+	KXNORW     K3, K3, K3
+	VPGATHERDQ (AX)(Y8*8), K3, Z3
+	VPMAXSQ    Z6, Z3, Z6
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  96(CX), Y8
+	KXNORW     K4, K4, K4
+	VPGATHERDQ (AX)(Y8*8), K4, Z4
+	VPMAXSQ    Z7, Z4, Z7
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000020, DX
+	CMPQ       DX, $0x00000020
+	JGE        gather_loop
+
+gather_done:
+	VPMAXSQ       Z0, Z5, Z0
+	VPMAXSQ       Z0, Z6, Z0
+	VPMAXSQ       Z0, Z7, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPMAXSQ       Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VPMAXSQ       X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPMAXSQ       X0, X1, X0
+	VMOVQ         X0, AX
+	MOVQ          AX, lo+48(FP)
+	MOVQ          AX, hi+56(FP)
+	XORL          AX, AX
+	MOVB          AL, nan+64(FP)
+	VZEROUPPER
+	RET
+
+// func selMaxI64ValidAVX512(x []int64, sel []uint32, bits []byte, off int) (lo int64, hi int64, nan bool, valid int)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, POPCNT, SSE2
+TEXT ·selMaxI64ValidAVX512(SB), NOSPLIT, $0-112
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x8000000000000000, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Z0
+	MOVQ         bits_base+48(FP), BX
+	MOVQ         bits_len+56(FP), SI
+	SUBQ         $0x04, SI
+	MOVQ         off+72(FP), DI
+	VPBROADCASTD DI, Z9
+	VPBROADCASTD SI, Z10
+	MOVL         $0x00000001, SI
+	VPBROADCASTD SI, Z11
+	XORQ         SI, SI
+	CMPQ         DX, $0x00000020
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Y12
+	KXNORW     K1, K1, K1
+	VPGATHERDQ (AX)(Y12*8), K1, Z1
+	VPCMPQ     $0x06, Z0, Z1, K2
+	KORTESTW   K2, K2
+	JNE        cand0
+
+cand0_back:
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  32(CX), Y12
+	KXNORW     K3, K3, K3
+	VPGATHERDQ (AX)(Y12*8), K3, Z2
+	VPCMPQ     $0x06, Z0, Z2, K2
+	KORTESTW   K2, K2
+	JNE        cand1
+
+cand1_back:
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  64(CX), Y12
+	KXNORW     K4, K4, K4
+	VPGATHERDQ (AX)(Y12*8), K4, Z3
+	VPCMPQ     $0x06, Z0, Z3, K2
+	KORTESTW   K2, K2
+	JNE        cand2
+
+cand2_back:
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  96(CX), Y12
+	KXNORW     K5, K5, K5
+	VPGATHERDQ (AX)(Y12*8), K5, Z4
+	VPCMPQ     $0x06, Z0, Z4, K2
+	KORTESTW   K2, K2
+	JNE        cand3
+
+cand3_back:
+	ADDQ $0x00000080, CX
+	SUBQ $0x00000020, DX
+	CMPQ DX, $0x00000020
+	JGE  gather_loop
+
+gather_done:
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPMAXSQ       Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VPMAXSQ       X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPMAXSQ       X0, X1, X0
+	VMOVQ         X0, AX
+	MOVQ          AX, lo+80(FP)
+	MOVQ          AX, hi+88(FP)
+	XORL          AX, AX
+	MOVB          AL, nan+96(FP)
+	MOVQ          SI, valid+104(FP)
+	VZEROUPPER
+	RET
+
+cand0:
+	VPADDD     (CX), Y9, Y12
+	VPSRLD     $0x03, Y12, Y13
+	VPMINUD    Y10, Y13, Y13
+	KMOVW      K2, K6
+	VPXORD     Y5, Y5, Y5
+	VPGATHERDD (BX)(Y13*1), K6, Y5
+	VPSLLD     $0x03, Y13, Y13
+	VPSUBD     Y13, Y12, Y12
+	VPSRLVD    Y12, Y5, Y5
+	VPTESTMD   Y11, Y5, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMAXSQ    Z0, Z1, K2, Z0
+	JMP        cand0_back
+
+cand1:
+	VPADDD     32(CX), Y9, Y12
+	VPSRLD     $0x03, Y12, Y13
+	VPMINUD    Y10, Y13, Y13
+	KMOVW      K2, K6
+	VPXORD     Y6, Y6, Y6
+	VPGATHERDD (BX)(Y13*1), K6, Y6
+	VPSLLD     $0x03, Y13, Y13
+	VPSUBD     Y13, Y12, Y12
+	VPSRLVD    Y12, Y6, Y6
+	VPTESTMD   Y11, Y6, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMAXSQ    Z0, Z2, K2, Z0
+	JMP        cand1_back
+
+cand2:
+	VPADDD     64(CX), Y9, Y12
+	VPSRLD     $0x03, Y12, Y13
+	VPMINUD    Y10, Y13, Y13
+	KMOVW      K2, K6
+	VPXORD     Y7, Y7, Y7
+	VPGATHERDD (BX)(Y13*1), K6, Y7
+	VPSLLD     $0x03, Y13, Y13
+	VPSUBD     Y13, Y12, Y12
+	VPSRLVD    Y12, Y7, Y7
+	VPTESTMD   Y11, Y7, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMAXSQ    Z0, Z3, K2, Z0
+	JMP        cand2_back
+
+cand3:
+	VPADDD     96(CX), Y9, Y12
+	VPSRLD     $0x03, Y12, Y13
+	VPMINUD    Y10, Y13, Y13
+	KMOVW      K2, K6
+	VPXORD     Y8, Y8, Y8
+	VPGATHERDD (BX)(Y13*1), K6, Y8
+	VPSLLD     $0x03, Y13, Y13
+	VPSUBD     Y13, Y12, Y12
+	VPSRLVD    Y12, Y8, Y8
+	VPTESTMD   Y11, Y8, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMAXSQ    Z0, Z4, K2, Z0
+	JMP        cand3_back
+
+// func selMinMaxI64AVX512(x []int64, sel []uint32) (lo int64, hi int64, nan bool)
+// Requires: AVX, AVX512F, AVX512VL, SSE2
+TEXT ·selMinMaxI64AVX512(SB), NOSPLIT, $0-65
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x7fffffffffffffff, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Z0
+	VMOVDQU64    Z0, Z5
+	VMOVDQU64    Z0, Z6
+	VMOVDQU64    Z0, Z7
+	MOVQ         $0x8000000000000000, BX
+	MOVQ         BX, X8
+	VPBROADCASTQ X8, Z8
+	VMOVDQU64    Z8, Z9
+	VMOVDQU64    Z8, Z10
+	VMOVDQU64    Z8, Z11
+	CMPQ         DX, $0x00000020
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Y12
+	KXNORW     K1, K1, K1
+	VPGATHERDQ (AX)(Y12*8), K1, Z1
+	VPMINSQ    Z0, Z1, Z0
+	VPMAXSQ    Z8, Z1, Z8
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  32(CX), Y12
+	KXNORW     K2, K2, K2
+	VPGATHERDQ (AX)(Y12*8), K2, Z2
+	VPMINSQ    Z5, Z2, Z5
+	VPMAXSQ    Z9, Z2, Z9
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  64(CX), Y12
+	KXNORW     K3, K3, K3
+	VPGATHERDQ (AX)(Y12*8), K3, Z3
+	VPMINSQ    Z6, Z3, Z6
+	VPMAXSQ    Z10, Z3, Z10
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  96(CX), Y12
+	KXNORW     K4, K4, K4
+	VPGATHERDQ (AX)(Y12*8), K4, Z4
+	VPMINSQ    Z7, Z4, Z7
+	VPMAXSQ    Z11, Z4, Z11
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000020, DX
+	CMPQ       DX, $0x00000020
+	JGE        gather_loop
+
+gather_done:
+	VPMINSQ       Z0, Z5, Z0
+	VPMINSQ       Z0, Z6, Z0
+	VPMINSQ       Z0, Z7, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPMINSQ       Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VPMINSQ       X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPMINSQ       X0, X1, X0
+	VMOVQ         X0, AX
+	VPMAXSQ       Z8, Z9, Z8
+	VPMAXSQ       Z8, Z10, Z8
+	VPMAXSQ       Z8, Z11, Z8
+	VEXTRACTI64X4 $0x01, Z8, Y0
+	VPMAXSQ       Y8, Y0, Y8
+	VEXTRACTI32X4 $0x01, Y8, X0
+	VPMAXSQ       X8, X0, X8
+	VPSHUFD       $0x4e, X8, X0
+	VPMAXSQ       X8, X0, X8
+	VMOVQ         X8, CX
+	MOVQ          AX, lo+48(FP)
+	MOVQ          CX, hi+56(FP)
+	XORL          AX, AX
+	MOVB          AL, nan+64(FP)
+	VZEROUPPER
+	RET
+
+// func selMinMaxI64ValidAVX512(x []int64, sel []uint32, bits []byte, off int) (lo int64, hi int64, nan bool, valid int)
+// Requires: AVX, AVX512F, AVX512VL, POPCNT, SSE2
+TEXT ·selMinMaxI64ValidAVX512(SB), NOSPLIT, $0-112
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x7fffffffffffffff, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Z0
+	VMOVDQU64    Z0, Z7
+	VMOVDQU64    Z0, Z8
+	VMOVDQU64    Z0, Z9
+	MOVQ         $0x8000000000000000, BX
+	MOVQ         BX, X10
+	VPBROADCASTQ X10, Z10
+	VMOVDQU64    Z10, Z11
+	VMOVDQU64    Z10, Z12
+	VMOVDQU64    Z10, Z13
+	MOVQ         bits_base+48(FP), BX
+	MOVQ         bits_len+56(FP), SI
+	SUBQ         $0x04, SI
+	MOVQ         off+72(FP), DI
+	VPBROADCASTD DI, Z14
+	VPBROADCASTD SI, Z15
+	MOVL         $0x00000001, SI
+	VPBROADCASTD SI, Z16
+	XORQ         SI, SI
+	CMPQ         DX, $0x00000020
+	JL           gather_done
+
+gather_loop:
+	VPADDD     (CX), Z14, Z17
+	VPSRLD     $0x03, Z17, Z18
+	VPMINUD    Z15, Z18, Z18
+	KXNORW     K1, K1, K1
+	VPXORQ     Z1, Z1, Z1
+	VPGATHERDD (BX)(Z18*1), K1, Z1
+	VPSLLD     $0x03, Z18, Z18
+	VPSUBD     Z18, Z17, Z17
+	VPSRLVD    Z17, Z1, Z1
+	VPTESTMD   Z16, Z1, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	KSHIFTRW   $0x08, K2, K3
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  (CX), Y17
+	KMOVW      K2, K4
+	VPGATHERDQ (AX)(Y17*8), K4, Z2
+	VPMINSQ    Z0, Z2, K2, Z0
+	VPMAXSQ    Z10, Z2, K2, Z10
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  32(CX), Y17
+	KMOVW      K3, K2
+	VPGATHERDQ (AX)(Y17*8), K2, Z3
+	VPMINSQ    Z7, Z3, K3, Z7
+	VPMAXSQ    Z11, Z3, K3, Z11
+	VPADDD     64(CX), Z14, Z17
+	VPSRLD     $0x03, Z17, Z18
+	VPMINUD    Z15, Z18, Z18
+	KXNORW     K5, K5, K5
+	VPXORQ     Z4, Z4, Z4
+	VPGATHERDD (BX)(Z18*1), K5, Z4
+	VPSLLD     $0x03, Z18, Z18
+	VPSUBD     Z18, Z17, Z17
+	VPSRLVD    Z17, Z4, Z4
+	VPTESTMD   Z16, Z4, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	KSHIFTRW   $0x08, K2, K3
+	VPXORQ     Z5, Z5, Z5
+	VMOVDQU32  64(CX), Y17
+	KMOVW      K2, K4
+	VPGATHERDQ (AX)(Y17*8), K4, Z5
+	VPMINSQ    Z8, Z5, K2, Z8
+	VPMAXSQ    Z12, Z5, K2, Z12
+	VPXORQ     Z6, Z6, Z6
+	VMOVDQU32  96(CX), Y17
+	KMOVW      K3, K2
+	VPGATHERDQ (AX)(Y17*8), K2, Z6
+	VPMINSQ    Z9, Z6, K3, Z9
+	VPMAXSQ    Z13, Z6, K3, Z13
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000020, DX
+	CMPQ       DX, $0x00000020
+	JGE        gather_loop
+
+gather_done:
+	VPMINSQ       Z0, Z7, Z0
+	VPMINSQ       Z0, Z8, Z0
+	VPMINSQ       Z0, Z9, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPMINSQ       Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VPMINSQ       X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPMINSQ       X0, X1, X0
+	VMOVQ         X0, AX
+	VPMAXSQ       Z10, Z11, Z10
+	VPMAXSQ       Z10, Z12, Z10
+	VPMAXSQ       Z10, Z13, Z10
+	VEXTRACTI64X4 $0x01, Z10, Y0
+	VPMAXSQ       Y10, Y0, Y10
+	VEXTRACTI32X4 $0x01, Y10, X0
+	VPMAXSQ       X10, X0, X10
+	VPSHUFD       $0x4e, X10, X0
+	VPMAXSQ       X10, X0, X10
+	VMOVQ         X10, CX
+	MOVQ          AX, lo+80(FP)
+	MOVQ          CX, hi+88(FP)
+	XORL          AX, AX
+	MOVB          AL, nan+96(FP)
+	MOVQ          SI, valid+104(FP)
+	VZEROUPPER
+	RET
+
+// func selMinU32AVX512(x []uint32, sel []uint32) (lo uint32, hi uint32, nan bool)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, SSE2
+TEXT ·selMinU32AVX512(SB), NOSPLIT, $0-57
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x00000000ffffffff, BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Z0
+	VMOVDQU64    Z0, Z5
+	VMOVDQU64    Z0, Z6
+	VMOVDQU64    Z0, Z7
+	CMPQ         DX, $0x00000040
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Z8
+	KXNORW     K1, K1, K1
+	VPGATHERDD (AX)(Z8*4), K1, Z1
+	VPMINUD    Z0, Z1, Z0
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  64(CX), Z8
+	KXNORW     K2, K2, K2
+	VPGATHERDD (AX)(Z8*4), K2, Z2
+	VPMINUD    Z5, Z2, Z5
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  128(CX), Z8
+	KXNORW     K3, K3, K3
+	VPGATHERDD (AX)(Z8*4), K3, Z3
+	VPMINUD    Z6, Z3, Z6
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  192(CX), Z8
+	KXNORW     K4, K4, K4
+	VPGATHERDD (AX)(Z8*4), K4, Z4
+	VPMINUD    Z7, Z4, Z7
+	ADDQ       $0x00000100, CX
+	SUBQ       $0x00000040, DX
+	CMPQ       DX, $0x00000040
+	JGE        gather_loop
+
+gather_done:
+	VPMINUD       Z0, Z5, Z0
+	VPMINUD       Z0, Z6, Z0
+	VPMINUD       Z0, Z7, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPMINUD       Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VPMINUD       X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPMINUD       X0, X1, X0
+	VPSHUFD       $0xb1, X0, X1
+	VPMINUD       X0, X1, X0
+	VMOVD         X0, AX
+	MOVL          AX, lo+48(FP)
+	MOVL          AX, hi+52(FP)
+	XORL          AX, AX
+	MOVB          AL, nan+56(FP)
+	VZEROUPPER
+	RET
+
+// func selMinU32ValidAVX512(x []uint32, sel []uint32, bits []byte, off int) (lo uint32, hi uint32, nan bool, valid int)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, POPCNT, SSE2
+TEXT ·selMinU32ValidAVX512(SB), NOSPLIT, $0-104
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x00000000ffffffff, BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Z0
+	MOVQ         bits_base+48(FP), BX
+	MOVQ         bits_len+56(FP), SI
+	SUBQ         $0x04, SI
+	MOVQ         off+72(FP), DI
+	VPBROADCASTD DI, Z9
+	VPBROADCASTD SI, Z10
+	MOVL         $0x00000001, SI
+	VPBROADCASTD SI, Z11
+	XORQ         SI, SI
+	CMPQ         DX, $0x00000040
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Z12
+	KXNORW     K1, K1, K1
+	VPGATHERDD (AX)(Z12*4), K1, Z1
+	VPCMPUD    $0x01, Z0, Z1, K2
+	KORTESTW   K2, K2
+	JNE        cand0
+
+cand0_back:
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  64(CX), Z12
+	KXNORW     K3, K3, K3
+	VPGATHERDD (AX)(Z12*4), K3, Z2
+	VPCMPUD    $0x01, Z0, Z2, K2
+	KORTESTW   K2, K2
+	JNE        cand1
+
+cand1_back:
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  128(CX), Z12
+	KXNORW     K4, K4, K4
+	VPGATHERDD (AX)(Z12*4), K4, Z3
+	VPCMPUD    $0x01, Z0, Z3, K2
+	KORTESTW   K2, K2
+	JNE        cand2
+
+cand2_back:
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  192(CX), Z12
+	KXNORW     K5, K5, K5
+	VPGATHERDD (AX)(Z12*4), K5, Z4
+	VPCMPUD    $0x01, Z0, Z4, K2
+	KORTESTW   K2, K2
+	JNE        cand3
+
+cand3_back:
+	ADDQ $0x00000100, CX
+	SUBQ $0x00000040, DX
+	CMPQ DX, $0x00000040
+	JGE  gather_loop
+
+gather_done:
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPMINUD       Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VPMINUD       X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPMINUD       X0, X1, X0
+	VPSHUFD       $0xb1, X0, X1
+	VPMINUD       X0, X1, X0
+	VMOVD         X0, AX
+	MOVL          AX, lo+80(FP)
+	MOVL          AX, hi+84(FP)
+	XORL          AX, AX
+	MOVB          AL, nan+88(FP)
+	MOVQ          SI, valid+96(FP)
+	VZEROUPPER
+	RET
+
+cand0:
+	VPADDD     (CX), Z9, Z12
+	VPSRLD     $0x03, Z12, Z13
+	VPMINUD    Z10, Z13, Z13
+	KMOVW      K2, K6
+	VPXORD     Z5, Z5, Z5
+	VPGATHERDD (BX)(Z13*1), K6, Z5
+	VPSLLD     $0x03, Z13, Z13
+	VPSUBD     Z13, Z12, Z12
+	VPSRLVD    Z12, Z5, Z5
+	VPTESTMD   Z11, Z5, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMINUD    Z0, Z1, K2, Z0
+	JMP        cand0_back
+
+cand1:
+	VPADDD     64(CX), Z9, Z12
+	VPSRLD     $0x03, Z12, Z13
+	VPMINUD    Z10, Z13, Z13
+	KMOVW      K2, K6
+	VPXORD     Z6, Z6, Z6
+	VPGATHERDD (BX)(Z13*1), K6, Z6
+	VPSLLD     $0x03, Z13, Z13
+	VPSUBD     Z13, Z12, Z12
+	VPSRLVD    Z12, Z6, Z6
+	VPTESTMD   Z11, Z6, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMINUD    Z0, Z2, K2, Z0
+	JMP        cand1_back
+
+cand2:
+	VPADDD     128(CX), Z9, Z12
+	VPSRLD     $0x03, Z12, Z13
+	VPMINUD    Z10, Z13, Z13
+	KMOVW      K2, K6
+	VPXORD     Z7, Z7, Z7
+	VPGATHERDD (BX)(Z13*1), K6, Z7
+	VPSLLD     $0x03, Z13, Z13
+	VPSUBD     Z13, Z12, Z12
+	VPSRLVD    Z12, Z7, Z7
+	VPTESTMD   Z11, Z7, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMINUD    Z0, Z3, K2, Z0
+	JMP        cand2_back
+
+cand3:
+	VPADDD     192(CX), Z9, Z12
+	VPSRLD     $0x03, Z12, Z13
+	VPMINUD    Z10, Z13, Z13
+	KMOVW      K2, K6
+	VPXORD     Z8, Z8, Z8
+	VPGATHERDD (BX)(Z13*1), K6, Z8
+	VPSLLD     $0x03, Z13, Z13
+	VPSUBD     Z13, Z12, Z12
+	VPSRLVD    Z12, Z8, Z8
+	VPTESTMD   Z11, Z8, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMINUD    Z0, Z4, K2, Z0
+	JMP        cand3_back
+
+// func selMaxU32AVX512(x []uint32, sel []uint32) (lo uint32, hi uint32, nan bool)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, SSE2
+TEXT ·selMaxU32AVX512(SB), NOSPLIT, $0-57
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x0000000000000000, BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Z0
+	VMOVDQU64    Z0, Z5
+	VMOVDQU64    Z0, Z6
+	VMOVDQU64    Z0, Z7
+	CMPQ         DX, $0x00000040
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Z8
+	KXNORW     K1, K1, K1
+	VPGATHERDD (AX)(Z8*4), K1, Z1
+	VPMAXUD    Z0, Z1, Z0
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  64(CX), Z8
+	KXNORW     K2, K2, K2
+	VPGATHERDD (AX)(Z8*4), K2, Z2
+	VPMAXUD    Z5, Z2, Z5
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  128(CX), Z8
+	KXNORW     K3, K3, K3
+	VPGATHERDD (AX)(Z8*4), K3, Z3
+	VPMAXUD    Z6, Z3, Z6
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  192(CX), Z8
+	KXNORW     K4, K4, K4
+	VPGATHERDD (AX)(Z8*4), K4, Z4
+	VPMAXUD    Z7, Z4, Z7
+	ADDQ       $0x00000100, CX
+	SUBQ       $0x00000040, DX
+	CMPQ       DX, $0x00000040
+	JGE        gather_loop
+
+gather_done:
+	VPMAXUD       Z0, Z5, Z0
+	VPMAXUD       Z0, Z6, Z0
+	VPMAXUD       Z0, Z7, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPMAXUD       Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VPMAXUD       X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPMAXUD       X0, X1, X0
+	VPSHUFD       $0xb1, X0, X1
+	VPMAXUD       X0, X1, X0
+	VMOVD         X0, AX
+	MOVL          AX, lo+48(FP)
+	MOVL          AX, hi+52(FP)
+	XORL          AX, AX
+	MOVB          AL, nan+56(FP)
+	VZEROUPPER
+	RET
+
+// func selMaxU32ValidAVX512(x []uint32, sel []uint32, bits []byte, off int) (lo uint32, hi uint32, nan bool, valid int)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, POPCNT, SSE2
+TEXT ·selMaxU32ValidAVX512(SB), NOSPLIT, $0-104
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x0000000000000000, BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Z0
+	MOVQ         bits_base+48(FP), BX
+	MOVQ         bits_len+56(FP), SI
+	SUBQ         $0x04, SI
+	MOVQ         off+72(FP), DI
+	VPBROADCASTD DI, Z9
+	VPBROADCASTD SI, Z10
+	MOVL         $0x00000001, SI
+	VPBROADCASTD SI, Z11
+	XORQ         SI, SI
+	CMPQ         DX, $0x00000040
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Z12
+	KXNORW     K1, K1, K1
+	VPGATHERDD (AX)(Z12*4), K1, Z1
+	VPCMPUD    $0x06, Z0, Z1, K2
+	KORTESTW   K2, K2
+	JNE        cand0
+
+cand0_back:
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  64(CX), Z12
+	KXNORW     K3, K3, K3
+	VPGATHERDD (AX)(Z12*4), K3, Z2
+	VPCMPUD    $0x06, Z0, Z2, K2
+	KORTESTW   K2, K2
+	JNE        cand1
+
+cand1_back:
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  128(CX), Z12
+	KXNORW     K4, K4, K4
+	VPGATHERDD (AX)(Z12*4), K4, Z3
+	VPCMPUD    $0x06, Z0, Z3, K2
+	KORTESTW   K2, K2
+	JNE        cand2
+
+cand2_back:
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  192(CX), Z12
+	KXNORW     K5, K5, K5
+	VPGATHERDD (AX)(Z12*4), K5, Z4
+	VPCMPUD    $0x06, Z0, Z4, K2
+	KORTESTW   K2, K2
+	JNE        cand3
+
+cand3_back:
+	ADDQ $0x00000100, CX
+	SUBQ $0x00000040, DX
+	CMPQ DX, $0x00000040
+	JGE  gather_loop
+
+gather_done:
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPMAXUD       Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VPMAXUD       X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPMAXUD       X0, X1, X0
+	VPSHUFD       $0xb1, X0, X1
+	VPMAXUD       X0, X1, X0
+	VMOVD         X0, AX
+	MOVL          AX, lo+80(FP)
+	MOVL          AX, hi+84(FP)
+	XORL          AX, AX
+	MOVB          AL, nan+88(FP)
+	MOVQ          SI, valid+96(FP)
+	VZEROUPPER
+	RET
+
+cand0:
+	VPADDD     (CX), Z9, Z12
+	VPSRLD     $0x03, Z12, Z13
+	VPMINUD    Z10, Z13, Z13
+	KMOVW      K2, K6
+	VPXORD     Z5, Z5, Z5
+	VPGATHERDD (BX)(Z13*1), K6, Z5
+	VPSLLD     $0x03, Z13, Z13
+	VPSUBD     Z13, Z12, Z12
+	VPSRLVD    Z12, Z5, Z5
+	VPTESTMD   Z11, Z5, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMAXUD    Z0, Z1, K2, Z0
+	JMP        cand0_back
+
+cand1:
+	VPADDD     64(CX), Z9, Z12
+	VPSRLD     $0x03, Z12, Z13
+	VPMINUD    Z10, Z13, Z13
+	KMOVW      K2, K6
+	VPXORD     Z6, Z6, Z6
+	VPGATHERDD (BX)(Z13*1), K6, Z6
+	VPSLLD     $0x03, Z13, Z13
+	VPSUBD     Z13, Z12, Z12
+	VPSRLVD    Z12, Z6, Z6
+	VPTESTMD   Z11, Z6, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMAXUD    Z0, Z2, K2, Z0
+	JMP        cand1_back
+
+cand2:
+	VPADDD     128(CX), Z9, Z12
+	VPSRLD     $0x03, Z12, Z13
+	VPMINUD    Z10, Z13, Z13
+	KMOVW      K2, K6
+	VPXORD     Z7, Z7, Z7
+	VPGATHERDD (BX)(Z13*1), K6, Z7
+	VPSLLD     $0x03, Z13, Z13
+	VPSUBD     Z13, Z12, Z12
+	VPSRLVD    Z12, Z7, Z7
+	VPTESTMD   Z11, Z7, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMAXUD    Z0, Z3, K2, Z0
+	JMP        cand2_back
+
+cand3:
+	VPADDD     192(CX), Z9, Z12
+	VPSRLD     $0x03, Z12, Z13
+	VPMINUD    Z10, Z13, Z13
+	KMOVW      K2, K6
+	VPXORD     Z8, Z8, Z8
+	VPGATHERDD (BX)(Z13*1), K6, Z8
+	VPSLLD     $0x03, Z13, Z13
+	VPSUBD     Z13, Z12, Z12
+	VPSRLVD    Z12, Z8, Z8
+	VPTESTMD   Z11, Z8, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMAXUD    Z0, Z4, K2, Z0
+	JMP        cand3_back
+
+// func selMinMaxU32AVX512(x []uint32, sel []uint32) (lo uint32, hi uint32, nan bool)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, SSE2
+TEXT ·selMinMaxU32AVX512(SB), NOSPLIT, $0-57
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x00000000ffffffff, BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Z0
+	VMOVDQU64    Z0, Z5
+	VMOVDQU64    Z0, Z6
+	VMOVDQU64    Z0, Z7
+	MOVQ         $0x0000000000000000, BX
+	MOVQ         BX, X8
+	VPBROADCASTD X8, Z8
+	VMOVDQU64    Z8, Z9
+	VMOVDQU64    Z8, Z10
+	VMOVDQU64    Z8, Z11
+	CMPQ         DX, $0x00000040
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Z12
+	KXNORW     K1, K1, K1
+	VPGATHERDD (AX)(Z12*4), K1, Z1
+	VPMINUD    Z0, Z1, Z0
+	VPMAXUD    Z8, Z1, Z8
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  64(CX), Z12
+	KXNORW     K2, K2, K2
+	VPGATHERDD (AX)(Z12*4), K2, Z2
+	VPMINUD    Z5, Z2, Z5
+	VPMAXUD    Z9, Z2, Z9
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  128(CX), Z12
+	KXNORW     K3, K3, K3
+	VPGATHERDD (AX)(Z12*4), K3, Z3
+	VPMINUD    Z6, Z3, Z6
+	VPMAXUD    Z10, Z3, Z10
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  192(CX), Z12
+	KXNORW     K4, K4, K4
+	VPGATHERDD (AX)(Z12*4), K4, Z4
+	VPMINUD    Z7, Z4, Z7
+	VPMAXUD    Z11, Z4, Z11
+	ADDQ       $0x00000100, CX
+	SUBQ       $0x00000040, DX
+	CMPQ       DX, $0x00000040
+	JGE        gather_loop
+
+gather_done:
+	VPMINUD       Z0, Z5, Z0
+	VPMINUD       Z0, Z6, Z0
+	VPMINUD       Z0, Z7, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPMINUD       Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VPMINUD       X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPMINUD       X0, X1, X0
+	VPSHUFD       $0xb1, X0, X1
+	VPMINUD       X0, X1, X0
+	VMOVD         X0, AX
+	VPMAXUD       Z8, Z9, Z8
+	VPMAXUD       Z8, Z10, Z8
+	VPMAXUD       Z8, Z11, Z8
+	VEXTRACTI64X4 $0x01, Z8, Y0
+	VPMAXUD       Y8, Y0, Y8
+	VEXTRACTI32X4 $0x01, Y8, X0
+	VPMAXUD       X8, X0, X8
+	VPSHUFD       $0x4e, X8, X0
+	VPMAXUD       X8, X0, X8
+	VPSHUFD       $0xb1, X8, X0
+	VPMAXUD       X8, X0, X8
+	VMOVD         X8, CX
+	MOVL          AX, lo+48(FP)
+	MOVL          CX, hi+52(FP)
+	XORL          AX, AX
+	MOVB          AL, nan+56(FP)
+	VZEROUPPER
+	RET
+
+// func selMinMaxU32ValidAVX512(x []uint32, sel []uint32, bits []byte, off int) (lo uint32, hi uint32, nan bool, valid int)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, POPCNT, SSE2
+TEXT ·selMinMaxU32ValidAVX512(SB), NOSPLIT, $0-104
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x00000000ffffffff, BX
+	MOVQ         BX, X0
+	VPBROADCASTD X0, Z0
+	VMOVDQU64    Z0, Z9
+	VMOVDQU64    Z0, Z10
+	VMOVDQU64    Z0, Z11
+	MOVQ         $0x0000000000000000, BX
+	MOVQ         BX, X12
+	VPBROADCASTD X12, Z12
+	VMOVDQU64    Z12, Z13
+	VMOVDQU64    Z12, Z14
+	VMOVDQU64    Z12, Z15
+	MOVQ         bits_base+48(FP), BX
+	MOVQ         bits_len+56(FP), SI
+	SUBQ         $0x04, SI
+	MOVQ         off+72(FP), DI
+	VPBROADCASTD DI, Z16
+	VPBROADCASTD SI, Z17
+	MOVL         $0x00000001, SI
+	VPBROADCASTD SI, Z18
+	XORQ         SI, SI
+	CMPQ         DX, $0x00000040
+	JL           gather_done
+
+gather_loop:
+	VPADDD     (CX), Z16, Z19
+	VPSRLD     $0x03, Z19, Z20
+	VPMINUD    Z17, Z20, Z20
+	KXNORW     K1, K1, K1
+	VPXORQ     Z1, Z1, Z1
+	VPGATHERDD (BX)(Z20*1), K1, Z1
+	VPSLLD     $0x03, Z20, Z20
+	VPSUBD     Z20, Z19, Z19
+	VPSRLVD    Z19, Z1, Z1
+	VPTESTMD   Z18, Z1, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  (CX), Z19
+	KMOVW      K2, K3
+	VPGATHERDD (AX)(Z19*4), K3, Z2
+	VPMINUD    Z0, Z2, K2, Z0
+	VPMAXUD    Z12, Z2, K2, Z12
+	VPADDD     64(CX), Z16, Z19
+	VPSRLD     $0x03, Z19, Z20
+	VPMINUD    Z17, Z20, Z20
+	KXNORW     K4, K4, K4
+	VPXORQ     Z3, Z3, Z3
+	VPGATHERDD (BX)(Z20*1), K4, Z3
+	VPSLLD     $0x03, Z20, Z20
+	VPSUBD     Z20, Z19, Z19
+	VPSRLVD    Z19, Z3, Z3
+	VPTESTMD   Z18, Z3, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  64(CX), Z19
+	KMOVW      K2, K3
+	VPGATHERDD (AX)(Z19*4), K3, Z4
+	VPMINUD    Z9, Z4, K2, Z9
+	VPMAXUD    Z13, Z4, K2, Z13
+	VPADDD     128(CX), Z16, Z19
+	VPSRLD     $0x03, Z19, Z20
+	VPMINUD    Z17, Z20, Z20
+	KXNORW     K5, K5, K5
+	VPXORQ     Z5, Z5, Z5
+	VPGATHERDD (BX)(Z20*1), K5, Z5
+	VPSLLD     $0x03, Z20, Z20
+	VPSUBD     Z20, Z19, Z19
+	VPSRLVD    Z19, Z5, Z5
+	VPTESTMD   Z18, Z5, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPXORQ     Z6, Z6, Z6
+	VMOVDQU32  128(CX), Z19
+	KMOVW      K2, K3
+	VPGATHERDD (AX)(Z19*4), K3, Z6
+	VPMINUD    Z10, Z6, K2, Z10
+	VPMAXUD    Z14, Z6, K2, Z14
+	VPADDD     192(CX), Z16, Z19
+	VPSRLD     $0x03, Z19, Z20
+	VPMINUD    Z17, Z20, Z20
+	KXNORW     K6, K6, K6
+	VPXORQ     Z7, Z7, Z7
+	VPGATHERDD (BX)(Z20*1), K6, Z7
+	VPSLLD     $0x03, Z20, Z20
+	VPSUBD     Z20, Z19, Z19
+	VPSRLVD    Z19, Z7, Z7
+	VPTESTMD   Z18, Z7, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPXORQ     Z8, Z8, Z8
+	VMOVDQU32  192(CX), Z19
+	KMOVW      K2, K3
+	VPGATHERDD (AX)(Z19*4), K3, Z8
+	VPMINUD    Z11, Z8, K2, Z11
+	VPMAXUD    Z15, Z8, K2, Z15
+	ADDQ       $0x00000100, CX
+	SUBQ       $0x00000040, DX
+	CMPQ       DX, $0x00000040
+	JGE        gather_loop
+
+gather_done:
+	VPMINUD       Z0, Z9, Z0
+	VPMINUD       Z0, Z10, Z0
+	VPMINUD       Z0, Z11, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPMINUD       Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VPMINUD       X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPMINUD       X0, X1, X0
+	VPSHUFD       $0xb1, X0, X1
+	VPMINUD       X0, X1, X0
+	VMOVD         X0, AX
+	VPMAXUD       Z12, Z13, Z12
+	VPMAXUD       Z12, Z14, Z12
+	VPMAXUD       Z12, Z15, Z12
+	VEXTRACTI64X4 $0x01, Z12, Y0
+	VPMAXUD       Y12, Y0, Y12
+	VEXTRACTI32X4 $0x01, Y12, X0
+	VPMAXUD       X12, X0, X12
+	VPSHUFD       $0x4e, X12, X0
+	VPMAXUD       X12, X0, X12
+	VPSHUFD       $0xb1, X12, X0
+	VPMAXUD       X12, X0, X12
+	VMOVD         X12, CX
+	MOVL          AX, lo+80(FP)
+	MOVL          CX, hi+84(FP)
+	XORL          AX, AX
+	MOVB          AL, nan+88(FP)
+	MOVQ          SI, valid+96(FP)
+	VZEROUPPER
+	RET
+
+// func selMinU64AVX512(x []uint64, sel []uint32) (lo uint64, hi uint64, nan bool)
+// Requires: AVX, AVX512F, AVX512VL, SSE2
+TEXT ·selMinU64AVX512(SB), NOSPLIT, $0-65
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0xffffffffffffffff, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Z0
+	VMOVDQU64    Z0, Z5
+	VMOVDQU64    Z0, Z6
+	VMOVDQU64    Z0, Z7
+	CMPQ         DX, $0x00000020
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Y8
+	KXNORW     K1, K1, K1
+	VPGATHERDQ (AX)(Y8*8), K1, Z1
+	VPMINUQ    Z0, Z1, Z0
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  32(CX), Y8
+	KXNORW     K2, K2, K2
+	VPGATHERDQ (AX)(Y8*8), K2, Z2
+	VPMINUQ    Z5, Z2, Z5
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  64(CX), Y8
+	KXNORW     K3, K3, K3
+	VPGATHERDQ (AX)(Y8*8), K3, Z3
+	VPMINUQ    Z6, Z3, Z6
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  96(CX), Y8
+	KXNORW     K4, K4, K4
+	VPGATHERDQ (AX)(Y8*8), K4, Z4
+	VPMINUQ    Z7, Z4, Z7
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000020, DX
+	CMPQ       DX, $0x00000020
+	JGE        gather_loop
+
+gather_done:
+	VPMINUQ       Z0, Z5, Z0
+	VPMINUQ       Z0, Z6, Z0
+	VPMINUQ       Z0, Z7, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPMINUQ       Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VPMINUQ       X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPMINUQ       X0, X1, X0
+	VMOVQ         X0, AX
+	MOVQ          AX, lo+48(FP)
+	MOVQ          AX, hi+56(FP)
+	XORL          AX, AX
+	MOVB          AL, nan+64(FP)
+	VZEROUPPER
+	RET
+
+// func selMinU64ValidAVX512(x []uint64, sel []uint32, bits []byte, off int) (lo uint64, hi uint64, nan bool, valid int)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, POPCNT, SSE2
+TEXT ·selMinU64ValidAVX512(SB), NOSPLIT, $0-112
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0xffffffffffffffff, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Z0
+	MOVQ         bits_base+48(FP), BX
+	MOVQ         bits_len+56(FP), SI
+	SUBQ         $0x04, SI
+	MOVQ         off+72(FP), DI
+	VPBROADCASTD DI, Z9
+	VPBROADCASTD SI, Z10
+	MOVL         $0x00000001, SI
+	VPBROADCASTD SI, Z11
+	XORQ         SI, SI
+	CMPQ         DX, $0x00000020
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Y12
+	KXNORW     K1, K1, K1
+	VPGATHERDQ (AX)(Y12*8), K1, Z1
+	VPCMPUQ    $0x01, Z0, Z1, K2
+	KORTESTW   K2, K2
+	JNE        cand0
+
+cand0_back:
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  32(CX), Y12
+	KXNORW     K3, K3, K3
+	VPGATHERDQ (AX)(Y12*8), K3, Z2
+	VPCMPUQ    $0x01, Z0, Z2, K2
+	KORTESTW   K2, K2
+	JNE        cand1
+
+cand1_back:
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  64(CX), Y12
+	KXNORW     K4, K4, K4
+	VPGATHERDQ (AX)(Y12*8), K4, Z3
+	VPCMPUQ    $0x01, Z0, Z3, K2
+	KORTESTW   K2, K2
+	JNE        cand2
+
+cand2_back:
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  96(CX), Y12
+	KXNORW     K5, K5, K5
+	VPGATHERDQ (AX)(Y12*8), K5, Z4
+	VPCMPUQ    $0x01, Z0, Z4, K2
+	KORTESTW   K2, K2
+	JNE        cand3
+
+cand3_back:
+	ADDQ $0x00000080, CX
+	SUBQ $0x00000020, DX
+	CMPQ DX, $0x00000020
+	JGE  gather_loop
+
+gather_done:
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPMINUQ       Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VPMINUQ       X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPMINUQ       X0, X1, X0
+	VMOVQ         X0, AX
+	MOVQ          AX, lo+80(FP)
+	MOVQ          AX, hi+88(FP)
+	XORL          AX, AX
+	MOVB          AL, nan+96(FP)
+	MOVQ          SI, valid+104(FP)
+	VZEROUPPER
+	RET
+
+cand0:
+	VPADDD     (CX), Y9, Y12
+	VPSRLD     $0x03, Y12, Y13
+	VPMINUD    Y10, Y13, Y13
+	KMOVW      K2, K6
+	VPXORD     Y5, Y5, Y5
+	VPGATHERDD (BX)(Y13*1), K6, Y5
+	VPSLLD     $0x03, Y13, Y13
+	VPSUBD     Y13, Y12, Y12
+	VPSRLVD    Y12, Y5, Y5
+	VPTESTMD   Y11, Y5, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMINUQ    Z0, Z1, K2, Z0
+	JMP        cand0_back
+
+cand1:
+	VPADDD     32(CX), Y9, Y12
+	VPSRLD     $0x03, Y12, Y13
+	VPMINUD    Y10, Y13, Y13
+	KMOVW      K2, K6
+	VPXORD     Y6, Y6, Y6
+	VPGATHERDD (BX)(Y13*1), K6, Y6
+	VPSLLD     $0x03, Y13, Y13
+	VPSUBD     Y13, Y12, Y12
+	VPSRLVD    Y12, Y6, Y6
+	VPTESTMD   Y11, Y6, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMINUQ    Z0, Z2, K2, Z0
+	JMP        cand1_back
+
+cand2:
+	VPADDD     64(CX), Y9, Y12
+	VPSRLD     $0x03, Y12, Y13
+	VPMINUD    Y10, Y13, Y13
+	KMOVW      K2, K6
+	VPXORD     Y7, Y7, Y7
+	VPGATHERDD (BX)(Y13*1), K6, Y7
+	VPSLLD     $0x03, Y13, Y13
+	VPSUBD     Y13, Y12, Y12
+	VPSRLVD    Y12, Y7, Y7
+	VPTESTMD   Y11, Y7, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMINUQ    Z0, Z3, K2, Z0
+	JMP        cand2_back
+
+cand3:
+	VPADDD     96(CX), Y9, Y12
+	VPSRLD     $0x03, Y12, Y13
+	VPMINUD    Y10, Y13, Y13
+	KMOVW      K2, K6
+	VPXORD     Y8, Y8, Y8
+	VPGATHERDD (BX)(Y13*1), K6, Y8
+	VPSLLD     $0x03, Y13, Y13
+	VPSUBD     Y13, Y12, Y12
+	VPSRLVD    Y12, Y8, Y8
+	VPTESTMD   Y11, Y8, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMINUQ    Z0, Z4, K2, Z0
+	JMP        cand3_back
+
+// func selMaxU64AVX512(x []uint64, sel []uint32) (lo uint64, hi uint64, nan bool)
+// Requires: AVX, AVX512F, AVX512VL, SSE2
+TEXT ·selMaxU64AVX512(SB), NOSPLIT, $0-65
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x0000000000000000, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Z0
+	VMOVDQU64    Z0, Z5
+	VMOVDQU64    Z0, Z6
+	VMOVDQU64    Z0, Z7
+	CMPQ         DX, $0x00000020
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Y8
+	KXNORW     K1, K1, K1
+	VPGATHERDQ (AX)(Y8*8), K1, Z1
+	VPMAXUQ    Z0, Z1, Z0
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  32(CX), Y8
+	KXNORW     K2, K2, K2
+	VPGATHERDQ (AX)(Y8*8), K2, Z2
+	VPMAXUQ    Z5, Z2, Z5
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  64(CX), Y8
+	KXNORW     K3, K3, K3
+	VPGATHERDQ (AX)(Y8*8), K3, Z3
+	VPMAXUQ    Z6, Z3, Z6
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  96(CX), Y8
+	KXNORW     K4, K4, K4
+	VPGATHERDQ (AX)(Y8*8), K4, Z4
+	VPMAXUQ    Z7, Z4, Z7
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000020, DX
+	CMPQ       DX, $0x00000020
+	JGE        gather_loop
+
+gather_done:
+	VPMAXUQ       Z0, Z5, Z0
+	VPMAXUQ       Z0, Z6, Z0
+	VPMAXUQ       Z0, Z7, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPMAXUQ       Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VPMAXUQ       X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPMAXUQ       X0, X1, X0
+	VMOVQ         X0, AX
+	MOVQ          AX, lo+48(FP)
+	MOVQ          AX, hi+56(FP)
+	XORL          AX, AX
+	MOVB          AL, nan+64(FP)
+	VZEROUPPER
+	RET
+
+// func selMaxU64ValidAVX512(x []uint64, sel []uint32, bits []byte, off int) (lo uint64, hi uint64, nan bool, valid int)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, POPCNT, SSE2
+TEXT ·selMaxU64ValidAVX512(SB), NOSPLIT, $0-112
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0x0000000000000000, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Z0
+	MOVQ         bits_base+48(FP), BX
+	MOVQ         bits_len+56(FP), SI
+	SUBQ         $0x04, SI
+	MOVQ         off+72(FP), DI
+	VPBROADCASTD DI, Z9
+	VPBROADCASTD SI, Z10
+	MOVL         $0x00000001, SI
+	VPBROADCASTD SI, Z11
+	XORQ         SI, SI
+	CMPQ         DX, $0x00000020
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Y12
+	KXNORW     K1, K1, K1
+	VPGATHERDQ (AX)(Y12*8), K1, Z1
+	VPCMPUQ    $0x06, Z0, Z1, K2
+	KORTESTW   K2, K2
+	JNE        cand0
+
+cand0_back:
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  32(CX), Y12
+	KXNORW     K3, K3, K3
+	VPGATHERDQ (AX)(Y12*8), K3, Z2
+	VPCMPUQ    $0x06, Z0, Z2, K2
+	KORTESTW   K2, K2
+	JNE        cand1
+
+cand1_back:
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  64(CX), Y12
+	KXNORW     K4, K4, K4
+	VPGATHERDQ (AX)(Y12*8), K4, Z3
+	VPCMPUQ    $0x06, Z0, Z3, K2
+	KORTESTW   K2, K2
+	JNE        cand2
+
+cand2_back:
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  96(CX), Y12
+	KXNORW     K5, K5, K5
+	VPGATHERDQ (AX)(Y12*8), K5, Z4
+	VPCMPUQ    $0x06, Z0, Z4, K2
+	KORTESTW   K2, K2
+	JNE        cand3
+
+cand3_back:
+	ADDQ $0x00000080, CX
+	SUBQ $0x00000020, DX
+	CMPQ DX, $0x00000020
+	JGE  gather_loop
+
+gather_done:
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPMAXUQ       Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VPMAXUQ       X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPMAXUQ       X0, X1, X0
+	VMOVQ         X0, AX
+	MOVQ          AX, lo+80(FP)
+	MOVQ          AX, hi+88(FP)
+	XORL          AX, AX
+	MOVB          AL, nan+96(FP)
+	MOVQ          SI, valid+104(FP)
+	VZEROUPPER
+	RET
+
+cand0:
+	VPADDD     (CX), Y9, Y12
+	VPSRLD     $0x03, Y12, Y13
+	VPMINUD    Y10, Y13, Y13
+	KMOVW      K2, K6
+	VPXORD     Y5, Y5, Y5
+	VPGATHERDD (BX)(Y13*1), K6, Y5
+	VPSLLD     $0x03, Y13, Y13
+	VPSUBD     Y13, Y12, Y12
+	VPSRLVD    Y12, Y5, Y5
+	VPTESTMD   Y11, Y5, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMAXUQ    Z0, Z1, K2, Z0
+	JMP        cand0_back
+
+cand1:
+	VPADDD     32(CX), Y9, Y12
+	VPSRLD     $0x03, Y12, Y13
+	VPMINUD    Y10, Y13, Y13
+	KMOVW      K2, K6
+	VPXORD     Y6, Y6, Y6
+	VPGATHERDD (BX)(Y13*1), K6, Y6
+	VPSLLD     $0x03, Y13, Y13
+	VPSUBD     Y13, Y12, Y12
+	VPSRLVD    Y12, Y6, Y6
+	VPTESTMD   Y11, Y6, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMAXUQ    Z0, Z2, K2, Z0
+	JMP        cand1_back
+
+cand2:
+	VPADDD     64(CX), Y9, Y12
+	VPSRLD     $0x03, Y12, Y13
+	VPMINUD    Y10, Y13, Y13
+	KMOVW      K2, K6
+	VPXORD     Y7, Y7, Y7
+	VPGATHERDD (BX)(Y13*1), K6, Y7
+	VPSLLD     $0x03, Y13, Y13
+	VPSUBD     Y13, Y12, Y12
+	VPSRLVD    Y12, Y7, Y7
+	VPTESTMD   Y11, Y7, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMAXUQ    Z0, Z3, K2, Z0
+	JMP        cand2_back
+
+cand3:
+	VPADDD     96(CX), Y9, Y12
+	VPSRLD     $0x03, Y12, Y13
+	VPMINUD    Y10, Y13, Y13
+	KMOVW      K2, K6
+	VPXORD     Y8, Y8, Y8
+	VPGATHERDD (BX)(Y13*1), K6, Y8
+	VPSLLD     $0x03, Y13, Y13
+	VPSUBD     Y13, Y12, Y12
+	VPSRLVD    Y12, Y8, Y8
+	VPTESTMD   Y11, Y8, K2, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	VPMAXUQ    Z0, Z4, K2, Z0
+	JMP        cand3_back
+
+// func selMinMaxU64AVX512(x []uint64, sel []uint32) (lo uint64, hi uint64, nan bool)
+// Requires: AVX, AVX512F, AVX512VL, SSE2
+TEXT ·selMinMaxU64AVX512(SB), NOSPLIT, $0-65
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0xffffffffffffffff, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Z0
+	VMOVDQU64    Z0, Z5
+	VMOVDQU64    Z0, Z6
+	VMOVDQU64    Z0, Z7
+	MOVQ         $0x0000000000000000, BX
+	MOVQ         BX, X8
+	VPBROADCASTQ X8, Z8
+	VMOVDQU64    Z8, Z9
+	VMOVDQU64    Z8, Z10
+	VMOVDQU64    Z8, Z11
+	CMPQ         DX, $0x00000020
+	JL           gather_done
+
+gather_loop:
+	VPXORQ     Z1, Z1, Z1
+	VMOVDQU32  (CX), Y12
+	KXNORW     K1, K1, K1
+	VPGATHERDQ (AX)(Y12*8), K1, Z1
+	VPMINUQ    Z0, Z1, Z0
+	VPMAXUQ    Z8, Z1, Z8
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  32(CX), Y12
+	KXNORW     K2, K2, K2
+	VPGATHERDQ (AX)(Y12*8), K2, Z2
+	VPMINUQ    Z5, Z2, Z5
+	VPMAXUQ    Z9, Z2, Z9
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  64(CX), Y12
+	KXNORW     K3, K3, K3
+	VPGATHERDQ (AX)(Y12*8), K3, Z3
+	VPMINUQ    Z6, Z3, Z6
+	VPMAXUQ    Z10, Z3, Z10
+	VPXORQ     Z4, Z4, Z4
+	VMOVDQU32  96(CX), Y12
+	KXNORW     K4, K4, K4
+	VPGATHERDQ (AX)(Y12*8), K4, Z4
+	VPMINUQ    Z7, Z4, Z7
+	VPMAXUQ    Z11, Z4, Z11
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000020, DX
+	CMPQ       DX, $0x00000020
+	JGE        gather_loop
+
+gather_done:
+	VPMINUQ       Z0, Z5, Z0
+	VPMINUQ       Z0, Z6, Z0
+	VPMINUQ       Z0, Z7, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPMINUQ       Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VPMINUQ       X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPMINUQ       X0, X1, X0
+	VMOVQ         X0, AX
+	VPMAXUQ       Z8, Z9, Z8
+	VPMAXUQ       Z8, Z10, Z8
+	VPMAXUQ       Z8, Z11, Z8
+	VEXTRACTI64X4 $0x01, Z8, Y0
+	VPMAXUQ       Y8, Y0, Y8
+	VEXTRACTI32X4 $0x01, Y8, X0
+	VPMAXUQ       X8, X0, X8
+	VPSHUFD       $0x4e, X8, X0
+	VPMAXUQ       X8, X0, X8
+	VMOVQ         X8, CX
+	MOVQ          AX, lo+48(FP)
+	MOVQ          CX, hi+56(FP)
+	XORL          AX, AX
+	MOVB          AL, nan+64(FP)
+	VZEROUPPER
+	RET
+
+// func selMinMaxU64ValidAVX512(x []uint64, sel []uint32, bits []byte, off int) (lo uint64, hi uint64, nan bool, valid int)
+// Requires: AVX, AVX512F, AVX512VL, POPCNT, SSE2
+TEXT ·selMinMaxU64ValidAVX512(SB), NOSPLIT, $0-112
+	MOVQ         x_base+0(FP), AX
+	MOVQ         sel_base+24(FP), CX
+	MOVQ         sel_len+32(FP), DX
+	MOVQ         $0xffffffffffffffff, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Z0
+	VMOVDQU64    Z0, Z7
+	VMOVDQU64    Z0, Z8
+	VMOVDQU64    Z0, Z9
+	MOVQ         $0x0000000000000000, BX
+	MOVQ         BX, X10
+	VPBROADCASTQ X10, Z10
+	VMOVDQU64    Z10, Z11
+	VMOVDQU64    Z10, Z12
+	VMOVDQU64    Z10, Z13
+	MOVQ         bits_base+48(FP), BX
+	MOVQ         bits_len+56(FP), SI
+	SUBQ         $0x04, SI
+	MOVQ         off+72(FP), DI
+	VPBROADCASTD DI, Z14
+	VPBROADCASTD SI, Z15
+	MOVL         $0x00000001, SI
+	VPBROADCASTD SI, Z16
+	XORQ         SI, SI
+	CMPQ         DX, $0x00000020
+	JL           gather_done
+
+gather_loop:
+	VPADDD     (CX), Z14, Z17
+	VPSRLD     $0x03, Z17, Z18
+	VPMINUD    Z15, Z18, Z18
+	KXNORW     K1, K1, K1
+	VPXORQ     Z1, Z1, Z1
+	VPGATHERDD (BX)(Z18*1), K1, Z1
+	VPSLLD     $0x03, Z18, Z18
+	VPSUBD     Z18, Z17, Z17
+	VPSRLVD    Z17, Z1, Z1
+	VPTESTMD   Z16, Z1, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	KSHIFTRW   $0x08, K2, K3
+	VPXORQ     Z2, Z2, Z2
+	VMOVDQU32  (CX), Y17
+	KMOVW      K2, K4
+	VPGATHERDQ (AX)(Y17*8), K4, Z2
+	VPMINUQ    Z0, Z2, K2, Z0
+	VPMAXUQ    Z10, Z2, K2, Z10
+	VPXORQ     Z3, Z3, Z3
+	VMOVDQU32  32(CX), Y17
+	KMOVW      K3, K2
+	VPGATHERDQ (AX)(Y17*8), K2, Z3
+	VPMINUQ    Z7, Z3, K3, Z7
+	VPMAXUQ    Z11, Z3, K3, Z11
+	VPADDD     64(CX), Z14, Z17
+	VPSRLD     $0x03, Z17, Z18
+	VPMINUD    Z15, Z18, Z18
+	KXNORW     K5, K5, K5
+	VPXORQ     Z4, Z4, Z4
+	VPGATHERDD (BX)(Z18*1), K5, Z4
+	VPSLLD     $0x03, Z18, Z18
+	VPSUBD     Z18, Z17, Z17
+	VPSRLVD    Z17, Z4, Z4
+	VPTESTMD   Z16, Z4, K2
+	KMOVW      K2, DI
+	POPCNTL    DI, DI
+	ADDQ       DI, SI
+	KSHIFTRW   $0x08, K2, K3
+	VPXORQ     Z5, Z5, Z5
+	VMOVDQU32  64(CX), Y17
+	KMOVW      K2, K4
+	VPGATHERDQ (AX)(Y17*8), K4, Z5
+	VPMINUQ    Z8, Z5, K2, Z8
+	VPMAXUQ    Z12, Z5, K2, Z12
+	VPXORQ     Z6, Z6, Z6
+	VMOVDQU32  96(CX), Y17
+	KMOVW      K3, K2
+	VPGATHERDQ (AX)(Y17*8), K2, Z6
+	VPMINUQ    Z9, Z6, K3, Z9
+	VPMAXUQ    Z13, Z6, K3, Z13
+	ADDQ       $0x00000080, CX
+	SUBQ       $0x00000020, DX
+	CMPQ       DX, $0x00000020
+	JGE        gather_loop
+
+gather_done:
+	VPMINUQ       Z0, Z7, Z0
+	VPMINUQ       Z0, Z8, Z0
+	VPMINUQ       Z0, Z9, Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPMINUQ       Y0, Y1, Y0
+	VEXTRACTI32X4 $0x01, Y0, X1
+	VPMINUQ       X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPMINUQ       X0, X1, X0
+	VMOVQ         X0, AX
+	VPMAXUQ       Z10, Z11, Z10
+	VPMAXUQ       Z10, Z12, Z10
+	VPMAXUQ       Z10, Z13, Z10
+	VEXTRACTI64X4 $0x01, Z10, Y0
+	VPMAXUQ       Y10, Y0, Y10
+	VEXTRACTI32X4 $0x01, Y10, X0
+	VPMAXUQ       X10, X0, X10
+	VPSHUFD       $0x4e, X10, X0
+	VPMAXUQ       X10, X0, X10
+	VMOVQ         X10, CX
+	MOVQ          AX, lo+80(FP)
+	MOVQ          CX, hi+88(FP)
+	XORL          AX, AX
+	MOVB          AL, nan+96(FP)
+	MOVQ          SI, valid+104(FP)
+	VZEROUPPER
+	RET

@@ -43,3 +43,213 @@ func selSumU64AVX512(x []uint64, sel []uint32) uint64
 //
 //go:noescape
 func selSumU64ValidAVX512(x []uint64, sel []uint32, bits []byte, off int) uint64
+
+// selMinF32AVX2 returns the min of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 32 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinF32AVX2(x []float32, sel []uint32) (lo float32, hi float32, nan bool)
+
+// selMaxF32AVX2 returns the max of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 32 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMaxF32AVX2(x []float32, sel []uint32) (lo float32, hi float32, nan bool)
+
+// selMinMaxF32AVX2 returns the min and max of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 32 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinMaxF32AVX2(x []float32, sel []uint32) (lo float32, hi float32, nan bool)
+
+// selMinF64AVX2 returns the min of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 16 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinF64AVX2(x []float64, sel []uint32) (lo float64, hi float64, nan bool)
+
+// selMaxF64AVX2 returns the max of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 16 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMaxF64AVX2(x []float64, sel []uint32) (lo float64, hi float64, nan bool)
+
+// selMinMaxF64AVX2 returns the min and max of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 16 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinMaxF64AVX2(x []float64, sel []uint32) (lo float64, hi float64, nan bool)
+
+// selMinF32AVX512 returns the min of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 64 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinF32AVX512(x []float32, sel []uint32) (lo float32, hi float32, nan bool)
+
+// selMinF32ValidAVX512 returns the min of the x[sel[k]] whose bit off+sel[k] of bits is set, lane by lane, ties unresolved, whether one was NaN and how many valid entries beat the running extreme of their lane (zero: count them); len(sel) must be a multiple of 64, len(bits) at least 4, off below 8 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinF32ValidAVX512(x []float32, sel []uint32, bits []byte, off int) (lo float32, hi float32, nan bool, valid int)
+
+// selMaxF32AVX512 returns the max of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 64 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMaxF32AVX512(x []float32, sel []uint32) (lo float32, hi float32, nan bool)
+
+// selMaxF32ValidAVX512 returns the max of the x[sel[k]] whose bit off+sel[k] of bits is set, lane by lane, ties unresolved, whether one was NaN and how many valid entries beat the running extreme of their lane (zero: count them); len(sel) must be a multiple of 64, len(bits) at least 4, off below 8 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMaxF32ValidAVX512(x []float32, sel []uint32, bits []byte, off int) (lo float32, hi float32, nan bool, valid int)
+
+// selMinMaxF32AVX512 returns the min and max of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 64 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinMaxF32AVX512(x []float32, sel []uint32) (lo float32, hi float32, nan bool)
+
+// selMinMaxF32ValidAVX512 returns the min and max of the x[sel[k]] whose bit off+sel[k] of bits is set, lane by lane, ties unresolved, whether one was NaN and how many were valid; len(sel) must be a multiple of 64, len(bits) at least 4, off below 8 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinMaxF32ValidAVX512(x []float32, sel []uint32, bits []byte, off int) (lo float32, hi float32, nan bool, valid int)
+
+// selMinF64AVX512 returns the min of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 32 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinF64AVX512(x []float64, sel []uint32) (lo float64, hi float64, nan bool)
+
+// selMinF64ValidAVX512 returns the min of the x[sel[k]] whose bit off+sel[k] of bits is set, lane by lane, ties unresolved, whether one was NaN and how many valid entries beat the running extreme of their lane (zero: count them); len(sel) must be a multiple of 32, len(bits) at least 4, off below 8 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinF64ValidAVX512(x []float64, sel []uint32, bits []byte, off int) (lo float64, hi float64, nan bool, valid int)
+
+// selMaxF64AVX512 returns the max of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 32 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMaxF64AVX512(x []float64, sel []uint32) (lo float64, hi float64, nan bool)
+
+// selMaxF64ValidAVX512 returns the max of the x[sel[k]] whose bit off+sel[k] of bits is set, lane by lane, ties unresolved, whether one was NaN and how many valid entries beat the running extreme of their lane (zero: count them); len(sel) must be a multiple of 32, len(bits) at least 4, off below 8 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMaxF64ValidAVX512(x []float64, sel []uint32, bits []byte, off int) (lo float64, hi float64, nan bool, valid int)
+
+// selMinMaxF64AVX512 returns the min and max of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 32 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinMaxF64AVX512(x []float64, sel []uint32) (lo float64, hi float64, nan bool)
+
+// selMinMaxF64ValidAVX512 returns the min and max of the x[sel[k]] whose bit off+sel[k] of bits is set, lane by lane, ties unresolved, whether one was NaN and how many were valid; len(sel) must be a multiple of 32, len(bits) at least 4, off below 8 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinMaxF64ValidAVX512(x []float64, sel []uint32, bits []byte, off int) (lo float64, hi float64, nan bool, valid int)
+
+// selMinI32AVX512 returns the min of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 64 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinI32AVX512(x []int32, sel []uint32) (lo int32, hi int32, nan bool)
+
+// selMinI32ValidAVX512 returns the min of the x[sel[k]] whose bit off+sel[k] of bits is set, lane by lane, ties unresolved, whether one was NaN and how many valid entries beat the running extreme of their lane (zero: count them); len(sel) must be a multiple of 64, len(bits) at least 4, off below 8 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinI32ValidAVX512(x []int32, sel []uint32, bits []byte, off int) (lo int32, hi int32, nan bool, valid int)
+
+// selMaxI32AVX512 returns the max of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 64 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMaxI32AVX512(x []int32, sel []uint32) (lo int32, hi int32, nan bool)
+
+// selMaxI32ValidAVX512 returns the max of the x[sel[k]] whose bit off+sel[k] of bits is set, lane by lane, ties unresolved, whether one was NaN and how many valid entries beat the running extreme of their lane (zero: count them); len(sel) must be a multiple of 64, len(bits) at least 4, off below 8 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMaxI32ValidAVX512(x []int32, sel []uint32, bits []byte, off int) (lo int32, hi int32, nan bool, valid int)
+
+// selMinMaxI32AVX512 returns the min and max of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 64 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinMaxI32AVX512(x []int32, sel []uint32) (lo int32, hi int32, nan bool)
+
+// selMinMaxI32ValidAVX512 returns the min and max of the x[sel[k]] whose bit off+sel[k] of bits is set, lane by lane, ties unresolved, whether one was NaN and how many were valid; len(sel) must be a multiple of 64, len(bits) at least 4, off below 8 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinMaxI32ValidAVX512(x []int32, sel []uint32, bits []byte, off int) (lo int32, hi int32, nan bool, valid int)
+
+// selMinI64AVX512 returns the min of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 32 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinI64AVX512(x []int64, sel []uint32) (lo int64, hi int64, nan bool)
+
+// selMinI64ValidAVX512 returns the min of the x[sel[k]] whose bit off+sel[k] of bits is set, lane by lane, ties unresolved, whether one was NaN and how many valid entries beat the running extreme of their lane (zero: count them); len(sel) must be a multiple of 32, len(bits) at least 4, off below 8 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinI64ValidAVX512(x []int64, sel []uint32, bits []byte, off int) (lo int64, hi int64, nan bool, valid int)
+
+// selMaxI64AVX512 returns the max of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 32 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMaxI64AVX512(x []int64, sel []uint32) (lo int64, hi int64, nan bool)
+
+// selMaxI64ValidAVX512 returns the max of the x[sel[k]] whose bit off+sel[k] of bits is set, lane by lane, ties unresolved, whether one was NaN and how many valid entries beat the running extreme of their lane (zero: count them); len(sel) must be a multiple of 32, len(bits) at least 4, off below 8 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMaxI64ValidAVX512(x []int64, sel []uint32, bits []byte, off int) (lo int64, hi int64, nan bool, valid int)
+
+// selMinMaxI64AVX512 returns the min and max of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 32 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinMaxI64AVX512(x []int64, sel []uint32) (lo int64, hi int64, nan bool)
+
+// selMinMaxI64ValidAVX512 returns the min and max of the x[sel[k]] whose bit off+sel[k] of bits is set, lane by lane, ties unresolved, whether one was NaN and how many were valid; len(sel) must be a multiple of 32, len(bits) at least 4, off below 8 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinMaxI64ValidAVX512(x []int64, sel []uint32, bits []byte, off int) (lo int64, hi int64, nan bool, valid int)
+
+// selMinU32AVX512 returns the min of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 64 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinU32AVX512(x []uint32, sel []uint32) (lo uint32, hi uint32, nan bool)
+
+// selMinU32ValidAVX512 returns the min of the x[sel[k]] whose bit off+sel[k] of bits is set, lane by lane, ties unresolved, whether one was NaN and how many valid entries beat the running extreme of their lane (zero: count them); len(sel) must be a multiple of 64, len(bits) at least 4, off below 8 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinU32ValidAVX512(x []uint32, sel []uint32, bits []byte, off int) (lo uint32, hi uint32, nan bool, valid int)
+
+// selMaxU32AVX512 returns the max of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 64 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMaxU32AVX512(x []uint32, sel []uint32) (lo uint32, hi uint32, nan bool)
+
+// selMaxU32ValidAVX512 returns the max of the x[sel[k]] whose bit off+sel[k] of bits is set, lane by lane, ties unresolved, whether one was NaN and how many valid entries beat the running extreme of their lane (zero: count them); len(sel) must be a multiple of 64, len(bits) at least 4, off below 8 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMaxU32ValidAVX512(x []uint32, sel []uint32, bits []byte, off int) (lo uint32, hi uint32, nan bool, valid int)
+
+// selMinMaxU32AVX512 returns the min and max of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 64 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinMaxU32AVX512(x []uint32, sel []uint32) (lo uint32, hi uint32, nan bool)
+
+// selMinMaxU32ValidAVX512 returns the min and max of the x[sel[k]] whose bit off+sel[k] of bits is set, lane by lane, ties unresolved, whether one was NaN and how many were valid; len(sel) must be a multiple of 64, len(bits) at least 4, off below 8 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinMaxU32ValidAVX512(x []uint32, sel []uint32, bits []byte, off int) (lo uint32, hi uint32, nan bool, valid int)
+
+// selMinU64AVX512 returns the min of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 32 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinU64AVX512(x []uint64, sel []uint32) (lo uint64, hi uint64, nan bool)
+
+// selMinU64ValidAVX512 returns the min of the x[sel[k]] whose bit off+sel[k] of bits is set, lane by lane, ties unresolved, whether one was NaN and how many valid entries beat the running extreme of their lane (zero: count them); len(sel) must be a multiple of 32, len(bits) at least 4, off below 8 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinU64ValidAVX512(x []uint64, sel []uint32, bits []byte, off int) (lo uint64, hi uint64, nan bool, valid int)
+
+// selMaxU64AVX512 returns the max of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 32 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMaxU64AVX512(x []uint64, sel []uint32) (lo uint64, hi uint64, nan bool)
+
+// selMaxU64ValidAVX512 returns the max of the x[sel[k]] whose bit off+sel[k] of bits is set, lane by lane, ties unresolved, whether one was NaN and how many valid entries beat the running extreme of their lane (zero: count them); len(sel) must be a multiple of 32, len(bits) at least 4, off below 8 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMaxU64ValidAVX512(x []uint64, sel []uint32, bits []byte, off int) (lo uint64, hi uint64, nan bool, valid int)
+
+// selMinMaxU64AVX512 returns the min and max of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 32 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinMaxU64AVX512(x []uint64, sel []uint32) (lo uint64, hi uint64, nan bool)
+
+// selMinMaxU64ValidAVX512 returns the min and max of the x[sel[k]] whose bit off+sel[k] of bits is set, lane by lane, ties unresolved, whether one was NaN and how many were valid; len(sel) must be a multiple of 32, len(bits) at least 4, off below 8 and every index below min(len(x), 2^31).
+//
+//go:noescape
+func selMinMaxU64ValidAVX512(x []uint64, sel []uint32, bits []byte, off int) (lo uint64, hi uint64, nan bool, valid int)

@@ -26,10 +26,11 @@ import (
 //     order, so the first of ±0 wins as in the reference; a NaN is only
 //     noted (`!(v >= lo)` is true for a new minimum and for a NaN).
 //
-// Validity is read as a bit, bits[p>>3]>>(p&7)&1, that selects the value
-// or the identity by a conditional move in the integer loops. With a
-// bitmap those loops keep one accumulator: they are bound by their loads
-// and bit arithmetic, and more accumulators only spilled. Every sel index has been checked below len(x), and
+// Validity is read as a bit, bits[p>>3]>>(p&7)&1: the integer sums select
+// the value or 0 by a conditional move, and the min and max loops test it
+// only after a compare that passed, a rare branch. With a bitmap those
+// loops keep one accumulator: they are bound by their loads and bit
+// arithmetic, and more accumulators only spilled. Every sel index has been checked below len(x), and
 // bits (when not nil) is the exact span of the elements' bits from bit
 // off < 8, so p = off+sel[k] indexes inside it. Nothing generic is called
 // inside a loop: identities and constants are hoisted.
@@ -263,14 +264,15 @@ func selSummaryInt[T constraints.Integer](x []T, bm []byte, off int, sel []uint3
 		}
 		return min(lo0, lo1), max(hi0, hi1), len(sel)
 	}
+	// An invalid entry is skipped by a branch (a conditional move of the
+	// identities measured up to twice as slow at 10% nulls).
 	for _, i := range sel {
-		b := selBit(bm, off, i)
-		l, h := x[i], x[i]
-		if b == 0 {
-			l, h = idLo, idHi
+		if selBit(bm, off, i) == 0 {
+			continue
 		}
-		lo0, hi0 = min(lo0, l), max(hi0, h)
-		valid += int(b)
+		valid++
+		v := x[i]
+		lo0, hi0 = min(lo0, v), max(hi0, v)
 	}
 	return lo0, hi0, valid
 }
@@ -295,13 +297,13 @@ func selMinInt[T constraints.Integer](x []T, bm []byte, off int, sel []uint32, f
 		}
 		return min(l0, l1, l2, l3), len(sel)
 	}
-	// Min and Max discard the count: only the minimum is kept.
+	// Min and Max discard the count: only the minimum is kept. The
+	// compare comes first and rarely passes, so the validity bit is read
+	// only on that path.
 	for _, i := range sel {
-		v := x[i] ^ flip
-		if selBit(bm, off, i) == 0 {
-			v = id
+		if v := x[i] ^ flip; v < l0 && selBit(bm, off, i) != 0 {
+			l0 = v
 		}
-		l0 = min(l0, v)
 	}
 	return l0, 1
 }

@@ -316,3 +316,113 @@ func TestSelectionKernels(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectionGatherLanes runs the cases the gathered min/max kernels
+// resolve after their lanewise folds, over selection lengths around their
+// steps (16 to 64 entries) and their tails: zeros of both signs in several
+// lanes, the first in selection order to win; NaN first, last, alone and
+// nowhere participating (invalid); integer extremes; every bitmap offset.
+func TestSelectionGatherLanes(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	lengths := []int{1, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 95, 96, 97, 127, 128, 129, 200}
+	forEachBackend(t, func(t *testing.T, b BackendInfo) {
+		r := rand.New(rand.NewPCG(21, 22))
+		for _, k := range lengths {
+			n := 2*k + 5
+			sel := testkit.Selection(r, n, k)
+			off := k % 64
+			bits := testkit.Bitmap(r, n, off, 0.2)
+			for _, masked := range []bool{false, true} {
+				bm, o := []byte(nil), 0
+				if masked {
+					bm, o = bits, off
+				}
+				what := func(s string) string { return fmt.Sprintf("%s k=%d masked=%v", s, k, masked) }
+				// Zeros of both signs at several selection positions, every
+				// other value positive (zeros are the min) or negative (the max).
+				for _, sign := range []float64{1, -1} {
+					x := make([]float64, n)
+					for i := range x {
+						x[i] = sign * (1 + float64(i))
+					}
+					for j := 0; j < 6; j++ {
+						p := sel[r.IntN(k)]
+						x[p] = 0
+						if j%2 == 1 {
+							x[p] = negZero
+						}
+					}
+					checkSelected(t, what("zeros"), x, bm, o, sel)
+					f32 := make([]float32, n)
+					for i, v := range x {
+						f32[i] = float32(v)
+					}
+					checkSelected(t, what("zeros32"), f32, bm, o, sel)
+					// The first selected entry a zero of either sign.
+					x[sel[0]] = negZero
+					checkSelected(t, what("zero-first"), x, bm, o, sel)
+					x[sel[0]] = 0
+					checkSelected(t, what("zero-first+"), x, bm, o, sel)
+				}
+				// NaN first, last, only.
+				x := testkit.Values[float64](r, n, testkit.Plain)
+				for _, p := range []uint32{sel[0], sel[k-1]} {
+					y := slices.Clone(x)
+					y[p] = math.NaN()
+					checkSelected(t, what("nan"), y, bm, o, sel)
+					f32 := make([]float32, n)
+					for i, v := range y {
+						f32[i] = float32(v)
+					}
+					checkSelected(t, what("nan32"), f32, bm, o, sel)
+				}
+				y := slices.Clone(x)
+				for i := range y {
+					y[i] = math.NaN()
+				}
+				checkSelected(t, what("all-nan"), y, bm, o, sel)
+				// Infinities and nothing else: the result is ±Inf, not the
+				// identities.
+				for i := range y {
+					y[i] = math.Inf(1 - 2*(i%2))
+				}
+				checkSelected(t, what("inf"), y, bm, o, sel)
+				for i := range y {
+					y[i] = math.Inf(1)
+				}
+				checkSelected(t, what("+inf"), y, bm, o, sel)
+				// Integer extremes of every gathered width.
+				i64 := make([]int64, n)
+				u64 := make([]uint64, n)
+				i32 := make([]int32, n)
+				u32 := make([]uint32, n)
+				for i := range i64 {
+					switch r.IntN(3) {
+					case 0:
+						i64[i], u64[i], i32[i], u32[i] = math.MaxInt64, math.MaxUint64, math.MaxInt32, math.MaxUint32
+					case 1:
+						i64[i], u64[i], i32[i], u32[i] = math.MinInt64, 0, math.MinInt32, 0
+					default:
+						i64[i], u64[i], i32[i], u32[i] = int64(r.Uint64()), r.Uint64(), int32(r.Uint32()), r.Uint32()
+					}
+				}
+				checkSelected(t, what("i64"), i64, bm, o, sel)
+				checkSelected(t, what("u64"), u64, bm, o, sel)
+				checkSelected(t, what("i32"), i32, bm, o, sel)
+				checkSelected(t, what("u32"), u32, bm, o, sel)
+				for i := range i64 {
+					i64[i], u64[i], i32[i], u32[i] = math.MaxInt64, math.MaxUint64, math.MaxInt32, math.MaxUint32
+				}
+				checkSelected(t, what("i64-max"), i64, bm, o, sel)
+				checkSelected(t, what("u64-max"), u64, bm, o, sel)
+				checkSelected(t, what("u32-max"), u32, bm, o, sel)
+			}
+			// Every bitmap offset, all entries of one null pattern.
+			x := testkit.Values[float64](r, n, testkit.Mixed)
+			for off := 0; off < 64; off++ {
+				bits := testkit.Bitmap(r, n, off, 0.5)
+				checkSelected(t, fmt.Sprintf("offsets k=%d off=%d", k, off), x, bits, off, sel)
+			}
+		}
+	})
+}

@@ -1,6 +1,7 @@
 // Command gather generates quiver's amd64 selection kernels for AVX2 and
 // AVX-512: the largest index of a selection (behind the index check of
-// every selected reduction) and gathered sums over a selection. The
+// every selected reduction), gathered sums over a selection, and gathered
+// min, max and fused min/max (minmax.go). The
 // instruction set is the parameter of one generator, and the element type
 // of the gathered kernels is a parameter too (kit.Elem).
 //
@@ -32,6 +33,20 @@ func main() {
 				selSum(s, e)
 			}
 			selSumValid(e)
+		}
+	}
+	for _, s := range []kit.ISA{kit.AVX2, kit.AVX512} {
+		for _, e := range minMaxElems(s) {
+			for _, m := range []mode{modeMin, modeMax, modeBoth} {
+				selMinMax(s, e, m, false)
+				switch {
+				case s != kit.AVX512:
+				case m == modeBoth:
+					selMinMax(s, e, m, true)
+				default:
+					selOneValid(e, m)
+				}
+			}
 		}
 	}
 	Generate()
