@@ -59,15 +59,13 @@ func selSumInt[T constraints.Integer, S int64 | uint64](x []T, bm []byte, off in
 		}
 		return s0 + s1 + s2 + s3
 	}
-	// With a bitmap the loop is bound by its loads, not by the 1-cycle
-	// add, and more accumulators only spill: one, and a conditional move
-	// that drops an invalid value.
+	// With a bitmap: one accumulator, and a branch on the bit. A
+	// conditional move that dropped invalid values measured slower than
+	// the branch at 10% nulls, and the load of x is skipped for a null.
 	for _, i := range sel {
-		v := S(x[i])
-		if selBit(bm, off, i) == 0 {
-			v = 0
+		if selBit(bm, off, i) != 0 {
+			s0 += S(x[i])
 		}
-		s0 += v
 	}
 	return s0
 }
