@@ -141,13 +141,28 @@ func (m Mask) Select(sel []uint32) Mask {
 // caller.
 func maskOf(n int, masks []Mask) (bits []byte, off int, sel []uint32, hasSel bool) {
 	if len(masks) != 0 {
-		bits, off, sel, hasSel = checkMask(n, masks)
+		bits, off, sel, hasSel = checkMask(n, masks, true)
 	}
 	return
 }
 
-// checkMask is maskOf for one or more Masks.
-func checkMask(n int, masks []Mask) (bits []byte, off int, sel []uint32, hasSel bool) {
+// maskOfInLoop is maskOf for a caller that checks every selection index
+// itself, in the one loop that reads them, before it uses the index
+// (selSumF64 and selSumF32, whose strict fold is bound by the latency of
+// its additions, so a separate pass over sel would cost what the check
+// in the loop does not). Such a loop panics through badSelection, with
+// the message checkSelection gives; it has no effect to undo, so the
+// panic is as good as one before it started.
+func maskOfInLoop(n int, masks []Mask) (bits []byte, off int, sel []uint32, hasSel bool) {
+	if len(masks) != 0 {
+		bits, off, sel, hasSel = checkMask(n, masks, false)
+	}
+	return
+}
+
+// checkMask is maskOf for one or more Masks; checkSel says whether to
+// check the selection's indices too.
+func checkMask(n int, masks []Mask, checkSel bool) (bits []byte, off int, sel []uint32, hasSel bool) {
 	switch len(masks) {
 	case 1:
 	default:
@@ -165,7 +180,7 @@ func checkMask(n int, masks []Mask) (bits []byte, off int, sel []uint32, hasSel 
 			badBitmap(m.bits, m.off, n)
 		}
 	}
-	if m.hasSel {
+	if m.hasSel && checkSel {
 		checkSelection(m.sel, n)
 	}
 	bits, off = bitSpan(m.bits, m.off, n)
@@ -206,11 +221,14 @@ func badBitmap(bits []byte, off, n int) {
 
 // checkSelection panics unless every index of sel is below n.
 func checkSelection(sel []uint32, n int) {
-	// One branch-light pass for the common case, then a second pass only
-	// to name the culprit in the message.
 	if len(sel) == 0 || selInRange(active.Load(), sel, n) {
 		return
 	}
+	badSelection(sel, n)
+}
+
+// badSelection panics naming the first index of sel that is n or more.
+func badSelection(sel []uint32, n int) {
 	for pos, s := range sel {
 		if uint64(s) >= uint64(n) {
 			panic(fmt.Sprintf("quiver: selection index %d at position %d is out of range for %d elements", s, pos, n))

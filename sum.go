@@ -33,7 +33,7 @@ func Sum[T constraints.Float](x []T, m ...Mask) T {
 
 // sumFloat is Sum past its short dense prefix.
 func sumFloat[T constraints.Float](x []T, m []Mask) T {
-	bits, off, sel, hasSel := maskOf(len(x), m)
+	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // the selected fold checks sel
 	if hasSel {
 		return selSumFloatOf(active.Load(), x, bits, off, sel)
 	}
