@@ -66,7 +66,7 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 	if bits == nil {
 		m := len(x)
 		if !k.tailInAsm {
-			m -= m % max(k.lanes, 8)
+			m &^= max(k.lanes, 8) - 1 // lanes is a power of two
 		}
 		if m > 0 {
 			lo, hi, nan = k.dense(x[:m])
@@ -99,7 +99,7 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 		}
 		tail &= 1<<r - 1
 	} else {
-		m -= m % max(k.lanes, 8)
+		m &^= max(k.lanes, 8) - 1
 	}
 	if m > 0 {
 		l, h, c, n := k.masked(x[:m], bits, tail)
@@ -168,9 +168,20 @@ func floatSummary[T float32 | float64](k summaryAsm[T]) func(x []T, bits []byte,
 
 // floatMin wraps min-only float kernels: settleFloatSummary's rescues for
 // the one extreme, passed as both lo and hi (the max the kernel did not
-// compute must not trigger the zero rescan).
+// compute must not trigger the zero rescan). A dense column on AVX-512,
+// where the kernel takes any length, calls the kernel straight away: at L1
+// sizes the layers of run and settleFloatSummary cost as much as a tenth
+// of the kernel, and neither rescue is needed unless the kernel reports a
+// NaN or a zero minimum.
 func floatMin[T float32 | float64](k summaryAsm[T]) func(x []T, bits []byte, off int) (lo T, valid int) {
 	return func(x []T, bits []byte, off int) (lo T, valid int) {
+		if bits == nil && k.tailInAsm && len(x) > 0 {
+			lo, _, nan := k.dense(x)
+			if nan || lo == 0 {
+				lo, _, _ = settleFloatSummary(x, nil, 0, lo, lo, len(x), nan)
+			}
+			return lo, len(x)
+		}
 		lo, _, valid, nan := k.run(x, bits, off)
 		lo, _, valid = settleFloatSummary(x, bits, off, lo, lo, valid, nan)
 		return lo, valid
@@ -180,6 +191,13 @@ func floatMin[T float32 | float64](k summaryAsm[T]) func(x []T, bits []byte, off
 // floatMax is floatMin for max-only kernels.
 func floatMax[T float32 | float64](k summaryAsm[T]) func(x []T, bits []byte, off int) (hi T, valid int) {
 	return func(x []T, bits []byte, off int) (hi T, valid int) {
+		if bits == nil && k.tailInAsm && len(x) > 0 {
+			_, hi, nan := k.dense(x)
+			if nan || hi == 0 {
+				_, hi, _ = settleFloatSummary(x, nil, 0, hi, hi, len(x), nan)
+			}
+			return hi, len(x)
+		}
 		_, hi, valid, nan := k.run(x, bits, off)
 		_, hi, valid = settleFloatSummary(x, bits, off, hi, hi, valid, nan)
 		return hi, valid
