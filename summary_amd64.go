@@ -2,7 +2,11 @@
 
 package quiver
 
-import "github.com/quiverlabs/quiver/internal/num"
+import (
+	"math"
+
+	"github.com/quiverlabs/quiver/internal/num"
+)
 
 // installSummaryKernels puts the summary family's kernels for set into b.
 // MinMax and Summarize run the fused summary kernel; Min and Max of floats
@@ -168,15 +172,28 @@ func floatSummary[T float32 | float64](k summaryAsm[T]) func(x []T, bits []byte,
 
 // floatMin wraps min-only float kernels: settleFloatSummary's rescues for
 // the one extreme, passed as both lo and hi (the max the kernel did not
-// compute must not trigger the zero rescan). A dense column on AVX-512,
-// where the kernel takes any length, calls the kernel straight away: at L1
-// sizes the layers of run and settleFloatSummary cost as much as a tenth
-// of the kernel, and neither rescue is needed unless the kernel reports a
-// NaN or a zero minimum.
+// compute must not trigger the zero rescan). A dense column calls the
+// kernel straight away (AVX2 kernels take whole steps, the rest is folded
+// here): at L1 sizes the layers of run and settleFloatSummary cost as much
+// as a tenth of the kernel, and neither rescue is needed unless the column
+// has a NaN or a zero minimum.
 func floatMin[T float32 | float64](k summaryAsm[T]) func(x []T, bits []byte, off int) (lo T, valid int) {
 	return func(x []T, bits []byte, off int) (lo T, valid int) {
-		if bits == nil && k.tailInAsm && len(x) > 0 {
-			lo, _, nan := k.dense(x)
+		if bits == nil && len(x) > 0 {
+			var nan bool
+			if k.tailInAsm {
+				lo, _, nan = k.dense(x)
+			} else {
+				lo = T(math.Inf(1))
+				m := len(x) &^ (max(k.lanes, 8) - 1)
+				if m > 0 {
+					lo, _, nan = k.dense(x[:m])
+				}
+				for _, v := range x[m:] {
+					nan = nan || v != v
+					lo = min(lo, v) // a NaN here is settled below
+				}
+			}
 			if nan || lo == 0 {
 				lo, _, _ = settleFloatSummary(x, nil, 0, lo, lo, len(x), nan)
 			}
@@ -191,8 +208,21 @@ func floatMin[T float32 | float64](k summaryAsm[T]) func(x []T, bits []byte, off
 // floatMax is floatMin for max-only kernels.
 func floatMax[T float32 | float64](k summaryAsm[T]) func(x []T, bits []byte, off int) (hi T, valid int) {
 	return func(x []T, bits []byte, off int) (hi T, valid int) {
-		if bits == nil && k.tailInAsm && len(x) > 0 {
-			_, hi, nan := k.dense(x)
+		if bits == nil && len(x) > 0 {
+			var nan bool
+			if k.tailInAsm {
+				_, hi, nan = k.dense(x)
+			} else {
+				hi = T(math.Inf(-1))
+				m := len(x) &^ (max(k.lanes, 8) - 1)
+				if m > 0 {
+					_, hi, nan = k.dense(x[:m])
+				}
+				for _, v := range x[m:] {
+					nan = nan || v != v
+					hi = max(hi, v)
+				}
+			}
 			if nan || hi == 0 {
 				_, hi, _ = settleFloatSummary(x, nil, 0, hi, hi, len(x), nan)
 			}

@@ -344,12 +344,13 @@ func TestSummaryDenseNaNAndZeros(t *testing.T) {
 	denseNaNAndZeros[float32](t)
 }
 
-// Dense Min and Max on AVX-512 call the single-extreme kernel without the
-// layers of summaryAsm.run and rescue only on the kernel's NaN flag or a
-// zero result. These inputs put a NaN (of either sign, quiet or
-// signaling, with a payload) in the aligned head, the first and last
-// vector of the unrolled loop, the single-vector loop and the masked tail,
-// alone or next to the extreme; and zeros of both signs in different
+// Dense Min and Max call the single-extreme kernel without the layers of
+// summaryAsm.run (AVX2: whole steps, the rest folded in the wrapper) and
+// rescue only on a NaN or a zero result. These inputs put a NaN (of either
+// sign, quiet or signaling, with a payload) in the aligned head, the first
+// and last vector of the unrolled loop, the single-vector loop and the
+// tail (masked on AVX-512, folded in Go on AVX2), alone or next to the
+// extreme; and zeros of both signs in different
 // accumulators and lanes, so that lane order and index order disagree on
 // which zero comes first. Starts are shifted so that the head peel and the
 // tail both take part.
