@@ -2,7 +2,11 @@
 
 package quiver
 
-import "github.com/quiverlabs/quiver/internal/num"
+import (
+	"math"
+
+	"github.com/quiverlabs/quiver/internal/num"
+)
 
 // installSummaryKernels puts the summary family's kernels for set into b.
 // MinMax and Summarize run the fused summary kernel; Min and Max of floats
@@ -66,7 +70,7 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 	if bits == nil {
 		m := len(x)
 		if !k.tailInAsm {
-			m -= m % max(k.lanes, 8)
+			m &^= max(k.lanes, 8) - 1 // lanes is a power of two
 		}
 		if m > 0 {
 			lo, hi, nan = k.dense(x[:m])
@@ -99,7 +103,7 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 		}
 		tail &= 1<<r - 1
 	} else {
-		m -= m % max(k.lanes, 8)
+		m &^= max(k.lanes, 8) - 1
 	}
 	if m > 0 {
 		l, h, c, n := k.masked(x[:m], bits, tail)
@@ -168,9 +172,33 @@ func floatSummary[T float32 | float64](k summaryAsm[T]) func(x []T, bits []byte,
 
 // floatMin wraps min-only float kernels: settleFloatSummary's rescues for
 // the one extreme, passed as both lo and hi (the max the kernel did not
-// compute must not trigger the zero rescan).
+// compute must not trigger the zero rescan). A dense column calls the
+// kernel straight away (AVX2 kernels take whole steps, the rest is folded
+// here): at L1 sizes the layers of run and settleFloatSummary cost as much
+// as a tenth of the kernel, and neither rescue is needed unless the column
+// has a NaN or a zero minimum.
 func floatMin[T float32 | float64](k summaryAsm[T]) func(x []T, bits []byte, off int) (lo T, valid int) {
 	return func(x []T, bits []byte, off int) (lo T, valid int) {
+		if bits == nil && len(x) > 0 {
+			var nan bool
+			if k.tailInAsm {
+				lo, _, nan = k.dense(x)
+			} else {
+				lo = T(math.Inf(1))
+				m := len(x) &^ (max(k.lanes, 8) - 1)
+				if m > 0 {
+					lo, _, nan = k.dense(x[:m])
+				}
+				for _, v := range x[m:] {
+					nan = nan || v != v
+					lo = min(lo, v) // a NaN here is settled below
+				}
+			}
+			if nan || lo == 0 {
+				lo, _, _ = settleFloatSummary(x, nil, 0, lo, lo, len(x), nan)
+			}
+			return lo, len(x)
+		}
 		lo, _, valid, nan := k.run(x, bits, off)
 		lo, _, valid = settleFloatSummary(x, bits, off, lo, lo, valid, nan)
 		return lo, valid
@@ -180,6 +208,26 @@ func floatMin[T float32 | float64](k summaryAsm[T]) func(x []T, bits []byte, off
 // floatMax is floatMin for max-only kernels.
 func floatMax[T float32 | float64](k summaryAsm[T]) func(x []T, bits []byte, off int) (hi T, valid int) {
 	return func(x []T, bits []byte, off int) (hi T, valid int) {
+		if bits == nil && len(x) > 0 {
+			var nan bool
+			if k.tailInAsm {
+				_, hi, nan = k.dense(x)
+			} else {
+				hi = T(math.Inf(-1))
+				m := len(x) &^ (max(k.lanes, 8) - 1)
+				if m > 0 {
+					_, hi, nan = k.dense(x[:m])
+				}
+				for _, v := range x[m:] {
+					nan = nan || v != v
+					hi = max(hi, v)
+				}
+			}
+			if nan || hi == 0 {
+				_, hi, _ = settleFloatSummary(x, nil, 0, hi, hi, len(x), nan)
+			}
+			return hi, len(x)
+		}
 		_, hi, valid, nan := k.run(x, bits, off)
 		_, hi, valid = settleFloatSummary(x, bits, off, hi, hi, valid, nan)
 		return hi, valid

@@ -338,3 +338,84 @@ func unalignedStarts[T Number](t *testing.T) {
 		}
 	}
 }
+
+func TestSummaryDenseNaNAndZeros(t *testing.T) {
+	denseNaNAndZeros[float64](t)
+	denseNaNAndZeros[float32](t)
+}
+
+// Dense Min and Max call the single-extreme kernel without the layers of
+// summaryAsm.run (AVX2: whole steps, the rest folded in the wrapper) and
+// rescue only on a NaN or a zero result. These inputs put a NaN (of either
+// sign, quiet or signaling, with a payload) in the aligned head, the first
+// and last vector of the unrolled loop, the single-vector loop and the
+// tail (masked on AVX-512, folded in Go on AVX2), alone or next to the
+// extreme; and zeros of both signs in different
+// accumulators and lanes, so that lane order and index order disagree on
+// which zero comes first. Starts are shifted so that the head peel and the
+// tail both take part.
+func denseNaNAndZeros[T float32 | float64](t *testing.T) {
+	r := rand.New(rand.NewPCG(17, uint64(num.KindOf[T]())))
+	var nans []T
+	if num.KindOf[T]() == num.Float32 {
+		for _, b := range []uint32{0x7fc00000, 0xffc00000, 0x7f800001, 0xff812345} {
+			nans = append(nans, T(math.Float32frombits(b)))
+		}
+	} else {
+		for _, b := range []uint64{0x7ff8000000000000, 0xfff8000000000000, 0x7ff0000000000001, 0xfff0000000012345} {
+			nans = append(nans, T(math.Float64frombits(b)))
+		}
+	}
+	negZero := T(math.Copysign(0, -1))
+	lengths := append(summaryLengths(), 511, 512, 513, 1000, 1024+7, 4096, 4096+63)
+	for _, n := range lengths {
+		if n == 0 {
+			continue
+		}
+		base := testkit.Values[T](r, n+16, testkit.Mixed)
+		for _, shift := range []int{0, 1, 3} {
+			x0 := base[shift : shift+n]
+			// NaN at chosen positions: first, last, middle, one random.
+			for _, p := range []int{0, n - 1, n / 2, r.IntN(n)} {
+				x := append([]T(nil), x0...)
+				x[p] = nans[r.IntN(len(nans))]
+				checkSummaryBackends(t, "one NaN", x, nil, 0)
+			}
+			// Every position in the last vector: NaN only in the tail.
+			for p := max(0, n-16); p < n; p++ {
+				x := append([]T(nil), x0...)
+				x[p] = nans[p%len(nans)]
+				checkSummaryBackends(t, "NaN near the end", x, nil, 0)
+			}
+			// Zeros: all positive values with zeros of both signs, in an
+			// order random over positions, so the minimum is a zero; and
+			// all negative ones for the maximum.
+			for _, sign := range []T{1, -1} {
+				x := make([]T, n)
+				for i := range x {
+					x[i] = sign * (1 + T(r.IntN(100)))
+				}
+				for range 1 + r.IntN(4) {
+					z := T(0)
+					if r.IntN(2) == 0 {
+						z = negZero
+					}
+					x[r.IntN(n)] = z
+				}
+				checkSummaryBackends(t, "zero extreme", x, nil, 0)
+			}
+		}
+		for _, z := range []T{0, negZero} {
+			x := make([]T, n)
+			for i := range x {
+				x[i] = z
+			}
+			checkSummaryBackends(t, "all one zero", x, nil, 0)
+			// Opposite zero at the end, the start, or both.
+			x[n-1] = -z
+			checkSummaryBackends(t, "zeros, last differs", x, nil, 0)
+			x[0] = -z
+			checkSummaryBackends(t, "zeros, first and last differ", x, nil, 0)
+		}
+	}
+}
