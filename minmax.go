@@ -13,8 +13,12 @@ package quiver
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func Min[T Number](x []T, m ...Mask) T {
-	if len(m) == 0 && len(x) < smallCut {
-		lo, _, _ := summarySmall(x, nil, 0, wantMin)
+	if len(m) == 0 {
+		if len(x) < smallCut {
+			lo, _, _ := summarySmall(x, nil, 0, wantMin)
+			return lo
+		}
+		lo, _, _ := summaryOf(active.Load(), x, nil, 0, wantMin)
 		return lo
 	}
 	lo, _, _, _ := summarize(x, m, wantMin)
@@ -29,8 +33,12 @@ func Min[T Number](x []T, m ...Mask) T {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func Max[T Number](x []T, m ...Mask) T {
-	if len(m) == 0 && len(x) < smallCut {
-		_, hi, _ := summarySmall(x, nil, 0, wantMax)
+	if len(m) == 0 {
+		if len(x) < smallCut {
+			_, hi, _ := summarySmall(x, nil, 0, wantMax)
+			return hi
+		}
+		_, hi, _ := summaryOf(active.Load(), x, nil, 0, wantMax)
 		return hi
 	}
 	_, hi, _, _ := summarize(x, m, wantMax)

@@ -73,32 +73,32 @@ const (
 func summaryOf[T Number](b *backend, x []T, bits []byte, off int, want extremes) (lo, hi T, valid int) {
 	switch num.KindOf[T]() {
 	case num.Int8:
-		return summaryIn(b.i8, x, bits, off, want)
+		return summaryIn(&b.i8, x, bits, off, want)
 	case num.Int16:
-		return summaryIn(b.i16, x, bits, off, want)
+		return summaryIn(&b.i16, x, bits, off, want)
 	case num.Int32:
-		return summaryIn(b.i32, x, bits, off, want)
+		return summaryIn(&b.i32, x, bits, off, want)
 	case num.Int64:
-		return summaryIn(b.i64, x, bits, off, want)
+		return summaryIn(&b.i64, x, bits, off, want)
 	case num.Uint8:
-		return summaryIn(b.u8, x, bits, off, want)
+		return summaryIn(&b.u8, x, bits, off, want)
 	case num.Uint16:
-		return summaryIn(b.u16, x, bits, off, want)
+		return summaryIn(&b.u16, x, bits, off, want)
 	case num.Uint32:
-		return summaryIn(b.u32, x, bits, off, want)
+		return summaryIn(&b.u32, x, bits, off, want)
 	case num.Uint64:
-		return summaryIn(b.u64, x, bits, off, want)
+		return summaryIn(&b.u64, x, bits, off, want)
 	case num.Float32:
-		return summaryIn(b.f32, x, bits, off, want)
+		return summaryIn(&b.f32, x, bits, off, want)
 	}
-	return summaryIn(b.f64, x, bits, off, want)
+	return summaryIn(&b.f64, x, bits, off, want)
 }
 
 // summaryIn runs the kernel of machine type C that computes what want asks
 // for on x, whose element type T has C as its underlying type: the
 // single-extreme kernel where the backend has one, the fused summary
 // otherwise.
-func summaryIn[T, C num.Number, S int64 | uint64 | float32 | float64](k kernelSet[C, S], x []T, bits []byte, off int, want extremes) (lo, hi T, valid int) {
+func summaryIn[T, C num.Number, S int64 | uint64 | float32 | float64](k *kernelSet[C, S], x []T, bits []byte, off int, want extremes) (lo, hi T, valid int) {
 	c := num.Cast[C](x)
 	switch {
 	case want == wantMin && k.min != nil:
