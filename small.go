@@ -1,6 +1,7 @@
 package quiver
 
 import (
+	mbits "math/bits"
 	"unsafe"
 
 	"golang.org/x/exp/constraints"
@@ -102,25 +103,41 @@ func sumInts[T constraints.Integer, S int64 | uint64](x []T) S {
 // (fewer than 2^32, so narrow types cannot leave their 64-bit sum type);
 // it reports the wrapped sum and whether it overflowed S.
 func checkedSmall[T num.Number, S int64 | uint64](x []T, bits []byte, off int) (S, bool) {
-	if num.KindOf[T]() != num.Int64 && num.KindOf[T]() != num.Uint64 {
+	k := num.KindOf[T]()
+	if k != num.Int64 && k != num.Uint64 {
 		return addValid(S(0), x, bits, off), false
 	}
-	var acc num.Int128
-	signed := num.KindOf[T]() == num.Int64
-	for i, v := range x {
-		if bits != nil && !bitAt(bits, off+i) {
-			continue
+	// A 128-bit sum in two words, one loop per case so that nothing is
+	// tested per element but the validity bit: hi gathers the carries and,
+	// for int64, the sign extensions.
+	var lo, c uint64
+	var hi int64
+	switch {
+	case bits != nil:
+		for i, v := range x {
+			if bitAt(bits, off+i) {
+				lo, c = mbits.Add64(lo, uint64(v), 0)
+				hi += int64(c)
+				if k == num.Int64 {
+					hi += int64(v) >> 63
+				}
+			}
 		}
-		if signed {
-			acc = acc.AddInt64(int64(v))
-		} else {
-			acc = acc.AddUint64(uint64(v))
+	case k == num.Int64:
+		for _, v := range x {
+			lo, c = mbits.Add64(lo, uint64(v), 0)
+			hi += int64(c) + int64(v)>>63
+		}
+	default:
+		for _, v := range x {
+			lo, c = mbits.Add64(lo, uint64(v), 0)
+			hi += int64(c)
 		}
 	}
-	if signed {
-		return S(acc.Lo), !acc.FitsInt64()
+	if k == num.Int64 {
+		return S(lo), hi != int64(lo)>>63
 	}
-	return S(acc.Lo), !acc.FitsUint64()
+	return S(lo), hi != 0
 }
 
 // summarySmall is the reference's summary of a short input. The dense
