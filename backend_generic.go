@@ -59,18 +59,7 @@ func genericIntKernels[T constraints.Integer, S int64 | uint64]() kernelSet[T, S
 // elements branch-free (value AND all-ones-or-zero).
 func genericSumInt[T constraints.Integer, S int64 | uint64](x []T, bits []byte, off int) S {
 	if bits == nil {
-		var s0, s1, s2, s3 S
-		i := 0
-		for ; i+4 <= len(x); i += 4 {
-			s0 += S(x[i])
-			s1 += S(x[i+1])
-			s2 += S(x[i+2])
-			s3 += S(x[i+3])
-		}
-		for ; i < len(x); i++ {
-			s0 += S(x[i])
-		}
-		return s0 + s1 + s2 + s3
+		return sumInts[T, S](x)
 	}
 	var s S
 	for i, v := range x {

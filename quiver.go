@@ -148,7 +148,7 @@ func maskOf(n int, masks []Mask) (bits []byte, off int, sel []uint32, hasSel boo
 
 // maskOfInLoop is maskOf for a caller that checks every selection index
 // itself, in the one loop that reads them, before it uses the index
-// (selSumF64 and selSumF32, whose strict fold is bound by the latency of
+// (selSumFloat, whose strict fold is bound by the latency of
 // its additions, so a separate pass over sel would cost what the check
 // in the loop does not). Such a loop panics through badSelection, with
 // the message checkSelection gives; it has no effect to undo, so the

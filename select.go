@@ -73,41 +73,7 @@ func selSumInt[T constraints.Integer, S int64 | uint64](x []T, bm []byte, off in
 // selSumFloat is the strict left fold from +0.0, in selection order, of
 // the selected valid elements.
 func selSumFloat[T float32 | float64](x []T, bm []byte, off int, sel []uint32) T {
-	if num.KindOf[T]() == num.Float32 {
-		return T(selSumF32(num.Cast[float32](x), bm, off, sel))
-	}
-	return T(selSumF64(num.Cast[float64](x), bm, off, sel))
-}
-
-// selSumF64 is selSumFloat for float64.
-func selSumF64(x []float64, bm []byte, off int, sel []uint32) float64 {
-	var s float64
-	// Each index is checked here, not in a pass of its own (see
-	// maskOfInLoop): the branch is never taken and costs nothing beside
-	// the latency of the addition, and it replaces Go's bounds check.
-	if bm == nil {
-		for _, i := range sel {
-			if uint(i) >= uint(len(x)) {
-				badSelection(sel, len(x))
-			}
-			s += x[i]
-		}
-		return s
-	}
-	for _, i := range sel {
-		if uint(i) >= uint(len(x)) {
-			badSelection(sel, len(x))
-		}
-		if selBit(bm, off, i) != 0 {
-			s += x[i]
-		}
-	}
-	return s
-}
-
-// selSumF32 is selSumFloat for float32.
-func selSumF32(x []float32, bm []byte, off int, sel []uint32) float32 {
-	var s float32
+	var s T
 	// Each index is checked here, not in a pass of its own (see
 	// maskOfInLoop): the branch is never taken and costs nothing beside
 	// the latency of the addition, and it replaces Go's bounds check.
