@@ -150,8 +150,8 @@ func maskOf(n int, masks []Mask) (bits []byte, off int, sel []uint32, hasSel boo
 // itself, in the one loop that reads them, before it uses the index
 // (selSumFloat, whose strict fold is bound by the latency of
 // its additions, so a separate pass over sel would cost what the check
-// in the loop does not). Such a loop panics through badSelection, with
-// the message checkSelection gives; it has no effect to undo, so the
+// in the loop does not). Such a loop panics with selectionMessage, the
+// message checkSelection gives; it has no effect to undo, so the
 // panic is as good as one before it started.
 func maskOfInLoop(n int, masks []Mask) (bits []byte, off int, sel []uint32, hasSel bool) {
 	if len(masks) != 0 {
@@ -224,14 +224,17 @@ func checkSelection(sel []uint32, n int) {
 	if len(sel) == 0 || selInRange(active.Load(), sel, n) {
 		return
 	}
-	badSelection(sel, n)
+	panic(selectionMessage(sel, n))
 }
 
-// badSelection panics naming the first index of sel that is n or more.
-func badSelection(sel []uint32, n int) {
+// selectionMessage is the panic message naming the first index of sel
+// that is n or more. Callers panic with it themselves, so that the
+// compiler sees the panic and knows an index past the test is in range.
+func selectionMessage(sel []uint32, n int) string {
 	for pos, s := range sel {
 		if uint64(s) >= uint64(n) {
-			panic(fmt.Sprintf("quiver: selection index %d at position %d is out of range for %d elements", s, pos, n))
+			return fmt.Sprintf("quiver: selection index %d at position %d is out of range for %d elements", s, pos, n)
 		}
 	}
+	return "quiver: selection out of range" // not reached: the caller saw a bad index
 }

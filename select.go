@@ -80,7 +80,7 @@ func selSumFloat[T float32 | float64](x []T, bm []byte, off int, sel []uint32) T
 	if bm == nil {
 		for _, i := range sel {
 			if uint(i) >= uint(len(x)) {
-				badSelection(sel, len(x))
+				panic(selectionMessage(sel, len(x)))
 			}
 			s += x[i]
 		}
@@ -88,7 +88,7 @@ func selSumFloat[T float32 | float64](x []T, bm []byte, off int, sel []uint32) T
 	}
 	for _, i := range sel {
 		if uint(i) >= uint(len(x)) {
-			badSelection(sel, len(x))
+			panic(selectionMessage(sel, len(x)))
 		}
 		if selBit(bm, off, i) != 0 {
 			s += x[i]
