@@ -83,9 +83,9 @@ type kernelSet[T num.Number, S int64 | uint64 | float32 | float64] struct {
 	// where a backend has faster ones. selSummary computes what want asks
 	// for; valid is the participating count with wantBoth (with wantMin
 	// or wantMax it may be any positive number when something took part).
-	// Indices are checked before these run, except for the float selSum
-	// (Sum over a selection), which must check each index itself before
-	// reading it (see maskOfInLoop).
+	// Indices are checked before these run, except for selSum (Sum, SumInt
+	// and SumUint over a selection), which must check each index itself
+	// before reading it (see maskOfInLoop).
 	selSum     func(x []T, bits []byte, off int, sel []uint32) S
 	selSummary func(x []T, bits []byte, off int, sel []uint32, want extremes) (lo, hi T, valid int)
 }

@@ -25,8 +25,12 @@ func installGatherKernels(b *backend, set isa) {
 			dense: [3]selDense[float32]{selMinMaxF32AVX2, selMinF32AVX2, selMaxF32AVX2}, step: 32}, b.f32.selSummary)
 	case isaAVX512:
 		b.selMax = selMaxWith(selMaxAVX512, 64)
-		b.i64.selSum = selSumGather[int64, int64](selSumI64AVX512, selSumI64ValidAVX512, 16)
-		b.u64.selSum = selSumGather[uint64, uint64](selSumU64AVX512, selSumU64ValidAVX512, 16)
+		// The validity forms of the gathered sums (selSum*ValidAVX512) lose
+		// to selSumInt's branch on the bit (6.8 against 6.1 µs, int64, a
+		// sorted 10% selection of 65536 with 10% nulls; the plain loop
+		// 5.5 µs), so a bitmap takes the Go loop.
+		b.i64.selSum = selSumGather[int64, int64](selSumI64AVX512, nil, 16)
+		b.u64.selSum = selSumGather[uint64, uint64](selSumU64AVX512, nil, 16)
 		b.f64.selSummary = selSummaryGather(selMinMaxKernels[float64]{
 			dense: [3]selDense[float64]{selMinMaxF64AVX512, selMinF64AVX512, selMaxF64AVX512},
 			valid: [3]selValid[float64]{selMinMaxF64ValidAVX512, selMinF64ValidAVX512, selMaxF64ValidAVX512}, step: 32}, b.f64.selSummary)
@@ -71,6 +75,12 @@ const gatherLimit = 1 << 31
 func selSumGather[T int64 | uint64, S int64 | uint64](dense func(x []T, sel []uint32) S, valid func(x []T, sel []uint32, bits []byte, off int) S, step int) func(x []T, bm []byte, off int, sel []uint32) S {
 	return func(x []T, bm []byte, off int, sel []uint32) S {
 		body := len(sel) &^ (step - 1)
+		if body != 0 {
+			// The public sums leave the index check to this function
+			// (maskOfInLoop): the kernels gather, so every index is
+			// checked before them; selSumInt checks its own.
+			checkSelection(sel, len(x))
+		}
 		switch {
 		case body == 0 || uint64(len(x)) > gatherLimit:
 		case bm == nil:

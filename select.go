@@ -38,24 +38,35 @@ import (
 // selBit is the validity bit (0 or 1) of element i of a validated bitmap.
 // It is small enough to inline everywhere it is used.
 func selBit(bm []byte, off int, i uint32) uint8 {
-	p := off + int(i)
+	p := uint(off) + uint(i) // unsigned: shifts without sign fix-ups
 	return bm[p>>3] >> (p & 7) & 1
 }
 
 // selSumInt is the wrapping sum of the selected valid elements.
 func selSumInt[T constraints.Integer, S int64 | uint64](x []T, bm []byte, off int, sel []uint32) S {
+	// Each index is checked in the loop that reads it (see maskOfInLoop):
+	// the test is never true, and it replaces Go's bounds check.
 	var s0, s1, s2, s3 S
 	k := 0
+	n := uint(len(x))
 	if bm == nil {
 		for ; k+4 <= len(sel); k += 4 {
 			q := sel[k : k+4 : k+4]
-			s0 += S(x[q[0]])
-			s1 += S(x[q[1]])
-			s2 += S(x[q[2]])
-			s3 += S(x[q[3]])
+			i0, i1, i2, i3 := q[0], q[1], q[2], q[3]
+			if uint(i0) >= n || uint(i1) >= n || uint(i2) >= n || uint(i3) >= n {
+				panic(selectionMessage(sel, len(x)))
+			}
+			s0 += S(x[i0])
+			s1 += S(x[i1])
+			s2 += S(x[i2])
+			s3 += S(x[i3])
 		}
 		for ; k < len(sel); k++ {
-			s0 += S(x[sel[k]])
+			i := sel[k]
+			if uint(i) >= n {
+				panic(selectionMessage(sel, len(x)))
+			}
+			s0 += S(x[i])
 		}
 		return s0 + s1 + s2 + s3
 	}
@@ -63,6 +74,9 @@ func selSumInt[T constraints.Integer, S int64 | uint64](x []T, bm []byte, off in
 	// conditional move that dropped invalid values measured slower than
 	// the branch at 10% nulls, and the load of x is skipped for a null.
 	for _, i := range sel {
+		if uint(i) >= n {
+			panic(selectionMessage(sel, len(x)))
+		}
 		if selBit(bm, off, i) != 0 {
 			s0 += S(x[i])
 		}

@@ -63,7 +63,7 @@ func SumInt[T constraints.Signed](x []T, m ...Mask) int64 {
 
 // sumintSlow is SumInt past its short dense prefix.
 func sumintSlow[T constraints.Signed](x []T, m []Mask) int64 {
-	bits, off, sel, hasSel := maskOf(len(x), m)
+	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // selSumInt and the gathers check sel
 	if hasSel {
 		return selSumSigned(active.Load(), x, bits, off, sel)
 	}
@@ -89,7 +89,7 @@ func SumUint[T constraints.Unsigned](x []T, m ...Mask) uint64 {
 
 // sumuintSlow is SumUint past its short dense prefix.
 func sumuintSlow[T constraints.Unsigned](x []T, m []Mask) uint64 {
-	bits, off, sel, hasSel := maskOf(len(x), m)
+	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // selSumInt and the gathers check sel
 	if hasSel {
 		return selSumUnsigned(active.Load(), x, bits, off, sel)
 	}
