@@ -159,63 +159,6 @@ gather_done:
 	VZEROUPPER
 	RET
 
-// func selSumI64ValidAVX512(x []int64, sel []uint32, bits []byte, off int) int64
-// Requires: AVX, AVX2, AVX512F
-TEXT ·selSumI64ValidAVX512(SB), NOSPLIT, $0-88
-	MOVQ         x_base+0(FP), AX
-	MOVQ         sel_base+24(FP), CX
-	MOVQ         sel_len+32(FP), DX
-	MOVQ         bits_base+48(FP), BX
-	MOVQ         bits_len+56(FP), SI
-	SUBQ         $0x04, SI
-	MOVQ         off+72(FP), DI
-	VPBROADCASTD DI, Z0
-	VPBROADCASTD SI, Z1
-	MOVL         $0x00000001, SI
-	VPBROADCASTD SI, Z2
-	VPXORQ       Z3, Z3, Z3
-	VPXORQ       Z4, Z4, Z4
-	CMPQ         DX, $0x00000010
-	JL           gather_done
-
-gather_loop:
-	VPADDD     (CX), Z0, Z5
-	VPSRLD     $0x03, Z5, Z6
-	VPMINUD    Z1, Z6, Z6
-	KXNORW     K1, K1, K1
-	VPXORQ     Z7, Z7, Z7
-	VPGATHERDD (BX)(Z6*1), K1, Z7
-	VPSLLD     $0x03, Z6, Z6
-	VPSUBD     Z6, Z5, Z5
-	VPSRLVD    Z5, Z7, Z7
-	VPTESTMD   Z2, Z7, K2
-	KSHIFTRW   $0x08, K2, K3
-	VMOVDQU    (CX), Y5
-	VPXORQ     Z8, Z8, Z8
-	VPGATHERDQ (AX)(Y5*8), K2, Z8
-	VPADDQ     Z8, Z3, Z3
-	VMOVDQU    32(CX), Y5
-	VPXORQ     Z9, Z9, Z9
-	VPGATHERDQ (AX)(Y5*8), K3, Z9
-	VPADDQ     Z9, Z4, Z4
-	ADDQ       $0x00000040, CX
-	SUBQ       $0x00000010, DX
-	CMPQ       DX, $0x00000010
-	JGE        gather_loop
-
-gather_done:
-	VPADDQ        Z4, Z3, Z3
-	VEXTRACTI64X4 $0x01, Z3, Y0
-	VPADDQ        Y0, Y3, Y3
-	VEXTRACTI128  $0x01, Y3, X0
-	VPADDQ        X0, X3, X3
-	VPSHUFD       $0x4e, X3, X0
-	VPADDQ        X0, X3, X3
-	VMOVQ         X3, AX
-	MOVQ          AX, ret+80(FP)
-	VZEROUPPER
-	RET
-
 // func selSumU64AVX2(x []uint64, sel []uint32) uint64
 // Requires: AVX, AVX2
 TEXT ·selSumU64AVX2(SB), NOSPLIT, $0-56
@@ -292,63 +235,6 @@ gather_done:
 	VPADDQ        X1, X0, X0
 	VMOVQ         X0, AX
 	MOVQ          AX, ret+48(FP)
-	VZEROUPPER
-	RET
-
-// func selSumU64ValidAVX512(x []uint64, sel []uint32, bits []byte, off int) uint64
-// Requires: AVX, AVX2, AVX512F
-TEXT ·selSumU64ValidAVX512(SB), NOSPLIT, $0-88
-	MOVQ         x_base+0(FP), AX
-	MOVQ         sel_base+24(FP), CX
-	MOVQ         sel_len+32(FP), DX
-	MOVQ         bits_base+48(FP), BX
-	MOVQ         bits_len+56(FP), SI
-	SUBQ         $0x04, SI
-	MOVQ         off+72(FP), DI
-	VPBROADCASTD DI, Z0
-	VPBROADCASTD SI, Z1
-	MOVL         $0x00000001, SI
-	VPBROADCASTD SI, Z2
-	VPXORQ       Z3, Z3, Z3
-	VPXORQ       Z4, Z4, Z4
-	CMPQ         DX, $0x00000010
-	JL           gather_done
-
-gather_loop:
-	VPADDD     (CX), Z0, Z5
-	VPSRLD     $0x03, Z5, Z6
-	VPMINUD    Z1, Z6, Z6
-	KXNORW     K1, K1, K1
-	VPXORQ     Z7, Z7, Z7
-	VPGATHERDD (BX)(Z6*1), K1, Z7
-	VPSLLD     $0x03, Z6, Z6
-	VPSUBD     Z6, Z5, Z5
-	VPSRLVD    Z5, Z7, Z7
-	VPTESTMD   Z2, Z7, K2
-	KSHIFTRW   $0x08, K2, K3
-	VMOVDQU    (CX), Y5
-	VPXORQ     Z8, Z8, Z8
-	VPGATHERDQ (AX)(Y5*8), K2, Z8
-	VPADDQ     Z8, Z3, Z3
-	VMOVDQU    32(CX), Y5
-	VPXORQ     Z9, Z9, Z9
-	VPGATHERDQ (AX)(Y5*8), K3, Z9
-	VPADDQ     Z9, Z4, Z4
-	ADDQ       $0x00000040, CX
-	SUBQ       $0x00000010, DX
-	CMPQ       DX, $0x00000010
-	JGE        gather_loop
-
-gather_done:
-	VPADDQ        Z4, Z3, Z3
-	VEXTRACTI64X4 $0x01, Z3, Y0
-	VPADDQ        Y0, Y3, Y3
-	VEXTRACTI128  $0x01, Y3, X0
-	VPADDQ        X0, X3, X3
-	VPSHUFD       $0x4e, X3, X0
-	VPADDQ        X0, X3, X3
-	VMOVQ         X3, AX
-	MOVQ          AX, ret+80(FP)
 	VZEROUPPER
 	RET
 

@@ -24,11 +24,6 @@ func selSumI64AVX2(x []int64, sel []uint32) int64
 //go:noescape
 func selSumI64AVX512(x []int64, sel []uint32) int64
 
-// selSumI64ValidAVX512 returns the wrapping sum of the x[sel[k]] whose bit off+sel[k] of bits is set; len(sel) must be a multiple of 16, len(bits) at least 4, off below 8 and every index below min(len(x), 2^31).
-//
-//go:noescape
-func selSumI64ValidAVX512(x []int64, sel []uint32, bits []byte, off int) int64
-
 // selSumU64AVX2 returns the wrapping sum of x[sel[k]]; len(sel) must be a multiple of 8 and every index below min(len(x), 2^31).
 //
 //go:noescape
@@ -38,11 +33,6 @@ func selSumU64AVX2(x []uint64, sel []uint32) uint64
 //
 //go:noescape
 func selSumU64AVX512(x []uint64, sel []uint32) uint64
-
-// selSumU64ValidAVX512 returns the wrapping sum of the x[sel[k]] whose bit off+sel[k] of bits is set; len(sel) must be a multiple of 16, len(bits) at least 4, off below 8 and every index below min(len(x), 2^31).
-//
-//go:noescape
-func selSumU64ValidAVX512(x []uint64, sel []uint32, bits []byte, off int) uint64
 
 // selMinF32AVX2 returns the min of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 32 and every index below min(len(x), 2^31).
 //

@@ -32,7 +32,6 @@ func main() {
 			for _, s := range []kit.ISA{kit.AVX2, kit.AVX512} {
 				selSum(s, e)
 			}
-			selSumValid(e)
 		}
 	}
 	for _, s := range []kit.ISA{kit.AVX2, kit.AVX512} {
@@ -132,67 +131,6 @@ func selSum(s kit.ISA, e kit.Elem) {
 			VPADDQ(v, acc[g], acc[g])
 		}
 		ADDQ(U32(2*lanes*4), p)
-	})
-	VPADDQ(acc[1], acc[0], acc[0])
-	Store(kit.HsumQ(s, acc[0]), ReturnIndex(0))
-	kit.Ret()
-}
-
-// selSumValid generates selSum<E>ValidAVX512(x []T, sel []uint32, bits
-// []byte, off int) S: the wrapping sum of the x[sel[k]] whose validity bit
-// off+sel[k] is set, len(sel) a multiple of 16 and len(bits) at least 4.
-//
-// Each lane's bit is read from a gathered 4-byte word that stays inside
-// the bitmap: the word starts at byte min(p>>3, len(bits)-4) and the lane
-// shifts it right by p minus 8 times that start (0 to 31). The lane's bit
-// becomes its opmask bit, and the gather of x reads only valid lanes.
-func selSumValid(e kit.Elem) {
-	s := kit.AVX512
-	name := fmt.Sprintf("selSum%sValid%s", e.Name, s)
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, sel []uint32, bits []byte, off int) %s", e.GoType, e.SumType()))
-	Pragma("noescape")
-	Doc(fmt.Sprintf("%s returns the wrapping sum of the x[sel[k]] whose bit off+sel[k] of bits is set; len(sel) must be a multiple of 16, len(bits) at least 4, off below 8 and every index below min(len(x), 2^31).", name))
-	x := Load(Param("x").Base(), GP64())
-	p, n := kit.Slice("sel")
-	bm, last := kit.Slice("bits")
-	SUBQ(U8(4), last)
-	off := GP64()
-	Load(Param("off"), off)
-	vOff, vLast, one := ZMM(), ZMM(), ZMM()
-	VPBROADCASTD(off.As32(), vOff)
-	VPBROADCASTD(last.As32(), vLast)
-	c := GP32()
-	MOVL(U32(1), c)
-	VPBROADCASTD(c, one)
-	acc := []reg.VecVirtual{ZMM(), ZMM()}
-	for _, a := range acc {
-		kit.Zero(a)
-	}
-	kit.Loop("gather", n, 16, func() {
-		pos, q, w, sh := ZMM(), ZMM(), ZMM(), ZMM()
-		VPADDD(Mem{Base: p}, vOff, pos) // p = off + index, 16 lanes
-		VPSRLD(U8(3), pos, q)
-		VPMINUD(vLast, q, q)
-		km := K()
-		KXNORW(km, km, km)
-		kit.Zero(w)
-		VPGATHERDD(Mem{Base: bm, Index: q, Scale: 1}, km, w)
-		VPSLLD(U8(3), q, q)
-		VPSUBD(q, pos, sh)
-		VPSRLVD(sh, w, w)
-		kv := K()
-		VPTESTMD(one, w, kv) // lane valid: bit 0 of the shifted word
-		// A gather clears its opmask: take the second half's first.
-		khi := K()
-		KSHIFTRW(U8(8), kv, khi)
-		for g, k := range []reg.OpmaskVirtual{kv, khi} {
-			idx, v := YMM(), ZMM()
-			VMOVDQU(Mem{Base: p, Disp: g * 32}, idx)
-			kit.Zero(v)
-			VPGATHERDQ(Mem{Base: x, Index: idx, Scale: 8}, k, v)
-			VPADDQ(v, acc[g], acc[g])
-		}
-		ADDQ(U32(64), p)
 	})
 	VPADDQ(acc[1], acc[0], acc[0])
 	Store(kit.HsumQ(s, acc[0]), ReturnIndex(0))
