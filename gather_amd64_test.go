@@ -2,11 +2,7 @@
 
 package quiver
 
-import (
-	"os"
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestGatherAssemblyShape reads the generated selection kernels: every
 // kernel returns through VZEROUPPER immediately before each RET (the
@@ -14,36 +10,7 @@ import (
 // kernels use no AVX-512 register (X16-X31/Y16-Y31, ZMM or opmask), which
 // a CPU with AVX2 alone would fault on.
 func TestGatherAssemblyShape(t *testing.T) {
-	src, err := os.ReadFile("gather_amd64.s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var fn, prev string
-	kernels, avx2 := 0, 0
-	for _, line := range strings.Split(string(src), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 || strings.HasPrefix(f[0], "//") {
-			continue
-		}
-		if f[0] == "TEXT" {
-			fn, prev = f[1], ""
-			kernels++
-			if strings.Contains(fn, "AVX2(") {
-				avx2++
-			}
-			continue
-		}
-		if fn == "" {
-			continue
-		}
-		if f[0] == "RET" && prev != "VZEROUPPER" {
-			t.Errorf("%s: RET after %s, want VZEROUPPER", fn, prev)
-		}
-		if strings.Contains(fn, "AVX2(") && avx512Operand.MatchString(line) {
-			t.Errorf("%s: AVX-512 register in %q", fn, strings.TrimSpace(line))
-		}
-		prev = f[0]
-	}
+	kernels, avx2 := checkAsmShape(t, "gather_amd64.s")
 	// 6 index-check and sum kernels, 6 AVX2 min/max kernels (2 float
 	// types, 3 wants), 36 AVX-512 ones (6 types, 3 wants, with and
 	// without bits).

@@ -5,9 +5,6 @@ package quiver
 import (
 	"math"
 	"math/rand/v2"
-	"os"
-	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/quiverlabs/quiver/internal/oracle"
@@ -343,45 +340,9 @@ func TestCountValidKernelLoops(t *testing.T) {
 }
 
 // TestSumAssemblyShape reads the generated assembly of the sum and count
-// families: every kernel returns
-// through VZEROUPPER immediately before each RET, and the AVX2 kernels use
-// no AVX-512 register (ZMM or opmask), which the AVX2 backend's feature
-// check would not cover.
+// families (see checkAsmShape).
 func TestSumAssemblyShape(t *testing.T) {
-	var src []byte
-	for _, file := range []string{"sum_amd64.s", "count_amd64.s"} {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		src = append(src, b...)
-	}
-	var fn, prev string
-	kernels := 0
-	for _, line := range strings.Split(string(src), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 || strings.HasPrefix(f[0], "//") {
-			continue
-		}
-		if f[0] == "TEXT" {
-			fn, prev = f[1], ""
-			kernels++
-			continue
-		}
-		if fn == "" {
-			continue
-		}
-		if f[0] == "RET" && prev != "VZEROUPPER" {
-			t.Errorf("%s: RET after %s, want VZEROUPPER", fn, prev)
-		}
-		if strings.Contains(fn, "AVX2(") && avx512Operand.MatchString(line) {
-			t.Errorf("%s: AVX-512 register in %q", fn, strings.TrimSpace(line))
-		}
-		prev = f[0]
-	}
-	if kernels != 2*(10+2+1) {
+	if kernels, _ := checkAsmShape(t, "sum_amd64.s", "count_amd64.s"); kernels != 2*(10+2+1) {
 		t.Errorf("found %d kernels, want %d", kernels, 2*(10+2+1))
 	}
 }
-
-var avx512Operand = regexp.MustCompile(`\b(Z([0-9]|[12][0-9]|3[01])|K[1-7]|[XY](1[6-9]|2[0-9]|3[01]))\b`)

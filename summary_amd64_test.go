@@ -5,9 +5,6 @@ package quiver
 import (
 	"math"
 	"math/rand/v2"
-	"os"
-	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/quiverlabs/quiver/internal/num"
@@ -290,26 +287,8 @@ func summarySizeOf[T Number]() int {
 // AVX-512 would fault on them; this machine may well have AVX-512 and not
 // notice.
 func TestSummaryAVX2OnlyVEX(t *testing.T) {
-	src, err := os.ReadFile("summary_amd64.s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	evex := regexp.MustCompile(`\b([XY](1[6-9]|2[0-9]|3[01])|Z[0-9]+|K[0-7])\b`)
-	fn, checked := "", 0
-	for i, line := range strings.Split(string(src), "\n") {
-		if strings.HasPrefix(line, "TEXT ") {
-			fn = line
-			if strings.Contains(fn, "AVX2(SB)") {
-				checked++
-			}
-			continue
-		}
-		if strings.Contains(fn, "AVX2(SB)") && evex.MatchString(line) {
-			t.Errorf("summary_amd64.s:%d: AVX2 kernel uses an AVX-512 register: %s", i+1, strings.TrimSpace(line))
-		}
-	}
-	if checked != 28 {
-		t.Errorf("found %d AVX2 summary kernels, want 28 (20 fused, 8 float min-only and max-only)", checked)
+	if _, avx2 := checkAsmShape(t, "summary_amd64.s"); avx2 != 28 {
+		t.Errorf("found %d AVX2 summary kernels, want 28 (20 fused, 8 float min-only and max-only)", avx2)
 	}
 }
 

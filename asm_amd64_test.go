@@ -1,0 +1,56 @@
+//go:build amd64 && !purego
+
+package quiver
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// avx512Operand matches a register only AVX-512 has: X16-X31, Y16-Y31,
+// ZMM or an opmask.
+var avx512Operand = regexp.MustCompile(`\b(Z([0-9]|[12][0-9]|3[01])|K[0-7]|[XY](1[6-9]|2[0-9]|3[01]))\b`)
+
+// checkAsmShape reads generated amd64 kernel files and reports, per
+// kernel, a RET that does not directly follow VZEROUPPER (an AVX kernel
+// that returns with dirty upper halves slows every SSE instruction after
+// it) and, in AVX2 kernels, any AVX-512 register (which the AVX2
+// backend's feature check would not cover). It returns how many kernels
+// it read and how many of them are AVX2 kernels.
+func checkAsmShape(t *testing.T, files ...string) (kernels, avx2 int) {
+	t.Helper()
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fn, prev string
+		for i, line := range strings.Split(string(src), "\n") {
+			f := strings.Fields(line)
+			if len(f) == 0 || strings.HasPrefix(f[0], "//") {
+				continue
+			}
+			if f[0] == "TEXT" {
+				fn, prev = f[1], ""
+				kernels++
+				if strings.Contains(fn, "AVX2(") {
+					avx2++
+				}
+				continue
+			}
+			if fn == "" {
+				continue
+			}
+			if f[0] == "RET" && prev != "VZEROUPPER" {
+				t.Errorf("%s:%d: %s: RET after %s, want VZEROUPPER", file, i+1, fn, prev)
+			}
+			if strings.Contains(fn, "AVX2(") && avx512Operand.MatchString(line) {
+				t.Errorf("%s:%d: %s: AVX-512 register in %q", file, i+1, fn, strings.TrimSpace(line))
+			}
+			prev = f[0]
+		}
+	}
+	return kernels, avx2
+}
