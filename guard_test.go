@@ -19,6 +19,11 @@ import (
 // tests that need them skip).
 type guarded struct {
 	body []byte
+	// mem is the whole mapping, guard pages included, and body is
+	// mem[start:start+len(body)]: for tests that place a slice so that
+	// bytes no backend may read lie in a guard page.
+	mem   []byte
+	start int
 }
 
 // bytes returns n bytes that end at the upper guard (atEnd) or start at the

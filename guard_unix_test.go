@@ -30,5 +30,5 @@ func newGuardedBytes(t *testing.T, nbytes int) *guarded {
 			t.Skipf("mprotect: %v", err)
 		}
 	}
-	return &guarded{body: mem[page : page+size]}
+	return &guarded{body: mem[page : page+size], mem: mem, start: page}
 }

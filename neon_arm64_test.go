@@ -1,10 +1,10 @@
-//go:build arm64 && !purego && (linux || darwin)
+//go:build arm64 && !purego
 
 package quiver
 
 import (
 	"math/rand/v2"
-	"syscall"
+	"os"
 	"testing"
 	"unsafe"
 
@@ -26,18 +26,8 @@ type neonGuard struct {
 
 func newNEONGuard(t *testing.T, pages int) *neonGuard {
 	t.Helper()
-	ps := syscall.Getpagesize()
-	mem, err := syscall.Mmap(-1, 0, (pages+2)*ps, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Fatalf("mmap: %v", err)
-	}
-	t.Cleanup(func() { syscall.Munmap(mem) })
-	for _, guard := range [][]byte{mem[:ps], mem[(pages+1)*ps:]} {
-		if err := syscall.Mprotect(guard, syscall.PROT_NONE); err != nil {
-			t.Fatalf("mprotect: %v", err)
-		}
-	}
-	return &neonGuard{mem: mem, start: ps, end: (pages + 1) * ps}
+	g := newGuardedBytes(t, pages*os.Getpagesize())
+	return &neonGuard{mem: g.mem, start: g.start, end: g.start + len(g.body)}
 }
 
 // neonPlacement is where a test puts a slice in a neonGuard.
