@@ -19,9 +19,10 @@ import (
 // registered backend that the CPU offers.
 //
 // Kernels are only called with validated input: bits is nil (all valid)
-// or covers every element from bit off, off >= 0, and every selection
-// index is below len(x). The selection kernels start as the Go loops of
-// select.go on every backend.
+// or the exact span of the elements' bits from bit off < 8, and every
+// selection index is below len(x), except where selSum says otherwise.
+// The selection kernels start as the Go loops of select.go on every
+// backend.
 type backend struct {
 	name      string
 	priority  int  // higher wins among available backends

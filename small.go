@@ -50,40 +50,27 @@ func floatSmallCut[T constraints.Float](b *backend) int {
 // addValid adds the valid elements of x (element i is valid when bit
 // off+i of bits is set; bits nil: all) to s in index order: from +0.0 it
 // is the strict left fold of a short input, and the kernels' wrappers
-// finish their tails with it. For integers it is the wrapping sum, which
-// any order gives, so a dense input is added in four independent sums:
-// a one-sum loop this short runs at the speed of its loop overhead, and
-// at half that where the code layout splits it over two fetch lines.
+// finish their tails with it. For integers it is the wrapping sum; a
+// dense integer input is better served by sumInts.
 func addValid[T num.Number, S ~int64 | ~uint64 | ~float32 | ~float64](s S, x []T, bits []byte, off int) S {
-	if bits != nil {
-		for i, v := range x {
-			if bitAt(bits, off+i) {
-				s += S(v)
-			}
-		}
-		return s
-	}
-	if num.IsFloat[S]() {
+	if bits == nil {
 		for _, v := range x {
 			s += S(v)
 		}
 		return s
 	}
-	var s1, s2, s3 S
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		s += S(x[i])
-		s1 += S(x[i+1])
-		s2 += S(x[i+2])
-		s3 += S(x[i+3])
+	for i, v := range x {
+		if bitAt(bits, off+i) {
+			s += S(v)
+		}
 	}
-	for ; i < len(x); i++ {
-		s += S(x[i])
-	}
-	return s + s1 + s2 + s3
+	return s
 }
 
-// sumInts is the wrapping sum of a dense input in four independent sums.
+// sumInts is the wrapping sum of a dense input in four independent sums:
+// a one-sum loop this short runs at the speed of its loop overhead, and at
+// half that where the code layout splits it over two fetch lines (a
+// 63-element uint8 tail measured 42 against 20 ns).
 func sumInts[T constraints.Integer, S int64 | uint64](x []T) S {
 	var s0, s1, s2, s3 S
 	i := 0
@@ -247,8 +234,9 @@ func firstZero[T num.Number](x []T, bits []byte, off int) T {
 	return 0
 }
 
-// summaryStart is where a strict min and max fold starts: +Inf and -Inf
-// for floats, the identities for integers.
+// summaryStart is where a min and max fold in any order starts (the
+// amd64 summary kernels): +Inf and -Inf for floats, the identities for
+// integers.
 func summaryStart[T num.Number]() (top, bottom T) {
 	top, bottom = num.MaxOf[T](), num.LowestOf[T]()
 	if num.IsFloat[T]() {

@@ -68,6 +68,9 @@ func sumintSlow[T constraints.Signed](x []T, m []Mask) int64 {
 		return selSumSigned(active.Load(), x, bits, off, sel)
 	}
 	if len(x) < smallCut {
+		if bits == nil { // Valid(nil, off)
+			return sumInts[T, int64](x)
+		}
 		return addValid(int64(0), x, bits, off)
 	}
 	return sumSigned(active.Load(), x, bits, off)
@@ -94,6 +97,9 @@ func sumuintSlow[T constraints.Unsigned](x []T, m []Mask) uint64 {
 		return selSumUnsigned(active.Load(), x, bits, off, sel)
 	}
 	if len(x) < smallCut {
+		if bits == nil { // Valid(nil, off)
+			return sumInts[T, uint64](x)
+		}
 		return addValid(uint64(0), x, bits, off)
 	}
 	return sumUnsigned(active.Load(), x, bits, off)

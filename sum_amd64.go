@@ -76,6 +76,9 @@ func intSum[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64, S
 		if full > 0 {
 			s = kernel(x[:full], bits, off)
 		}
+		if bits == nil {
+			return s + sumInts[T, S](x[full:])
+		}
 		return addValid(s, x[full:], bits, off+full)
 	}
 }

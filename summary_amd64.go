@@ -2,11 +2,7 @@
 
 package quiver
 
-import (
-	"math"
-
-	"github.com/quiverlabs/quiver/internal/num"
-)
+import "github.com/quiverlabs/quiver/internal/num"
 
 // installSummaryKernels puts the summary family's kernels for set into b.
 // MinMax and Summarize run the fused summary kernel; Min and Max of floats
@@ -66,7 +62,7 @@ type summaryAsm[T num.Number] struct {
 // multiple of 8 is handled by folding the elements before the next byte
 // boundary here, so the kernels see a byte-aligned bitmap without a copy.
 func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, nan bool) {
-	lo, hi = summaryExtremes[T]()
+	lo, hi = summaryStart[T]()
 	if bits == nil {
 		m := len(x)
 		if !k.tailInAsm {
@@ -119,17 +115,6 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 	return lo, hi, valid, nan
 }
 
-// summaryExtremes is where the kernels start: +Inf and -Inf for floats,
-// the identities for integers.
-func summaryExtremes[T num.Number]() (top, bottom T) {
-	if num.IsFloat[T]() {
-		inf := num.MaxOf[T]()
-		inf *= 2 // overflows to +Inf
-		return inf, -inf
-	}
-	return num.MaxOf[T](), num.LowestOf[T]()
-}
-
 // summaryFold folds one valid element into a partial result.
 func summaryFold[T num.Number](lo, hi T, nan bool, v T) (T, T, bool) {
 	if v != v {
@@ -172,32 +157,12 @@ func floatSummary[T float32 | float64](k summaryAsm[T]) func(x []T, bits []byte,
 
 // floatMin wraps min-only float kernels: settleFloatSummary's rescues for
 // the one extreme, passed as both lo and hi (the max the kernel did not
-// compute must not trigger the zero rescan). A dense column calls the
-// kernel straight away (AVX2 kernels take whole steps, the rest is folded
-// here): at L1 sizes the layers of run and settleFloatSummary cost as much
-// as a tenth of the kernel, and neither rescue is needed unless the column
-// has a NaN or a zero minimum.
+// compute must not trigger the zero rescan). A dense column takes
+// denseExtreme.
 func floatMin[T float32 | float64](k summaryAsm[T]) func(x []T, bits []byte, off int) (lo T, valid int) {
 	return func(x []T, bits []byte, off int) (lo T, valid int) {
 		if bits == nil && len(x) > 0 {
-			var nan bool
-			if k.tailInAsm {
-				lo, _, nan = k.dense(x)
-			} else {
-				lo = T(math.Inf(1))
-				m := len(x) &^ (max(k.lanes, 8) - 1)
-				if m > 0 {
-					lo, _, nan = k.dense(x[:m])
-				}
-				for _, v := range x[m:] {
-					nan = nan || v != v
-					lo = min(lo, v) // a NaN here is settled below
-				}
-			}
-			if nan || lo == 0 {
-				lo, _, _ = settleFloatSummary(x, nil, 0, lo, lo, len(x), nan)
-			}
-			return lo, len(x)
+			return k.denseExtreme(x, wantMin), len(x)
 		}
 		lo, _, valid, nan := k.run(x, bits, off)
 		lo, _, valid = settleFloatSummary(x, bits, off, lo, lo, valid, nan)
@@ -209,27 +174,40 @@ func floatMin[T float32 | float64](k summaryAsm[T]) func(x []T, bits []byte, off
 func floatMax[T float32 | float64](k summaryAsm[T]) func(x []T, bits []byte, off int) (hi T, valid int) {
 	return func(x []T, bits []byte, off int) (hi T, valid int) {
 		if bits == nil && len(x) > 0 {
-			var nan bool
-			if k.tailInAsm {
-				_, hi, nan = k.dense(x)
-			} else {
-				hi = T(math.Inf(-1))
-				m := len(x) &^ (max(k.lanes, 8) - 1)
-				if m > 0 {
-					_, hi, nan = k.dense(x[:m])
-				}
-				for _, v := range x[m:] {
-					nan = nan || v != v
-					hi = max(hi, v)
-				}
-			}
-			if nan || hi == 0 {
-				_, hi, _ = settleFloatSummary(x, nil, 0, hi, hi, len(x), nan)
-			}
-			return hi, len(x)
+			return k.denseExtreme(x, wantMax), len(x)
 		}
 		_, hi, valid, nan := k.run(x, bits, off)
 		_, hi, valid = settleFloatSummary(x, bits, off, hi, hi, valid, nan)
 		return hi, valid
 	}
+}
+
+// denseExtreme is the min (want == wantMin) or max (wantMax) of a
+// non-empty dense column by a single-extreme kernel, called straight away
+// (AVX2 kernels take whole steps, the rest is folded here): at L1 sizes
+// the layers of run and settleFloatSummary cost as much as a tenth of the
+// kernel, and neither rescue is needed unless the column has a NaN or a
+// zero extreme.
+func (k summaryAsm[T]) denseExtreme(x []T, want extremes) T {
+	lo, hi := summaryStart[T]()
+	nan := false
+	m := len(x)
+	if !k.tailInAsm {
+		m &^= max(k.lanes, 8) - 1
+	}
+	if m > 0 {
+		lo, hi, nan = k.dense(x[:m])
+	}
+	for _, v := range x[m:] {
+		nan = nan || v != v
+		lo, hi = min(lo, v), max(hi, v) // a NaN here is settled below
+	}
+	e := lo
+	if want == wantMax {
+		e = hi
+	}
+	if nan || e == 0 {
+		e, _, _ = settleSummary(x, nil, 0, e, e, len(x), nan)
+	}
+	return e
 }

@@ -253,24 +253,9 @@ func renderTables(p *printer, a *Analysis) {
 	}
 	p.f("### Results\n\nBackend cells: median time · ×strict · ×peer. Peer cells: median time, ★ the best peer, [n] a note.\n\n")
 	impls := a.Impls()
-	for len(configs) > 0 {
-		op, typ := configs[0].Op, configs[0].Type
-		end := 0
-		for end < len(configs) && configs[end].Op == op && configs[end].Type == typ {
-			end++
-		}
-		group := configs[:end]
-		configs = configs[end:]
-
-		var cols []string
-		for _, impl := range impls {
-			for _, c := range group {
-				if _, ok := a.Run.Samples[c][impl]; ok {
-					cols = append(cols, impl)
-					break
-				}
-			}
-		}
+	for _, group := range groupByOpType(configs) {
+		op, typ := group[0].Op, group[0].Type
+		cols := a.columns(impls, group)
 		p.f("#### %s %s\n\n| n | nulls |", op, typ)
 		for _, impl := range cols {
 			p.f(" %s |", impl)
@@ -502,24 +487,9 @@ func renderShapeTables(p *printer, a *Analysis, sh Shape) {
 		p.f("Geomean ×loop: %s.\n\n", strings.Join(gm, "; "))
 	}
 	impls := a.Impls()
-	for len(configs) > 0 {
-		op, typ := configs[0].Op, configs[0].Type
-		end := 0
-		for end < len(configs) && configs[end].Op == op && configs[end].Type == typ {
-			end++
-		}
-		group := configs[:end]
-		configs = configs[end:]
-
-		var cols []string
-		for _, impl := range impls {
-			for _, c := range group {
-				if _, ok := a.Run.Samples[c][impl]; ok {
-					cols = append(cols, impl)
-					break
-				}
-			}
-		}
+	for _, group := range groupByOpType(configs) {
+		op, typ := group[0].Op, group[0].Type
+		cols := a.columns(impls, group)
 		what := typ
 		if op == "CountValid" && typ == "uint8" {
 			what = "(bitmap)"
@@ -560,4 +530,34 @@ func renderShapeTables(p *printer, a *Analysis, sh Shape) {
 		}
 		p.f("\n")
 	}
+}
+
+// groupByOpType splits configurations, sorted by operation and type, into
+// runs of one operation on one type: one table each.
+func groupByOpType(configs []Config) [][]Config {
+	var groups [][]Config
+	for len(configs) > 0 {
+		end := 1
+		for end < len(configs) && configs[end].Op == configs[0].Op && configs[end].Type == configs[0].Type {
+			end++
+		}
+		groups = append(groups, configs[:end])
+		configs = configs[end:]
+	}
+	return groups
+}
+
+// columns are the implementations, in impls order, measured in at least
+// one configuration of group.
+func (a *Analysis) columns(impls []string, group []Config) []string {
+	var cols []string
+	for _, impl := range impls {
+		for _, c := range group {
+			if _, ok := a.Run.Samples[c][impl]; ok {
+				cols = append(cols, impl)
+				break
+			}
+		}
+	}
+	return cols
 }
