@@ -46,11 +46,10 @@ type backend struct {
 	u32 kernelSet[uint32, uint64]
 	u64 kernelSet[uint64, uint64]
 
-	// Exact sums of 64-bit elements: the wrapped sum and whether the
-	// mathematical sum is outside the sum type. Narrower types need no
+	// Exact sums of 64-bit elements, in 128 bits. Narrower types need no
 	// kernel of their own: SumChecked adds exact chunk sums (see checked.go).
-	checkedI64 func(x []int64, bits []byte, off int) (int64, bool)
-	checkedU64 func(x []uint64, bits []byte, off int) (uint64, bool)
+	checkedI64 func(x []int64, bits []byte, off int) num.Int128
+	checkedU64 func(x []uint64, bits []byte, off int) num.Int128
 
 	// countValid counts the set bits among bits off..off+n-1.
 	countValid func(bits []byte, off, n int) int
@@ -78,6 +77,14 @@ type kernelSet[T num.Number, S int64 | uint64 | float32 | float64] struct {
 	// Min and Max run summary.
 	min func(x []T, bits []byte, off int) (lo T, valid int)
 	max func(x []T, bits []byte, off int) (hi T, valid int)
+
+	// sumLanes adds x, whose length is a multiple of the backend's block
+	// for T (policy A×W), into the unfolded lane accumulators acc (A×W of
+	// them, accumulator a in acc[a*W:(a+1)*W]) in the order of ADR-013
+	// step 1: the block phase of sum, without the fold, so that a
+	// SumState can carry the accumulators from one batch to the next.
+	// Float kernel sets only.
+	sumLanes func(acc, x []T, bits []byte, off int)
 
 	// selSum and selSummary are sum and summary over the selection sel,
 	// in selection order: the Go loops of select.go, or gather kernels
@@ -136,18 +143,18 @@ var scalarBackend = register(&backend{
 	u16:       scalarIntKernels[uint16, uint64](),
 	u32:       scalarIntKernels[uint32, uint64](),
 	u64:       scalarIntKernels[uint64, uint64](),
-	checkedI64: func(x []int64, bits []byte, off int) (int64, bool) {
-		return ref.SumCheckedSigned(x, ref.Mask{Bits: bits, Off: off})
+	checkedI64: func(x []int64, bits []byte, off int) num.Int128 {
+		return ref.SumExact(x, ref.Mask{Bits: bits, Off: off})
 	},
-	checkedU64: func(x []uint64, bits []byte, off int) (uint64, bool) {
-		return ref.SumCheckedUnsigned(x, ref.Mask{Bits: bits, Off: off})
+	checkedU64: func(x []uint64, bits []byte, off int) num.Int128 {
+		return ref.SumExact(x, ref.Mask{Bits: bits, Off: off})
 	},
 	countValid: func(bits []byte, off, n int) int { return ref.CountValid(n, ref.Mask{Bits: bits, Off: off}) },
 	selCount:   selCount,
 })
 
 func scalarFloatKernels[T float32 | float64]() kernelSet[T, T] {
-	return kernelSet[T, T]{sum: scalarSum[T, T], summary: scalarSummary[T],
+	return kernelSet[T, T]{sum: scalarSum[T, T], summary: scalarSummary[T], sumLanes: strictLanes[T],
 		selSum: selSumFloat[T], selSummary: selSummaryFloat[T]}
 }
 
@@ -175,6 +182,11 @@ func scalarSum[T num.Number, S int64 | uint64 | float32 | float64](x []T, bits [
 		}
 	}
 	return s
+}
+
+// strictLanes is sumLanes for the strict order (A=1, W=1): one accumulator.
+func strictLanes[T float32 | float64](acc, x []T, bits []byte, off int) {
+	acc[0] = addValid(acc[0], x, bits, off)
 }
 
 func scalarSummary[T num.Number](x []T, bits []byte, off int) (lo, hi T, valid int) {

@@ -23,28 +23,27 @@ type CheckedSum[S int64 | uint64] struct {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
+	var sum num.Int128
 	if len(m) == 0 && len(x) < smallCut {
-		s, o := checkedSmall[T, int64](x, nil, 0)
-		return CheckedSum[int64]{s, o}
+		sum = checkedSmall(x, nil, 0)
+	} else {
+		bits, off, sel, hasSel := maskOf(len(x), m)
+		sum = exactSigned(active.Load(), x, bits, off, sel, hasSel)
 	}
-	return sumChecked(x, m)
+	s, o := sum.Int64()
+	return CheckedSum[int64]{s, o}
 }
 
-// sumChecked is SumChecked past its short dense prefix.
-func sumChecked[T constraints.Signed](x []T, m []Mask) CheckedSum[int64] {
-	bits, off, sel, hasSel := maskOf(len(x), m)
-	if hasSel {
-		s, o := selCheckedSigned(x, bits, off, sel)
-		return CheckedSum[int64]{s, o}
-	}
-	if len(x) < smallCut {
-		s, o := checkedSmall[T, int64](x, bits, off)
-		return CheckedSum[int64]{s, o}
-	}
-	b := active.Load()
-	if num.KindOf[T]() == num.Int64 {
-		s, o := b.checkedI64(num.Cast[int64](x), bits, off)
-		return CheckedSum[int64]{s, o}
+// exactSigned is the exact sum of the participating elements of x, on b,
+// from validated parts (see maskOf).
+func exactSigned[T constraints.Signed](b *backend, x []T, bits []byte, off int, sel []uint32, hasSel bool) num.Int128 {
+	switch {
+	case hasSel:
+		return selCheckedSigned(x, bits, off, sel)
+	case len(x) < smallCut:
+		return checkedSmall(x, bits, off)
+	case num.KindOf[T]() == num.Int64:
+		return b.checkedI64(num.Cast[int64](x), bits, off)
 	}
 	// Narrow elements: a chunk of at most 2^32 of them sums exactly in
 	// int64 (2^32 × 2^31 = 2^63, and -2^63 is representable), so the wrap
@@ -52,10 +51,11 @@ func sumChecked[T constraints.Signed](x []T, m []Mask) CheckedSum[int64] {
 	var sum num.Int128
 	for start := 0; start < len(x); {
 		n := narrowChunk(len(x) - start)
-		sum = sum.AddInt64(sumSigned(b, x[start:start+n], bits, off+start))
+		bs, o := bitSpan(bits, off+start, n)
+		sum = sum.AddInt64(sumSigned(b, x[start:start+n], bs, o))
 		start += n
 	}
-	return CheckedSum[int64]{int64(sum.Lo), !sum.FitsInt64()}
+	return sum
 }
 
 // SumCheckedUint sums the participating elements of an unsigned integer
@@ -65,37 +65,36 @@ func sumChecked[T constraints.Signed](x []T, m []Mask) CheckedSum[int64] {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func SumCheckedUint[T constraints.Unsigned](x []T, m ...Mask) CheckedSum[uint64] {
+	var sum num.Int128
 	if len(m) == 0 && len(x) < smallCut {
-		s, o := checkedSmall[T, uint64](x, nil, 0)
-		return CheckedSum[uint64]{s, o}
+		sum = checkedSmall(x, nil, 0)
+	} else {
+		bits, off, sel, hasSel := maskOf(len(x), m)
+		sum = exactUnsigned(active.Load(), x, bits, off, sel, hasSel)
 	}
-	return sumCheckedUint(x, m)
+	s, o := sum.Uint64()
+	return CheckedSum[uint64]{s, o}
 }
 
-// sumCheckedUint is SumCheckedUint past its short dense prefix.
-func sumCheckedUint[T constraints.Unsigned](x []T, m []Mask) CheckedSum[uint64] {
-	bits, off, sel, hasSel := maskOf(len(x), m)
-	if hasSel {
-		s, o := selCheckedUnsigned(x, bits, off, sel)
-		return CheckedSum[uint64]{s, o}
-	}
-	if len(x) < smallCut {
-		s, o := checkedSmall[T, uint64](x, bits, off)
-		return CheckedSum[uint64]{s, o}
-	}
-	b := active.Load()
-	if num.KindOf[T]() == num.Uint64 {
-		s, o := b.checkedU64(num.Cast[uint64](x), bits, off)
-		return CheckedSum[uint64]{s, o}
+// exactUnsigned is exactSigned for unsigned elements.
+func exactUnsigned[T constraints.Unsigned](b *backend, x []T, bits []byte, off int, sel []uint32, hasSel bool) num.Int128 {
+	switch {
+	case hasSel:
+		return selCheckedUnsigned(x, bits, off, sel)
+	case len(x) < smallCut:
+		return checkedSmall(x, bits, off)
+	case num.KindOf[T]() == num.Uint64:
+		return b.checkedU64(num.Cast[uint64](x), bits, off)
 	}
 	// 2^32 elements below 2^32 sum below 2^64: chunk sums are exact.
 	var sum num.Int128
 	for start := 0; start < len(x); {
 		n := narrowChunk(len(x) - start)
-		sum = sum.AddUint64(sumUnsigned(b, x[start:start+n], bits, off+start))
+		bs, o := bitSpan(bits, off+start, n)
+		sum = sum.AddUint64(sumUnsigned(b, x[start:start+n], bs, o))
 		start += n
 	}
-	return CheckedSum[uint64]{sum.Lo, !sum.FitsUint64()}
+	return sum
 }
 
 // narrowChunk is how many of the remaining elements of a type at most 32

@@ -15,13 +15,18 @@ func CountValid(n int, m ...Mask) int {
 		panic(fmt.Sprintf("quiver: element count %d is negative", n))
 	}
 	bits, off, sel, hasSel := maskOf(n, m)
+	return countOn(active.Load(), n, bits, off, sel, hasSel)
+}
+
+// countOn is CountValid on b from validated parts (see maskOf).
+func countOn(b *backend, n int, bits []byte, off int, sel []uint32, hasSel bool) int {
 	switch {
 	case hasSel:
-		return active.Load().selCount(bits, off, sel)
+		return b.selCount(bits, off, sel)
 	case bits == nil:
 		return n
 	case n < smallCut:
 		return countSmall(bits, off, n)
 	}
-	return active.Load().countValid(bits, off, n)
+	return b.countValid(bits, off, n)
 }

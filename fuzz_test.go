@@ -100,11 +100,11 @@ func FuzzInt(f *testing.F) {
 			if got, want := b.i64.sum(i64, bits, o), ref.SumInt[int64, int64](i64, m); got != want {
 				t.Fatalf("%s: int64 sum = %d, reference %d", b.name, got, want)
 			}
-			gs, go_ := b.checkedI64(i64, bits, o)
+			gs, go_ := b.checkedI64(i64, bits, o).Int64()
 			if ws, wo := ref.SumCheckedSigned(i64, m); gs != ws || go_ != wo {
 				t.Fatalf("%s: int64 checked = (%d, %v), reference (%d, %v)", b.name, gs, go_, ws, wo)
 			}
-			gu, gou := b.checkedU64(u64, bits, o)
+			gu, gou := b.checkedU64(u64, bits, o).Uint64()
 			if wu, wou := ref.SumCheckedUnsigned(u64, m); gu != wu || gou != wou {
 				t.Fatalf("%s: uint64 checked = (%d, %v), reference (%d, %v)", b.name, gu, gou, wu, wou)
 			}

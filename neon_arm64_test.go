@@ -213,12 +213,12 @@ func TestNEONChunking(t *testing.T) {
 			for _, b := range [][]byte{nil, bits} {
 				m.Bits = b
 				ws, wo := ref.SumCheckedSigned(xi, m)
-				if s, o := neonCheckedI64(xi, b, off); s != ws || o != wo {
+				if s, o := neonCheckedI64(xi, b, off).Int64(); s != ws || o != wo {
 					t.Fatalf("n=%d off=%d bitmap=%v: neonCheckedI64 = %d %v, reference %d %v", n, off, b != nil, s, o, ws, wo)
 				}
 				xu := testkit.Values[uint64](r, n, testkit.Plain)
 				us, uo := ref.SumCheckedUnsigned(xu, m)
-				if s, o := neonCheckedU64(xu, b, off); s != us || o != uo {
+				if s, o := neonCheckedU64(xu, b, off).Uint64(); s != us || o != uo {
 					t.Fatalf("n=%d off=%d bitmap=%v: neonCheckedU64 = %d %v, reference %d %v", n, off, b != nil, s, o, us, uo)
 				}
 			}

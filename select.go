@@ -112,28 +112,27 @@ func selSumFloat[T float32 | float64](x []T, bm []byte, off int, sel []uint32) T
 }
 
 // selCheckedSigned is the exact sum of the selected valid elements of a
-// signed type and whether it fits in int64.
-func selCheckedSigned[T constraints.Signed](x []T, bm []byte, off int, sel []uint32) (int64, bool) {
-	var sum num.Int128
+// signed type.
+func selCheckedSigned[T constraints.Signed](x []T, bm []byte, off int, sel []uint32) num.Int128 {
 	if num.KindOf[T]() == num.Int64 {
-		sum = selSum128(num.Cast[int64](x), bm, off, sel)
-	} else {
-		// Fewer than 2^32 narrow elements sum exactly in int64.
-		for start := 0; start < len(sel); {
-			n := narrowChunk(len(sel) - start)
-			sum = sum.AddInt64(selSumInt[T, int64](x, bm, off, sel[start:start+n]))
-			start += n
-		}
+		return selSum128(num.Cast[int64](x), bm, off, sel)
 	}
-	return int64(sum.Lo), !sum.FitsInt64()
+	// Fewer than 2^32 narrow elements sum exactly in int64.
+	var sum num.Int128
+	for start := 0; start < len(sel); {
+		n := narrowChunk(len(sel) - start)
+		sum = sum.AddInt64(selSumInt[T, int64](x, bm, off, sel[start:start+n]))
+		start += n
+	}
+	return sum
 }
 
 // selCheckedUnsigned is the exact sum of the selected valid elements of an
-// unsigned type and whether it fits in uint64.
-func selCheckedUnsigned[T constraints.Unsigned](x []T, bm []byte, off int, sel []uint32) (uint64, bool) {
+// unsigned type.
+func selCheckedUnsigned[T constraints.Unsigned](x []T, bm []byte, off int, sel []uint32) num.Int128 {
 	if num.KindOf[T]() == num.Uint64 {
 		s, carries := selSumU128(num.Cast[uint64](x), bm, off, sel)
-		return s, carries != 0
+		return num.Int128{Hi: int64(carries), Lo: s}
 	}
 	var sum num.Int128
 	for start := 0; start < len(sel); {
@@ -141,7 +140,7 @@ func selCheckedUnsigned[T constraints.Unsigned](x []T, bm []byte, off int, sel [
 		sum = sum.AddUint64(selSumInt[T, uint64](x, bm, off, sel[start:start+n]))
 		start += n
 	}
-	return sum.Lo, !sum.FitsUint64()
+	return sum
 }
 
 // selSum128 is the exact 128-bit sum of the selected valid int64 elements,

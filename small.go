@@ -87,12 +87,14 @@ func sumInts[T constraints.Integer, S int64 | uint64](x []T) S {
 }
 
 // checkedSmall is the exact sum of the valid elements of a short input
-// (fewer than 2^32, so narrow types cannot leave their 64-bit sum type);
-// it reports the wrapped sum and whether it overflowed S.
-func checkedSmall[T num.Number, S int64 | uint64](x []T, bits []byte, off int) (S, bool) {
+// (fewer than 2^32, so narrow types cannot leave their 64-bit sum type).
+func checkedSmall[T num.Number](x []T, bits []byte, off int) num.Int128 {
 	k := num.KindOf[T]()
-	if k != num.Int64 && k != num.Uint64 {
-		return addValid(S(0), x, bits, off), false
+	switch k {
+	case num.Int8, num.Int16, num.Int32:
+		return num.Int128{}.AddInt64(addValid(int64(0), x, bits, off))
+	case num.Uint8, num.Uint16, num.Uint32:
+		return num.Int128{}.AddUint64(addValid(uint64(0), x, bits, off))
 	}
 	// A 128-bit sum in two words, one loop per case so that nothing is
 	// tested per element but the validity bit: hi gathers the carries and,
@@ -121,10 +123,7 @@ func checkedSmall[T num.Number, S int64 | uint64](x []T, bits []byte, off int) (
 			hi += int64(c)
 		}
 	}
-	if k == num.Int64 {
-		return S(lo), hi != int64(lo)>>63
-	}
-	return S(lo), hi != 0
+	return num.Int128{Hi: hi, Lo: lo}
 }
 
 // summarySmall is the reference's summary of a short input. The dense

@@ -37,7 +37,12 @@ func sumFloat[T constraints.Float](x []T, m []Mask) T {
 	if hasSel {
 		return selSumFloatOf(active.Load(), x, bits, off, sel)
 	}
-	b := active.Load()
+	return sumFloatOn(active.Load(), x, bits, off)
+}
+
+// sumFloatOn is the sum of x on b, with a validated bitmap span and no
+// selection.
+func sumFloatOn[T constraints.Float](b *backend, x []T, bits []byte, off int) T {
 	if len(x) < floatSmallCut[T](b) {
 		return addValid(T(0), x, bits, off)
 	}

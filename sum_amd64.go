@@ -23,6 +23,8 @@ func installSumKernels(b *backend, set isa) {
 		b.policy64 = oracle.Policy{A: 4, W: 4}
 		b.f32.sum = floatSum(sumF32AVX2, 4*8)
 		b.f64.sum = floatSum(sumF64AVX2, 4*4)
+		b.f32.sumLanes = floatLanes(sumLanesF32AVX2, 4*8)
+		b.f64.sumLanes = floatLanes(sumLanesF64AVX2, 4*4)
 		b.i8.sum = intSum(sumI8AVX2, 32)
 		b.i16.sum = intSum(sumI16AVX2, 4)
 		b.i32.sum = intSum(sumI32AVX2, 4)
@@ -39,6 +41,8 @@ func installSumKernels(b *backend, set isa) {
 		b.policy64 = oracle.Policy{A: 4, W: 8}
 		b.f32.sum = floatSum(sumF32AVX512, 4*16)
 		b.f64.sum = floatSum(sumF64AVX512, 4*8)
+		b.f32.sumLanes = floatLanes(sumLanesF32AVX512, 4*16)
+		b.f64.sumLanes = floatLanes(sumLanesF64AVX512, 4*8)
 		b.i8.sum = intSum(sumI8AVX512, 64)
 		b.i16.sum = intSum(sumI16AVX512, 8)
 		b.i32.sum = intSum(sumI32AVX512, 8)
@@ -63,6 +67,20 @@ func floatSum[T float32 | float64](kernel func(x []T, bits []byte, off int) T, b
 			s = kernel(x[:full], bits, off)
 		}
 		return addValid(s, x[full:], bits, off+full)
+	}
+}
+
+// floatLanes adapts a lane-carrying block kernel, whose accumulators are
+// the block elements of acc, to the kernelSet signature. It checks the
+// lengths the kernel relies on, which its callers guarantee.
+func floatLanes[T float32 | float64](kernel func(acc, x []T, bits []byte, off int), block int) func(acc, x []T, bits []byte, off int) {
+	return func(acc, x []T, bits []byte, off int) {
+		if len(acc) != block || len(x)%block != 0 {
+			panic("quiver: internal error: lane accumulators or blocks of the wrong length")
+		}
+		if len(x) > 0 {
+			kernel(acc, x, bits, off)
+		}
 	}
 }
 
@@ -98,8 +116,8 @@ func addSplit(a num.Int128, lo, hi uint64) num.Int128 {
 // checkedSigned adapts a checked kernel for int64. The kernel sums the
 // elements offset by 2^63 (all valid elements, and the invalid ones as
 // zero, become unsigned); each call's n×2^63 is taken off in 128 bits.
-func checkedSigned(kernel func(x []int64, bits []byte, off int) (lo, hi uint64), step int) func([]int64, []byte, int) (int64, bool) {
-	return func(x []int64, bits []byte, off int) (int64, bool) {
+func checkedSigned(kernel func(x []int64, bits []byte, off int) (lo, hi uint64), step int) func([]int64, []byte, int) num.Int128 {
+	return func(x []int64, bits []byte, off int) num.Int128 {
 		var acc num.Int128
 		full := len(x) - len(x)%step
 		for start := 0; start < full; {
@@ -113,13 +131,13 @@ func checkedSigned(kernel func(x []int64, bits []byte, off int) (lo, hi uint64),
 				acc = acc.AddInt64(x[i])
 			}
 		}
-		return int64(acc.Lo), !acc.FitsInt64()
+		return acc
 	}
 }
 
 // checkedUnsigned adapts a checked kernel for uint64.
-func checkedUnsigned(kernel func(x []uint64, bits []byte, off int) (lo, hi uint64), step int) func([]uint64, []byte, int) (uint64, bool) {
-	return func(x []uint64, bits []byte, off int) (uint64, bool) {
+func checkedUnsigned(kernel func(x []uint64, bits []byte, off int) (lo, hi uint64), step int) func([]uint64, []byte, int) num.Int128 {
+	return func(x []uint64, bits []byte, off int) num.Int128 {
 		var acc num.Int128
 		full := len(x) - len(x)%step
 		for start := 0; start < full; {
@@ -133,6 +151,6 @@ func checkedUnsigned(kernel func(x []uint64, bits []byte, off int) (lo, hi uint6
 				acc = acc.AddUint64(x[i])
 			}
 		}
-		return acc.Lo, !acc.FitsUint64()
+		return acc
 	}
 }

@@ -203,6 +203,156 @@ DATA msbshift32x4<>+120(SB)/4, $0x00000001
 DATA msbshift32x4<>+124(SB)/4, $0x00000000
 GLOBL msbshift32x4<>(SB), RODATA|NOPTR, $128
 
+// func sumLanesF32AVX2(acc []float32, x []float32, bits []byte, off int)
+// Requires: AVX, AVX2, BMI2, CMOV
+TEXT ·sumLanesF32AVX2(SB), NOSPLIT, $8-80
+	MOVQ    acc_base+0(FP), AX
+	MOVQ    x_base+24(FP), CX
+	MOVQ    x_len+32(FP), DX
+	VMOVUPS (AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVUPS 64(AX), Y2
+	VMOVUPS 96(AX), Y3
+	MOVQ    bits_base+48(FP), BX
+	TESTQ   BX, BX
+	JNZ     masked
+
+	// Dense: every element participates.
+	CMPQ DX, $0x00000020
+	JL   dense_done
+
+dense_loop:
+	VADDPS (CX), Y0, Y0
+	VADDPS 32(CX), Y1, Y1
+	VADDPS 64(CX), Y2, Y2
+	VADDPS 96(CX), Y3, Y3
+	ADDQ   $0x00000080, CX
+	SUBQ   $0x00000020, DX
+	CMPQ   DX, $0x00000020
+	JGE    dense_loop
+
+dense_done:
+	JMP fold
+
+masked:
+	// Masked: an invalid element adds -0.0, the exact neutral.
+	MOVQ bits_base+48(FP), BX
+	MOVQ bits_len+56(FP), SI
+	MOVQ off+72(FP), DI
+	SUBQ $0x08, SI
+	JGE  bitmap_long
+
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
+	MOVQ $0x00000000, (SP)
+	LEAQ 8(SI), R8
+	XORQ SI, SI
+
+bitmap_copy:
+	CMPQ    SI, R8
+	JGE     bitmap_copied
+	MOVBQZX (BX)(SI*1), R9
+	MOVB    R9, (SP)(SI*1)
+	INCQ    SI
+	JMP     bitmap_copy
+
+bitmap_copied:
+	LEAQ (SP), BX
+	XORQ SI, SI
+
+bitmap_long:
+	VMOVDQU  msbshift32x4<>+0(SB), Y4
+	VMOVDQU  msbshift32x4<>+32(SB), Y5
+	VMOVDQU  msbshift32x4<>+64(SB), Y6
+	VMOVDQU  msbshift32x4<>+96(SB), Y7
+	VPCMPEQD Y8, Y8, Y8
+	VPSLLD   $0x1f, Y8, Y8
+
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    DI, R8
+	SHRQ    $0x03, R8
+	ANDQ    $0x07, DI
+	MOVQ    SI, R9
+	SUBQ    R8, R9
+	JL      masked_slowstart
+	SHRQ    $0x02, R9
+	INCQ    R9
+	MOVQ    DX, R10
+	SHRQ    $0x05, R10
+	CMPQ    R9, R10
+	CMOVQGT R10, R9
+	TESTQ   R9, R9
+	JZ      masked_slowstart
+	MOVQ    R9, R10
+	SHLQ    $0x05, R10
+	SUBQ    R10, DX
+
+masked_fast:
+	MOVQ         (BX)(R8*1), R10
+	SHRXQ        DI, R10, R10
+	VMOVQ        R10, X9
+	VPBROADCASTD X9, Y9
+	VPSLLVD      Y4, Y9, Y10
+	VBLENDVPS    Y10, (CX), Y8, Y10
+	VADDPS       Y10, Y0, Y0
+	VPSLLVD      Y5, Y9, Y10
+	VBLENDVPS    Y10, 32(CX), Y8, Y10
+	VADDPS       Y10, Y1, Y1
+	VPSLLVD      Y6, Y9, Y10
+	VBLENDVPS    Y10, 64(CX), Y8, Y10
+	VADDPS       Y10, Y2, Y2
+	VPSLLVD      Y7, Y9, Y9
+	VBLENDVPS    Y9, 96(CX), Y8, Y9
+	VADDPS       Y9, Y3, Y3
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000004, R8
+	DECQ         R9
+	JNZ          masked_fast
+
+masked_slowstart:
+	LEAQ (DI)(R8*8), DI
+	CMPQ DX, $0x00000020
+	JL   masked_slow_done
+
+masked_slow_loop:
+	MOVQ         DI, R8
+	MOVQ         R8, R9
+	SHRQ         $0x03, R9
+	CMPQ         R9, SI
+	CMOVQGT      SI, R9
+	MOVQ         (BX)(R9*1), R10
+	SHLQ         $0x03, R9
+	SUBQ         R9, R8
+	SHRXQ        R8, R10, R10
+	VMOVQ        R10, X9
+	VPBROADCASTD X9, Y9
+	VPSLLVD      Y4, Y9, Y10
+	VBLENDVPS    Y10, (CX), Y8, Y10
+	VADDPS       Y10, Y0, Y0
+	VPSLLVD      Y5, Y9, Y10
+	VBLENDVPS    Y10, 32(CX), Y8, Y10
+	VADDPS       Y10, Y1, Y1
+	VPSLLVD      Y6, Y9, Y10
+	VBLENDVPS    Y10, 64(CX), Y8, Y10
+	VADDPS       Y10, Y2, Y2
+	VPSLLVD      Y7, Y9, Y9
+	VBLENDVPS    Y9, 96(CX), Y8, Y9
+	VADDPS       Y9, Y3, Y3
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000020, DI
+	SUBQ         $0x00000020, DX
+	CMPQ         DX, $0x00000020
+	JGE          masked_slow_loop
+
+masked_slow_done:
+fold:
+	// Store the accumulators back, unfolded.
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	VMOVUPS Y2, 64(AX)
+	VMOVUPS Y3, 96(AX)
+	VZEROUPPER
+	RET
+
 // func sumF64AVX2(x []float64, bits []byte, off int) float64
 // Requires: AVX, AVX2, BMI2, CMOV
 TEXT ·sumF64AVX2(SB), NOSPLIT, $8-64
@@ -377,6 +527,156 @@ DATA msbshift64x4<>+104(SB)/8, $0x0000000000000032
 DATA msbshift64x4<>+112(SB)/8, $0x0000000000000031
 DATA msbshift64x4<>+120(SB)/8, $0x0000000000000030
 GLOBL msbshift64x4<>(SB), RODATA|NOPTR, $128
+
+// func sumLanesF64AVX2(acc []float64, x []float64, bits []byte, off int)
+// Requires: AVX, AVX2, BMI2, CMOV
+TEXT ·sumLanesF64AVX2(SB), NOSPLIT, $8-80
+	MOVQ    acc_base+0(FP), AX
+	MOVQ    x_base+24(FP), CX
+	MOVQ    x_len+32(FP), DX
+	VMOVUPD (AX), Y0
+	VMOVUPD 32(AX), Y1
+	VMOVUPD 64(AX), Y2
+	VMOVUPD 96(AX), Y3
+	MOVQ    bits_base+48(FP), BX
+	TESTQ   BX, BX
+	JNZ     masked
+
+	// Dense: every element participates.
+	CMPQ DX, $0x00000010
+	JL   dense_done
+
+dense_loop:
+	VADDPD (CX), Y0, Y0
+	VADDPD 32(CX), Y1, Y1
+	VADDPD 64(CX), Y2, Y2
+	VADDPD 96(CX), Y3, Y3
+	ADDQ   $0x00000080, CX
+	SUBQ   $0x00000010, DX
+	CMPQ   DX, $0x00000010
+	JGE    dense_loop
+
+dense_done:
+	JMP fold
+
+masked:
+	// Masked: an invalid element adds -0.0, the exact neutral.
+	MOVQ bits_base+48(FP), BX
+	MOVQ bits_len+56(FP), SI
+	MOVQ off+72(FP), DI
+	SUBQ $0x08, SI
+	JGE  bitmap_long
+
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
+	MOVQ $0x00000000, (SP)
+	LEAQ 8(SI), R8
+	XORQ SI, SI
+
+bitmap_copy:
+	CMPQ    SI, R8
+	JGE     bitmap_copied
+	MOVBQZX (BX)(SI*1), R9
+	MOVB    R9, (SP)(SI*1)
+	INCQ    SI
+	JMP     bitmap_copy
+
+bitmap_copied:
+	LEAQ (SP), BX
+	XORQ SI, SI
+
+bitmap_long:
+	VMOVDQU  msbshift64x4<>+0(SB), Y4
+	VMOVDQU  msbshift64x4<>+32(SB), Y5
+	VMOVDQU  msbshift64x4<>+64(SB), Y6
+	VMOVDQU  msbshift64x4<>+96(SB), Y7
+	VPCMPEQD Y8, Y8, Y8
+	VPSLLQ   $0x3f, Y8, Y8
+
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    DI, R8
+	SHRQ    $0x03, R8
+	ANDQ    $0x07, DI
+	MOVQ    SI, R9
+	SUBQ    R8, R9
+	JL      masked_slowstart
+	SHRQ    $0x01, R9
+	INCQ    R9
+	MOVQ    DX, R10
+	SHRQ    $0x04, R10
+	CMPQ    R9, R10
+	CMOVQGT R10, R9
+	TESTQ   R9, R9
+	JZ      masked_slowstart
+	MOVQ    R9, R10
+	SHLQ    $0x04, R10
+	SUBQ    R10, DX
+
+masked_fast:
+	MOVQ         (BX)(R8*1), R10
+	SHRXQ        DI, R10, R10
+	VMOVQ        R10, X9
+	VPBROADCASTQ X9, Y9
+	VPSLLVQ      Y4, Y9, Y10
+	VBLENDVPD    Y10, (CX), Y8, Y10
+	VADDPD       Y10, Y0, Y0
+	VPSLLVQ      Y5, Y9, Y10
+	VBLENDVPD    Y10, 32(CX), Y8, Y10
+	VADDPD       Y10, Y1, Y1
+	VPSLLVQ      Y6, Y9, Y10
+	VBLENDVPD    Y10, 64(CX), Y8, Y10
+	VADDPD       Y10, Y2, Y2
+	VPSLLVQ      Y7, Y9, Y9
+	VBLENDVPD    Y9, 96(CX), Y8, Y9
+	VADDPD       Y9, Y3, Y3
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000002, R8
+	DECQ         R9
+	JNZ          masked_fast
+
+masked_slowstart:
+	LEAQ (DI)(R8*8), DI
+	CMPQ DX, $0x00000010
+	JL   masked_slow_done
+
+masked_slow_loop:
+	MOVQ         DI, R8
+	MOVQ         R8, R9
+	SHRQ         $0x03, R9
+	CMPQ         R9, SI
+	CMOVQGT      SI, R9
+	MOVQ         (BX)(R9*1), R10
+	SHLQ         $0x03, R9
+	SUBQ         R9, R8
+	SHRXQ        R8, R10, R10
+	VMOVQ        R10, X9
+	VPBROADCASTQ X9, Y9
+	VPSLLVQ      Y4, Y9, Y10
+	VBLENDVPD    Y10, (CX), Y8, Y10
+	VADDPD       Y10, Y0, Y0
+	VPSLLVQ      Y5, Y9, Y10
+	VBLENDVPD    Y10, 32(CX), Y8, Y10
+	VADDPD       Y10, Y1, Y1
+	VPSLLVQ      Y6, Y9, Y10
+	VBLENDVPD    Y10, 64(CX), Y8, Y10
+	VADDPD       Y10, Y2, Y2
+	VPSLLVQ      Y7, Y9, Y9
+	VBLENDVPD    Y9, 96(CX), Y8, Y9
+	VADDPD       Y9, Y3, Y3
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000010, DI
+	SUBQ         $0x00000010, DX
+	CMPQ         DX, $0x00000010
+	JGE          masked_slow_loop
+
+masked_slow_done:
+fold:
+	// Store the accumulators back, unfolded.
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	VMOVUPD Y2, 64(AX)
+	VMOVUPD Y3, 96(AX)
+	VZEROUPPER
+	RET
 
 // func sumI8AVX2(x []int8, bits []byte, off int) int64
 // Requires: AVX, AVX2, BMI2, CMOV
@@ -2632,6 +2932,153 @@ fold:
 	VZEROUPPER
 	RET
 
+// func sumLanesF32AVX512(acc []float32, x []float32, bits []byte, off int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
+TEXT ·sumLanesF32AVX512(SB), NOSPLIT, $8-80
+	MOVQ    acc_base+0(FP), AX
+	MOVQ    x_base+24(FP), CX
+	MOVQ    x_len+32(FP), DX
+	VMOVUPS (AX), Z0
+	VMOVUPS 64(AX), Z1
+	VMOVUPS 128(AX), Z2
+	VMOVUPS 192(AX), Z3
+	MOVQ    bits_base+48(FP), BX
+	TESTQ   BX, BX
+	JNZ     masked
+
+	// Dense: every element participates.
+	CMPQ DX, $0x00000040
+	JL   dense_done
+
+dense_loop:
+	VADDPS (CX), Z0, Z0
+	VADDPS 64(CX), Z1, Z1
+	VADDPS 128(CX), Z2, Z2
+	VADDPS 192(CX), Z3, Z3
+	ADDQ   $0x00000100, CX
+	SUBQ   $0x00000040, DX
+	CMPQ   DX, $0x00000040
+	JGE    dense_loop
+
+dense_done:
+	JMP fold
+
+masked:
+	// Masked: an invalid element adds -0.0, the exact neutral.
+	MOVQ bits_base+48(FP), BX
+	MOVQ bits_len+56(FP), SI
+	MOVQ off+72(FP), DI
+	SUBQ $0x08, SI
+	JGE  bitmap_long
+
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
+	MOVQ $0x00000000, (SP)
+	LEAQ 8(SI), R8
+	XORQ SI, SI
+
+bitmap_copy:
+	CMPQ    SI, R8
+	JGE     bitmap_copied
+	MOVBQZX (BX)(SI*1), R9
+	MOVB    R9, (SP)(SI*1)
+	INCQ    SI
+	JMP     bitmap_copy
+
+bitmap_copied:
+	LEAQ (SP), BX
+	XORQ SI, SI
+
+bitmap_long:
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    DI, R8
+	SHRQ    $0x03, R8
+	ANDQ    $0x07, DI
+	MOVQ    SI, R9
+	SUBQ    $0x00000004, R9
+	SUBQ    R8, R9
+	JL      masked_slowstart
+	SHRQ    $0x03, R9
+	INCQ    R9
+	MOVQ    DX, R10
+	SHRQ    $0x06, R10
+	CMPQ    R9, R10
+	CMOVQGT R10, R9
+	TESTQ   R9, R9
+	JZ      masked_slowstart
+	MOVQ    R9, R10
+	SHLQ    $0x06, R10
+	SUBQ    R10, DX
+
+masked_fast:
+	MOVQ     (BX)(R8*1), R10
+	SHRXQ    DI, R10, R10
+	MOVQ     4(BX)(R8*1), R11
+	SHRXQ    DI, R11, R11
+	SHLQ     $0x20, R11
+	ORQ      R11, R10
+	KMOVQ    R10, K1
+	VADDPS   (CX), Z0, K1, Z0
+	KSHIFTRQ $0x10, K1, K2
+	VADDPS   64(CX), Z1, K2, Z1
+	KSHIFTRQ $0x20, K1, K2
+	VADDPS   128(CX), Z2, K2, Z2
+	KSHIFTRQ $0x30, K1, K1
+	VADDPS   192(CX), Z3, K1, Z3
+	ADDQ     $0x00000100, CX
+	ADDQ     $0x00000008, R8
+	DECQ     R9
+	JNZ      masked_fast
+
+masked_slowstart:
+	LEAQ (DI)(R8*8), DI
+	CMPQ DX, $0x00000040
+	JL   masked_slow_done
+
+masked_slow_loop:
+	MOVQ     DI, R8
+	MOVQ     R8, R9
+	SHRQ     $0x03, R9
+	CMPQ     R9, SI
+	CMOVQGT  SI, R9
+	MOVQ     (BX)(R9*1), R10
+	SHLQ     $0x03, R9
+	SUBQ     R9, R8
+	SHRXQ    R8, R10, R10
+	LEAQ     32(DI), R8
+	MOVQ     R8, R9
+	SHRQ     $0x03, R9
+	CMPQ     R9, SI
+	CMOVQGT  SI, R9
+	MOVQ     (BX)(R9*1), R11
+	SHLQ     $0x03, R9
+	SUBQ     R9, R8
+	SHRXQ    R8, R11, R11
+	SHLQ     $0x20, R11
+	ORQ      R11, R10
+	KMOVQ    R10, K1
+	VADDPS   (CX), Z0, K1, Z0
+	KSHIFTRQ $0x10, K1, K2
+	VADDPS   64(CX), Z1, K2, Z1
+	KSHIFTRQ $0x20, K1, K2
+	VADDPS   128(CX), Z2, K2, Z2
+	KSHIFTRQ $0x30, K1, K1
+	VADDPS   192(CX), Z3, K1, Z3
+	ADDQ     $0x00000100, CX
+	ADDQ     $0x00000040, DI
+	SUBQ     $0x00000040, DX
+	CMPQ     DX, $0x00000040
+	JGE      masked_slow_loop
+
+masked_slow_done:
+fold:
+	// Store the accumulators back, unfolded.
+	VMOVUPS Z0, (AX)
+	VMOVUPS Z1, 64(AX)
+	VMOVUPS Z2, 128(AX)
+	VMOVUPS Z3, 192(AX)
+	VZEROUPPER
+	RET
+
 // func sumF64AVX512(x []float64, bits []byte, off int) float64
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·sumF64AVX512(SB), NOSPLIT, $8-64
@@ -2775,6 +3222,137 @@ fold:
 	VPERMILPD     $0x01, X0, X2
 	VADDSD        X2, X1, X1
 	VMOVSD        X1, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func sumLanesF64AVX512(acc []float64, x []float64, bits []byte, off int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
+TEXT ·sumLanesF64AVX512(SB), NOSPLIT, $8-80
+	MOVQ    acc_base+0(FP), AX
+	MOVQ    x_base+24(FP), CX
+	MOVQ    x_len+32(FP), DX
+	VMOVUPD (AX), Z0
+	VMOVUPD 64(AX), Z1
+	VMOVUPD 128(AX), Z2
+	VMOVUPD 192(AX), Z3
+	MOVQ    bits_base+48(FP), BX
+	TESTQ   BX, BX
+	JNZ     masked
+
+	// Dense: every element participates.
+	CMPQ DX, $0x00000020
+	JL   dense_done
+
+dense_loop:
+	VADDPD (CX), Z0, Z0
+	VADDPD 64(CX), Z1, Z1
+	VADDPD 128(CX), Z2, Z2
+	VADDPD 192(CX), Z3, Z3
+	ADDQ   $0x00000100, CX
+	SUBQ   $0x00000020, DX
+	CMPQ   DX, $0x00000020
+	JGE    dense_loop
+
+dense_done:
+	JMP fold
+
+masked:
+	// Masked: an invalid element adds -0.0, the exact neutral.
+	MOVQ bits_base+48(FP), BX
+	MOVQ bits_len+56(FP), SI
+	MOVQ off+72(FP), DI
+	SUBQ $0x08, SI
+	JGE  bitmap_long
+
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
+	MOVQ $0x00000000, (SP)
+	LEAQ 8(SI), R8
+	XORQ SI, SI
+
+bitmap_copy:
+	CMPQ    SI, R8
+	JGE     bitmap_copied
+	MOVBQZX (BX)(SI*1), R9
+	MOVB    R9, (SP)(SI*1)
+	INCQ    SI
+	JMP     bitmap_copy
+
+bitmap_copied:
+	LEAQ (SP), BX
+	XORQ SI, SI
+
+bitmap_long:
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    DI, R8
+	SHRQ    $0x03, R8
+	ANDQ    $0x07, DI
+	MOVQ    SI, R9
+	SUBQ    R8, R9
+	JL      masked_slowstart
+	SHRQ    $0x02, R9
+	INCQ    R9
+	MOVQ    DX, R10
+	SHRQ    $0x05, R10
+	CMPQ    R9, R10
+	CMOVQGT R10, R9
+	TESTQ   R9, R9
+	JZ      masked_slowstart
+	MOVQ    R9, R10
+	SHLQ    $0x05, R10
+	SUBQ    R10, DX
+
+masked_fast:
+	MOVQ     (BX)(R8*1), R10
+	SHRXQ    DI, R10, R10
+	KMOVQ    R10, K1
+	VADDPD   (CX), Z0, K1, Z0
+	KSHIFTRQ $0x08, K1, K2
+	VADDPD   64(CX), Z1, K2, Z1
+	KSHIFTRQ $0x10, K1, K2
+	VADDPD   128(CX), Z2, K2, Z2
+	KSHIFTRQ $0x18, K1, K1
+	VADDPD   192(CX), Z3, K1, Z3
+	ADDQ     $0x00000100, CX
+	ADDQ     $0x00000004, R8
+	DECQ     R9
+	JNZ      masked_fast
+
+masked_slowstart:
+	LEAQ (DI)(R8*8), DI
+	CMPQ DX, $0x00000020
+	JL   masked_slow_done
+
+masked_slow_loop:
+	MOVQ     DI, R8
+	MOVQ     R8, R9
+	SHRQ     $0x03, R9
+	CMPQ     R9, SI
+	CMOVQGT  SI, R9
+	MOVQ     (BX)(R9*1), R10
+	SHLQ     $0x03, R9
+	SUBQ     R9, R8
+	SHRXQ    R8, R10, R10
+	KMOVQ    R10, K1
+	VADDPD   (CX), Z0, K1, Z0
+	KSHIFTRQ $0x08, K1, K2
+	VADDPD   64(CX), Z1, K2, Z1
+	KSHIFTRQ $0x10, K1, K2
+	VADDPD   128(CX), Z2, K2, Z2
+	KSHIFTRQ $0x18, K1, K1
+	VADDPD   192(CX), Z3, K1, Z3
+	ADDQ     $0x00000100, CX
+	ADDQ     $0x00000020, DI
+	SUBQ     $0x00000020, DX
+	CMPQ     DX, $0x00000020
+	JGE      masked_slow_loop
+
+masked_slow_done:
+fold:
+	// Store the accumulators back, unfolded.
+	VMOVUPD Z0, (AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Z2, 128(AX)
+	VMOVUPD Z3, 192(AX)
 	VZEROUPPER
 	RET
 

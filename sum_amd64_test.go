@@ -122,7 +122,7 @@ func TestCheckedKernelLimits(t *testing.T) {
 					off = r.IntN(64)
 					bm = testkit.Bitmap(r, len(x), off, 0.2)
 				}
-				gs, go_ := b.checkedI64(x, bm, off)
+				gs, go_ := b.checkedI64(x, bm, off).Int64()
 				ws, wo := ref.SumCheckedSigned(x, ref.Mask{Bits: bm, Off: off})
 				if gs != ws || go_ != wo {
 					t.Fatalf("%s: checkedI64(%v, off %d, masked %v) = %d, %v; reference %d, %v", b.name, x, off, masked, gs, go_, ws, wo)
@@ -137,7 +137,7 @@ func TestCheckedKernelLimits(t *testing.T) {
 					off = r.IntN(64)
 					bm = testkit.Bitmap(r, len(x), off, 0.2)
 				}
-				gs, go_ := b.checkedU64(x, bm, off)
+				gs, go_ := b.checkedU64(x, bm, off).Uint64()
 				ws, wo := ref.SumCheckedUnsigned(x, ref.Mask{Bits: bm, Off: off})
 				if gs != ws || go_ != wo {
 					t.Fatalf("%s: checkedU64(%v, off %d, masked %v) = %d, %v; reference %d, %v", b.name, x, off, masked, gs, go_, ws, wo)
@@ -160,44 +160,44 @@ func TestCheckedKernelOverflowFlags(t *testing.T) {
 	}
 	for _, b := range simdBackends(t) {
 		// 40 × MaxInt64 = 20×2^64 - 40: wrapped -40, overflowed.
-		if s, o := b.checkedI64(maxes, nil, 0); s != -40 || !o {
+		if s, o := b.checkedI64(maxes, nil, 0).Int64(); s != -40 || !o {
 			t.Errorf("%s: 40×MaxInt64 = %d, %v; want -40, true", b.name, s, o)
 		}
 		// 40 × MinInt64 = -20×2^64: wrapped 0, overflowed.
-		if s, o := b.checkedI64(mins, nil, 0); s != 0 || !o {
+		if s, o := b.checkedI64(mins, nil, 0).Int64(); s != 0 || !o {
 			t.Errorf("%s: 40×MinInt64 = %d, %v; want 0, true", b.name, s, o)
 		}
 		// 32 × MaxInt64 then 32 × MinInt64 = -32: representable.
 		mixed := append(append([]int64{}, maxes[:32]...), mins[:32]...)
-		if s, o := b.checkedI64(mixed, nil, 0); s != -32 || o {
+		if s, o := b.checkedI64(mixed, nil, 0).Int64(); s != -32 || o {
 			t.Errorf("%s: 32×MaxInt64 + 32×MinInt64 = %d, %v; want -32, false", b.name, s, o)
 		}
 		// Only the first element valid: MaxInt64 exactly.
 		bm := make([]byte, 5)
 		bm[0] = 1
-		if s, o := b.checkedI64(maxes, bm, 0); s != math.MaxInt64 || o {
+		if s, o := b.checkedI64(maxes, bm, 0).Int64(); s != math.MaxInt64 || o {
 			t.Errorf("%s: one valid MaxInt64 = %d, %v; want MaxInt64, false", b.name, s, o)
 		}
 		// MaxInt64 and a valid +1 at bit offset 9, inside the first block.
 		x := make([]int64, 40)
 		x[3], x[17] = math.MaxInt64, 1
 		bm = allValid(40, 9)
-		if s, o := b.checkedI64(x, bm, 9); s != math.MinInt64 || !o {
+		if s, o := b.checkedI64(x, bm, 9).Int64(); s != math.MinInt64 || !o {
 			t.Errorf("%s: MaxInt64+1 = %d, %v; want MinInt64, true", b.name, s, o)
 		}
 		x[17] = 0
 		x[20] = math.MinInt64
 		x[21] = -1
-		if s, o := b.checkedI64(x, bm, 9); s != -2 || o {
+		if s, o := b.checkedI64(x, bm, 9).Int64(); s != -2 || o {
 			t.Errorf("%s: MaxInt64+MinInt64-1 = %d, %v; want -2, false", b.name, s, o)
 		}
 		u := make([]uint64, 40)
 		u[5], u[30] = math.MaxUint64, 1
-		if s, o := b.checkedU64(u, nil, 0); s != 0 || !o {
+		if s, o := b.checkedU64(u, nil, 0).Uint64(); s != 0 || !o {
 			t.Errorf("%s: MaxUint64+1 = %d, %v; want 0, true", b.name, s, o)
 		}
 		u[30] = 0
-		if s, o := b.checkedU64(u, nil, 0); s != math.MaxUint64 || o {
+		if s, o := b.checkedU64(u, nil, 0).Uint64(); s != math.MaxUint64 || o {
 			t.Errorf("%s: MaxUint64 = %d, %v; want MaxUint64, false", b.name, s, o)
 		}
 	}
@@ -223,12 +223,12 @@ func TestCheckedKernelChunks(t *testing.T) {
 							bm = testkit.Bitmap(r, n, off, f)
 						}
 						m := ref.Mask{Bits: bm, Off: off}
-						gs, gsOver := b.checkedI64(xs, bm, off)
+						gs, gsOver := b.checkedI64(xs, bm, off).Int64()
 						ws, wsOver := ref.SumCheckedSigned(xs, m)
 						if gs != ws || gsOver != wsOver {
 							t.Fatalf("%s chunk %d n %d: checkedI64 = %d, %v; reference %d, %v", b.name, chunk, n, gs, gsOver, ws, wsOver)
 						}
-						gu, guOver := b.checkedU64(xu, bm, off)
+						gu, guOver := b.checkedU64(xu, bm, off).Uint64()
 						wu, wuOver := ref.SumCheckedUnsigned(xu, m)
 						if gu != wu || guOver != wuOver {
 							t.Fatalf("%s chunk %d n %d: checkedU64 = %d, %v; reference %d, %v", b.name, chunk, n, gu, guOver, wu, wuOver)
@@ -342,7 +342,9 @@ func TestCountValidKernelLoops(t *testing.T) {
 // TestSumAssemblyShape reads the generated assembly of the sum and count
 // families (see checkAsmShape).
 func TestSumAssemblyShape(t *testing.T) {
-	if kernels, _ := checkAsmShape(t, "sum_amd64.s", "count_amd64.s"); kernels != 2*(10+2+1) {
-		t.Errorf("found %d kernels, want %d", kernels, 2*(10+2+1))
+	// Per ISA: ten sums, two lane-carrying float sums, two checked sums
+	// and one count.
+	if kernels, _ := checkAsmShape(t, "sum_amd64.s", "count_amd64.s"); kernels != 2*(10+2+2+1) {
+		t.Errorf("found %d kernels, want %d", kernels, 2*(10+2+2+1))
 	}
 }

@@ -23,18 +23,53 @@ func vectorLanes[T num.Number]() int {
 }
 
 // neonSumFloat is the ADR-013 sum with A=4 accumulators of W=16/size
-// lanes. The assembly adds whole blocks into accumulators held in memory;
-// Go adds the blocks whose bitmap load would run past the bitmap's end,
-// combines, folds and adds the tail, in exactly the oracle's order.
+// lanes: the blocks go through neonBlocks, and Go combines, folds and adds
+// the tail, in exactly the oracle's order.
 func neonSumFloat[T float32 | float64](x []T, bits []byte, off int) T {
 	w := vectorLanes[T]()
 	block := 4 * w
-	full := len(x) / block
+	full := len(x) / block * block
 	var acc [16]T // +0.0; 4*w of them used
+	neonBlocks(&acc, x[:full], bits, off)
+	for l := range w {
+		acc[l] += acc[2*w+l]
+		acc[w+l] += acc[3*w+l]
+	}
+	for l := range w {
+		acc[l] += acc[w+l]
+	}
+	s := T(0)
+	for l := range w {
+		s += acc[l]
+	}
+	return addValid(s, x[full:], bits, off+full)
+}
+
+// neonSumLanes is sumLanes on NEON: the block phase of neonSumFloat on
+// accumulators that come from, and go back to, acc.
+func neonSumLanes[T float32 | float64](acc, x []T, bits []byte, off int) {
+	block := 4 * vectorLanes[T]()
+	if len(acc) != block || len(x)%block != 0 {
+		panic("quiver: internal error: lane accumulators or blocks of the wrong length")
+	}
+	var a [16]T
+	copy(a[:], acc)
+	neonBlocks(&a, x, bits, off)
+	copy(acc, a[:block])
+}
+
+// neonBlocks adds the whole blocks of x (len(x) a multiple of the block)
+// into the accumulators acc, four of W lanes laid out one after the other,
+// in the ADR-013 block order. The assembly adds the blocks into
+// accumulators held in memory; Go adds the blocks whose bitmap load would
+// run past the bitmap's end.
+func neonBlocks[T float32 | float64](acc *[16]T, x []T, bits []byte, off int) {
+	block := 4 * vectorLanes[T]()
+	full := len(x) / block
 	switch {
 	case full == 0:
 	case bits == nil:
-		kernelSumFloat(x, full, &acc)
+		kernelSumFloat(x, full, acc)
 	default:
 		// Block k loads load bytes from byte k*step of bm, step being
 		// the block's own bytes: the extra bytes hold the bits that the
@@ -47,7 +82,7 @@ func neonSumFloat[T float32 | float64](x []T, bits []byte, off int) T {
 			safe = min(full, (len(bm)-load)/step+1)
 		}
 		if safe > 0 {
-			kernelSumFloatMasked(x, safe, bits, off>>3, uint(off&7), &acc)
+			kernelSumFloatMasked(x, safe, bits, off>>3, uint(off&7), acc)
 		}
 		negZero := T(math.Copysign(0, -1))
 		for k := safe; k < full; k++ {
@@ -60,23 +95,6 @@ func neonSumFloat[T float32 | float64](x []T, bits []byte, off int) T {
 			}
 		}
 	}
-	for l := range w {
-		acc[l] += acc[2*w+l]
-		acc[w+l] += acc[3*w+l]
-	}
-	for l := range w {
-		acc[l] += acc[w+l]
-	}
-	s := T(0)
-	for l := range w {
-		s += acc[l]
-	}
-	for i := full * block; i < len(x); i++ {
-		if bits == nil || bitAt(bits, off+i) {
-			s += x[i]
-		}
-	}
-	return s
 }
 
 // alignHead is how many leading elements to handle in Go so that the
@@ -119,7 +137,7 @@ var maxSplitIters = 1 << 26
 // low halves and the signed high halves of the elements separately in
 // 64-bit lanes, where neither can wrap, and Go combines them as
 // high*2^32 + low.
-func neonCheckedI64(x []int64, bits []byte, off int) (int64, bool) {
+func neonCheckedI64(x []int64, bits []byte, off int) num.Int128 {
 	var sum num.Int128
 	addOne := func(v int64) { sum = sum.AddInt64(v) }
 	i := 0
@@ -144,12 +162,12 @@ func neonCheckedI64(x []int64, bits []byte, off int) (int64, bool) {
 			addOne(x[i])
 		}
 	}
-	return int64(sum.Lo), !sum.FitsInt64()
+	return sum
 }
 
 // neonCheckedU64 is neonCheckedI64 for unsigned elements: both halves
 // unsigned, overflow iff the high word of the 128-bit sum is not zero.
-func neonCheckedU64(x []uint64, bits []byte, off int) (uint64, bool) {
+func neonCheckedU64(x []uint64, bits []byte, off int) num.Int128 {
 	var sum num.Int128
 	i := 0
 	if bits != nil {
@@ -173,7 +191,7 @@ func neonCheckedU64(x []uint64, bits []byte, off int) (uint64, bool) {
 			sum = sum.AddUint64(x[i])
 		}
 	}
-	return sum.Lo, !sum.FitsUint64()
+	return sum
 }
 
 // The kernel calls. The generic code above reaches the assembly through

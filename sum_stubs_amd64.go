@@ -10,11 +10,25 @@ package quiver
 //go:noescape
 func sumF32AVX2(x []float32, bits []byte, off int) float32
 
+// sumLanesF32AVX2 adds x into the 4 accumulators of 8 lanes in acc (len(acc) must be 32) in
+// the ADR-013 order: len(x) must be a multiple of 32. Element i participates when
+// bit off+i of bits is set (bits nil: all).
+//
+//go:noescape
+func sumLanesF32AVX2(acc []float32, x []float32, bits []byte, off int)
+
 // sumF64AVX2 adds x in the ADR-013 order with 4 accumulators of 4 lanes: len(x) must be a
 // multiple of 16. Element i participates when bit off+i of bits is set (bits nil: all).
 //
 //go:noescape
 func sumF64AVX2(x []float64, bits []byte, off int) float64
+
+// sumLanesF64AVX2 adds x into the 4 accumulators of 4 lanes in acc (len(acc) must be 16) in
+// the ADR-013 order: len(x) must be a multiple of 16. Element i participates when
+// bit off+i of bits is set (bits nil: all).
+//
+//go:noescape
+func sumLanesF64AVX2(acc []float64, x []float64, bits []byte, off int)
 
 // sumI8AVX2 returns the wrapping int64 sum of the valid elements of x; len(x) must be
 // a multiple of 32. Element i is valid when bit off+i of bits is set (bits nil: all).
@@ -82,11 +96,25 @@ func checkedI64AVX2(x []int64, bits []byte, off int) (lo uint64, hi uint64)
 //go:noescape
 func sumF32AVX512(x []float32, bits []byte, off int) float32
 
+// sumLanesF32AVX512 adds x into the 4 accumulators of 16 lanes in acc (len(acc) must be 64) in
+// the ADR-013 order: len(x) must be a multiple of 64. Element i participates when
+// bit off+i of bits is set (bits nil: all).
+//
+//go:noescape
+func sumLanesF32AVX512(acc []float32, x []float32, bits []byte, off int)
+
 // sumF64AVX512 adds x in the ADR-013 order with 4 accumulators of 8 lanes: len(x) must be a
 // multiple of 32. Element i participates when bit off+i of bits is set (bits nil: all).
 //
 //go:noescape
 func sumF64AVX512(x []float64, bits []byte, off int) float64
+
+// sumLanesF64AVX512 adds x into the 4 accumulators of 8 lanes in acc (len(acc) must be 32) in
+// the ADR-013 order: len(x) must be a multiple of 32. Element i participates when
+// bit off+i of bits is set (bits nil: all).
+//
+//go:noescape
+func sumLanesF64AVX512(acc []float64, x []float64, bits []byte, off int)
 
 // sumI8AVX512 returns the wrapping int64 sum of the valid elements of x; len(x) must be
 // a multiple of 64. Element i is valid when bit off+i of bits is set (bits nil: all).

@@ -40,20 +40,26 @@ func Summarize[T Number](x []T, m ...Mask) Summary[T] {
 }
 
 // summarize is the one path behind Min, Max, MinMax and Summarize: it
-// validates m, then runs the reference for a selection, the short loop
-// below smallCut, or the backend's kernels. With wantMin or wantMax only
-// that extreme is meaningful.
+// validates m, then runs summarizeOn on the active backend. With wantMin
+// or wantMax only that extreme is meaningful.
 func summarize[T Number](x []T, m []Mask, want extremes) (lo, hi T, count, nulls int) {
 	bits, off, sel, hasSel := maskOf(len(x), m)
+	return summarizeOn(active.Load(), x, bits, off, sel, hasSel, want)
+}
+
+// summarizeOn is summarize on b from validated parts (see maskOf): the
+// selection loops or kernels, the short loop below smallCut, or b's
+// kernels.
+func summarizeOn[T Number](b *backend, x []T, bits []byte, off int, sel []uint32, hasSel bool, want extremes) (lo, hi T, count, nulls int) {
 	if hasSel {
-		lo, hi, count = selSummaryOf(active.Load(), x, bits, off, sel, want)
+		lo, hi, count = selSummaryOf(b, x, bits, off, sel, want)
 		return lo, hi, count, len(sel) - count
 	}
 	var valid int
 	if len(x) < smallCut {
 		lo, hi, valid = summarySmall(x, bits, off, want)
 	} else {
-		lo, hi, valid = summaryOf(active.Load(), x, bits, off, want)
+		lo, hi, valid = summaryOf(b, x, bits, off, want)
 	}
 	return lo, hi, valid, len(x) - valid
 }

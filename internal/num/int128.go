@@ -38,3 +38,13 @@ func (a Int128) FitsInt64() bool { return a.Hi == int64(a.Lo)>>63 }
 
 // FitsUint64 reports whether a is representable as a uint64.
 func (a Int128) FitsUint64() bool { return a.Hi == 0 }
+
+// Int64 returns a's low 64 bits as an int64 (a modulo 2^64, two's
+// complement) and whether a does not fit in an int64.
+func (a Int128) Int64() (int64, bool) { return int64(a.Lo), !a.FitsInt64() }
+
+// Uint64 returns a's low 64 bits and whether a does not fit in a uint64.
+func (a Int128) Uint64() (uint64, bool) { return a.Lo, !a.FitsUint64() }
+
+// Add128 returns a + b.
+func (a Int128) Add128(b Int128) Int128 { return a.Add(b.Hi, b.Lo) }

@@ -78,6 +78,23 @@ func SumInt[T num.Number, S int64 | uint64](x []T, m Mask) S {
 	return s
 }
 
+// SumExact is the exact sum of the participating elements in 128 bits,
+// each element taken at its value (sign-extended for signed types). 2^63
+// elements of magnitude at most 2^64 cannot overflow it.
+func SumExact[T num.Number](x []T, m Mask) num.Int128 {
+	var sum num.Int128
+	for k := range m.Len(len(x)) {
+		if i := m.Index(k); Valid(m.Bits, m.Off, i) {
+			if v := x[i]; v < 0 {
+				sum = sum.AddInt64(int64(v))
+			} else {
+				sum = sum.AddUint64(uint64(v))
+			}
+		}
+	}
+	return sum
+}
+
 // SumCheckedSigned sums exactly in 128 bits and reports whether the
 // mathematical sum lies outside int64. The returned value is the wrapped
 // sum. 2^63 elements of magnitude at most 2^63 cannot overflow 128 bits.

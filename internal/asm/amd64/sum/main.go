@@ -28,7 +28,8 @@ func main() {
 	for _, s := range []kit.ISA{kit.AVX2, kit.AVX512} {
 		for _, e := range elems {
 			if e.Float {
-				floatSum(e, s)
+				floatSum(e, s, false)
+				floatSum(e, s, true)
 			} else {
 				intSum(e, s)
 			}
@@ -52,21 +53,46 @@ const floatUnroll = 1
 // ADR-013 block phase over x, whose length is a multiple of the block
 // (A×W elements), with the accumulators combined and folded to a scalar.
 // The Go wrapper adds the tail in index order.
-func floatSum(e elem, s kit.ISA) {
-	name := fmt.Sprintf("sum%s%s", e.Name, s)
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, bits []byte, off int) %s", e.GoType, e.GoType))
-	Pragma("noescape")
+//
+// With lanes it generates sumLanes<E><ISA>(acc, x []T, bits []byte, off
+// int) instead: the same block phase, but the accumulators start from acc
+// (A×W elements, accumulator a in acc[a*W:(a+1)*W]) and are stored back
+// there unfolded, so that a stream of batches can carry them from one
+// call to the next and put its blocks where one call over the whole
+// input would.
+func floatSum(e elem, s kit.ISA, lanes bool) {
 	w := s.Lanes(e.Size)
 	block := accumulators * w
-	Doc(fmt.Sprintf("%s adds x in the ADR-013 order with %d accumulators of %d lanes: len(x) must be a", name, accumulators, w),
-		fmt.Sprintf("multiple of %d. Element i participates when bit off+i of bits is set (bits nil: all).", block))
+	name := fmt.Sprintf("sum%s%s", e.Name, s)
+	if lanes {
+		name = fmt.Sprintf("sumLanes%s%s", e.Name, s)
+		TEXT(name, NOSPLIT, fmt.Sprintf("func(acc []%s, x []%s, bits []byte, off int)", e.GoType, e.GoType))
+		Pragma("noescape")
+		Doc(fmt.Sprintf("%s adds x into the %d accumulators of %d lanes in acc (len(acc) must be %d) in", name, accumulators, w, block),
+			fmt.Sprintf("the ADR-013 order: len(x) must be a multiple of %d. Element i participates when", block),
+			"bit off+i of bits is set (bits nil: all).")
+	} else {
+		TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, bits []byte, off int) %s", e.GoType, e.GoType))
+		Pragma("noescape")
+		Doc(fmt.Sprintf("%s adds x in the ADR-013 order with %d accumulators of %d lanes: len(x) must be a", name, accumulators, w),
+			fmt.Sprintf("multiple of %d. Element i participates when bit off+i of bits is set (bits nil: all).", block))
+	}
 	f := floatOps(e.Size)
 
+	var accBase reg.GPVirtual
+	if lanes {
+		accBase = GP64()
+		Load(Param("acc").Base(), accBase)
+	}
 	x, n := kit.Slice("x")
 	acc := make([]reg.VecVirtual, accumulators)
 	for a := range acc {
 		acc[a] = s.Vec()
-		kit.Zero(acc[a])
+		if lanes {
+			f.load(Mem{Base: accBase, Disp: a * s.VecBytes()}, acc[a])
+		} else {
+			kit.Zero(acc[a])
+		}
 	}
 	vec := func(a int) Mem { return Mem{Base: x, Disp: a * s.VecBytes()} }
 	bitsBase := GP64()
@@ -135,6 +161,14 @@ func floatSum(e elem, s kit.ISA) {
 	}
 
 	Label("fold")
+	if lanes {
+		Comment("Store the accumulators back, unfolded.")
+		for a := range acc {
+			f.load(acc[a], Mem{Base: accBase, Disp: a * s.VecBytes()})
+		}
+		kit.Ret()
+		return
+	}
 	Comment("Combine (0+2), (1+3), then the two; fold lanes low to high from +0.0.")
 	f.add(acc[2], acc[0], acc[0])
 	f.add(acc[3], acc[1], acc[1])
@@ -172,6 +206,7 @@ func floatSum(e elem, s kit.ISA) {
 // fops are the instructions of one float width.
 type fops struct {
 	add, addScalar, storeScalar func(ops ...Op)
+	load                        func(ops ...Op) // a whole vector, unaligned: src, dst
 	blend                       func(mask, src2, src1, dst Op)
 	lane                        func(l int, src, dst Op)
 }
@@ -179,12 +214,12 @@ type fops struct {
 func floatOps(size int) fops {
 	if size == 8 {
 		return fops{
-			add: VADDPD, blend: VBLENDVPD, addScalar: VADDSD, storeScalar: VMOVSD,
+			add: VADDPD, blend: VBLENDVPD, addScalar: VADDSD, storeScalar: VMOVSD, load: VMOVUPD,
 			lane: func(l int, src, dst Op) { VPERMILPD(U8(l), src, dst) },
 		}
 	}
 	return fops{
-		add: VADDPS, blend: VBLENDVPS, addScalar: VADDSS, storeScalar: VMOVSS,
+		add: VADDPS, blend: VBLENDVPS, addScalar: VADDSS, storeScalar: VMOVSS, load: VMOVUPS,
 		lane: func(l int, src, dst Op) { VPERMILPS(U8(l), src, dst) },
 	}
 }
