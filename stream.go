@@ -163,7 +163,7 @@ func (s *SumState[T]) Sum() T {
 // unfinished block in index order.
 func (s *SumState[T]) runSum() T {
 	p := floatPolicy[T](s.b)
-	acc := s.lanes[:p.A*p.W]
+	acc := s.lanes // a copy: the run goes on after Sum
 	for half := p.A / 2; half >= 1; half /= 2 {
 		for a := range half {
 			for w := range p.W {
