@@ -113,19 +113,22 @@ func (s *SumState[T]) AddParallel(x []T, workers int, m ...Mask) {
 	}
 	b := active.Load()
 	last := (len(x) - 1) / shardSize // the shard that stays open as the run
-	var sums []T
-	if last > 0 {
-		sums = make([]T, last)
-		var zero T
-		fork(last, workerCount(workers, last*shardSize, int(unsafe.Sizeof(zero)), last), func(_, lo, hi int) {
-			for k := lo; k < hi; k++ {
-				bs, o := bitSpan(bits, off+k*shardSize, shardSize)
-				sums[k] = sumFloatOn(b, x[k*shardSize:(k+1)*shardSize], bs, o)
+	sums := make([]T, last)
+	var run SumState[T]
+	var zero T
+	fork(last+1, workerCount(workers, len(x), int(unsafe.Sizeof(zero)), last+1), func(_, lo, hi int) {
+		for k := lo; k < hi; k++ {
+			start, end := k*shardSize, min(len(x), (k+1)*shardSize)
+			bs, o := bitSpan(bits, off+start, end-start)
+			if k == last {
+				run.addRun(b, x[start:end], bs, o)
+			} else {
+				sums[k] = sumFloatOn(b, x[start:end], bs, o)
 			}
-		})
-	}
-	// Merge the closed shards in order: each one-call sum is what its
-	// state's Sum would give.
+		}
+	})
+	// Merge the closed shards in order (each one-call sum is what its
+	// state's Sum gives), then continue with the last one's run.
 	have := s.b != nil || s.carried
 	var c T
 	if have {
@@ -138,10 +141,7 @@ func (s *SumState[T]) AddParallel(x []T, workers int, m ...Mask) {
 			c += v
 		}
 	}
-	start := last * shardSize
-	bs, o := bitSpan(bits, off+start, len(x)-start)
-	s.Reset()
-	s.addRun(b, x[start:], bs, o)
+	*s = run
 	if have || last > 0 {
 		s.carry, s.carried = c, true
 	}

@@ -58,7 +58,20 @@
 //   - more than one Mask, or a negative n for [CountValid].
 //
 // Nothing outside the contract returns a value, and no reduction
-// allocates.
+// allocates (AddParallel allocates its part results and goroutines).
+//
+// # Batches, merges and cores
+//
+// Each reduction has a partial state ([SumState], [IntSumState],
+// [UintSumState], [SummaryState], [CountState]): a zero-value-ready type
+// whose Add takes one batch with the same optional Mask, whose Merge
+// takes the state of the piece that follows, and whose result methods
+// give the reduction of everything so far. Batches fed in order give the
+// one-call result over their concatenation, bit for bit, float sums
+// included. Integer sums are exact in 128 bits, so a stream keeps its
+// exact total even past 64 bits. AddParallel reduces one large batch on
+// several goroutines with the same bits for any worker count. Merged
+// float sums are the left fold of the pieces' sums (ADR-104).
 //
 // # Backends
 //
