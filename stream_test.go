@@ -179,18 +179,19 @@ func streamSigned[T constraints.Signed](t *testing.T, count int) {
 		var s, m IntSumState[T]
 		var ss, ms SummaryState[T]
 		pieces := make([]IntSumState[T], len(c.cuts)-1)
+		summaries := make([]SummaryState[T], len(c.cuts)-1)
 		for k := 1; k < len(c.cuts); k++ {
 			lo, hi := c.cuts[k-1], c.cuts[k]
 			s.Add(x[lo:hi], c.mask(lo))
 			ss.Add(x[lo:hi], c.mask(lo))
 			pieces[k-1].Add(x[lo:hi], c.mask(lo))
-			var sp SummaryState[T]
-			sp.Add(x[lo:hi], c.mask(lo))
-			ms.Merge(&sp)
+			summaries[k-1].Add(x[lo:hi], c.mask(lo))
 		}
-		// Integer sums merge in any order.
+		// Integer sums and integer summaries (no signed zeros) merge in
+		// any order.
 		for _, k := range r.Perm(len(pieces)) {
 			m.Merge(&pieces[k])
+			ms.Merge(&summaries[k])
 		}
 		want := exact(x, c.bits, c.off)
 		for _, st := range []*IntSumState[T]{&s, &m} {
@@ -424,5 +425,31 @@ func TestStreamNoAllocs(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Fatalf("%v allocations per round of batches", allocs)
+	}
+}
+
+// TestSumStateKeepsItsBackend switches the backend in the middle of a run:
+// the run stays on the backend it began on, so its sum is still that
+// backend's one-call sum.
+func TestSumStateKeepsItsBackend(t *testing.T) {
+	prev := ActiveBackend().Name
+	t.Cleanup(func() { SetBackend(prev) })
+	r := rand.New(rand.NewPCG(15, 16))
+	x := testkit.Values[float32](r, 3001, testkit.Plain)
+	for _, first := range Backends() {
+		for _, second := range Backends() {
+			if !first.Available || !second.Available {
+				continue
+			}
+			SetBackend(first.Name)
+			want := Sum(x)
+			var s SumState[float32]
+			s.Add(x[:1234])
+			SetBackend(second.Name)
+			s.Add(x[1234:])
+			if got := s.Sum(); testkit.Bits(got) != testkit.Bits(want) {
+				t.Errorf("run begun on %s, continued on %s: %#x, one call on %s %#x", first.Name, second.Name, testkit.Bits(got), first.Name, testkit.Bits(want))
+			}
+		}
 	}
 }
