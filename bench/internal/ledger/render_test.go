@@ -363,7 +363,7 @@ func TestRenderState(t *testing.T) {
 		"#### IntSumState int64\n\n| n | nulls | call | workers2 |",
 		"- SumState float64 n=16777216 nulls=0%: workers2 1.60× the call, 80% of linear; call 13.4 GB/s, workers2 21.5 GB/s.",
 		"- IntSumState int64 n=16777216 nulls=0%: workers2 1.00× the call, 50% of linear;",
-		} {
+	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("ledger lacks %q\n%s", want, out)
 		}
