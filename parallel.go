@@ -33,7 +33,7 @@ import (
 var shardSize = 1 << 16
 
 // parallelMinBytes is the input each worker must have, at least, for a
-// goroutine to pay for itself (measured: bench/parallel_test.go and
+// goroutine to pay for itself (measured: bench/state_test.go and
 // docs/ledger.md). A variable so that tests can run small inputs through
 // the workers.
 var parallelMinBytes = 256 << 10

@@ -22,13 +22,14 @@ import (
 var (
 	sizes     = []int{4096, 65536, 1 << 20}
 	nullPcts  = []int{0, 10, 50} // 0 is the dense form: no bitmap at all
-	quickSize = flag.Bool("quick", false, "a smoke run: n=4096 only, short inputs at n=8, selections sorted10 only")
-	shapesArg = flag.String("shapes", "large,short,sel", "comma-separated parts of the matrix to benchmark: "+
-		"large (n > 256, no selection), short (n <= 256) and sel (selection vectors)")
+	quickSize = flag.Bool("quick", false, "a smoke run: n=4096 only, short inputs at n=8, selections sorted10 only, "+
+		"partial states at one small input")
+	shapesArg = flag.String("shapes", "large,short,sel,state", "comma-separated parts of the matrix to benchmark: "+
+		"large (n > 256, no selection), short (n <= 256), sel (selection vectors) and state (partial states and the parallel reduce)")
 )
 
 // shapeKinds maps the -shapes names to the ledger's shapes.
-var shapeKinds = map[string]ledger.Shape{"large": ledger.Large, "short": ledger.Short, "sel": ledger.Selection}
+var shapeKinds = map[string]ledger.Shape{"large": ledger.Large, "short": ledger.Short, "sel": ledger.Selection, "state": ledger.State}
 
 // wantedShapes parses -shapes.
 func wantedShapes() (map[ledger.Shape]bool, error) {
@@ -36,7 +37,7 @@ func wantedShapes() (map[ledger.Shape]bool, error) {
 	for _, name := range strings.Split(*shapesArg, ",") {
 		k, ok := shapeKinds[strings.TrimSpace(name)]
 		if !ok {
-			return nil, fmt.Errorf("-shapes: unknown part %q (want large, short or sel)", name)
+			return nil, fmt.Errorf("-shapes: unknown part %q (want large, short, sel or state)", name)
 		}
 		want[k] = true
 	}

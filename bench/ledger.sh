@@ -12,13 +12,16 @@
 #   PASSES=7 BENCHTIME=100ms bench/ledger.sh
 #   COMMIT=abc1234 NOTE=note.md bench/ledger.sh
 #   SHAPES=short,sel bench/ledger.sh         # only short inputs and selections (~7 minutes)
+#   SHAPES=state bench/ledger.sh             # only the partial states and the parallel reduce (~1 minute)
 #   BENCH='Sum/type=int64/' bench/ledger.sh  # only what a -bench regex selects
 #
 # Environment: PASSES (default 5), BENCHTIME (default 60ms), COMMIT
 # (default HEAD), RAW (raw output file, default
 # bench/results/<date>-<commit>.txt), NOTE (a file whose text heads the
 # ledger), OUT (default docs/ledger.md), BENCH (the -bench regex, default
-# .) and SHAPES (parts of the matrix: large, short, sel; default all).
+# .) and SHAPES (parts of the matrix: large, short, sel, state; default
+# all). state is the partial states fed in batches and AddParallel against
+# one call; its 16M-element inputs take 128 MB each, one at a time.
 # A subset (BENCH or SHAPES set) never overwrites the published ledger:
 # its RAW and OUT default to bench/results/<date>-<commit>-subset.txt and
 # .md.
@@ -30,17 +33,17 @@ root=$(cd .. && pwd)
 PASSES=${PASSES:-5}
 BENCHTIME=${BENCHTIME:-60ms}
 BENCH=${BENCH:-.}
-SHAPES=${SHAPES:-large,short,sel}
+SHAPES=${SHAPES:-large,short,sel,state}
 COMMIT=$(git -C "$root" rev-parse --short=12 "${COMMIT:-HEAD}")
 mkdir -p results
 stem=$bench/results/$(date -u +%Y%m%d)-$COMMIT
 out=$root/docs/ledger.md
 # -shapes only when asked for, so that commits older than the flag still run.
 shapes=()
-if [ "$SHAPES" != large,short,sel ]; then
+if [ "$SHAPES" != large,short,sel,state ]; then
   shapes=(-shapes "$SHAPES")
 fi
-if [ "$BENCH" != . ] || [ "$SHAPES" != large,short,sel ]; then
+if [ "$BENCH" != . ] || [ "$SHAPES" != large,short,sel,state ]; then
   stem=$stem-subset
   out=$stem.md
 fi
@@ -60,7 +63,7 @@ go -C "$work/bench" test -c -o "$work/ledger.test" .
   echo "commit: $COMMIT"
   echo "benchtime: $BENCHTIME"
   echo "passes: $PASSES"
-  if [ "$BENCH" != . ] || [ "$SHAPES" != large,short,sel ]; then
+  if [ "$BENCH" != . ] || [ "$SHAPES" != large,short,sel,state ]; then
     echo "subset: -bench '$BENCH' -shapes $SHAPES"
   fi
 } >"$RAW"

@@ -3,6 +3,7 @@ package ledger
 import (
 	"math"
 	"slices"
+	"strings"
 )
 
 // Analysis computes the ledger's derived numbers for one Run.
@@ -165,7 +166,8 @@ type Slower struct {
 	Ratio            float64 // loop time / quiver time, below 1
 }
 
-// SlowerThanLoop returns every configuration in which both the dispatched
+// SlowerThanLoop returns every configuration outside the State part in
+// which both the dispatched
 // backend and the plain loop were measured and the backend's median is
 // higher than the loop's, in reading order, and how many configurations
 // were compared.
@@ -175,6 +177,9 @@ func (a *Analysis) SlowerThanLoop() (slower []Slower, compared int) {
 		return nil, 0
 	}
 	for _, c := range a.Run.Configs() {
+		if ShapeOf(c) == State {
+			continue // measured against one call, not against a loop
+		}
 		q, l := a.Run.Median(c, d), a.Run.Median(c, Loop)
 		if !finite(q) || !finite(l) {
 			continue
@@ -185,4 +190,48 @@ func (a *Analysis) SlowerThanLoop() (slower []Slower, compared int) {
 		}
 	}
 	return slower, compared
+}
+
+// VsCall is the speedup of impl over Call in c: above 1 when the state
+// (or the parallel reduce) is faster than one call over the whole input.
+func (a *Analysis) VsCall(c Config, impl string) float64 {
+	return Speedup(a.Run.Median(c, Call), a.Run.Median(c, impl))
+}
+
+// StateImpls returns the implementations measured in the State
+// configurations of group, in column order: Call, the batch sizes from
+// small to large, the worker counts from few to many, then any other by
+// name.
+func (a *Analysis) StateImpls(group []Config) []string {
+	var out []string
+	for _, c := range group {
+		for impl := range a.Run.Samples[c] {
+			if !slices.Contains(out, impl) {
+				out = append(out, impl)
+			}
+		}
+	}
+	kind := func(impl string) int {
+		switch {
+		case impl == Call:
+			return 0
+		case strings.HasPrefix(impl, "batches") && IsStateImpl(impl):
+			return 1
+		case strings.HasPrefix(impl, "workers") && IsStateImpl(impl):
+			return 2
+		}
+		return 3
+	}
+	slices.SortFunc(out, func(x, y string) int {
+		if d := kind(x) - kind(y); d != 0 {
+			return d
+		}
+		kx, _ := stateImplArg(x)
+		ky, _ := stateImplArg(y)
+		if kx != ky {
+			return kx - ky
+		}
+		return strings.Compare(x, y)
+	})
+	return out
 }

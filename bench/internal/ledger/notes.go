@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -14,11 +15,16 @@ const (
 	// Loop is the plain Go loop a user writes by hand: `s += v`, `if v < m`,
 	// and with a bitmap, a test of one bit per element.
 	Loop = "loop"
+	// Call is the baseline of the State part: one call of the state's
+	// reduction (Sum, SumChecked, Summarize) over the whole input, on
+	// the dispatched backend.
+	Call = "call"
 )
 
 // Peers are the libraries a Go user would otherwise pick, in the ledger's
-// column order. An implementation that is neither a peer, Loop nor Strict
-// is one of quiver's SIMD or portable backends.
+// column order. An implementation that is neither a peer, Loop, Strict
+// nor one of the State part's (IsStateImpl) is one of quiver's SIMD or
+// portable backends.
 var Peers = []string{"gonum", "vek", "arrow", "slices"}
 
 // IsPeer reports whether impl is a peer library.
@@ -32,7 +38,30 @@ func IsPeer(impl string) bool {
 }
 
 // IsBackend reports whether impl is one of quiver's backends.
-func IsBackend(impl string) bool { return impl != Loop && !IsPeer(impl) }
+func IsBackend(impl string) bool { return impl != Loop && !IsPeer(impl) && !IsStateImpl(impl) }
+
+// IsStateImpl reports whether impl is one of the State part's ways of
+// computing a reduction: Call, "batches<k>" (the state fed k elements per
+// Add) or "workers<k>" (AddParallel with k workers). Such names must not
+// be taken for backends, whose names are free.
+func IsStateImpl(impl string) bool {
+	if impl == Call {
+		return true
+	}
+	_, ok := stateImplArg(impl)
+	return ok
+}
+
+// stateImplArg is the k of "batches<k>" or "workers<k>".
+func stateImplArg(impl string) (int, bool) {
+	for _, prefix := range []string{"batches", "workers"} {
+		if rest, ok := strings.CutPrefix(impl, prefix); ok {
+			k, err := strconv.Atoi(rest)
+			return k, err == nil && k >= 0 && rest == strconv.Itoa(k)
+		}
+	}
+	return 0, false
+}
 
 // Note says how an alternative to quiver computes something different
 // from quiver's contract in configuration c on machine m, for the ledger to

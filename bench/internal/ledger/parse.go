@@ -12,8 +12,11 @@
 //	Benchmark<Op>/type=<T>/n=<N>/nulls=<P>/sel=<S>/impl=<I>
 //
 // with P the null percentage and S, when present, the kind of selection
-// vector the reduction visits (see Config.Sel). Results with other names
-// are ignored, so a raw file may carry unrelated benchmarks too.
+// vector the reduction visits (see Config.Sel). An Op named after a
+// partial state (SumState, IntSumState, SummaryState) is the part that
+// measures the states and the parallel reduce against one call (see
+// State). Results with other names are ignored, so a raw file may carry
+// unrelated benchmarks too.
 package ledger
 
 import (
@@ -32,7 +35,7 @@ import (
 // type with a given percentage of nulls (0 means the dense form, no bitmap)
 // and, optionally, a selection vector.
 type Config struct {
-	Op    string // Sum, Min, Max, MinMax, Summary, SumChecked, CountValid
+	Op    string // Sum, Min, Max, MinMax, Summary, SumChecked, CountValid; SumState, ... (State)
 	Type  string // float64, float32, int64, ...; uint8 for CountValid (the bitmap)
 	N     int
 	Nulls int // percent
@@ -75,11 +78,27 @@ const (
 	Large     Shape = iota // n > ShortMax, no selection: the main tables
 	Short                  // n <= ShortMax, no selection
 	Selection              // any n, with a selection vector
+	// State is a partial state fed in batches or through its parallel
+	// reduce, against one call of its reduction over the whole input:
+	// an Op that IsStateOp, whatever n. Its implementations are Call and
+	// the ways of feeding the state (IsStateImpl), not backends, and
+	// there is no plain loop, so it has a section of its own and stays
+	// out of the verdict and of the list of configurations slower than
+	// the loop.
+	State
 )
+
+// IsStateOp reports whether op names a partial state ("SumState",
+// "SummaryState", ...): the operations of the State part.
+func IsStateOp(op string) bool {
+	return len(op) > len("State") && strings.HasSuffix(op, "State")
+}
 
 // ShapeOf classifies c.
 func ShapeOf(c Config) Shape {
 	switch {
+	case IsStateOp(c.Op):
+		return State
 	case c.Sel != "":
 		return Selection
 	case c.N <= ShortMax:
@@ -296,7 +315,7 @@ func (r *Run) Median(c Config, impl string) float64 {
 
 // Configs returns every measured configuration in a stable reading order:
 // by operation (Sum, SumChecked, Min, Max, MinMax, Summary, CountValid,
-// then others by name), type (float64, float32, then integers wide to
+// SumState, IntSumState, SummaryState, then others by name), type (float64, float32, then integers wide to
 // narrow), n, null percentage, selection (none first).
 func (r *Run) Configs() []Config {
 	out := make([]Config, 0, len(r.Samples))
@@ -331,7 +350,7 @@ func (r *Run) Configs() []Config {
 }
 
 var (
-	opOrder   = []string{"Sum", "SumChecked", "Min", "Max", "MinMax", "Summary", "CountValid"}
+	opOrder   = []string{"Sum", "SumChecked", "Min", "Max", "MinMax", "Summary", "CountValid", "SumState", "IntSumState", "SummaryState"}
 	selOrder  = []string{"", "sorted10", "sorted50", "random10"}
 	typeOrder = []string{"float64", "float32", "int64", "int32", "int16", "int8", "uint64", "uint32", "uint16", "uint8"}
 )

@@ -149,6 +149,8 @@ func TestParseName(t *testing.T) {
 		{"BenchmarkSummary/type=uint8/n=1048576/nulls=50/impl=loop", Config{"Summary", "uint8", 1048576, 50, ""}, "loop", true},
 		{"BenchmarkSum/type=int64/n=65536/nulls=10/sel=sorted10/impl=avx512-2", Config{"Sum", "int64", 65536, 10, "sorted10"}, "avx512", true},
 		{"BenchmarkCountValid/type=uint8/n=8/nulls=10/impl=loop", Config{"CountValid", "uint8", 8, 10, ""}, "loop", true},
+		{"BenchmarkSumState/type=float64/n=1048576/nulls=10/impl=batches1024-2", Config{"SumState", "float64", 1048576, 10, ""}, "batches1024", true},
+		{"BenchmarkIntSumState/type=int64/n=16777216/nulls=0/impl=workers2-2", Config{"IntSumState", "int64", 16777216, 0, ""}, "workers2", true},
 		{"BenchmarkSum/type=int64/n=65536/nulls=0/sel=sorted10-2", Config{}, "", false}, // a parent, no impl
 		{"BenchmarkSum/type=int64/n=65536/nulls=0/impl=x/sel=sorted10", Config{}, "", false},
 		{"BenchmarkSum/type=int64/n=65536/nulls=0/extra=1/impl=x", Config{}, "", false},
@@ -170,6 +172,7 @@ func TestConfigsOrder(t *testing.T) {
 		{"Sum", "float64", 4096, 50, ""}, {"Sum", "float64", 4096, 0, ""}, {"Min", "float32", 4096, 0, ""},
 		{"Sum", "int64", 65536, 0, "random10"}, {"Sum", "int64", 65536, 0, "sorted10"}, {"Sum", "int64", 65536, 0, ""},
 		{"Sum", "int64", 65536, 0, "sorted50"}, {"CountValid", "uint8", 8, 10, ""}, {"SumChecked", "int64", 8, 0, ""},
+		{"SummaryState", "float64", 65536, 0, ""}, {"IntSumState", "int64", 65536, 0, ""}, {"SumState", "float64", 65536, 0, ""},
 	} {
 		r.Samples[c] = map[string][]float64{"x": {1}}
 	}
@@ -182,7 +185,8 @@ func TestConfigsOrder(t *testing.T) {
 		"Sum/type=int64/n=4096/nulls=0", "Sum/type=int64/n=65536/nulls=0", "Sum/type=int64/n=65536/nulls=0/sel=sorted10",
 		"Sum/type=int64/n=65536/nulls=0/sel=sorted50", "Sum/type=int64/n=65536/nulls=0/sel=random10",
 		"SumChecked/type=int64/n=8/nulls=0", "Min/type=float32/n=4096/nulls=0", "Summary/type=float64/n=4096/nulls=0",
-		"CountValid/type=uint8/n=8/nulls=10",
+		"CountValid/type=uint8/n=8/nulls=10", "SumState/type=float64/n=65536/nulls=0", "IntSumState/type=int64/n=65536/nulls=0",
+		"SummaryState/type=float64/n=65536/nulls=0",
 	}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("Configs order\n got %v\nwant %v", got, want)
@@ -200,6 +204,9 @@ func TestConfigNames(t *testing.T) {
 		{Config{"Min", "float64", 8, 0, ""}, "Min/type=float64/n=8/nulls=0", "Min float64 n=8 nulls=0%", Short},
 		{Config{"Min", "float64", ShortMax, 0, ""}, "Min/type=float64/n=256/nulls=0", "Min float64 n=256 nulls=0%", Short},
 		{Config{"Min", "float64", 8, 0, "random10"}, "Min/type=float64/n=8/nulls=0/sel=random10", "Min float64 n=8 nulls=0% sel=random10", Selection},
+		// A partial state is its own part at any n, short ones too.
+		{Config{"SumState", "float64", 1 << 20, 10, ""}, "SumState/type=float64/n=1048576/nulls=10", "SumState float64 n=1048576 nulls=10%", State},
+		{Config{"SummaryState", "float64", 8, 0, ""}, "SummaryState/type=float64/n=8/nulls=0", "SummaryState float64 n=8 nulls=0%", State},
 	} {
 		if got := tc.c.String(); got != tc.str {
 			t.Errorf("String() = %q, want %q", got, tc.str)
@@ -214,6 +221,33 @@ func TestConfigNames(t *testing.T) {
 		c, impl, ok, err := ParseName("Benchmark" + tc.str + "/impl=loop-8")
 		if err != nil || !ok || c != tc.c || impl != "loop" {
 			t.Errorf("ParseName(String()) = %+v, %q, %v, %v; want %+v", c, impl, ok, err, tc.c)
+		}
+	}
+}
+
+func TestStateNames(t *testing.T) {
+	for _, tc := range []struct {
+		op    string
+		state bool
+	}{{"SumState", true}, {"IntSumState", true}, {"CountState", true}, {"State", false}, {"Sum", false}, {"Summary", false}} {
+		if got := IsStateOp(tc.op); got != tc.state {
+			t.Errorf("IsStateOp(%q) = %v, want %v", tc.op, got, tc.state)
+		}
+	}
+	for _, tc := range []struct {
+		impl             string
+		stateImpl, backd bool
+	}{
+		{"call", true, false}, {"batches1024", true, false}, {"workers2", true, false}, {"workers0", true, false},
+		{"avx512", false, true}, {"scalar", false, true}, {"loop", false, false}, {"vek", false, false},
+		// Only the exact forms are state impls; anything else stays a backend name.
+		{"batches", false, true}, {"workersx", false, true}, {"workers-1", false, true}, {"workers02", false, true},
+	} {
+		if got := IsStateImpl(tc.impl); got != tc.stateImpl {
+			t.Errorf("IsStateImpl(%q) = %v, want %v", tc.impl, got, tc.stateImpl)
+		}
+		if got := IsBackend(tc.impl); got != tc.backd {
+			t.Errorf("IsBackend(%q) = %v, want %v", tc.impl, got, tc.backd)
 		}
 	}
 }

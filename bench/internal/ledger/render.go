@@ -70,6 +70,8 @@ func Render(w io.Writer, s *Set, opt Options) error {
   order. The compiler may not reassociate float additions, so the float-sum
   ×strict ratios measure the documented reassociation policy as much as code
   quality; they are a comparison of a reassociated sum against a strict one.
+- **×call** (partial states and the parallel reduce) is the time of one call over the
+  whole input divided by the cell's: above 1 is faster than the call.
 - A hypothesis is **held** when its measured ratio (baseline time / quiver time,
   same run) is at least its target.
 
@@ -122,6 +124,7 @@ func renderRun(p *printer, r *Run, opt Options) {
 	renderTables(p, a)
 	renderShapeTables(p, a, Short)
 	renderShapeTables(p, a, Selection)
+	renderStateTables(p, a)
 }
 
 // isLarge keeps the main matrix: no short input, no selection.
@@ -144,7 +147,7 @@ func renderVerdict(p *printer, a *Analysis) {
 		return
 	}
 	p.f("### Verdict\n\n")
-	p.f("Over the large inputs (n > %d, no selection vector); short inputs and selections have sections of their own below.\n\n", ShortMax)
+	p.f("Over the large inputs (n > %d, no selection vector); short inputs, selections and the partial states have sections of their own below.\n\n", ShortMax)
 	backends := a.Backends()
 	p.f("| backend | ×strict (geomean) | ×peer (geomean) | vs best peer: wins / ties / losses |\n|---|---|---|---|\n")
 	var lines []string
@@ -560,4 +563,117 @@ func (a *Analysis) columns(impls []string, group []Config) []string {
 		}
 	}
 	return cols
+}
+
+// renderStateTables writes the section of the partial states: per state
+// and type, the median of one call over the whole input, of the state fed
+// in batches and of the parallel reduce, each with its ratio against the
+// call and the rate at which it read its input; then, for the parallel
+// reduce at each state's largest input, how close it came to linear
+// scaling: the numbers that say whether cores or memory bandwidth limit it.
+func renderStateTables(p *printer, a *Analysis) {
+	var configs []Config
+	for _, c := range a.Run.Configs() {
+		if ShapeOf(c) == State {
+			configs = append(configs, c)
+		}
+	}
+	if len(configs) == 0 {
+		return
+	}
+	p.f("%s", "### Partial states and the parallel reduce\n\n"+
+		"Each partial state against one call of its reduction over the whole input on the dispatched backend (`call`: "+
+		"`Sum` for SumState, `SumChecked` for IntSumState, `Summarize` for SummaryState). "+
+		"`batches<k>` feeds the state k elements per `Add` (with nulls each batch gets `quiver.Valid(bits, lo)`, "+
+		"the Arrow way of slicing); `workers<k>` is one `AddParallel` with k workers. "+
+		"Cells: median time · ×call (the call's time divided by the cell's) · GB/s read (elements, and the bitmap with nulls).\n\n")
+	type scaled struct {
+		c    Config
+		impl string
+		k    int
+	}
+	var par []scaled
+	for _, group := range groupByOpType(configs) {
+		op, typ := group[0].Op, group[0].Type
+		cols := a.StateImpls(group)
+		p.f("#### %s %s\n\n| n | nulls |", op, typ)
+		for _, impl := range cols {
+			p.f(" %s |", impl)
+		}
+		p.f("\n|--:|--:|%s\n", strings.Repeat("---|", len(cols)))
+		for _, c := range group {
+			p.f("| %d | %d%% |", c.N, c.Nulls)
+			for _, impl := range cols {
+				samples, ok := a.Run.Samples[c][impl]
+				if !ok {
+					p.f(" — |")
+					continue
+				}
+				ns := Median(samples)
+				cell := timeText(ns)
+				if Spread(samples) > noisy {
+					cell += " ~"
+				}
+				if impl != Call {
+					cell += " · " + ratioText(a.VsCall(c, impl))
+				}
+				if r := rateText(c, ns); r != "" {
+					cell += " · " + r
+				}
+				p.f(" %s |", cell)
+				// Scaling is read at the group's largest input, where the
+				// workers have most to share.
+				if k, ok := stateImplArg(impl); ok && k >= 2 && strings.HasPrefix(impl, "workers") && c.N == group[len(group)-1].N {
+					par = append(par, scaled{c, impl, k})
+				}
+			}
+			p.f("\n")
+		}
+		p.f("\n")
+	}
+	if len(par) == 0 {
+		return
+	}
+	p.f("Scaling of the parallel reduce (linear: k workers k× the call). Workers near k× the call mean the cores limited " +
+		"the single call and scaling; workers that stay near the call's GB/s, while the call on an input that fits in cache " +
+		"(the smallest n) reads much faster, mean memory bandwidth does.\n\n")
+	for _, s := range par {
+		r := a.VsCall(s.c, s.impl)
+		eff := "—"
+		if finite(r) {
+			eff = fmt.Sprintf("%.0f%%", 100*r/float64(s.k))
+		}
+		p.f("- %s: %s %s the call, %s of linear; call %s, %s %s.\n", s.c.Label(), s.impl, ratioText(r), eff,
+			orDash(rateText(s.c, a.Run.Median(s.c, Call))), s.impl, orDash(rateText(s.c, a.Run.Median(s.c, s.impl))))
+	}
+	p.f("\n")
+}
+
+// elemBytes is the size of one element of the named type, 0 if unknown.
+func elemBytes(typ string) int {
+	switch typ {
+	case "float64", "int64", "uint64":
+		return 8
+	case "float32", "int32", "uint32":
+		return 4
+	case "int16", "uint16":
+		return 2
+	case "int8", "uint8":
+		return 1
+	}
+	return 0
+}
+
+// rateText is the rate at which a reduction of c taking ns read its input,
+// the elements and, with nulls, the bitmap: "12.3 GB/s", "" if unknown.
+func rateText(c Config, ns float64) string {
+	size := elemBytes(c.Type)
+	if size == 0 || !(ns > 0) || !finite(ns) {
+		return ""
+	}
+	bytes := float64(c.N) * float64(size)
+	if c.Nulls > 0 {
+		bytes += float64((c.N + 7) / 8)
+	}
+	return sig3(bytes/ns) + " GB/s" // bytes per nanosecond
 }

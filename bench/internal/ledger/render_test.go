@@ -285,3 +285,100 @@ func TestRenderShapes(t *testing.T) {
 		t.Errorf("empty sections rendered")
 	}
 }
+
+// stateFixture adds the State part to shapesFixture: one call over the
+// input against the state fed in batches and the parallel reduce.
+// SumState float64 n=16777216: call 10 ms, workers1 10.5 ms, workers2
+// 6.25 ms (1.6x, 80% of linear); n=1048576: batches1024 at 1.25 ms
+// against a 1 ms call (0.8x).
+func stateFixture() *Run {
+	r := shapesFixture()
+	add := func(c Config, byImpl map[string][]float64) { r.Samples[c] = byImpl }
+	add(Config{"SumState", "float64", 1 << 20, 0, ""}, map[string][]float64{"call": {1e6}, "batches1024": {1.25e6, 1.2e6, 1.3e6}})
+	add(Config{"SumState", "float64", 1 << 24, 0, ""}, map[string][]float64{"workers2": {6.25e6}, "call": {10e6}, "workers1": {10.5e6}})
+	add(Config{"SumState", "float64", 65536, 0, ""}, map[string][]float64{"call": {8192}, "workers2": {8192}})
+	add(Config{"IntSumState", "int64", 1 << 24, 0, ""}, map[string][]float64{"call": {12e6}, "workers2": {12e6}})
+	return r
+}
+
+func TestStateAnalysis(t *testing.T) {
+	a := Analyze(stateFixture())
+	big := Config{"SumState", "float64", 1 << 24, 0, ""}
+	if got := strings.Join(a.StateImpls([]Config{big, {"SumState", "float64", 1 << 20, 0, ""}}), ","); got != "call,batches1024,workers1,workers2" {
+		t.Errorf("state columns %s", got)
+	}
+	if got := a.VsCall(big, "workers2"); !near(got, 1.6) {
+		t.Errorf("workers2 vs call = %v, want 1.6", got)
+	}
+	// The state impls are not backends: the columns and verdicts of the
+	// other parts are those of shapesFixture.
+	if got := strings.Join(a.Impls(), ","); got != "scalar,generic,avx512,loop,gonum,vek,arrow" {
+		t.Errorf("column order %s", got)
+	}
+	if got := strings.Join(a.Backends(), ","); got != "scalar,generic,avx512" {
+		t.Errorf("backends %s", got)
+	}
+	if _, compared := a.SlowerThanLoop(); compared != 7 {
+		t.Errorf("compared %d configurations against the loop, want 7 (no State one)", compared)
+	}
+	if s := a.Summarize("avx512", isLarge); s.StrictConfigs != 2 || s.PeerConfigs != 2 {
+		t.Errorf("large verdict over %d and %d configurations, want 2 and 2", s.StrictConfigs, s.PeerConfigs)
+	}
+}
+
+func TestRenderState(t *testing.T) {
+	hs, err := ParseHypotheses(strings.NewReader(
+		"//	H70: SumState float64 n=1048576 nulls=0%: batches1024 >= 0.91x call   streaming\n"+
+			"//	H74: SumState float64 n=16777216 nulls=0%: workers2 >= 1.5x call\n"+
+			"//	H75: IntSumState int64 n=16777216 nulls=0%: workers2 >= 1.5x call\n"+
+			"//	H76: SummaryState float64 n=16777216 nulls=0%: workers2 >= 1.5x call\n"), "bench/state_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Hypothesis{ID: "H70", Config: Config{"SumState", "float64", 1 << 20, 0, ""}, Impl: "batches1024", Baseline: Call,
+		Min: 0.91, Why: "streaming", Source: "bench/state_test.go"}); hs[0] != want {
+		t.Errorf("H70 = %+v, want %+v", hs[0], want)
+	}
+	var b strings.Builder
+	if err := Render(&b, &Set{Runs: []*Run{stateFixture()}}, Options{Hypotheses: hs}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		// the verdict and the loop comparison are those of the other parts
+		"| avx512 | 26.1× over 2 | 5.48× over 2 | 2 / 0 / 0 |",
+		"**2 of 7 configurations** measured against the plain loop",
+		"short inputs, selections and the partial states have sections of their own below",
+		"| H70 | SumState float64 n=1048576 nulls=0% | batches1024 ≥ 0.91× call | 0.8× | **missed** | 1.25 ms, 1.00 ms (call) |",
+		"| H74 | SumState float64 n=16777216 nulls=0% | workers2 ≥ 1.5× call | 1.60× | held | 6.25 ms, 10.0 ms (call) |",
+		"| H75 | IntSumState int64 n=16777216 nulls=0% | workers2 ≥ 1.5× call | 1.00× | **missed** |",
+		"| H76 | SummaryState float64 n=16777216 nulls=0% | workers2 ≥ 1.5× call | — | not measured |",
+		"1 held, 2 missed, 1 not measured.",
+		"### Partial states and the parallel reduce",
+		// 65536 float64 = 512 KiB in 8.192 µs: 64 GB/s; 8 MiB in 1 ms: 8.39 GB/s
+		"#### SumState float64\n\n| n | nulls | call | batches1024 | workers1 | workers2 |\n|--:|--:|---|---|---|---|\n" +
+			"| 65536 | 0% | 8.19 µs · 64.0 GB/s | — | — | 8.19 µs · 1.00× · 64.0 GB/s |\n" +
+			"| 1048576 | 0% | 1.00 ms · 8.39 GB/s | 1.25 ms · 0.8× · 6.71 GB/s | — | — |\n" +
+			"| 16777216 | 0% | 10.0 ms · 13.4 GB/s | — | 10.5 ms · 0.952× · 12.8 GB/s | 6.25 ms · 1.60× · 21.5 GB/s |",
+		"#### IntSumState int64\n\n| n | nulls | call | workers2 |",
+		"- SumState float64 n=16777216 nulls=0%: workers2 1.60× the call, 80% of linear; call 13.4 GB/s, workers2 21.5 GB/s.",
+		"- IntSumState int64 n=16777216 nulls=0%: workers2 1.00× the call, 50% of linear;",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("ledger lacks %q\n%s", want, out)
+		}
+	}
+	// The state section comes last, and the state impls never appear as
+	// columns of the other tables.
+	iSel, iState := strings.Index(out, "### Selections"), strings.Index(out, "### Partial states")
+	if !(iSel < iState) {
+		t.Errorf("sections out of order: selections %d, states %d", iSel, iState)
+	}
+	if strings.Contains(out, "- SumState float64 n=65536") {
+		t.Errorf("scaling listed below the largest input:\n%s", out[iState:])
+	}
+	if before := out[:iState]; strings.Contains(before, "| call |") || strings.Contains(before, "workers2 |") ||
+		strings.Contains(before, "#### SumState") {
+		t.Errorf("state impls or configurations outside their section:\n%s", before)
+	}
+}
