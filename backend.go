@@ -78,12 +78,13 @@ type kernelSet[T num.Number, S int64 | uint64 | float32 | float64] struct {
 	min func(x []T, bits []byte, off int) (lo T, valid int)
 	max func(x []T, bits []byte, off int) (hi T, valid int)
 
-	// sumLanes adds x, whose length is a multiple of the backend's block
-	// for T (policy A×W), into the unfolded lane accumulators acc (A×W of
-	// them, accumulator a in acc[a*W:(a+1)*W]) in the order of ADR-013
-	// step 1: the block phase of sum, without the fold, so that a
-	// SumState can carry the accumulators from one batch to the next.
-	// Float kernel sets only.
+	// sumLanes adds x, whose length is a positive multiple of the
+	// backend's block for T (policy A×W), into the unfolded lane
+	// accumulators acc (A×W of them, accumulator a in acc[a*W:(a+1)*W]) in
+	// the order of ADR-013 step 1: the block phase of sum, without the
+	// fold, so that a SumState can carry the accumulators from one batch
+	// to the next. It may be the assembly kernel itself: sumLanesOn checks
+	// the lengths. Float kernel sets only.
 	sumLanes func(acc, x []T, bits []byte, off int)
 
 	// selSum and selSummary are sum and summary over the selection sel,

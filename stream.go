@@ -389,8 +389,12 @@ func floatPolicy[T constraints.Float](b *backend) oracle.Policy {
 // floatBlock is b's block for T: A×W elements.
 func floatBlock[T constraints.Float](b *backend) int { return floatPolicy[T](b).Block() }
 
-// sumLanesOn runs b's sumLanes kernel for T.
+// sumLanesOn runs b's sumLanes kernel for T, after checking the lengths
+// the kernels rely on (acc has the block's accumulators, x whole blocks).
 func sumLanesOn[T constraints.Float](b *backend, acc, x []T, bits []byte, off int) {
+	if len(x) == 0 || len(x)%len(acc) != 0 || len(acc) != floatBlock[T](b) {
+		panic("quiver: internal error: lane accumulators or blocks of the wrong length")
+	}
 	if num.KindOf[T]() == num.Float32 {
 		b.f32.sumLanes(num.Cast[float32](acc), num.Cast[float32](x), bits, off)
 		return

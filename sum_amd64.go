@@ -23,8 +23,8 @@ func installSumKernels(b *backend, set isa) {
 		b.policy64 = oracle.Policy{A: 4, W: 4}
 		b.f32.sum = floatSum(sumF32AVX2, 4*8)
 		b.f64.sum = floatSum(sumF64AVX2, 4*4)
-		b.f32.sumLanes = floatLanes(sumLanesF32AVX2, 4*8)
-		b.f64.sumLanes = floatLanes(sumLanesF64AVX2, 4*4)
+		b.f32.sumLanes = sumLanesF32AVX2
+		b.f64.sumLanes = sumLanesF64AVX2
 		b.i8.sum = intSum(sumI8AVX2, 32)
 		b.i16.sum = intSum(sumI16AVX2, 4)
 		b.i32.sum = intSum(sumI32AVX2, 4)
@@ -41,8 +41,8 @@ func installSumKernels(b *backend, set isa) {
 		b.policy64 = oracle.Policy{A: 4, W: 8}
 		b.f32.sum = floatSum(sumF32AVX512, 4*16)
 		b.f64.sum = floatSum(sumF64AVX512, 4*8)
-		b.f32.sumLanes = floatLanes(sumLanesF32AVX512, 4*16)
-		b.f64.sumLanes = floatLanes(sumLanesF64AVX512, 4*8)
+		b.f32.sumLanes = sumLanesF32AVX512
+		b.f64.sumLanes = sumLanesF64AVX512
 		b.i8.sum = intSum(sumI8AVX512, 64)
 		b.i16.sum = intSum(sumI16AVX512, 8)
 		b.i32.sum = intSum(sumI32AVX512, 8)
@@ -67,20 +67,6 @@ func floatSum[T float32 | float64](kernel func(x []T, bits []byte, off int) T, b
 			s = kernel(x[:full], bits, off)
 		}
 		return addValid(s, x[full:], bits, off+full)
-	}
-}
-
-// floatLanes adapts a lane-carrying block kernel, whose accumulators are
-// the block elements of acc, to the kernelSet signature. It checks the
-// lengths the kernel relies on, which its callers guarantee.
-func floatLanes[T float32 | float64](kernel func(acc, x []T, bits []byte, off int), block int) func(acc, x []T, bits []byte, off int) {
-	return func(acc, x []T, bits []byte, off int) {
-		if len(acc) != block || len(x)%block != 0 {
-			panic("quiver: internal error: lane accumulators or blocks of the wrong length")
-		}
-		if len(x) > 0 {
-			kernel(acc, x, bits, off)
-		}
 	}
 }
 

@@ -48,14 +48,10 @@ func neonSumFloat[T float32 | float64](x []T, bits []byte, off int) T {
 // neonSumLanes is sumLanes on NEON: the block phase of neonSumFloat on
 // accumulators that come from, and go back to, acc.
 func neonSumLanes[T float32 | float64](acc, x []T, bits []byte, off int) {
-	block := 4 * vectorLanes[T]()
-	if len(acc) != block || len(x)%block != 0 {
-		panic("quiver: internal error: lane accumulators or blocks of the wrong length")
-	}
 	var a [16]T
 	copy(a[:], acc)
 	neonBlocks(&a, x, bits, off)
-	copy(acc, a[:block])
+	copy(acc, a[:len(acc)])
 }
 
 // neonBlocks adds the whole blocks of x (len(x) a multiple of the block)
