@@ -80,6 +80,9 @@ func reduceParts[T Number, R any](x []T, bits []byte, off int, sel []uint32, has
 	}
 	var zero T
 	w := workerCount(workers, n, int(unsafe.Sizeof(zero)), n)
+	if w == 1 {
+		return []R{f(x, bits, off, sel, hasSel)}
+	}
 	out := make([]R, w)
 	fork(n, w, func(k, lo, hi int) {
 		if hasSel {
@@ -113,35 +116,55 @@ func (s *SumState[T]) AddParallel(x []T, workers int, m ...Mask) {
 	}
 	b := active.Load()
 	last := (len(x) - 1) / shardSize // the shard that stays open as the run
-	sums := make([]T, last)
-	var run SumState[T]
 	var zero T
-	fork(last+1, workerCount(workers, len(x), int(unsafe.Sizeof(zero)), last+1), func(_, lo, hi int) {
-		for k := lo; k < hi; k++ {
-			start, end := k*shardSize, min(len(x), (k+1)*shardSize)
-			bs, o := bitSpan(bits, off+start, end-start)
-			if k == last {
-				run.addRun(b, x[start:end], bs, o)
-			} else {
-				sums[k] = sumFloatOn(b, x[start:end], bs, o)
-			}
-		}
-	})
-	// Merge the closed shards in order (each one-call sum is what its
-	// state's Sum gives), then continue with the last one's run.
+	w := workerCount(workers, len(x), int(unsafe.Sizeof(zero)), last+1)
+	shard := func(k int) ([]T, []byte, int) {
+		start, end := k*shardSize, min(len(x), (k+1)*shardSize)
+		bs, o := bitSpan(bits, off+start, end-start)
+		return x[start:end], bs, o
+	}
+	// The carry: the sum so far, then the closed shards' one-call sums
+	// (each what its own state's Sum gives) in order, as Merge adds them.
 	have := s.b != nil || s.carried
 	var c T
 	if have {
 		c = s.Sum()
 	}
-	for k, v := range sums {
+	carry := func(k int, v T) {
 		if k == 0 && !have {
 			c = v
 		} else {
 			c += v
 		}
 	}
-	*s = run
+	if w == 1 {
+		// The same cut on the calling goroutine, with nothing to
+		// allocate.
+		for k := range last {
+			xs, bs, o := shard(k)
+			carry(k, sumFloatOn(b, xs, bs, o))
+		}
+		s.Reset()
+		xs, bs, o := shard(last)
+		s.addRun(b, xs, bs, o)
+	} else {
+		sums := make([]T, last)
+		var run SumState[T]
+		fork(last+1, w, func(_, lo, hi int) {
+			for k := lo; k < hi; k++ {
+				xs, bs, o := shard(k)
+				if k == last {
+					run.addRun(b, xs, bs, o)
+				} else {
+					sums[k] = sumFloatOn(b, xs, bs, o)
+				}
+			}
+		})
+		for k, v := range sums {
+			carry(k, v)
+		}
+		*s = run
+	}
 	if have || last > 0 {
 		s.carry, s.carried = c, true
 	}
