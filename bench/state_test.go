@@ -51,7 +51,6 @@ const (
 	stateSmall    = 1 << 16
 	stateBatched  = 1 << 20
 	stateParallel = 1 << 24
-	stateBatch    = 1024  // elements per Add of batches1024
 	stateShard    = 65536 // SumState.AddParallel's documented shard size
 )
 
@@ -75,7 +74,9 @@ func stateMatrix(masked bool) func(m mode) []stateConfig {
 		case full:
 			out = []stateConfig{
 				{stateSmall, 0, []string{"workers2"}},
-				{stateBatched, 0, []string{"batches1024"}},
+				// batches8192 has no hypothesis: it shows how the
+				// fixed cost per Add shrinks with the batch.
+				{stateBatched, 0, []string{"batches1024", "batches8192"}},
 				{stateBatched, 10, []string{"batches1024"}},
 				{stateParallel, 0, []string{"workers1", "workers2"}},
 			}
@@ -248,6 +249,13 @@ func TestStateAgrees(t *testing.T) {
 }
 
 // stateWorkers is the worker count of a "workers<k>" impl.
+// stateBatchSize is the batch of a "batches<k>" impl.
+func stateBatchSize(name string) (int, bool) {
+	var k int
+	_, err := fmt.Sscanf(name, "batches%d", &k)
+	return k, err == nil
+}
+
 func stateWorkers(name string) int {
 	var k int
 	if _, err := fmt.Sscanf(name, "workers%d", &k); err != nil {
@@ -267,10 +275,10 @@ func sumStateImpls(in *input[float64], names []string) []stateImpl {
 	out := []stateImpl{{name: ledger.Call, run: call, check: wantBits(res{math.Float64bits(want)})}}
 	s := new(quiver.SumState[float64]) // held across iterations, as an operator holds it
 	for _, name := range names {
-		if name == "batches1024" {
+		if size, ok := stateBatchSize(name); ok {
 			out = append(out, stateImpl{name, func() res {
 				s.Reset()
-				feedSum(s, x, bm, stateBatch)
+				feedSum(s, x, bm, size)
 				return res{math.Float64bits(s.Sum())}
 			}, wantBits(res{math.Float64bits(want)})})
 			continue
@@ -306,10 +314,10 @@ func intSumStateImpls(in *input[int64], names []string) []stateImpl {
 	out := []stateImpl{{ledger.Call, func() res { return enc(quiver.SumChecked(x, ms...)) }, want}}
 	s := new(quiver.IntSumState[int64])
 	for _, name := range names {
-		if name == "batches1024" {
+		if size, ok := stateBatchSize(name); ok {
 			out = append(out, stateImpl{name, func() res {
 				s.Reset()
-				feedIntSum(s, x, bm, stateBatch)
+				feedIntSum(s, x, bm, size)
 				return enc(s.Checked())
 			}, want})
 			continue
@@ -336,10 +344,10 @@ func summaryStateImpls(in *input[float64], names []string) []stateImpl {
 	out := []stateImpl{{ledger.Call, func() res { return enc(quiver.Summarize(x, ms...)) }, want}}
 	s := new(quiver.SummaryState[float64])
 	for _, name := range names {
-		if name == "batches1024" {
+		if size, ok := stateBatchSize(name); ok {
 			out = append(out, stateImpl{name, func() res {
 				s.Reset()
-				feedSummary(s, x, bm, stateBatch)
+				feedSummary(s, x, bm, size)
 				return enc(s.Summary())
 			}, want})
 			continue
