@@ -17,7 +17,10 @@ import (
 
 // Sum returns the sum of the non-null values of a float32 or float64
 // column, as [quiver.Sum] over the concatenated chunks: the same bits,
-// wherever the chunks are cut. The sum of nothing is +0.0.
+// wherever the chunks are cut. The sum of nothing is +0.0. Over several
+// chunks it allocates once: the quiver.SumState that carries the sum
+// from chunk to chunk goes to the heap, as its lanes are handed to
+// kernels called through quiver's table of functions.
 //
 // It returns an error, and no sum, if a chunk is not an array of T
 // values or is malformed (see [Values]).
@@ -30,7 +33,14 @@ func Sum[T constraints.Float](chunks ...arrow.Array) (T, error) {
 		return quiver.Sum(x, quiver.Valid(bits, off)), nil
 	}
 	var s quiver.SumState[T]
-	if err := addAll(&s, chunks); err != nil {
+	err := eachChunk(chunks, func(x []T, bits []byte, off int) {
+		if bits == nil {
+			s.Add(x)
+		} else {
+			s.Add(x, quiver.Valid(bits, off))
+		}
+	})
+	if err != nil {
 		return 0, err
 	}
 	return s.Sum(), nil
@@ -86,7 +96,14 @@ func SumCheckedUint[T constraints.Unsigned](chunks ...arrow.Array) (quiver.Check
 // on error.
 func intState[T constraints.Signed](chunks []arrow.Array) (quiver.IntSumState[T], error) {
 	var s quiver.IntSumState[T]
-	if err := addAll(&s, chunks); err != nil {
+	err := eachChunk(chunks, func(x []T, bits []byte, off int) {
+		if bits == nil {
+			s.Add(x)
+		} else {
+			s.Add(x, quiver.Valid(bits, off))
+		}
+	})
+	if err != nil {
 		return quiver.IntSumState[T]{}, err
 	}
 	return s, nil
@@ -95,7 +112,14 @@ func intState[T constraints.Signed](chunks []arrow.Array) (quiver.IntSumState[T]
 // uintState is intState for unsigned columns.
 func uintState[T constraints.Unsigned](chunks []arrow.Array) (quiver.UintSumState[T], error) {
 	var s quiver.UintSumState[T]
-	if err := addAll(&s, chunks); err != nil {
+	err := eachChunk(chunks, func(x []T, bits []byte, off int) {
+		if bits == nil {
+			s.Add(x)
+		} else {
+			s.Add(x, quiver.Valid(bits, off))
+		}
+	})
+	if err != nil {
 		return quiver.UintSumState[T]{}, err
 	}
 	return s, nil
@@ -188,15 +212,25 @@ func Summarize[T quiver.Number](chunks ...arrow.Array) (quiver.Summary[T], error
 // error.
 func summaryState[T quiver.Number](chunks []arrow.Array) (quiver.SummaryState[T], error) {
 	var s quiver.SummaryState[T]
-	if err := addAll(&s, chunks); err != nil {
+	err := eachChunk(chunks, func(x []T, bits []byte, off int) {
+		if bits == nil {
+			s.Add(x)
+		} else {
+			s.Add(x, quiver.Valid(bits, off))
+		}
+	})
+	if err != nil {
 		return quiver.SummaryState[T]{}, err
 	}
 	return s, nil
 }
 
-// addAll feeds every chunk to s, in order. It checks every chunk before
-// it adds any, so that an error leaves s as it was.
-func addAll[T quiver.Number, S Adder[T]](s S, chunks []arrow.Array) error {
+// eachChunk checks every chunk, then calls add with each one's parts (see
+// view), in order: an error leaves the caller's state as it was. The
+// callers' add calls a state's Add directly, not through an interface,
+// so that neither the state nor the Mask escapes: the one-call
+// reductions do not allocate.
+func eachChunk[T quiver.Number](chunks []arrow.Array, add func(x []T, bits []byte, off int)) error {
 	for _, c := range chunks {
 		if _, _, _, err := view[T](c); err != nil {
 			return err
@@ -204,11 +238,7 @@ func addAll[T quiver.Number, S Adder[T]](s S, chunks []arrow.Array) error {
 	}
 	for _, c := range chunks {
 		x, bits, off, _ := view[T](c)
-		if bits == nil {
-			s.Add(x)
-		} else {
-			s.Add(x, quiver.Valid(bits, off))
-		}
+		add(x, bits, off)
 	}
 	return nil
 }

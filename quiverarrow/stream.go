@@ -25,6 +25,9 @@ type Adder[T quiver.Number] interface {
 //	var total quiver.SumState[float64]
 //	err := quiverarrow.Add(&total, arr)
 //
+// The Mask of an array with nulls goes to the heap, as s is called
+// through an interface: one small allocation per batch with nulls.
+//
 // It returns an error, leaving s unchanged, if arr is not an array of T
 // values or is malformed (see [Values]).
 func Add[T quiver.Number](s Adder[T], arr arrow.Array) error {
