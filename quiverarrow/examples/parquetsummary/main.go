@@ -187,22 +187,44 @@ func columnFor(dt arrow.DataType) column {
 		return &floatColumn[float64]{}
 	case *arrow.Float32Type:
 		return &floatColumn[float32]{}
+	case *arrow.Int8Type:
+		return &intColumn[int8]{}
+	case *arrow.Int16Type:
+		return &intColumn[int16]{}
 	case *arrow.Int32Type:
 		return &intColumn[int32]{}
 	case *arrow.Int64Type:
 		return &intColumn[int64]{}
 	case *arrow.Uint8Type:
 		return &uintColumn[uint8]{}
+	case *arrow.Uint16Type:
+		return &uintColumn[uint16]{}
+	case *arrow.Uint32Type:
+		return &uintColumn[uint32]{}
 	case *arrow.Uint64Type:
 		return &uintColumn[uint64]{}
 	case *arrow.TimestampType:
-		return &intColumn[arrow.Timestamp]{format: func(v arrow.Timestamp) string {
+		return &intColumn[arrow.Timestamp]{instant: func(v arrow.Timestamp) string {
 			return v.ToTime(dt.Unit).Format(time.DateTime)
 		}}
 	case *arrow.Date32Type:
-		return &intColumn[arrow.Date32]{format: func(v arrow.Date32) string {
+		return &intColumn[arrow.Date32]{instant: func(v arrow.Date32) string {
 			return v.ToTime().Format(time.DateOnly)
 		}}
+	case *arrow.Date64Type:
+		return &intColumn[arrow.Date64]{instant: func(v arrow.Date64) string {
+			return v.ToTime().Format(time.DateOnly)
+		}}
+	case *arrow.Time32Type:
+		return &intColumn[arrow.Time32]{instant: func(v arrow.Time32) string {
+			return v.ToTime(dt.Unit).Format(time.TimeOnly)
+		}}
+	case *arrow.Time64Type:
+		return &intColumn[arrow.Time64]{instant: func(v arrow.Time64) string {
+			return v.ToTime(dt.Unit).Format(time.TimeOnly)
+		}}
+	case *arrow.DurationType:
+		return &intColumn[arrow.Duration]{unit: dt.Unit.String()}
 	}
 	return &otherColumn{}
 }
@@ -230,11 +252,14 @@ func (c *floatColumn[T]) row() (int, int, string, string, string) {
 }
 
 // intColumn sums a signed integer column exactly and summarizes it; the
-// temporal types print their min and max as times, and no sum.
-type intColumn[T int32 | int64 | arrow.Timestamp | arrow.Date32] struct {
+// date, time and timestamp columns print their min and max as instants,
+// and no sum.
+type intColumn[T int8 | int16 | int32 | int64 | arrow.Timestamp | arrow.Date32 | arrow.Date64 |
+	arrow.Time32 | arrow.Time64 | arrow.Duration] struct {
 	sum     quiver.IntSumState[T]
 	summary quiver.SummaryState[T]
-	format  func(T) string // nil: a plain number, and the sum
+	instant func(T) string // nil: a number, and the sum
+	unit    string         // the unit of a duration
 }
 
 func (c *intColumn[T]) add(a arrow.Array) error {
@@ -246,21 +271,21 @@ func (c *intColumn[T]) add(a arrow.Array) error {
 
 func (c *intColumn[T]) row() (int, int, string, string, string) {
 	s := c.summary.Summary()
-	lo, hi, sum := "-", "-", c.sum.Exact().String()
-	if c.format != nil {
+	lo, hi, sum := "-", "-", c.sum.Exact().String()+c.unit
+	if c.instant != nil {
 		sum = "-" // a sum of instants means nothing
 	}
 	if !s.Empty() {
-		lo, hi = fmt.Sprint(s.Min), fmt.Sprint(s.Max)
-		if c.format != nil {
-			lo, hi = c.format(s.Min), c.format(s.Max)
+		lo, hi = fmt.Sprint(s.Min)+c.unit, fmt.Sprint(s.Max)+c.unit
+		if c.instant != nil {
+			lo, hi = c.instant(s.Min), c.instant(s.Max)
 		}
 	}
 	return s.Count, s.Nulls, lo, hi, sum
 }
 
 // uintColumn sums an unsigned integer column exactly and summarizes it.
-type uintColumn[T uint8 | uint64] struct {
+type uintColumn[T uint8 | uint16 | uint32 | uint64] struct {
 	sum     quiver.UintSumState[T]
 	summary quiver.SummaryState[T]
 }
