@@ -3,7 +3,8 @@
 # and every other backend it offers, the strict purego build, the race
 # detector, and, where qemu-user-static is installed, the amd64 suite on
 # emulated CPUs without AVX-512 (Haswell) and without AVX2 (Nehalem) and the
-# arm64 suite with NEON; then every other first-class Go port (386
+# arm64 suite with NEON; the quiverarrow module (natively and on arm64)
+# and its Parquet example; then every other first-class Go port (386
 # natively, s390x and riscv64 under qemu-user-static, js/wasm under Node),
 # the vet and test build of the systems that cannot run here, and the
 # suite under the newest Go release. With CI=true a missing emulator or
@@ -53,6 +54,19 @@ if need qemu-aarch64-static; then
   QUIVER_EXPECT_BACKEND=neon GOARCH=arm64 go test -count=1 -short -exec qemu-aarch64-static ./...
   step "arm64 purego under emulation"
   QUIVER_EXPECT_BACKEND=scalar GOARCH=arm64 go test -count=1 -short -tags purego -exec qemu-aarch64-static .
+fi
+
+# The Arrow adapter is a module of its own, so that the core module does
+# not depend on arrow-go: its tests natively and, short, on arm64 under
+# emulation, and its example program, which round-trips a Parquet file.
+if [ -f quiverarrow/go.mod ]; then
+  step "quiverarrow module tests and example program"
+  go -C quiverarrow test -count=1 ./...
+  go -C quiverarrow run ./examples/parquetsummary
+  if need qemu-aarch64-static; then
+    step "quiverarrow on arm64 under emulation (go test -short)"
+    GOARCH=arm64 go -C quiverarrow test -count=1 -short -exec qemu-aarch64-static ./...
+  fi
 fi
 
 # Every first-class Go port. The generic backend is what they run; 386
