@@ -30,6 +30,10 @@ type backend struct {
 
 	// Float sum layouts under ADR-013, reproduced by oracle.Sum.
 	policy32, policy64 oracle.Policy
+	// lanes names the backend's lane-carrying float sums (see
+	// sumLanesOn): the block phase of its float sum kernels on
+	// accumulators that a SumState keeps from one batch to the next.
+	lanes lanesKernel
 	// cut32 and cut64 are the lengths below which a float sum runs the
 	// inline strict loop (small.go): smallCut, or the policy's block if
 	// shorter. Set by register.
@@ -77,15 +81,6 @@ type kernelSet[T num.Number, S int64 | uint64 | float32 | float64] struct {
 	// Min and Max run summary.
 	min func(x []T, bits []byte, off int) (lo T, valid int)
 	max func(x []T, bits []byte, off int) (hi T, valid int)
-
-	// sumLanes adds x, whose length is a positive multiple of the
-	// backend's block for T (policy A×W), into the unfolded lane
-	// accumulators acc (A×W of them, accumulator a in acc[a*W:(a+1)*W]) in
-	// the order of ADR-013 step 1: the block phase of sum, without the
-	// fold, so that a SumState can carry the accumulators from one batch
-	// to the next. It may be the assembly kernel itself: sumLanesOn checks
-	// the lengths. Float kernel sets only.
-	sumLanes func(acc, x []T, bits []byte, off int)
 
 	// selSum and selSummary are sum and summary over the selection sel,
 	// in selection order: the Go loops of select.go, or gather kernels
@@ -155,7 +150,7 @@ var scalarBackend = register(&backend{
 })
 
 func scalarFloatKernels[T float32 | float64]() kernelSet[T, T] {
-	return kernelSet[T, T]{sum: scalarSum[T, T], summary: scalarSummary[T], sumLanes: strictLanes[T],
+	return kernelSet[T, T]{sum: scalarSum[T, T], summary: scalarSummary[T],
 		selSum: selSumFloat[T], selSummary: selSummaryFloat[T]}
 }
 
@@ -183,11 +178,6 @@ func scalarSum[T num.Number, S int64 | uint64 | float32 | float64](x []T, bits [
 		}
 	}
 	return s
-}
-
-// strictLanes is sumLanes for the strict order (A=1, W=1): one accumulator.
-func strictLanes[T float32 | float64](acc, x []T, bits []byte, off int) {
-	acc[0] = addValid(acc[0], x, bits, off)
 }
 
 func scalarSummary[T num.Number](x []T, bits []byte, off int) (lo, hi T, valid int) {

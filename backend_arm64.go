@@ -31,7 +31,7 @@ func neonBackendBuild() *backend {
 	// Dense and bitmap kernels; selections keep the generic Go loops.
 	b.f32.sum, b.f32.summary = neonSumFloat[float32], neonSummaryFloat[float32]
 	b.f64.sum, b.f64.summary = neonSumFloat[float64], neonSummaryFloat[float64]
-	b.f32.sumLanes, b.f64.sumLanes = neonSumLanes[float32], neonSumLanes[float64]
+	b.lanes = lanesNEON
 	b.i8.sum, b.i8.summary = neonSumInt[int8, int64], neonSummaryInt[int8]
 	b.i16.sum, b.i16.summary = neonSumInt[int16, int64], neonSummaryInt[int16]
 	b.i32.sum, b.i32.summary = neonSumInt[int32, int64], neonSummaryInt[int32]

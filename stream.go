@@ -389,15 +389,37 @@ func floatPolicy[T constraints.Float](b *backend) oracle.Policy {
 // floatBlock is b's block for T: A×W elements.
 func floatBlock[T constraints.Float](b *backend) int { return floatPolicy[T](b).Block() }
 
-// sumLanesOn runs b's sumLanes kernel for T, after checking the lengths
-// the kernels rely on (acc has the block's accumulators, x whole blocks).
+// lanesKernel names a backend's lane-carrying float sums.
+type lanesKernel uint8
+
+const (
+	lanesStrict lanesKernel = iota // A=1, W=1: the strict fold, in Go
+	lanesAVX2
+	lanesAVX512
+	lanesNEON
+)
+
+func (k lanesKernel) String() string {
+	return [...]string{"strict", "avx2", "avx512", "neon"}[k]
+}
+
+// sumLanesOn adds x, whose length is a positive multiple of b's block for
+// T (policy A×W), into the unfolded lane accumulators acc (A×W of them,
+// accumulator a in acc[a*W:(a+1)*W]) in the order of ADR-013 step 1: the
+// block phase of b's float sum, without the fold, so that a SumState can
+// carry the accumulators from one batch to the next. It checks the lengths
+// the kernels rely on.
 func sumLanesOn[T constraints.Float](b *backend, acc, x []T, bits []byte, off int) {
 	if len(x) == 0 || len(x)%len(acc) != 0 || len(acc) != floatBlock[T](b) {
 		panic("quiver: internal error: lane accumulators or blocks of the wrong length")
 	}
-	if num.KindOf[T]() == num.Float32 {
-		b.f32.sumLanes(num.Cast[float32](acc), num.Cast[float32](x), bits, off)
+	if b.lanes == lanesStrict {
+		acc[0] = addValid(acc[0], x, bits, off)
 		return
 	}
-	b.f64.sumLanes(num.Cast[float64](acc), num.Cast[float64](x), bits, off)
+	if num.KindOf[T]() == num.Float32 {
+		archSumLanes(b.lanes, num.Cast[float32](acc), num.Cast[float32](x), bits, off)
+		return
+	}
+	archSumLanes(b.lanes, num.Cast[float64](acc), num.Cast[float64](x), bits, off)
 }

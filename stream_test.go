@@ -426,6 +426,20 @@ func TestStreamNoAllocs(t *testing.T) {
 	if allocs != 0 {
 		t.Fatalf("%v allocations per round of batches", allocs)
 	}
+	// A state that lives in one function stays on its stack: the
+	// accumulators handed to the kernels do not escape.
+	var sink float64
+	allocs = testing.AllocsPerRun(100, func() {
+		var s SumState[float64]
+		var f SumState[float32]
+		s.Add(x[:333], Valid(bm, 3))
+		s.Add(x[3:])
+		f.Add(make([]float32, 100))
+		sink += s.Sum() + float64(f.Sum())
+	})
+	if allocs != 0 {
+		t.Fatalf("a local SumState: %v allocations", allocs)
+	}
 }
 
 // TestSumStateKeepsItsBackend switches the backend in the middle of a run:

@@ -23,8 +23,7 @@ func installSumKernels(b *backend, set isa) {
 		b.policy64 = oracle.Policy{A: 4, W: 4}
 		b.f32.sum = floatSum(sumF32AVX2, 4*8)
 		b.f64.sum = floatSum(sumF64AVX2, 4*4)
-		b.f32.sumLanes = sumLanesF32AVX2
-		b.f64.sumLanes = sumLanesF64AVX2
+		b.lanes = lanesAVX2
 		b.i8.sum = intSum(sumI8AVX2, 32)
 		b.i16.sum = intSum(sumI16AVX2, 4)
 		b.i32.sum = intSum(sumI32AVX2, 4)
@@ -41,8 +40,7 @@ func installSumKernels(b *backend, set isa) {
 		b.policy64 = oracle.Policy{A: 4, W: 8}
 		b.f32.sum = floatSum(sumF32AVX512, 4*16)
 		b.f64.sum = floatSum(sumF64AVX512, 4*8)
-		b.f32.sumLanes = sumLanesF32AVX512
-		b.f64.sumLanes = sumLanesF64AVX512
+		b.lanes = lanesAVX512
 		b.i8.sum = intSum(sumI8AVX512, 64)
 		b.i16.sum = intSum(sumI16AVX512, 8)
 		b.i32.sum = intSum(sumI32AVX512, 8)
@@ -67,6 +65,25 @@ func floatSum[T float32 | float64](kernel func(x []T, bits []byte, off int) T, b
 			s = kernel(x[:full], bits, off)
 		}
 		return addValid(s, x[full:], bits, off+full)
+	}
+}
+
+// archSumLanes runs the lane-carrying float sum kernel k for T. The
+// kernels are called directly, not through function values, so that
+// the accumulators passed to them stay where the caller keeps them.
+func archSumLanes[T float32 | float64](k lanesKernel, acc, x []T, bits []byte, off int) {
+	f32 := num.KindOf[T]() == num.Float32
+	switch {
+	case k == lanesAVX512 && f32:
+		sumLanesF32AVX512(num.Cast[float32](acc), num.Cast[float32](x), bits, off)
+	case k == lanesAVX512:
+		sumLanesF64AVX512(num.Cast[float64](acc), num.Cast[float64](x), bits, off)
+	case k == lanesAVX2 && f32:
+		sumLanesF32AVX2(num.Cast[float32](acc), num.Cast[float32](x), bits, off)
+	case k == lanesAVX2:
+		sumLanesF64AVX2(num.Cast[float64](acc), num.Cast[float64](x), bits, off)
+	default:
+		panic("quiver: internal error: no lane-carrying kernel " + k.String())
 	}
 }
 

@@ -45,7 +45,15 @@ func neonSumFloat[T float32 | float64](x []T, bits []byte, off int) T {
 	return addValid(s, x[full:], bits, off+full)
 }
 
-// neonSumLanes is sumLanes on NEON: the block phase of neonSumFloat on
+// archSumLanes runs the lane-carrying float sum kernel k for T: NEON's.
+func archSumLanes[T float32 | float64](k lanesKernel, acc, x []T, bits []byte, off int) {
+	if k != lanesNEON {
+		panic("quiver: internal error: no lane-carrying kernel " + k.String())
+	}
+	neonSumLanes(acc, x, bits, off)
+}
+
+// neonSumLanes is the lane-carrying sum on NEON: the block phase of neonSumFloat on
 // accumulators that come from, and go back to, acc.
 func neonSumLanes[T float32 | float64](acc, x []T, bits []byte, off int) {
 	var a [16]T
