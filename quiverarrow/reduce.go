@@ -17,10 +17,7 @@ import (
 
 // Sum returns the sum of the non-null values of a float32 or float64
 // column, as [quiver.Sum] over the concatenated chunks: the same bits,
-// wherever the chunks are cut. The sum of nothing is +0.0. Over several
-// chunks it allocates once: the quiver.SumState that carries the sum
-// from chunk to chunk goes to the heap, as its lanes are handed to
-// kernels called through quiver's table of functions.
+// wherever the chunks are cut. The sum of nothing is +0.0.
 //
 // It returns an error, and no sum, if a chunk is not an array of T
 // values or is malformed (see [Values]).
