@@ -19,7 +19,10 @@ require (
 	github.com/goccy/go-json v0.10.6 // indirect
 	github.com/google/flatbuffers v25.12.19+incompatible // indirect
 	github.com/klauspost/cpuid/v2 v2.4.0 // indirect
+	github.com/quiverlabs/quiver/quiverarrow v0.0.0-00010101000000-000000000000
 	github.com/viterin/partial v1.1.0 // indirect
 	github.com/zeebo/xxh3 v1.1.0 // indirect
 	golang.org/x/exp v0.0.0-20261113113407-e3970619a1a4 // indirect
 )
+
+replace github.com/quiverlabs/quiver/quiverarrow => ../quiverarrow

@@ -31,6 +31,12 @@ package bench
 //	H80: SumState float64 n=65536 nulls=0%: workers2 >= 0.95x call            one shard: never slower than the call
 //	H81: IntSumState int64 n=65536 nulls=0%: workers2 >= 0.95x call           the smallest input that forks
 //	H82: SummaryState float64 n=65536 nulls=0%: workers2 >= 0.95x call
+//
+// Added on 2026-11-30, before it was measured, with the arrow module: an
+// arrow-go chunked column of 64K-row chunks over the same memory, summed
+// by quiverarrow.Sum (which carries one SumState across the chunks).
+//
+//	H83: SumState float64 n=16777216 nulls=0%: chunks65536 >= 0.91x call      an Arrow chunked column
 
 import (
 	"fmt"
@@ -38,8 +44,13 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/quiverlabs/quiver"
 	"github.com/quiverlabs/quiver/bench/internal/ledger"
+	"github.com/quiverlabs/quiver/quiverarrow"
 )
 
 // The state part's sizes: stateSmall fits in cache (its rows give one
@@ -63,13 +74,17 @@ type stateConfig struct {
 }
 
 // stateMatrix is the state part's configurations in mode m; masked adds
-// the configurations with nulls (SumState only: the exact states take a
-// bitmap through the same kernels as the calls). -quick and -short keep
-// one input of each kind at sizes that still cut partial batches and
-// several shards, with two workers.
-func stateMatrix(masked bool) func(m mode) []stateConfig {
+// the configurations with nulls and chunked the Arrow chunked column
+// (SumState only: the exact states take a bitmap through the same kernels
+// as the calls). -quick and -short keep one input of each kind at sizes
+// that still cut partial batches and several shards, with two workers.
+func stateMatrix(masked, chunked bool) func(m mode) []stateConfig {
 	return func(m mode) []stateConfig {
 		var out []stateConfig
+		parallel := []string{"workers1", "workers2"}
+		if chunked {
+			parallel = append(parallel, "chunks65536")
+		}
 		switch m {
 		case full:
 			out = []stateConfig{
@@ -78,12 +93,12 @@ func stateMatrix(masked bool) func(m mode) []stateConfig {
 				// fixed cost per Add shrinks with the batch.
 				{stateBatched, 0, []string{"batches1024", "batches8192"}},
 				{stateBatched, 10, []string{"batches1024"}},
-				{stateParallel, 0, []string{"workers1", "workers2"}},
+				{stateParallel, 0, parallel},
 			}
 		default:
 			n := 3*stateShard + 1500 // a partial last batch and shard; 1.5 MB of int64: two workers fork
 			out = []stateConfig{
-				{n, 0, []string{"batches1024", "workers1", "workers2"}},
+				{n, 0, append([]string{"batches1024"}, parallel...)},
 				{n, 10, []string{"batches1024"}},
 			}
 		}
@@ -173,9 +188,9 @@ func releaseBigInput() { bigInput.key, bigInput.in = "", nil }
 // The state suites. The file's benchmarks run in this order: SumState and
 // SummaryState share their float64 input at the parallel size.
 var (
-	sumStateSuites     = []stateSuite{newStateSuite("SumState", stateMatrix(true), sumStateImpls)}
-	summaryStateSuites = []stateSuite{newStateSuite("SummaryState", stateMatrix(false), summaryStateImpls)}
-	intSumStateSuites  = []stateSuite{newStateSuite("IntSumState", stateMatrix(false), intSumStateImpls)}
+	sumStateSuites     = []stateSuite{newStateSuite("SumState", stateMatrix(true, true), sumStateImpls)}
+	summaryStateSuites = []stateSuite{newStateSuite("SummaryState", stateMatrix(false, false), summaryStateImpls)}
+	intSumStateSuites  = []stateSuite{newStateSuite("IntSumState", stateMatrix(false, false), intSumStateImpls)}
 )
 
 func BenchmarkSumState(b *testing.B) { runStateSuites(b, sumStateSuites) }
@@ -249,6 +264,28 @@ func TestStateAgrees(t *testing.T) {
 }
 
 // stateWorkers is the worker count of a "workers<k>" impl.
+// stateChunkSize is the chunk length of a "chunks<k>" impl.
+func stateChunkSize(name string) (int, bool) {
+	var k int
+	_, err := fmt.Sscanf(name, "chunks%d", &k)
+	return k, err == nil
+}
+
+// arrowChunks is x as arrow-go Float64 arrays of size rows each (the last
+// one shorter), over x's own memory, without nulls: a chunked column as
+// a Parquet or IPC reader hands it over.
+func arrowChunks(x []float64, size int) []arrow.Array {
+	var chunks []arrow.Array
+	for lo := 0; lo < len(x); lo += size {
+		hi := min(len(x), lo+size)
+		buf := memory.NewBufferBytes(arrow.Float64Traits.CastToBytes(x[lo:hi]))
+		data := array.NewData(arrow.PrimitiveTypes.Float64, hi-lo, []*memory.Buffer{nil, buf}, nil, 0, 0)
+		chunks = append(chunks, array.MakeFromData(data))
+		data.Release()
+	}
+	return chunks
+}
+
 // stateBatchSize is the batch of a "batches<k>" impl.
 func stateBatchSize(name string) (int, bool) {
 	var k int
@@ -280,6 +317,17 @@ func sumStateImpls(in *input[float64], names []string) []stateImpl {
 				s.Reset()
 				feedSum(s, x, bm, size)
 				return res{math.Float64bits(s.Sum())}
+			}, wantBits(res{math.Float64bits(want)})})
+			continue
+		}
+		if size, ok := stateChunkSize(name); ok {
+			chunks := arrowChunks(x, size)
+			out = append(out, stateImpl{name, func() res {
+				v, err := quiverarrow.Sum[float64](chunks...)
+				if err != nil {
+					panic(err)
+				}
+				return res{math.Float64bits(v)}
 			}, wantBits(res{math.Float64bits(want)})})
 			continue
 		}

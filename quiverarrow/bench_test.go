@@ -1,7 +1,8 @@
 package quiverarrow
 
-// Hypothesis, registered before measuring: chunked-column cost within
-// 1.1× of the one-slice cost. BenchmarkChunkedSum sums 16M float64 held
+// BenchmarkChunkedSum is the module's own view of hypothesis H83 of the
+// ledger (bench/state_test.go, where it is registered and measured):
+// a chunked column costs within 1.1× of one slice. It sums 16M float64 held
 // as 256 arrays of 64K rows (impl=chunked, Sum over the chunks, carried
 // through a quiver.SumState) and as one []float64 (impl=slice,
 // quiver.Sum), the same bytes in memory: what it measures is the cost of

@@ -42,7 +42,8 @@ func IsBackend(impl string) bool { return impl != Loop && !IsPeer(impl) && !IsSt
 
 // IsStateImpl reports whether impl is one of the State part's ways of
 // computing a reduction: Call, "batches<k>" (the state fed k elements per
-// Add) or "workers<k>" (AddParallel with k workers). Such names must not
+// Add), "workers<k>" (AddParallel with k workers) or "chunks<k>" (an Arrow
+// chunked column of k-row chunks). Such names must not
 // be taken for backends, whose names are free.
 func IsStateImpl(impl string) bool {
 	if impl == Call {
@@ -52,9 +53,9 @@ func IsStateImpl(impl string) bool {
 	return ok
 }
 
-// stateImplArg is the k of "batches<k>" or "workers<k>".
+// stateImplArg is the k of "batches<k>", "workers<k>" or "chunks<k>".
 func stateImplArg(impl string) (int, bool) {
-	for _, prefix := range []string{"batches", "workers"} {
+	for _, prefix := range []string{"batches", "workers", "chunks"} {
 		if rest, ok := strings.CutPrefix(impl, prefix); ok {
 			k, err := strconv.Atoi(rest)
 			return k, err == nil && k >= 0 && rest == strconv.Itoa(k)

@@ -585,7 +585,8 @@ func renderStateTables(p *printer, a *Analysis) {
 		"Each partial state against one call of its reduction over the whole input on the dispatched backend (`call`: "+
 		"`Sum` for SumState, `SumChecked` for IntSumState, `Summarize` for SummaryState). "+
 		"`batches<k>` feeds the state k elements per `Add` (with nulls each batch gets `quiver.Valid(bits, lo)`, "+
-		"the Arrow way of slicing); `workers<k>` is one `AddParallel` with k workers. "+
+		"the Arrow way of slicing); `workers<k>` is one `AddParallel` with k workers; "+
+		"`chunks<k>` is `quiverarrow.Sum` over an arrow-go chunked column of k-row chunks on the same memory. "+
 		"Cells: median time · ×call (the call's time divided by the cell's) · GB/s read (elements, and the bitmap with nulls).\n\n")
 	type scaled struct {
 		c    Config
