@@ -1,0 +1,714 @@
+package quiver
+
+import (
+	"math"
+	"math/bits"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/exp/constraints"
+
+	"github.com/quiverlabs/quiver/internal/num"
+)
+
+// The reproducible float sum (ADR-105). The result is the exact sum of the
+// participating values, rounded once to T (round to nearest, ties to
+// even). An exact sum is a function of the multiset of values alone, so
+// the bits do not depend on the order, the batches, the merge order, the
+// worker count, the backend or the platform.
+//
+// The exact sum lives in reproAcc: a fixed-point number held as signed
+// 64-bit digits of reproDigitBits bits each, digit i worth 2^(40i-1074),
+// covering every finite float64 and any count of them. Values reach it in
+// blocks of at most reproBlock elements:
+//
+//  1. An integer pass finds the largest exponent field e of the block
+//     (the maxExp kernel).
+//  2. Two error-free extraction folds split every value x exactly into
+//     x = qA + qB + r, where qA is a multiple of gA = 2^(e-1060), qB a
+//     multiple of gB = gA·2^-39 (at least 2^-1074), and |r| <= gB/2
+//     (the fold kernel). Each fold keeps one accumulator per lane that
+//     starts at M = 1.5·2^52·g; adding x rounds it to the grid g, the
+//     accumulator's change is the extracted part and the rounding error
+//     is what goes on to the next fold. Every operation is exact or an
+//     IEEE rounding whose error is carried on, so which way a tie rounds
+//     moves value between folds but never loses it, and the sums of the
+//     extracted parts are exact in float64 (at most 2^50 units g).
+//  3. The two fold sums are deposited exactly into the digits. If some r
+//     is not zero (a value more than 2^24 below the block's largest, in
+//     float64), the block is redone in Go with the residuals deposited
+//     one by one; blocks with an infinity, a NaN, only zeros and
+//     subnormals, or a value of 2^1007 or more are deposited value by
+//     value.
+//
+// Since every path is exact, a kernel need not match the Go code's
+// intermediate values, only its exactness; the differential tests check
+// the bits anyway.
+
+const (
+	// reproBlock is the largest block one fold call takes: with parts of
+	// at most 2^38 units, a block's fold sums stay below 2^50 units, so
+	// each fold accumulator stays in the binade of its start, on any
+	// number of lanes, and the lane sums add exactly.
+	reproBlock = 4096
+	// reproDigitBits is the width of one digit of the exact sum, and
+	// reproDigits their number: digit 0 is worth 2^-1074, the smallest
+	// subnormal, and the top digits leave room for carries of any count
+	// of values of up to MaxFloat64.
+	reproDigitBits = 40
+	reproDigits    = 56
+	reproDigitMask = 1<<reproDigitBits - 1
+	// reproPendingMax is how many deposits the digits take between
+	// normalisations: each adds less than 2^40 to a digit.
+	reproPendingMax = 1 << 20
+	// reproFastExp is the largest float64 exponent field the folds take:
+	// above it the first fold's 1.5·2^52·gA would not be finite.
+	reproFastExp = 2031
+)
+
+// reproKernels is a backend's pair of kernels for the reproducible sum of
+// element type T (see ADR-105). Lengths are at most reproBlock.
+type reproKernels[T float32 | float64] struct {
+	// maxExp returns the largest exponent field (bits 52..62 of a
+	// float64, 23..30 of a float32) among x; 0 for an empty x.
+	maxExp func(x []T) int
+	// fold runs the two extraction folds over x with the fold constants
+	// mA = 1.5·2^52·gA and mB = 1.5·2^52·gB, widening float32 to float64,
+	// and returns the exact sums of the extracted parts and the OR of the
+	// residuals' bits without their sign bit (0: every residual is 0).
+	// It needs every |x| < 2^38·gA.
+	fold func(x []T, mA, mB float64) (a, b float64, resid uint64)
+}
+
+// reproGoKernels are the portable kernels, the reference the SIMD kernels
+// are tested against; every backend without kernels of its own runs them.
+func reproGoKernels[T float32 | float64]() reproKernels[T] {
+	if num.KindOf[T]() == num.Float32 {
+		return any(reproKernels[float32]{maxExp: reproMaxExp32, fold: reproFold[float32]}).(reproKernels[T])
+	}
+	return any(reproKernels[float64]{maxExp: reproMaxExp64, fold: reproFold[float64]}).(reproKernels[T])
+}
+
+func init() {
+	// Every backend that does not install kernels of its own (see
+	// reproducible_<arch>.go) runs the portable ones.
+	for _, b := range registry {
+		if b.repro32.fold == nil {
+			b.repro32 = reproGoKernels[float32]()
+		}
+		if b.repro64.fold == nil {
+			b.repro64 = reproGoKernels[float64]()
+		}
+	}
+}
+
+// reproMaxExp64 is the portable maxExp for float64: the exponent field is
+// compared as the high bits of the value without its sign, four lanes at a
+// time.
+func reproMaxExp64(x []float64) int {
+	const expMask = 0x7FF << 52
+	var m0, m1, m2, m3 uint64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		m0 = max(m0, math.Float64bits(x[i])&expMask)
+		m1 = max(m1, math.Float64bits(x[i+1])&expMask)
+		m2 = max(m2, math.Float64bits(x[i+2])&expMask)
+		m3 = max(m3, math.Float64bits(x[i+3])&expMask)
+	}
+	for ; i < len(x); i++ {
+		m0 = max(m0, math.Float64bits(x[i])&expMask)
+	}
+	return int(max(m0, m1, m2, m3) >> 52)
+}
+
+// reproMaxExp32 is the portable maxExp for float32.
+func reproMaxExp32(x []float32) int {
+	const expMask = 0xFF << 23
+	var m0, m1, m2, m3 uint32
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		m0 = max(m0, math.Float32bits(x[i])&expMask)
+		m1 = max(m1, math.Float32bits(x[i+1])&expMask)
+		m2 = max(m2, math.Float32bits(x[i+2])&expMask)
+		m3 = max(m3, math.Float32bits(x[i+3])&expMask)
+	}
+	for ; i < len(x); i++ {
+		m0 = max(m0, math.Float32bits(x[i])&expMask)
+	}
+	return int(max(m0, m1, m2, m3) >> 23)
+}
+
+// reproFold is the portable fold: four lanes, so that the adds of
+// different elements overlap. Per element: three adds or subtracts per
+// fold and an OR.
+func reproFold[T float32 | float64](x []T, mA, mB float64) (a, b float64, resid uint64) {
+	a0, a1, a2, a3 := mA, mA, mA, mA
+	b0, b1, b2, b3 := mB, mB, mB, mB
+	var r0, r1, r2, r3 uint64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		a0, b0, r0 = reproStep(float64(x[i]), a0, b0, r0)
+		a1, b1, r1 = reproStep(float64(x[i+1]), a1, b1, r1)
+		a2, b2, r2 = reproStep(float64(x[i+2]), a2, b2, r2)
+		a3, b3, r3 = reproStep(float64(x[i+3]), a3, b3, r3)
+	}
+	for ; i < len(x); i++ {
+		a0, b0, r0 = reproStep(float64(x[i]), a0, b0, r0)
+	}
+	// Each lane's change is exact (Sterbenz) and a multiple of its grid,
+	// and all of them together stay below 2^50 units: these sums are
+	// exact in any order.
+	a = (a0 - mA) + (a1 - mA) + (a2 - mA) + (a3 - mA)
+	b = (b0 - mB) + (b1 - mB) + (b2 - mB) + (b3 - mB)
+	return a, b, (r0 | r1 | r2 | r3) &^ (1 << 63)
+}
+
+// reproStep runs both folds on one value: sA and sB are the lane's fold
+// accumulators, res the OR of its residuals' bits.
+func reproStep(v, sA, sB float64, res uint64) (float64, float64, uint64) {
+	t := sA + v // v rounded to the grid gA, plus sA
+	q := t - sA // exact: the part of v on the grid
+	r := v - q  // exact: the rounding error of sA + v
+	u := sB + r
+	q = u - sB
+	return t, u, res | math.Float64bits(r-q)
+}
+
+// reproAcc is the exact sum of the values deposited so far and the flags
+// of the values that are not finite numbers.
+type reproAcc struct {
+	// digits hold the finite values' exact sum, Σ digits[i]·2^(40i-1074).
+	// Between normalisations a digit may leave [0, 2^40).
+	digits  [reproDigits]int64
+	pending int32 // deposits since the last normalisation
+	// nan: a NaN took part; posInf, negInf: +Inf, -Inf took part;
+	// nonNegZero: a value other than -0.0 took part (the exact zero is
+	// then +0.0); any: something took part.
+	nan, posInf, negInf, nonNegZero, any bool
+}
+
+// deposit adds the finite v to the digits exactly: its 53-bit significand,
+// shifted to its place, spans at most three digits.
+func (a *reproAcc) deposit(v float64) {
+	b := math.Float64bits(v)
+	e := int(b>>52) & 0x7FF
+	m := b & (1<<52 - 1)
+	if e == 0 {
+		if m == 0 {
+			return
+		}
+		e = 1 // subnormal: same unit as the smallest normal binade
+	} else {
+		m |= 1 << 52
+	}
+	pos := e - 1 // the significand's unit is 2^(e-1075) = 2^(pos-1074)
+	i, sh := pos/reproDigitBits, uint(pos%reproDigitBits)
+	lo, hi := m<<sh, m>>(64-sh) // m·2^sh, below 2^92; m>>64 is 0
+	d0 := int64(lo & reproDigitMask)
+	d1 := int64((lo>>40 | hi<<24) & reproDigitMask)
+	d2 := int64(hi >> 16)
+	if b>>63 != 0 {
+		d0, d1, d2 = -d0, -d1, -d2
+	}
+	a.digits[i] += d0
+	a.digits[i+1] += d1
+	a.digits[i+2] += d2
+	a.pending++
+}
+
+// addOne adds one participating value, whatever it is.
+func (a *reproAcc) addOne(v float64) {
+	a.any = true
+	b := math.Float64bits(v)
+	switch {
+	case b&^(1<<63) > 0x7FF<<52:
+		a.nan = true
+	case b == 0x7FF<<52:
+		a.posInf = true
+	case b == 0xFFF<<52:
+		a.negInf = true
+	default:
+		if b != 1<<63 {
+			a.nonNegZero = true
+		}
+		a.deposit(v)
+	}
+}
+
+// settle normalises the digits once enough deposits have been made that
+// another block could overflow one.
+func (a *reproAcc) settle() {
+	if a.pending >= reproPendingMax {
+		normalizeDigits(&a.digits)
+		a.pending = 0
+	}
+}
+
+// normalizeDigits carries every digit into [0, 2^40) and returns the
+// carry out of the top, 0 or -1 (the sign of the sum), since the sum of
+// any count of finite values is far below 2^(40·56-1074).
+func normalizeDigits(d *[reproDigits]int64) int64 {
+	var c int64
+	for i := range d {
+		v := d[i] + c
+		c = v >> reproDigitBits
+		d[i] = v & reproDigitMask
+	}
+	return c
+}
+
+// merge adds o's exact sum and flags to a.
+func (a *reproAcc) merge(o *reproAcc) {
+	if o.pending+a.pending >= reproPendingMax {
+		// Both normalised, each digit of the sum is below 2^41.
+		normalizeDigits(&a.digits)
+		d := o.digits
+		normalizeDigits(&d)
+		for i := range d {
+			a.digits[i] += d[i]
+		}
+		a.pending = 1
+	} else {
+		for i := range o.digits {
+			a.digits[i] += o.digits[i]
+		}
+		a.pending += o.pending + 1
+	}
+	a.nan = a.nan || o.nan
+	a.posInf = a.posInf || o.posInf
+	a.negInf = a.negInf || o.negInf
+	a.nonNegZero = a.nonNegZero || o.nonNegZero
+	a.any = a.any || o.any
+}
+
+// reproMagic returns the fold constants for a block whose largest
+// exponent field is e (1..reproFastExp): mA = 1.5·2^52·gA with
+// gA = 2^(e-1060), so that every |x| < 2^(e-1022) = 2^38·gA, and
+// mB = 1.5·2^52·gB with gB = gA·2^-39, at least 2^-1074 (every float64 is
+// a multiple of that).
+func reproMagic(e int) (mA, mB float64) {
+	eB := max(e-24, 1)
+	return math.Float64frombits(uint64(e+15)<<52 | 1<<51), math.Float64frombits(uint64(eB)<<52 | 1<<51)
+}
+
+// reproExp64 turns a block's largest exponent field in T's format into
+// the float64 exponent field the folds use, or 0 if the block must be
+// deposited value by value (infinities, NaNs, only zeros and subnormals
+// of T, or values too large for the folds).
+func reproExp64[T float32 | float64](e int) int {
+	if num.KindOf[T]() == num.Float32 {
+		if e == 0 || e == 0xFF {
+			return 0
+		}
+		return e + 1023 - 127
+	}
+	if e == 0 || e > reproFastExp {
+		return 0
+	}
+	return e
+}
+
+// addDense adds the dense x in blocks with b's kernels.
+func reproAddDense[T float32 | float64](a *reproAcc, k *reproKernels[T], x []T) {
+	for len(x) > 0 {
+		blk := x[:min(len(x), reproBlock)]
+		x = x[len(blk):]
+		e := reproExp64[T](k.maxExp(blk))
+		if e == 0 {
+			for _, v := range blk {
+				a.addOne(float64(v))
+			}
+			a.settle()
+			continue
+		}
+		mA, mB := reproMagic(e)
+		sA, sB, res := k.fold(blk, mA, mB)
+		if res != 0 {
+			sA, sB = reproFoldDeposit(a, blk, mA, mB)
+		}
+		a.deposit(sA)
+		a.deposit(sB)
+		// e > 0: a value other than a zero took part.
+		a.any, a.nonNegZero = true, true
+		a.settle()
+	}
+}
+
+// reproFoldDeposit is the fold on one lane with every residual deposited
+// exactly: the path of a block whose values span more than the two folds
+// cover.
+func reproFoldDeposit[T float32 | float64](a *reproAcc, x []T, mA, mB float64) (sA, sB float64) {
+	tA, tB := mA, mB
+	for _, v := range x {
+		f := float64(v)
+		t := tA + f
+		q := t - tA
+		r := f - q
+		u := tB + r
+		q = u - tB
+		tA, tB = t, u
+		if r -= q; r != 0 {
+			a.deposit(r)
+		}
+	}
+	return tA - mA, tB - mB
+}
+
+// reproAddMasked adds the participating elements of x under a validity
+// bitmap (nil: all valid) and, with hasSel, a selection, in Go on every
+// backend: values are read through the mask into blocks that run the
+// same folds.
+func reproAddMasked[T float32 | float64](a *reproAcc, x []T, bits []byte, off int, sel []uint32, hasSel bool) {
+	n := len(x)
+	if hasSel {
+		n = len(sel)
+	}
+	valueAt := func(p int) (float64, bool) {
+		i := p
+		if hasSel {
+			i = int(sel[p])
+		}
+		if bits != nil {
+			if q := off + i; bits[q>>3]>>(q&7)&1 == 0 {
+				return 0, false
+			}
+		}
+		return float64(x[i]), true
+	}
+	for lo := 0; lo < n; lo += reproBlock {
+		hi := min(n, lo+reproBlock)
+		// The block's largest exponent field, as float64.
+		var m uint64
+		for p := lo; p < hi; p++ {
+			if v, ok := valueAt(p); ok {
+				m = max(m, math.Float64bits(v)&(0x7FF<<52))
+			}
+		}
+		e := int(m >> 52)
+		if e == 0 || e > reproFastExp {
+			for p := lo; p < hi; p++ {
+				if v, ok := valueAt(p); ok {
+					a.addOne(v)
+				}
+			}
+			a.settle()
+			continue
+		}
+		mA, mB := reproMagic(e)
+		tA, tB := mA, mB
+		for p := lo; p < hi; p++ {
+			f, ok := valueAt(p)
+			if !ok {
+				continue
+			}
+			t := tA + f
+			q := t - tA
+			r := f - q
+			u := tB + r
+			q = u - tB
+			tA, tB = t, u
+			if r -= q; r != 0 {
+				a.deposit(r)
+			}
+		}
+		a.deposit(tA - mA)
+		a.deposit(tB - mB)
+		a.any, a.nonNegZero = true, true
+		a.settle()
+	}
+}
+
+// roundDigits rounds the exact sum in d to the nearest float with a
+// significand of p bits (53 or 24), ties to even, whose smallest unit is
+// 2^emin (-1074 or -149) and whose largest finite exponent is emax (1023
+// or 127). It returns the IEEE bits of the result (+0.0 for a zero sum;
+// ±Inf on overflow).
+func roundDigits(d [reproDigits]int64, p uint, emin, emax int) uint64 {
+	neg := normalizeDigits(&d) < 0
+	if neg {
+		for i := range d {
+			d[i] = -d[i]
+		}
+		normalizeDigits(&d)
+	}
+	h := reproDigits - 1
+	for h >= 0 && d[h] == 0 {
+		h--
+	}
+	if h < 0 {
+		return 0
+	}
+	// The top three digits as a 120-bit integer u = hi·2^64 + lo whose
+	// bit 0 is worth 2^e0, and whether anything below them is set.
+	digit := func(i int) uint64 {
+		if i < 0 {
+			return 0
+		}
+		return uint64(d[i])
+	}
+	hi := digit(h)<<16 | digit(h-1)>>24
+	lo := digit(h-1)<<40 | digit(h-2)
+	sticky := false
+	for i := 0; i < h-2; i++ {
+		sticky = sticky || d[i] != 0
+	}
+	e0 := reproDigitBits*(h-2) - 1074
+	length := bits.Len64(lo)
+	if hi != 0 {
+		length = 64 + bits.Len64(hi)
+	}
+	top := e0 + length - 1 // exponent of the leading bit
+	lsb := max(top-int(p-1), emin)
+	// Bits to drop: at least 28, and at most length-1 for sums of T's
+	// values (multiples of 2^emin); a smaller sum rounds to zero.
+	s := uint(lsb - e0)
+	if s >= 128 {
+		return 0
+	}
+	m, rhi, rlo := shr128(hi, lo, s)
+	// rem = u mod 2^s against half = 2^(s-1).
+	hhi, hlo := uint64(0), uint64(0)
+	if s-1 >= 64 {
+		hhi = 1 << (s - 1 - 64)
+	} else {
+		hlo = 1 << (s - 1)
+	}
+	up := false
+	switch {
+	case rhi > hhi || (rhi == hhi && rlo > hlo):
+		up = true
+	case rhi == hhi && rlo == hlo:
+		up = sticky || m&1 == 1
+	}
+	if up {
+		m++
+		if m == 1<<p {
+			m >>= 1
+			lsb++
+		}
+	}
+	if m == 0 {
+		return 0
+	}
+	var sign uint64
+	if neg {
+		sign = 1 << (p - 1 + uint(bitsOfExp(p)))
+	}
+	bias := emax
+	if m < 1<<(p-1) { // subnormal: lsb == emin
+		return sign | m
+	}
+	be := lsb + int(p-1) + bias // biased exponent
+	if be >= 2*emax+1 {
+		return sign | uint64(2*emax+1)<<(p-1) // infinity
+	}
+	return sign | uint64(be)<<(p-1) | m&(1<<(p-1)-1)
+}
+
+// bitsOfExp is the width of the exponent field of the format with a p-bit
+// significand.
+func bitsOfExp(p uint) int {
+	if p == 24 {
+		return 8
+	}
+	return 11
+}
+
+// shr128 returns (hi·2^64 + lo) >> s as one word (the caller knows it fits)
+// and the s bits shifted out, for 1 <= s < 128.
+func shr128(hi, lo uint64, s uint) (q, rhi, rlo uint64) {
+	if s >= 64 {
+		q = hi >> (s - 64)
+		rhi = hi & (1<<(s-64) - 1)
+		return q, rhi, lo
+	}
+	q = lo>>s | hi<<(64-s)
+	return q, 0, lo & (1<<s - 1)
+}
+
+// SumReproducibleState is the partial state of [SumReproducible]: feed it
+// batches with Add or AddParallel, combine states with Merge in any order,
+// and read the sum with Sum. Because the state holds the exact sum of what
+// it was fed, Sum gives the bits SumReproducible gives over all the values
+// at once, however they were cut, ordered, merged or spread over
+// goroutines, on every backend and platform.
+//
+// The zero value is an empty state, ready to use. A state is about 460
+// bytes and allocates nothing; it is not safe for concurrent use (give
+// each goroutine its own and merge them).
+type SumReproducibleState[T constraints.Float] struct {
+	acc reproAcc
+}
+
+// Add feeds the participating elements of x to the state, with the same
+// Mask rules and panics as [Sum]. It does not allocate.
+func (s *SumReproducibleState[T]) Add(x []T, m ...Mask) {
+	bits, off, sel, hasSel := maskOf(len(x), m)
+	s.add(active.Load(), x, bits, off, sel, hasSel)
+}
+
+// add feeds validated input to the state on backend b.
+func (s *SumReproducibleState[T]) add(b *backend, x []T, bits []byte, off int, sel []uint32, hasSel bool) {
+	if num.KindOf[T]() == num.Float32 {
+		x32 := num.Cast[float32](x)
+		if bits == nil && !hasSel {
+			reproAddDense(&s.acc, &b.repro32, x32)
+		} else {
+			reproAddMasked(&s.acc, x32, bits, off, sel, hasSel)
+		}
+		return
+	}
+	x64 := num.Cast[float64](x)
+	if bits == nil && !hasSel {
+		reproAddDense(&s.acc, &b.repro64, x64)
+	} else {
+		reproAddMasked(&s.acc, x64, bits, off, sel, hasSel)
+	}
+}
+
+// Merge adds other's values to s, as if they had been fed to s; other is
+// unchanged. Merging is exact, so states merge in any order and any
+// grouping with the same result. A nil other adds nothing.
+func (s *SumReproducibleState[T]) Merge(other *SumReproducibleState[T]) {
+	if other == nil {
+		return
+	}
+	if other == s {
+		o := *other
+		s.acc.merge(&o.acc)
+		return
+	}
+	s.acc.merge(&other.acc)
+}
+
+// Sum returns the sum of every value fed to the state, as
+// [SumReproducible] defines it. It does not change the state, so feeding
+// can go on.
+func (s *SumReproducibleState[T]) Sum() T {
+	a := &s.acc
+	f32 := num.KindOf[T]() == num.Float32
+	switch {
+	case a.nan || a.posInf && a.negInf:
+		return num.NaN[T]()
+	case a.posInf:
+		return T(math.Inf(1))
+	case a.negInf:
+		return T(math.Inf(-1))
+	}
+	var b uint64
+	if f32 {
+		b = roundDigits(a.digits, 24, -149, 127)
+	} else {
+		b = roundDigits(a.digits, 53, -1074, 1023)
+	}
+	if b == 0 && a.any && !a.nonNegZero {
+		// Only -0.0 took part: the IEEE sum of -0.0s is -0.0.
+		if f32 {
+			b = 1 << 31
+		} else {
+			b = 1 << 63
+		}
+	}
+	if f32 {
+		f := math.Float32frombits(uint32(b))
+		return T(f)
+	}
+	return T(math.Float64frombits(b))
+}
+
+// Reset empties the state.
+func (s *SumReproducibleState[T]) Reset() { *s = SumReproducibleState[T]{} }
+
+// reproShard is the number of elements (or selection entries) one
+// goroutine of AddParallel takes at a time, and reproParallelMin the
+// input below which AddParallel runs on the calling goroutine. Neither
+// affects the result, which is exact; they are variables so that tests can
+// push small inputs through the goroutines.
+var (
+	reproShard       = 1 << 16
+	reproParallelMin = 1 << 17
+)
+
+// AddParallel feeds x to the state as [SumReproducibleState.Add] does, on
+// up to workers goroutines (GOMAXPROCS when workers <= 0): x is cut into
+// shards of 65536 elements (or selection entries), each goroutine sums
+// the shards it takes into a state of its own, and the states are merged
+// into s. The result is the same for every worker count, since merging is
+// exact. Inputs below 131072 elements run on the calling goroutine. It
+// panics as [Sum] does, before any goroutine starts, and returns when
+// every goroutine has finished.
+func (s *SumReproducibleState[T]) AddParallel(x []T, workers int, m ...Mask) {
+	bits, off, sel, hasSel := maskOf(len(x), m)
+	b := active.Load()
+	n := len(x)
+	if hasSel {
+		n = len(sel)
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	shards := (n + reproShard - 1) / reproShard
+	workers = min(workers, shards)
+	if n < reproParallelMin || workers <= 1 {
+		s.add(b, x, bits, off, sel, hasSel)
+		return
+	}
+	parts := make([]SumReproducibleState[T], workers)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range parts {
+		wg.Add(1)
+		go func(p *SumReproducibleState[T]) {
+			defer wg.Done()
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= shards {
+					return
+				}
+				lo, hi := k*reproShard, min(n, (k+1)*reproShard)
+				if hasSel {
+					p.add(b, x, bits, off, sel[lo:hi], true)
+					continue
+				}
+				bs, o := bitSpan(bits, off+lo, hi-lo)
+				p.add(b, x[lo:hi], bs, o, nil, false)
+			}
+		}(&parts[w])
+	}
+	wg.Wait()
+	for i := range parts {
+		s.Merge(&parts[i])
+	}
+}
+
+// SumReproducible returns the sum of the participating elements of a float
+// slice, correctly rounded: the exact mathematical sum of the values,
+// rounded once to T (to nearest, ties to even). The result is therefore a
+// function of the multiset of participating values alone: the same bits
+// on every backend and platform, for any order of the values, and for any
+// split into batches, merge order or worker count through
+// [SumReproducibleState].
+//
+// Special values, decided on the multiset too: a NaN among the values, or
+// both +Inf and -Inf, gives the canonical quiet NaN (0x7FF8000000000000,
+// 0x7FC00000 for float32); otherwise an infinity gives itself; otherwise
+// an exact sum beyond the largest finite value rounds to ±Inf. An exact
+// zero is -0.0 if every participating value is -0.0, and +0.0 otherwise,
+// including when nothing participates.
+//
+// Choose [Sum] for speed with reproducibility per (version, backend); choose
+// SumReproducible when the bits must agree across machines, orders,
+// batches or core counts, or when accuracy matters: it costs a few times
+// Sum on SIMD backends (see ADR-105 and docs/ledger.md). Values that span
+// more than 2^24 (float64) within one block of 4096 take a slower exact
+// path.
+//
+// It panics as [Sum] does: if more than one Mask is given, if m's bitmap
+// is too short for len(x) elements at its offset (see [Valid]), or if a
+// selection index is len(x) or more.
+func SumReproducible[T constraints.Float](x []T, m ...Mask) T {
+	var s SumReproducibleState[T]
+	s.Add(x, m...)
+	return s.Sum()
+}
