@@ -5,7 +5,9 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"runtime"
 	"strings"
+	"time"
 	"testing"
 
 	"golang.org/x/exp/constraints"
@@ -496,6 +498,29 @@ func TestSumReproducibleStateAPI(t *testing.T) {
 	wantSame(t, "nil merge", s.Sum(), 7.5)
 	s.Reset()
 	wantSame(t, "Reset", s.Sum(), 0)
+	// Merging carries the flags both ways.
+	for _, c := range []struct {
+		a, b []float64
+		want float64
+	}{
+		{[]float64{1}, []float64{math.Inf(-1)}, math.Inf(-1)},
+		{[]float64{math.Inf(1)}, []float64{2}, math.Inf(1)},
+		{[]float64{math.Inf(1)}, []float64{math.Inf(-1)}, math.Float64frombits(0x7FF8000000000000)},
+		{[]float64{3}, []float64{math.NaN()}, math.Float64frombits(0x7FF8000000000000)},
+		{[]float64{math.Copysign(0, -1)}, []float64{}, math.Copysign(0, -1)},
+		{[]float64{math.Copysign(0, -1)}, []float64{0}, 0},
+	} {
+		for _, swap := range []bool{false, true} {
+			var p, q SumReproducibleState[float64]
+			p.Add(c.a)
+			q.Add(c.b)
+			if swap {
+				p, q = q, p
+			}
+			p.Merge(&q)
+			wantSame(t, fmt.Sprintf("merge %v %v", c.a, c.b), p.Sum(), c.want)
+		}
+	}
 	// Many deposits: the digits are normalised before they can overflow.
 	big := make([]float64, 3*reproPendingMax/2)
 	for i := range big {
@@ -512,6 +537,52 @@ func TestSumReproducibleStateAPI(t *testing.T) {
 		t2.Add(append(big, big...))
 		wantSame(t, "long state", s.Sum(), t2.Sum())
 		wantSame(t, "long state oracle", s.Sum(), exactSum(append(big, big...)))
+	}
+}
+
+// TestReproDigitsSettle: the digits are normalised before so many
+// deposits could overflow one, at the largest deposit there is.
+func TestReproDigitsSettle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("16M deposits")
+	}
+	v := math.Float64frombits(0x7FEFFFFFFFFFFFFF) // every significand bit, all three digits full
+	var a reproAcc
+	const n = 1 << 24
+	for range n {
+		a.addOne(v)
+		a.settle()
+	}
+	want := new(big.Float).SetPrec(2000).SetFloat64(v)
+	want.Mul(want, new(big.Float).SetInt64(n))
+	var d [reproDigits]int64 = a.digits
+	normalizeDigits(&d)
+	got := new(big.Float).SetPrec(4000)
+	for i := len(d) - 1; i >= 0; i-- {
+		term := new(big.Float).SetPrec(4000).SetInt64(d[i])
+		got.Add(got, term.SetMantExp(term, reproDigitBits*i-1074))
+	}
+	if got.Cmp(want) != 0 {
+		t.Errorf("digits hold %v, want %v", got, want)
+	}
+}
+
+// TestSumReproducibleParallelGoroutines: AddParallel leaves no goroutine
+// behind.
+func TestSumReproducibleParallelGoroutines(t *testing.T) {
+	defer func(s, m int) { reproShard, reproParallelMin = s, m }(reproShard, reproParallelMin)
+	reproShard, reproParallelMin = 64, 128
+	x := make([]float64, 10000)
+	before := runtime.NumGoroutine()
+	var s SumReproducibleState[float64]
+	for range 20 {
+		s.AddParallel(x, 8)
+	}
+	for i := 0; runtime.NumGoroutine() > before && i < 100; i++ {
+		time.Sleep(time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines before AddParallel, %d after", before, n)
 	}
 }
 
