@@ -54,3 +54,11 @@ func checkAsmShape(t *testing.T, files ...string) (kernels, avx2 int) {
 	}
 	return kernels, avx2
 }
+
+// TestReproAssemblyShape applies checkAsmShape to the reproducible sum's
+// kernels: an exponent pass and a fold per element type and ISA.
+func TestReproAssemblyShape(t *testing.T) {
+	if kernels, avx2 := checkAsmShape(t, "reproducible_amd64.s"); kernels != 8 || avx2 != 4 {
+		t.Errorf("found %d kernels (%d AVX2), want 8 (4 AVX2)", kernels, avx2)
+	}
+}

@@ -370,11 +370,11 @@ func reproMasks[T constraints.Float](t *testing.T) {
 
 // TestSumReproducibleKernels compares every backend's kernels with the
 // portable ones on blocks of every length up to 200 and around the block
-// size: maxExp bit for bit; fold by the exact value of its two sums (a
-// tie may round differently in another lane layout, moving a unit between
-// the folds but never changing their sum) and by whether a residual is
-// left (which does not depend on the layout: it is whether a value is off
-// the second fold's grid).
+// size: maxExp bit for bit; fold by whether a residual is left (which does
+// not depend on the lane layout: it is whether a value is off fold B's
+// grid) and, when none is, by the exact value of its two sums (a tie on
+// fold A's grid may round differently in another lane layout, moving a
+// unit between the folds but never changing their sum).
 func TestSumReproducibleKernels(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, _ BackendInfo) {
 		b := active.Load()
@@ -406,6 +406,12 @@ func reproKernelDiff[T float32 | float64](t *testing.T, k, g reproKernels[T]) {
 			ga, gb, gres := g.fold(x, mA, mB)
 			if (res == 0) != (gres == 0) {
 				t.Fatalf("%s: residual %#x, portable %#x", what, res, gres)
+			}
+			if res != 0 {
+				// Not all values are on fold B's grid: a value halfway
+				// between two grid points may round either way, so the
+				// sums are not comparable; Add redoes such a block.
+				continue
 			}
 			var got, want reproAcc
 			got.deposit(a)

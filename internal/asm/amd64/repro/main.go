@@ -1,0 +1,235 @@
+// Command repro generates quiver's amd64 kernels for the reproducible
+// float sum (ADR-105), for AVX2 and AVX-512, float32 and float64: the
+// integer pass for a block's largest exponent field and the two error-free
+// extraction folds. Element type and instruction set are parameters of one
+// generator, so every kernel of the family has the same shape.
+//
+// Run through go generate from the repository root (see generate.go).
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/gotypes"
+	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/quiverlabs/quiver/internal/asm/amd64/kit"
+)
+
+// elem is one element type of the family.
+type elem struct {
+	kit.Elem
+	expMask uint64 // the exponent field of one element
+}
+
+var elems = []elem{
+	{kit.Elem{Name: "F32", GoType: "float32", Size: 4, Signed: true, Float: true}, 0x7F800000},
+	{kit.Elem{Name: "F64", GoType: "float64", Size: 8, Signed: true, Float: true}, 0x7FF0000000000000},
+}
+
+// unroll is how many vectors one loop iteration takes. The folds are bound
+// by the throughput of their six adds per vector, not by the latency of
+// the accumulator chains; four independent vectors per iteration give the
+// out-of-order core room either way.
+const unroll = 4
+
+func main() {
+	ConstraintExpr("amd64,!purego")
+	for _, s := range []kit.ISA{kit.AVX2, kit.AVX512} {
+		for _, e := range elems {
+			maxExp(e, s)
+			fold(e, s)
+		}
+	}
+	Generate()
+}
+
+// step is how many elements one loop iteration takes: unroll vectors of
+// float64 lanes (a float32 kernel widens half a register's worth of
+// elements per vector).
+func step(s kit.ISA) int { return unroll * s.Lanes(8) }
+
+// maxExp generates reproMax<E><ISA>(x []T) uint32: the largest exponent
+// field among x, as the high 32 bits of the element's bits with the sign
+// and the significand cleared (the whole element for float32). len(x) is
+// a multiple of the step.
+func maxExp(e elem, s kit.ISA) {
+	name := fmt.Sprintf("reproMax%s%s", e.Name, s)
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s) uint32", e.GoType))
+	Pragma("noescape")
+	lanes := s.Lanes(e.Size)
+	st := unroll * lanes
+	Doc(fmt.Sprintf("%s returns the largest exponent field among x, in the high 32 bits of a float64", name),
+		fmt.Sprintf("(a float32's own bits); len(x) must be a multiple of %d.", st))
+	x, n := kit.Slice("x")
+	mask := s.Vec()
+	broadcast(e, mask, e.expMask)
+	acc := make([]reg.VecVirtual, unroll)
+	for u := range acc {
+		acc[u] = s.Vec()
+		kit.Zero(acc[u])
+	}
+	kit.Loop("max", n, st, func() {
+		for u := range acc {
+			t := s.Vec()
+			and(s, Mem{Base: x, Disp: u * s.VecBytes()}, mask, t)
+			VPMAXUD(t, acc[u], acc[u])
+		}
+		ADDQ(U32(st*e.Size), x)
+	})
+	Comment("The fields are in the high dwords (float64) or every dword (float32), the rest is zero:",
+		"the largest dword of all is the answer.")
+	VPMAXUD(acc[2], acc[0], acc[0])
+	VPMAXUD(acc[3], acc[1], acc[1])
+	VPMAXUD(acc[1], acc[0], acc[0])
+	v := narrow(s, acc[0], func(a, b, d Op) { VPMAXUD(a, b, d) })
+	t := XMM()
+	VPSHUFD(U8(0x4E), v, t)
+	VPMAXUD(t, v, v)
+	VPSHUFD(U8(0xB1), v, t)
+	VPMAXUD(t, v, v)
+	r := GP32()
+	VMOVD(v, r)
+	Store(r, ReturnIndex(0))
+	kit.Ret()
+}
+
+// fold generates reproFold<E><ISA>(x []T, mA, mB float64) (a, b float64,
+// resid uint64): the two extraction folds of ADR-105 over x (len(x) a
+// multiple of the step), each lane of each accumulator starting at the
+// fold's constant. It returns the exact sums of the parts each fold took
+// and the OR of the residuals' bits without the sign bit.
+func fold(e elem, s kit.ISA) {
+	name := fmt.Sprintf("reproFold%s%s", e.Name, s)
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, mA, mB float64) (a, b float64, resid uint64)", e.GoType))
+	Pragma("noescape")
+	st := step(s)
+	Doc(fmt.Sprintf("%s runs the two extraction folds of ADR-105 over x; len(x) must be a multiple of %d.", name, st),
+		"It returns the exact sums of the parts each fold took and the OR of the residuals' bits, sign cleared.")
+	x, n := kit.Slice("x")
+	mA, mB := s.Vec(), s.Vec()
+	VBROADCASTSD(addr(Param("mA")), mA)
+	VBROADCASTSD(addr(Param("mB")), mB)
+	sA := make([]reg.VecVirtual, unroll)
+	sB := make([]reg.VecVirtual, unroll)
+	for u := range sA {
+		sA[u], sB[u] = s.Vec(), s.Vec()
+		VMOVAPD(mA, sA[u])
+		VMOVAPD(mB, sB[u])
+	}
+	res := s.Vec()
+	kit.Zero(res)
+	vecIn := s.VecBytes() * e.Size / 8 // bytes of x one vector of float64 lanes takes
+	kit.Loop("fold", n, st, func() {
+		for u := 0; u < unroll; u++ {
+			src := Mem{Base: x, Disp: u * vecIn}
+			v := s.Vec()
+			if e.Size == 4 {
+				VCVTPS2PD(src, v)
+			} else {
+				VMOVUPD(src, v)
+			}
+			Comment(fmt.Sprintf("vector %d: x = qA + qB + r exactly", u))
+			t, q, r := s.Vec(), s.Vec(), s.Vec()
+			VADDPD(v, sA[u], t) // t = sA + x, x rounded to the grid of fold A
+			VSUBPD(sA[u], t, q) // qA = t - sA, exact
+			VMOVAPD(t, sA[u])
+			VSUBPD(q, v, r)     // x - qA, exact: the rounding error of sA + x
+			VADDPD(r, sB[u], t) // the same on the grid of fold B
+			VSUBPD(sB[u], t, q)
+			VMOVAPD(t, sB[u])
+			VSUBPD(q, r, r)
+			VORPD(r, res, res)
+		}
+		ADDQ(U32(st*e.Size), x)
+	})
+	Comment("Each lane's change is exact and all of them together stay below 2^50 grid units:",
+		"these sums are exact in any order.")
+	for u := range sA {
+		VSUBPD(mA, sA[u], sA[u])
+		VSUBPD(mB, sB[u], sB[u])
+	}
+	for _, acc := range [][]reg.VecVirtual{sA, sB} {
+		VADDPD(acc[2], acc[0], acc[0])
+		VADDPD(acc[3], acc[1], acc[1])
+		VADDPD(acc[1], acc[0], acc[0])
+	}
+	for i, acc := range []reg.VecVirtual{sA[0], sB[0]} {
+		v := narrow(s, acc, func(a, b, d Op) { VADDPD(a, b, d) })
+		t := XMM()
+		VPERMILPD(U8(1), v, t)
+		VADDSD(t, v, v)
+		VMOVSD(v, addr(ReturnIndex(i)))
+	}
+	v := narrow(s, res, func(a, b, d Op) { or(s, a, b, d) })
+	t := XMM()
+	VPSHUFD(U8(0x4E), v, t)
+	or(s, t, v, v)
+	r, m := GP64(), GP64()
+	VMOVQ(v, r)
+	MOVQ(U64(1<<63-1), m)
+	ANDQ(m, r)
+	Store(r, ReturnIndex(2))
+	kit.Ret()
+}
+
+// addr is the memory operand of a parameter or result.
+func addr(c gotypes.Component) Mem {
+	b, err := c.Resolve()
+	if err != nil {
+		panic(err)
+	}
+	return b.Addr
+}
+
+// broadcast fills v with the element-sized constant c.
+func broadcast(e elem, v reg.VecVirtual, c uint64) {
+	g, x := GP64(), XMM()
+	MOVQ(U64(c), g)
+	VMOVQ(g, x)
+	if e.Size == 4 {
+		VPBROADCASTD(x, v)
+	} else {
+		VPBROADCASTQ(x, v)
+	}
+}
+
+// narrow combines the halves of a full-width vector down to 128 bits with
+// op and returns the XMM register that holds the result.
+func narrow(s kit.ISA, v reg.VecVirtual, op func(a, b, d Op)) reg.Register {
+	y := v.AsY()
+	if s == kit.AVX512 {
+		hi := YMM()
+		VEXTRACTF64X4(U8(1), v, hi)
+		op(hi, y, y)
+	}
+	x := v.AsX()
+	hx := XMM()
+	if s == kit.AVX512 {
+		VEXTRACTF32X4(U8(1), y, hx) // y may be Y16-Y31, which only EVEX encodes
+	} else {
+		VEXTRACTF128(U8(1), y, hx)
+	}
+	op(hx, x, x)
+	return x
+}
+
+// and and or are the bitwise instructions of the ISA (the VEX forms do not
+// reach ZMM or X16-X31).
+func and(s kit.ISA, a, b, d Op) {
+	if s == kit.AVX512 {
+		VPANDQ(a, b, d)
+	} else {
+		VPAND(a, b, d)
+	}
+}
+
+func or(s kit.ISA, a, b, d Op) {
+	if s == kit.AVX512 {
+		VPORQ(a, b, d)
+	} else {
+		VPOR(a, b, d)
+	}
+}

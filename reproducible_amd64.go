@@ -1,0 +1,60 @@
+//go:build amd64 && !purego
+
+package quiver
+
+// The reproducible sum's kernels on amd64 (reproducible_amd64.s, generated
+// by internal/asm/amd64/repro). The kernels take a length that is a
+// multiple of their step and never read past it; the wrappers pass the
+// largest such prefix and finish the rest with the portable kernels, whose
+// fold sums add to the kernel's exactly (ADR-105).
+
+func init() {
+	// Steps: four vectors of float64 lanes per fold iteration (a float32
+	// vector is widened from half a register), four full vectors per
+	// exponent-pass iteration.
+	avx2Backend.repro32 = reproKernels[float32]{
+		maxExp: reproMaxWrap(reproMaxF32AVX2, 4*8, 23),
+		fold:   reproFoldWrap(reproFoldF32AVX2, 4*4),
+	}
+	avx2Backend.repro64 = reproKernels[float64]{
+		maxExp: reproMaxWrap(reproMaxF64AVX2, 4*4, 20),
+		fold:   reproFoldWrap(reproFoldF64AVX2, 4*4),
+	}
+	avx512Backend.repro32 = reproKernels[float32]{
+		maxExp: reproMaxWrap(reproMaxF32AVX512, 4*16, 23),
+		fold:   reproFoldWrap(reproFoldF32AVX512, 4*8),
+	}
+	avx512Backend.repro64 = reproKernels[float64]{
+		maxExp: reproMaxWrap(reproMaxF64AVX512, 4*8, 20),
+		fold:   reproFoldWrap(reproFoldF64AVX512, 4*8),
+	}
+}
+
+// reproMaxWrap adapts an exponent-pass kernel, which returns the largest
+// exponent field shifted left by shift within 32 bits.
+func reproMaxWrap[T float32 | float64](kernel func(x []T) uint32, step int, shift uint) func([]T) int {
+	tail := reproGoKernels[T]().maxExp
+	return func(x []T) int {
+		full := len(x) - len(x)%step
+		e := 0
+		if full > 0 {
+			e = int(kernel(x[:full]) >> shift)
+		}
+		return max(e, tail(x[full:]))
+	}
+}
+
+// reproFoldWrap adapts a fold kernel; the tail's fold sums are multiples of
+// the same grids and add to the kernel's exactly.
+func reproFoldWrap[T float32 | float64](kernel func(x []T, mA, mB float64) (a, b float64, resid uint64), step int) func([]T, float64, float64) (float64, float64, uint64) {
+	return func(x []T, mA, mB float64) (float64, float64, uint64) {
+		full := len(x) - len(x)%step
+		var a, b float64
+		var r uint64
+		if full > 0 {
+			a, b, r = kernel(x[:full], mA, mB)
+		}
+		ta, tb, tr := reproFold(x[full:], mA, mB)
+		return a + ta, b + tb, r | tr
+	}
+}
