@@ -7,8 +7,8 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"strings"
-	"time"
 	"testing"
+	"time"
 
 	"golang.org/x/exp/constraints"
 

@@ -11,8 +11,8 @@ import (
 	"fmt"
 
 	. "github.com/mmcloughlin/avo/build"
-	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/gotypes"
+	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 
 	"github.com/quiverlabs/quiver/internal/asm/amd64/kit"
