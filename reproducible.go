@@ -25,19 +25,19 @@ import (
 //
 //  1. An integer pass finds the largest exponent field e of the block
 //     (the maxExp kernel).
-//  2. Two error-free extraction folds split every value x exactly into
-//     x = qA + qB + r, where qA is a multiple of gA = 2^(e-1060), qB a
-//     multiple of gB = gA·2^-39 (at least 2^-1074), and |r| <= gB/2
-//     (the fold kernel). Each fold keeps one accumulator per lane that
+//  2. Three error-free extraction folds split every value x exactly into
+//     x = qA + qB + qC + r, where qA is a multiple of gA = 2^(e-1060), qB
+//     of gB = gA·2^-39, qC of gC = gB·2^-39 (each grid at least 2^-1074),
+//     and |r| <= gC/2 (the fold kernel). Each fold keeps one accumulator per lane that
 //     starts at M = 1.5·2^52·g; adding x rounds it to the grid g, the
 //     accumulator's change is the extracted part and the rounding error
 //     is what goes on to the next fold. Every operation is exact or an
 //     IEEE rounding whose error is carried on, so which way a tie rounds
 //     moves value between folds but never loses it, and the sums of the
 //     extracted parts are exact in float64 (at most 2^50 units g).
-//  3. The two fold sums are deposited exactly into the digits. If some r
-//     is not zero (a value more than 2^24 below the block's largest, in
-//     float64), the block is redone in Go with the residuals deposited
+//  3. The three fold sums are deposited exactly into the digits. If some r
+//     is not zero (a float64 more than 2^63 below the block's largest;
+//     float32 values never leave one), the block is redone in Go with the residuals deposited
 //     one by one; blocks with an infinity, a NaN, only zeros and
 //     subnormals, or a value of 2^1007 or more are deposited value by
 //     value.
@@ -73,12 +73,12 @@ type reproKernels[T float32 | float64] struct {
 	// maxExp returns the largest exponent field (bits 52..62 of a
 	// float64, 23..30 of a float32) among x; 0 for an empty x.
 	maxExp func(x []T) int
-	// fold runs the two extraction folds over x with the fold constants
-	// mA = 1.5·2^52·gA and mB = 1.5·2^52·gB, widening float32 to float64,
-	// and returns the exact sums of the extracted parts and the OR of the
-	// residuals' bits without their sign bit (0: every residual is 0).
-	// It needs every |x| < 2^38·gA.
-	fold func(x []T, mA, mB float64) (a, b float64, resid uint64)
+	// fold runs the three extraction folds over x with the fold
+	// constants mA, mB, mC (1.5·2^52 times each fold's grid), widening
+	// float32 to float64, and returns the exact sums of the extracted parts
+	// and the OR of the residuals' bits without their sign bit (0: every
+	// residual is 0). It needs every |x| < 2^38·gA.
+	fold func(x []T, mA, mB, mC float64) (a, b, c float64, resid uint64)
 }
 
 // reproGoKernels are the portable kernels, the reference the SIMD kernels
@@ -139,40 +139,40 @@ func reproMaxExp32(x []float32) int {
 	return int(max(m0, m1, m2, m3) >> 23)
 }
 
-// reproFold is the portable fold: four lanes, so that the adds of
-// different elements overlap. Per element: three adds or subtracts per
+// reproFold is the portable fold: two lanes, so that the adds of
+// neighbouring elements overlap. Per element: three adds or subtracts per
 // fold and an OR.
-func reproFold[T float32 | float64](x []T, mA, mB float64) (a, b float64, resid uint64) {
-	a0, a1, a2, a3 := mA, mA, mA, mA
-	b0, b1, b2, b3 := mB, mB, mB, mB
-	var r0, r1, r2, r3 uint64
+func reproFold[T float32 | float64](x []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
+	a0, a1 := mA, mA
+	b0, b1 := mB, mB
+	c0, c1 := mC, mC
+	var r0, r1 uint64
 	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		a0, b0, r0 = reproStep(float64(x[i]), a0, b0, r0)
-		a1, b1, r1 = reproStep(float64(x[i+1]), a1, b1, r1)
-		a2, b2, r2 = reproStep(float64(x[i+2]), a2, b2, r2)
-		a3, b3, r3 = reproStep(float64(x[i+3]), a3, b3, r3)
+	for ; i+2 <= len(x); i += 2 {
+		a0, b0, c0, r0 = reproStep(float64(x[i]), a0, b0, c0, r0)
+		a1, b1, c1, r1 = reproStep(float64(x[i+1]), a1, b1, c1, r1)
 	}
-	for ; i < len(x); i++ {
-		a0, b0, r0 = reproStep(float64(x[i]), a0, b0, r0)
+	if i < len(x) {
+		a0, b0, c0, r0 = reproStep(float64(x[i]), a0, b0, c0, r0)
 	}
 	// Each lane's change is exact (Sterbenz) and a multiple of its grid,
 	// and all of them together stay below 2^50 units: these sums are
 	// exact in any order.
-	a = (a0 - mA) + (a1 - mA) + (a2 - mA) + (a3 - mA)
-	b = (b0 - mB) + (b1 - mB) + (b2 - mB) + (b3 - mB)
-	return a, b, (r0 | r1 | r2 | r3) &^ (1 << 63)
+	return (a0 - mA) + (a1 - mA), (b0 - mB) + (b1 - mB), (c0 - mC) + (c1 - mC), (r0 | r1) &^ (1 << 63)
 }
 
-// reproStep runs both folds on one value: sA and sB are the lane's fold
-// accumulators, res the OR of its residuals' bits.
-func reproStep(v, sA, sB float64, res uint64) (float64, float64, uint64) {
+// reproStep runs the three folds on one value: sA, sB and sC are the
+// lane's fold accumulators, res the OR of its residuals' bits.
+func reproStep(v, sA, sB, sC float64, res uint64) (float64, float64, float64, uint64) {
 	t := sA + v // v rounded to the grid gA, plus sA
 	q := t - sA // exact: the part of v on the grid
-	r := v - q  // exact: the rounding error of sA + v
-	u := sB + r
+	v -= q      // exact: the rounding error of sA + v
+	u := sB + v
 	q = u - sB
-	return t, u, res | math.Float64bits(r-q)
+	v -= q
+	w := sC + v
+	q = w - sC
+	return t, u, w, res | math.Float64bits(v-q)
 }
 
 // reproAcc is the exact sum of the values deposited so far and the flags
@@ -285,11 +285,12 @@ func (a *reproAcc) merge(o *reproAcc) {
 // reproMagic returns the fold constants for a block whose largest
 // exponent field is e (1..reproFastExp): mA = 1.5·2^52·gA with
 // gA = 2^(e-1060), so that every |x| < 2^(e-1022) = 2^38·gA, and
-// mB = 1.5·2^52·gB with gB = gA·2^-39, at least 2^-1074 (every float64 is
-// a multiple of that).
-func reproMagic(e int) (mA, mB float64) {
-	eB := max(e-24, 1)
-	return math.Float64frombits(uint64(e+15)<<52 | 1<<51), math.Float64frombits(uint64(eB)<<52 | 1<<51)
+// mB, mC likewise with gB = gA·2^-39 and gC = gB·2^-39, each grid at least
+// 2^-1074 (every float64 is a multiple of that). A fold's residual is at
+// most half its grid, 2^38 units of the next one.
+func reproMagic(e int) (mA, mB, mC float64) {
+	m := func(field int) float64 { return math.Float64frombits(uint64(max(field, 1))<<52 | 1<<51) }
+	return m(e + 15), m(e - 24), m(e - 63)
 }
 
 // reproExp64 turns a block's largest exponent field in T's format into
@@ -322,13 +323,14 @@ func reproAddDense[T float32 | float64](a *reproAcc, k *reproKernels[T], x []T) 
 			a.settle()
 			continue
 		}
-		mA, mB := reproMagic(e)
-		sA, sB, res := k.fold(blk, mA, mB)
+		mA, mB, mC := reproMagic(e)
+		sA, sB, sC, res := k.fold(blk, mA, mB, mC)
 		if res != 0 {
-			sA, sB = reproFoldDeposit(a, blk, mA, mB)
+			sA, sB, sC = reproFoldDeposit(a, blk, mA, mB, mC)
 		}
 		a.deposit(sA)
 		a.deposit(sB)
+		a.deposit(sC)
 		// e > 0: a value other than a zero took part.
 		a.any, a.nonNegZero = true, true
 		a.settle()
@@ -338,21 +340,16 @@ func reproAddDense[T float32 | float64](a *reproAcc, k *reproKernels[T], x []T) 
 // reproFoldDeposit is the fold on one lane with every residual deposited
 // exactly: the path of a block whose values span more than the two folds
 // cover.
-func reproFoldDeposit[T float32 | float64](a *reproAcc, x []T, mA, mB float64) (sA, sB float64) {
-	tA, tB := mA, mB
+func reproFoldDeposit[T float32 | float64](a *reproAcc, x []T, mA, mB, mC float64) (sA, sB, sC float64) {
+	tA, tB, tC := mA, mB, mC
 	for _, v := range x {
-		f := float64(v)
-		t := tA + f
-		q := t - tA
-		r := f - q
-		u := tB + r
-		q = u - tB
-		tA, tB = t, u
-		if r -= q; r != 0 {
-			a.deposit(r)
+		var r uint64
+		tA, tB, tC, r = reproStep(float64(v), tA, tB, tC, 0)
+		if r&^(1<<63) != 0 {
+			a.deposit(math.Float64frombits(r))
 		}
 	}
-	return tA - mA, tB - mB
+	return tA - mA, tB - mB, tC - mC
 }
 
 // reproAddMasked adds the participating elements of x under a validity
@@ -395,25 +392,22 @@ func reproAddMasked[T float32 | float64](a *reproAcc, x []T, bits []byte, off in
 			a.settle()
 			continue
 		}
-		mA, mB := reproMagic(e)
-		tA, tB := mA, mB
+		mA, mB, mC := reproMagic(e)
+		tA, tB, tC := mA, mB, mC
 		for p := lo; p < hi; p++ {
 			f, ok := valueAt(p)
 			if !ok {
 				continue
 			}
-			t := tA + f
-			q := t - tA
-			r := f - q
-			u := tB + r
-			q = u - tB
-			tA, tB = t, u
-			if r -= q; r != 0 {
-				a.deposit(r)
+			var r uint64
+			tA, tB, tC, r = reproStep(f, tA, tB, tC, 0)
+			if r&^(1<<63) != 0 {
+				a.deposit(math.Float64frombits(r))
 			}
 		}
 		a.deposit(tA - mA)
 		a.deposit(tB - mB)
+		a.deposit(tC - mC)
 		a.any, a.nonNegZero = true, true
 		a.settle()
 	}
@@ -700,8 +694,8 @@ func (s *SumReproducibleState[T]) AddParallel(x []T, workers int, m ...Mask) {
 // Choose [Sum] for speed with reproducibility per (version, backend); choose
 // SumReproducible when the bits must agree across machines, orders,
 // batches or core counts, or when accuracy matters: it costs a few times
-// Sum on SIMD backends (see ADR-105 and docs/ledger.md). Values that span
-// more than 2^24 (float64) within one block of 4096 take a slower exact
+// Sum on SIMD backends (see ADR-105 and docs/ledger.md). Float64 values more
+// than 2^63 below the largest of their block of 4096 take a slower exact
 // path.
 //
 // It panics as [Sum] does: if more than one Mask is given, if m's bitmap

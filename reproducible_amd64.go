@@ -9,16 +9,16 @@ package quiver
 // fold sums add to the kernel's exactly (ADR-105).
 
 func init() {
-	// Steps: four vectors of float64 lanes per fold iteration (a float32
-	// vector is widened from half a register), four full vectors per
-	// exponent-pass iteration.
+	// Steps: two (AVX2) or four (AVX-512) vectors of float64 lanes per
+	// fold iteration (a float32 vector is widened from half a register),
+	// four full vectors per exponent-pass iteration.
 	avx2Backend.repro32 = reproKernels[float32]{
 		maxExp: reproMaxWrap(reproMaxF32AVX2, 4*8, 23),
-		fold:   reproFoldWrap(reproFoldF32AVX2, 4*4),
+		fold:   reproFoldWrap(reproFoldF32AVX2, 2*4),
 	}
 	avx2Backend.repro64 = reproKernels[float64]{
 		maxExp: reproMaxWrap(reproMaxF64AVX2, 4*4, 20),
-		fold:   reproFoldWrap(reproFoldF64AVX2, 4*4),
+		fold:   reproFoldWrap(reproFoldF64AVX2, 2*4),
 	}
 	avx512Backend.repro32 = reproKernels[float32]{
 		maxExp: reproMaxWrap(reproMaxF32AVX512, 4*16, 23),
@@ -46,15 +46,15 @@ func reproMaxWrap[T float32 | float64](kernel func(x []T) uint32, step int, shif
 
 // reproFoldWrap adapts a fold kernel; the tail's fold sums are multiples of
 // the same grids and add to the kernel's exactly.
-func reproFoldWrap[T float32 | float64](kernel func(x []T, mA, mB float64) (a, b float64, resid uint64), step int) func([]T, float64, float64) (float64, float64, uint64) {
-	return func(x []T, mA, mB float64) (float64, float64, uint64) {
+func reproFoldWrap[T float32 | float64](kernel func(x []T, mA, mB, mC float64) (a, b, c float64, resid uint64), step int) func([]T, float64, float64, float64) (float64, float64, float64, uint64) {
+	return func(x []T, mA, mB, mC float64) (float64, float64, float64, uint64) {
 		full := len(x) - len(x)%step
-		var a, b float64
+		var a, b, c float64
 		var r uint64
 		if full > 0 {
-			a, b, r = kernel(x[:full], mA, mB)
+			a, b, c, r = kernel(x[:full], mA, mB, mC)
 		}
-		ta, tb, tr := reproFold(x[full:], mA, mB)
-		return a + ta, b + tb, r | tr
+		ta, tb, tc, tr := reproFold(x[full:], mA, mB, mC)
+		return a + ta, b + tb, c + tc, r | tr
 	}
 }

@@ -50,114 +50,97 @@ max_done:
 	VZEROUPPER
 	RET
 
-// func reproFoldF32AVX2(x []float32, mA float64, mB float64) (a float64, b float64, resid uint64)
+// func reproFoldF32AVX2(x []float32, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
 // Requires: AVX, AVX2
-TEXT ·reproFoldF32AVX2(SB), NOSPLIT, $0-64
+TEXT ·reproFoldF32AVX2(SB), NOSPLIT, $0-80
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VBROADCASTSD mA+24(FP), Y0
-	VBROADCASTSD mB+32(FP), Y1
+	VMOVAPD      Y0, Y1
 	VMOVAPD      Y0, Y2
-	VMOVAPD      Y1, Y3
-	VMOVAPD      Y0, Y4
-	VMOVAPD      Y1, Y5
-	VMOVAPD      Y0, Y6
-	VMOVAPD      Y1, Y7
-	VMOVAPD      Y0, Y8
-	VMOVAPD      Y1, Y9
-	VPXOR        Y10, Y10, Y10
-	CMPQ         CX, $0x00000010
+	VBROADCASTSD mB+32(FP), Y3
+	VMOVAPD      Y3, Y4
+	VMOVAPD      Y3, Y5
+	VBROADCASTSD mC+40(FP), Y6
+	VMOVAPD      Y6, Y7
+	VMOVAPD      Y6, Y8
+	VPXOR        Y9, Y9, Y9
+	CMPQ         CX, $0x00000008
 	JL           fold_done
 
 fold_loop:
-	VCVTPS2PD (AX), Y11
+	VCVTPS2PD (AX), Y10
 
-	// vector 0: x = qA + qB + r exactly
-	VADDPD    Y11, Y2, Y12
-	VSUBPD    Y2, Y12, Y13
-	VMOVAPD   Y12, Y2
-	VSUBPD    Y13, Y11, Y11
-	VADDPD    Y11, Y3, Y12
-	VSUBPD    Y3, Y12, Y13
-	VMOVAPD   Y12, Y3
-	VSUBPD    Y13, Y11, Y11
-	VORPD     Y11, Y10, Y10
-	VCVTPS2PD 16(AX), Y11
+	// vector 0: x = qA + qB + qC + r exactly
+	VADDPD    Y10, Y1, Y11
+	VSUBPD    Y1, Y11, Y12
+	VMOVAPD   Y11, Y1
+	VSUBPD    Y12, Y10, Y10
+	VADDPD    Y10, Y4, Y11
+	VSUBPD    Y4, Y11, Y12
+	VMOVAPD   Y11, Y4
+	VSUBPD    Y12, Y10, Y10
+	VADDPD    Y10, Y7, Y11
+	VSUBPD    Y7, Y11, Y12
+	VMOVAPD   Y11, Y7
+	VSUBPD    Y12, Y10, Y10
+	VORPD     Y10, Y9, Y9
+	VCVTPS2PD 16(AX), Y10
 
-	// vector 1: x = qA + qB + r exactly
-	VADDPD    Y11, Y4, Y12
-	VSUBPD    Y4, Y12, Y13
-	VMOVAPD   Y12, Y4
-	VSUBPD    Y13, Y11, Y11
-	VADDPD    Y11, Y5, Y12
-	VSUBPD    Y5, Y12, Y13
-	VMOVAPD   Y12, Y5
-	VSUBPD    Y13, Y11, Y11
-	VORPD     Y11, Y10, Y10
-	VCVTPS2PD 32(AX), Y11
-
-	// vector 2: x = qA + qB + r exactly
-	VADDPD    Y11, Y6, Y12
-	VSUBPD    Y6, Y12, Y13
-	VMOVAPD   Y12, Y6
-	VSUBPD    Y13, Y11, Y11
-	VADDPD    Y11, Y7, Y12
-	VSUBPD    Y7, Y12, Y13
-	VMOVAPD   Y12, Y7
-	VSUBPD    Y13, Y11, Y11
-	VORPD     Y11, Y10, Y10
-	VCVTPS2PD 48(AX), Y11
-
-	// vector 3: x = qA + qB + r exactly
-	VADDPD  Y11, Y8, Y12
-	VSUBPD  Y8, Y12, Y13
-	VMOVAPD Y12, Y8
-	VSUBPD  Y13, Y11, Y11
-	VADDPD  Y11, Y9, Y12
-	VSUBPD  Y9, Y12, Y13
-	VMOVAPD Y12, Y9
-	VSUBPD  Y13, Y11, Y11
-	VORPD   Y11, Y10, Y10
-	ADDQ    $0x00000040, AX
-	SUBQ    $0x00000010, CX
-	CMPQ    CX, $0x00000010
+	// vector 1: x = qA + qB + qC + r exactly
+	VADDPD  Y10, Y2, Y11
+	VSUBPD  Y2, Y11, Y12
+	VMOVAPD Y11, Y2
+	VSUBPD  Y12, Y10, Y10
+	VADDPD  Y10, Y5, Y11
+	VSUBPD  Y5, Y11, Y12
+	VMOVAPD Y11, Y5
+	VSUBPD  Y12, Y10, Y10
+	VADDPD  Y10, Y8, Y11
+	VSUBPD  Y8, Y11, Y12
+	VMOVAPD Y11, Y8
+	VSUBPD  Y12, Y10, Y10
+	VORPD   Y10, Y9, Y9
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
 	JGE     fold_loop
 
 fold_done:
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
+	VSUBPD       Y0, Y1, Y1
 	VSUBPD       Y0, Y2, Y2
-	VSUBPD       Y1, Y3, Y3
-	VSUBPD       Y0, Y4, Y4
-	VSUBPD       Y1, Y5, Y5
-	VSUBPD       Y0, Y6, Y6
-	VSUBPD       Y1, Y7, Y7
-	VSUBPD       Y0, Y8, Y8
-	VSUBPD       Y1, Y9, Y9
-	VADDPD       Y6, Y2, Y2
-	VADDPD       Y8, Y4, Y4
-	VADDPD       Y4, Y2, Y2
-	VADDPD       Y7, Y3, Y3
-	VADDPD       Y9, Y5, Y5
-	VADDPD       Y5, Y3, Y3
-	VEXTRACTF128 $0x01, Y2, X0
-	VADDPD       X0, X2, X2
-	VPERMILPD    $0x01, X2, X0
-	VADDSD       X0, X2, X2
-	VMOVSD       X2, a+40(FP)
-	VEXTRACTF128 $0x01, Y3, X0
-	VADDPD       X0, X3, X3
-	VPERMILPD    $0x01, X3, X0
-	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+48(FP)
-	VEXTRACTF128 $0x01, Y10, X0
-	VPOR         X0, X10, X10
-	VPSHUFD      $0x4e, X10, X0
-	VPOR         X0, X10, X10
-	VMOVQ        X10, AX
+	VADDPD       Y2, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X0
+	VADDPD       X0, X1, X1
+	VPERMILPD    $0x01, X1, X0
+	VADDSD       X0, X1, X1
+	VMOVSD       X1, a+48(FP)
+	VSUBPD       Y3, Y4, Y4
+	VSUBPD       Y3, Y5, Y5
+	VADDPD       Y5, Y4, Y4
+	VEXTRACTF128 $0x01, Y4, X0
+	VADDPD       X0, X4, X4
+	VPERMILPD    $0x01, X4, X0
+	VADDSD       X0, X4, X4
+	VMOVSD       X4, b+56(FP)
+	VSUBPD       Y6, Y7, Y7
+	VSUBPD       Y6, Y8, Y8
+	VADDPD       Y8, Y7, Y7
+	VEXTRACTF128 $0x01, Y7, X0
+	VADDPD       X0, X7, X7
+	VPERMILPD    $0x01, X7, X0
+	VADDSD       X0, X7, X7
+	VMOVSD       X7, c+64(FP)
+	VEXTRACTF128 $0x01, Y9, X0
+	VPOR         X0, X9, X9
+	VPSHUFD      $0x4e, X9, X0
+	VPOR         X0, X9, X9
+	VMOVQ        X9, AX
 	MOVQ         $0x7fffffffffffffff, CX
 	ANDQ         CX, AX
-	MOVQ         AX, resid+56(FP)
+	MOVQ         AX, resid+72(FP)
 	VZEROUPPER
 	RET
 
@@ -207,114 +190,97 @@ max_done:
 	VZEROUPPER
 	RET
 
-// func reproFoldF64AVX2(x []float64, mA float64, mB float64) (a float64, b float64, resid uint64)
+// func reproFoldF64AVX2(x []float64, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
 // Requires: AVX, AVX2
-TEXT ·reproFoldF64AVX2(SB), NOSPLIT, $0-64
+TEXT ·reproFoldF64AVX2(SB), NOSPLIT, $0-80
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VBROADCASTSD mA+24(FP), Y0
-	VBROADCASTSD mB+32(FP), Y1
+	VMOVAPD      Y0, Y1
 	VMOVAPD      Y0, Y2
-	VMOVAPD      Y1, Y3
-	VMOVAPD      Y0, Y4
-	VMOVAPD      Y1, Y5
-	VMOVAPD      Y0, Y6
-	VMOVAPD      Y1, Y7
-	VMOVAPD      Y0, Y8
-	VMOVAPD      Y1, Y9
-	VPXOR        Y10, Y10, Y10
-	CMPQ         CX, $0x00000010
+	VBROADCASTSD mB+32(FP), Y3
+	VMOVAPD      Y3, Y4
+	VMOVAPD      Y3, Y5
+	VBROADCASTSD mC+40(FP), Y6
+	VMOVAPD      Y6, Y7
+	VMOVAPD      Y6, Y8
+	VPXOR        Y9, Y9, Y9
+	CMPQ         CX, $0x00000008
 	JL           fold_done
 
 fold_loop:
-	VMOVUPD (AX), Y11
+	VMOVUPD (AX), Y10
 
-	// vector 0: x = qA + qB + r exactly
-	VADDPD  Y11, Y2, Y12
-	VSUBPD  Y2, Y12, Y13
-	VMOVAPD Y12, Y2
-	VSUBPD  Y13, Y11, Y11
-	VADDPD  Y11, Y3, Y12
-	VSUBPD  Y3, Y12, Y13
-	VMOVAPD Y12, Y3
-	VSUBPD  Y13, Y11, Y11
-	VORPD   Y11, Y10, Y10
-	VMOVUPD 32(AX), Y11
+	// vector 0: x = qA + qB + qC + r exactly
+	VADDPD  Y10, Y1, Y11
+	VSUBPD  Y1, Y11, Y12
+	VMOVAPD Y11, Y1
+	VSUBPD  Y12, Y10, Y10
+	VADDPD  Y10, Y4, Y11
+	VSUBPD  Y4, Y11, Y12
+	VMOVAPD Y11, Y4
+	VSUBPD  Y12, Y10, Y10
+	VADDPD  Y10, Y7, Y11
+	VSUBPD  Y7, Y11, Y12
+	VMOVAPD Y11, Y7
+	VSUBPD  Y12, Y10, Y10
+	VORPD   Y10, Y9, Y9
+	VMOVUPD 32(AX), Y10
 
-	// vector 1: x = qA + qB + r exactly
-	VADDPD  Y11, Y4, Y12
-	VSUBPD  Y4, Y12, Y13
-	VMOVAPD Y12, Y4
-	VSUBPD  Y13, Y11, Y11
-	VADDPD  Y11, Y5, Y12
-	VSUBPD  Y5, Y12, Y13
-	VMOVAPD Y12, Y5
-	VSUBPD  Y13, Y11, Y11
-	VORPD   Y11, Y10, Y10
-	VMOVUPD 64(AX), Y11
-
-	// vector 2: x = qA + qB + r exactly
-	VADDPD  Y11, Y6, Y12
-	VSUBPD  Y6, Y12, Y13
-	VMOVAPD Y12, Y6
-	VSUBPD  Y13, Y11, Y11
-	VADDPD  Y11, Y7, Y12
-	VSUBPD  Y7, Y12, Y13
-	VMOVAPD Y12, Y7
-	VSUBPD  Y13, Y11, Y11
-	VORPD   Y11, Y10, Y10
-	VMOVUPD 96(AX), Y11
-
-	// vector 3: x = qA + qB + r exactly
-	VADDPD  Y11, Y8, Y12
-	VSUBPD  Y8, Y12, Y13
-	VMOVAPD Y12, Y8
-	VSUBPD  Y13, Y11, Y11
-	VADDPD  Y11, Y9, Y12
-	VSUBPD  Y9, Y12, Y13
-	VMOVAPD Y12, Y9
-	VSUBPD  Y13, Y11, Y11
-	VORPD   Y11, Y10, Y10
-	ADDQ    $0x00000080, AX
-	SUBQ    $0x00000010, CX
-	CMPQ    CX, $0x00000010
+	// vector 1: x = qA + qB + qC + r exactly
+	VADDPD  Y10, Y2, Y11
+	VSUBPD  Y2, Y11, Y12
+	VMOVAPD Y11, Y2
+	VSUBPD  Y12, Y10, Y10
+	VADDPD  Y10, Y5, Y11
+	VSUBPD  Y5, Y11, Y12
+	VMOVAPD Y11, Y5
+	VSUBPD  Y12, Y10, Y10
+	VADDPD  Y10, Y8, Y11
+	VSUBPD  Y8, Y11, Y12
+	VMOVAPD Y11, Y8
+	VSUBPD  Y12, Y10, Y10
+	VORPD   Y10, Y9, Y9
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
 	JGE     fold_loop
 
 fold_done:
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
+	VSUBPD       Y0, Y1, Y1
 	VSUBPD       Y0, Y2, Y2
-	VSUBPD       Y1, Y3, Y3
-	VSUBPD       Y0, Y4, Y4
-	VSUBPD       Y1, Y5, Y5
-	VSUBPD       Y0, Y6, Y6
-	VSUBPD       Y1, Y7, Y7
-	VSUBPD       Y0, Y8, Y8
-	VSUBPD       Y1, Y9, Y9
-	VADDPD       Y6, Y2, Y2
-	VADDPD       Y8, Y4, Y4
-	VADDPD       Y4, Y2, Y2
-	VADDPD       Y7, Y3, Y3
-	VADDPD       Y9, Y5, Y5
-	VADDPD       Y5, Y3, Y3
-	VEXTRACTF128 $0x01, Y2, X0
-	VADDPD       X0, X2, X2
-	VPERMILPD    $0x01, X2, X0
-	VADDSD       X0, X2, X2
-	VMOVSD       X2, a+40(FP)
-	VEXTRACTF128 $0x01, Y3, X0
-	VADDPD       X0, X3, X3
-	VPERMILPD    $0x01, X3, X0
-	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+48(FP)
-	VEXTRACTF128 $0x01, Y10, X0
-	VPOR         X0, X10, X10
-	VPSHUFD      $0x4e, X10, X0
-	VPOR         X0, X10, X10
-	VMOVQ        X10, AX
+	VADDPD       Y2, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X0
+	VADDPD       X0, X1, X1
+	VPERMILPD    $0x01, X1, X0
+	VADDSD       X0, X1, X1
+	VMOVSD       X1, a+48(FP)
+	VSUBPD       Y3, Y4, Y4
+	VSUBPD       Y3, Y5, Y5
+	VADDPD       Y5, Y4, Y4
+	VEXTRACTF128 $0x01, Y4, X0
+	VADDPD       X0, X4, X4
+	VPERMILPD    $0x01, X4, X0
+	VADDSD       X0, X4, X4
+	VMOVSD       X4, b+56(FP)
+	VSUBPD       Y6, Y7, Y7
+	VSUBPD       Y6, Y8, Y8
+	VADDPD       Y8, Y7, Y7
+	VEXTRACTF128 $0x01, Y7, X0
+	VADDPD       X0, X7, X7
+	VPERMILPD    $0x01, X7, X0
+	VADDSD       X0, X7, X7
+	VMOVSD       X7, c+64(FP)
+	VEXTRACTF128 $0x01, Y9, X0
+	VPOR         X0, X9, X9
+	VPSHUFD      $0x4e, X9, X0
+	VPOR         X0, X9, X9
+	VMOVQ        X9, AX
 	MOVQ         $0x7fffffffffffffff, CX
 	ANDQ         CX, AX
-	MOVQ         AX, resid+56(FP)
+	MOVQ         AX, resid+72(FP)
 	VZEROUPPER
 	RET
 
@@ -366,74 +332,95 @@ max_done:
 	VZEROUPPER
 	RET
 
-// func reproFoldF32AVX512(x []float32, mA float64, mB float64) (a float64, b float64, resid uint64)
+// func reproFoldF32AVX512(x []float32, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
 // Requires: AVX, AVX512DQ, AVX512F, AVX512VL
-TEXT ·reproFoldF32AVX512(SB), NOSPLIT, $0-64
+TEXT ·reproFoldF32AVX512(SB), NOSPLIT, $0-80
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VBROADCASTSD mA+24(FP), Z0
-	VBROADCASTSD mB+32(FP), Z1
+	VMOVAPD      Z0, Z1
 	VMOVAPD      Z0, Z2
-	VMOVAPD      Z1, Z3
+	VMOVAPD      Z0, Z3
 	VMOVAPD      Z0, Z4
-	VMOVAPD      Z1, Z5
-	VMOVAPD      Z0, Z6
-	VMOVAPD      Z1, Z7
-	VMOVAPD      Z0, Z8
-	VMOVAPD      Z1, Z9
-	VPXORQ       Z10, Z10, Z10
+	VBROADCASTSD mB+32(FP), Z5
+	VMOVAPD      Z5, Z6
+	VMOVAPD      Z5, Z7
+	VMOVAPD      Z5, Z8
+	VMOVAPD      Z5, Z9
+	VBROADCASTSD mC+40(FP), Z10
+	VMOVAPD      Z10, Z11
+	VMOVAPD      Z10, Z12
+	VMOVAPD      Z10, Z13
+	VMOVAPD      Z10, Z14
+	VPXORQ       Z15, Z15, Z15
 	CMPQ         CX, $0x00000020
 	JL           fold_done
 
 fold_loop:
-	VCVTPS2PD (AX), Z11
+	VCVTPS2PD (AX), Z16
 
-	// vector 0: x = qA + qB + r exactly
-	VADDPD    Z11, Z2, Z12
-	VSUBPD    Z2, Z12, Z13
-	VMOVAPD   Z12, Z2
-	VSUBPD    Z13, Z11, Z11
-	VADDPD    Z11, Z3, Z12
-	VSUBPD    Z3, Z12, Z13
-	VMOVAPD   Z12, Z3
-	VSUBPD    Z13, Z11, Z11
-	VORPD     Z11, Z10, Z10
-	VCVTPS2PD 32(AX), Z11
+	// vector 0: x = qA + qB + qC + r exactly
+	VADDPD    Z16, Z1, Z17
+	VSUBPD    Z1, Z17, Z18
+	VMOVAPD   Z17, Z1
+	VSUBPD    Z18, Z16, Z16
+	VADDPD    Z16, Z6, Z17
+	VSUBPD    Z6, Z17, Z18
+	VMOVAPD   Z17, Z6
+	VSUBPD    Z18, Z16, Z16
+	VADDPD    Z16, Z11, Z17
+	VSUBPD    Z11, Z17, Z18
+	VMOVAPD   Z17, Z11
+	VSUBPD    Z18, Z16, Z16
+	VORPD     Z16, Z15, Z15
+	VCVTPS2PD 32(AX), Z16
 
-	// vector 1: x = qA + qB + r exactly
-	VADDPD    Z11, Z4, Z12
-	VSUBPD    Z4, Z12, Z13
-	VMOVAPD   Z12, Z4
-	VSUBPD    Z13, Z11, Z11
-	VADDPD    Z11, Z5, Z12
-	VSUBPD    Z5, Z12, Z13
-	VMOVAPD   Z12, Z5
-	VSUBPD    Z13, Z11, Z11
-	VORPD     Z11, Z10, Z10
-	VCVTPS2PD 64(AX), Z11
+	// vector 1: x = qA + qB + qC + r exactly
+	VADDPD    Z16, Z2, Z17
+	VSUBPD    Z2, Z17, Z18
+	VMOVAPD   Z17, Z2
+	VSUBPD    Z18, Z16, Z16
+	VADDPD    Z16, Z7, Z17
+	VSUBPD    Z7, Z17, Z18
+	VMOVAPD   Z17, Z7
+	VSUBPD    Z18, Z16, Z16
+	VADDPD    Z16, Z12, Z17
+	VSUBPD    Z12, Z17, Z18
+	VMOVAPD   Z17, Z12
+	VSUBPD    Z18, Z16, Z16
+	VORPD     Z16, Z15, Z15
+	VCVTPS2PD 64(AX), Z16
 
-	// vector 2: x = qA + qB + r exactly
-	VADDPD    Z11, Z6, Z12
-	VSUBPD    Z6, Z12, Z13
-	VMOVAPD   Z12, Z6
-	VSUBPD    Z13, Z11, Z11
-	VADDPD    Z11, Z7, Z12
-	VSUBPD    Z7, Z12, Z13
-	VMOVAPD   Z12, Z7
-	VSUBPD    Z13, Z11, Z11
-	VORPD     Z11, Z10, Z10
-	VCVTPS2PD 96(AX), Z11
+	// vector 2: x = qA + qB + qC + r exactly
+	VADDPD    Z16, Z3, Z17
+	VSUBPD    Z3, Z17, Z18
+	VMOVAPD   Z17, Z3
+	VSUBPD    Z18, Z16, Z16
+	VADDPD    Z16, Z8, Z17
+	VSUBPD    Z8, Z17, Z18
+	VMOVAPD   Z17, Z8
+	VSUBPD    Z18, Z16, Z16
+	VADDPD    Z16, Z13, Z17
+	VSUBPD    Z13, Z17, Z18
+	VMOVAPD   Z17, Z13
+	VSUBPD    Z18, Z16, Z16
+	VORPD     Z16, Z15, Z15
+	VCVTPS2PD 96(AX), Z16
 
-	// vector 3: x = qA + qB + r exactly
-	VADDPD  Z11, Z8, Z12
-	VSUBPD  Z8, Z12, Z13
-	VMOVAPD Z12, Z8
-	VSUBPD  Z13, Z11, Z11
-	VADDPD  Z11, Z9, Z12
-	VSUBPD  Z9, Z12, Z13
-	VMOVAPD Z12, Z9
-	VSUBPD  Z13, Z11, Z11
-	VORPD   Z11, Z10, Z10
+	// vector 3: x = qA + qB + qC + r exactly
+	VADDPD  Z16, Z4, Z17
+	VSUBPD  Z4, Z17, Z18
+	VMOVAPD Z17, Z4
+	VSUBPD  Z18, Z16, Z16
+	VADDPD  Z16, Z9, Z17
+	VSUBPD  Z9, Z17, Z18
+	VMOVAPD Z17, Z9
+	VSUBPD  Z18, Z16, Z16
+	VADDPD  Z16, Z14, Z17
+	VSUBPD  Z14, Z17, Z18
+	VMOVAPD Z17, Z14
+	VSUBPD  Z18, Z16, Z16
+	VORPD   Z16, Z15, Z15
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000020, CX
 	CMPQ    CX, $0x00000020
@@ -442,44 +429,58 @@ fold_loop:
 fold_done:
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
+	VSUBPD        Z0, Z1, Z1
 	VSUBPD        Z0, Z2, Z2
-	VSUBPD        Z1, Z3, Z3
+	VSUBPD        Z0, Z3, Z3
 	VSUBPD        Z0, Z4, Z4
-	VSUBPD        Z1, Z5, Z5
-	VSUBPD        Z0, Z6, Z6
-	VSUBPD        Z1, Z7, Z7
-	VSUBPD        Z0, Z8, Z8
-	VSUBPD        Z1, Z9, Z9
-	VADDPD        Z6, Z2, Z2
-	VADDPD        Z8, Z4, Z4
+	VADDPD        Z3, Z1, Z1
 	VADDPD        Z4, Z2, Z2
-	VADDPD        Z7, Z3, Z3
-	VADDPD        Z9, Z5, Z5
-	VADDPD        Z5, Z3, Z3
-	VEXTRACTF64X4 $0x01, Z2, Y0
-	VADDPD        Y0, Y2, Y2
-	VEXTRACTF32X4 $0x01, Y2, X0
-	VADDPD        X0, X2, X2
-	VPERMILPD     $0x01, X2, X0
-	VADDSD        X0, X2, X2
-	VMOVSD        X2, a+40(FP)
-	VEXTRACTF64X4 $0x01, Z3, Y0
-	VADDPD        Y0, Y3, Y3
-	VEXTRACTF32X4 $0x01, Y3, X0
-	VADDPD        X0, X3, X3
-	VPERMILPD     $0x01, X3, X0
-	VADDSD        X0, X3, X3
-	VMOVSD        X3, b+48(FP)
-	VEXTRACTF64X4 $0x01, Z10, Y0
-	VPORQ         Y0, Y10, Y10
-	VEXTRACTF32X4 $0x01, Y10, X0
-	VPORQ         X0, X10, X10
-	VPSHUFD       $0x4e, X10, X0
-	VPORQ         X0, X10, X10
-	VMOVQ         X10, AX
+	VADDPD        Z2, Z1, Z1
+	VEXTRACTF64X4 $0x01, Z1, Y0
+	VADDPD        Y0, Y1, Y1
+	VEXTRACTF32X4 $0x01, Y1, X0
+	VADDPD        X0, X1, X1
+	VPERMILPD     $0x01, X1, X0
+	VADDSD        X0, X1, X1
+	VMOVSD        X1, a+48(FP)
+	VSUBPD        Z5, Z6, Z6
+	VSUBPD        Z5, Z7, Z7
+	VSUBPD        Z5, Z8, Z8
+	VSUBPD        Z5, Z9, Z9
+	VADDPD        Z8, Z6, Z6
+	VADDPD        Z9, Z7, Z7
+	VADDPD        Z7, Z6, Z6
+	VEXTRACTF64X4 $0x01, Z6, Y0
+	VADDPD        Y0, Y6, Y6
+	VEXTRACTF32X4 $0x01, Y6, X0
+	VADDPD        X0, X6, X6
+	VPERMILPD     $0x01, X6, X0
+	VADDSD        X0, X6, X6
+	VMOVSD        X6, b+56(FP)
+	VSUBPD        Z10, Z11, Z11
+	VSUBPD        Z10, Z12, Z12
+	VSUBPD        Z10, Z13, Z13
+	VSUBPD        Z10, Z14, Z14
+	VADDPD        Z13, Z11, Z11
+	VADDPD        Z14, Z12, Z12
+	VADDPD        Z12, Z11, Z11
+	VEXTRACTF64X4 $0x01, Z11, Y0
+	VADDPD        Y0, Y11, Y11
+	VEXTRACTF32X4 $0x01, Y11, X0
+	VADDPD        X0, X11, X11
+	VPERMILPD     $0x01, X11, X0
+	VADDSD        X0, X11, X11
+	VMOVSD        X11, c+64(FP)
+	VEXTRACTF64X4 $0x01, Z15, Y0
+	VPORQ         Y0, Y15, Y15
+	VEXTRACTF32X4 $0x01, Y15, X0
+	VPORQ         X0, X15, X15
+	VPSHUFD       $0x4e, X15, X0
+	VPORQ         X0, X15, X15
+	VMOVQ         X15, AX
 	MOVQ          $0x7fffffffffffffff, CX
 	ANDQ          CX, AX
-	MOVQ          AX, resid+56(FP)
+	MOVQ          AX, resid+72(FP)
 	VZEROUPPER
 	RET
 
@@ -531,74 +532,95 @@ max_done:
 	VZEROUPPER
 	RET
 
-// func reproFoldF64AVX512(x []float64, mA float64, mB float64) (a float64, b float64, resid uint64)
+// func reproFoldF64AVX512(x []float64, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
 // Requires: AVX, AVX512DQ, AVX512F, AVX512VL
-TEXT ·reproFoldF64AVX512(SB), NOSPLIT, $0-64
+TEXT ·reproFoldF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VBROADCASTSD mA+24(FP), Z0
-	VBROADCASTSD mB+32(FP), Z1
+	VMOVAPD      Z0, Z1
 	VMOVAPD      Z0, Z2
-	VMOVAPD      Z1, Z3
+	VMOVAPD      Z0, Z3
 	VMOVAPD      Z0, Z4
-	VMOVAPD      Z1, Z5
-	VMOVAPD      Z0, Z6
-	VMOVAPD      Z1, Z7
-	VMOVAPD      Z0, Z8
-	VMOVAPD      Z1, Z9
-	VPXORQ       Z10, Z10, Z10
+	VBROADCASTSD mB+32(FP), Z5
+	VMOVAPD      Z5, Z6
+	VMOVAPD      Z5, Z7
+	VMOVAPD      Z5, Z8
+	VMOVAPD      Z5, Z9
+	VBROADCASTSD mC+40(FP), Z10
+	VMOVAPD      Z10, Z11
+	VMOVAPD      Z10, Z12
+	VMOVAPD      Z10, Z13
+	VMOVAPD      Z10, Z14
+	VPXORQ       Z15, Z15, Z15
 	CMPQ         CX, $0x00000020
 	JL           fold_done
 
 fold_loop:
-	VMOVUPD (AX), Z11
+	VMOVUPD (AX), Z16
 
-	// vector 0: x = qA + qB + r exactly
-	VADDPD  Z11, Z2, Z12
-	VSUBPD  Z2, Z12, Z13
-	VMOVAPD Z12, Z2
-	VSUBPD  Z13, Z11, Z11
-	VADDPD  Z11, Z3, Z12
-	VSUBPD  Z3, Z12, Z13
-	VMOVAPD Z12, Z3
-	VSUBPD  Z13, Z11, Z11
-	VORPD   Z11, Z10, Z10
-	VMOVUPD 64(AX), Z11
+	// vector 0: x = qA + qB + qC + r exactly
+	VADDPD  Z16, Z1, Z17
+	VSUBPD  Z1, Z17, Z18
+	VMOVAPD Z17, Z1
+	VSUBPD  Z18, Z16, Z16
+	VADDPD  Z16, Z6, Z17
+	VSUBPD  Z6, Z17, Z18
+	VMOVAPD Z17, Z6
+	VSUBPD  Z18, Z16, Z16
+	VADDPD  Z16, Z11, Z17
+	VSUBPD  Z11, Z17, Z18
+	VMOVAPD Z17, Z11
+	VSUBPD  Z18, Z16, Z16
+	VORPD   Z16, Z15, Z15
+	VMOVUPD 64(AX), Z16
 
-	// vector 1: x = qA + qB + r exactly
-	VADDPD  Z11, Z4, Z12
-	VSUBPD  Z4, Z12, Z13
-	VMOVAPD Z12, Z4
-	VSUBPD  Z13, Z11, Z11
-	VADDPD  Z11, Z5, Z12
-	VSUBPD  Z5, Z12, Z13
-	VMOVAPD Z12, Z5
-	VSUBPD  Z13, Z11, Z11
-	VORPD   Z11, Z10, Z10
-	VMOVUPD 128(AX), Z11
+	// vector 1: x = qA + qB + qC + r exactly
+	VADDPD  Z16, Z2, Z17
+	VSUBPD  Z2, Z17, Z18
+	VMOVAPD Z17, Z2
+	VSUBPD  Z18, Z16, Z16
+	VADDPD  Z16, Z7, Z17
+	VSUBPD  Z7, Z17, Z18
+	VMOVAPD Z17, Z7
+	VSUBPD  Z18, Z16, Z16
+	VADDPD  Z16, Z12, Z17
+	VSUBPD  Z12, Z17, Z18
+	VMOVAPD Z17, Z12
+	VSUBPD  Z18, Z16, Z16
+	VORPD   Z16, Z15, Z15
+	VMOVUPD 128(AX), Z16
 
-	// vector 2: x = qA + qB + r exactly
-	VADDPD  Z11, Z6, Z12
-	VSUBPD  Z6, Z12, Z13
-	VMOVAPD Z12, Z6
-	VSUBPD  Z13, Z11, Z11
-	VADDPD  Z11, Z7, Z12
-	VSUBPD  Z7, Z12, Z13
-	VMOVAPD Z12, Z7
-	VSUBPD  Z13, Z11, Z11
-	VORPD   Z11, Z10, Z10
-	VMOVUPD 192(AX), Z11
+	// vector 2: x = qA + qB + qC + r exactly
+	VADDPD  Z16, Z3, Z17
+	VSUBPD  Z3, Z17, Z18
+	VMOVAPD Z17, Z3
+	VSUBPD  Z18, Z16, Z16
+	VADDPD  Z16, Z8, Z17
+	VSUBPD  Z8, Z17, Z18
+	VMOVAPD Z17, Z8
+	VSUBPD  Z18, Z16, Z16
+	VADDPD  Z16, Z13, Z17
+	VSUBPD  Z13, Z17, Z18
+	VMOVAPD Z17, Z13
+	VSUBPD  Z18, Z16, Z16
+	VORPD   Z16, Z15, Z15
+	VMOVUPD 192(AX), Z16
 
-	// vector 3: x = qA + qB + r exactly
-	VADDPD  Z11, Z8, Z12
-	VSUBPD  Z8, Z12, Z13
-	VMOVAPD Z12, Z8
-	VSUBPD  Z13, Z11, Z11
-	VADDPD  Z11, Z9, Z12
-	VSUBPD  Z9, Z12, Z13
-	VMOVAPD Z12, Z9
-	VSUBPD  Z13, Z11, Z11
-	VORPD   Z11, Z10, Z10
+	// vector 3: x = qA + qB + qC + r exactly
+	VADDPD  Z16, Z4, Z17
+	VSUBPD  Z4, Z17, Z18
+	VMOVAPD Z17, Z4
+	VSUBPD  Z18, Z16, Z16
+	VADDPD  Z16, Z9, Z17
+	VSUBPD  Z9, Z17, Z18
+	VMOVAPD Z17, Z9
+	VSUBPD  Z18, Z16, Z16
+	VADDPD  Z16, Z14, Z17
+	VSUBPD  Z14, Z17, Z18
+	VMOVAPD Z17, Z14
+	VSUBPD  Z18, Z16, Z16
+	VORPD   Z16, Z15, Z15
 	ADDQ    $0x00000100, AX
 	SUBQ    $0x00000020, CX
 	CMPQ    CX, $0x00000020
@@ -607,43 +629,57 @@ fold_loop:
 fold_done:
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
+	VSUBPD        Z0, Z1, Z1
 	VSUBPD        Z0, Z2, Z2
-	VSUBPD        Z1, Z3, Z3
+	VSUBPD        Z0, Z3, Z3
 	VSUBPD        Z0, Z4, Z4
-	VSUBPD        Z1, Z5, Z5
-	VSUBPD        Z0, Z6, Z6
-	VSUBPD        Z1, Z7, Z7
-	VSUBPD        Z0, Z8, Z8
-	VSUBPD        Z1, Z9, Z9
-	VADDPD        Z6, Z2, Z2
-	VADDPD        Z8, Z4, Z4
+	VADDPD        Z3, Z1, Z1
 	VADDPD        Z4, Z2, Z2
-	VADDPD        Z7, Z3, Z3
-	VADDPD        Z9, Z5, Z5
-	VADDPD        Z5, Z3, Z3
-	VEXTRACTF64X4 $0x01, Z2, Y0
-	VADDPD        Y0, Y2, Y2
-	VEXTRACTF32X4 $0x01, Y2, X0
-	VADDPD        X0, X2, X2
-	VPERMILPD     $0x01, X2, X0
-	VADDSD        X0, X2, X2
-	VMOVSD        X2, a+40(FP)
-	VEXTRACTF64X4 $0x01, Z3, Y0
-	VADDPD        Y0, Y3, Y3
-	VEXTRACTF32X4 $0x01, Y3, X0
-	VADDPD        X0, X3, X3
-	VPERMILPD     $0x01, X3, X0
-	VADDSD        X0, X3, X3
-	VMOVSD        X3, b+48(FP)
-	VEXTRACTF64X4 $0x01, Z10, Y0
-	VPORQ         Y0, Y10, Y10
-	VEXTRACTF32X4 $0x01, Y10, X0
-	VPORQ         X0, X10, X10
-	VPSHUFD       $0x4e, X10, X0
-	VPORQ         X0, X10, X10
-	VMOVQ         X10, AX
+	VADDPD        Z2, Z1, Z1
+	VEXTRACTF64X4 $0x01, Z1, Y0
+	VADDPD        Y0, Y1, Y1
+	VEXTRACTF32X4 $0x01, Y1, X0
+	VADDPD        X0, X1, X1
+	VPERMILPD     $0x01, X1, X0
+	VADDSD        X0, X1, X1
+	VMOVSD        X1, a+48(FP)
+	VSUBPD        Z5, Z6, Z6
+	VSUBPD        Z5, Z7, Z7
+	VSUBPD        Z5, Z8, Z8
+	VSUBPD        Z5, Z9, Z9
+	VADDPD        Z8, Z6, Z6
+	VADDPD        Z9, Z7, Z7
+	VADDPD        Z7, Z6, Z6
+	VEXTRACTF64X4 $0x01, Z6, Y0
+	VADDPD        Y0, Y6, Y6
+	VEXTRACTF32X4 $0x01, Y6, X0
+	VADDPD        X0, X6, X6
+	VPERMILPD     $0x01, X6, X0
+	VADDSD        X0, X6, X6
+	VMOVSD        X6, b+56(FP)
+	VSUBPD        Z10, Z11, Z11
+	VSUBPD        Z10, Z12, Z12
+	VSUBPD        Z10, Z13, Z13
+	VSUBPD        Z10, Z14, Z14
+	VADDPD        Z13, Z11, Z11
+	VADDPD        Z14, Z12, Z12
+	VADDPD        Z12, Z11, Z11
+	VEXTRACTF64X4 $0x01, Z11, Y0
+	VADDPD        Y0, Y11, Y11
+	VEXTRACTF32X4 $0x01, Y11, X0
+	VADDPD        X0, X11, X11
+	VPERMILPD     $0x01, X11, X0
+	VADDSD        X0, X11, X11
+	VMOVSD        X11, c+64(FP)
+	VEXTRACTF64X4 $0x01, Z15, Y0
+	VPORQ         Y0, Y15, Y15
+	VEXTRACTF32X4 $0x01, Y15, X0
+	VPORQ         X0, X15, X15
+	VPSHUFD       $0x4e, X15, X0
+	VPORQ         X0, X15, X15
+	VMOVQ         X15, AX
 	MOVQ          $0x7fffffffffffffff, CX
 	ANDQ          CX, AX
-	MOVQ          AX, resid+56(FP)
+	MOVQ          AX, resid+72(FP)
 	VZEROUPPER
 	RET

@@ -10,11 +10,11 @@ package quiver
 //go:noescape
 func reproMaxF32AVX2(x []float32) uint32
 
-// reproFoldF32AVX2 runs the two extraction folds of ADR-105 over x; len(x) must be a multiple of 16.
+// reproFoldF32AVX2 runs the three extraction folds of ADR-105 over x; len(x) must be a multiple of 8.
 // It returns the exact sums of the parts each fold took and the OR of the residuals' bits, sign cleared.
 //
 //go:noescape
-func reproFoldF32AVX2(x []float32, mA float64, mB float64) (a float64, b float64, resid uint64)
+func reproFoldF32AVX2(x []float32, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
 
 // reproMaxF64AVX2 returns the largest exponent field among x, in the high 32 bits of a float64
 // (a float32's own bits); len(x) must be a multiple of 16.
@@ -22,11 +22,11 @@ func reproFoldF32AVX2(x []float32, mA float64, mB float64) (a float64, b float64
 //go:noescape
 func reproMaxF64AVX2(x []float64) uint32
 
-// reproFoldF64AVX2 runs the two extraction folds of ADR-105 over x; len(x) must be a multiple of 16.
+// reproFoldF64AVX2 runs the three extraction folds of ADR-105 over x; len(x) must be a multiple of 8.
 // It returns the exact sums of the parts each fold took and the OR of the residuals' bits, sign cleared.
 //
 //go:noescape
-func reproFoldF64AVX2(x []float64, mA float64, mB float64) (a float64, b float64, resid uint64)
+func reproFoldF64AVX2(x []float64, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
 
 // reproMaxF32AVX512 returns the largest exponent field among x, in the high 32 bits of a float64
 // (a float32's own bits); len(x) must be a multiple of 64.
@@ -34,11 +34,11 @@ func reproFoldF64AVX2(x []float64, mA float64, mB float64) (a float64, b float64
 //go:noescape
 func reproMaxF32AVX512(x []float32) uint32
 
-// reproFoldF32AVX512 runs the two extraction folds of ADR-105 over x; len(x) must be a multiple of 32.
+// reproFoldF32AVX512 runs the three extraction folds of ADR-105 over x; len(x) must be a multiple of 32.
 // It returns the exact sums of the parts each fold took and the OR of the residuals' bits, sign cleared.
 //
 //go:noescape
-func reproFoldF32AVX512(x []float32, mA float64, mB float64) (a float64, b float64, resid uint64)
+func reproFoldF32AVX512(x []float32, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
 
 // reproMaxF64AVX512 returns the largest exponent field among x, in the high 32 bits of a float64
 // (a float32's own bits); len(x) must be a multiple of 32.
@@ -46,8 +46,8 @@ func reproFoldF32AVX512(x []float32, mA float64, mB float64) (a float64, b float
 //go:noescape
 func reproMaxF64AVX512(x []float64) uint32
 
-// reproFoldF64AVX512 runs the two extraction folds of ADR-105 over x; len(x) must be a multiple of 32.
+// reproFoldF64AVX512 runs the three extraction folds of ADR-105 over x; len(x) must be a multiple of 32.
 // It returns the exact sums of the parts each fold took and the OR of the residuals' bits, sign cleared.
 //
 //go:noescape
-func reproFoldF64AVX512(x []float64, mA float64, mB float64) (a float64, b float64, resid uint64)
+func reproFoldF64AVX512(x []float64, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)

@@ -129,8 +129,8 @@ func reproInputs[T constraints.Float](r *rand.Rand, n int) map[string][]T {
 			p = 24
 		}
 		in["ties"][i] = T(math.Ldexp(1, -p*r.IntN(3)))
-		// A block's values more than 2^24 apart: the residual path.
-		in["spread"][i] = T(math.Ldexp(r.Float64()*2-1, r.IntN(120)-60))
+		// A block's values more than 2^63 apart: the residual path.
+		in["spread"][i] = T(math.Ldexp(r.Float64()*2-1, r.IntN(200)-100))
 		// Near the top of the range: overflow and the per-value path.
 		in["huge"][i] = maxT * T(r.Float64()*2-1)
 	}
@@ -401,9 +401,9 @@ func reproKernelDiff[T float32 | float64](t *testing.T, k, g reproKernels[T]) {
 			if e64 == 0 {
 				continue
 			}
-			mA, mB := reproMagic(e64)
-			a, b, res := k.fold(x, mA, mB)
-			ga, gb, gres := g.fold(x, mA, mB)
+			mA, mB, mC := reproMagic(e64)
+			a, b, c, res := k.fold(x, mA, mB, mC)
+			ga, gb, gc, gres := g.fold(x, mA, mB, mC)
 			if (res == 0) != (gres == 0) {
 				t.Fatalf("%s: residual %#x, portable %#x", what, res, gres)
 			}
@@ -416,12 +416,14 @@ func reproKernelDiff[T float32 | float64](t *testing.T, k, g reproKernels[T]) {
 			var got, want reproAcc
 			got.deposit(a)
 			got.deposit(b)
+			got.deposit(c)
 			want.deposit(ga)
 			want.deposit(gb)
+			want.deposit(gc)
 			normalizeDigits(&got.digits)
 			normalizeDigits(&want.digits)
 			if got.digits != want.digits {
-				t.Fatalf("%s: fold sums %v + %v, portable %v + %v", what, a, b, ga, gb)
+				t.Fatalf("%s: fold sums %v + %v + %v, portable %v + %v + %v", what, a, b, c, ga, gb, gc)
 			}
 		}
 	}

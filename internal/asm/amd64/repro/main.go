@@ -1,7 +1,7 @@
 // Command repro generates quiver's amd64 kernels for the reproducible
 // float sum (ADR-105), for AVX2 and AVX-512, float32 and float64: the
-// integer pass for a block's largest exponent field and the two error-free
-// extraction folds. Element type and instruction set are parameters of one
+// integer pass for a block's largest exponent field and the three
+// error-free extraction folds. Element type and instruction set are parameters of one
 // generator, so every kernel of the family has the same shape.
 //
 // Run through go generate from the repository root (see generate.go).
@@ -29,11 +29,25 @@ var elems = []elem{
 	{kit.Elem{Name: "F64", GoType: "float64", Size: 8, Signed: true, Float: true}, 0x7FF0000000000000},
 }
 
-// unroll is how many vectors one loop iteration takes. The folds are bound
-// by the throughput of their six adds per vector, not by the latency of
-// the accumulator chains; four independent vectors per iteration give the
-// out-of-order core room either way.
-const unroll = 4
+// folds is the number of extraction folds (ADR-105).
+const folds = 3
+
+// maxUnroll is how many vectors one iteration of the exponent pass takes,
+// each into its own accumulator.
+const maxUnroll = 4
+
+// foldUnroll is how many vectors one iteration of the fold loop takes.
+// The folds are bound by the throughput of their nine adds per vector, not
+// by the latency of the accumulator chains (one add per vector and fold),
+// so two independent vectors are enough; AVX2's 16 registers hold two sets
+// of three accumulators, the constants and the temporaries, and AVX-512's
+// 32 hold four.
+func foldUnroll(s kit.ISA) int {
+	if s == kit.AVX512 {
+		return 4
+	}
+	return 2
+}
 
 func main() {
 	ConstraintExpr("amd64,!purego")
@@ -46,10 +60,10 @@ func main() {
 	Generate()
 }
 
-// step is how many elements one loop iteration takes: unroll vectors of
-// float64 lanes (a float32 kernel widens half a register's worth of
-// elements per vector).
-func step(s kit.ISA) int { return unroll * s.Lanes(8) }
+// foldStep is how many elements one fold iteration takes: foldUnroll
+// vectors of float64 lanes (a float32 kernel widens half a register's
+// worth of elements per vector).
+func foldStep(s kit.ISA) int { return foldUnroll(s) * s.Lanes(8) }
 
 // maxExp generates reproMax<E><ISA>(x []T) uint32: the largest exponent
 // field among x, as the high 32 bits of the element's bits with the sign
@@ -60,13 +74,13 @@ func maxExp(e elem, s kit.ISA) {
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s) uint32", e.GoType))
 	Pragma("noescape")
 	lanes := s.Lanes(e.Size)
-	st := unroll * lanes
+	st := maxUnroll * lanes
 	Doc(fmt.Sprintf("%s returns the largest exponent field among x, in the high 32 bits of a float64", name),
 		fmt.Sprintf("(a float32's own bits); len(x) must be a multiple of %d.", st))
 	x, n := kit.Slice("x")
 	mask := s.Vec()
 	broadcast(e, mask, e.expMask)
-	acc := make([]reg.VecVirtual, unroll)
+	acc := make([]reg.VecVirtual, maxUnroll)
 	for u := range acc {
 		acc[u] = s.Vec()
 		kit.Zero(acc[u])
@@ -96,28 +110,30 @@ func maxExp(e elem, s kit.ISA) {
 	kit.Ret()
 }
 
-// fold generates reproFold<E><ISA>(x []T, mA, mB float64) (a, b float64,
-// resid uint64): the two extraction folds of ADR-105 over x (len(x) a
-// multiple of the step), each lane of each accumulator starting at the
-// fold's constant. It returns the exact sums of the parts each fold took
-// and the OR of the residuals' bits without the sign bit.
+// fold generates reproFold<E><ISA>(x []T, mA, mB, mC float64) (a, b, c
+// float64, resid uint64): the three extraction folds of ADR-105 over x
+// (len(x) a multiple of the step), each lane of each accumulator starting
+// at the fold's constant. It returns the exact sums of the parts each fold
+// took and the OR of the residuals' bits without the sign bit.
 func fold(e elem, s kit.ISA) {
 	name := fmt.Sprintf("reproFold%s%s", e.Name, s)
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, mA, mB float64) (a, b float64, resid uint64)", e.GoType))
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, mA, mB, mC float64) (a, b, c float64, resid uint64)", e.GoType))
 	Pragma("noescape")
-	st := step(s)
-	Doc(fmt.Sprintf("%s runs the two extraction folds of ADR-105 over x; len(x) must be a multiple of %d.", name, st),
+	st, unroll := foldStep(s), foldUnroll(s)
+	Doc(fmt.Sprintf("%s runs the three extraction folds of ADR-105 over x; len(x) must be a multiple of %d.", name, st),
 		"It returns the exact sums of the parts each fold took and the OR of the residuals' bits, sign cleared.")
 	x, n := kit.Slice("x")
-	mA, mB := s.Vec(), s.Vec()
-	VBROADCASTSD(addr(Param("mA")), mA)
-	VBROADCASTSD(addr(Param("mB")), mB)
-	sA := make([]reg.VecVirtual, unroll)
-	sB := make([]reg.VecVirtual, unroll)
-	for u := range sA {
-		sA[u], sB[u] = s.Vec(), s.Vec()
-		VMOVAPD(mA, sA[u])
-		VMOVAPD(mB, sB[u])
+	// m[k] is fold k's constant; acc[k][u] its accumulator for vector u.
+	m := make([]reg.VecVirtual, folds)
+	acc := make([][]reg.VecVirtual, folds)
+	for k, p := range []string{"mA", "mB", "mC"} {
+		m[k] = s.Vec()
+		VBROADCASTSD(addr(Param(p)), m[k])
+		acc[k] = make([]reg.VecVirtual, unroll)
+		for u := range acc[k] {
+			acc[k][u] = s.Vec()
+			VMOVAPD(m[k], acc[k][u])
+		}
 	}
 	res := s.Vec()
 	kit.Zero(res)
@@ -131,47 +147,44 @@ func fold(e elem, s kit.ISA) {
 			} else {
 				VMOVUPD(src, v)
 			}
-			Comment(fmt.Sprintf("vector %d: x = qA + qB + r exactly", u))
-			t, q, r := s.Vec(), s.Vec(), s.Vec()
-			VADDPD(v, sA[u], t) // t = sA + x, x rounded to the grid of fold A
-			VSUBPD(sA[u], t, q) // qA = t - sA, exact
-			VMOVAPD(t, sA[u])
-			VSUBPD(q, v, r)     // x - qA, exact: the rounding error of sA + x
-			VADDPD(r, sB[u], t) // the same on the grid of fold B
-			VSUBPD(sB[u], t, q)
-			VMOVAPD(t, sB[u])
-			VSUBPD(q, r, r)
-			VORPD(r, res, res)
+			Comment(fmt.Sprintf("vector %d: x = qA + qB + qC + r exactly", u))
+			for k := range folds {
+				a, t, q := acc[k][u], s.Vec(), s.Vec()
+				VADDPD(v, a, t) // t = a + v: v rounded to the fold's grid, plus a
+				VSUBPD(a, t, q) // q = t - a, exact: the part of v on the grid
+				VMOVAPD(t, a)
+				VSUBPD(q, v, v) // v - q, exact: the rounding error of a + v
+			}
+			VORPD(v, res, res)
 		}
 		ADDQ(U32(st*e.Size), x)
 	})
 	Comment("Each lane's change is exact and all of them together stay below 2^50 grid units:",
 		"these sums are exact in any order.")
-	for u := range sA {
-		VSUBPD(mA, sA[u], sA[u])
-		VSUBPD(mB, sB[u], sB[u])
-	}
-	for _, acc := range [][]reg.VecVirtual{sA, sB} {
-		VADDPD(acc[2], acc[0], acc[0])
-		VADDPD(acc[3], acc[1], acc[1])
-		VADDPD(acc[1], acc[0], acc[0])
-	}
-	for i, acc := range []reg.VecVirtual{sA[0], sB[0]} {
-		v := narrow(s, acc, func(a, b, d Op) { VADDPD(a, b, d) })
+	for k := range folds {
+		for u := range acc[k] {
+			VSUBPD(m[k], acc[k][u], acc[k][u])
+		}
+		for w := unroll / 2; w >= 1; w /= 2 {
+			for u := 0; u < w; u++ {
+				VADDPD(acc[k][u+w], acc[k][u], acc[k][u])
+			}
+		}
+		v := narrow(s, acc[k][0], func(a, b, d Op) { VADDPD(a, b, d) })
 		t := XMM()
 		VPERMILPD(U8(1), v, t)
 		VADDSD(t, v, v)
-		VMOVSD(v, addr(ReturnIndex(i)))
+		VMOVSD(v, addr(ReturnIndex(k)))
 	}
 	v := narrow(s, res, func(a, b, d Op) { or(s, a, b, d) })
 	t := XMM()
 	VPSHUFD(U8(0x4E), v, t)
 	or(s, t, v, v)
-	r, m := GP64(), GP64()
+	r, sign := GP64(), GP64()
 	VMOVQ(v, r)
-	MOVQ(U64(1<<63-1), m)
-	ANDQ(m, r)
-	Store(r, ReturnIndex(2))
+	MOVQ(U64(1<<63-1), sign)
+	ANDQ(sign, r)
+	Store(r, ReturnIndex(folds))
 	kit.Ret()
 }
 
