@@ -144,6 +144,103 @@ fold_done:
 	VZEROUPPER
 	RET
 
+// func reproFoldF32FMAAVX2(x []float32, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·reproFoldF32FMAAVX2(SB), NOSPLIT, $0-80
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VBROADCASTSD mA+24(FP), Y0
+	VMOVAPD      Y0, Y1
+	VMOVAPD      Y0, Y2
+	VBROADCASTSD mB+32(FP), Y3
+	VMOVAPD      Y3, Y4
+	VMOVAPD      Y3, Y5
+	VBROADCASTSD mC+40(FP), Y6
+	VMOVAPD      Y6, Y7
+	VMOVAPD      Y6, Y8
+	VPXOR        Y9, Y9, Y9
+	MOVQ         $0x3ff0000000000000, DX
+	VMOVQ        DX, X10
+	VPBROADCASTQ X10, Y10
+	CMPQ         CX, $0x00000008
+	JL           fold_done
+
+fold_loop:
+	VCVTPS2PD (AX), Y11
+
+	// vector 0: x = qA + qB + qC + r exactly
+	VMOVAPD      Y1, Y12
+	VFMADD231PD  Y10, Y11, Y1
+	VSUBPD       Y12, Y1, Y12
+	VFNMADD231PD Y10, Y12, Y11
+	VMOVAPD      Y4, Y12
+	VFMADD231PD  Y10, Y11, Y4
+	VSUBPD       Y12, Y4, Y12
+	VFNMADD231PD Y10, Y12, Y11
+	VMOVAPD      Y7, Y12
+	VFMADD231PD  Y10, Y11, Y7
+	VSUBPD       Y12, Y7, Y12
+	VSUBPD       Y12, Y11, Y11
+	VORPD        Y11, Y9, Y9
+	VCVTPS2PD    16(AX), Y11
+
+	// vector 1: x = qA + qB + qC + r exactly
+	VMOVAPD      Y2, Y12
+	VFMADD231PD  Y10, Y11, Y2
+	VSUBPD       Y12, Y2, Y12
+	VFNMADD231PD Y10, Y12, Y11
+	VMOVAPD      Y5, Y12
+	VFMADD231PD  Y10, Y11, Y5
+	VSUBPD       Y12, Y5, Y12
+	VFNMADD231PD Y10, Y12, Y11
+	VMOVAPD      Y8, Y12
+	VFMADD231PD  Y10, Y11, Y8
+	VSUBPD       Y12, Y8, Y12
+	VSUBPD       Y12, Y11, Y11
+	VORPD        Y11, Y9, Y9
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000008, CX
+	CMPQ         CX, $0x00000008
+	JGE          fold_loop
+
+fold_done:
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VSUBPD       Y0, Y1, Y1
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X0
+	VADDPD       X0, X1, X1
+	VPERMILPD    $0x01, X1, X0
+	VADDSD       X0, X1, X1
+	VMOVSD       X1, a+48(FP)
+	VSUBPD       Y3, Y4, Y4
+	VSUBPD       Y3, Y5, Y5
+	VADDPD       Y5, Y4, Y4
+	VEXTRACTF128 $0x01, Y4, X0
+	VADDPD       X0, X4, X4
+	VPERMILPD    $0x01, X4, X0
+	VADDSD       X0, X4, X4
+	VMOVSD       X4, b+56(FP)
+	VSUBPD       Y6, Y7, Y7
+	VSUBPD       Y6, Y8, Y8
+	VADDPD       Y8, Y7, Y7
+	VEXTRACTF128 $0x01, Y7, X0
+	VADDPD       X0, X7, X7
+	VPERMILPD    $0x01, X7, X0
+	VADDSD       X0, X7, X7
+	VMOVSD       X7, c+64(FP)
+	VEXTRACTF128 $0x01, Y9, X0
+	VPOR         X0, X9, X9
+	VPSHUFD      $0x4e, X9, X0
+	VPOR         X0, X9, X9
+	VMOVQ        X9, AX
+	MOVQ         $0x7fffffffffffffff, CX
+	ANDQ         CX, AX
+	MOVQ         AX, resid+72(FP)
+	VZEROUPPER
+	RET
+
 // func reproMaxF64AVX2(x []float64) uint32
 // Requires: AVX, AVX2
 TEXT ·reproMaxF64AVX2(SB), NOSPLIT, $0-28
@@ -284,6 +381,103 @@ fold_done:
 	VZEROUPPER
 	RET
 
+// func reproFoldF64FMAAVX2(x []float64, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·reproFoldF64FMAAVX2(SB), NOSPLIT, $0-80
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VBROADCASTSD mA+24(FP), Y0
+	VMOVAPD      Y0, Y1
+	VMOVAPD      Y0, Y2
+	VBROADCASTSD mB+32(FP), Y3
+	VMOVAPD      Y3, Y4
+	VMOVAPD      Y3, Y5
+	VBROADCASTSD mC+40(FP), Y6
+	VMOVAPD      Y6, Y7
+	VMOVAPD      Y6, Y8
+	VPXOR        Y9, Y9, Y9
+	MOVQ         $0x3ff0000000000000, DX
+	VMOVQ        DX, X10
+	VPBROADCASTQ X10, Y10
+	CMPQ         CX, $0x00000008
+	JL           fold_done
+
+fold_loop:
+	VMOVUPD (AX), Y11
+
+	// vector 0: x = qA + qB + qC + r exactly
+	VMOVAPD      Y1, Y12
+	VFMADD231PD  Y10, Y11, Y1
+	VSUBPD       Y12, Y1, Y12
+	VFNMADD231PD Y10, Y12, Y11
+	VMOVAPD      Y4, Y12
+	VFMADD231PD  Y10, Y11, Y4
+	VSUBPD       Y12, Y4, Y12
+	VFNMADD231PD Y10, Y12, Y11
+	VMOVAPD      Y7, Y12
+	VFMADD231PD  Y10, Y11, Y7
+	VSUBPD       Y12, Y7, Y12
+	VSUBPD       Y12, Y11, Y11
+	VORPD        Y11, Y9, Y9
+	VMOVUPD      32(AX), Y11
+
+	// vector 1: x = qA + qB + qC + r exactly
+	VMOVAPD      Y2, Y12
+	VFMADD231PD  Y10, Y11, Y2
+	VSUBPD       Y12, Y2, Y12
+	VFNMADD231PD Y10, Y12, Y11
+	VMOVAPD      Y5, Y12
+	VFMADD231PD  Y10, Y11, Y5
+	VSUBPD       Y12, Y5, Y12
+	VFNMADD231PD Y10, Y12, Y11
+	VMOVAPD      Y8, Y12
+	VFMADD231PD  Y10, Y11, Y8
+	VSUBPD       Y12, Y8, Y12
+	VSUBPD       Y12, Y11, Y11
+	VORPD        Y11, Y9, Y9
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, CX
+	CMPQ         CX, $0x00000008
+	JGE          fold_loop
+
+fold_done:
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VSUBPD       Y0, Y1, Y1
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X0
+	VADDPD       X0, X1, X1
+	VPERMILPD    $0x01, X1, X0
+	VADDSD       X0, X1, X1
+	VMOVSD       X1, a+48(FP)
+	VSUBPD       Y3, Y4, Y4
+	VSUBPD       Y3, Y5, Y5
+	VADDPD       Y5, Y4, Y4
+	VEXTRACTF128 $0x01, Y4, X0
+	VADDPD       X0, X4, X4
+	VPERMILPD    $0x01, X4, X0
+	VADDSD       X0, X4, X4
+	VMOVSD       X4, b+56(FP)
+	VSUBPD       Y6, Y7, Y7
+	VSUBPD       Y6, Y8, Y8
+	VADDPD       Y8, Y7, Y7
+	VEXTRACTF128 $0x01, Y7, X0
+	VADDPD       X0, X7, X7
+	VPERMILPD    $0x01, X7, X0
+	VADDSD       X0, X7, X7
+	VMOVSD       X7, c+64(FP)
+	VEXTRACTF128 $0x01, Y9, X0
+	VPOR         X0, X9, X9
+	VPSHUFD      $0x4e, X9, X0
+	VPOR         X0, X9, X9
+	VMOVQ        X9, AX
+	MOVQ         $0x7fffffffffffffff, CX
+	ANDQ         CX, AX
+	MOVQ         AX, resid+72(FP)
+	VZEROUPPER
+	RET
+
 // func reproMaxF32AVX512(x []float32) uint32
 // Requires: AVX, AVX2, AVX512F, AVX512VL
 TEXT ·reproMaxF32AVX512(SB), NOSPLIT, $0-28
@@ -332,9 +526,9 @@ max_done:
 	VZEROUPPER
 	RET
 
-// func reproFoldF32AVX512(x []float32, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// func reproFoldF32FMAAVX512(x []float32, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
 // Requires: AVX, AVX512DQ, AVX512F, AVX512VL
-TEXT ·reproFoldF32AVX512(SB), NOSPLIT, $0-80
+TEXT ·reproFoldF32FMAAVX512(SB), NOSPLIT, $0-80
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VBROADCASTSD mA+24(FP), Z0
@@ -353,78 +547,81 @@ TEXT ·reproFoldF32AVX512(SB), NOSPLIT, $0-80
 	VMOVAPD      Z10, Z13
 	VMOVAPD      Z10, Z14
 	VPXORQ       Z15, Z15, Z15
+	MOVQ         $0x3ff0000000000000, DX
+	VMOVQ        DX, X16
+	VPBROADCASTQ X16, Z16
 	CMPQ         CX, $0x00000020
 	JL           fold_done
 
 fold_loop:
-	VCVTPS2PD (AX), Z16
+	VCVTPS2PD (AX), Z17
 
 	// vector 0: x = qA + qB + qC + r exactly
-	VADDPD    Z16, Z1, Z17
-	VSUBPD    Z1, Z17, Z18
-	VMOVAPD   Z17, Z1
-	VSUBPD    Z18, Z16, Z16
-	VADDPD    Z16, Z6, Z17
-	VSUBPD    Z6, Z17, Z18
-	VMOVAPD   Z17, Z6
-	VSUBPD    Z18, Z16, Z16
-	VADDPD    Z16, Z11, Z17
-	VSUBPD    Z11, Z17, Z18
-	VMOVAPD   Z17, Z11
-	VSUBPD    Z18, Z16, Z16
-	VORPD     Z16, Z15, Z15
-	VCVTPS2PD 32(AX), Z16
+	VMOVAPD      Z1, Z18
+	VFMADD231PD  Z16, Z17, Z1
+	VSUBPD       Z18, Z1, Z18
+	VFNMADD231PD Z16, Z18, Z17
+	VMOVAPD      Z6, Z18
+	VFMADD231PD  Z16, Z17, Z6
+	VSUBPD       Z18, Z6, Z18
+	VFNMADD231PD Z16, Z18, Z17
+	VMOVAPD      Z11, Z18
+	VFMADD231PD  Z16, Z17, Z11
+	VSUBPD       Z18, Z11, Z18
+	VSUBPD       Z18, Z17, Z17
+	VORPD        Z17, Z15, Z15
+	VCVTPS2PD    32(AX), Z17
 
 	// vector 1: x = qA + qB + qC + r exactly
-	VADDPD    Z16, Z2, Z17
-	VSUBPD    Z2, Z17, Z18
-	VMOVAPD   Z17, Z2
-	VSUBPD    Z18, Z16, Z16
-	VADDPD    Z16, Z7, Z17
-	VSUBPD    Z7, Z17, Z18
-	VMOVAPD   Z17, Z7
-	VSUBPD    Z18, Z16, Z16
-	VADDPD    Z16, Z12, Z17
-	VSUBPD    Z12, Z17, Z18
-	VMOVAPD   Z17, Z12
-	VSUBPD    Z18, Z16, Z16
-	VORPD     Z16, Z15, Z15
-	VCVTPS2PD 64(AX), Z16
+	VMOVAPD      Z2, Z18
+	VFMADD231PD  Z16, Z17, Z2
+	VSUBPD       Z18, Z2, Z18
+	VFNMADD231PD Z16, Z18, Z17
+	VMOVAPD      Z7, Z18
+	VFMADD231PD  Z16, Z17, Z7
+	VSUBPD       Z18, Z7, Z18
+	VFNMADD231PD Z16, Z18, Z17
+	VMOVAPD      Z12, Z18
+	VFMADD231PD  Z16, Z17, Z12
+	VSUBPD       Z18, Z12, Z18
+	VSUBPD       Z18, Z17, Z17
+	VORPD        Z17, Z15, Z15
+	VCVTPS2PD    64(AX), Z17
 
 	// vector 2: x = qA + qB + qC + r exactly
-	VADDPD    Z16, Z3, Z17
-	VSUBPD    Z3, Z17, Z18
-	VMOVAPD   Z17, Z3
-	VSUBPD    Z18, Z16, Z16
-	VADDPD    Z16, Z8, Z17
-	VSUBPD    Z8, Z17, Z18
-	VMOVAPD   Z17, Z8
-	VSUBPD    Z18, Z16, Z16
-	VADDPD    Z16, Z13, Z17
-	VSUBPD    Z13, Z17, Z18
-	VMOVAPD   Z17, Z13
-	VSUBPD    Z18, Z16, Z16
-	VORPD     Z16, Z15, Z15
-	VCVTPS2PD 96(AX), Z16
+	VMOVAPD      Z3, Z18
+	VFMADD231PD  Z16, Z17, Z3
+	VSUBPD       Z18, Z3, Z18
+	VFNMADD231PD Z16, Z18, Z17
+	VMOVAPD      Z8, Z18
+	VFMADD231PD  Z16, Z17, Z8
+	VSUBPD       Z18, Z8, Z18
+	VFNMADD231PD Z16, Z18, Z17
+	VMOVAPD      Z13, Z18
+	VFMADD231PD  Z16, Z17, Z13
+	VSUBPD       Z18, Z13, Z18
+	VSUBPD       Z18, Z17, Z17
+	VORPD        Z17, Z15, Z15
+	VCVTPS2PD    96(AX), Z17
 
 	// vector 3: x = qA + qB + qC + r exactly
-	VADDPD  Z16, Z4, Z17
-	VSUBPD  Z4, Z17, Z18
-	VMOVAPD Z17, Z4
-	VSUBPD  Z18, Z16, Z16
-	VADDPD  Z16, Z9, Z17
-	VSUBPD  Z9, Z17, Z18
-	VMOVAPD Z17, Z9
-	VSUBPD  Z18, Z16, Z16
-	VADDPD  Z16, Z14, Z17
-	VSUBPD  Z14, Z17, Z18
-	VMOVAPD Z17, Z14
-	VSUBPD  Z18, Z16, Z16
-	VORPD   Z16, Z15, Z15
-	ADDQ    $0x00000080, AX
-	SUBQ    $0x00000020, CX
-	CMPQ    CX, $0x00000020
-	JGE     fold_loop
+	VMOVAPD      Z4, Z18
+	VFMADD231PD  Z16, Z17, Z4
+	VSUBPD       Z18, Z4, Z18
+	VFNMADD231PD Z16, Z18, Z17
+	VMOVAPD      Z9, Z18
+	VFMADD231PD  Z16, Z17, Z9
+	VSUBPD       Z18, Z9, Z18
+	VFNMADD231PD Z16, Z18, Z17
+	VMOVAPD      Z14, Z18
+	VFMADD231PD  Z16, Z17, Z14
+	VSUBPD       Z18, Z14, Z18
+	VSUBPD       Z18, Z17, Z17
+	VORPD        Z17, Z15, Z15
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, CX
+	CMPQ         CX, $0x00000020
+	JGE          fold_loop
 
 fold_done:
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
@@ -532,9 +729,9 @@ max_done:
 	VZEROUPPER
 	RET
 
-// func reproFoldF64AVX512(x []float64, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// func reproFoldF64FMAAVX512(x []float64, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
 // Requires: AVX, AVX512DQ, AVX512F, AVX512VL
-TEXT ·reproFoldF64AVX512(SB), NOSPLIT, $0-80
+TEXT ·reproFoldF64FMAAVX512(SB), NOSPLIT, $0-80
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VBROADCASTSD mA+24(FP), Z0
@@ -553,78 +750,81 @@ TEXT ·reproFoldF64AVX512(SB), NOSPLIT, $0-80
 	VMOVAPD      Z10, Z13
 	VMOVAPD      Z10, Z14
 	VPXORQ       Z15, Z15, Z15
+	MOVQ         $0x3ff0000000000000, DX
+	VMOVQ        DX, X16
+	VPBROADCASTQ X16, Z16
 	CMPQ         CX, $0x00000020
 	JL           fold_done
 
 fold_loop:
-	VMOVUPD (AX), Z16
+	VMOVUPD (AX), Z17
 
 	// vector 0: x = qA + qB + qC + r exactly
-	VADDPD  Z16, Z1, Z17
-	VSUBPD  Z1, Z17, Z18
-	VMOVAPD Z17, Z1
-	VSUBPD  Z18, Z16, Z16
-	VADDPD  Z16, Z6, Z17
-	VSUBPD  Z6, Z17, Z18
-	VMOVAPD Z17, Z6
-	VSUBPD  Z18, Z16, Z16
-	VADDPD  Z16, Z11, Z17
-	VSUBPD  Z11, Z17, Z18
-	VMOVAPD Z17, Z11
-	VSUBPD  Z18, Z16, Z16
-	VORPD   Z16, Z15, Z15
-	VMOVUPD 64(AX), Z16
+	VMOVAPD      Z1, Z18
+	VFMADD231PD  Z16, Z17, Z1
+	VSUBPD       Z18, Z1, Z18
+	VFNMADD231PD Z16, Z18, Z17
+	VMOVAPD      Z6, Z18
+	VFMADD231PD  Z16, Z17, Z6
+	VSUBPD       Z18, Z6, Z18
+	VFNMADD231PD Z16, Z18, Z17
+	VMOVAPD      Z11, Z18
+	VFMADD231PD  Z16, Z17, Z11
+	VSUBPD       Z18, Z11, Z18
+	VSUBPD       Z18, Z17, Z17
+	VORPD        Z17, Z15, Z15
+	VMOVUPD      64(AX), Z17
 
 	// vector 1: x = qA + qB + qC + r exactly
-	VADDPD  Z16, Z2, Z17
-	VSUBPD  Z2, Z17, Z18
-	VMOVAPD Z17, Z2
-	VSUBPD  Z18, Z16, Z16
-	VADDPD  Z16, Z7, Z17
-	VSUBPD  Z7, Z17, Z18
-	VMOVAPD Z17, Z7
-	VSUBPD  Z18, Z16, Z16
-	VADDPD  Z16, Z12, Z17
-	VSUBPD  Z12, Z17, Z18
-	VMOVAPD Z17, Z12
-	VSUBPD  Z18, Z16, Z16
-	VORPD   Z16, Z15, Z15
-	VMOVUPD 128(AX), Z16
+	VMOVAPD      Z2, Z18
+	VFMADD231PD  Z16, Z17, Z2
+	VSUBPD       Z18, Z2, Z18
+	VFNMADD231PD Z16, Z18, Z17
+	VMOVAPD      Z7, Z18
+	VFMADD231PD  Z16, Z17, Z7
+	VSUBPD       Z18, Z7, Z18
+	VFNMADD231PD Z16, Z18, Z17
+	VMOVAPD      Z12, Z18
+	VFMADD231PD  Z16, Z17, Z12
+	VSUBPD       Z18, Z12, Z18
+	VSUBPD       Z18, Z17, Z17
+	VORPD        Z17, Z15, Z15
+	VMOVUPD      128(AX), Z17
 
 	// vector 2: x = qA + qB + qC + r exactly
-	VADDPD  Z16, Z3, Z17
-	VSUBPD  Z3, Z17, Z18
-	VMOVAPD Z17, Z3
-	VSUBPD  Z18, Z16, Z16
-	VADDPD  Z16, Z8, Z17
-	VSUBPD  Z8, Z17, Z18
-	VMOVAPD Z17, Z8
-	VSUBPD  Z18, Z16, Z16
-	VADDPD  Z16, Z13, Z17
-	VSUBPD  Z13, Z17, Z18
-	VMOVAPD Z17, Z13
-	VSUBPD  Z18, Z16, Z16
-	VORPD   Z16, Z15, Z15
-	VMOVUPD 192(AX), Z16
+	VMOVAPD      Z3, Z18
+	VFMADD231PD  Z16, Z17, Z3
+	VSUBPD       Z18, Z3, Z18
+	VFNMADD231PD Z16, Z18, Z17
+	VMOVAPD      Z8, Z18
+	VFMADD231PD  Z16, Z17, Z8
+	VSUBPD       Z18, Z8, Z18
+	VFNMADD231PD Z16, Z18, Z17
+	VMOVAPD      Z13, Z18
+	VFMADD231PD  Z16, Z17, Z13
+	VSUBPD       Z18, Z13, Z18
+	VSUBPD       Z18, Z17, Z17
+	VORPD        Z17, Z15, Z15
+	VMOVUPD      192(AX), Z17
 
 	// vector 3: x = qA + qB + qC + r exactly
-	VADDPD  Z16, Z4, Z17
-	VSUBPD  Z4, Z17, Z18
-	VMOVAPD Z17, Z4
-	VSUBPD  Z18, Z16, Z16
-	VADDPD  Z16, Z9, Z17
-	VSUBPD  Z9, Z17, Z18
-	VMOVAPD Z17, Z9
-	VSUBPD  Z18, Z16, Z16
-	VADDPD  Z16, Z14, Z17
-	VSUBPD  Z14, Z17, Z18
-	VMOVAPD Z17, Z14
-	VSUBPD  Z18, Z16, Z16
-	VORPD   Z16, Z15, Z15
-	ADDQ    $0x00000100, AX
-	SUBQ    $0x00000020, CX
-	CMPQ    CX, $0x00000020
-	JGE     fold_loop
+	VMOVAPD      Z4, Z18
+	VFMADD231PD  Z16, Z17, Z4
+	VSUBPD       Z18, Z4, Z18
+	VFNMADD231PD Z16, Z18, Z17
+	VMOVAPD      Z9, Z18
+	VFMADD231PD  Z16, Z17, Z9
+	VSUBPD       Z18, Z9, Z18
+	VFNMADD231PD Z16, Z18, Z17
+	VMOVAPD      Z14, Z18
+	VFMADD231PD  Z16, Z17, Z14
+	VSUBPD       Z18, Z14, Z18
+	VSUBPD       Z18, Z17, Z17
+	VORPD        Z17, Z15, Z15
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000020, CX
+	CMPQ         CX, $0x00000020
+	JGE          fold_loop
 
 fold_done:
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:

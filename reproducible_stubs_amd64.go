@@ -16,6 +16,12 @@ func reproMaxF32AVX2(x []float32) uint32
 //go:noescape
 func reproFoldF32AVX2(x []float32, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
 
+// reproFoldF32FMAAVX2 runs the three extraction folds of ADR-105 over x; len(x) must be a multiple of 8.
+// It returns the exact sums of the parts each fold took and the OR of the residuals' bits, sign cleared.
+//
+//go:noescape
+func reproFoldF32FMAAVX2(x []float32, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+
 // reproMaxF64AVX2 returns the largest exponent field among x, in the high 32 bits of a float64
 // (a float32's own bits); len(x) must be a multiple of 16.
 //
@@ -28,17 +34,23 @@ func reproMaxF64AVX2(x []float64) uint32
 //go:noescape
 func reproFoldF64AVX2(x []float64, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
 
+// reproFoldF64FMAAVX2 runs the three extraction folds of ADR-105 over x; len(x) must be a multiple of 8.
+// It returns the exact sums of the parts each fold took and the OR of the residuals' bits, sign cleared.
+//
+//go:noescape
+func reproFoldF64FMAAVX2(x []float64, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+
 // reproMaxF32AVX512 returns the largest exponent field among x, in the high 32 bits of a float64
 // (a float32's own bits); len(x) must be a multiple of 64.
 //
 //go:noescape
 func reproMaxF32AVX512(x []float32) uint32
 
-// reproFoldF32AVX512 runs the three extraction folds of ADR-105 over x; len(x) must be a multiple of 32.
+// reproFoldF32FMAAVX512 runs the three extraction folds of ADR-105 over x; len(x) must be a multiple of 32.
 // It returns the exact sums of the parts each fold took and the OR of the residuals' bits, sign cleared.
 //
 //go:noescape
-func reproFoldF32AVX512(x []float32, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+func reproFoldF32FMAAVX512(x []float32, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
 
 // reproMaxF64AVX512 returns the largest exponent field among x, in the high 32 bits of a float64
 // (a float32's own bits); len(x) must be a multiple of 32.
@@ -46,8 +58,8 @@ func reproFoldF32AVX512(x []float32, mA float64, mB float64, mC float64) (a floa
 //go:noescape
 func reproMaxF64AVX512(x []float64) uint32
 
-// reproFoldF64AVX512 runs the three extraction folds of ADR-105 over x; len(x) must be a multiple of 32.
+// reproFoldF64FMAAVX512 runs the three extraction folds of ADR-105 over x; len(x) must be a multiple of 32.
 // It returns the exact sums of the parts each fold took and the OR of the residuals' bits, sign cleared.
 //
 //go:noescape
-func reproFoldF64AVX512(x []float64, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+func reproFoldF64FMAAVX512(x []float64, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)

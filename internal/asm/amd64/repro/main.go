@@ -54,7 +54,10 @@ func main() {
 	for _, s := range []kit.ISA{kit.AVX2, kit.AVX512} {
 		for _, e := range elems {
 			maxExp(e, s)
-			fold(e, s)
+			if s == kit.AVX2 {
+				fold(e, s, false) // for AVX2 CPUs without FMA
+			}
+			fold(e, s, true)
 		}
 	}
 	Generate()
@@ -110,13 +113,25 @@ func maxExp(e elem, s kit.ISA) {
 	kit.Ret()
 }
 
-// fold generates reproFold<E><ISA>(x []T, mA, mB, mC float64) (a, b, c
-// float64, resid uint64): the three extraction folds of ADR-105 over x
-// (len(x) a multiple of the step), each lane of each accumulator starting
-// at the fold's constant. It returns the exact sums of the parts each fold
-// took and the OR of the residuals' bits without the sign bit.
-func fold(e elem, s kit.ISA) {
-	name := fmt.Sprintf("reproFold%s%s", e.Name, s)
+// fold generates reproFold<E>[FMA]<ISA>(x []T, mA, mB, mC float64) (a,
+// b, c float64, resid uint64): the three extraction folds of ADR-105 over
+// x (len(x) a multiple of the step), each lane of each accumulator
+// starting at the fold's constant. It returns the exact sums of the parts
+// each fold took and the OR of the residuals' bits without the sign bit.
+//
+// Per vector and fold: t = acc + v, q = t - acc, v -= q, all three
+// additions. With useFMA, acc + v and v - q run as fused multiply-adds by
+// 1.0, which round exactly as the additions do (v·1 is exact) but issue
+// to the FMA units: on cores whose adders and FMA units are separate
+// pipes (Zen 4, Golden Cove) the nine additions per vector then spread
+// over four pipes instead of two. The residual's subtraction stays an
+// addition, to balance the pipes at five FMAs and four adds.
+func fold(e elem, s kit.ISA, useFMA bool) {
+	fma := ""
+	if useFMA {
+		fma = "FMA"
+	}
+	name := fmt.Sprintf("reproFold%s%s%s", e.Name, fma, s)
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, mA, mB, mC float64) (a, b, c float64, resid uint64)", e.GoType))
 	Pragma("noescape")
 	st, unroll := foldStep(s), foldUnroll(s)
@@ -137,6 +152,11 @@ func fold(e elem, s kit.ISA) {
 	}
 	res := s.Vec()
 	kit.Zero(res)
+	var one reg.VecVirtual
+	if useFMA {
+		one = s.Vec()
+		broadcast(elems[1], one, 0x3FF0000000000000) // 1.0
+	}
 	vecIn := s.VecBytes() * e.Size / 8 // bytes of x one vector of float64 lanes takes
 	kit.Loop("fold", n, st, func() {
 		for u := 0; u < unroll; u++ {
@@ -150,6 +170,17 @@ func fold(e elem, s kit.ISA) {
 			Comment(fmt.Sprintf("vector %d: x = qA + qB + qC + r exactly", u))
 			for k := range folds {
 				a, t, q := acc[k][u], s.Vec(), s.Vec()
+				if useFMA {
+					VMOVAPD(a, t)
+					VFMADD231PD(one, v, a) // a += v: v rounded to the fold's grid
+					VSUBPD(t, a, q)        // q = a - t, exact: the part of v on the grid
+					if k < folds-1 {
+						VFNMADD231PD(one, q, v) // v -= q, exact: the rounding error of a + v
+					} else {
+						VSUBPD(q, v, v)
+					}
+					continue
+				}
 				VADDPD(v, a, t) // t = a + v: v rounded to the fold's grid, plus a
 				VSUBPD(a, t, q) // q = t - a, exact: the part of v on the grid
 				VMOVAPD(t, a)
