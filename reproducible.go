@@ -108,16 +108,17 @@ func init() {
 // time.
 func reproMaxExp64(x []float64) int {
 	const expMask = 0x7FF << 52
+	u := num.Cast[uint64](x) // read as integers, without a move out of a float register
 	var m0, m1, m2, m3 uint64
 	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		m0 = max(m0, math.Float64bits(x[i])&expMask)
-		m1 = max(m1, math.Float64bits(x[i+1])&expMask)
-		m2 = max(m2, math.Float64bits(x[i+2])&expMask)
-		m3 = max(m3, math.Float64bits(x[i+3])&expMask)
+	for ; i+4 <= len(u); i += 4 {
+		m0 = max(m0, u[i]&expMask)
+		m1 = max(m1, u[i+1]&expMask)
+		m2 = max(m2, u[i+2]&expMask)
+		m3 = max(m3, u[i+3]&expMask)
 	}
-	for ; i < len(x); i++ {
-		m0 = max(m0, math.Float64bits(x[i])&expMask)
+	for ; i < len(u); i++ {
+		m0 = max(m0, u[i]&expMask)
 	}
 	return int(max(m0, m1, m2, m3) >> 52)
 }
@@ -125,16 +126,17 @@ func reproMaxExp64(x []float64) int {
 // reproMaxExp32 is the portable maxExp for float32.
 func reproMaxExp32(x []float32) int {
 	const expMask = 0xFF << 23
+	u := num.Cast[uint32](x)
 	var m0, m1, m2, m3 uint32
 	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		m0 = max(m0, math.Float32bits(x[i])&expMask)
-		m1 = max(m1, math.Float32bits(x[i+1])&expMask)
-		m2 = max(m2, math.Float32bits(x[i+2])&expMask)
-		m3 = max(m3, math.Float32bits(x[i+3])&expMask)
+	for ; i+4 <= len(u); i += 4 {
+		m0 = max(m0, u[i]&expMask)
+		m1 = max(m1, u[i+1]&expMask)
+		m2 = max(m2, u[i+2]&expMask)
+		m3 = max(m3, u[i+3]&expMask)
 	}
-	for ; i < len(x); i++ {
-		m0 = max(m0, math.Float32bits(x[i])&expMask)
+	for ; i < len(u); i++ {
+		m0 = max(m0, u[i]&expMask)
 	}
 	return int(max(m0, m1, m2, m3) >> 23)
 }
@@ -181,6 +183,7 @@ type reproAcc struct {
 	// digits hold the finite values' exact sum, Σ digits[i]·2^(40i-1074).
 	// Between normalisations a digit may leave [0, 2^40).
 	digits  [reproDigits]int64
+	top     int32 // digits[top:] are zero
 	pending int32 // deposits since the last normalisation
 	// nan: a NaN took part; posInf, negInf: +Inf, -Inf took part;
 	// nonNegZero: a value other than -0.0 took part (the exact zero is
@@ -214,6 +217,7 @@ func (a *reproAcc) deposit(v float64) {
 	a.digits[i] += d0
 	a.digits[i+1] += d1
 	a.digits[i+2] += d2
+	a.top = max(a.top, int32(i+3))
 	a.pending++
 }
 
@@ -240,15 +244,28 @@ func (a *reproAcc) addOne(v float64) {
 // another block could overflow one.
 func (a *reproAcc) settle() {
 	if a.pending >= reproPendingMax {
-		normalizeDigits(&a.digits)
-		a.pending = 0
+		a.normalize()
 	}
 }
 
-// normalizeDigits carries every digit into [0, 2^40) and returns the
-// carry out of the top, 0 or -1 (the sign of the sum), since the sum of
-// any count of finite values is far below 2^(40·56-1074).
-func normalizeDigits(d *[reproDigits]int64) int64 {
+// normalize carries the digits so that all but the top one in use are in
+// [0, 2^40).
+func (a *reproAcc) normalize() {
+	w := reproWindow(a.top)
+	c := normalizeDigits(a.digits[:w])
+	a.digits[w-1] += c << reproDigitBits
+	a.top, a.pending = int32(w), 0
+}
+
+// reproWindow is how many digits from the bottom hold a sum whose digits
+// above top are zero, with room for the carries out of digits as large
+// as the 2^62 a digit reaches between normalisations.
+func reproWindow(top int32) int { return min(int(top)+2, reproDigits) }
+
+// normalizeDigits carries every digit of d into [0, 2^40) and returns the
+// carry out of the top, 0 or -1 (the sign of the sum) for digits that
+// hold a sum within the reach of d.
+func normalizeDigits(d []int64) int64 {
 	var c int64
 	for i := range d {
 		v := d[i] + c
@@ -261,18 +278,15 @@ func normalizeDigits(d *[reproDigits]int64) int64 {
 // merge adds o's exact sum and flags to a.
 func (a *reproAcc) merge(o *reproAcc) {
 	if o.pending+a.pending >= reproPendingMax {
-		// Both normalised, each digit of the sum is below 2^41.
-		normalizeDigits(&a.digits)
-		d := o.digits
-		normalizeDigits(&d)
-		for i := range d {
-			a.digits[i] += d[i]
-		}
+		// Both normalised, each digit of the sum is below 2^41 (the top
+		// ones: below 2^41 in magnitude).
+		a.normalize()
+		b := *o
+		b.normalize()
+		a.addDigits(&b)
 		a.pending = 1
 	} else {
-		for i := range o.digits {
-			a.digits[i] += o.digits[i]
-		}
+		a.addDigits(o)
 		a.pending += o.pending + 1
 	}
 	a.nan = a.nan || o.nan
@@ -280,6 +294,14 @@ func (a *reproAcc) merge(o *reproAcc) {
 	a.negInf = a.negInf || o.negInf
 	a.nonNegZero = a.nonNegZero || o.nonNegZero
 	a.any = a.any || o.any
+}
+
+// addDigits adds o's digits to a's.
+func (a *reproAcc) addDigits(o *reproAcc) {
+	for i := range o.digits[:o.top] {
+		a.digits[i] += o.digits[i]
+	}
+	a.top = max(a.top, o.top)
 }
 
 // reproMagic returns the fold constants for a block whose largest
@@ -418,15 +440,18 @@ func reproAddMasked[T float32 | float64](a *reproAcc, x []T, bits []byte, off in
 // 2^emin (-1074 or -149) and whose largest finite exponent is emax (1023
 // or 127). It returns the IEEE bits of the result (+0.0 for a zero sum;
 // ±Inf on overflow).
-func roundDigits(d [reproDigits]int64, p uint, emin, emax int) uint64 {
-	neg := normalizeDigits(&d) < 0
+func roundDigits(a *reproAcc, p uint, emin, emax int) uint64 {
+	var d [reproDigits]int64
+	w := reproWindow(a.top)
+	copy(d[:w], a.digits[:w])
+	neg := normalizeDigits(d[:w]) < 0
 	if neg {
-		for i := range d {
+		for i := range d[:w] {
 			d[i] = -d[i]
 		}
-		normalizeDigits(&d)
+		normalizeDigits(d[:w])
 	}
-	h := reproDigits - 1
+	h := w - 1
 	for h >= 0 && d[h] == 0 {
 		h--
 	}
@@ -592,9 +617,9 @@ func (s *SumReproducibleState[T]) Sum() T {
 	}
 	var b uint64
 	if f32 {
-		b = roundDigits(a.digits, 24, -149, 127)
+		b = roundDigits(a, 24, -149, 127)
 	} else {
-		b = roundDigits(a.digits, 53, -1074, 1023)
+		b = roundDigits(a, 53, -1074, 1023)
 	}
 	if b == 0 && a.any && !a.nonNegZero {
 		// Only -0.0 took part: the IEEE sum of -0.0s is -0.0.
