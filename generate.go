@@ -27,3 +27,4 @@ package quiver
 //go:generate go -C internal/asm run ./arm64/sum -out ../../sum_arm64.s -stubs ../../sum_stubs_arm64.go
 //go:generate go -C internal/asm run ./arm64/summary -out ../../summary_arm64.s -stubs ../../summary_stubs_arm64.go
 //go:generate go -C internal/asm run ./arm64/count -out ../../count_arm64.s -stubs ../../count_stubs_arm64.go
+//go:generate go -C internal/asm run ./arm64/repro -out ../../reproducible_arm64.s -stubs ../../reproducible_stubs_arm64.go

@@ -5,10 +5,7 @@ package quiver
 import "golang.org/x/sys/cpu"
 
 // The reproducible sum's kernels on amd64 (reproducible_amd64.s, generated
-// by internal/asm/amd64/repro). The kernels take a length that is a
-// multiple of their step and never read past it; the wrappers pass the
-// largest such prefix and finish the rest with the portable kernels, whose
-// fold sums add to the kernel's exactly (ADR-105).
+// by internal/asm/amd64/repro), adapted by reproMaxWrap and reproFoldWrap.
 
 func init() {
 	// Steps: two (AVX2) or four (AVX-512) vectors of float64 lanes per
@@ -44,32 +41,3 @@ var (
 	reproFold32AVX2NoFMA = reproFoldWrap(reproFoldF32AVX2, 2*4)
 	reproFold64AVX2NoFMA = reproFoldWrap(reproFoldF64AVX2, 2*4)
 )
-
-// reproMaxWrap adapts an exponent-pass kernel, which returns the largest
-// exponent field shifted left by shift within 32 bits.
-func reproMaxWrap[T float32 | float64](kernel func(x []T) uint32, step int, shift uint) func([]T) int {
-	tail := reproGoKernels[T]().maxExp
-	return func(x []T) int {
-		full := len(x) - len(x)%step
-		e := 0
-		if full > 0 {
-			e = int(kernel(x[:full]) >> shift)
-		}
-		return max(e, tail(x[full:]))
-	}
-}
-
-// reproFoldWrap adapts a fold kernel; the tail's fold sums are multiples of
-// the same grids and add to the kernel's exactly.
-func reproFoldWrap[T float32 | float64](kernel func(x []T, mA, mB, mC float64) (a, b, c float64, resid uint64), step int) func([]T, float64, float64, float64) (float64, float64, float64, uint64) {
-	return func(x []T, mA, mB, mC float64) (float64, float64, float64, uint64) {
-		full := len(x) - len(x)%step
-		var a, b, c float64
-		var r uint64
-		if full > 0 {
-			a, b, c, r = kernel(x[:full], mA, mB, mC)
-		}
-		ta, tb, tc, tr := reproFold(x[full:], mA, mB, mC)
-		return a + ta, b + tb, c + tc, r | tr
-	}
-}
