@@ -126,6 +126,15 @@ func maxExp(e elem, s kit.ISA) {
 // pipes (Zen 4, Golden Cove) the nine additions per vector then spread
 // over four pipes instead of two. The residual's subtraction stays an
 // addition, to balance the pipes at five FMAs and four adds.
+//
+// The three folds of one vector form a chain of nine dependent additions
+// (about 30 cycles), which would fill the scheduler with waiting work long
+// before the adders are busy. The loop is therefore software-pipelined:
+// an iteration runs fold A on the vectors it loads, fold B on the
+// residuals of the previous iteration's fold A and fold C on those of the
+// one before, three independent chains. The stages start at +0.0, which
+// passes through a fold without changing it, and two draining steps after
+// the loop finish the last vectors.
 func fold(e elem, s kit.ISA, useFMA bool) {
 	fma := ""
 	if useFMA {
@@ -138,16 +147,27 @@ func fold(e elem, s kit.ISA, useFMA bool) {
 	Doc(fmt.Sprintf("%s runs the three extraction folds of ADR-105 over x; len(x) must be a multiple of %d.", name, st),
 		"It returns the exact sums of the parts each fold took and the OR of the residuals' bits, sign cleared.")
 	x, n := kit.Slice("x")
-	// m[k] is fold k's constant; acc[k][u] its accumulator for vector u.
-	m := make([]reg.VecVirtual, folds)
+	params := []string{"mA", "mB", "mC"}
+	// acc[k][u] is fold k's accumulator for vector u; the constants are
+	// only needed again at the end, and are reloaded then.
 	acc := make([][]reg.VecVirtual, folds)
-	for k, p := range []string{"mA", "mB", "mC"} {
-		m[k] = s.Vec()
-		VBROADCASTSD(addr(Param(p)), m[k])
+	for k, p := range params {
+		m := s.Vec()
+		VBROADCASTSD(addr(Param(p)), m)
 		acc[k] = make([]reg.VecVirtual, unroll)
 		for u := range acc[k] {
 			acc[k][u] = s.Vec()
-			VMOVAPD(m[k], acc[k][u])
+			VMOVAPD(m, acc[k][u])
+		}
+	}
+	// stage[k][u] holds the value that fold k takes next for vector u
+	// (k = 1, 2; fold A takes a fresh load).
+	stage := make([][]reg.VecVirtual, folds)
+	for k := 1; k < folds; k++ {
+		stage[k] = make([]reg.VecVirtual, unroll)
+		for u := range stage[k] {
+			stage[k][u] = s.Vec()
+			kit.Zero(stage[k][u])
 		}
 	}
 	res := s.Vec()
@@ -157,44 +177,69 @@ func fold(e elem, s kit.ISA, useFMA bool) {
 		one = s.Vec()
 		broadcast(elems[1], one, 0x3FF0000000000000) // 1.0
 	}
+	// step runs fold k on v in place: acc takes v's part on its grid, v
+	// keeps the rest.
+	step := func(k, u int, v reg.VecVirtual) {
+		a, t, q := acc[k][u], s.Vec(), s.Vec()
+		if useFMA {
+			VMOVAPD(a, t)
+			VFMADD231PD(one, v, a) // a += v: v rounded to the fold's grid
+			VSUBPD(t, a, q)        // q = a - t, exact: the part of v on the grid
+			if k < folds-1 {
+				VFNMADD231PD(one, q, v) // v -= q, exact: the rounding error of a + v
+			} else {
+				VSUBPD(q, v, v)
+			}
+			return
+		}
+		VADDPD(v, a, t) // t = a + v: v rounded to the fold's grid, plus a
+		VSUBPD(a, t, q) // q = t - a, exact: the part of v on the grid
+		VMOVAPD(t, a)
+		VSUBPD(q, v, v) // v - q, exact: the rounding error of a + v
+	}
+	// pipeline runs one iteration from fold `from` on: fold C on stage 2,
+	// fold B on stage 1 (moving its residual to stage 2), fold A on a
+	// fresh load when from is 0 (its residual to stage 1).
 	vecIn := s.VecBytes() * e.Size / 8 // bytes of x one vector of float64 lanes takes
-	kit.Loop("fold", n, st, func() {
+	pipeline := func(from int) {
+		for u := 0; u < unroll; u++ {
+			step(2, u, stage[2][u])
+			VORPD(stage[2][u], res, res)
+		}
+		for u := 0; u < unroll; u++ {
+			step(1, u, stage[1][u])
+			VMOVAPD(stage[1][u], stage[2][u])
+		}
+		if from > 0 {
+			return
+		}
 		for u := 0; u < unroll; u++ {
 			src := Mem{Base: x, Disp: u * vecIn}
-			v := s.Vec()
 			if e.Size == 4 {
-				VCVTPS2PD(src, v)
+				VCVTPS2PD(src, stage[1][u])
 			} else {
-				VMOVUPD(src, v)
+				VMOVUPD(src, stage[1][u])
 			}
-			Comment(fmt.Sprintf("vector %d: x = qA + qB + qC + r exactly", u))
-			for k := range folds {
-				a, t, q := acc[k][u], s.Vec(), s.Vec()
-				if useFMA {
-					VMOVAPD(a, t)
-					VFMADD231PD(one, v, a) // a += v: v rounded to the fold's grid
-					VSUBPD(t, a, q)        // q = a - t, exact: the part of v on the grid
-					if k < folds-1 {
-						VFNMADD231PD(one, q, v) // v -= q, exact: the rounding error of a + v
-					} else {
-						VSUBPD(q, v, v)
-					}
-					continue
-				}
-				VADDPD(v, a, t) // t = a + v: v rounded to the fold's grid, plus a
-				VSUBPD(a, t, q) // q = t - a, exact: the part of v on the grid
-				VMOVAPD(t, a)
-				VSUBPD(q, v, v) // v - q, exact: the rounding error of a + v
-			}
-			VORPD(v, res, res)
+			step(0, u, stage[1][u])
 		}
+	}
+	kit.Loop("fold", n, st, func() {
+		pipeline(0)
 		ADDQ(U32(st*e.Size), x)
 	})
+	Comment("Drain the pipeline: folds B and C for the last loads, then fold C.")
+	pipeline(1)
+	for u := 0; u < unroll; u++ {
+		step(2, u, stage[2][u])
+		VORPD(stage[2][u], res, res)
+	}
 	Comment("Each lane's change is exact and all of them together stay below 2^50 grid units:",
 		"these sums are exact in any order.")
-	for k := range folds {
+	for k, p := range params {
+		m := s.Vec()
+		VBROADCASTSD(addr(Param(p)), m)
 		for u := range acc[k] {
-			VSUBPD(m[k], acc[k][u], acc[k][u])
+			VSUBPD(m, acc[k][u], acc[k][u])
 		}
 		for w := unroll / 2; w >= 1; w /= 2 {
 			for u := 0; u < w; u++ {
