@@ -216,8 +216,11 @@ func reproFoldWrap[T float32 | float64](kernel func(x []T, mA, mB, mC float64) (
 type reproAcc struct {
 	// digits hold the finite values' exact sum, Σ digits[i]·2^(40i-1074).
 	// Between normalisations a digit may leave [0, 2^40).
-	digits  [reproDigits]int64
-	top     int32 // digits[top:] are zero
+	digits [reproDigits]int64
+	top    int32 // digits[top:] are zero
+	// low is the index of the lowest digit that may be non-zero, plus
+	// one; 0 when none is.
+	low     int32
 	pending int32 // deposits since the last normalisation
 	// nan: a NaN took part; posInf, negInf: +Inf, -Inf took part;
 	// nonNegZero: a value other than -0.0 took part (the exact zero is
@@ -252,6 +255,9 @@ func (a *reproAcc) deposit(v float64) {
 	a.digits[i+1] += d1
 	a.digits[i+2] += d2
 	a.top = max(a.top, int32(i+3))
+	if a.low == 0 || int32(i) < a.low-1 {
+		a.low = int32(i + 1)
+	}
 	a.pending++
 }
 
@@ -285,10 +291,14 @@ func (a *reproAcc) settle() {
 // normalize carries the digits so that all but the top one in use are in
 // [0, 2^40).
 func (a *reproAcc) normalize() {
+	a.pending = 0
+	if a.low == 0 {
+		return
+	}
 	w := reproWindow(a.top)
-	c := normalizeDigits(a.digits[:w])
+	c := normalizeDigits(a.digits[a.low-1 : w])
 	a.digits[w-1] += c << reproDigitBits
-	a.top, a.pending = int32(w), 0
+	a.top = int32(w)
 }
 
 // reproWindow is how many digits from the bottom hold a sum whose digits
@@ -332,10 +342,16 @@ func (a *reproAcc) merge(o *reproAcc) {
 
 // addDigits adds o's digits to a's.
 func (a *reproAcc) addDigits(o *reproAcc) {
-	for i := range o.digits[:o.top] {
+	if o.low == 0 {
+		return
+	}
+	for i := o.low - 1; i < o.top; i++ {
 		a.digits[i] += o.digits[i]
 	}
 	a.top = max(a.top, o.top)
+	if a.low == 0 || o.low < a.low {
+		a.low = o.low
+	}
 }
 
 // reproMagic returns the fold constants for a block whose largest
@@ -475,15 +491,19 @@ func reproAddMasked[T float32 | float64](a *reproAcc, x []T, bits []byte, off in
 // or 127). It returns the IEEE bits of the result (+0.0 for a zero sum;
 // ±Inf on overflow).
 func roundDigits(a *reproAcc, p uint, emin, emax int) uint64 {
+	if a.low == 0 {
+		return 0
+	}
+	// Only digits low-1 to w-1 can be non-zero: normalise those.
 	var d [reproDigits]int64
-	w := reproWindow(a.top)
-	copy(d[:w], a.digits[:w])
-	neg := normalizeDigits(d[:w]) < 0
+	bot, w := int(a.low-1), reproWindow(a.top)
+	copy(d[bot:w], a.digits[bot:w])
+	neg := normalizeDigits(d[bot:w]) < 0
 	if neg {
-		for i := range d[:w] {
-			d[i] = -d[i]
+		for i := range d[bot:w] {
+			d[bot+i] = -d[bot+i]
 		}
-		normalizeDigits(d[:w])
+		normalizeDigits(d[bot:w])
 	}
 	h := w - 1
 	for h >= 0 && d[h] == 0 {
@@ -503,7 +523,7 @@ func roundDigits(a *reproAcc, p uint, emin, emax int) uint64 {
 	hi := digit(h)<<16 | digit(h-1)>>24
 	lo := digit(h-1)<<40 | digit(h-2)
 	sticky := false
-	for i := 0; i < h-2; i++ {
+	for i := bot; i < h-2; i++ {
 		sticky = sticky || d[i] != 0
 	}
 	e0 := reproDigitBits*(h-2) - 1074
