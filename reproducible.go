@@ -28,19 +28,20 @@ import (
 //  2. Three error-free extraction folds split every value x exactly into
 //     x = qA + qB + qC + r, where qA is a multiple of gA = 2^(e-1060), qB
 //     of gB = gA·2^-39, qC of gC = gB·2^-39 (each grid at least 2^-1074),
-//     and |r| <= gC/2 (the fold kernel). Each fold keeps one accumulator per lane that
-//     starts at M = 1.5·2^52·g; adding x rounds it to the grid g, the
-//     accumulator's change is the extracted part and the rounding error
-//     is what goes on to the next fold. Every operation is exact or an
-//     IEEE rounding whose error is carried on, so which way a tie rounds
-//     moves value between folds but never loses it, and the sums of the
-//     extracted parts are exact in float64 (at most 2^50 units g).
+//     and |r| <= gC/2 (the fold kernel). Each fold keeps one accumulator
+//     per lane that starts at M = 1.5·2^52·g; adding x rounds it to the
+//     grid g, the accumulator's change is the extracted part and the
+//     rounding error is what goes on to the next fold. Every operation is
+//     exact or an IEEE rounding whose error is carried on, so which way a
+//     tie rounds moves value between folds but never loses it, and the
+//     sums of the extracted parts are exact in float64 (at most 2^50
+//     units g).
 //  3. The three fold sums are deposited exactly into the digits. If some r
-//     is not zero (a float64 more than 2^63 below the block's largest;
-//     float32 values never leave one), the block is redone in Go with the residuals deposited
-//     one by one; blocks with an infinity, a NaN, only zeros and
-//     subnormals, or a value of 2^1007 or more are deposited value by
-//     value.
+//     is not zero (a float64 more than about 2^63 below the block's
+//     largest, a float32 more than 2^92), the block is redone in Go with
+//     the residuals deposited one by one; blocks with an infinity, a NaN,
+//     only zeros and subnormals, or a value of 2^1009 or more are
+//     deposited value by value.
 //
 // Since every path is exact, a kernel need not match the Go code's
 // intermediate values, only its exactness; the differential tests check
