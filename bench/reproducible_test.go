@@ -15,6 +15,7 @@ package bench
 //	H109: SumReproducible float64 n=1048576 nulls=0%: avx2 >= 0.5x sum-avx2
 //	H110: SumReproducible float64 n=4096 nulls=0%: generic >= 0.4x loop           portable Go: at most 2.5x the loop's time
 //	H111: SumReproducible float32 n=4096 nulls=0%: avx512 >= 3x loop              widened to float64 lanes in the fold
+//	H112: SumReproducible float64 n=4096 nulls=10%: avx512 >= 0.15x loop         masked input runs portable Go on every backend (registered after a first sanity run)
 
 import (
 	"math"
