@@ -64,6 +64,11 @@ type backend struct {
 	// selMax is an optional kernel for the largest index of a non-empty
 	// selection, behind the index check; nil means the Go loop.
 	selMax func(sel []uint32) uint32
+
+	// Kernels of the reproducible float sum (reproducible.go, ADR-105);
+	// the portable ones unless the backend installs its own.
+	repro32 reproKernels[float32]
+	repro64 reproKernels[float64]
 }
 
 // kernelSet holds a backend's kernels for element type T with sum type S.

@@ -13,15 +13,18 @@ package quiver
 //
 // amd64 (avo): the sum family (float and integer sums, checked sums), the
 // summary family (min, max and the valid count), valid-bit counts, and the
-// gather family (selection index checks and gathered selected sums).
+// gather family (selection index checks and gathered selected sums), and
+// the reproducible sum's exponent pass and extraction folds.
 //
 //go:generate go -C internal/asm run ./amd64/sum -out ../../sum_amd64.s -stubs ../../sum_stubs_amd64.go -pkg quiver
 //go:generate go -C internal/asm run ./amd64/summary -out ../../summary_amd64.s -stubs ../../summary_stubs_amd64.go -pkg quiver
 //go:generate go -C internal/asm run ./amd64/count -out ../../count_amd64.s -stubs ../../count_stubs_amd64.go -pkg quiver
 //go:generate go -C internal/asm run ./amd64/gather -out ../../gather_amd64.s -stubs ../../gather_stubs_amd64.go -pkg quiver
+//go:generate go -C internal/asm run ./amd64/repro -out ../../reproducible_amd64.s -stubs ../../reproducible_stubs_amd64.go -pkg quiver
 //
 // arm64 (NEON, encoded from the Arm encodings as WORD directives):
 //
 //go:generate go -C internal/asm run ./arm64/sum -out ../../sum_arm64.s -stubs ../../sum_stubs_arm64.go
 //go:generate go -C internal/asm run ./arm64/summary -out ../../summary_arm64.s -stubs ../../summary_stubs_arm64.go
 //go:generate go -C internal/asm run ./arm64/count -out ../../count_arm64.s -stubs ../../count_stubs_arm64.go
+//go:generate go -C internal/asm run ./arm64/repro -out ../../reproducible_arm64.s -stubs ../../reproducible_stubs_arm64.go

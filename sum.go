@@ -13,7 +13,9 @@ import (
 // The order of the additions is ADR-013's: the strict left fold on the
 // scalar backend and for selections (in selection order), the blocked
 // accumulator order of [ActiveBackend] otherwise. A NaN among the
-// participating elements gives a NaN whose payload is not specified.
+// participating elements gives a NaN whose payload is not specified. For
+// one answer on every backend and platform, whatever the order, batching
+// or core count, use [SumReproducible].
 //
 // It panics, before reading x, if more than one Mask is given, if m's
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or

@@ -197,6 +197,28 @@ func floatSize(a Arr) uint32 {
 // FADD d = n + m, lanewise (IEEE round to nearest, as the FPCR says).
 func (f *File) FADD(a Arr, d, n, m V) { f.threeSame("fadd", 0, floatSize(a), 0b11010, a, d, n, m) }
 
+// FSUB d = n - m, lanewise (IEEE round to nearest, as the FPCR says).
+func (f *File) FSUB(a Arr, d, n, m V) { f.threeSame("fsub", 0, 0b10|floatSize(a), 0b11010, a, d, n, m) }
+
+// FCVTL widens the low two float32 lanes of n (FCVTL2: the high two) to
+// the two float64 lanes of d, exactly.
+func (f *File) FCVTL(d, n V, high bool) {
+	var q uint32
+	name, src := "fcvtl", n.gnu(Arr{4, 2})
+	if high {
+		q, name, src = 1, "fcvtl2", n.gnu(S4)
+	}
+	enc := q<<30 | 0b01110<<24 | 1<<22 | 0b10000<<17 | 0b10111<<12 | 0b10<<10 | reg(n)<<5 | reg(d)
+	f.Word(enc, fmt.Sprintf("%s %s, %s", name, d.gnu(D2), src))
+}
+
+// UMAXV d = the largest of the four unsigned 32-bit lanes of n, in the
+// low lane of d (the rest of d is cleared).
+func (f *File) UMAXV(d, n V) {
+	enc := uint32(1)<<30 | 1<<29 | 0b01110<<24 | 0b10<<22 | 0b11000<<17 | 0b01010<<12 | 0b10<<10 | reg(n)<<5 | reg(d)
+	f.Word(enc, fmt.Sprintf("umaxv s%d, %s", d, n.gnu(S4)))
+}
+
 // FMIN d = min(n, m) lanewise; a NaN operand gives a NaN.
 func (f *File) FMIN(a Arr, d, n, m V) { f.threeSame("fmin", 0, 0b10|floatSize(a), 0b11110, a, d, n, m) }
 
@@ -370,7 +392,10 @@ type Func struct {
 	// frame) or one machine word (pointer, array pointer, int, 64-bit
 	// integer).
 	Params []string
-	Result string // type of the one result (a machine word), or ""
+	// Result is the type of the one result (a machine word), "" for
+	// none, or a parenthesized list of machine-word results, as in
+	// "(a, b float64, n uint64)".
+	Result string
 }
 
 // param is one parameter of a Func: its name, whether it is a slice, and
@@ -414,7 +439,9 @@ func (fn Func) param(name string) param {
 
 func (fn Func) argSize() int {
 	_, n := fn.params()
-	if fn.Result != "" {
+	if strings.HasPrefix(fn.Result, "(") {
+		n += 8 * len(strings.Split(fn.Result, ","))
+	} else if fn.Result != "" {
 		n += 8
 	}
 	return n

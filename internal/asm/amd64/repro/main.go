@@ -1,0 +1,324 @@
+// Command repro generates quiver's amd64 kernels for the reproducible
+// float sum (ADR-105), for AVX2 and AVX-512, float32 and float64: the
+// integer pass for a block's largest exponent field and the three
+// error-free extraction folds. Element type and instruction set are parameters of one
+// generator, so every kernel of the family has the same shape.
+//
+// Run through go generate from the repository root (see generate.go).
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/gotypes"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/quiverlabs/quiver/internal/asm/amd64/kit"
+)
+
+// elem is one element type of the family.
+type elem struct {
+	kit.Elem
+	expMask uint64 // the exponent field of one element
+}
+
+var elems = []elem{
+	{kit.Elem{Name: "F32", GoType: "float32", Size: 4, Signed: true, Float: true}, 0x7F800000},
+	{kit.Elem{Name: "F64", GoType: "float64", Size: 8, Signed: true, Float: true}, 0x7FF0000000000000},
+}
+
+// folds is the number of extraction folds (ADR-105).
+const folds = 3
+
+// maxUnroll is how many vectors one iteration of the exponent pass takes,
+// each into its own accumulator.
+const maxUnroll = 4
+
+// foldUnroll is how many vectors one iteration of the fold loop takes.
+// The folds are bound by the throughput of their nine adds per vector, not
+// by the latency of the accumulator chains (one add per vector and fold),
+// so two independent vectors are enough; AVX2's 16 registers hold two sets
+// of three accumulators, the constants and the temporaries, and AVX-512's
+// 32 hold four.
+func foldUnroll(s kit.ISA) int {
+	if s == kit.AVX512 {
+		return 4
+	}
+	return 2
+}
+
+func main() {
+	ConstraintExpr("amd64,!purego")
+	for _, s := range []kit.ISA{kit.AVX2, kit.AVX512} {
+		for _, e := range elems {
+			maxExp(e, s)
+			if s == kit.AVX2 {
+				fold(e, s, false) // for AVX2 CPUs without FMA
+			}
+			fold(e, s, true)
+		}
+	}
+	Generate()
+}
+
+// foldStep is how many elements one fold iteration takes: foldUnroll
+// vectors of float64 lanes (a float32 kernel widens half a register's
+// worth of elements per vector).
+func foldStep(s kit.ISA) int { return foldUnroll(s) * s.Lanes(8) }
+
+// maxExp generates reproMax<E><ISA>(x []T) uint32: the largest exponent
+// field among x, as the high 32 bits of the element's bits with the sign
+// and the significand cleared (the whole element for float32). len(x) is
+// a multiple of the step.
+func maxExp(e elem, s kit.ISA) {
+	name := fmt.Sprintf("reproMax%s%s", e.Name, s)
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s) uint32", e.GoType))
+	Pragma("noescape")
+	lanes := s.Lanes(e.Size)
+	st := maxUnroll * lanes
+	Doc(fmt.Sprintf("%s returns the largest exponent field among x, in the high 32 bits of a float64", name),
+		fmt.Sprintf("(a float32's own bits); len(x) must be a multiple of %d.", st))
+	x, n := kit.Slice("x")
+	mask := s.Vec()
+	broadcast(e, mask, e.expMask)
+	acc := make([]reg.VecVirtual, maxUnroll)
+	for u := range acc {
+		acc[u] = s.Vec()
+		kit.Zero(acc[u])
+	}
+	kit.Loop("max", n, st, func() {
+		for u := range acc {
+			t := s.Vec()
+			and(s, Mem{Base: x, Disp: u * s.VecBytes()}, mask, t)
+			VPMAXUD(t, acc[u], acc[u])
+		}
+		ADDQ(U32(st*e.Size), x)
+	})
+	Comment("The fields are in the high dwords (float64) or every dword (float32), the rest is zero:",
+		"the largest dword of all is the answer.")
+	VPMAXUD(acc[2], acc[0], acc[0])
+	VPMAXUD(acc[3], acc[1], acc[1])
+	VPMAXUD(acc[1], acc[0], acc[0])
+	v := narrow(s, acc[0], func(a, b, d Op) { VPMAXUD(a, b, d) })
+	t := XMM()
+	VPSHUFD(U8(0x4E), v, t)
+	VPMAXUD(t, v, v)
+	VPSHUFD(U8(0xB1), v, t)
+	VPMAXUD(t, v, v)
+	r := GP32()
+	VMOVD(v, r)
+	Store(r, ReturnIndex(0))
+	kit.Ret()
+}
+
+// fold generates reproFold<E>[FMA]<ISA>(x []T, mA, mB, mC float64) (a,
+// b, c float64, resid uint64): the three extraction folds of ADR-105 over
+// x (len(x) a multiple of the step), each lane of each accumulator
+// starting at the fold's constant. It returns the exact sums of the parts
+// each fold took and the OR of the residuals' bits without the sign bit.
+//
+// Per vector and fold: t = acc + v, q = t - acc, v -= q, all three
+// additions. With useFMA, acc + v and v - q run as fused multiply-adds by
+// 1.0, which round exactly as the additions do (v·1 is exact) but issue
+// to the FMA units: on cores whose adders and FMA units are separate
+// pipes (Zen 4, Golden Cove) the nine additions per vector then spread
+// over four pipes instead of two. The residual's subtraction stays an
+// addition, to balance the pipes at five FMAs and four adds.
+//
+// The three folds of one vector form a chain of nine dependent additions
+// (about 30 cycles), which would fill the scheduler with waiting work long
+// before the adders are busy. The loop is therefore software-pipelined:
+// an iteration runs fold A on the vectors it loads, fold B on the
+// residuals of the previous iteration's fold A and fold C on those of the
+// one before, three independent chains. The stages start at +0.0, which
+// passes through a fold without changing it, and two draining steps after
+// the loop finish the last vectors.
+func fold(e elem, s kit.ISA, useFMA bool) {
+	fma := ""
+	if useFMA {
+		fma = "FMA"
+	}
+	name := fmt.Sprintf("reproFold%s%s%s", e.Name, fma, s)
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, mA, mB, mC float64) (a, b, c float64, resid uint64)", e.GoType))
+	Pragma("noescape")
+	st, unroll := foldStep(s), foldUnroll(s)
+	Doc(fmt.Sprintf("%s runs the three extraction folds of ADR-105 over x; len(x) must be a multiple of %d.", name, st),
+		"It returns the exact sums of the parts each fold took and the OR of the residuals' bits, sign cleared.")
+	x, n := kit.Slice("x")
+	params := []string{"mA", "mB", "mC"}
+	// acc[k][u] is fold k's accumulator for vector u; the constants are
+	// only needed again at the end, and are reloaded then.
+	acc := make([][]reg.VecVirtual, folds)
+	for k, p := range params {
+		m := s.Vec()
+		VBROADCASTSD(addr(Param(p)), m)
+		acc[k] = make([]reg.VecVirtual, unroll)
+		for u := range acc[k] {
+			acc[k][u] = s.Vec()
+			VMOVAPD(m, acc[k][u])
+		}
+	}
+	// stage[k][u] holds the value that fold k takes next for vector u
+	// (k = 1, 2; fold A takes a fresh load).
+	stage := make([][]reg.VecVirtual, folds)
+	for k := 1; k < folds; k++ {
+		stage[k] = make([]reg.VecVirtual, unroll)
+		for u := range stage[k] {
+			stage[k][u] = s.Vec()
+			kit.Zero(stage[k][u])
+		}
+	}
+	res := s.Vec()
+	kit.Zero(res)
+	var one reg.VecVirtual
+	if useFMA {
+		one = s.Vec()
+		broadcast(elems[1], one, 0x3FF0000000000000) // 1.0
+	}
+	// step runs fold k on v in place: acc takes v's part on its grid, v
+	// keeps the rest.
+	step := func(k, u int, v reg.VecVirtual) {
+		a, t, q := acc[k][u], s.Vec(), s.Vec()
+		if useFMA {
+			VMOVAPD(a, t)
+			VFMADD231PD(one, v, a) // a += v: v rounded to the fold's grid
+			VSUBPD(t, a, q)        // q = a - t, exact: the part of v on the grid
+			if k < folds-1 {
+				VFNMADD231PD(one, q, v) // v -= q, exact: the rounding error of a + v
+			} else {
+				VSUBPD(q, v, v)
+			}
+			return
+		}
+		VADDPD(v, a, t) // t = a + v: v rounded to the fold's grid, plus a
+		VSUBPD(a, t, q) // q = t - a, exact: the part of v on the grid
+		VMOVAPD(t, a)
+		VSUBPD(q, v, v) // v - q, exact: the rounding error of a + v
+	}
+	// pipeline runs one iteration from fold `from` on: fold C on stage 2,
+	// fold B on stage 1 (moving its residual to stage 2), fold A on a
+	// fresh load when from is 0 (its residual to stage 1).
+	vecIn := s.VecBytes() * e.Size / 8 // bytes of x one vector of float64 lanes takes
+	pipeline := func(from int) {
+		for u := 0; u < unroll; u++ {
+			step(2, u, stage[2][u])
+			VORPD(stage[2][u], res, res)
+		}
+		for u := 0; u < unroll; u++ {
+			step(1, u, stage[1][u])
+			VMOVAPD(stage[1][u], stage[2][u])
+		}
+		if from > 0 {
+			return
+		}
+		for u := 0; u < unroll; u++ {
+			src := Mem{Base: x, Disp: u * vecIn}
+			if e.Size == 4 {
+				VCVTPS2PD(src, stage[1][u])
+			} else {
+				VMOVUPD(src, stage[1][u])
+			}
+			step(0, u, stage[1][u])
+		}
+	}
+	kit.Loop("fold", n, st, func() {
+		pipeline(0)
+		ADDQ(U32(st*e.Size), x)
+	})
+	Comment("Drain the pipeline: folds B and C for the last loads, then fold C.")
+	pipeline(1)
+	for u := 0; u < unroll; u++ {
+		step(2, u, stage[2][u])
+		VORPD(stage[2][u], res, res)
+	}
+	Comment("Each lane's change is exact and all of them together stay below 2^50 grid units:",
+		"these sums are exact in any order.")
+	for k, p := range params {
+		m := s.Vec()
+		VBROADCASTSD(addr(Param(p)), m)
+		for u := range acc[k] {
+			VSUBPD(m, acc[k][u], acc[k][u])
+		}
+		for w := unroll / 2; w >= 1; w /= 2 {
+			for u := 0; u < w; u++ {
+				VADDPD(acc[k][u+w], acc[k][u], acc[k][u])
+			}
+		}
+		v := narrow(s, acc[k][0], func(a, b, d Op) { VADDPD(a, b, d) })
+		t := XMM()
+		VPERMILPD(U8(1), v, t)
+		VADDSD(t, v, v)
+		VMOVSD(v, addr(ReturnIndex(k)))
+	}
+	v := narrow(s, res, func(a, b, d Op) { or(s, a, b, d) })
+	t := XMM()
+	VPSHUFD(U8(0x4E), v, t)
+	or(s, t, v, v)
+	r, sign := GP64(), GP64()
+	VMOVQ(v, r)
+	MOVQ(U64(1<<63-1), sign)
+	ANDQ(sign, r)
+	Store(r, ReturnIndex(folds))
+	kit.Ret()
+}
+
+// addr is the memory operand of a parameter or result.
+func addr(c gotypes.Component) Mem {
+	b, err := c.Resolve()
+	if err != nil {
+		panic(err)
+	}
+	return b.Addr
+}
+
+// broadcast fills v with the element-sized constant c.
+func broadcast(e elem, v reg.VecVirtual, c uint64) {
+	g, x := GP64(), XMM()
+	MOVQ(U64(c), g)
+	VMOVQ(g, x)
+	if e.Size == 4 {
+		VPBROADCASTD(x, v)
+	} else {
+		VPBROADCASTQ(x, v)
+	}
+}
+
+// narrow combines the halves of a full-width vector down to 128 bits with
+// op and returns the XMM register that holds the result.
+func narrow(s kit.ISA, v reg.VecVirtual, op func(a, b, d Op)) reg.Register {
+	y := v.AsY()
+	if s == kit.AVX512 {
+		hi := YMM()
+		VEXTRACTF64X4(U8(1), v, hi)
+		op(hi, y, y)
+	}
+	x := v.AsX()
+	hx := XMM()
+	if s == kit.AVX512 {
+		VEXTRACTF32X4(U8(1), y, hx) // y may be Y16-Y31, which only EVEX encodes
+	} else {
+		VEXTRACTF128(U8(1), y, hx)
+	}
+	op(hx, x, x)
+	return x
+}
+
+// and and or are the bitwise instructions of the ISA (the VEX forms do not
+// reach ZMM or X16-X31).
+func and(s kit.ISA, a, b, d Op) {
+	if s == kit.AVX512 {
+		VPANDQ(a, b, d)
+	} else {
+		VPAND(a, b, d)
+	}
+}
+
+func or(s kit.ISA, a, b, d Op) {
+	if s == kit.AVX512 {
+		VPORQ(a, b, d)
+	} else {
+		VPOR(a, b, d)
+	}
+}

@@ -1,0 +1,672 @@
+package quiver
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/exp/constraints"
+
+	"github.com/quiverlabs/quiver/internal/num"
+	"github.com/quiverlabs/quiver/internal/testkit"
+)
+
+// exactSum is the specification of SumReproducible, computed with
+// math/big: the exact sum of the finite values rounded once to T, with the
+// rules of ADR-105 for NaN, infinities and zeros.
+func exactSum[T constraints.Float](vals []T) T {
+	var nan, pos, neg, nonNegZero bool
+	acc := new(big.Float).SetPrec(0)
+	sum := new(big.Float).SetPrec(2300) // every float64 and 2^60 of them, exactly
+	for _, v := range vals {
+		f := float64(v)
+		switch {
+		case math.IsNaN(f):
+			nan = true
+		case math.IsInf(f, 1):
+			pos = true
+		case math.IsInf(f, -1):
+			neg = true
+		default:
+			if !(f == 0 && math.Signbit(f)) {
+				nonNegZero = true
+			}
+			acc.SetFloat64(f)
+			sum.Add(sum, acc)
+		}
+	}
+	switch {
+	case nan || pos && neg:
+		return num.NaN[T]()
+	case pos:
+		return T(math.Inf(1))
+	case neg:
+		return T(math.Inf(-1))
+	}
+	if sum.Sign() == 0 {
+		if len(vals) > 0 && !nonNegZero {
+			return T(math.Copysign(0, -1))
+		}
+		return 0
+	}
+	if num.KindOf[T]() == num.Float32 {
+		f, _ := sum.Float32()
+		return T(f)
+	}
+	f, _ := sum.Float64()
+	return T(f)
+}
+
+// participating lists the values a Mask lets through, in visiting order.
+func participating[T any](x []T, bits []byte, off int, sel []uint32, hasSel bool) []T {
+	var out []T
+	visit := func(i int) {
+		if bits == nil || bits[(off+i)>>3]>>((off+i)&7)&1 != 0 {
+			out = append(out, x[i])
+		}
+	}
+	if hasSel {
+		for _, i := range sel {
+			visit(int(i))
+		}
+		return out
+	}
+	for i := range x {
+		visit(i)
+	}
+	return out
+}
+
+// reproInputs returns named inputs that stress the exact sum: moderate
+// values, heavy cancellation, the whole exponent range, subnormals, ties
+// of the final rounding, blocks that need the residual path, and the
+// contract's special values.
+func reproInputs[T constraints.Float](r *rand.Rand, n int) map[string][]T {
+	f32 := num.KindOf[T]() == num.Float32
+	randomBits := func() T {
+		for {
+			var v T
+			if f32 {
+				v = T(math.Float32frombits(r.Uint32()))
+			} else {
+				v = T(math.Float64frombits(r.Uint64()))
+			}
+			if !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) {
+				return v
+			}
+		}
+	}
+	maxT := num.MaxOf[T]()
+	in := map[string][]T{
+		"plain":   testkit.Values[T](r, n, testkit.Plain),
+		"mixed":   testkit.Values[T](r, n, testkit.Mixed),
+		"zeros":   testkit.Values[T](r, n, testkit.Zeros),
+		"uniform": make([]T, n),
+		"cancel":  make([]T, 0, n),
+		"range":   make([]T, n),
+		"subnorm": make([]T, n),
+		"ties":    make([]T, n),
+		"spread":  make([]T, n),
+		"huge":    make([]T, n),
+	}
+	for i := range n {
+		in["uniform"][i] = T(r.Float64())
+		in["range"][i] = randomBits()
+		if f32 {
+			in["subnorm"][i] = T(math.Float32frombits(r.Uint32() & 0x807FFFFF))
+		} else {
+			in["subnorm"][i] = T(math.Float64frombits(r.Uint64() & 0x800FFFFFFFFFFFFF))
+		}
+		// Values 1 and 2^-p (p the precision): sums land on and next to
+		// the rounding ties.
+		p := 53
+		if f32 {
+			p = 24
+		}
+		in["ties"][i] = T(math.Ldexp(1, -p*r.IntN(3)))
+		// A block's values more than 2^63 apart: the residual path.
+		in["spread"][i] = T(math.Ldexp(r.Float64()*2-1, r.IntN(200)-100))
+		// Near the top of the range: overflow and the per-value path.
+		in["huge"][i] = maxT * T(r.Float64()*2-1)
+	}
+	for len(in["cancel"])+2 <= n {
+		v := randomBits()
+		in["cancel"] = append(in["cancel"], v, -v)
+		if r.IntN(4) == 0 && len(in["cancel"]) < n {
+			in["cancel"] = append(in["cancel"], T(math.Ldexp(r.Float64(), -r.IntN(60))))
+		}
+	}
+	r.Shuffle(len(in["cancel"]), func(i, j int) { in["cancel"][i], in["cancel"][j] = in["cancel"][j], in["cancel"][i] })
+	return in
+}
+
+func reproSizes(short bool) []int {
+	sizes := []int{0, 1, 2, 3, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 255, 256, 1000, 4095, 4096, 4097, 8192 + 33}
+	if !short {
+		sizes = append(sizes, 3*4096+77, 40000)
+	}
+	return sizes
+}
+
+func wantSame[T constraints.Float](t *testing.T, what string, got, want T) {
+	t.Helper()
+	if testkit.Bits(got) != testkit.Bits(want) {
+		t.Errorf("%s: got %v (%#x), want %v (%#x)", what, got, testkit.Bits(got), want, testkit.Bits(want))
+	}
+}
+
+// TestSumReproducibleExact checks the result against the exact sum from
+// math/big, bit for bit, on every backend.
+func TestSumReproducibleExact(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, _ BackendInfo) {
+		t.Run("float64", func(t *testing.T) { reproExact[float64](t) })
+		t.Run("float32", func(t *testing.T) { reproExact[float32](t) })
+	})
+}
+
+func reproExact[T constraints.Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 105))
+	for _, n := range reproSizes(testing.Short()) {
+		for name, x := range reproInputs[T](r, n) {
+			want := exactSum(x)
+			wantSame(t, fmt.Sprintf("%s n=%d", name, len(x)), SumReproducible(x), want)
+		}
+	}
+}
+
+// TestSumReproducibleSpecials pins the rules for NaN, infinities, zeros,
+// overflow and empty input, identically on every backend, with the value
+// placed at every position around the block and vector sizes.
+func TestSumReproducibleSpecials(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, _ BackendInfo) {
+		t.Run("float64", func(t *testing.T) { reproSpecials[float64](t) })
+		t.Run("float32", func(t *testing.T) { reproSpecials[float32](t) })
+	})
+}
+
+func reproSpecials[T constraints.Float](t *testing.T) {
+	nz, inf := negZero[T](), posInf[T]()
+	maxT := num.MaxOf[T]()
+	nan := num.NaN[T]()
+	payload := nanWithPayload[T]()
+	var one T = 1
+	cases := []struct {
+		name string
+		x    []T
+		want T
+	}{
+		{"empty", nil, 0},
+		{"-0", []T{nz}, nz},
+		{"-0 -0", []T{nz, nz}, nz},
+		{"-0 +0", []T{nz, 0}, 0},
+		{"1 -1", []T{one, -one}, 0},
+		{"-1 1 -0", []T{-one, one, nz}, 0},
+		{"+Inf", []T{one, inf}, inf},
+		{"-Inf", []T{-inf, one}, -inf},
+		{"+Inf -Inf", []T{inf, -inf}, nan},
+		{"NaN payload", []T{one, payload}, nan},
+		{"NaN and Inf", []T{inf, payload}, nan},
+		{"overflow", []T{maxT, maxT}, inf},
+		{"-overflow", []T{-maxT, -maxT}, -inf},
+		{"no overflow", []T{maxT, maxT, -maxT}, maxT},
+		{"Inf beats overflow", []T{-maxT, -maxT, inf}, inf},
+	}
+	for _, c := range cases {
+		wantSame(t, c.name, SumReproducible(c.x), c.want)
+		wantSame(t, c.name+" (exact oracle)", exactSum(c.x), c.want)
+	}
+	// Each special among ordinary values at every position of blocks of
+	// several lengths: the vector paths, the tails and the block edges.
+	r := rand.New(rand.NewPCG(2, 105))
+	lengths := []int{1, 5, 16, 33, 64, 65, 4096, 4097}
+	for _, n := range lengths {
+		base := testkit.Values[T](r, n, testkit.Plain)
+		for _, sp := range testkit.Specials[T]() {
+			positions := []int{0, n - 1, n / 2}
+			if n <= 65 {
+				positions = positions[:0]
+				for p := range n {
+					positions = append(positions, p)
+				}
+			}
+			for _, p := range positions {
+				x := append([]T(nil), base...)
+				x[p] = sp
+				wantSame(t, fmt.Sprintf("n=%d x[%d]=%#x", n, p, testkit.Bits(sp)), SumReproducible(x), exactSum(x))
+			}
+		}
+	}
+}
+
+// TestSumReproducibleOrderAndSplits: a permutation, any cut into batches,
+// any merge order and any worker count give the bits of one call.
+func TestSumReproducibleOrderAndSplits(t *testing.T) {
+	defer func(s, m int) { reproShard, reproParallelMin = s, m }(reproShard, reproParallelMin)
+	reproShard, reproParallelMin = 100, 200
+	forEachBackend(t, func(t *testing.T, _ BackendInfo) {
+		t.Run("float64", func(t *testing.T) { reproOrder[float64](t) })
+		t.Run("float32", func(t *testing.T) { reproOrder[float32](t) })
+	})
+}
+
+func reproOrder[T constraints.Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 105))
+	n := 9000
+	if testing.Short() {
+		n = 5000
+	}
+	for name, x := range reproInputs[T](r, n) {
+		want := SumReproducible(x)
+		wantSame(t, name+" oracle", want, exactSum(x))
+		for trial := range 3 {
+			p := append([]T(nil), x...)
+			r.Shuffle(len(p), func(i, j int) { p[i], p[j] = p[j], p[i] })
+			wantSame(t, fmt.Sprintf("%s permuted %d", name, trial), SumReproducible(p), want)
+
+			// Random batches into random states, merged in a random tree.
+			var states []*SumReproducibleState[T]
+			for rest := p; len(rest) > 0; {
+				k := min(len(rest), r.IntN(3000)+1)
+				s := new(SumReproducibleState[T])
+				if r.IntN(2) == 0 && len(states) > 0 {
+					s = states[r.IntN(len(states))]
+				} else {
+					states = append(states, s)
+				}
+				s.Add(rest[:k])
+				rest = rest[k:]
+			}
+			for len(states) > 1 {
+				i, j := r.IntN(len(states)), r.IntN(len(states)-1)
+				if j >= i {
+					j++
+				}
+				states[i].Merge(states[j])
+				states = append(states[:j], states[j+1:]...)
+			}
+			got := T(0)
+			if len(states) == 1 {
+				got = states[0].Sum()
+			}
+			wantSame(t, fmt.Sprintf("%s batches %d", name, trial), got, want)
+		}
+		for _, w := range []int{0, 1, 2, 3, 7} {
+			var s SumReproducibleState[T]
+			s.AddParallel(x, w)
+			wantSame(t, fmt.Sprintf("%s AddParallel workers=%d", name, w), s.Sum(), want)
+		}
+	}
+}
+
+// TestSumReproducibleMasks: under a bitmap at any offset, a selection
+// with duplicates, or both, the result is the exact sum of the
+// participating values, on every backend, through Add and AddParallel.
+func TestSumReproducibleMasks(t *testing.T) {
+	defer func(s, m int) { reproShard, reproParallelMin = s, m }(reproShard, reproParallelMin)
+	reproShard, reproParallelMin = 64, 128
+	forEachBackend(t, func(t *testing.T, _ BackendInfo) {
+		t.Run("float64", func(t *testing.T) { reproMasks[float64](t) })
+		t.Run("float32", func(t *testing.T) { reproMasks[float32](t) })
+	})
+}
+
+func reproMasks[T constraints.Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 105))
+	for _, n := range []int{0, 1, 9, 64, 300, 4097} {
+		for name, x := range reproInputs[T](r, n) {
+			n := len(x)
+			if name == "zeros" || name == "plain" {
+				x = append(x[:0:0], x...)
+				for i := range x {
+					if r.IntN(3) == 0 {
+						x[i] = nanWithPayload[T]() // hidden by the mask below where null
+					}
+				}
+			}
+			off := r.IntN(20)
+			for _, frac := range []float64{0, 0.5, 1} {
+				bits := testkit.Bitmap(r, n, off, frac)
+				if frac == 0.5 { // the hidden NaNs must stay hidden
+					for i := range x {
+						if math.IsNaN(float64(x[i])) && name != "mixed" {
+							p := off + i
+							bits[p>>3] &^= 1 << (p & 7)
+						}
+					}
+				}
+				var sel []uint32
+				if n > 0 {
+					sel = testkit.Selection(r, n, r.IntN(2*n))
+				}
+				for _, form := range []struct {
+					label  string
+					m      Mask
+					hasSel bool
+				}{
+					{"valid", Valid(bits, off), false},
+					{"select", Select(sel), true},
+					{"valid+select", Valid(bits, off).Select(sel), true},
+				} {
+					b, o := bits, off
+					if form.label == "select" {
+						b, o = nil, 0
+					}
+					want := exactSum(participating(x, b, o, sel, form.hasSel))
+					what := fmt.Sprintf("%s n=%d off=%d nulls=%v %s", name, n, off, frac, form.label)
+					wantSame(t, what, SumReproducible(x, form.m), want)
+					var s SumReproducibleState[T]
+					s.AddParallel(x, 3, form.m)
+					wantSame(t, what+" AddParallel", s.Sum(), want)
+				}
+			}
+		}
+	}
+}
+
+// TestSumReproducibleKernels compares every backend's kernels with the
+// portable ones on blocks of every length up to 200 and around the block
+// size: maxExp bit for bit; fold by whether a residual is left (which does
+// not depend on the lane layout: it is whether a value is off fold B's
+// grid) and, when none is, by the exact value of its two sums (a tie on
+// fold A's grid may round differently in another lane layout, moving a
+// unit between the folds but never changing their sum).
+func TestSumReproducibleKernels(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, _ BackendInfo) {
+		b := active.Load()
+		t.Run("float64", func(t *testing.T) { reproKernelDiff(t, b.repro64, reproGoKernels[float64]()) })
+		t.Run("float32", func(t *testing.T) { reproKernelDiff(t, b.repro32, reproGoKernels[float32]()) })
+	})
+}
+
+func reproKernelDiff[T float32 | float64](t *testing.T, k, g reproKernels[T]) {
+	r := rand.New(rand.NewPCG(5, 105))
+	var lengths []int
+	for n := 0; n <= 200; n++ {
+		lengths = append(lengths, n)
+	}
+	lengths = append(lengths, 255, 256, 257, 1000, 4095, 4096)
+	for _, n := range lengths {
+		for name, x := range reproInputs[T](r, n) {
+			what := fmt.Sprintf("%s n=%d", name, n)
+			e := k.maxExp(x)
+			if ge := g.maxExp(x); e != ge {
+				t.Fatalf("%s: maxExp %d, portable %d", what, e, ge)
+			}
+			e64 := reproExp64[T](e)
+			if e64 == 0 {
+				continue
+			}
+			mA, mB, mC := reproMagic(e64)
+			a, b, c, res := k.fold(x, mA, mB, mC)
+			ga, gb, gc, gres := g.fold(x, mA, mB, mC)
+			if (res == 0) != (gres == 0) {
+				t.Fatalf("%s: residual %#x, portable %#x", what, res, gres)
+			}
+			if res != 0 {
+				// Not all values are on fold B's grid: a value halfway
+				// between two grid points may round either way, so the
+				// sums are not comparable; Add redoes such a block.
+				continue
+			}
+			var got, want reproAcc
+			got.deposit(a)
+			got.deposit(b)
+			got.deposit(c)
+			want.deposit(ga)
+			want.deposit(gb)
+			want.deposit(gc)
+			got.normalize()
+			want.normalize()
+			if got.digits != want.digits {
+				t.Fatalf("%s: fold sums %v + %v + %v, portable %v + %v + %v", what, a, b, c, ga, gb, gc)
+			}
+		}
+	}
+}
+
+// TestRoundDigits checks the final rounding against math/big on sums
+// built digit by digit: every digit position, both signs, carries between
+// digits, ties, and results near the overflow and subnormal limits.
+func TestRoundDigits(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 105))
+	for trial := range 20000 {
+		var d [reproDigits]int64
+		exact := new(big.Float).SetPrec(4000)
+		top := r.IntN(reproDigits - 1)
+		if trial%4 == 0 {
+			top = r.IntN(4) // subnormal and tiny sums
+		} else if trial%4 == 1 {
+			top = 52 + r.IntN(2) // near overflow
+		}
+		for i := max(0, top-r.IntN(5)); i <= top; i++ {
+			v := r.Int64N(1<<41) - 1<<40
+			switch r.IntN(4) {
+			case 0:
+				v = 0
+			case 1:
+				v = 1 << (r.IntN(40))
+			}
+			d[i] = v
+			term := new(big.Float).SetPrec(4000).SetInt64(v)
+			term.SetMantExp(term, reproDigitBits*i-1074)
+			exact.Add(exact, term)
+		}
+		w64, _ := exact.Float64()
+		w32, _ := exact.Float32()
+		// roundDigits gives +0 for a zero result; the sign rule is Sum's.
+		if w64 == 0 {
+			w64 = 0
+		}
+		if w32 == 0 {
+			w32 = 0
+		}
+		a := reproAcc{digits: d, top: reproDigits, low: 1}
+		if trial%2 == 0 {
+			a.top = int32(top + 1)
+			for a.low < a.top && d[a.low-1] == 0 {
+				a.low++
+			}
+		}
+		if got := roundDigits(&a, 53, -1074, 1023); got != math.Float64bits(w64) {
+			t.Fatalf("digits %v: float64 %#x, want %#x (%v)", d, got, math.Float64bits(w64), w64)
+		}
+		if got := roundDigits(&a, 24, -149, 127); uint32(got) != math.Float32bits(w32) {
+			t.Fatalf("digits %v: float32 %#x, want %#x (%v)", d, got, math.Float32bits(w32), w32)
+		}
+	}
+}
+
+// TestSumReproducibleAccuracy shows what the exactness buys on an
+// ill-conditioned sum where the plain loop loses every digit.
+func TestSumReproducibleAccuracy(t *testing.T) {
+	x := []float64{1e300, 1, -1e300, 1e-300, 3}
+	var plain float64
+	for _, v := range x {
+		plain += v
+	}
+	if plain == 4 {
+		t.Fatalf("the plain loop got it right: the example shows nothing")
+	}
+	if got := SumReproducible(x); got != 4 {
+		t.Errorf("SumReproducible = %v, want 4", got)
+	}
+}
+
+// TestSumReproducibleStateAPI: the zero value is empty, Reset empties,
+// Sum does not change the state, Merge with itself or nil.
+func TestSumReproducibleStateAPI(t *testing.T) {
+	var s SumReproducibleState[float64]
+	wantSame(t, "zero state", s.Sum(), 0)
+	s.Add([]float64{math.Copysign(0, -1)})
+	wantSame(t, "-0 state", s.Sum(), math.Copysign(0, -1))
+	s.Add([]float64{1.5, 2.25})
+	wantSame(t, "Sum once", s.Sum(), 3.75)
+	wantSame(t, "Sum twice", s.Sum(), 3.75)
+	s.Merge(&s)
+	wantSame(t, "self-merge", s.Sum(), 7.5)
+	s.Merge(nil)
+	wantSame(t, "nil merge", s.Sum(), 7.5)
+	s.Reset()
+	wantSame(t, "Reset", s.Sum(), 0)
+	// Merging carries the flags both ways.
+	for _, c := range []struct {
+		a, b []float64
+		want float64
+	}{
+		{[]float64{1}, []float64{math.Inf(-1)}, math.Inf(-1)},
+		{[]float64{math.Inf(1)}, []float64{2}, math.Inf(1)},
+		{[]float64{math.Inf(1)}, []float64{math.Inf(-1)}, math.Float64frombits(0x7FF8000000000000)},
+		{[]float64{3}, []float64{math.NaN()}, math.Float64frombits(0x7FF8000000000000)},
+		{[]float64{math.Copysign(0, -1)}, []float64{}, math.Copysign(0, -1)},
+		{[]float64{math.Copysign(0, -1)}, []float64{0}, 0},
+	} {
+		for _, swap := range []bool{false, true} {
+			var p, q SumReproducibleState[float64]
+			p.Add(c.a)
+			q.Add(c.b)
+			if swap {
+				p, q = q, p
+			}
+			p.Merge(&q)
+			wantSame(t, fmt.Sprintf("merge %v %v", c.a, c.b), p.Sum(), c.want)
+		}
+	}
+	// Many deposits: the digits are normalised before they can overflow.
+	big := make([]float64, 3*reproPendingMax/2)
+	for i := range big {
+		big[i] = math.Ldexp(1, 1000) * (1 + math.Ldexp(float64(i%7), -50))
+		if i%2 == 1 {
+			big[i] = -math.Ldexp(1, -1000) * float64(i%5)
+		}
+	}
+	if !testing.Short() {
+		for range 2 {
+			s.Add(big)
+		}
+		var t2 SumReproducibleState[float64]
+		t2.Add(append(big, big...))
+		wantSame(t, "long state", s.Sum(), t2.Sum())
+		wantSame(t, "long state oracle", s.Sum(), exactSum(append(big, big...)))
+	}
+}
+
+// TestReproDigitsSettle: the digits are normalised before so many
+// deposits could overflow one, at the largest deposit there is.
+func TestReproDigitsSettle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("16M deposits")
+	}
+	v := math.Float64frombits(0x7FEFFFFFFFFFFFFF) // every significand bit, all three digits full
+	var a reproAcc
+	const n = 1 << 24
+	for range n {
+		a.addOne(v)
+		a.settle()
+	}
+	want := new(big.Float).SetPrec(2000).SetFloat64(v)
+	want.Mul(want, new(big.Float).SetInt64(n))
+	a.normalize()
+	d := a.digits
+	got := new(big.Float).SetPrec(4000)
+	for i := len(d) - 1; i >= 0; i-- {
+		term := new(big.Float).SetPrec(4000).SetInt64(d[i])
+		got.Add(got, term.SetMantExp(term, reproDigitBits*i-1074))
+	}
+	if got.Cmp(want) != 0 {
+		t.Errorf("digits hold %v, want %v", got, want)
+	}
+}
+
+// TestSumReproducibleParallelGoroutines: AddParallel leaves no goroutine
+// behind.
+func TestSumReproducibleParallelGoroutines(t *testing.T) {
+	defer func(s, m int) { reproShard, reproParallelMin = s, m }(reproShard, reproParallelMin)
+	reproShard, reproParallelMin = 64, 128
+	x := make([]float64, 10000)
+	before := runtime.NumGoroutine()
+	var s SumReproducibleState[float64]
+	for range 20 {
+		s.AddParallel(x, 8)
+	}
+	for i := 0; runtime.NumGoroutine() > before && i < 100; i++ {
+		time.Sleep(time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines before AddParallel, %d after", before, n)
+	}
+}
+
+// TestSumReproducibleNoAlloc: Add and SumReproducible allocate nothing, in
+// every mask form.
+func TestSumReproducibleNoAlloc(t *testing.T) {
+	x := make([]float64, 5000)
+	y := make([]float32, 5000)
+	for i := range x {
+		x[i] = float64(i) * 0.37
+		y[i] = float32(i) * 0.37
+	}
+	bits := make([]byte, 700)
+	sel := []uint32{3, 1, 4, 1, 5}
+	var s SumReproducibleState[float64]
+	var s32 SumReproducibleState[float32]
+	for name, f := range map[string]func(){
+		"Add":          func() { s.Add(x) },
+		"Add float32":  func() { s32.Add(y) },
+		"Add valid":    func() { s.Add(x, Valid(bits, 3)) },
+		"Add select":   func() { s.Add(x, Valid(bits, 3).Select(sel)) },
+		"Sum":          func() { _ = s.Sum() },
+		"Merge":        func() { s.Merge(&s) },
+		"Reproducible": func() { _ = SumReproducible(x) },
+	} {
+		if a := testing.AllocsPerRun(20, f); a != 0 {
+			t.Errorf("%s: %v allocations per run", name, a)
+		}
+	}
+}
+
+// TestSumReproducibleContract: the same panics as Sum, before anything is
+// read, and AddParallel panics on the calling goroutine.
+func TestSumReproducibleContract(t *testing.T) {
+	x := make([]float64, 20)
+	for _, m := range [][]Mask{
+		{Valid(make([]byte, 2), 5)},
+		{Select([]uint32{1, 20})},
+		{Valid(nil, 0), Valid(nil, 0)},
+	} {
+		msg := panicMessage(func() { Sum(x, m...) })
+		if !strings.HasPrefix(msg, "quiver: ") {
+			t.Fatalf("Sum did not panic as documented: %q", msg)
+		}
+		if got := panicMessage(func() { SumReproducible(x, m...) }); got != msg {
+			t.Errorf("SumReproducible panics %q, Sum %q", got, msg)
+		}
+		var s SumReproducibleState[float64]
+		if got := panicMessage(func() { s.AddParallel(x, 4, m...) }); got != msg {
+			t.Errorf("AddParallel panics %q, Sum %q", got, msg)
+		}
+		wantSame(t, "state after a rejected Add", s.Sum(), 0)
+	}
+}
+
+func panicMessage(f func()) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg = fmt.Sprint(r)
+		}
+	}()
+	f()
+	return ""
+}
+
+// TestSumReproducibleNamedType: named float types are accepted.
+func TestSumReproducibleNamedType(t *testing.T) {
+	type celsius float64
+	if got := SumReproducible([]celsius{1.5, 2}); got != 3.5 {
+		t.Errorf("got %v", got)
+	}
+}
