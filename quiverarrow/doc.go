@@ -18,7 +18,8 @@
 // quiver call over the concatenated column: the same bits for float sums
 // (quiver.Sum over the concatenated values and validity bitmap, on the
 // active backend), exact for integer sums, min, max, summaries and
-// counts.
+// counts. [SumReproducible] gives the same bits on every backend and for
+// any cut into chunks: the exact sum of the values, rounded once.
 //
 // # Types
 //

@@ -36,6 +36,34 @@ func ExampleSum() {
 	// type error: quiverarrow: float64 array read as float32: its values are float64
 }
 
+func ExampleSumReproducible() {
+	// The same column cut in two different ways: the reproducible sum
+	// has the same bits for both, on every CPU.
+	build := func(cuts ...[]float64) *arrow.Chunked {
+		var chunks []arrow.Array
+		for _, c := range cuts {
+			b := array.NewFloat64Builder(memory.DefaultAllocator)
+			b.AppendValues(c, nil)
+			chunks = append(chunks, b.NewArray())
+			b.Release()
+		}
+		return arrow.NewChunked(arrow.PrimitiveTypes.Float64, chunks)
+	}
+	a := build([]float64{0.1, 0.2}, []float64{0.3, 1e16, -1e16})
+	b := build([]float64{0.1}, []float64{0.2, 0.3, 1e16}, []float64{-1e16})
+	defer a.Release()
+	defer b.Release()
+	x, _ := quiverarrow.SumReproducible[float64](a.Chunks()...)
+	y, _ := quiverarrow.SumReproducible[float64](b.Chunks()...)
+	fmt.Println(x, x == y)
+	// The float sum in order loses the small values against 1e16.
+	s, _ := quiverarrow.Sum[float64](a.Chunks()...)
+	fmt.Println(s)
+	// Output:
+	// 0.6 true
+	// 0
+}
+
 func ExampleSummarize() {
 	dt := &arrow.TimestampType{Unit: arrow.Second, TimeZone: "UTC"}
 	b := array.NewTimestampBuilder(memory.DefaultAllocator, dt)

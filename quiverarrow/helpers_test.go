@@ -307,6 +307,27 @@ func checkFloatSum[T floatElem](t *testing.T, c column) {
 		t.Fatalf("%s: Add to a SumState = %v, want %v", c.name, s.Sum(), want)
 	}
 
+	// The reproducible sum: the exact sum of the valid values rounded
+	// once, whatever the chunks; computed here with math/big.
+	exact := new(big.Float).SetPrec(4096)
+	for _, v := range vals {
+		exact.Add(exact, new(big.Float).SetFloat64(float64(v)))
+	}
+	wantR := roundTo[T](exact)
+	if got, err := SumReproducible[T](c.chunks...); err != nil || floatBits(got) != floatBits(wantR) {
+		t.Fatalf("%s: SumReproducible = %v (%#x), %v; want the exact sum rounded once %v (%#x)",
+			c.name, got, floatBits(got), err, wantR, floatBits(wantR))
+	}
+	var rs quiver.SumReproducibleState[T]
+	for _, a := range c.chunks {
+		if err := Add(&rs, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if floatBits(rs.Sum()) != floatBits(wantR) {
+		t.Fatalf("%s: Add to a SumReproducibleState = %v, want %v", c.name, rs.Sum(), wantR)
+	}
+
 	defer setBackend(t, "scalar")()
 	strict := T(0)
 	for _, v := range vals {
@@ -315,6 +336,18 @@ func checkFloatSum[T floatElem](t *testing.T, c column) {
 	if got, err := Sum[T](c.chunks...); err != nil || floatBits(got) != floatBits(strict) {
 		t.Fatalf("%s: Sum on the scalar backend = %v, %v; want the strict fold %v", c.name, got, err, strict)
 	}
+}
+
+// roundTo rounds an exact sum to T, to nearest with ties to even, as
+// float32 or float64 conversion of a big.Float does (zero as +0.0).
+func roundTo[T floatElem](z *big.Float) T {
+	var zero T
+	if any(zero) == any(float32(0)) {
+		f, _ := z.Float32()
+		return T(f)
+	}
+	f, _ := z.Float64()
+	return T(f)
 }
 
 // setBackend switches quiver's backend and returns the function that

@@ -1,22 +1,37 @@
 package quiverarrow
 
-// SumReproducible is not here yet: it waits for quiver.SumReproducible
-// and quiver.SumReproducibleState[T], which are being added to the core.
-// When they land, this file gets the one function below (uncommented) and
-// reduce_test.go's table of float sums gets its row; Add and AddColumn
-// take a *quiver.SumReproducibleState[T] already, as it has the Adder
-// method Add(x []T, m ...quiver.Mask).
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"golang.org/x/exp/constraints"
+
+	"github.com/quiverlabs/quiver"
+)
+
+// SumReproducible returns the sum of the non-null values of a float32 or
+// float64 column as [quiver.SumReproducible] over the concatenated
+// chunks: the exact sum rounded once, so the same bits on every backend,
+// for any cut into chunks and any order of the values.
 //
-//	// SumReproducible returns the sum of the non-null values of a float32
-//	// or float64 column as [quiver.SumReproducible] over the concatenated
-//	// chunks: the same bits on every backend and for any cut.
-//	//
-//	// It returns an error, and no sum, if a chunk is not an array of T
-//	// values or is malformed (see [Values]).
-//	func SumReproducible[T constraints.Float](chunks ...arrow.Array) (T, error) {
-//		var s quiver.SumReproducibleState[T]
-//		if err := addAll(&s, chunks); err != nil {
-//			return 0, err
-//		}
-//		return s.Sum(), nil
-//	}
+// It returns an error, and no sum, if a chunk is not an array of T
+// values or is malformed (see [Values]).
+func SumReproducible[T constraints.Float](chunks ...arrow.Array) (T, error) {
+	if len(chunks) == 1 {
+		x, bits, off, err := view[T](chunks[0])
+		if err != nil || bits == nil {
+			return quiver.SumReproducible(x), err
+		}
+		return quiver.SumReproducible(x, quiver.Valid(bits, off)), nil
+	}
+	var s quiver.SumReproducibleState[T]
+	err := eachChunk(chunks, func(x []T, bits []byte, off int) {
+		if bits == nil {
+			s.Add(x)
+		} else {
+			s.Add(x, quiver.Valid(bits, off))
+		}
+	})
+	if err != nil {
+		return 0, err
+	}
+	return s.Sum(), nil
+}
