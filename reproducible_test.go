@@ -246,8 +246,8 @@ func reproSpecials[T constraints.Float](t *testing.T) {
 // TestSumReproducibleOrderAndSplits: a permutation, any cut into batches,
 // any merge order and any worker count give the bits of one call.
 func TestSumReproducibleOrderAndSplits(t *testing.T) {
-	defer func(s, m int) { reproShard, reproParallelMin = s, m }(reproShard, reproParallelMin)
-	reproShard, reproParallelMin = 100, 200
+	defer func(m int) { reproMinPerWorker = m }(reproMinPerWorker)
+	reproMinPerWorker = 100
 	forEachBackend(t, func(t *testing.T, _ BackendInfo) {
 		t.Run("float64", func(t *testing.T) { reproOrder[float64](t) })
 		t.Run("float32", func(t *testing.T) { reproOrder[float32](t) })
@@ -307,8 +307,8 @@ func reproOrder[T constraints.Float](t *testing.T) {
 // with duplicates, or both, the result is the exact sum of the
 // participating values, on every backend, through Add and AddParallel.
 func TestSumReproducibleMasks(t *testing.T) {
-	defer func(s, m int) { reproShard, reproParallelMin = s, m }(reproShard, reproParallelMin)
-	reproShard, reproParallelMin = 64, 128
+	defer func(m int) { reproMinPerWorker = m }(reproMinPerWorker)
+	reproMinPerWorker = 64
 	forEachBackend(t, func(t *testing.T, _ BackendInfo) {
 		t.Run("float64", func(t *testing.T) { reproMasks[float64](t) })
 		t.Run("float32", func(t *testing.T) { reproMasks[float32](t) })
@@ -585,8 +585,8 @@ func TestReproDigitsSettle(t *testing.T) {
 // TestSumReproducibleParallelGoroutines: AddParallel leaves no goroutine
 // behind.
 func TestSumReproducibleParallelGoroutines(t *testing.T) {
-	defer func(s, m int) { reproShard, reproParallelMin = s, m }(reproShard, reproParallelMin)
-	reproShard, reproParallelMin = 64, 128
+	defer func(m int) { reproMinPerWorker = m }(reproMinPerWorker)
+	reproMinPerWorker = 64
 	x := make([]float64, 10000)
 	before := runtime.NumGoroutine()
 	var s SumReproducibleState[float64]
