@@ -108,6 +108,12 @@ var (
 // variable initializers, which all run before init, so the init below sees
 // every one of them.
 func register(b *backend) *backend {
+	for _, p := range []oracle.Policy{b.policy32, b.policy64} {
+		// SumState cuts whole blocks with a mask, not a division.
+		if blk := p.Block(); blk&(blk-1) != 0 || blk > maxBlock {
+			panic(fmt.Sprintf("quiver: backend %s: float block %d is not a power of two up to %d", b.name, blk, maxBlock))
+		}
+	}
 	b.cut32 = min(smallCut, b.policy32.A*b.policy32.W)
 	b.cut64 = min(smallCut, b.policy64.A*b.policy64.W)
 	registry = append(registry, b)

@@ -89,7 +89,7 @@ func (s *SumState[T]) addRun(b *backend, x []T, bits []byte, off int) {
 		sumLanesOn(s.b, s.lanes[:block], s.pend[:block], nil, 0)
 		s.npend = 0
 	}
-	if full := (len(x) - i) / block * block; full > 0 {
+	if full := (len(x) - i) &^ (block - 1); full > 0 { // blocks are powers of two (register)
 		bs, o := bitSpan(bits, off+i, full)
 		sumLanesOn(s.b, s.lanes[:block], x[i:i+full], bs, o)
 		i += full
@@ -408,9 +408,9 @@ func (k lanesKernel) String() string {
 // accumulator a in acc[a*W:(a+1)*W]) in the order of ADR-013 step 1: the
 // block phase of b's float sum, without the fold, so that a SumState can
 // carry the accumulators from one batch to the next. It checks the lengths
-// the kernels rely on.
+// the kernels rely on: the caller cuts acc to b's block for T.
 func sumLanesOn[T constraints.Float](b *backend, acc, x []T, bits []byte, off int) {
-	if len(x) == 0 || len(x)%len(acc) != 0 || len(acc) != floatBlock[T](b) {
+	if len(x) == 0 || len(x)&(len(acc)-1) != 0 {
 		panic("quiver: internal error: lane accumulators or blocks of the wrong length")
 	}
 	if b.lanes == lanesStrict {
