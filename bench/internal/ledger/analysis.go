@@ -75,7 +75,7 @@ func (a *Analysis) Backends() []string {
 func (a *Analysis) BestPeer(c Config) (string, float64) {
 	best, bestNs := "", math.NaN()
 	for impl, samples := range a.Run.Samples[c] {
-		if IsBackend(impl) || !NoteFor(impl, c, a.Run.Machine).Comparable {
+		if IsBackend(impl) || IsReference(impl) || !NoteFor(impl, c, a.Run.Machine).Comparable {
 			continue
 		}
 		ns := Median(samples)

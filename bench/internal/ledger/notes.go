@@ -38,7 +38,16 @@ func IsPeer(impl string) bool {
 }
 
 // IsBackend reports whether impl is one of quiver's backends.
-func IsBackend(impl string) bool { return impl != Loop && !IsPeer(impl) && !IsStateImpl(impl) }
+func IsBackend(impl string) bool {
+	return impl != Loop && !IsPeer(impl) && !IsStateImpl(impl) && !IsReference(impl)
+}
+
+// IsReference reports whether impl is another quiver operation measured
+// as a reference point in a configuration, named "<op>-<backend>": Sum on
+// a backend in the SumReproducible configurations ("sum-avx512"). A
+// reference is neither a backend nor a peer: hypotheses may name it as a
+// baseline, and the tables leave it out.
+func IsReference(impl string) bool { return strings.HasPrefix(impl, "sum-") }
 
 // IsStateImpl reports whether impl is one of the State part's ways of
 // computing a reduction: Call, "batches<k>" (the state fed k elements per

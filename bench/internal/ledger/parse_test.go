@@ -251,3 +251,16 @@ func TestStateNames(t *testing.T) {
 		}
 	}
 }
+
+func TestReferenceImpls(t *testing.T) {
+	for _, impl := range []string{"sum-avx512", "sum-scalar"} {
+		if !IsReference(impl) || IsBackend(impl) || IsPeer(impl) {
+			t.Errorf("%s: IsReference %v, IsBackend %v, IsPeer %v; want a reference only", impl, IsReference(impl), IsBackend(impl), IsPeer(impl))
+		}
+	}
+	for _, impl := range []string{"avx512", "loop", "vek", "call"} {
+		if IsReference(impl) {
+			t.Errorf("%s taken for a reference", impl)
+		}
+	}
+}
