@@ -247,9 +247,18 @@ func summaryStart[T num.Number]() (top, bottom T) {
 
 // countSmall counts the set bits among bits off..off+n-1.
 func countSmall(bits []byte, off, n int) int {
-	c := 0
-	for p := off; p < off+n; p++ {
-		c += int(bits[p>>3] >> (p & 7) & 1)
+	// bits is the span of the elements' bits (bitSpan) with off < 8 and
+	// n < smallCut = 64: at most 9 bytes. The first 8 go into one word,
+	// counted with one popcount; a ninth holds at most 6 more bits.
+	var w uint64
+	for i, b := range bits[:min(len(bits), 8)] {
+		w |= uint64(b) << (8 * i)
 	}
-	return c
+	end, c := off+n, 0
+	if end > 64 {
+		c = mbits.OnesCount8(bits[8] & (1<<(end-64) - 1))
+		end = 64
+	}
+	// 1<<64 is 0 in Go, so a mask of all 64 bits is 0 - 1.
+	return c + mbits.OnesCount64(w>>off&(1<<(end-off)-1))
 }
