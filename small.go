@@ -59,12 +59,39 @@ func addValid[T num.Number, S ~int64 | ~uint64 | ~float32 | ~float64](s S, x []T
 		}
 		return s
 	}
+	if len(x) <= 64 {
+		// One word of validity bits, tested in a register: no load or
+		// bounds check per element.
+		w := validWord(bits[off>>3:], off&7, len(x))
+		for i, v := range x {
+			if w>>i&1 != 0 {
+				s += S(v)
+			}
+		}
+		return s
+	}
 	for i, v := range x {
 		if bitAt(bits, off+i) {
 			s += S(v)
 		}
 	}
 	return s
+}
+
+// validWord returns the validity bits of n <= 64 elements as one word,
+// bit i for element i, from a validated bitmap whose first byte holds
+// the first element's bit at position off < 8. Bits at n and above are
+// whatever the bitmap holds there.
+func validWord(bits []byte, off, n int) uint64 {
+	var w uint64
+	for i, b := range bits[:min(len(bits), 8)] {
+		w |= uint64(b) << (8 * i)
+	}
+	w >>= off
+	if off+n > 64 { // the last bits are in a ninth byte
+		w |= uint64(bits[8]) << (64 - off)
+	}
+	return w
 }
 
 // sumInts is the wrapping sum of a dense input in four independent sums:
@@ -245,20 +272,8 @@ func summaryStart[T num.Number]() (top, bottom T) {
 	return top, bottom
 }
 
-// countSmall counts the set bits among bits off..off+n-1.
+// countSmall counts the set bits among bits off..off+n-1 of a bitmap
+// span (off < 8), n < 64.
 func countSmall(bits []byte, off, n int) int {
-	// bits is the span of the elements' bits (bitSpan) with off < 8 and
-	// n < smallCut = 64: at most 9 bytes. The first 8 go into one word,
-	// counted with one popcount; a ninth holds at most 6 more bits.
-	var w uint64
-	for i, b := range bits[:min(len(bits), 8)] {
-		w |= uint64(b) << (8 * i)
-	}
-	end, c := off+n, 0
-	if end > 64 {
-		c = mbits.OnesCount8(bits[8] & (1<<(end-64) - 1))
-		end = 64
-	}
-	// 1<<64 is 0 in Go, so a mask of all 64 bits is 0 - 1.
-	return c + mbits.OnesCount64(w>>off&(1<<(end-off)-1))
+	return mbits.OnesCount64(validWord(bits, off, n) & (1<<n - 1)) // n < 64
 }
