@@ -50,6 +50,9 @@ const (
 	// each fold accumulator stays in the binade of its start, on any
 	// number of lanes, and the lane sums add exactly.
 	reproBlock = 4096
+	// reproChunk is how many participating values of a masked or
+	// selected input are gathered at a time for the dense path.
+	reproChunk = 1024
 	// reproDigitBits is the width of one digit of the exact sum, and
 	// reproDigits their number: digit 0 is worth 2^-1074, the smallest
 	// subnormal, and the top digits leave room for carries of any count
@@ -65,41 +68,98 @@ const (
 	reproFastExp = 2031
 )
 
-// reproKernels is a backend's pair of kernels for the reproducible sum of
-// element type T (see ADR-105). Lengths are at most reproBlock.
+// reproKernels names a backend's pair of kernels for the reproducible sum
+// of element type T (see ADR-105): the SIMD kernels of reproducible_<arch>.s
+// or the portable ones. Its methods call them directly, not through
+// function values, so that a buffer handed to them can stay on the stack
+// (reproAddMasked). Lengths are at most reproBlock.
 type reproKernels[T float32 | float64] struct {
-	// maxExp returns the largest exponent field (bits 52..62 of a
-	// float64, 23..30 of a float32) among x; 0 for an empty x.
-	maxExp func(x []T) int
-	// fold runs the three extraction folds over x with the fold
-	// constants mA, mB, mC (1.5·2^52 times each fold's grid), widening
-	// float32 to float64, and returns the exact sums of the extracted parts
-	// and the OR of the residuals' bits without their sign bit (0: every
-	// residual is 0). It needs every |x| < 2^38·gA.
-	fold func(x []T, mA, mB, mC float64) (a, b, c float64, resid uint64)
+	id reproID
+}
+
+// reproID names a set of reproducible-sum kernels.
+type reproID uint8
+
+const (
+	reproGo      reproID = iota // the portable kernels (the zero value)
+	reproAVX2                   // AVX2 folds with plain additions
+	reproAVX2FMA                // AVX2 folds with part of the additions on the FMA units
+	reproAVX512                 // AVX-512 (with FMA)
+	reproNEON
+)
+
+// maxExp returns the largest exponent field (bits 52..62 of a float64,
+// 23..30 of a float32) among x; 0 for an empty x.
+func (k reproKernels[T]) maxExp(x []T) int {
+	if k.id == reproGo {
+		return reproMaxExpGo(x)
+	}
+	// The SIMD kernels take a multiple of their step and return the field
+	// shifted left by 20 (float64) or 23 (float32) within 32 bits.
+	step, _ := reproSteps[T](k.id)
+	shift := 20
+	if num.KindOf[T]() == num.Float32 {
+		shift = 23
+	}
+	full := len(x) - len(x)%step
+	e := 0
+	if full > 0 {
+		e = int(archReproMax(k.id, x[:full]) >> shift)
+	}
+	return max(e, reproMaxExpGo(x[full:]))
+}
+
+// fold runs the three extraction folds over x with the fold constants mA,
+// mB, mC (1.5·2^52 times each fold's grid), widening float32 to float64,
+// and returns the exact sums of the extracted parts and the OR of the
+// residuals' bits without their sign bit (0: every residual is 0). It
+// needs every |x| < 2^38·gA. A SIMD kernel takes the largest multiple of
+// its step; the tail's fold sums are multiples of the same grids and add
+// to the kernel's exactly.
+func (k reproKernels[T]) fold(x []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
+	if k.id == reproGo {
+		return reproFold(x, mA, mB, mC)
+	}
+	_, step := reproSteps[T](k.id)
+	full := len(x) - len(x)%step
+	if full > 0 {
+		a, b, c, resid = archReproFold(k.id, x[:full], mA, mB, mC)
+	}
+	ta, tb, tc, tr := reproFold(x[full:], mA, mB, mC)
+	return a + ta, b + tb, c + tc, resid | tr
+}
+
+// reproSteps are the multiples of elements the SIMD kernels id take: four
+// vectors per exponent-pass iteration; per fold iteration, two (AVX2) or
+// four (AVX-512) 256-bit vectors of float64 lanes, or one 128-bit vector
+// (NEON); float32 is widened from half a register.
+func reproSteps[T float32 | float64](id reproID) (maxStep, foldStep int) {
+	lanes := 8 // float64 lanes in 512 bits
+	switch id {
+	case reproAVX2, reproAVX2FMA:
+		maxStep, foldStep = 4*lanes/2, 2*4
+	case reproAVX512:
+		maxStep, foldStep = 4*lanes, 4*8
+	case reproNEON:
+		maxStep, foldStep = 4*lanes/4, 4
+	}
+	if num.KindOf[T]() == num.Float32 {
+		maxStep *= 2
+	}
+	return maxStep, foldStep
+}
+
+// reproMaxExpGo is the portable exponent pass.
+func reproMaxExpGo[T float32 | float64](x []T) int {
+	if num.KindOf[T]() == num.Float32 {
+		return reproMaxExp32(num.Cast[float32](x))
+	}
+	return reproMaxExp64(num.Cast[float64](x))
 }
 
 // reproGoKernels are the portable kernels, the reference the SIMD kernels
 // are tested against; every backend without kernels of its own runs them.
-func reproGoKernels[T float32 | float64]() reproKernels[T] {
-	if num.KindOf[T]() == num.Float32 {
-		return any(reproKernels[float32]{maxExp: reproMaxExp32, fold: reproFold[float32]}).(reproKernels[T])
-	}
-	return any(reproKernels[float64]{maxExp: reproMaxExp64, fold: reproFold[float64]}).(reproKernels[T])
-}
-
-func init() {
-	// Every backend that does not install kernels of its own (see
-	// reproducible_<arch>.go) runs the portable ones.
-	for _, b := range registry {
-		if b.repro32.fold == nil {
-			b.repro32 = reproGoKernels[float32]()
-		}
-		if b.repro64.fold == nil {
-			b.repro64 = reproGoKernels[float64]()
-		}
-	}
-}
+func reproGoKernels[T float32 | float64]() reproKernels[T] { return reproKernels[T]{id: reproGo} }
 
 // reproMaxExp64 is the portable maxExp for float64: the exponent field is
 // compared as the high bits of the value without its sign, four lanes at a
@@ -173,40 +233,6 @@ func reproStep(v, sA, sB, sC float64, res uint64) (float64, float64, float64, ui
 	w := sC + v
 	q = w - sC
 	return t, u, w, res | math.Float64bits(v-q)
-}
-
-// The SIMD kernels take a length that is a multiple of their step and
-// never read past it; these wrappers pass the largest such prefix and
-// finish the rest with the portable kernels, whose fold sums add to the
-// kernel's exactly (ADR-105).
-
-// reproMaxWrap adapts an exponent-pass kernel, which returns the largest
-// exponent field shifted left by shift within 32 bits.
-func reproMaxWrap[T float32 | float64, R uint32 | uint64](kernel func(x []T) R, step int, shift uint) func([]T) int {
-	tail := reproGoKernels[T]().maxExp
-	return func(x []T) int {
-		full := len(x) - len(x)%step
-		e := 0
-		if full > 0 {
-			e = int(kernel(x[:full]) >> shift)
-		}
-		return max(e, tail(x[full:]))
-	}
-}
-
-// reproFoldWrap adapts a fold kernel; the tail's fold sums are multiples of
-// the same grids and add to the kernel's exactly.
-func reproFoldWrap[T float32 | float64](kernel func(x []T, mA, mB, mC float64) (a, b, c float64, resid uint64), step int) func([]T, float64, float64, float64) (float64, float64, float64, uint64) {
-	return func(x []T, mA, mB, mC float64) (float64, float64, float64, uint64) {
-		full := len(x) - len(x)%step
-		var a, b, c float64
-		var r uint64
-		if full > 0 {
-			a, b, c, r = kernel(x[:full], mA, mB, mC)
-		}
-		ta, tb, tc, tr := reproFold(x[full:], mA, mB, mC)
-		return a + ta, b + tb, c + tc, r | tr
-	}
 }
 
 // reproAcc is the exact sum of the values deposited so far and the flags
@@ -381,7 +407,7 @@ func reproExp64[T float32 | float64](e int) int {
 }
 
 // addDense adds the dense x in blocks with b's kernels.
-func reproAddDense[T float32 | float64](a *reproAcc, k *reproKernels[T], x []T) {
+func reproAddDense[T float32 | float64](a *reproAcc, k reproKernels[T], x []T) {
 	for len(x) > 0 {
 		blk := x[:min(len(x), reproBlock)]
 		x = x[len(blk):]
@@ -423,63 +449,46 @@ func reproFoldDeposit[T float32 | float64](a *reproAcc, x []T, mA, mB, mC float6
 }
 
 // reproAddMasked adds the participating elements of x under a validity
-// bitmap (nil: all valid) and, with hasSel, a selection, in Go on every
-// backend: values are read through the mask into blocks that run the
-// same folds.
-func reproAddMasked[T float32 | float64](a *reproAcc, x []T, bits []byte, off int, sel []uint32, hasSel bool) {
+// bitmap (nil: all valid) and, with hasSel, a selection: they are copied,
+// in order, into a buffer of reproChunk values that goes through the
+// dense path and its kernels. The sum is exact, so which values share a
+// block does not change it.
+func reproAddMasked[T float32 | float64](a *reproAcc, k reproKernels[T], x []T, bits []byte, off int, sel []uint32, hasSel bool) {
+	var buf [reproChunk]T
 	n := len(x)
 	if hasSel {
 		n = len(sel)
 	}
-	valueAt := func(p int) (float64, bool) {
-		i := p
-		if hasSel {
-			i = int(sel[p])
-		}
-		if bits != nil {
-			if q := off + i; bits[q>>3]>>(q&7)&1 == 0 {
-				return 0, false
-			}
-		}
-		return float64(x[i]), true
-	}
-	for lo := 0; lo < n; lo += reproBlock {
-		hi := min(n, lo+reproBlock)
-		// The block's largest exponent field, as float64.
-		var m uint64
-		for p := lo; p < hi; p++ {
-			if v, ok := valueAt(p); ok {
-				m = max(m, math.Float64bits(v)&(0x7FF<<52))
-			}
-		}
-		e := int(m >> 52)
-		if e == 0 || e > reproFastExp {
-			for p := lo; p < hi; p++ {
-				if v, ok := valueAt(p); ok {
-					a.addOne(v)
+	for lo := 0; lo < n; lo += reproChunk {
+		hi := min(n, lo+reproChunk)
+		c := 0
+		switch {
+		case !hasSel:
+			// Every element is written; the next one overwrites it
+			// unless its bit is set. The bits come 64 at a time, so
+			// that no load waits for the previous store's address.
+			for i := lo; i < hi; i += 64 {
+				xs := x[i:min(hi, i+64)]
+				p := off + i
+				w := validWord(bits[p>>3:], p&7, len(xs))
+				for j, v := range xs {
+					buf[c] = v
+					c += int(w >> j & 1)
 				}
 			}
-			a.settle()
-			continue
-		}
-		mA, mB, mC := reproMagic(e)
-		tA, tB, tC := mA, mB, mC
-		for p := lo; p < hi; p++ {
-			f, ok := valueAt(p)
-			if !ok {
-				continue
+		case bits == nil:
+			for _, i := range sel[lo:hi] {
+				buf[c] = x[i]
+				c++
 			}
-			var r uint64
-			tA, tB, tC, r = reproStep(f, tA, tB, tC, 0)
-			if r&^(1<<63) != 0 {
-				a.deposit(math.Float64frombits(r))
+		default:
+			for _, i := range sel[lo:hi] {
+				buf[c] = x[i]
+				p := off + int(i)
+				c += int(bits[p>>3] >> (p & 7) & 1)
 			}
 		}
-		a.deposit(tA - mA)
-		a.deposit(tB - mB)
-		a.deposit(tC - mC)
-		a.any, a.nonNegZero = true, true
-		a.settle()
+		reproAddDense(a, k, buf[:c])
 	}
 }
 
@@ -624,17 +633,17 @@ func (s *SumReproducibleState[T]) add(b *backend, x []T, bits []byte, off int, s
 	if num.KindOf[T]() == num.Float32 {
 		x32 := num.Cast[float32](x)
 		if bits == nil && !hasSel {
-			reproAddDense(&s.acc, &b.repro32, x32)
+			reproAddDense(&s.acc, b.repro32, x32)
 		} else {
-			reproAddMasked(&s.acc, x32, bits, off, sel, hasSel)
+			reproAddMasked(&s.acc, b.repro32, x32, bits, off, sel, hasSel)
 		}
 		return
 	}
 	x64 := num.Cast[float64](x)
 	if bits == nil && !hasSel {
-		reproAddDense(&s.acc, &b.repro64, x64)
+		reproAddDense(&s.acc, b.repro64, x64)
 	} else {
-		reproAddMasked(&s.acc, x64, bits, off, sel, hasSel)
+		reproAddMasked(&s.acc, b.repro64, x64, bits, off, sel, hasSel)
 	}
 }
 
@@ -738,9 +747,10 @@ func (s *SumReproducibleState[T]) AddParallel(x []T, workers int, m ...Mask) {
 // Choose [Sum] for speed with reproducibility per (version, backend); choose
 // SumReproducible when the bits must agree across machines, orders,
 // batches or core counts, or when accuracy matters. It costs four to seven
-// times Sum on SIMD backends, about twice the plain loop in portable Go,
-// and runs portable Go on every backend with a bitmap or a selection (see
-// ADR-105 and docs/ledger.md). Float64 values more than 2^63 below the
+// times Sum on SIMD backends and about twice the plain loop in portable
+// Go; with a bitmap or a selection the participating values are first
+// gathered into a buffer for the same kernels (see ADR-105 and
+// docs/ledger.md). Float64 values more than 2^63 below the
 // largest of their block of 4096 take a slower exact path.
 //
 // It panics as [Sum] does: if more than one Mask is given, if m's bitmap

@@ -2,42 +2,63 @@
 
 package quiver
 
-import "golang.org/x/sys/cpu"
+import (
+	"golang.org/x/sys/cpu"
+
+	"github.com/quiverlabs/quiver/internal/num"
+)
 
 // The reproducible sum's kernels on amd64 (reproducible_amd64.s, generated
-// by internal/asm/amd64/repro), adapted by reproMaxWrap and reproFoldWrap.
+// by internal/asm/amd64/repro), called by reproKernels' methods.
 
 func init() {
-	// Steps: two (AVX2) or four (AVX-512) vectors of float64 lanes per
-	// fold iteration (a float32 vector is widened from half a register),
-	// four full vectors per exponent-pass iteration.
 	// The AVX2 backend does not require FMA; where the CPU has it, the
 	// folds put part of their additions on the FMA units (see the
 	// generator).
-	fold32, fold64 := reproFoldF32AVX2, reproFoldF64AVX2
+	avx2 := reproAVX2
 	if cpu.X86.HasFMA {
-		fold32, fold64 = reproFoldF32FMAAVX2, reproFoldF64FMAAVX2
+		avx2 = reproAVX2FMA
 	}
-	avx2Backend.repro32 = reproKernels[float32]{
-		maxExp: reproMaxWrap(reproMaxF32AVX2, 4*8, 23),
-		fold:   reproFoldWrap(fold32, 2*4),
-	}
-	avx2Backend.repro64 = reproKernels[float64]{
-		maxExp: reproMaxWrap(reproMaxF64AVX2, 4*4, 20),
-		fold:   reproFoldWrap(fold64, 2*4),
-	}
-	avx512Backend.repro32 = reproKernels[float32]{
-		maxExp: reproMaxWrap(reproMaxF32AVX512, 4*16, 23),
-		fold:   reproFoldWrap(reproFoldF32FMAAVX512, 4*8),
-	}
-	avx512Backend.repro64 = reproKernels[float64]{
-		maxExp: reproMaxWrap(reproMaxF64AVX512, 4*8, 20),
-		fold:   reproFoldWrap(reproFoldF64FMAAVX512, 4*8),
-	}
+	avx2Backend.repro32 = reproKernels[float32]{avx2}
+	avx2Backend.repro64 = reproKernels[float64]{avx2}
+	avx512Backend.repro32 = reproKernels[float32]{reproAVX512}
+	avx512Backend.repro64 = reproKernels[float64]{reproAVX512}
 }
 
-// The AVX2 folds without FMA, for the tests on CPUs that have FMA.
-var (
-	reproFold32AVX2NoFMA = reproFoldWrap(reproFoldF32AVX2, 2*4)
-	reproFold64AVX2NoFMA = reproFoldWrap(reproFoldF64AVX2, 2*4)
-)
+// archReproMax runs the exponent-pass kernel id on x, a multiple of its
+// step, with a direct call.
+func archReproMax[T float32 | float64](id reproID, x []T) uint64 {
+	f32 := num.KindOf[T]() == num.Float32
+	switch {
+	case id == reproAVX512 && f32:
+		return uint64(reproMaxF32AVX512(num.Cast[float32](x)))
+	case id == reproAVX512:
+		return uint64(reproMaxF64AVX512(num.Cast[float64](x)))
+	case (id == reproAVX2 || id == reproAVX2FMA) && f32:
+		return uint64(reproMaxF32AVX2(num.Cast[float32](x)))
+	case id == reproAVX2 || id == reproAVX2FMA:
+		return uint64(reproMaxF64AVX2(num.Cast[float64](x)))
+	}
+	panic("quiver: internal error: no reproducible-sum kernels here")
+}
+
+// archReproFold runs the fold kernel id on x, a multiple of its step,
+// with a direct call.
+func archReproFold[T float32 | float64](id reproID, x []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
+	f32 := num.KindOf[T]() == num.Float32
+	switch {
+	case id == reproAVX512 && f32:
+		return reproFoldF32FMAAVX512(num.Cast[float32](x), mA, mB, mC)
+	case id == reproAVX512:
+		return reproFoldF64FMAAVX512(num.Cast[float64](x), mA, mB, mC)
+	case id == reproAVX2FMA && f32:
+		return reproFoldF32FMAAVX2(num.Cast[float32](x), mA, mB, mC)
+	case id == reproAVX2FMA:
+		return reproFoldF64FMAAVX2(num.Cast[float64](x), mA, mB, mC)
+	case id == reproAVX2 && f32:
+		return reproFoldF32AVX2(num.Cast[float32](x), mA, mB, mC)
+	case id == reproAVX2:
+		return reproFoldF64AVX2(num.Cast[float64](x), mA, mB, mC)
+	}
+	panic("quiver: internal error: no reproducible-sum kernels here")
+}

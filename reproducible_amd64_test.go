@@ -12,11 +12,11 @@ func TestReproFoldAVX2NoFMA(t *testing.T) {
 		t.Skip("no AVX2")
 	}
 	t.Run("float64", func(t *testing.T) {
-		k := reproKernels[float64]{maxExp: avx2Backend.repro64.maxExp, fold: reproFold64AVX2NoFMA}
+		k := reproKernels[float64]{reproAVX2}
 		reproKernelDiff(t, k, reproGoKernels[float64]())
 	})
 	t.Run("float32", func(t *testing.T) {
-		k := reproKernels[float32]{maxExp: avx2Backend.repro32.maxExp, fold: reproFold32AVX2NoFMA}
+		k := reproKernels[float32]{reproAVX2}
 		reproKernelDiff(t, k, reproGoKernels[float32]())
 	})
 }
