@@ -71,7 +71,10 @@
 // included. Integer sums are exact in 128 bits, so a stream keeps its
 // exact total even past 64 bits. AddParallel reduces one large batch on
 // several goroutines with the same bits for any worker count. Merged
-// float sums are the left fold of the pieces' sums (ADR-104).
+// float sums are the left fold of the pieces' sums (ADR-104);
+// [SumReproducible] and [SumReproducibleState] give the exact sum rounded
+// once, the same bits for any order, cut, merge, worker count or CPU
+// (ADR-105).
 //
 // # Backends
 //
