@@ -88,19 +88,23 @@ func reduceParts[T Number, R any](x []T, bits []byte, off int, sel []uint32, has
 	if hasSel {
 		n = len(sel)
 	}
-	w := workerCount(workers, n, minPer, n)
-	if w == 1 {
-		return []R{f(x, bits, off, sel, hasSel)}
-	}
-	out := make([]R, w)
-	fork(n, w, func(k, lo, hi int) {
+	return partsOf(n, workerCount(workers, n, minPer, n), func(lo, hi int) R {
 		if hasSel {
-			out[k] = f(x, bits, off, sel[lo:hi], true)
-			return
+			return f(x, bits, off, sel[lo:hi], true)
 		}
 		bs, o := bitSpan(bits, off+lo, hi-lo)
-		out[k] = f(x[lo:hi], bs, o, nil, false)
+		return f(x[lo:hi], bs, o, nil, false)
 	})
+}
+
+// partsOf returns part(lo, hi) for w contiguous parts of [0, n), in order,
+// computed on w goroutines (the calling one among them).
+func partsOf[R any](n, w int, part func(lo, hi int) R) []R {
+	if w <= 1 {
+		return []R{part(0, n)}
+	}
+	out := make([]R, w)
+	fork(n, w, func(k, lo, hi int) { out[k] = part(lo, hi) })
 	return out
 }
 
@@ -115,7 +119,7 @@ func reduceParts[T Number, R any](x []T, bits []byte, off int, sel []uint32, has
 //
 // It panics as [Sum] does, before any goroutine starts.
 func (s *SumState[T]) AddParallel(x []T, workers int, m ...Mask) {
-	bits, off, sel, hasSel := maskOf(len(x), m)
+	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // addSelected checks sel
 	if hasSel {
 		s.addSelected(x, bits, off, sel)
 		return
@@ -125,54 +129,39 @@ func (s *SumState[T]) AddParallel(x []T, workers int, m ...Mask) {
 	}
 	b := active.Load()
 	last := (len(x) - 1) / shardSize // the shard that stays open as the run
-	w := workerCount(workers, len(x), minPerWorker[T](), last+1)
+	w := workerCount(workers, len(x), minPerWorker[T](), last)
 	shard := func(k int) ([]T, []byte, int) {
 		start, end := k*shardSize, min(len(x), (k+1)*shardSize)
 		bs, o := bitSpan(bits, off+start, end-start)
 		return x[start:end], bs, o
 	}
-	// The carry: the sum so far, then the closed shards' one-call sums
-	// (each what its own state's Sum gives) in order, as Merge adds them.
+	// The closed shards' one-call sums (each what its own state's Sum
+	// gives), on the workers.
+	sums := make([]T, last)
+	fork(last, w, func(_, lo, hi int) {
+		for k := lo; k < hi; k++ {
+			xs, bs, o := shard(k)
+			sums[k] = sumFloatOn(b, xs, bs, o)
+		}
+	})
+	// Merge them in order, as Merge would merge their states: the sum so
+	// far, plus each shard's sum; then the last shard stays open as the
+	// run.
 	have := s.b != nil || s.carried
 	var c T
 	if have {
 		c = s.Sum()
 	}
-	carry := func(k int, v T) {
+	for k, v := range sums {
 		if k == 0 && !have {
 			c = v
 		} else {
 			c += v
 		}
 	}
-	if w == 1 {
-		// The same cut on the calling goroutine, with nothing to
-		// allocate.
-		for k := range last {
-			xs, bs, o := shard(k)
-			carry(k, sumFloatOn(b, xs, bs, o))
-		}
-		s.Reset()
-		xs, bs, o := shard(last)
-		s.addRun(b, xs, bs, o)
-	} else {
-		sums := make([]T, last)
-		var run SumState[T]
-		fork(last+1, w, func(_, lo, hi int) {
-			for k := lo; k < hi; k++ {
-				xs, bs, o := shard(k)
-				if k == last {
-					run.addRun(b, xs, bs, o)
-				} else {
-					sums[k] = sumFloatOn(b, xs, bs, o)
-				}
-			}
-		})
-		for k, v := range sums {
-			carry(k, v)
-		}
-		*s = run
-	}
+	s.Reset()
+	xs, bs, o := shard(last)
+	s.addRun(b, xs, bs, o)
 	if have || last > 0 {
 		s.carry, s.carried = c, true
 	}
@@ -246,17 +235,13 @@ func (s *CountState) AddParallel(n int, workers int, m ...Mask) {
 	}
 	// An element is one bit of input (or four bytes of selection); a
 	// byte per element keeps the small counts on the calling goroutine.
-	w := workerCount(workers, parts, parallelMinBytes, parts)
-	counts := make([]int, w)
-	fork(parts, w, func(k, lo, hi int) {
+	for _, c := range partsOf(parts, workerCount(workers, parts, parallelMinBytes, parts), func(lo, hi int) int {
 		if hasSel {
-			counts[k] = countOn(b, n, bits, off, sel[lo:hi], true)
-			return
+			return countOn(b, n, bits, off, sel[lo:hi], true)
 		}
 		bs, o := bitSpan(bits, off+lo, hi-lo)
-		counts[k] = countOn(b, hi-lo, bs, o, nil, false)
-	})
-	for _, c := range counts {
+		return countOn(b, hi-lo, bs, o, nil, false)
+	}) {
 		s.count += c
 	}
 }

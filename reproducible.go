@@ -3,6 +3,7 @@ package quiver
 import (
 	"math"
 	"math/bits"
+	"unsafe"
 
 	"golang.org/x/exp/constraints"
 
@@ -130,74 +131,53 @@ func (k reproKernels[T]) fold(x []T, mA, mB, mC float64) (a, b, c float64, resid
 }
 
 // reproSteps are the multiples of elements the SIMD kernels id take: four
-// vectors per exponent-pass iteration; per fold iteration, two (AVX2) or
-// four (AVX-512) 256-bit vectors of float64 lanes, or one 128-bit vector
-// (NEON); float32 is widened from half a register.
+// vectors of T per exponent-pass iteration; per fold iteration, the
+// float64 lanes of two 256-bit vectors (AVX2), four 512-bit ones
+// (AVX-512) or two 128-bit ones (NEON), as many float32 elements, each
+// widened from half a register.
 func reproSteps[T float32 | float64](id reproID) (maxStep, foldStep int) {
-	lanes := 8 // float64 lanes in 512 bits
+	var vecBytes int
 	switch id {
 	case reproAVX2, reproAVX2FMA:
-		maxStep, foldStep = 4*lanes/2, 2*4
+		vecBytes, foldStep = 32, 2*4
 	case reproAVX512:
-		maxStep, foldStep = 4*lanes, 4*8
+		vecBytes, foldStep = 64, 4*8
 	case reproNEON:
-		maxStep, foldStep = 4*lanes/4, 4
+		vecBytes, foldStep = 16, 4
 	}
-	if num.KindOf[T]() == num.Float32 {
-		maxStep *= 2
-	}
-	return maxStep, foldStep
+	var zero T
+	return 4 * vecBytes / int(unsafe.Sizeof(zero)), foldStep
 }
 
-// reproMaxExpGo is the portable exponent pass.
+// reproMaxExpGo is the portable exponent pass: the exponent field is
+// compared as the high bits of the value without its sign, read as an
+// integer, four lanes at a time.
 func reproMaxExpGo[T float32 | float64](x []T) int {
 	if num.KindOf[T]() == num.Float32 {
-		return reproMaxExp32(num.Cast[float32](x))
+		return reproMaxField(num.Cast[uint32](x), 0xFF<<23, 23)
 	}
-	return reproMaxExp64(num.Cast[float64](x))
+	return reproMaxField(num.Cast[uint64](x), 0x7FF<<52, 52)
+}
+
+// reproMaxField is the largest (u & mask) >> shift among u.
+func reproMaxField[U uint32 | uint64](u []U, mask U, shift uint) int {
+	var m0, m1, m2, m3 U
+	i := 0
+	for ; i+4 <= len(u); i += 4 {
+		m0 = max(m0, u[i]&mask)
+		m1 = max(m1, u[i+1]&mask)
+		m2 = max(m2, u[i+2]&mask)
+		m3 = max(m3, u[i+3]&mask)
+	}
+	for ; i < len(u); i++ {
+		m0 = max(m0, u[i]&mask)
+	}
+	return int(max(m0, m1, m2, m3) >> shift)
 }
 
 // reproGoKernels are the portable kernels, the reference the SIMD kernels
 // are tested against; every backend without kernels of its own runs them.
 func reproGoKernels[T float32 | float64]() reproKernels[T] { return reproKernels[T]{id: reproGo} }
-
-// reproMaxExp64 is the portable maxExp for float64: the exponent field is
-// compared as the high bits of the value without its sign, four lanes at a
-// time.
-func reproMaxExp64(x []float64) int {
-	const expMask = 0x7FF << 52
-	u := num.Cast[uint64](x) // read as integers, without a move out of a float register
-	var m0, m1, m2, m3 uint64
-	i := 0
-	for ; i+4 <= len(u); i += 4 {
-		m0 = max(m0, u[i]&expMask)
-		m1 = max(m1, u[i+1]&expMask)
-		m2 = max(m2, u[i+2]&expMask)
-		m3 = max(m3, u[i+3]&expMask)
-	}
-	for ; i < len(u); i++ {
-		m0 = max(m0, u[i]&expMask)
-	}
-	return int(max(m0, m1, m2, m3) >> 52)
-}
-
-// reproMaxExp32 is the portable maxExp for float32.
-func reproMaxExp32(x []float32) int {
-	const expMask = 0xFF << 23
-	u := num.Cast[uint32](x)
-	var m0, m1, m2, m3 uint32
-	i := 0
-	for ; i+4 <= len(u); i += 4 {
-		m0 = max(m0, u[i]&expMask)
-		m1 = max(m1, u[i+1]&expMask)
-		m2 = max(m2, u[i+2]&expMask)
-		m3 = max(m3, u[i+3]&expMask)
-	}
-	for ; i < len(u); i++ {
-		m0 = max(m0, u[i]&expMask)
-	}
-	return int(max(m0, m1, m2, m3) >> 23)
-}
 
 // reproFold is the portable fold: two lanes, so that the adds of
 // neighbouring elements overlap. Per element: three adds or subtracts per
@@ -406,7 +386,7 @@ func reproExp64[T float32 | float64](e int) int {
 	return e
 }
 
-// addDense adds the dense x in blocks with b's kernels.
+// reproAddDense adds the dense x in blocks with the kernels k.
 func reproAddDense[T float32 | float64](a *reproAcc, k reproKernels[T], x []T) {
 	for len(x) > 0 {
 		blk := x[:min(len(x), reproBlock)]
@@ -631,20 +611,20 @@ func (s *SumReproducibleState[T]) Add(x []T, m ...Mask) {
 // add feeds validated input to the state on backend b.
 func (s *SumReproducibleState[T]) add(b *backend, x []T, bits []byte, off int, sel []uint32, hasSel bool) {
 	if num.KindOf[T]() == num.Float32 {
-		x32 := num.Cast[float32](x)
-		if bits == nil && !hasSel {
-			reproAddDense(&s.acc, b.repro32, x32)
-		} else {
-			reproAddMasked(&s.acc, b.repro32, x32, bits, off, sel, hasSel)
-		}
+		reproAdd(&s.acc, b.repro32, num.Cast[float32](x), bits, off, sel, hasSel)
 		return
 	}
-	x64 := num.Cast[float64](x)
+	reproAdd(&s.acc, b.repro64, num.Cast[float64](x), bits, off, sel, hasSel)
+}
+
+// reproAdd adds validated input with the kernels k: dense input straight
+// through them, the rest gathered first.
+func reproAdd[T float32 | float64](a *reproAcc, k reproKernels[T], x []T, bits []byte, off int, sel []uint32, hasSel bool) {
 	if bits == nil && !hasSel {
-		reproAddDense(&s.acc, b.repro64, x64)
-	} else {
-		reproAddMasked(&s.acc, b.repro64, x64, bits, off, sel, hasSel)
+		reproAddDense(a, k, x)
+		return
 	}
+	reproAddMasked(a, k, x, bits, off, sel, hasSel)
 }
 
 // Merge adds other's values to s, as if they had been fed to s; other is

@@ -53,7 +53,7 @@ type SumState[T constraints.Float] struct {
 // Add feeds the batch x, with the optional Mask m, to the state. It panics
 // as [Sum] does, before changing the state.
 func (s *SumState[T]) Add(x []T, m ...Mask) {
-	bits, off, sel, hasSel := maskOf(len(x), m)
+	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // addSelected checks sel
 	if hasSel {
 		s.addSelected(x, bits, off, sel)
 		return
@@ -105,15 +105,10 @@ func (s *SumState[T]) addRun(b *backend, x []T, bits []byte, off int) {
 }
 
 // addSelected ends the run and adds the selected valid elements to the sum
-// so far in selection order.
+// so far in selection order. It checks each index as it reads it, and
+// panics before it changes the state.
 func (s *SumState[T]) addSelected(x []T, bits []byte, off int, sel []uint32) {
-	c := s.Sum()
-	for _, i := range sel {
-		if bits == nil || bitAt(bits, off+int(i)) {
-			c += x[i]
-		}
-	}
-	s.endRun(c)
+	s.endRun(foldSelected(s.Sum(), x, bits, off, sel))
 }
 
 // endRun makes c the state's carry and starts an empty run.
@@ -158,12 +153,22 @@ func (s *SumState[T]) Sum() T {
 	return v
 }
 
-// runSum is the run's sum in ADR-013 order: the accumulators combined
-// pairwise by halving, the lanes folded low to high from +0.0, then the
+// runSum is the run's sum in ADR-013 order: the lanes folded, then the
 // unfinished block in index order.
 func (s *SumState[T]) runSum() T {
-	p := floatPolicy[T](s.b)
 	acc := s.lanes // a copy: the run goes on after Sum
+	v := foldLanes(acc[:], floatPolicy[T](s.b))
+	for _, e := range s.pend[:s.npend] {
+		v += e
+	}
+	return v
+}
+
+// foldLanes is ADR-013's steps 2 and 3 on the A×W lane accumulators acc
+// of policy p (accumulator a in acc[a*W:(a+1)*W]), which it overwrites:
+// the accumulators combined pairwise by halving, (0+2), (1+3), then the
+// two, and the W lanes of the result folded low to high from +0.0.
+func foldLanes[T constraints.Float](acc []T, p oracle.Policy) T {
 	for half := p.A / 2; half >= 1; half /= 2 {
 		for a := range half {
 			for w := range p.W {
@@ -174,9 +179,6 @@ func (s *SumState[T]) runSum() T {
 	v := T(0)
 	for w := range p.W {
 		v += acc[w]
-	}
-	for _, e := range s.pend[:s.npend] {
-		v += e
 	}
 	return v
 }

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/exp/constraints"
 
 	"github.com/quiverlabs/quiver/internal/num"
+	"github.com/quiverlabs/quiver/internal/oracle"
 )
 
 // The sum family on arm64: float sums in the ADR-013 order, wrapping
@@ -31,17 +32,7 @@ func neonSumFloat[T float32 | float64](x []T, bits []byte, off int) T {
 	full := len(x) / block * block
 	var acc [16]T // +0.0; 4*w of them used
 	neonBlocks(&acc, x[:full], bits, off)
-	for l := range w {
-		acc[l] += acc[2*w+l]
-		acc[w+l] += acc[3*w+l]
-	}
-	for l := range w {
-		acc[l] += acc[w+l]
-	}
-	s := T(0)
-	for l := range w {
-		s += acc[l]
-	}
+	s := foldLanes(acc[:], oracle.Policy{A: 4, W: w})
 	return addValid(s, x[full:], bits, off+full)
 }
 

@@ -263,18 +263,14 @@ func CountValid(chunks ...arrow.Array) (int, error) {
 			return 0, fmt.Errorf("%w: quiverarrow: CountValid of a %s array: its nulls are in its children",
 				arrow.ErrNotImplemented, c.DataType())
 		}
-		n, data, bits := c.Len(), c.Data(), c.NullBitmapBytes()
+		bits, off, err := validity(c)
 		switch {
-		case data.NullN() == 0 || n == 0 || (len(bits) == 0 && data.NullN() < 0):
-			s.Add(n)
-		case len(bits) == 0:
-			return 0, fmt.Errorf("%w: quiverarrow: %s array has %d nulls and no validity bitmap",
-				arrow.ErrInvalid, c.DataType(), data.NullN())
-		case (uint64(data.Offset())+uint64(n)+7)/8 > uint64(len(bits)):
-			return 0, fmt.Errorf("%w: quiverarrow: %s validity bitmap has %d bytes, need %d for %d rows at offset %d",
-				arrow.ErrInvalid, c.DataType(), len(bits), (uint64(data.Offset())+uint64(n)+7)/8, n, data.Offset())
+		case err != nil:
+			return 0, err
+		case bits == nil:
+			s.Add(c.Len())
 		default:
-			s.Add(n, quiver.Valid(bits, data.Offset()))
+			s.Add(c.Len(), quiver.Valid(bits, off))
 		}
 	}
 	return s.Count(), nil

@@ -58,28 +58,39 @@ func view[T quiver.Number](arr arrow.Array) (x []T, bits []byte, off int, err er
 		return nil, nil, 0, fmt.Errorf("%w: quiverarrow: %s array of length %d has %d values",
 			arrow.ErrInvalid, arr.DataType(), n, len(x))
 	}
-	data := arr.Data()
+	bits, off, err = validity(arr)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	return x, bits, off, nil
+}
+
+// validity returns arr's validity bitmap and the bit offset of its row 0,
+// or a nil bitmap when every row is valid, and an error for a bitmap that
+// is missing or too short for the array's nulls.
+func validity(arr arrow.Array) (bits []byte, off int, err error) {
+	n, data := arr.Len(), arr.Data()
 	// The null count as stored, not arr.NullN(): an unknown count (< 0)
 	// would make NullN count the bitmap once more (and store the count in
 	// shared array data), where the masked kernel counts it anyway.
 	if data.NullN() == 0 || n == 0 {
-		return x, nil, 0, nil
+		return nil, 0, nil
 	}
 	bits, off = arr.NullBitmapBytes(), data.Offset()
 	if len(bits) == 0 {
 		if data.NullN() < 0 {
 			// An unknown count and no bitmap: arrow-go treats every row
 			// as valid (IsValid), and so does quiver.
-			return x, nil, 0, nil
+			return nil, 0, nil
 		}
-		return nil, nil, 0, fmt.Errorf("%w: quiverarrow: %s array has %d nulls and no validity bitmap",
+		return nil, 0, fmt.Errorf("%w: quiverarrow: %s array has %d nulls and no validity bitmap",
 			arrow.ErrInvalid, arr.DataType(), data.NullN())
 	}
 	if need := (uint64(off) + uint64(n) + 7) / 8; need > uint64(len(bits)) {
-		return nil, nil, 0, fmt.Errorf("%w: quiverarrow: %s validity bitmap has %d bytes, need %d for %d rows at offset %d",
+		return nil, 0, fmt.Errorf("%w: quiverarrow: %s validity bitmap has %d bytes, need %d for %d rows at offset %d",
 			arrow.ErrInvalid, arr.DataType(), len(bits), need, n, off)
 	}
-	return x, bits, off, nil
+	return bits, off, nil
 }
 
 // typeError is the error for an array of type dt read as a []T: the Go
