@@ -5,6 +5,8 @@ import (
 	"sync"
 	"unsafe"
 
+	"golang.org/x/exp/constraints"
+
 	"github.com/quiverlabs/quiver/internal/num"
 )
 
@@ -130,20 +132,15 @@ func (s *SumState[T]) AddParallel(x []T, workers int, m ...Mask) {
 	b := active.Load()
 	last := (len(x) - 1) / shardSize // the shard that stays open as the run
 	w := workerCount(workers, len(x), minPerWorker[T](), last)
-	shard := func(k int) ([]T, []byte, int) {
-		start, end := k*shardSize, min(len(x), (k+1)*shardSize)
-		bs, o := bitSpan(bits, off+start, end-start)
-		return x[start:end], bs, o
-	}
 	// The closed shards' one-call sums (each what its own state's Sum
-	// gives), on the workers.
+	// gives), on the workers; on the calling goroutine without a closure,
+	// so that a batch of one shard allocates nothing.
 	sums := make([]T, last)
-	fork(last, w, func(_, lo, hi int) {
-		for k := lo; k < hi; k++ {
-			xs, bs, o := shard(k)
-			sums[k] = sumFloatOn(b, xs, bs, o)
-		}
-	})
+	if w <= 1 {
+		sumShards(b, x, bits, off, sums, 0, last)
+	} else {
+		fork(last, w, func(_, lo, hi int) { sumShards(b, x, bits, off, sums, lo, hi) })
+	}
 	// Merge them in order, as Merge would merge their states: the sum so
 	// far, plus each shard's sum; then the last shard stays open as the
 	// run.
@@ -160,10 +157,26 @@ func (s *SumState[T]) AddParallel(x []T, workers int, m ...Mask) {
 		}
 	}
 	s.Reset()
-	xs, bs, o := shard(last)
+	xs, bs, o := shardOf(x, bits, off, last)
 	s.addRun(b, xs, bs, o)
 	if have || last > 0 {
 		s.carry, s.carried = c, true
+	}
+}
+
+// shardOf is shard k of a float AddParallel's validated input: its
+// elements and their bitmap span.
+func shardOf[T constraints.Float](x []T, bits []byte, off, k int) ([]T, []byte, int) {
+	start, end := k*shardSize, min(len(x), (k+1)*shardSize)
+	bs, o := bitSpan(bits, off+start, end-start)
+	return x[start:end], bs, o
+}
+
+// sumShards puts the one-call sums on b of shards lo..hi-1 in sums.
+func sumShards[T constraints.Float](b *backend, x []T, bits []byte, off int, sums []T, lo, hi int) {
+	for k := lo; k < hi; k++ {
+		xs, bs, o := shardOf(x, bits, off, k)
+		sums[k] = sumFloatOn(b, xs, bs, o)
 	}
 }
 

@@ -199,3 +199,14 @@ func TestParallelPanicsFirst(t *testing.T) {
 		t.Fatal("a panicking AddParallel changed its state")
 	}
 }
+
+// TestParallelOneShardNoAllocs checks that a float AddParallel too small
+// to share runs on the calling goroutine without allocating, so that it
+// costs what Merge of the batch's own state costs.
+func TestParallelOneShardNoAllocs(t *testing.T) {
+	x := make([]float64, 3000)
+	var s SumState[float64]
+	if allocs := testing.AllocsPerRun(50, func() { s.AddParallel(x, 2) }); allocs != 0 {
+		t.Fatalf("AddParallel of one shard: %v allocations", allocs)
+	}
+}
