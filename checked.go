@@ -23,15 +23,26 @@ type CheckedSum[S int64 | uint64] struct {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
-	var sum num.Int128
 	if len(m) == 0 && len(x) < smallCut {
-		sum = checkedSmall(x, nil, 0)
-	} else {
-		bits, off, sel, hasSel := maskOf(len(x), m)
-		sum = exactSigned(active.Load(), x, bits, off, sel, hasSel)
+		s, o := checkedInts(x).Int64()
+		return CheckedSum[int64]{s, o}
 	}
-	s, o := sum.Int64()
+	s, o := exactOf(x, m, exactSigned[T]).Int64()
 	return CheckedSum[int64]{s, o}
+}
+
+// exactOf is the exact sum of the participating elements of x past the
+// exported functions' short dense prefix: the loop over shortWord's word
+// for a short masked input, else exact (exactSigned or exactUnsigned) on
+// the active backend with the validated Mask.
+func exactOf[T num.Number](x []T, m []Mask, exact func(*backend, []T, []byte, int, []uint32, bool) num.Int128) num.Int128 {
+	if len(x) < smallCut {
+		if w, ok := shortWord(len(x), m); ok {
+			return checkedWord(x, w)
+		}
+	}
+	bits, off, sel, hasSel := maskOf(len(x), m)
+	return exact(active.Load(), x, bits, off, sel, hasSel)
 }
 
 // exactSigned is the exact sum of the participating elements of x, on b,
@@ -65,14 +76,11 @@ func exactSigned[T constraints.Signed](b *backend, x []T, bits []byte, off int, 
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func SumCheckedUint[T constraints.Unsigned](x []T, m ...Mask) CheckedSum[uint64] {
-	var sum num.Int128
 	if len(m) == 0 && len(x) < smallCut {
-		sum = checkedSmall(x, nil, 0)
-	} else {
-		bits, off, sel, hasSel := maskOf(len(x), m)
-		sum = exactUnsigned(active.Load(), x, bits, off, sel, hasSel)
+		s, o := checkedInts(x).Uint64()
+		return CheckedSum[uint64]{s, o}
 	}
-	s, o := sum.Uint64()
+	s, o := exactOf(x, m, exactUnsigned[T]).Uint64()
 	return CheckedSum[uint64]{s, o}
 }
 

@@ -1,6 +1,9 @@
 package quiver
 
-import "fmt"
+import (
+	"fmt"
+	mbits "math/bits"
+)
 
 // CountValid returns how many of n elements are valid under m: the set
 // bits among bits offset..offset+n-1 of m's bitmap, or, with a selection,
@@ -13,6 +16,9 @@ import "fmt"
 func CountValid(n int, m ...Mask) int {
 	if n < 0 {
 		panic(fmt.Sprintf("quiver: element count %d is negative", n))
+	}
+	if w, ok := shortWord(n, m); ok && n < smallCut {
+		return mbits.OnesCount64(w)
 	}
 	bits, off, sel, hasSel := maskOf(n, m)
 	return countOn(active.Load(), n, bits, off, sel, hasSel)

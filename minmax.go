@@ -1,5 +1,7 @@
 package quiver
 
+import "github.com/quiverlabs/quiver/internal/num"
+
 // Min returns the smallest participating element of x.
 //
 // Unlike Go's builtin min and slices.Min: any participating NaN gives the
@@ -14,11 +16,21 @@ package quiver
 // if a selection index is len(x) or more.
 func Min[T Number](x []T, m ...Mask) T {
 	if len(m) == 0 {
-		if len(x) < smallCut {
-			lo, _, _ := summarySmall(x, nil, 0, wantMin)
+		if len(x) < smallCut && len(x) > 0 {
+			// The dense loops directly: a call less for the shortest
+			// inputs (summarySmall makes this choice too).
+			if num.IsFloat[T]() {
+				lo, _, _ := floatExtremes(x, wantMin)
+				return lo
+			}
+			lo, _, _ := intExtremes(x, wantMin)
 			return lo
 		}
 		lo, _, _ := summaryOf(active.Load(), x, nil, 0, wantMin)
+		return lo
+	}
+	if w, ok := shortWord(len(x), m); ok && len(x) < smallCut {
+		lo, _, _ := summaryWord(x, w, wantMin)
 		return lo
 	}
 	lo, _, _, _ := summarize(x, m, wantMin)
@@ -34,11 +46,21 @@ func Min[T Number](x []T, m ...Mask) T {
 // if a selection index is len(x) or more.
 func Max[T Number](x []T, m ...Mask) T {
 	if len(m) == 0 {
-		if len(x) < smallCut {
-			_, hi, _ := summarySmall(x, nil, 0, wantMax)
+		if len(x) < smallCut && len(x) > 0 {
+			// The dense loops directly: a call less for the shortest
+			// inputs (summarySmall makes this choice too).
+			if num.IsFloat[T]() {
+				_, hi, _ := floatExtremes(x, wantMax)
+				return hi
+			}
+			_, hi, _ := intExtremes(x, wantMax)
 			return hi
 		}
 		_, hi, _ := summaryOf(active.Load(), x, nil, 0, wantMax)
+		return hi
+	}
+	if w, ok := shortWord(len(x), m); ok && len(x) < smallCut {
+		_, hi, _ := summaryWord(x, w, wantMax)
 		return hi
 	}
 	_, hi, _, _ := summarize(x, m, wantMax)
@@ -52,9 +74,22 @@ func Max[T Number](x []T, m ...Mask) T {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func MinMax[T Number](x []T, m ...Mask) (lo, hi T) {
-	if len(m) == 0 && len(x) < smallCut {
-		lo, hi, _ = summarySmall(x, nil, 0, wantBoth)
-		return lo, hi
+	if len(x) < smallCut {
+		if len(m) == 0 {
+			switch {
+			case len(x) == 0:
+				return num.MaxOf[T](), num.LowestOf[T]()
+			case num.IsFloat[T]():
+				lo, hi, _ = floatExtremes(x, wantBoth)
+			default:
+				lo, hi, _ = intExtremes(x, wantBoth)
+			}
+			return lo, hi
+		}
+		if w, ok := shortWord(len(x), m); ok {
+			lo, hi, _ = summaryWord(x, w, wantBoth)
+			return lo, hi
+		}
 	}
 	lo, hi, _, _ = summarize(x, m, wantBoth)
 	return lo, hi

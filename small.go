@@ -1,6 +1,8 @@
 package quiver
 
 import (
+	"encoding/binary"
+	"math"
 	mbits "math/bits"
 	"unsafe"
 
@@ -62,13 +64,7 @@ func addValid[T num.Number, S ~int64 | ~uint64 | ~float32 | ~float64](s S, x []T
 	if len(x) <= 64 {
 		// One word of validity bits, tested in a register: no load or
 		// bounds check per element.
-		w := validWord(bits[off>>3:], off&7, len(x))
-		for i, v := range x {
-			if w>>i&1 != 0 {
-				s += S(v)
-			}
-		}
-		return s
+		return addWord(s, x, validWord(bits[off>>3:], off&7, len(x)))
 	}
 	for i, v := range x {
 		if bitAt(bits, off+i) {
@@ -94,11 +90,79 @@ func validWord(bits []byte, off, n int) uint64 {
 	return w
 }
 
+// shortWord is the validity word of a short call's Masks, the one check
+// a short masked call makes: for n <= 64 elements and one Mask without a
+// selection whose bitmap is nil or covers the elements (the rule
+// checkMask enforces), it returns their validity bits, bit i for element
+// i and none at n or above, and true. Anything else (no Mask, more than
+// one, a selection, a bitmap checkMask rejects) gives false, and the
+// caller takes its general path, which panics where it must. It calls
+// nothing, so it costs a few loads and compares.
+func shortWord(n int, m []Mask) (uint64, bool) {
+	if len(m) != 1 || m[0].hasSel || uint(n) > 64 {
+		return 0, false
+	}
+	all := ^uint64(0) >> (64 - uint(n)) // n = 0: none
+	bits, off := m[0].bits, m[0].off
+	if bits == nil || n == 0 {
+		return all, true
+	}
+	if off > math.MaxInt-64 { // off+n near overflow: checkMask names it
+		return 0, false
+	}
+	q, r, last := off>>3, uint(off&7), (off+n-1)>>3
+	if last >= len(bits) {
+		return 0, false
+	}
+	var w uint64
+	if q+8 <= len(bits) {
+		w = binary.LittleEndian.Uint64(bits[q:])
+	} else {
+		for i, b := range bits[q:] { // at most 7 bytes
+			w |= uint64(b) << (8 * uint(i))
+		}
+	}
+	w >>= r
+	if last >= q+8 { // the last bits are in a ninth byte, and r > 0
+		w |= uint64(bits[last]) << (64 - r)
+	}
+	return w & all, true
+}
+
+// addWord adds to s, in index order, the elements of x (at most 64)
+// whose bit in w is set: from +0.0 the strict left fold of a short
+// masked input. Bits of w at len(x) and above are ignored.
+func addWord[T num.Number, S ~int64 | ~uint64 | ~float32 | ~float64](s S, x []T, w uint64) S {
+	for i, v := range x {
+		if w>>(uint(i)&63)&1 != 0 {
+			s += S(v)
+		}
+	}
+	return s
+}
+
+// sumIntsWord is the wrapping sum of the elements of x (at most 64) whose
+// bit in w is set. Each element is added under a mask of its bit rather
+// than behind a branch, in two independent sums, so that a random bitmap
+// costs no mispredictions.
+func sumIntsWord[T num.Number, S int64 | uint64](x []T, w uint64) S {
+	var s0, s1 S
+	i := 0
+	for ; i+2 <= len(x); i += 2 {
+		s0 += S(x[i]) & -S(w>>(uint(i)&63)&1)
+		s1 += S(x[i+1]) & -S(w>>(uint(i+1)&63)&1)
+	}
+	if i < len(x) {
+		s0 += S(x[i]) & -S(w>>(uint(i)&63)&1)
+	}
+	return s0 + s1
+}
+
 // sumInts is the wrapping sum of a dense input in four independent sums:
 // a one-sum loop this short runs at the speed of its loop overhead, and at
 // half that where the code layout splits it over two fetch lines (a
 // 63-element uint8 tail measured 42 against 20 ns).
-func sumInts[T constraints.Integer, S int64 | uint64](x []T) S {
+func sumInts[T num.Number, S int64 | uint64](x []T) S {
 	var s0, s1, s2, s3 S
 	i := 0
 	for ; i+4 <= len(x); i += 4 {
@@ -114,83 +178,141 @@ func sumInts[T constraints.Integer, S int64 | uint64](x []T) S {
 }
 
 // checkedSmall is the exact sum of the valid elements of a short input
-// (fewer than 2^32, so narrow types cannot leave their 64-bit sum type).
+// (fewer than 65, so narrow types cannot leave their 64-bit sum type), from
+// a validated bitmap span (nil: all valid).
 func checkedSmall[T num.Number](x []T, bits []byte, off int) num.Int128 {
+	if bits != nil {
+		return checkedWord(x, spanWord(bits, off, len(x)))
+	}
+	return checkedInts(x)
+}
+
+// checkedInts is the exact sum of a short dense input (fewer than 2^32
+// elements), a leaf the exported functions call directly.
+func checkedInts[T num.Number](x []T) num.Int128 {
 	k := num.KindOf[T]()
 	switch k {
 	case num.Int8, num.Int16, num.Int32:
-		return num.Int128{}.AddInt64(addValid(int64(0), x, bits, off))
+		return num.Int128{}.AddInt64(sumInts[T, int64](x))
 	case num.Uint8, num.Uint16, num.Uint32:
-		return num.Int128{}.AddUint64(addValid(uint64(0), x, bits, off))
+		return num.Int128{}.AddUint64(sumInts[T, uint64](x))
 	}
-	// A 128-bit sum in two words, one loop per case so that nothing is
-	// tested per element but the validity bit: hi gathers the carries and,
-	// for int64, the sign extensions.
-	var lo, c uint64
-	var hi int64
-	switch {
-	case bits != nil:
-		for i, v := range x {
-			if bitAt(bits, off+i) {
-				lo, c = mbits.Add64(lo, uint64(v), 0)
-				hi += int64(c)
-				if k == num.Int64 {
-					hi += int64(v) >> 63
-				}
-			}
-		}
-	case k == num.Int64:
-		for _, v := range x {
-			lo, c = mbits.Add64(lo, uint64(v), 0)
-			hi += int64(c) + int64(v)>>63
-		}
-	default:
-		for _, v := range x {
-			lo, c = mbits.Add64(lo, uint64(v), 0)
-			hi += int64(c)
-		}
+	// Split each element at bit 32: the low halves (unsigned) and the high
+	// halves (signed for int64) of fewer than 2^31 elements sum exactly in
+	// 64 bits, in two chains without a carry between them.
+	var lo, lo1 uint64
+	var hi, hi1 int64
+	i := 0
+	for ; i+2 <= len(x); i += 2 {
+		lo += uint64(x[i]) & (1<<32 - 1)
+		hi += highHalf(x[i], k)
+		lo1 += uint64(x[i+1]) & (1<<32 - 1)
+		hi1 += highHalf(x[i+1], k)
 	}
-	return num.Int128{Hi: hi, Lo: lo}
+	if i < len(x) {
+		lo += uint64(x[i]) & (1<<32 - 1)
+		hi += highHalf(x[i], k)
+	}
+	return joinHalves(hi+hi1, lo+lo1)
 }
 
-// summarySmall is the reference's summary of a short input. The dense
-// forms keep two independent extremes with the builtin min and max, which
-// propagate NaN and order -0 below +0, and settle those two differences
-// afterwards as the kernels do (settleSummary); only the extremes in want
-// are computed (the other is meaningless). A bitmap takes the strict
-// one-pass fold of the reference.
+// highHalf is v's bits from 32 up, arithmetic for int64 (whose high half
+// carries the sign) and logical for uint64.
+func highHalf[T num.Number](v T, k num.Kind) int64 {
+	if k == num.Int64 {
+		return int64(v) >> 32
+	}
+	return int64(uint64(v) >> 32)
+}
+
+// joinHalves is hi·2^32 + lo in 128 bits.
+func joinHalves(hi int64, lo uint64) num.Int128 {
+	return num.Int128{Hi: hi >> 32, Lo: uint64(hi) << 32}.AddUint64(lo)
+}
+
+// checkedWord is the exact sum of the elements of x (at most 64) whose
+// bit in w is set, each added under a mask of its bit.
+func checkedWord[T num.Number](x []T, w uint64) num.Int128 {
+	k := num.KindOf[T]()
+	switch k {
+	case num.Int8, num.Int16, num.Int32:
+		return num.Int128{}.AddInt64(sumIntsWord[T, int64](x, w))
+	case num.Uint8, num.Uint16, num.Uint32:
+		return num.Int128{}.AddUint64(sumIntsWord[T, uint64](x, w))
+	}
+	var lo uint64
+	var hi int64
+	for i, v := range x {
+		keep := -(w >> (uint(i) & 63) & 1)
+		lo += uint64(v) & keep & (1<<32 - 1)
+		hi += highHalf(v, k) & int64(keep)
+	}
+	return joinHalves(hi, lo)
+}
+
+// spanWord is the validity word of the n <= 64 elements of a validated
+// bitmap span (see bitSpan), bits at n and above clear.
+func spanWord(bits []byte, off, n int) uint64 {
+	return validWord(bits, off, n) & (^uint64(0) >> (64 - uint(n)))
+}
+
+// summarySmall is the reference's summary of a short input, from a
+// validated bitmap span (nil: all valid); only the extremes in want are
+// computed (the other is meaningless). See summaryWord.
 func summarySmall[T num.Number](x []T, bits []byte, off int, want extremes) (lo, hi T, valid int) {
 	if bits != nil {
-		// Start from the first valid element, then fold the valid ones
-		// with the builtins as the dense loop does.
-		first := -1
-		for i := range x {
-			if p := off + i; bits[p>>3]>>(p&7)&1 != 0 {
-				first = i
-				break
-			}
-		}
-		if first < 0 {
-			return settleSummary(x, bits, off, lo, hi, 0, false)
-		}
-		lo, hi, valid = x[first], x[first], 1
-		for i := first + 1; i < len(x); i++ {
-			if p := off + i; bits[p>>3]>>(p&7)&1 != 0 {
-				valid++
-				lo, hi = min(lo, x[i]), max(hi, x[i])
-			}
-		}
-		if lo != lo || hi != hi || lo == 0 || hi == 0 {
-			return settleSummary(x, bits, off, lo, hi, valid, lo != lo || hi != hi)
-		}
-		return lo, hi, valid
+		return summaryWord(x, spanWord(bits, off, len(x)), want)
 	}
 	if len(x) == 0 {
-		return settleSummary(x, nil, 0, lo, hi, 0, false)
+		return num.MaxOf[T](), num.LowestOf[T](), 0
 	}
-	// Dense: start from the first element (a NaN there propagates like
-	// any other), and call the settle step only when there is something
-	// to settle.
+	if !num.IsFloat[T]() {
+		return intExtremes(x, want)
+	}
+	return floatExtremes(x, want)
+}
+
+// floatExtremes is the reference's min and max of a short dense float
+// input (not empty): the loops of summaryWord without the bit test.
+func floatExtremes[T num.Number](x []T, want extremes) (lo, hi T, valid int) {
+	lo, hi = x[0], x[0]
+	nan := x[0] != x[0]
+	lo1, hi1 := lo, hi
+	i := 1
+	switch want {
+	case wantMin:
+		for ; i+2 <= len(x); i += 2 {
+			lo, nan = lower(lo, x[i], nan)
+			lo1, nan = lower(lo1, x[i+1], nan)
+		}
+	case wantMax:
+		for ; i+2 <= len(x); i += 2 {
+			hi, nan = higher(hi, x[i], nan)
+			hi1, nan = higher(hi1, x[i+1], nan)
+		}
+	default:
+		for ; i+2 <= len(x); i += 2 {
+			lo, nan = lower(lo, x[i], nan)
+			hi, nan = higher(hi, x[i], nan)
+			lo1, nan = lower(lo1, x[i+1], nan)
+			hi1, nan = higher(hi1, x[i+1], nan)
+		}
+	}
+	if i < len(x) {
+		lo, nan = lower(lo, x[i], nan)
+		hi, nan = higher(hi, x[i], nan)
+	}
+	if lo, hi = joinChains(lo, lo1, hi, hi1); nan || lo == 0 || hi == 0 {
+		lo, hi = settleChains(x, ^uint64(0), lo, hi, nan)
+	}
+	return lo, hi, len(x)
+}
+
+// intExtremes is the min and max of a short dense integer input (not
+// empty) in two chains of the builtins, which compile to conditional
+// moves: with no NaN and no visible ties, any order gives the reference's
+// result, and a branchless chain costs less than lower's branch here.
+func intExtremes[T num.Number](x []T, want extremes) (lo, hi T, valid int) {
 	lo, hi = x[0], x[0]
 	lo1, hi1 := lo, hi
 	i := 1
@@ -212,11 +334,134 @@ func summarySmall[T num.Number](x []T, bits []byte, off int, want extremes) (lo,
 	if i < len(x) {
 		lo, hi = min(lo, x[i]), max(hi, x[i])
 	}
-	lo, hi = min(lo, lo1), max(hi, hi1)
-	if lo != lo || hi != hi || lo == 0 || hi == 0 {
-		return settleSummary(x, nil, 0, lo, hi, len(x), lo != lo || hi != hi)
+	return min(lo, lo1), max(hi, hi1), len(x)
+}
+
+// summaryWord is the reference's summary of the elements of a short x
+// (at most 64) whose bit in w is set. It folds them in two chains, even
+// and odd positions from the first one, each with the strict comparisons
+// of lower and higher: a branch that a short run of values rarely takes,
+// so it costs less than the builtins' NaN and zero handling per element,
+// and two chains run in parallel. settleChains joins them.
+func summaryWord[T num.Number](x []T, w uint64, want extremes) (lo, hi T, valid int) {
+	if w == 0 {
+		return num.MaxOf[T](), num.LowestOf[T](), 0
 	}
-	return lo, hi, len(x)
+	first := mbits.TrailingZeros64(w)
+	if first >= len(x) {
+		panic("quiver: validity word longer than its input") // not reached: w has no bit at len(x) or above
+	}
+	lo, hi, valid = x[first], x[first], mbits.OnesCount64(w)
+	nan := lo != lo
+	lo1, hi1 := lo, hi
+	i := first + 1
+	switch want {
+	case wantMin:
+		for ; i+2 <= len(x); i += 2 {
+			if w>>(uint(i)&63)&1 != 0 {
+				lo, nan = lower(lo, x[i], nan)
+			}
+			if w>>(uint(i+1)&63)&1 != 0 {
+				lo1, nan = lower(lo1, x[i+1], nan)
+			}
+		}
+	case wantMax:
+		for ; i+2 <= len(x); i += 2 {
+			if w>>(uint(i)&63)&1 != 0 {
+				hi, nan = higher(hi, x[i], nan)
+			}
+			if w>>(uint(i+1)&63)&1 != 0 {
+				hi1, nan = higher(hi1, x[i+1], nan)
+			}
+		}
+	default:
+		for ; i+2 <= len(x); i += 2 {
+			if w>>(uint(i)&63)&1 != 0 {
+				lo, nan = lower(lo, x[i], nan)
+				hi, nan = higher(hi, x[i], nan)
+			}
+			if w>>(uint(i+1)&63)&1 != 0 {
+				lo1, nan = lower(lo1, x[i+1], nan)
+				hi1, nan = higher(hi1, x[i+1], nan)
+			}
+		}
+	}
+	if i < len(x) && w>>(uint(i)&63)&1 != 0 {
+		lo, nan = lower(lo, x[i], nan)
+		hi, nan = higher(hi, x[i], nan)
+	}
+	if lo, hi = joinChains(lo, lo1, hi, hi1); nan || lo == 0 || hi == 0 {
+		lo, hi = settleChains(x, w, lo, hi, nan)
+	}
+	return lo, hi, valid
+}
+
+// lower folds v into the running minimum lo the way the reference's
+// strict fold does: only a smaller v replaces lo, so the first of equal
+// values (the first zero of a ±0 tie) stays; a NaN v sets nan instead.
+// The branch is rarely taken on a short run of values, so it costs less
+// than the float builtin's NaN and zero handling. For integers it is
+// v < lo.
+func lower[T num.Number](lo, v T, nan bool) (T, bool) {
+	if !(v >= lo) {
+		if v != v {
+			return lo, true
+		}
+		return v, nan
+	}
+	return lo, nan
+}
+
+// higher is lower for the running maximum.
+func higher[T num.Number](hi, v T, nan bool) (T, bool) {
+	if !(v <= hi) {
+		if v != v {
+			return hi, true
+		}
+		return v, nan
+	}
+	return hi, nan
+}
+
+// joinChains joins the two chains of summaryWord: the smaller of lo and
+// lo1 and the larger of hi and hi1, each the first of equal values in its
+// chain. A NaN or zero result then goes through settleChains.
+func joinChains[T num.Number](lo, lo1, hi, hi1 T) (T, T) {
+	if lo1 < lo {
+		lo = lo1
+	}
+	if hi1 > hi {
+		hi = hi1
+	}
+	return lo, hi
+}
+
+// settleChains finishes a joined result that is NaN or zero: the
+// canonical NaN for both if any participating element is NaN, else, since
+// equal values have the same bits but for ±0, a zero result becomes the
+// first of the zeros in index order. (A chain that started on a NaN first
+// element has moved on to the values after it, with nan set.)
+func settleChains[T num.Number](x []T, w uint64, lo, hi T, nan bool) (T, T) {
+	if !num.IsFloat[T]() { // an integer zero is just zero
+		return lo, hi
+	}
+	if nan {
+		return num.NaN[T](), num.NaN[T]()
+	}
+	var z T
+	for i, v := range x {
+		if v == 0 && w>>(uint(i)&63)&1 != 0 {
+			z = v
+			break
+		}
+	}
+	if lo == 0 {
+		lo = z
+	}
+	if hi == 0 {
+		hi = z
+	}
+	return lo, hi
 }
 
 // settleSummary turns a min and max computed in any order into the
@@ -275,5 +520,5 @@ func summaryStart[T num.Number]() (top, bottom T) {
 // countSmall counts the set bits among bits off..off+n-1 of a bitmap
 // span (off < 8), n < 64.
 func countSmall(bits []byte, off, n int) int {
-	return mbits.OnesCount64(validWord(bits, off, n) & (1<<n - 1)) // n < 64
+	return mbits.OnesCount64(spanWord(bits, off, n))
 }

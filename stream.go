@@ -200,7 +200,7 @@ type IntSumState[T constraints.Signed] struct {
 // as [SumInt] does, before changing the state.
 func (s *IntSumState[T]) Add(x []T, m ...Mask) {
 	if len(m) == 0 && len(x) < smallCut {
-		s.sum = s.sum.Add128(checkedSmall(x, nil, 0))
+		s.sum = s.sum.Add128(checkedInts(x))
 		return
 	}
 	bits, off, sel, hasSel := maskOf(len(x), m)
@@ -237,7 +237,7 @@ type UintSumState[T constraints.Unsigned] struct {
 // as [SumUint] does, before changing the state.
 func (s *UintSumState[T]) Add(x []T, m ...Mask) {
 	if len(m) == 0 && len(x) < smallCut {
-		s.sum = s.sum.Add128(checkedSmall(x, nil, 0))
+		s.sum = s.sum.Add128(checkedInts(x))
 		return
 	}
 	bits, off, sel, hasSel := maskOf(len(x), m)

@@ -21,14 +21,19 @@ import (
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func Sum[T constraints.Float](x []T, m ...Mask) T {
-	if len(m) == 0 && len(x) < floatSmallCut[T](active.Load()) {
+	if len(x) < floatSmallCut[T](active.Load()) {
 		// Shorter than the active backend's block: the strict fold is
 		// what it computes.
-		var s T
-		for _, v := range x {
-			s += v
+		if len(m) == 0 {
+			var s T
+			for _, v := range x {
+				s += v
+			}
+			return s
 		}
-		return s
+		if w, ok := shortWord(len(x), m); ok {
+			return addWord(T(0), x, w)
+		}
 	}
 	return sumFloat(x, m)
 }
@@ -62,8 +67,13 @@ func sumFloatOn[T constraints.Float](b *backend, x []T, bits []byte, off int) T 
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func SumInt[T constraints.Signed](x []T, m ...Mask) int64 {
-	if len(m) == 0 && len(x) < smallCut {
-		return sumInts[T, int64](x)
+	if len(x) < smallCut {
+		if len(m) == 0 {
+			return sumInts[T, int64](x)
+		}
+		if w, ok := shortWord(len(x), m); ok {
+			return sumIntsWord[T, int64](x, w)
+		}
 	}
 	return sumintSlow(x, m)
 }
@@ -91,8 +101,13 @@ func sumintSlow[T constraints.Signed](x []T, m []Mask) int64 {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func SumUint[T constraints.Unsigned](x []T, m ...Mask) uint64 {
-	if len(m) == 0 && len(x) < smallCut {
-		return sumInts[T, uint64](x)
+	if len(x) < smallCut {
+		if len(m) == 0 {
+			return sumInts[T, uint64](x)
+		}
+		if w, ok := shortWord(len(x), m); ok {
+			return sumIntsWord[T, uint64](x, w)
+		}
 	}
 	return sumuintSlow(x, m)
 }

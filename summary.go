@@ -31,9 +31,23 @@ func (s Summary[T]) Empty() bool { return s.Count == 0 }
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func Summarize[T Number](x []T, m ...Mask) Summary[T] {
-	if len(m) == 0 && len(x) < smallCut {
-		lo, hi, count := summarySmall(x, nil, 0, wantBoth)
-		return Summary[T]{Min: lo, Max: hi, Count: count}
+	if len(x) < smallCut {
+		if len(m) == 0 {
+			var s Summary[T]
+			switch {
+			case len(x) == 0:
+				s.Min, s.Max = num.MaxOf[T](), num.LowestOf[T]()
+			case num.IsFloat[T]():
+				s.Min, s.Max, s.Count = floatExtremes(x, wantBoth)
+			default:
+				s.Min, s.Max, s.Count = intExtremes(x, wantBoth)
+			}
+			return s
+		}
+		if w, ok := shortWord(len(x), m); ok {
+			lo, hi, count := summaryWord(x, w, wantBoth)
+			return Summary[T]{Min: lo, Max: hi, Count: count, Nulls: len(x) - count}
+		}
 	}
 	lo, hi, count, nulls := summarize(x, m, wantBoth)
 	return Summary[T]{Min: lo, Max: hi, Count: count, Nulls: nulls}

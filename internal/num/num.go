@@ -5,6 +5,7 @@ package num
 
 import (
 	"math"
+	"math/bits"
 	"unsafe"
 
 	"golang.org/x/exp/constraints"
@@ -38,38 +39,29 @@ var kindNames = [...]string{"int8", "int16", "int32", "int64", "uint8", "uint16"
 func (k Kind) String() string { return kindNames[k] }
 
 // KindOf reports the machine representation of T from three facts the
-// compiler can fold per instantiation: its size, whether it keeps a
-// fraction, and whether it goes below zero. No reflection is involved.
+// compiler folds per instantiation: its size, whether it keeps a fraction,
+// and whether it goes below zero. No reflection is involved, and it is
+// small enough to inline, so that a test of the kind in a short loop's
+// caller costs nothing (a call here cost more than a short loop's work).
 func KindOf[T Number]() Kind {
 	var zero T
-	half := 0.5
 	size := unsafe.Sizeof(zero)
-	if T(half) != 0 {
-		if size == 4 {
-			return Float32
-		}
-		return Float64
+	if IsFloat[T]() {
+		return Float32 + Kind(size>>3) // 4 bytes: Float32, 8: Float64
 	}
-	minusOne := zero - 1
-	base := Uint8
-	if minusOne < 0 {
-		base = Int8
+	k := Int8 + Kind(bits.TrailingZeros(uint(size))) // 1, 2, 4, 8 bytes
+	if zero-1 > 0 {
+		k += Uint8 - Int8
 	}
-	switch size {
-	case 1:
-		return base
-	case 2:
-		return base + 1
-	case 4:
-		return base + 2
-	}
-	return base + 3
+	return k
 }
 
-// IsFloat reports whether T is a floating-point type.
+// IsFloat reports whether T is a floating-point type: whether it keeps
+// the half of one.
 func IsFloat[T Number]() bool {
-	k := KindOf[T]()
-	return k == Float32 || k == Float64
+	half := T(1)
+	half /= 2
+	return half != 0
 }
 
 // Cast reinterprets a slice of T as a slice of U. The caller guarantees that

@@ -1,0 +1,125 @@
+package quiver
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/quiverlabs/quiver/internal/ref"
+	"github.com/quiverlabs/quiver/internal/testkit"
+)
+
+// TestShortZeroTies puts a +0.0 and a -0.0 (each order) at every pair of
+// positions of a short input whose other values are ±1 or ±Inf, so that
+// the zero is the min, the max or neither, and the first zero sits on
+// either of the short loops' chains (even and odd positions from the
+// first participating element). Every backend, dense, under a bitmap at
+// every offset mod 8 that drops one element, and through the partial
+// state, must keep the reference's first zero.
+func TestShortZeroTies(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b BackendInfo) {
+		for n := 2; n <= 66; n++ {
+			if testing.Short() && n > 20 && n%5 != 0 {
+				continue
+			}
+			x := make([]float64, n)
+			for p := 0; p < n; p++ {
+				for q := 0; q < n; q++ {
+					if p == q {
+						continue
+					}
+					fill := []float64{1, -1, math.Inf(1), math.Inf(-1)}[(p+q)%4]
+					for i := range x {
+						x[i] = fill
+					}
+					x[p], x[q] = 0, math.Copysign(0, -1)
+					checkShortSummary(t, x, nil, 0)
+					off := (p + 3*q) % 8
+					bits := make([]byte, (off+n+7)/8) // no spare byte
+					for i := range n {
+						if i != (p+q)%n || n < 3 {
+							bits[(off+i)>>3] |= 1 << ((off + i) & 7)
+						}
+					}
+					checkShortSummary(t, x, bits, off)
+				}
+			}
+		}
+	})
+}
+
+func checkShortSummary(t *testing.T, x []float64, bits []byte, off int) {
+	t.Helper()
+	var ms []Mask
+	if bits != nil {
+		ms = []Mask{Valid(bits, off)}
+	}
+	lo, hi, count, nulls := ref.Summary(x, ref.Mask{Bits: bits, Off: off})
+	s := Summarize(x, ms...)
+	var st SummaryState[float64]
+	st.Add(x, ms...)
+	lo2, hi2 := MinMax(x, ms...)
+	got := [][2]float64{{s.Min, s.Max}, {Min(x, ms...), Max(x, ms...)}, {lo2, hi2}, {st.Summary().Min, st.Summary().Max}}
+	for k, g := range got {
+		if testkit.Bits(g[0]) != testkit.Bits(lo) || testkit.Bits(g[1]) != testkit.Bits(hi) {
+			t.Fatalf("x=%v bits=%08b off=%d: form %d gave min %v max %v, reference %v %v", x, bits, off, k, g[0], g[1], lo, hi)
+		}
+	}
+	if s.Count != count || s.Nulls != nulls {
+		t.Fatalf("x=%v bits=%08b off=%d: count %d nulls %d, reference %d %d", x, bits, off, s.Count, s.Nulls, count, nulls)
+	}
+}
+
+// TestShortWord checks shortWord against bit-by-bit reads for every
+// length up to 64, every offset up to 80 and every bitmap length from the
+// shortest that covers the elements (so the word's bytes end at the
+// bitmap's end) to 10 bytes more, and that it declines whatever
+// checkMask would reject.
+func TestShortWord(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for n := 0; n <= 64; n++ {
+		for off := 0; off <= 80; off++ {
+			need := (off + n + 7) / 8
+			for extra := -1; extra <= 10; extra++ {
+				size := need + extra
+				if size < 0 || (n == 0 && extra < 0) {
+					continue
+				}
+				bits := make([]byte, size)
+				for i := range bits {
+					bits[i] = byte(r.Uint32())
+				}
+				w, ok := shortWord(n, []Mask{Valid(bits, off)})
+				if extra < 0 && n > 0 {
+					if ok {
+						t.Fatalf("n=%d off=%d: accepted a bitmap of %d bytes, need %d", n, off, size, need)
+					}
+					continue
+				}
+				if !ok {
+					t.Fatalf("n=%d off=%d size=%d: declined a valid bitmap", n, off, size)
+				}
+				for i := range 64 {
+					want := i < n && ref.Valid(bits, off, i)
+					if got := w>>i&1 != 0; got != want {
+						t.Fatalf("n=%d off=%d size=%d: bit %d is %v, want %v", n, off, size, i, got, want)
+					}
+				}
+			}
+		}
+	}
+	for _, m := range [][]Mask{nil, {Select(nil)}, {Valid(nil, 0), Valid(nil, 0)}} {
+		if _, ok := shortWord(3, m); ok {
+			t.Fatalf("shortWord accepted %d masks %v", len(m), m)
+		}
+	}
+	if w, ok := shortWord(5, []Mask{Valid(nil, 3)}); !ok || w != 31 {
+		t.Fatalf("nil bitmap: %b %v", w, ok)
+	}
+	if _, ok := shortWord(65, []Mask{Valid(nil, 0)}); ok {
+		t.Fatal("accepted 65 elements")
+	}
+	if _, ok := shortWord(3, []Mask{Valid(make([]byte, 8), math.MaxInt-1)}); ok {
+		t.Fatal("accepted an offset near MaxInt")
+	}
+}
