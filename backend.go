@@ -114,11 +114,21 @@ func register(b *backend) *backend {
 			panic(fmt.Sprintf("quiver: backend %s: float block %d is not a power of two up to %d", b.name, blk, maxBlock))
 		}
 	}
-	b.cut32 = min(smallCut, b.policy32.A*b.policy32.W)
-	b.cut64 = min(smallCut, b.policy64.A*b.policy64.W)
+	b.cut32, b.cut64 = floatCut(b.policy32), floatCut(b.policy64)
 	registry = append(registry, b)
 	slices.SortStableFunc(registry, func(x, y *backend) int { return y.priority - x.priority })
 	return b
+}
+
+// floatCut is the length below which a float sum under policy p is the
+// strict fold: its block, where the blocked order starts, or smallCut
+// for a strict backend (one lane), whose order is the strict fold at
+// every length.
+func floatCut(p oracle.Policy) int {
+	if p.Block() == 1 {
+		return smallCut
+	}
+	return min(smallCut, p.Block())
 }
 
 func init() {

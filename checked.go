@@ -27,22 +27,28 @@ func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
 		s, o := checkedInts(x).Int64()
 		return CheckedSum[int64]{s, o}
 	}
-	s, o := exactOf(x, m, exactSigned[T]).Int64()
+	var sum num.Int128
+	short := false
+	if len(x) < smallCut {
+		sum, short = checkedShort(x, m)
+	}
+	if !short {
+		bits, off, sel, hasSel := maskOf(len(x), m)
+		sum = exactSigned(active.Load(), x, bits, off, sel, hasSel)
+	}
+	s, o := sum.Int64()
 	return CheckedSum[int64]{s, o}
 }
 
-// exactOf is the exact sum of the participating elements of x past the
-// exported functions' short dense prefix: the loop over shortWord's word
-// for a short masked input, else exact (exactSigned or exactUnsigned) on
-// the active backend with the validated Mask.
-func exactOf[T num.Number](x []T, m []Mask, exact func(*backend, []T, []byte, int, []uint32, bool) num.Int128) num.Int128 {
-	if len(x) < smallCut {
-		if w, ok := shortWord(len(x), m); ok {
-			return checkedWord(x, w)
-		}
+// checkedShort is the exact sum of a short input (fewer than smallCut
+// elements) with one Mask and no
+// selection, over shortWord's validity word, and true; or false for the
+// general path.
+func checkedShort[T num.Number](x []T, m []Mask) (num.Int128, bool) {
+	if w, ok := shortWord(len(x), m); ok {
+		return checkedWord(x, w), true
 	}
-	bits, off, sel, hasSel := maskOf(len(x), m)
-	return exact(active.Load(), x, bits, off, sel, hasSel)
+	return num.Int128{}, false
 }
 
 // exactSigned is the exact sum of the participating elements of x, on b,
@@ -80,7 +86,16 @@ func SumCheckedUint[T constraints.Unsigned](x []T, m ...Mask) CheckedSum[uint64]
 		s, o := checkedInts(x).Uint64()
 		return CheckedSum[uint64]{s, o}
 	}
-	s, o := exactOf(x, m, exactUnsigned[T]).Uint64()
+	var sum num.Int128
+	short := false
+	if len(x) < smallCut {
+		sum, short = checkedShort(x, m)
+	}
+	if !short {
+		bits, off, sel, hasSel := maskOf(len(x), m)
+		sum = exactUnsigned(active.Load(), x, bits, off, sel, hasSel)
+	}
+	s, o := sum.Uint64()
 	return CheckedSum[uint64]{s, o}
 }
 

@@ -42,20 +42,22 @@ masked:
 	SUBQ $0x08, BX
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(BX), DI
-	XORQ BX, BX
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ DI, DI
+	LEAQ 8(BX), BX
 
 bitmap_copy:
-	CMPQ    BX, DI
-	JGE     bitmap_copied
+	DECQ    BX
+	JL      bitmap_copied
 	MOVBQZX (DX)(BX*1), R8
-	MOVB    R8, (SP)(BX*1)
-	INCQ    BX
+	SHLQ    $0x08, DI
+	ORQ     R8, DI
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ DI, (SP)
 	LEAQ (SP), DX
 	XORQ BX, BX
 
@@ -242,20 +244,22 @@ masked:
 	SUBQ $0x08, SI
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(SI), R8
-	XORQ SI, SI
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ R8, R8
+	LEAQ 8(SI), SI
 
 bitmap_copy:
-	CMPQ    SI, R8
-	JGE     bitmap_copied
+	DECQ    SI
+	JL      bitmap_copied
 	MOVBQZX (BX)(SI*1), R9
-	MOVB    R9, (SP)(SI*1)
-	INCQ    SI
+	SHLQ    $0x08, R8
+	ORQ     R9, R8
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ R8, (SP)
 	LEAQ (SP), BX
 	XORQ SI, SI
 
@@ -391,20 +395,22 @@ masked:
 	SUBQ $0x08, BX
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(BX), DI
-	XORQ BX, BX
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ DI, DI
+	LEAQ 8(BX), BX
 
 bitmap_copy:
-	CMPQ    BX, DI
-	JGE     bitmap_copied
+	DECQ    BX
+	JL      bitmap_copied
 	MOVBQZX (DX)(BX*1), R8
-	MOVB    R8, (SP)(BX*1)
-	INCQ    BX
+	SHLQ    $0x08, DI
+	ORQ     R8, DI
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ DI, (SP)
 	LEAQ (SP), DX
 	XORQ BX, BX
 
@@ -567,20 +573,22 @@ masked:
 	SUBQ $0x08, SI
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(SI), R8
-	XORQ SI, SI
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ R8, R8
+	LEAQ 8(SI), SI
 
 bitmap_copy:
-	CMPQ    SI, R8
-	JGE     bitmap_copied
+	DECQ    SI
+	JL      bitmap_copied
 	MOVBQZX (BX)(SI*1), R9
-	MOVB    R9, (SP)(SI*1)
-	INCQ    SI
+	SHLQ    $0x08, R8
+	ORQ     R9, R8
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ R8, (SP)
 	LEAQ (SP), BX
 	XORQ SI, SI
 
@@ -742,20 +750,22 @@ masked:
 	SUBQ $0x08, SI
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(SI), R8
-	XORQ SI, SI
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ R8, R8
+	LEAQ 8(SI), SI
 
 bitmap_copy:
-	CMPQ    SI, R8
-	JGE     bitmap_copied
+	DECQ    SI
+	JL      bitmap_copied
 	MOVBQZX (BX)(SI*1), R9
-	MOVB    R9, (SP)(SI*1)
-	INCQ    SI
+	SHLQ    $0x08, R8
+	ORQ     R9, R8
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ R8, (SP)
 	LEAQ (SP), BX
 	XORQ SI, SI
 
@@ -971,20 +981,22 @@ masked:
 	SUBQ $0x08, BX
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(BX), DI
-	XORQ BX, BX
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ DI, DI
+	LEAQ 8(BX), BX
 
 bitmap_copy:
-	CMPQ    BX, DI
-	JGE     bitmap_copied
+	DECQ    BX
+	JL      bitmap_copied
 	MOVBQZX (DX)(BX*1), R8
-	MOVB    R8, (SP)(BX*1)
-	INCQ    BX
+	SHLQ    $0x08, DI
+	ORQ     R8, DI
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ DI, (SP)
 	LEAQ (SP), DX
 	XORQ BX, BX
 
@@ -1174,20 +1186,22 @@ masked:
 	SUBQ $0x08, BX
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(BX), DI
-	XORQ BX, BX
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ DI, DI
+	LEAQ 8(BX), BX
 
 bitmap_copy:
-	CMPQ    BX, DI
-	JGE     bitmap_copied
+	DECQ    BX
+	JL      bitmap_copied
 	MOVBQZX (DX)(BX*1), R8
-	MOVB    R8, (SP)(BX*1)
-	INCQ    BX
+	SHLQ    $0x08, DI
+	ORQ     R8, DI
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ DI, (SP)
 	LEAQ (SP), DX
 	XORQ BX, BX
 
@@ -1372,20 +1386,22 @@ masked:
 	SUBQ $0x08, BX
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(BX), DI
-	XORQ BX, BX
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ DI, DI
+	LEAQ 8(BX), BX
 
 bitmap_copy:
-	CMPQ    BX, DI
-	JGE     bitmap_copied
+	DECQ    BX
+	JL      bitmap_copied
 	MOVBQZX (DX)(BX*1), R8
-	MOVB    R8, (SP)(BX*1)
-	INCQ    BX
+	SHLQ    $0x08, DI
+	ORQ     R8, DI
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ DI, (SP)
 	LEAQ (SP), DX
 	XORQ BX, BX
 
@@ -1566,20 +1582,22 @@ masked:
 	SUBQ $0x08, BX
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(BX), DI
-	XORQ BX, BX
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ DI, DI
+	LEAQ 8(BX), BX
 
 bitmap_copy:
-	CMPQ    BX, DI
-	JGE     bitmap_copied
+	DECQ    BX
+	JL      bitmap_copied
 	MOVBQZX (DX)(BX*1), R8
-	MOVB    R8, (SP)(BX*1)
-	INCQ    BX
+	SHLQ    $0x08, DI
+	ORQ     R8, DI
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ DI, (SP)
 	LEAQ (SP), DX
 	XORQ BX, BX
 
@@ -1721,20 +1739,22 @@ masked:
 	SUBQ $0x08, BX
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(BX), DI
-	XORQ BX, BX
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ DI, DI
+	LEAQ 8(BX), BX
 
 bitmap_copy:
-	CMPQ    BX, DI
-	JGE     bitmap_copied
+	DECQ    BX
+	JL      bitmap_copied
 	MOVBQZX (DX)(BX*1), R8
-	MOVB    R8, (SP)(BX*1)
-	INCQ    BX
+	SHLQ    $0x08, DI
+	ORQ     R8, DI
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ DI, (SP)
 	LEAQ (SP), DX
 	XORQ BX, BX
 
@@ -1924,20 +1944,22 @@ masked:
 	SUBQ $0x08, BX
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(BX), DI
-	XORQ BX, BX
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ DI, DI
+	LEAQ 8(BX), BX
 
 bitmap_copy:
-	CMPQ    BX, DI
-	JGE     bitmap_copied
+	DECQ    BX
+	JL      bitmap_copied
 	MOVBQZX (DX)(BX*1), R8
-	MOVB    R8, (SP)(BX*1)
-	INCQ    BX
+	SHLQ    $0x08, DI
+	ORQ     R8, DI
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ DI, (SP)
 	LEAQ (SP), DX
 	XORQ BX, BX
 
@@ -2122,20 +2144,22 @@ masked:
 	SUBQ $0x08, BX
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(BX), DI
-	XORQ BX, BX
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ DI, DI
+	LEAQ 8(BX), BX
 
 bitmap_copy:
-	CMPQ    BX, DI
-	JGE     bitmap_copied
+	DECQ    BX
+	JL      bitmap_copied
 	MOVBQZX (DX)(BX*1), R8
-	MOVB    R8, (SP)(BX*1)
-	INCQ    BX
+	SHLQ    $0x08, DI
+	ORQ     R8, DI
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ DI, (SP)
 	LEAQ (SP), DX
 	XORQ BX, BX
 
@@ -2329,20 +2353,22 @@ masked:
 	SUBQ $0x08, BX
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(BX), DI
-	XORQ BX, BX
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ DI, DI
+	LEAQ 8(BX), BX
 
 bitmap_copy:
-	CMPQ    BX, DI
-	JGE     bitmap_copied
+	DECQ    BX
+	JL      bitmap_copied
 	MOVBQZX (DX)(BX*1), R8
-	MOVB    R8, (SP)(BX*1)
-	INCQ    BX
+	SHLQ    $0x08, DI
+	ORQ     R8, DI
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ DI, (SP)
 	LEAQ (SP), DX
 	XORQ BX, BX
 
@@ -2575,20 +2601,22 @@ masked:
 	SUBQ $0x08, BX
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(BX), DI
-	XORQ BX, BX
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ DI, DI
+	LEAQ 8(BX), BX
 
 bitmap_copy:
-	CMPQ    BX, DI
-	JGE     bitmap_copied
+	DECQ    BX
+	JL      bitmap_copied
 	MOVBQZX (DX)(BX*1), R8
-	MOVB    R8, (SP)(BX*1)
-	INCQ    BX
+	SHLQ    $0x08, DI
+	ORQ     R8, DI
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ DI, (SP)
 	LEAQ (SP), DX
 	XORQ BX, BX
 
@@ -2792,20 +2820,22 @@ masked:
 	SUBQ $0x08, BX
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(BX), DI
-	XORQ BX, BX
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ DI, DI
+	LEAQ 8(BX), BX
 
 bitmap_copy:
-	CMPQ    BX, DI
-	JGE     bitmap_copied
+	DECQ    BX
+	JL      bitmap_copied
 	MOVBQZX (DX)(BX*1), R8
-	MOVB    R8, (SP)(BX*1)
-	INCQ    BX
+	SHLQ    $0x08, DI
+	ORQ     R8, DI
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ DI, (SP)
 	LEAQ (SP), DX
 	XORQ BX, BX
 
@@ -2971,20 +3001,22 @@ masked:
 	SUBQ $0x08, SI
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(SI), R8
-	XORQ SI, SI
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ R8, R8
+	LEAQ 8(SI), SI
 
 bitmap_copy:
-	CMPQ    SI, R8
-	JGE     bitmap_copied
+	DECQ    SI
+	JL      bitmap_copied
 	MOVBQZX (BX)(SI*1), R9
-	MOVB    R9, (SP)(SI*1)
-	INCQ    SI
+	SHLQ    $0x08, R8
+	ORQ     R9, R8
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ R8, (SP)
 	LEAQ (SP), BX
 	XORQ SI, SI
 
@@ -3117,20 +3149,22 @@ masked:
 	SUBQ $0x08, BX
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(BX), DI
-	XORQ BX, BX
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ DI, DI
+	LEAQ 8(BX), BX
 
 bitmap_copy:
-	CMPQ    BX, DI
-	JGE     bitmap_copied
+	DECQ    BX
+	JL      bitmap_copied
 	MOVBQZX (DX)(BX*1), R8
-	MOVB    R8, (SP)(BX*1)
-	INCQ    BX
+	SHLQ    $0x08, DI
+	ORQ     R8, DI
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ DI, (SP)
 	LEAQ (SP), DX
 	XORQ BX, BX
 
@@ -3264,20 +3298,22 @@ masked:
 	SUBQ $0x08, SI
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(SI), R8
-	XORQ SI, SI
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ R8, R8
+	LEAQ 8(SI), SI
 
 bitmap_copy:
-	CMPQ    SI, R8
-	JGE     bitmap_copied
+	DECQ    SI
+	JL      bitmap_copied
 	MOVBQZX (BX)(SI*1), R9
-	MOVB    R9, (SP)(SI*1)
-	INCQ    SI
+	SHLQ    $0x08, R8
+	ORQ     R9, R8
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ R8, (SP)
 	LEAQ (SP), BX
 	XORQ SI, SI
 
@@ -3419,20 +3455,22 @@ masked:
 	SUBQ $0x08, SI
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(SI), R8
-	XORQ SI, SI
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ R8, R8
+	LEAQ 8(SI), SI
 
 bitmap_copy:
-	CMPQ    SI, R8
-	JGE     bitmap_copied
+	DECQ    SI
+	JL      bitmap_copied
 	MOVBQZX (BX)(SI*1), R9
-	MOVB    R9, (SP)(SI*1)
-	INCQ    SI
+	SHLQ    $0x08, R8
+	ORQ     R9, R8
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ R8, (SP)
 	LEAQ (SP), BX
 	XORQ SI, SI
 
@@ -3587,20 +3625,22 @@ masked:
 	SUBQ $0x08, BX
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(BX), DI
-	XORQ BX, BX
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ DI, DI
+	LEAQ 8(BX), BX
 
 bitmap_copy:
-	CMPQ    BX, DI
-	JGE     bitmap_copied
+	DECQ    BX
+	JL      bitmap_copied
 	MOVBQZX (DX)(BX*1), R8
-	MOVB    R8, (SP)(BX*1)
-	INCQ    BX
+	SHLQ    $0x08, DI
+	ORQ     R8, DI
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ DI, (SP)
 	LEAQ (SP), DX
 	XORQ BX, BX
 
@@ -3804,20 +3844,22 @@ masked:
 	SUBQ $0x08, BX
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(BX), DI
-	XORQ BX, BX
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ DI, DI
+	LEAQ 8(BX), BX
 
 bitmap_copy:
-	CMPQ    BX, DI
-	JGE     bitmap_copied
+	DECQ    BX
+	JL      bitmap_copied
 	MOVBQZX (DX)(BX*1), R8
-	MOVB    R8, (SP)(BX*1)
-	INCQ    BX
+	SHLQ    $0x08, DI
+	ORQ     R8, DI
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ DI, (SP)
 	LEAQ (SP), DX
 	XORQ BX, BX
 
@@ -4016,20 +4058,22 @@ masked:
 	SUBQ $0x08, BX
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(BX), DI
-	XORQ BX, BX
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ DI, DI
+	LEAQ 8(BX), BX
 
 bitmap_copy:
-	CMPQ    BX, DI
-	JGE     bitmap_copied
+	DECQ    BX
+	JL      bitmap_copied
 	MOVBQZX (DX)(BX*1), R8
-	MOVB    R8, (SP)(BX*1)
-	INCQ    BX
+	SHLQ    $0x08, DI
+	ORQ     R8, DI
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ DI, (SP)
 	LEAQ (SP), DX
 	XORQ BX, BX
 
@@ -4223,20 +4267,22 @@ masked:
 	SUBQ $0x08, BX
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(BX), DI
-	XORQ BX, BX
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ DI, DI
+	LEAQ 8(BX), BX
 
 bitmap_copy:
-	CMPQ    BX, DI
-	JGE     bitmap_copied
+	DECQ    BX
+	JL      bitmap_copied
 	MOVBQZX (DX)(BX*1), R8
-	MOVB    R8, (SP)(BX*1)
-	INCQ    BX
+	SHLQ    $0x08, DI
+	ORQ     R8, DI
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ DI, (SP)
 	LEAQ (SP), DX
 	XORQ BX, BX
 
@@ -4385,20 +4431,22 @@ masked:
 	SUBQ $0x08, BX
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(BX), DI
-	XORQ BX, BX
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ DI, DI
+	LEAQ 8(BX), BX
 
 bitmap_copy:
-	CMPQ    BX, DI
-	JGE     bitmap_copied
+	DECQ    BX
+	JL      bitmap_copied
 	MOVBQZX (DX)(BX*1), R8
-	MOVB    R8, (SP)(BX*1)
-	INCQ    BX
+	SHLQ    $0x08, DI
+	ORQ     R8, DI
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ DI, (SP)
 	LEAQ (SP), DX
 	XORQ BX, BX
 
@@ -4602,20 +4650,22 @@ masked:
 	SUBQ $0x08, BX
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(BX), DI
-	XORQ BX, BX
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ DI, DI
+	LEAQ 8(BX), BX
 
 bitmap_copy:
-	CMPQ    BX, DI
-	JGE     bitmap_copied
+	DECQ    BX
+	JL      bitmap_copied
 	MOVBQZX (DX)(BX*1), R8
-	MOVB    R8, (SP)(BX*1)
-	INCQ    BX
+	SHLQ    $0x08, DI
+	ORQ     R8, DI
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ DI, (SP)
 	LEAQ (SP), DX
 	XORQ BX, BX
 
@@ -4814,20 +4864,22 @@ masked:
 	SUBQ $0x08, BX
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(BX), DI
-	XORQ BX, BX
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ DI, DI
+	LEAQ 8(BX), BX
 
 bitmap_copy:
-	CMPQ    BX, DI
-	JGE     bitmap_copied
+	DECQ    BX
+	JL      bitmap_copied
 	MOVBQZX (DX)(BX*1), R8
-	MOVB    R8, (SP)(BX*1)
-	INCQ    BX
+	SHLQ    $0x08, DI
+	ORQ     R8, DI
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ DI, (SP)
 	LEAQ (SP), DX
 	XORQ BX, BX
 
@@ -5034,20 +5086,22 @@ masked:
 	SUBQ $0x08, BX
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(BX), DI
-	XORQ BX, BX
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ DI, DI
+	LEAQ 8(BX), BX
 
 bitmap_copy:
-	CMPQ    BX, DI
-	JGE     bitmap_copied
+	DECQ    BX
+	JL      bitmap_copied
 	MOVBQZX (DX)(BX*1), R8
-	MOVB    R8, (SP)(BX*1)
-	INCQ    BX
+	SHLQ    $0x08, DI
+	ORQ     R8, DI
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ DI, (SP)
 	LEAQ (SP), DX
 	XORQ BX, BX
 
@@ -5308,20 +5362,22 @@ masked:
 	SUBQ $0x08, BX
 	JGE  bitmap_long
 
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy.
-	MOVQ $0x00000000, (SP)
-	LEAQ 8(BX), DI
-	XORQ BX, BX
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ DI, DI
+	LEAQ 8(BX), BX
 
 bitmap_copy:
-	CMPQ    BX, DI
-	JGE     bitmap_copied
+	DECQ    BX
+	JL      bitmap_copied
 	MOVBQZX (DX)(BX*1), R8
-	MOVB    R8, (SP)(BX*1)
-	INCQ    BX
+	SHLQ    $0x08, DI
+	ORQ     R8, DI
 	JMP     bitmap_copy
 
 bitmap_copied:
+	MOVQ DI, (SP)
 	LEAQ (SP), DX
 	XORQ BX, BX
 
