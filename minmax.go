@@ -23,8 +23,7 @@ func Min[T Number](x []T, m ...Mask) T {
 				lo, _, _ := floatExtremes(x, wantMin)
 				return lo
 			}
-			lo, _, _ := intExtremes(x, wantMin)
-			return lo
+			return intMin(x)
 		}
 		lo, _, _ := summaryOf(active.Load(), x, nil, 0, wantMin)
 		return lo
@@ -53,8 +52,7 @@ func Max[T Number](x []T, m ...Mask) T {
 				_, hi, _ := floatExtremes(x, wantMax)
 				return hi
 			}
-			_, hi, _ := intExtremes(x, wantMax)
-			return hi
+			return intMax(x)
 		}
 		_, hi, _ := summaryOf(active.Load(), x, nil, 0, wantMax)
 		return hi
@@ -82,7 +80,7 @@ func MinMax[T Number](x []T, m ...Mask) (lo, hi T) {
 			case num.IsFloat[T]():
 				lo, hi, _ = floatExtremes(x, wantBoth)
 			default:
-				lo, hi, _ = intExtremes(x, wantBoth)
+				lo, hi = intMinMax(x)
 			}
 			return lo, hi
 		}

@@ -164,15 +164,15 @@ func sumIntsWord[T num.Number, S int64 | uint64](x []T, w uint64) S {
 // 63-element uint8 tail measured 42 against 20 ns).
 func sumInts[T num.Number, S int64 | uint64](x []T) S {
 	var s0, s1, s2, s3 S
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		s0 += S(x[i])
-		s1 += S(x[i+1])
-		s2 += S(x[i+2])
-		s3 += S(x[i+3])
+	for len(x) >= 4 { // written so that it inlines into the exported functions
+		s0 += S(x[0])
+		s1 += S(x[1])
+		s2 += S(x[2])
+		s3 += S(x[3])
+		x = x[4:]
 	}
-	for ; i < len(x); i++ {
-		s0 += S(x[i])
+	for _, v := range x {
+		s0 += S(v)
 	}
 	return s0 + s1 + s2 + s3
 }
@@ -306,6 +306,42 @@ func floatExtremes[T num.Number](x []T, want extremes) (lo, hi T, valid int) {
 		lo, hi = settleChains(x, ^uint64(0), lo, hi, nan)
 	}
 	return lo, hi, len(x)
+}
+
+// intMin and intMax are intExtremes for one extreme, small enough to
+// inline into Min and Max.
+func intMin[T num.Number](x []T) T {
+	lo, lo1 := x[0], x[0]
+	i := 1
+	for ; i+2 <= len(x); i += 2 {
+		lo, lo1 = min(lo, x[i]), min(lo1, x[i+1])
+	}
+	if i < len(x) {
+		lo = min(lo, x[i])
+	}
+	return min(lo, lo1)
+}
+
+func intMax[T num.Number](x []T) T {
+	hi, hi1 := x[0], x[0]
+	i := 1
+	for ; i+2 <= len(x); i += 2 {
+		hi, hi1 = max(hi, x[i]), max(hi1, x[i+1])
+	}
+	if i < len(x) {
+		hi = max(hi, x[i])
+	}
+	return max(hi, hi1)
+}
+
+// intMinMax is intExtremes for both extremes, in one chain each, small
+// enough to inline into MinMax and Summarize.
+func intMinMax[T num.Number](x []T) (lo, hi T) {
+	lo, hi = x[0], x[0]
+	for _, v := range x[1:] {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return lo, hi
 }
 
 // intExtremes is the min and max of a short dense integer input (not

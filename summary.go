@@ -40,7 +40,8 @@ func Summarize[T Number](x []T, m ...Mask) Summary[T] {
 			case num.IsFloat[T]():
 				s.Min, s.Max, s.Count = floatExtremes(x, wantBoth)
 			default:
-				s.Min, s.Max, s.Count = intExtremes(x, wantBoth)
+				s.Min, s.Max = intMinMax(x)
+				s.Count = len(x)
 			}
 			return s
 		}
