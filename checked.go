@@ -33,7 +33,7 @@ func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
 		sum, short = checkedShort(x, m)
 	}
 	if !short {
-		bits, off, sel, hasSel := maskOf(len(x), m)
+		bits, off, sel, hasSel := maskOfInLoop(len(x), m) // the selected sums check sel
 		sum = exactSigned(active.Load(), x, bits, off, sel, hasSel)
 	}
 	s, o := sum.Int64()
@@ -92,7 +92,7 @@ func SumCheckedUint[T constraints.Unsigned](x []T, m ...Mask) CheckedSum[uint64]
 		sum, short = checkedShort(x, m)
 	}
 	if !short {
-		bits, off, sel, hasSel := maskOf(len(x), m)
+		bits, off, sel, hasSel := maskOfInLoop(len(x), m) // the selected sums check sel
 		sum = exactUnsigned(active.Load(), x, bits, off, sel, hasSel)
 	}
 	s, o := sum.Uint64()

@@ -64,6 +64,17 @@ func selMaxWith(kernel func(sel []uint32) uint32, step int) func(sel []uint32) u
 // indices are sign-extended, so they must stay below 2^31.
 const gatherLimit = 1 << 31
 
+// selCrowded reports whether a selection looks dense: its first and last
+// indices are less than four entries apart per entry, as a sorted
+// selection of more than a quarter of the rows is. Gathers lose there to
+// four scalar loads per step (int64, a sorted 50% selection of 65536:
+// 14.8 µs gathered against 12.4 µs for the plain loop); they win on a
+// sparse one, where each entry costs a cache line anyway.
+func selCrowded(sel []uint32) bool {
+	span := int64(sel[len(sel)-1]) - int64(sel[0])
+	return span >= 0 && uint64(span) < 4*uint64(len(sel))
+}
+
 // selSumGather adapts a gathered sum kernel that takes a whole number of
 // steps of a selection: the kernel gathers the body, selSumInt adds the
 // rest. A bitmap takes selSumInt alone: a validity form of the gathered
@@ -73,7 +84,7 @@ const gatherLimit = 1 << 31
 func selSumGather[T int64 | uint64, S int64 | uint64](dense func(x []T, sel []uint32) S, step int) func(x []T, bm []byte, off int, sel []uint32) S {
 	return func(x []T, bm []byte, off int, sel []uint32) S {
 		body := len(sel) &^ (step - 1)
-		if bm != nil || body == 0 || uint64(len(x)) > gatherLimit {
+		if bm != nil || body == 0 || uint64(len(x)) > gatherLimit || selCrowded(sel) {
 			return selSumInt[T, S](x, bm, off, sel) // checks each index itself
 		}
 		// The public sums leave the index check to the loop that reads

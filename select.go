@@ -2,7 +2,6 @@ package quiver
 
 import (
 	"math"
-	"math/bits"
 
 	"golang.org/x/exp/constraints"
 
@@ -149,73 +148,76 @@ func selCheckedUnsigned[T constraints.Unsigned](x []T, bm []byte, off int, sel [
 	return sum
 }
 
-// selSum128 is the exact 128-bit sum of the selected valid int64 elements,
-// in two independent accumulators (the low word with its carry, the high
-// word with the sign extension).
+// selSum128 is the exact 128-bit sum of the selected valid int64
+// elements. Each element is split at bit 32 (selSplitSums): the halves of
+// at most 2^30 entries sum exactly in 64 bits, as independent additions
+// with no carry between them (a 128-bit add with carry was a chain
+// through every entry); each chunk is joined in 128 bits.
 func selSum128(x []int64, bm []byte, off int, sel []uint32) num.Int128 {
-	var lo0, lo1 uint64
-	var hi0, hi1 int64
-	var c uint64
-	k := 0
-	if bm == nil {
-		for ; k+2 <= len(sel); k += 2 {
-			q := sel[k : k+2 : k+2]
-			v0, v1 := x[q[0]], x[q[1]]
-			lo0, c = bits.Add64(lo0, uint64(v0), 0)
-			hi0 += v0>>63 + int64(c)
-			lo1, c = bits.Add64(lo1, uint64(v1), 0)
-			hi1 += v1>>63 + int64(c)
+	var sum num.Int128
+	for start := 0; start < len(sel); {
+		n := min(len(sel)-start, selSplitChunk)
+		lo, hi, ok := selSplitSums(x, bm, off, sel[start:start+n])
+		if !ok {
+			panic(selectionMessage(sel, len(x)))
 		}
-	} else {
-		for _, i := range sel {
-			v := x[i]
-			if selBit(bm, off, i) == 0 {
-				v = 0
-			}
-			lo0, c = bits.Add64(lo0, uint64(v), 0)
-			hi0 += v>>63 + int64(c)
-		}
-		k = len(sel)
+		sum = sum.Add128(joinHalves(hi, lo))
+		start += n
 	}
-	for ; k < len(sel); k++ {
-		v := x[sel[k]]
-		lo0, c = bits.Add64(lo0, uint64(v), 0)
-		hi0 += v>>63 + int64(c)
-	}
-	return num.Int128{Hi: hi0, Lo: lo0}.Add(hi1, lo1)
+	return sum
 }
 
-// selSumU128 is the wrapping sum of the selected valid uint64 elements and
-// the number of carries out of it (nonzero: the exact sum exceeds uint64).
-// The carry count itself cannot wrap: it is below the number of entries.
+// selSumU128 is selSum128 for uint64 elements, as the wrapping sum and
+// the high word of the exact one (nonzero: the sum exceeds uint64).
 func selSumU128(x []uint64, bm []byte, off int, sel []uint32) (sum, carries uint64) {
-	var lo0, lo1, hi0, hi1, c uint64
-	k := 0
-	if bm == nil {
-		for ; k+2 <= len(sel); k += 2 {
-			q := sel[k : k+2 : k+2]
-			lo0, c = bits.Add64(lo0, x[q[0]], 0)
-			hi0 += c
-			lo1, c = bits.Add64(lo1, x[q[1]], 0)
-			hi1 += c
+	var s num.Int128
+	for start := 0; start < len(sel); {
+		n := min(len(sel)-start, selSplitChunk)
+		lo, hi, ok := selSplitSums(x, bm, off, sel[start:start+n])
+		if !ok {
+			panic(selectionMessage(sel, len(x)))
 		}
-	} else {
+		s = s.Add128(joinHalves(hi, lo))
+		start += n
+	}
+	return s.Lo, uint64(s.Hi)
+}
+
+// selSplitChunk is the most entries selSplitSums takes: 2^30 halves below
+// 2^32 in magnitude stay below 2^62. A variable so that tests can make
+// chunk boundaries reachable.
+var selSplitChunk = 1 << 30
+
+// selSplitSums sums the low 32 bits (as unsigned) and the high bits
+// (highHalf) of the selected valid elements, one sum of each: the two
+// chains are independent, and more sums only spilled to the stack. A
+// bitmap takes a branch on the bit, taken for the valid ones. Each index
+// is checked in the loop, where the test replaces Go's bounds check (see
+// maskOfInLoop); a bad one gives false, for the caller's panic.
+func selSplitSums[T int64 | uint64](x []T, bm []byte, off int, sel []uint32) (lo uint64, hi int64, ok bool) {
+	k := num.KindOf[T]()
+	if bm != nil {
 		for _, i := range sel {
-			v := x[i]
-			if selBit(bm, off, i) == 0 {
-				v = 0
+			if uint(i) >= uint(len(x)) {
+				return 0, 0, false
 			}
-			lo0, c = bits.Add64(lo0, v, 0)
-			hi0 += c
+			if selBit(bm, off, i) != 0 {
+				v := x[i]
+				lo += uint64(v) & (1<<32 - 1)
+				hi += highHalf(v, k)
+			}
 		}
-		k = len(sel)
+		return lo, hi, true
 	}
-	for ; k < len(sel); k++ {
-		lo0, c = bits.Add64(lo0, x[sel[k]], 0)
-		hi0 += c
+	for _, i := range sel {
+		if uint(i) >= uint(len(x)) {
+			return 0, 0, false
+		}
+		v := x[i]
+		lo += uint64(v) & (1<<32 - 1)
+		hi += highHalf(v, k)
 	}
-	sum, c = bits.Add64(lo0, lo1, 0)
-	return sum, hi0 + hi1 + c
+	return lo, hi, true
 }
 
 // selCount counts the selected entries whose validity bit is set; with no

@@ -123,3 +123,45 @@ func TestShortWord(t *testing.T) {
 		t.Fatal("accepted an offset near MaxInt")
 	}
 }
+
+// TestSelectedCheckedChunks runs the selected exact sums with chunks of a
+// few entries, so that every chunk boundary of selSum128 and selSumU128
+// is crossed, on values at the int64 and uint64 extremes, with and
+// without a bitmap, against math/big through the reference.
+func TestSelectedCheckedChunks(t *testing.T) {
+	defer func(c int) { selSplitChunk = c }(selSplitChunk)
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, chunk := range []int{1, 2, 3, 5, 1 << 30} {
+		selSplitChunk = chunk
+		for n := 1; n < 40; n++ {
+			xi := make([]int64, n)
+			xu := make([]uint64, n)
+			for i := range n {
+				switch r.IntN(4) {
+				case 0:
+					xi[i], xu[i] = math.MaxInt64, math.MaxUint64
+				case 1:
+					xi[i], xu[i] = math.MinInt64, 1<<63
+				default:
+					xi[i], xu[i] = int64(r.Uint64()), r.Uint64()
+				}
+			}
+			sel := testkit.Selection(r, n, 2*n)
+			bits := testkit.Bitmap(r, n, 5, 0.3)
+			for _, m := range []ref.Mask{{Sel: sel, HasSel: true}, {Bits: bits, Off: 5, Sel: sel, HasSel: true}} {
+				mk := Select(sel)
+				if m.Bits != nil {
+					mk = Valid(bits, 5).Select(sel)
+				}
+				ws, wo := ref.SumCheckedSigned(xi, m)
+				if g := SumChecked(xi, mk); g.Sum != ws || g.Overflowed != wo {
+					t.Fatalf("chunk %d n=%d int64: %+v, want %d %v", chunk, n, g, ws, wo)
+				}
+				us, uo := ref.SumCheckedUnsigned(xu, m)
+				if g := SumCheckedUint(xu, mk); g.Sum != us || g.Overflowed != uo {
+					t.Fatalf("chunk %d n=%d uint64: %+v, want %d %v", chunk, n, g, us, uo)
+				}
+			}
+		}
+	}
+}
