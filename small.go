@@ -141,6 +141,26 @@ func addWord[T num.Number, S ~int64 | ~uint64 | ~float32 | ~float64](s S, x []T,
 	return s
 }
 
+// strictSum is the strict left fold of a short dense float input from
+// +0.0. The additions are one dependency chain whatever the code; four
+// per iteration keep the loop's own overhead off it, and make its time
+// depend less on where the loop falls in the instruction fetch lines (a
+// one-add loop measured 10.2 or 12.5 ns at n = 16 with its layout).
+func strictSum[T constraints.Float](x []T) T {
+	var s T
+	for len(x) >= 4 {
+		s += x[0]
+		s += x[1]
+		s += x[2]
+		s += x[3]
+		x = x[4:]
+	}
+	for _, v := range x {
+		s += v
+	}
+	return s
+}
+
 // sumIntsWord is the wrapping sum of the elements of x (at most 64) whose
 // bit in w is set. Each element is added under a mask of its bit rather
 // than behind a branch, in two independent sums, so that a random bitmap

@@ -25,11 +25,7 @@ func Sum[T constraints.Float](x []T, m ...Mask) T {
 		// Shorter than the active backend's block: the strict fold is
 		// what it computes.
 		if len(m) == 0 {
-			var s T
-			for _, v := range x {
-				s += v
-			}
-			return s
+			return strictSum(x)
 		}
 		if w, ok := shortWord(len(x), m); ok {
 			return addWord(T(0), x, w)
