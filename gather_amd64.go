@@ -75,6 +75,23 @@ func selCrowded(sel []uint32) bool {
 	return span >= 0 && uint64(span) < 4*uint64(len(sel))
 }
 
+// selUnordered reports whether a selection's first entries (up to 16) are
+// out of ascending order, the sign of a selection in random order. There
+// a gather waits on a cache miss per lane just as a scalar load does, and
+// measured slower than the scalar loop (int64 sums, 10% of 65536 in
+// random order: 3.96 against 3.78 µs for the plain loop), so the gathered
+// sums serve ascending selections only. (The gathered min and max stay:
+// the scalar loops they replace are slower still in random order.)
+func selUnordered(sel []uint32) bool {
+	head := sel[:min(len(sel), 16)]
+	for i := 1; i < len(head); i++ {
+		if head[i] < head[i-1] {
+			return true
+		}
+	}
+	return false
+}
+
 // selSumGather adapts a gathered sum kernel that takes a whole number of
 // steps of a selection: the kernel gathers the body, selSumInt adds the
 // rest. A bitmap takes selSumInt alone: a validity form of the gathered
@@ -84,7 +101,7 @@ func selCrowded(sel []uint32) bool {
 func selSumGather[T int64 | uint64, S int64 | uint64](dense func(x []T, sel []uint32) S, step int) func(x []T, bm []byte, off int, sel []uint32) S {
 	return func(x []T, bm []byte, off int, sel []uint32) S {
 		body := len(sel) &^ (step - 1)
-		if bm != nil || body == 0 || uint64(len(x)) > gatherLimit || selCrowded(sel) {
+		if bm != nil || body == 0 || uint64(len(x)) > gatherLimit || selCrowded(sel) || selUnordered(sel) {
 			return selSumInt[T, S](x, bm, off, sel) // checks each index itself
 		}
 		// The public sums leave the index check to the loop that reads
