@@ -46,6 +46,21 @@ package bench
 //	H67: Sum int64 n=65536 nulls=10% sel=sorted10: avx512 >= 1.0x loop    selection and validity
 //	H68: Min float64 n=65536 nulls=10% sel=sorted10: avx512 >= 1.0x loop
 //	H69: Sum uint8 n=65536 nulls=0% sel=sorted10: avx512 >= 1.0x loop
+//
+// Registered on 2026-11-30 after development runs of the changes they
+// test (one validity word per short masked call, strict two-chain float
+// extremes, the short-bitmap copy of the kernels, split-half selected
+// exact sums, gathers for ascending selections only), before the ledger
+// run that measures them:
+//
+//	H113: Min float64 n=16 nulls=10%: avx512 >= 0.8x loop           one validity word, two strict chains
+//	H114: Max float64 n=32 nulls=0%: avx512 >= 1.0x loop            two strict chains instead of the builtins
+//	H115: Sum float64 n=32 nulls=10%: avx512 >= 1.0x loop           a 4-byte bitmap, copied with one store
+//	H116: Summary float64 n=32 nulls=10%: avx512 >= 1.0x loop
+//	H117: SumChecked int64 n=65536 nulls=10% sel=sorted10: avx512 >= 1.0x loop   split halves, no carry chain
+//	H118: SumChecked int64 n=65536 nulls=0% sel=sorted50: avx512 >= 1.0x loop    index checked in the summing loop
+//	H119: Sum int64 n=65536 nulls=0% sel=random10: avx512 >= 1.0x loop           no gathers in random order
+//	H120: Sum int64 n=65536 nulls=0% sel=sorted50: avx512 >= 1.0x loop           no gathers for a crowded selection
 
 import (
 	"math"
