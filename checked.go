@@ -45,10 +45,19 @@ func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
 // selection, over shortWord's validity word, and true; or false for the
 // general path.
 func checkedShort[T num.Number](x []T, m []Mask) (num.Int128, bool) {
-	if w, ok := shortWord(len(x), m); ok {
-		return checkedWord(x, w), true
+	w, ok := shortWord(len(x), m)
+	if !ok {
+		return num.Int128{}, false
 	}
-	return num.Int128{}, false
+	// checkedWord written out, so that its loops inline here.
+	switch k := num.KindOf[T](); k {
+	case num.Int8, num.Int16, num.Int32:
+		return num.Int128{}.AddInt64(sumIntsWord[T, int64](x, w)), true
+	case num.Uint8, num.Uint16, num.Uint32:
+		return num.Int128{}.AddUint64(sumIntsWord[T, uint64](x, w)), true
+	default:
+		return joinHalves(halvesWord(x, w, k)), true
+	}
 }
 
 // exactSigned is the exact sum of the participating elements of x, on b,

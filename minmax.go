@@ -29,6 +29,9 @@ func Min[T Number](x []T, m ...Mask) T {
 		return lo
 	}
 	if w, ok := shortWord(len(x), m); ok && len(x) < smallCut {
+		if !num.IsFloat[T]() && w != 0 && len(x) < 16 {
+			return intMinWord(x, w)
+		}
 		lo, _, _ := summaryWord(x, w, wantMin)
 		return lo
 	}
@@ -58,6 +61,9 @@ func Max[T Number](x []T, m ...Mask) T {
 		return hi
 	}
 	if w, ok := shortWord(len(x), m); ok && len(x) < smallCut {
+		if !num.IsFloat[T]() && w != 0 && len(x) < 16 {
+			return intMaxWord(x, w)
+		}
 		_, hi, _ := summaryWord(x, w, wantMax)
 		return hi
 	}
@@ -85,6 +91,9 @@ func MinMax[T Number](x []T, m ...Mask) (lo, hi T) {
 			return lo, hi
 		}
 		if w, ok := shortWord(len(x), m); ok {
+			if !num.IsFloat[T]() && w != 0 {
+				return intMinMaxWord(x, w)
+			}
 			lo, hi, _ = summaryWord(x, w, wantBoth)
 			return lo, hi
 		}

@@ -2,6 +2,7 @@ package quiver
 
 import (
 	"github.com/quiverlabs/quiver/internal/num"
+	mbits "math/bits"
 )
 
 // Summary is the result of [Summarize]: the min and max of the
@@ -46,6 +47,11 @@ func Summarize[T Number](x []T, m ...Mask) Summary[T] {
 			return s
 		}
 		if w, ok := shortWord(len(x), m); ok {
+			if !num.IsFloat[T]() && w != 0 {
+				lo, hi := intMinMaxWord(x, w)
+				count := mbits.OnesCount64(w)
+				return Summary[T]{Min: lo, Max: hi, Count: count, Nulls: len(x) - count}
+			}
 			lo, hi, count := summaryWord(x, w, wantBoth)
 			return Summary[T]{Min: lo, Max: hi, Count: count, Nulls: len(x) - count}
 		}
