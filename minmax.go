@@ -29,8 +29,14 @@ func Min[T Number](x []T, m ...Mask) T {
 		return lo
 	}
 	if w, ok := shortWord(len(x), m); ok && len(x) < smallCut {
-		if !num.IsFloat[T]() && w != 0 && len(x) < 16 {
-			return intMinWord(x, w)
+		if w != 0 && len(x) < 16 {
+			if !num.IsFloat[T]() {
+				return intMinWord(x, w)
+			}
+			if e, nan := floatMinWord(x, w); !nan {
+				return e
+			}
+			return num.NaN[T]()
 		}
 		lo, _, _ := summaryWord(x, w, wantMin)
 		return lo
@@ -61,8 +67,14 @@ func Max[T Number](x []T, m ...Mask) T {
 		return hi
 	}
 	if w, ok := shortWord(len(x), m); ok && len(x) < smallCut {
-		if !num.IsFloat[T]() && w != 0 && len(x) < 16 {
-			return intMaxWord(x, w)
+		if w != 0 && len(x) < 16 {
+			if !num.IsFloat[T]() {
+				return intMaxWord(x, w)
+			}
+			if e, nan := floatMaxWord(x, w); !nan {
+				return e
+			}
+			return num.NaN[T]()
 		}
 		_, hi, _ := summaryWord(x, w, wantMax)
 		return hi

@@ -412,6 +412,42 @@ func intMinMaxWord[T num.Number](x []T, w uint64) (lo, hi T) {
 	return lo, hi
 }
 
+// floatMinWord and floatMaxWord are the reference's strict fold over the
+// elements of a short float x whose bit in w (not zero) is set, in index
+// order, in one chain: only a smaller (larger) value replaces the
+// extreme, so the first of ±0 stays, and a NaN, for which the comparison
+// also passes, sets nan instead. Small enough to inline into Min and Max
+// below 16 elements (from there summaryWord's two chains are faster).
+func floatMinWord[T num.Number](x []T, w uint64) (lo T, nan bool) {
+	lo = x[lowBit(w)]
+	for _, v := range x {
+		if !(v >= lo) && w&1 != 0 {
+			if v != v {
+				nan = true
+			} else {
+				lo = v
+			}
+		}
+		w >>= 1
+	}
+	return lo, nan
+}
+
+func floatMaxWord[T num.Number](x []T, w uint64) (hi T, nan bool) {
+	hi = x[lowBit(w)]
+	for _, v := range x {
+		if !(v <= hi) && w&1 != 0 {
+			if v != v {
+				nan = true
+			} else {
+				hi = v
+			}
+		}
+		w >>= 1
+	}
+	return hi, nan
+}
+
 // lowBit is the position of the lowest set bit of w, which is not zero.
 func lowBit(w uint64) int { return mbits.TrailingZeros64(w) }
 
