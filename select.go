@@ -120,7 +120,7 @@ func foldSelected[T constraints.Float](s T, x []T, bm []byte, off int, sel []uin
 // signed type.
 func selCheckedSigned[T constraints.Signed](x []T, bm []byte, off int, sel []uint32) num.Int128 {
 	if num.KindOf[T]() == num.Int64 {
-		return selSum128(num.Cast[int64](x), bm, off, sel)
+		return selExact64(num.Cast[int64](x), bm, off, sel)
 	}
 	// Fewer than 2^32 narrow elements sum exactly in int64.
 	var sum num.Int128
@@ -136,8 +136,7 @@ func selCheckedSigned[T constraints.Signed](x []T, bm []byte, off int, sel []uin
 // unsigned type.
 func selCheckedUnsigned[T constraints.Unsigned](x []T, bm []byte, off int, sel []uint32) num.Int128 {
 	if num.KindOf[T]() == num.Uint64 {
-		s, carries := selSumU128(num.Cast[uint64](x), bm, off, sel)
-		return num.Int128{Hi: int64(carries), Lo: s}
+		return selExact64(num.Cast[uint64](x), bm, off, sel)
 	}
 	var sum num.Int128
 	for start := 0; start < len(sel); {
@@ -148,12 +147,12 @@ func selCheckedUnsigned[T constraints.Unsigned](x []T, bm []byte, off int, sel [
 	return sum
 }
 
-// selSum128 is the exact 128-bit sum of the selected valid int64
-// elements. Each element is split at bit 32 (selSplitSums): the halves of
-// at most 2^30 entries sum exactly in 64 bits, as independent additions
-// with no carry between them (a 128-bit add with carry was a chain
-// through every entry); each chunk is joined in 128 bits.
-func selSum128(x []int64, bm []byte, off int, sel []uint32) num.Int128 {
+// selExact64 is the exact 128-bit sum of the selected valid int64 or
+// uint64 elements. Each element is split at bit 32 (selSplitSums): the
+// halves of at most 2^30 entries sum exactly in 64 bits, as independent
+// additions with no carry between them (a 128-bit add with carry was a
+// chain through every entry); each chunk is joined in 128 bits.
+func selExact64[T int64 | uint64](x []T, bm []byte, off int, sel []uint32) num.Int128 {
 	var sum num.Int128
 	for start := 0; start < len(sel); {
 		n := min(len(sel)-start, selSplitChunk)
@@ -165,22 +164,6 @@ func selSum128(x []int64, bm []byte, off int, sel []uint32) num.Int128 {
 		start += n
 	}
 	return sum
-}
-
-// selSumU128 is selSum128 for uint64 elements, as the wrapping sum and
-// the high word of the exact one (nonzero: the sum exceeds uint64).
-func selSumU128(x []uint64, bm []byte, off int, sel []uint32) (sum, carries uint64) {
-	var s num.Int128
-	for start := 0; start < len(sel); {
-		n := min(len(sel)-start, selSplitChunk)
-		lo, hi, ok := selSplitSums(x, bm, off, sel[start:start+n])
-		if !ok {
-			panic(selectionMessage(sel, len(x)))
-		}
-		s = s.Add128(joinHalves(hi, lo))
-		start += n
-	}
-	return s.Lo, uint64(s.Hi)
 }
 
 // selSplitChunk is the most entries selSplitSums takes: 2^30 halves below
