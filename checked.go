@@ -49,15 +49,7 @@ func checkedShort[T num.Number](x []T, m []Mask) (num.Int128, bool) {
 	if !ok {
 		return num.Int128{}, false
 	}
-	// checkedWord written out, so that its loops inline here.
-	switch k := num.KindOf[T](); k {
-	case num.Int8, num.Int16, num.Int32:
-		return num.Int128{}.AddInt64(sumIntsWord[T, int64](x, w)), true
-	case num.Uint8, num.Uint16, num.Uint32:
-		return num.Int128{}.AddUint64(sumIntsWord[T, uint64](x, w)), true
-	default:
-		return joinHalves(halvesWord(x, w, k)), true
-	}
+	return joinHalves(halvesWord(x, w, num.KindOf[T]())), true // checkedWord, inlined
 }
 
 // exactSigned is the exact sum of the participating elements of x, on b,

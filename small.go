@@ -80,12 +80,16 @@ func addValid[T num.Number, S ~int64 | ~uint64 | ~float32 | ~float64](s S, x []T
 // whatever the bitmap holds there.
 func validWord(bits []byte, off, n int) uint64 {
 	var w uint64
-	for i, b := range bits[:min(len(bits), 8)] {
-		w |= uint64(b) << (8 * i)
+	if len(bits) >= 8 {
+		w = binary.LittleEndian.Uint64(bits)
+	} else {
+		for i, b := range bits { // the bitmap's last bytes
+			w |= uint64(b) << (8 * uint(i))
+		}
 	}
-	w >>= off
-	if off+n > 64 { // the last bits are in a ninth byte
-		w |= uint64(bits[8]) << (64 - off)
+	w >>= uint(off)
+	if off+n > 64 { // the last bits are in a ninth byte, and off > 0
+		w |= uint64(bits[8]) << (64 - uint(off))
 	}
 	return w
 }
@@ -110,23 +114,10 @@ func shortWord(n int, m []Mask) (uint64, bool) {
 	if off > math.MaxInt-64 { // off+n near overflow: checkMask names it
 		return 0, false
 	}
-	q, r, last := off>>3, uint(off&7), (off+n-1)>>3
-	if last >= len(bits) {
+	if (off+n-1)>>3 >= len(bits) {
 		return 0, false
 	}
-	var w uint64
-	if q+8 <= len(bits) {
-		w = binary.LittleEndian.Uint64(bits[q:])
-	} else {
-		for i, b := range bits[q:] { // at most 7 bytes
-			w |= uint64(b) << (8 * uint(i))
-		}
-	}
-	w >>= r
-	if last >= q+8 { // the last bits are in a ninth byte, and r > 0
-		w |= uint64(bits[last]) << (64 - r)
-	}
-	return w & all, true
+	return validWord(bits[off>>3:], off&7, n) & all, true
 }
 
 // addWord adds to s, in index order, the elements of x (at most 64)
@@ -207,19 +198,13 @@ func checkedSmall[T num.Number](x []T, bits []byte, off int) num.Int128 {
 	return checkedInts(x)
 }
 
-// checkedInts is the exact sum of a short dense input (fewer than 2^32
-// elements), a leaf the exported functions call directly.
+// checkedInts is the exact sum of a short dense input (fewer than 2^31
+// elements), a leaf the exported functions call directly. Each element is
+// split at bit 32: the low halves (unsigned) and the high halves (signed
+// for signed types) sum exactly in 64 bits, in two chains without a carry
+// between them, for every integer type.
 func checkedInts[T num.Number](x []T) num.Int128 {
 	k := num.KindOf[T]()
-	switch k {
-	case num.Int8, num.Int16, num.Int32:
-		return num.Int128{}.AddInt64(sumInts[T, int64](x))
-	case num.Uint8, num.Uint16, num.Uint32:
-		return num.Int128{}.AddUint64(sumInts[T, uint64](x))
-	}
-	// Split each element at bit 32: the low halves (unsigned) and the high
-	// halves (signed for int64) of fewer than 2^31 elements sum exactly in
-	// 64 bits, in two chains without a carry between them.
 	var lo, lo1 uint64
 	var hi, hi1 int64
 	i := 0
@@ -236,10 +221,11 @@ func checkedInts[T num.Number](x []T) num.Int128 {
 	return joinHalves(hi+hi1, lo+lo1)
 }
 
-// highHalf is v's bits from 32 up, arithmetic for int64 (whose high half
-// carries the sign) and logical for uint64.
+// highHalf is v's bits from 32 up: arithmetic for a signed type (the high
+// half carries the sign; -1 for a negative narrow value) and logical for
+// an unsigned one (0 for a narrow value).
 func highHalf[T num.Number](v T, k num.Kind) int64 {
-	if k == num.Int64 {
+	if k <= num.Int64 { // Int8 to Int64
 		return int64(v) >> 32
 	}
 	return int64(uint64(v) >> 32)
@@ -251,21 +237,14 @@ func joinHalves(hi int64, lo uint64) num.Int128 {
 }
 
 // checkedWord is the exact sum of the elements of x (at most 64) whose
-// bit in w is set, each added under a mask of its bit.
+// bit in w is set, in halves as checkedInts.
 func checkedWord[T num.Number](x []T, w uint64) num.Int128 {
-	k := num.KindOf[T]()
-	switch k {
-	case num.Int8, num.Int16, num.Int32:
-		return num.Int128{}.AddInt64(sumIntsWord[T, int64](x, w))
-	case num.Uint8, num.Uint16, num.Uint32:
-		return num.Int128{}.AddUint64(sumIntsWord[T, uint64](x, w))
-	}
-	return joinHalves(halvesWord(x, w, k))
+	return joinHalves(halvesWord(x, w, num.KindOf[T]()))
 }
 
-// halvesWord is checkedWord for 64-bit elements: each element under a mask
-// of its bit, split at bit 32 into two sums without a carry chain (joined
-// by joinHalves). Small enough to inline.
+// halvesWord is checkedWord's loop: each element under a mask of its bit,
+// split at bit 32 into two sums without a carry chain (joined by
+// joinHalves).
 func halvesWord[T num.Number](x []T, w uint64, k num.Kind) (hi int64, lo uint64) {
 	for _, v := range x {
 		keep := -(w & 1)
@@ -292,10 +271,20 @@ func summarySmall[T num.Number](x []T, bits []byte, off int, want extremes) (lo,
 	if len(x) == 0 {
 		return num.MaxOf[T](), num.LowestOf[T](), 0
 	}
-	if !num.IsFloat[T]() {
-		return intExtremes(x, want)
+	if num.IsFloat[T]() {
+		return floatExtremes(x, want)
 	}
-	return floatExtremes(x, want)
+	// Integers have no NaN and no visible ties: the builtins, conditional
+	// moves, in any order give the reference's result.
+	switch want {
+	case wantMin:
+		lo = intMin(x)
+	case wantMax:
+		hi = intMax(x)
+	default:
+		lo, hi = intMinMax(x)
+	}
+	return lo, hi, len(x)
 }
 
 // floatExtremes is the reference's min and max of a short dense float
@@ -334,8 +323,9 @@ func floatExtremes[T num.Number](x []T, want extremes) (lo, hi T, valid int) {
 	return lo, hi, len(x)
 }
 
-// intMin and intMax are intExtremes for one extreme, small enough to
-// inline into Min and Max.
+// intMin and intMax are the min and max of a short dense integer input
+// (not empty) in two chains of the builtins, which compile to conditional
+// moves; small enough to inline into Min and Max.
 func intMin[T num.Number](x []T) T {
 	lo, lo1 := x[0], x[0]
 	i := 1
@@ -360,8 +350,8 @@ func intMax[T num.Number](x []T) T {
 	return max(hi, hi1)
 }
 
-// intMinMax is intExtremes for both extremes, in one chain each, small
-// enough to inline into MinMax and Summarize.
+// intMinMax is both, in one chain each, small enough to inline into
+// MinMax and Summarize.
 func intMinMax[T num.Number](x []T) (lo, hi T) {
 	lo, hi = x[0], x[0]
 	for _, v := range x[1:] {
@@ -450,35 +440,6 @@ func floatMaxWord[T num.Number](x []T, w uint64) (hi T, nan bool) {
 
 // lowBit is the position of the lowest set bit of w, which is not zero.
 func lowBit(w uint64) int { return mbits.TrailingZeros64(w) }
-
-// intExtremes is the min and max of a short dense integer input (not
-// empty) in two chains of the builtins, which compile to conditional
-// moves: with no NaN and no visible ties, any order gives the reference's
-// result, and a branchless chain costs less than lower's branch here.
-func intExtremes[T num.Number](x []T, want extremes) (lo, hi T, valid int) {
-	lo, hi = x[0], x[0]
-	lo1, hi1 := lo, hi
-	i := 1
-	switch want {
-	case wantMin:
-		for ; i+2 <= len(x); i += 2 {
-			lo, lo1 = min(lo, x[i]), min(lo1, x[i+1])
-		}
-	case wantMax:
-		for ; i+2 <= len(x); i += 2 {
-			hi, hi1 = max(hi, x[i]), max(hi1, x[i+1])
-		}
-	default:
-		for ; i+2 <= len(x); i += 2 {
-			lo, lo1 = min(lo, x[i]), min(lo1, x[i+1])
-			hi, hi1 = max(hi, x[i]), max(hi1, x[i+1])
-		}
-	}
-	if i < len(x) {
-		lo, hi = min(lo, x[i]), max(hi, x[i])
-	}
-	return min(lo, lo1), max(hi, hi1), len(x)
-}
 
 // summaryWord is the reference's summary of the elements of a short x
 // (at most 64) whose bit in w is set. It folds them in two chains, even

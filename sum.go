@@ -74,17 +74,13 @@ func SumInt[T constraints.Signed](x []T, m ...Mask) int64 {
 	return sumintSlow(x, m)
 }
 
-// sumintSlow is SumInt past its short dense prefix.
+// sumintSlow is SumInt past its short prefix: a selection, or an input of
+// smallCut elements or more (a short input with one Mask and no selection
+// took the prefix, or panics in maskOfInLoop).
 func sumintSlow[T constraints.Signed](x []T, m []Mask) int64 {
 	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // selSumInt and the gathers check sel
 	if hasSel {
 		return selSumSigned(active.Load(), x, bits, off, sel)
-	}
-	if len(x) < smallCut {
-		if bits == nil { // Valid(nil, off)
-			return sumInts[T, int64](x)
-		}
-		return addValid(int64(0), x, bits, off)
 	}
 	return sumSigned(active.Load(), x, bits, off)
 }
@@ -108,17 +104,11 @@ func SumUint[T constraints.Unsigned](x []T, m ...Mask) uint64 {
 	return sumuintSlow(x, m)
 }
 
-// sumuintSlow is SumUint past its short dense prefix.
+// sumuintSlow is sumintSlow for SumUint.
 func sumuintSlow[T constraints.Unsigned](x []T, m []Mask) uint64 {
 	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // selSumInt and the gathers check sel
 	if hasSel {
 		return selSumUnsigned(active.Load(), x, bits, off, sel)
-	}
-	if len(x) < smallCut {
-		if bits == nil { // Valid(nil, off)
-			return sumInts[T, uint64](x)
-		}
-		return addValid(uint64(0), x, bits, off)
 	}
 	return sumUnsigned(active.Load(), x, bits, off)
 }
