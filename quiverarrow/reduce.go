@@ -31,11 +31,7 @@ func Sum[T constraints.Float](chunks ...arrow.Array) (T, error) {
 	}
 	var s quiver.SumState[T]
 	err := eachChunk(chunks, func(x []T, bits []byte, off int) {
-		if bits == nil {
-			s.Add(x)
-		} else {
-			s.Add(x, quiver.Valid(bits, off))
-		}
+		s.Add(x, quiver.Valid(bits, off)) // a nil bitmap: all valid
 	})
 	if err != nil {
 		return 0, err
@@ -94,11 +90,7 @@ func SumCheckedUint[T constraints.Unsigned](chunks ...arrow.Array) (quiver.Check
 func intState[T constraints.Signed](chunks []arrow.Array) (quiver.IntSumState[T], error) {
 	var s quiver.IntSumState[T]
 	err := eachChunk(chunks, func(x []T, bits []byte, off int) {
-		if bits == nil {
-			s.Add(x)
-		} else {
-			s.Add(x, quiver.Valid(bits, off))
-		}
+		s.Add(x, quiver.Valid(bits, off)) // a nil bitmap: all valid
 	})
 	if err != nil {
 		return quiver.IntSumState[T]{}, err
@@ -110,11 +102,7 @@ func intState[T constraints.Signed](chunks []arrow.Array) (quiver.IntSumState[T]
 func uintState[T constraints.Unsigned](chunks []arrow.Array) (quiver.UintSumState[T], error) {
 	var s quiver.UintSumState[T]
 	err := eachChunk(chunks, func(x []T, bits []byte, off int) {
-		if bits == nil {
-			s.Add(x)
-		} else {
-			s.Add(x, quiver.Valid(bits, off))
-		}
+		s.Add(x, quiver.Valid(bits, off)) // a nil bitmap: all valid
 	})
 	if err != nil {
 		return quiver.UintSumState[T]{}, err
@@ -210,11 +198,7 @@ func Summarize[T quiver.Number](chunks ...arrow.Array) (quiver.Summary[T], error
 func summaryState[T quiver.Number](chunks []arrow.Array) (quiver.SummaryState[T], error) {
 	var s quiver.SummaryState[T]
 	err := eachChunk(chunks, func(x []T, bits []byte, off int) {
-		if bits == nil {
-			s.Add(x)
-		} else {
-			s.Add(x, quiver.Valid(bits, off))
-		}
+		s.Add(x, quiver.Valid(bits, off)) // a nil bitmap: all valid
 	})
 	if err != nil {
 		return quiver.SummaryState[T]{}, err

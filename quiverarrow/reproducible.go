@@ -24,11 +24,7 @@ func SumReproducible[T constraints.Float](chunks ...arrow.Array) (T, error) {
 	}
 	var s quiver.SumReproducibleState[T]
 	err := eachChunk(chunks, func(x []T, bits []byte, off int) {
-		if bits == nil {
-			s.Add(x)
-		} else {
-			s.Add(x, quiver.Valid(bits, off))
-		}
+		s.Add(x, quiver.Valid(bits, off)) // a nil bitmap: all valid
 	})
 	if err != nil {
 		return 0, err
