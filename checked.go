@@ -57,7 +57,7 @@ func checkedShort[T num.Number](x []T, m []Mask) (num.Int128, bool) {
 func exactSigned[T constraints.Signed](b *backend, x []T, bits []byte, off int, sel []uint32, hasSel bool) num.Int128 {
 	switch {
 	case hasSel:
-		return selCheckedSigned(x, bits, off, sel)
+		return selExact(x, bits, off, sel)
 	case len(x) < smallCut:
 		return checkedSmall(x, bits, off)
 	case num.KindOf[T]() == num.Int64:
@@ -104,7 +104,7 @@ func SumCheckedUint[T constraints.Unsigned](x []T, m ...Mask) CheckedSum[uint64]
 func exactUnsigned[T constraints.Unsigned](b *backend, x []T, bits []byte, off int, sel []uint32, hasSel bool) num.Int128 {
 	switch {
 	case hasSel:
-		return selCheckedUnsigned(x, bits, off, sel)
+		return selExact(x, bits, off, sel)
 	case len(x) < smallCut:
 		return checkedSmall(x, bits, off)
 	case num.KindOf[T]() == num.Uint64:

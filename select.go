@@ -116,43 +116,12 @@ func foldSelected[T constraints.Float](s T, x []T, bm []byte, off int, sel []uin
 	return s
 }
 
-// selCheckedSigned is the exact sum of the selected valid elements of a
-// signed type.
-func selCheckedSigned[T constraints.Signed](x []T, bm []byte, off int, sel []uint32) num.Int128 {
-	if num.KindOf[T]() == num.Int64 {
-		return selExact64(num.Cast[int64](x), bm, off, sel)
-	}
-	// Fewer than 2^32 narrow elements sum exactly in int64.
-	var sum num.Int128
-	for start := 0; start < len(sel); {
-		n := narrowChunk(len(sel) - start)
-		sum = sum.AddInt64(selSumInt[T, int64](x, bm, off, sel[start:start+n]))
-		start += n
-	}
-	return sum
-}
-
-// selCheckedUnsigned is the exact sum of the selected valid elements of an
-// unsigned type.
-func selCheckedUnsigned[T constraints.Unsigned](x []T, bm []byte, off int, sel []uint32) num.Int128 {
-	if num.KindOf[T]() == num.Uint64 {
-		return selExact64(num.Cast[uint64](x), bm, off, sel)
-	}
-	var sum num.Int128
-	for start := 0; start < len(sel); {
-		n := narrowChunk(len(sel) - start)
-		sum = sum.AddUint64(selSumInt[T, uint64](x, bm, off, sel[start:start+n]))
-		start += n
-	}
-	return sum
-}
-
-// selExact64 is the exact 128-bit sum of the selected valid int64 or
-// uint64 elements. Each element is split at bit 32 (selSplitSums): the
+// selExact is the exact 128-bit sum of the selected valid elements of an
+// integer type. Each element is split at bit 32 (selSplitSums): the
 // halves of at most 2^30 entries sum exactly in 64 bits, as independent
 // additions with no carry between them (a 128-bit add with carry was a
 // chain through every entry); each chunk is joined in 128 bits.
-func selExact64[T int64 | uint64](x []T, bm []byte, off int, sel []uint32) num.Int128 {
+func selExact[T constraints.Integer](x []T, bm []byte, off int, sel []uint32) num.Int128 {
 	var sum num.Int128
 	for start := 0; start < len(sel); {
 		n := min(len(sel)-start, selSplitChunk)
@@ -177,7 +146,7 @@ var selSplitChunk = 1 << 30
 // bitmap takes a branch on the bit, taken for the valid ones. Each index
 // is checked in the loop, where the test replaces Go's bounds check (see
 // maskOfInLoop); a bad one gives false, for the caller's panic.
-func selSplitSums[T int64 | uint64](x []T, bm []byte, off int, sel []uint32) (lo uint64, hi int64, ok bool) {
+func selSplitSums[T constraints.Integer](x []T, bm []byte, off int, sel []uint32) (lo uint64, hi int64, ok bool) {
 	k := num.KindOf[T]()
 	if bm != nil {
 		for _, i := range sel {

@@ -125,7 +125,7 @@ func TestShortWord(t *testing.T) {
 }
 
 // TestSelectedCheckedChunks runs the selected exact sums with chunks of a
-// few entries, so that every chunk boundary of selExact64 (int64 and uint64)
+// few entries, so that every chunk boundary of selExact
 // is crossed, on values at the int64 and uint64 extremes, with and
 // without a bitmap, against math/big through the reference.
 func TestSelectedCheckedChunks(t *testing.T) {
