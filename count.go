@@ -17,8 +17,10 @@ func CountValid(n int, m ...Mask) int {
 	if n < 0 {
 		panic(fmt.Sprintf("quiver: element count %d is negative", n))
 	}
-	if w, ok := shortWord(n, m); ok && n < smallCut {
-		return mbits.OnesCount64(w)
+	if n < smallCut {
+		if w, ok := shortWord(n, m); ok {
+			return mbits.OnesCount64(w)
+		}
 	}
 	bits, off, sel, hasSel := maskOf(n, m)
 	return countOn(active.Load(), n, bits, off, sel, hasSel)

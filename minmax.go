@@ -28,18 +28,20 @@ func Min[T Number](x []T, m ...Mask) T {
 		lo, _, _ := summaryOf(active.Load(), x, nil, 0, wantMin)
 		return lo
 	}
-	if w, ok := shortWord(len(x), m); ok && len(x) < smallCut {
-		if w != 0 && len(x) < 16 {
-			if !num.IsFloat[T]() {
-				return intMinWord(x, w)
+	if len(x) < smallCut {
+		if w, ok := shortWord(len(x), m); ok {
+			if w != 0 && len(x) < 16 {
+				if !num.IsFloat[T]() {
+					return intMinWord(x, w)
+				}
+				if e, nan := floatMinWord(x, w); !nan {
+					return e
+				}
+				return num.NaN[T]()
 			}
-			if e, nan := floatMinWord(x, w); !nan {
-				return e
-			}
-			return num.NaN[T]()
+			lo, _, _ := summaryWord(x, w, wantMin)
+			return lo
 		}
-		lo, _, _ := summaryWord(x, w, wantMin)
-		return lo
 	}
 	lo, _, _, _ := summarize(x, m, wantMin)
 	return lo
@@ -66,18 +68,20 @@ func Max[T Number](x []T, m ...Mask) T {
 		_, hi, _ := summaryOf(active.Load(), x, nil, 0, wantMax)
 		return hi
 	}
-	if w, ok := shortWord(len(x), m); ok && len(x) < smallCut {
-		if w != 0 && len(x) < 16 {
-			if !num.IsFloat[T]() {
-				return intMaxWord(x, w)
+	if len(x) < smallCut {
+		if w, ok := shortWord(len(x), m); ok {
+			if w != 0 && len(x) < 16 {
+				if !num.IsFloat[T]() {
+					return intMaxWord(x, w)
+				}
+				if e, nan := floatMaxWord(x, w); !nan {
+					return e
+				}
+				return num.NaN[T]()
 			}
-			if e, nan := floatMaxWord(x, w); !nan {
-				return e
-			}
-			return num.NaN[T]()
+			_, hi, _ := summaryWord(x, w, wantMax)
+			return hi
 		}
-		_, hi, _ := summaryWord(x, w, wantMax)
-		return hi
 	}
 	_, hi, _, _ := summarize(x, m, wantMax)
 	return hi

@@ -447,16 +447,22 @@ func renderSlower(p *printer, a *Analysis) {
 	p.f("\n")
 }
 
-// renderShapeTables writes the section of short inputs or of selections:
-// per operation and type, each implementation's median and its ratio
-// against the plain loop.
-func renderShapeTables(p *printer, a *Analysis, sh Shape) {
+// configsOf is the run's configurations of shape sh, in the run's order.
+func configsOf(a *Analysis, sh Shape) []Config {
 	var configs []Config
 	for _, c := range a.Run.Configs() {
 		if ShapeOf(c) == sh {
 			configs = append(configs, c)
 		}
 	}
+	return configs
+}
+
+// renderShapeTables writes the section of short inputs or of selections:
+// per operation and type, each implementation's median and its ratio
+// against the plain loop.
+func renderShapeTables(p *printer, a *Analysis, sh Shape) {
+	configs := configsOf(a, sh)
 	if len(configs) == 0 {
 		return
 	}
@@ -572,12 +578,7 @@ func (a *Analysis) columns(impls []string, group []Config) []string {
 // reduce at each state's largest input, how close it came to linear
 // scaling: the numbers that say whether cores or memory bandwidth limit it.
 func renderStateTables(p *printer, a *Analysis) {
-	var configs []Config
-	for _, c := range a.Run.Configs() {
-		if ShapeOf(c) == State {
-			configs = append(configs, c)
-		}
-	}
+	configs := configsOf(a, State)
 	if len(configs) == 0 {
 		return
 	}
