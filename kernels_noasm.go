@@ -18,3 +18,7 @@ func archReproMax[T float32 | float64](id reproID, x []T) uint64 {
 func archReproFold[T float32 | float64](id reproID, x []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
 	panic("quiver: internal error: no reproducible-sum kernels here")
 }
+
+func archReproCompress[T float32 | float64](id reproID, dst, x []T, bits []byte, off int) int {
+	panic("quiver: internal error: no compress kernel here")
+}

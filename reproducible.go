@@ -130,6 +130,38 @@ func (k reproKernels[T]) fold(x []T, mA, mB, mC float64) (a, b, c float64, resid
 	return a + ta, b + tb, c + tc, resid | tr
 }
 
+// reproCompressStep is the multiple of elements the AVX-512 compress
+// kernel takes.
+const reproCompressStep = 32
+
+// compress copies the elements of x whose validity bit (bit off+i of the
+// validated bitmap bits) is set to the front of dst, in order, and returns
+// how many. The AVX-512 kernel packs a vector's valid lanes in one
+// instruction; elsewhere, and for the tail, every element is written and
+// the next one overwrites it unless its bit is set, the bits 64 at a time
+// so that no load waits for the previous store's address.
+func (k reproKernels[T]) compress(dst, x []T, bits []byte, off int) int {
+	dst = dst[:len(x)] // the kernel stores whole vectors below len(x)
+	c := 0
+	if k.id == reproAVX512 {
+		full := len(x) - len(x)%reproCompressStep
+		if full > 0 {
+			c = archReproCompress(k.id, dst, x[:full], bits, off)
+		}
+		x, off = x[full:], off+full
+	}
+	for i := 0; i < len(x); i += 64 {
+		xs := x[i:min(len(x), i+64)]
+		p := off + i
+		w := validWord(bits[p>>3:], p&7, len(xs))
+		for j, v := range xs {
+			dst[c] = v
+			c += int(w >> j & 1)
+		}
+	}
+	return c
+}
+
 // reproSteps are the multiples of elements the SIMD kernels id take: four
 // vectors of T per exponent-pass iteration; per fold iteration, the
 // float64 lanes of two 256-bit vectors (AVX2), four 512-bit ones
@@ -444,18 +476,7 @@ func reproAddMasked[T float32 | float64](a *reproAcc, k reproKernels[T], x []T, 
 		c := 0
 		switch {
 		case !hasSel:
-			// Every element is written; the next one overwrites it
-			// unless its bit is set. The bits come 64 at a time, so
-			// that no load waits for the previous store's address.
-			for i := lo; i < hi; i += 64 {
-				xs := x[i:min(hi, i+64)]
-				p := off + i
-				w := validWord(bits[p>>3:], p&7, len(xs))
-				for j, v := range xs {
-					buf[c] = v
-					c += int(w >> j & 1)
-				}
-			}
+			c = k.compress(buf[:], x[lo:hi], bits, off+lo)
 		case bits == nil:
 			for _, i := range sel[lo:hi] {
 				buf[c] = x[i]

@@ -1169,3 +1169,261 @@ fold_done:
 	MOVQ          AX, resid+72(FP)
 	VZEROUPPER
 	RET
+
+// func reproCompressF32AVX512(dst []float32, x []float32, bits []byte, off int) int
+// Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV, POPCNT
+TEXT ·reproCompressF32AVX512(SB), NOSPLIT, $8-88
+	MOVQ dst_base+0(FP), AX
+	MOVQ x_base+24(FP), CX
+	MOVQ x_len+32(FP), DX
+	MOVQ bits_base+48(FP), BX
+	MOVQ bits_len+56(FP), SI
+	MOVQ off+72(FP), DI
+	SUBQ $0x08, SI
+	JGE  bits_long
+
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ R8, R8
+	LEAQ 8(SI), SI
+
+bits_copy:
+	DECQ    SI
+	JL      bits_copied
+	MOVBQZX (BX)(SI*1), R9
+	SHLQ    $0x08, R8
+	ORQ     R9, R8
+	JMP     bits_copy
+
+bits_copied:
+	MOVQ R8, (SP)
+	LEAQ (SP), BX
+	XORQ SI, SI
+
+bits_long:
+	XORQ R8, R8
+
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    DI, R9
+	SHRQ    $0x03, R9
+	ANDQ    $0x07, DI
+	MOVQ    SI, R10
+	SUBQ    R9, R10
+	JL      compress_slowstart
+	SHRQ    $0x02, R10
+	INCQ    R10
+	MOVQ    DX, R11
+	SHRQ    $0x05, R11
+	CMPQ    R10, R11
+	CMOVQGT R11, R10
+	TESTQ   R10, R10
+	JZ      compress_slowstart
+	MOVQ    R10, R11
+	SHLQ    $0x05, R11
+	SUBQ    R11, DX
+
+compress_fast:
+	MOVQ          (BX)(R9*1), R11
+	SHRXQ         DI, R11, R11
+	KMOVQ         R11, K1
+	VMOVUPS       (CX), Z0
+	VCOMPRESSPS.Z Z0, K1, Z0
+	VMOVUPS       Z0, (AX)(R8*4)
+	KMOVW         K1, R11
+	POPCNTL       R11, R11
+	ADDQ          R11, R8
+	KSHIFTRQ      $0x10, K1, K1
+	VMOVUPS       64(CX), Z0
+	VCOMPRESSPS.Z Z0, K1, Z0
+	VMOVUPS       Z0, (AX)(R8*4)
+	KMOVW         K1, R11
+	POPCNTL       R11, R11
+	ADDQ          R11, R8
+	ADDQ          $0x00000080, CX
+	ADDQ          $0x00000004, R9
+	DECQ          R10
+	JNZ           compress_fast
+
+compress_slowstart:
+	LEAQ (DI)(R9*8), DI
+	CMPQ DX, $0x00000020
+	JL   compress_slow_done
+
+compress_slow_loop:
+	MOVQ          DI, R9
+	MOVQ          R9, R10
+	SHRQ          $0x03, R10
+	CMPQ          R10, SI
+	CMOVQGT       SI, R10
+	MOVQ          (BX)(R10*1), R11
+	SHLQ          $0x03, R10
+	SUBQ          R10, R9
+	SHRXQ         R9, R11, R11
+	KMOVQ         R11, K1
+	VMOVUPS       (CX), Z0
+	VCOMPRESSPS.Z Z0, K1, Z0
+	VMOVUPS       Z0, (AX)(R8*4)
+	KMOVW         K1, R9
+	POPCNTL       R9, R9
+	ADDQ          R9, R8
+	KSHIFTRQ      $0x10, K1, K1
+	VMOVUPS       64(CX), Z0
+	VCOMPRESSPS.Z Z0, K1, Z0
+	VMOVUPS       Z0, (AX)(R8*4)
+	KMOVW         K1, R9
+	POPCNTL       R9, R9
+	ADDQ          R9, R8
+	ADDQ          $0x00000080, CX
+	ADDQ          $0x00000020, DI
+	SUBQ          $0x00000020, DX
+	CMPQ          DX, $0x00000020
+	JGE           compress_slow_loop
+
+compress_slow_done:
+	MOVQ R8, ret+80(FP)
+	VZEROUPPER
+	RET
+
+// func reproCompressF64AVX512(dst []float64, x []float64, bits []byte, off int) int
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, CMOV, POPCNT
+TEXT ·reproCompressF64AVX512(SB), NOSPLIT, $8-88
+	MOVQ dst_base+0(FP), AX
+	MOVQ x_base+24(FP), CX
+	MOVQ x_len+32(FP), DX
+	MOVQ bits_base+48(FP), BX
+	MOVQ bits_len+56(FP), SI
+	MOVQ off+72(FP), DI
+	SUBQ $0x08, SI
+	JGE  bits_long
+
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ R8, R8
+	LEAQ 8(SI), SI
+
+bits_copy:
+	DECQ    SI
+	JL      bits_copied
+	MOVBQZX (BX)(SI*1), R9
+	SHLQ    $0x08, R8
+	ORQ     R9, R8
+	JMP     bits_copy
+
+bits_copied:
+	MOVQ R8, (SP)
+	LEAQ (SP), BX
+	XORQ SI, SI
+
+bits_long:
+	XORQ R8, R8
+
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    DI, R9
+	SHRQ    $0x03, R9
+	ANDQ    $0x07, DI
+	MOVQ    SI, R10
+	SUBQ    R9, R10
+	JL      compress_slowstart
+	SHRQ    $0x02, R10
+	INCQ    R10
+	MOVQ    DX, R11
+	SHRQ    $0x05, R11
+	CMPQ    R10, R11
+	CMOVQGT R11, R10
+	TESTQ   R10, R10
+	JZ      compress_slowstart
+	MOVQ    R10, R11
+	SHLQ    $0x05, R11
+	SUBQ    R11, DX
+
+compress_fast:
+	MOVQ          (BX)(R9*1), R11
+	SHRXQ         DI, R11, R11
+	KMOVQ         R11, K1
+	VMOVUPD       (CX), Z0
+	VCOMPRESSPD.Z Z0, K1, Z0
+	VMOVUPD       Z0, (AX)(R8*8)
+	KMOVB         K1, R11
+	POPCNTL       R11, R11
+	ADDQ          R11, R8
+	KSHIFTRQ      $0x08, K1, K2
+	VMOVUPD       64(CX), Z0
+	VCOMPRESSPD.Z Z0, K2, Z0
+	VMOVUPD       Z0, (AX)(R8*8)
+	KMOVB         K2, R11
+	POPCNTL       R11, R11
+	ADDQ          R11, R8
+	KSHIFTRQ      $0x10, K1, K2
+	VMOVUPD       128(CX), Z0
+	VCOMPRESSPD.Z Z0, K2, Z0
+	VMOVUPD       Z0, (AX)(R8*8)
+	KMOVB         K2, R11
+	POPCNTL       R11, R11
+	ADDQ          R11, R8
+	KSHIFTRQ      $0x18, K1, K1
+	VMOVUPD       192(CX), Z0
+	VCOMPRESSPD.Z Z0, K1, Z0
+	VMOVUPD       Z0, (AX)(R8*8)
+	KMOVB         K1, R11
+	POPCNTL       R11, R11
+	ADDQ          R11, R8
+	ADDQ          $0x00000100, CX
+	ADDQ          $0x00000004, R9
+	DECQ          R10
+	JNZ           compress_fast
+
+compress_slowstart:
+	LEAQ (DI)(R9*8), DI
+	CMPQ DX, $0x00000020
+	JL   compress_slow_done
+
+compress_slow_loop:
+	MOVQ          DI, R9
+	MOVQ          R9, R10
+	SHRQ          $0x03, R10
+	CMPQ          R10, SI
+	CMOVQGT       SI, R10
+	MOVQ          (BX)(R10*1), R11
+	SHLQ          $0x03, R10
+	SUBQ          R10, R9
+	SHRXQ         R9, R11, R11
+	KMOVQ         R11, K1
+	VMOVUPD       (CX), Z0
+	VCOMPRESSPD.Z Z0, K1, Z0
+	VMOVUPD       Z0, (AX)(R8*8)
+	KMOVB         K1, R9
+	POPCNTL       R9, R9
+	ADDQ          R9, R8
+	KSHIFTRQ      $0x08, K1, K2
+	VMOVUPD       64(CX), Z0
+	VCOMPRESSPD.Z Z0, K2, Z0
+	VMOVUPD       Z0, (AX)(R8*8)
+	KMOVB         K2, R9
+	POPCNTL       R9, R9
+	ADDQ          R9, R8
+	KSHIFTRQ      $0x10, K1, K2
+	VMOVUPD       128(CX), Z0
+	VCOMPRESSPD.Z Z0, K2, Z0
+	VMOVUPD       Z0, (AX)(R8*8)
+	KMOVB         K2, R9
+	POPCNTL       R9, R9
+	ADDQ          R9, R8
+	KSHIFTRQ      $0x18, K1, K1
+	VMOVUPD       192(CX), Z0
+	VCOMPRESSPD.Z Z0, K1, Z0
+	VMOVUPD       Z0, (AX)(R8*8)
+	KMOVB         K1, R9
+	POPCNTL       R9, R9
+	ADDQ          R9, R8
+	ADDQ          $0x00000100, CX
+	ADDQ          $0x00000020, DI
+	SUBQ          $0x00000020, DX
+	CMPQ          DX, $0x00000020
+	JGE           compress_slow_loop
+
+compress_slow_done:
+	MOVQ R8, ret+80(FP)
+	VZEROUPPER
+	RET

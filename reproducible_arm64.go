@@ -35,3 +35,9 @@ func archReproFold[T float32 | float64](id reproID, x []T, mA, mB, mC float64) (
 	}
 	return reproFoldF64(num.Cast[float64](x), mA, mB, mC)
 }
+
+// archReproCompress is never called on arm64: only AVX-512 has a compress
+// kernel.
+func archReproCompress[T float32 | float64](id reproID, dst, x []T, bits []byte, off int) int {
+	panic("quiver: internal error: no compress kernel here")
+}

@@ -380,7 +380,47 @@ func TestSumReproducibleKernels(t *testing.T) {
 		b := active.Load()
 		t.Run("float64", func(t *testing.T) { reproKernelDiff(t, b.repro64, reproGoKernels[float64]()) })
 		t.Run("float32", func(t *testing.T) { reproKernelDiff(t, b.repro32, reproGoKernels[float32]()) })
+		t.Run("compress float64", func(t *testing.T) { reproCompressDiff(t, b.repro64) })
+		t.Run("compress float32", func(t *testing.T) { reproCompressDiff(t, b.repro32) })
 	})
+}
+
+// reproCompressDiff checks k.compress against a plain filter: the valid
+// elements, bit for bit and in order, for every length up to 200 and
+// around the chunk, bit offsets 0 to 9, bitmaps of the minimal length
+// (shorter than 8 bytes for short inputs) at densities from none to all.
+func reproCompressDiff[T float32 | float64](t *testing.T, k reproKernels[T]) {
+	r := rand.New(rand.NewPCG(6, 105))
+	var lengths []int
+	for n := 0; n <= 200; n++ {
+		lengths = append(lengths, n)
+	}
+	lengths = append(lengths, 255, 256, 257, reproChunk-1, reproChunk)
+	for _, n := range lengths {
+		x := testkit.Values[T](r, n, testkit.Plain)
+		for i := range x {
+			if r.IntN(4) == 0 {
+				x[i] = nanWithPayload[T]()
+			}
+		}
+		for off := range 10 {
+			for _, frac := range []float64{0, 0.1, 0.5, 0.9, 1} {
+				bits := testkit.Bitmap(r, n, off, frac)
+				want := participating(x, bits, off, nil, false)
+				dst := make([]T, n)
+				got := dst[:k.compress(dst, x, bits, off)]
+				what := fmt.Sprintf("n=%d off=%d valid=%v", n, off, frac)
+				if len(got) != len(want) {
+					t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
+				}
+				for i := range got {
+					if testkit.Bits(got[i]) != testkit.Bits(want[i]) {
+						t.Fatalf("%s: value %d is %#x, want %#x", what, i, testkit.Bits(got[i]), testkit.Bits(want[i]))
+					}
+				}
+			}
+		}
+	}
 }
 
 func reproKernelDiff[T float32 | float64](t *testing.T, k, g reproKernels[T]) {
@@ -668,5 +708,53 @@ func TestSumReproducibleNamedType(t *testing.T) {
 	type celsius float64
 	if got := SumReproducible([]celsius{1.5, 2}); got != 3.5 {
 		t.Errorf("got %v", got)
+	}
+}
+
+// TestSumReproducibleMaskedZeros: under a bitmap (no selection) the
+// null elements of a chunk are fed as -0.0, the identity, and a chunk
+// with no valid element is skipped: the sign of a zero sum must still be
+// the reference's, whatever the null slots hold, at chunk edges too.
+func TestSumReproducibleMaskedZeros(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, _ BackendInfo) {
+		t.Run("float64", func(t *testing.T) { reproMaskedZeros[float64](t) })
+		t.Run("float32", func(t *testing.T) { reproMaskedZeros[float32](t) })
+	})
+}
+
+func reproMaskedZeros[T constraints.Float](t *testing.T) {
+	nz := negZero[T]()
+	hidden := []T{nanWithPayload[T](), posInf[T](), -posInf[T](), 1, nz}
+	for _, n := range []int{1, 7, 63, 64, 65, reproChunk - 1, reproChunk, reproChunk + 1, 2*reproChunk + 5} {
+		for _, off := range []int{0, 3, 8} {
+			// valid: the positions that are valid, each holding v.
+			for _, c := range []struct {
+				name  string
+				valid []int
+				v     T
+			}{
+				{"all null", nil, 0},
+				{"one -0 first", []int{0}, nz},
+				{"one -0 last", []int{n - 1}, nz},
+				{"one +0 last", []int{n - 1}, 0},
+				{"-0 first and last", []int{0, n - 1}, nz},
+			} {
+				x := make([]T, n)
+				for i := range x {
+					x[i] = hidden[i%len(hidden)]
+				}
+				bits := make([]byte, (off+n+7)/8)
+				for _, i := range c.valid {
+					x[i] = c.v
+					bits[(off+i)>>3] |= 1 << ((off + i) & 7)
+				}
+				want := exactSum(participating(x, bits, off, nil, false))
+				what := fmt.Sprintf("%s n=%d off=%d", c.name, n, off)
+				wantSame(t, what, SumReproducible(x, Valid(bits, off)), want)
+				var s SumReproducibleState[T]
+				s.Add(x, Valid(bits, off))
+				wantSame(t, what+" state", s.Sum(), want)
+			}
+		}
 	}
 }
