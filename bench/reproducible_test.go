@@ -16,6 +16,14 @@ package bench
 //	H110: SumReproducible float64 n=4096 nulls=0%: generic >= 0.4x loop           portable Go: at most 2.5x the loop's time
 //	H111: SumReproducible float32 n=4096 nulls=0%: avx512 >= 3x loop              widened to float64 lanes in the fold
 //	H112: SumReproducible float64 n=4096 nulls=10%: avx512 >= 0.15x loop         masked input runs portable Go on every backend (registered after a first sanity run)
+//
+// Registered on 2026-11-30 after a development run of the AVX-512
+// compress kernel (the valid values packed a vector at a time before the
+// folds), before the ledger run that measures it:
+//
+//	H121: SumReproducible float64 n=4096 nulls=10%: avx512 >= 1.2x loop         compress kernel instead of a Go copy loop
+//	H122: SumReproducible float32 n=4096 nulls=10%: avx512 >= 1.2x loop
+//	H123: SumReproducible float64 n=1048576 nulls=10%: avx512 >= 2x loop
 
 import (
 	"math"
