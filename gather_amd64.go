@@ -158,7 +158,7 @@ func selSummaryGather[T Number](k selMinMaxKernels[T], fallback func(x []T, bm [
 			return fallback(x, bm, off, sel, want)
 		}
 		for _, i := range sel[body:] {
-			if bm != nil && selBit(bm, off, i) == 0 {
+			if bm != nil && !selIsValid(bm, off, i) {
 				continue
 			}
 			valid++
@@ -192,7 +192,7 @@ func selSummaryGather[T Number](k selMinMaxKernels[T], fallback func(x []T, bm [
 // selection order (there is one: the caller found a zero extreme).
 func selFirstZero[T Number](x []T, bm []byte, off int, sel []uint32) T {
 	for _, i := range sel {
-		if x[i] == 0 && (bm == nil || selBit(bm, off, i) != 0) {
+		if x[i] == 0 && (bm == nil || selIsValid(bm, off, i)) {
 			return x[i]
 		}
 	}
