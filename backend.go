@@ -19,8 +19,8 @@ import (
 // registered backend that the CPU offers.
 //
 // Kernels are only called with validated input: bits is nil (all valid)
-// or the exact span of the elements' bits from bit off < 8, and every
-// selection index is below len(x), except where selSum says otherwise.
+// or the exact span of the elements' bits from bit off < 8; selection
+// indices are checked by the selection kernels themselves (see selSum).
 // The selection kernels start as the Go loops of select.go on every
 // backend.
 type backend struct {
@@ -92,9 +92,9 @@ type kernelSet[T num.Number, S int64 | uint64 | float32 | float64] struct {
 	// where a backend has faster ones. selSummary computes what want asks
 	// for; valid is the participating count with wantBoth (with wantMin
 	// or wantMax it may be any positive number when something took part).
-	// Indices are checked before these run, except for selSum (Sum, SumInt
-	// and SumUint over a selection), which must check each index itself
-	// before reading it (see maskOfInLoop).
+	// Both must check each selection index themselves before reading it
+	// (see maskOfInLoop): the Go loops in the loop that reads, a gather
+	// kernel's wrapper before the gathers.
 	selSum     func(x []T, bits []byte, off int, sel []uint32) S
 	selSummary func(x []T, bits []byte, off int, sel []uint32, want extremes) (lo, hi T, valid int)
 }

@@ -130,7 +130,8 @@ type selMinMaxKernels[T num.Number] struct {
 
 // selSummaryGather adapts gathered min/max kernels to a selSummary kernel.
 // The kernels take the whole steps, a Go loop the entries after them, and
-// fallback every input they do not take. Lane order is not selection
+// fallback (which checks each index itself) every input they do not take;
+// the indices are checked before a kernel runs. Lane order is not selection
 // order, so for floats the only outcomes it can change are fixed here: a
 // NaN gives the canonical NaN, and a zero result is replaced by the first
 // participating zero in selection order (the one the reference keeps,
@@ -145,9 +146,11 @@ func selSummaryGather[T Number](k selMinMaxKernels[T], fallback func(x []T, bm [
 		var nan bool
 		switch {
 		case bm == nil && k.dense[want] != nil:
+			checkSelection(sel, len(x)) // a gather reads before any test
 			lo, hi, nan = k.dense[want](x, sel[:body])
 			valid = body
 		case bm != nil && k.valid[want] != nil && len(bm) >= 4:
+			checkSelection(sel, len(x))
 			lo, hi, nan, valid = k.valid[want](x, sel[:body], bm, off)
 			if valid == 0 && want != wantBoth {
 				// The single-extreme kernels count only the valid

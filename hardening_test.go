@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -341,5 +342,60 @@ func fuzzExtremes(t *testing.T, backend string, x []int64, bits []byte, off, n i
 		}
 	default:
 		quiverPanic(t, what("CountValid", n), func() { CountValid(n, mask()) })
+	}
+}
+
+// TestSelectionIndexEveryPosition puts one index out of range at every
+// position of selections long enough to enter each loop's unrolled body,
+// each gather kernel's steps and their tails, with and without a bitmap,
+// in ascending and in random order (the gathers take only some of these):
+// every operation must panic with the message naming that position. The
+// selection loops check their indices themselves, unrolled, so a check
+// left out of one lane shows only at some positions.
+func TestSelectionIndexEveryPosition(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, _ BackendInfo) {
+		t.Run("float32", selectionIndexEveryPosition[float32])
+		t.Run("float64", selectionIndexEveryPosition[float64])
+		t.Run("int8", selectionIndexEveryPosition[int8])
+		t.Run("int32", selectionIndexEveryPosition[int32])
+		t.Run("int64", selectionIndexEveryPosition[int64])
+		t.Run("uint8", selectionIndexEveryPosition[uint8])
+		t.Run("uint64", selectionIndexEveryPosition[uint64])
+	})
+}
+
+func selectionIndexEveryPosition[T Number](t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 9))
+	const n = 1000
+	x := make([]T, n)
+	for i := range x {
+		x[i] = T(i % 100)
+	}
+	bits := ones((n + 7) / 8)
+	for _, length := range []int{1, 2, 3, 4, 5, 7, 8, 9, 16, 31, 32, 33, 63, 64, 65, 100} {
+		sorted := make([]uint32, length)
+		for i := range sorted {
+			sorted[i] = uint32(i * (n / length))
+		}
+		shuffled := append([]uint32(nil), sorted...)
+		r.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+		for _, base := range [][]uint32{sorted, shuffled} {
+			for p := range length {
+				sel := append([]uint32(nil), base...)
+				sel[p] = n + uint32(p)
+				want := fmt.Sprintf("quiver: selection index %d at position %d is out of range for %d elements", n+p, p, n)
+				for name, op := range opsOf(x) {
+					if name == "CountValid" {
+						continue // n is its own argument; its selections are checked the same way
+					}
+					for _, m := range []Mask{Select(sel), Valid(bits, 0).Select(sel)} {
+						what := fmt.Sprintf("%s(n=%d, %d entries, bad at %d, bitmap %v)", name, n, length, p, m.bits != nil)
+						if msg := quiverPanic(t, what, func() { op(m) }); msg != "" && msg != want {
+							t.Fatalf("%s: panic %q, want %q", what, msg, want)
+						}
+					}
+				}
+			}
+		}
 	}
 }

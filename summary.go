@@ -64,7 +64,7 @@ func Summarize[T Number](x []T, m ...Mask) Summary[T] {
 // validates m, then runs summarizeOn on the active backend. With wantMin
 // or wantMax only that extreme is meaningful.
 func summarize[T Number](x []T, m []Mask, want extremes) (lo, hi T, count, nulls int) {
-	bits, off, sel, hasSel := maskOf(len(x), m)
+	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // the selection kernels check sel
 	return summarizeOn(active.Load(), x, bits, off, sel, hasSel, want)
 }
 
