@@ -23,33 +23,20 @@ type CheckedSum[S int64 | uint64] struct {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
-	if len(m) == 0 && len(x) < smallCut {
-		s, o := checkedInts(x).Int64()
-		return CheckedSum[int64]{s, o}
-	}
-	var sum num.Int128
-	short := false
 	if len(x) < smallCut {
-		sum, short = checkedShort(x, m)
+		if len(m) == 0 {
+			s, o := checkedInts(x).Int64()
+			return CheckedSum[int64]{s, o}
+		}
+		if w, ok := shortWord(len(x), m); ok {
+			// checkedWord, written out so that its loop inlines here.
+			s, o := joinHalves(halvesWord(x, w, num.KindOf[T]())).Int64()
+			return CheckedSum[int64]{s, o}
+		}
 	}
-	if !short {
-		bits, off, sel, hasSel := maskOfInLoop(len(x), m) // the selected sums check sel
-		sum = exactSigned(active.Load(), x, bits, off, sel, hasSel)
-	}
-	s, o := sum.Int64()
+	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // the selected sums check sel
+	s, o := exactSigned(active.Load(), x, bits, off, sel, hasSel).Int64()
 	return CheckedSum[int64]{s, o}
-}
-
-// checkedShort is the exact sum of a short input (fewer than smallCut
-// elements) with one Mask and no
-// selection, over shortWord's validity word, and true; or false for the
-// general path.
-func checkedShort[T num.Number](x []T, m []Mask) (num.Int128, bool) {
-	w, ok := shortWord(len(x), m)
-	if !ok {
-		return num.Int128{}, false
-	}
-	return joinHalves(halvesWord(x, w, num.KindOf[T]())), true // checkedWord, inlined
 }
 
 // exactSigned is the exact sum of the participating elements of x, on b,
@@ -83,20 +70,19 @@ func exactSigned[T constraints.Signed](b *backend, x []T, bits []byte, off int, 
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func SumCheckedUint[T constraints.Unsigned](x []T, m ...Mask) CheckedSum[uint64] {
-	if len(m) == 0 && len(x) < smallCut {
-		s, o := checkedInts(x).Uint64()
-		return CheckedSum[uint64]{s, o}
-	}
-	var sum num.Int128
-	short := false
 	if len(x) < smallCut {
-		sum, short = checkedShort(x, m)
+		if len(m) == 0 {
+			s, o := checkedInts(x).Uint64()
+			return CheckedSum[uint64]{s, o}
+		}
+		if w, ok := shortWord(len(x), m); ok {
+			// checkedWord, written out so that its loop inlines here.
+			s, o := joinHalves(halvesWord(x, w, num.KindOf[T]())).Uint64()
+			return CheckedSum[uint64]{s, o}
+		}
 	}
-	if !short {
-		bits, off, sel, hasSel := maskOfInLoop(len(x), m) // the selected sums check sel
-		sum = exactUnsigned(active.Load(), x, bits, off, sel, hasSel)
-	}
-	s, o := sum.Uint64()
+	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // the selected sums check sel
+	s, o := exactUnsigned(active.Load(), x, bits, off, sel, hasSel).Uint64()
 	return CheckedSum[uint64]{s, o}
 }
 
