@@ -38,6 +38,13 @@ type backend struct {
 	// inline strict loop (small.go): smallCut, or the policy's block if
 	// shorter. Set by register.
 	cut32, cut64 int
+	// wideWordCut is the length from which a masked sum of 32- or 64-bit
+	// integers (SumInt, SumUint), and a checked sum with or without a
+	// bitmap, runs the backend's kernel instead of the inline loops of
+	// small.go: smallCut (never) unless the backend has SIMD sum kernels.
+	// Narrower elements fill less than one kernel step below smallCut
+	// and keep the loops.
+	wideWordCut int
 
 	f32 kernelSet[float32, float32]
 	f64 kernelSet[float64, float64]
@@ -115,6 +122,9 @@ func register(b *backend) *backend {
 		}
 	}
 	b.cut32, b.cut64 = floatCut(b.policy32), floatCut(b.policy64)
+	if b.wideWordCut == 0 {
+		b.wideWordCut = smallCut
+	}
 	registry = append(registry, b)
 	slices.SortStableFunc(registry, func(x, y *backend) int { return y.priority - x.priority })
 	return b

@@ -24,14 +24,16 @@ type CheckedSum[S int64 | uint64] struct {
 // if a selection index is len(x) or more.
 func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
 	if len(x) < smallCut {
-		if len(m) == 0 {
+		if len(m) == 0 && len(x) < wordCut[T](active.Load()) {
 			s, o := checkedInts(x).Int64()
 			return CheckedSum[int64]{s, o}
 		}
-		if w, ok := shortWord(len(x), m); ok {
-			// checkedWord, written out so that its loop inlines here.
-			s, o := joinHalves(halvesWord(x, w, num.KindOf[T]())).Int64()
-			return CheckedSum[int64]{s, o}
+		if len(x) < wordCut[T](active.Load()) {
+			if w, ok := shortWord(len(x), m); ok {
+				// checkedWord, written out so that its loop inlines here.
+				s, o := joinHalves(halvesWord(x, w, num.KindOf[T]())).Int64()
+				return CheckedSum[int64]{s, o}
+			}
 		}
 	}
 	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // the selected sums check sel
@@ -45,7 +47,7 @@ func exactSigned[T constraints.Signed](b *backend, x []T, bits []byte, off int, 
 	switch {
 	case hasSel:
 		return selExact(x, bits, off, sel)
-	case len(x) < smallCut:
+	case len(x) < wordCut[T](b):
 		return checkedSmall(x, bits, off)
 	case num.KindOf[T]() == num.Int64:
 		return b.checkedI64(num.Cast[int64](x), bits, off)
@@ -71,14 +73,16 @@ func exactSigned[T constraints.Signed](b *backend, x []T, bits []byte, off int, 
 // if a selection index is len(x) or more.
 func SumCheckedUint[T constraints.Unsigned](x []T, m ...Mask) CheckedSum[uint64] {
 	if len(x) < smallCut {
-		if len(m) == 0 {
+		if len(m) == 0 && len(x) < wordCut[T](active.Load()) {
 			s, o := checkedInts(x).Uint64()
 			return CheckedSum[uint64]{s, o}
 		}
-		if w, ok := shortWord(len(x), m); ok {
-			// checkedWord, written out so that its loop inlines here.
-			s, o := joinHalves(halvesWord(x, w, num.KindOf[T]())).Uint64()
-			return CheckedSum[uint64]{s, o}
+		if len(x) < wordCut[T](active.Load()) {
+			if w, ok := shortWord(len(x), m); ok {
+				// checkedWord, written out so that its loop inlines here.
+				s, o := joinHalves(halvesWord(x, w, num.KindOf[T]())).Uint64()
+				return CheckedSum[uint64]{s, o}
+			}
 		}
 	}
 	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // the selected sums check sel
@@ -91,7 +95,7 @@ func exactUnsigned[T constraints.Unsigned](b *backend, x []T, bits []byte, off i
 	switch {
 	case hasSel:
 		return selExact(x, bits, off, sel)
-	case len(x) < smallCut:
+	case len(x) < wordCut[T](b):
 		return checkedSmall(x, bits, off)
 	case num.KindOf[T]() == num.Uint64:
 		return b.checkedU64(num.Cast[uint64](x), bits, off)

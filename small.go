@@ -49,6 +49,16 @@ func floatSmallCut[T constraints.Float](b *backend) int {
 	return b.cut64
 }
 
+// wordCut is the length below which a masked integer sum of T runs the
+// inline loop over one validity word on b (see backend.wideWordCut).
+func wordCut[T num.Number](b *backend) int {
+	var zero T
+	if unsafe.Sizeof(zero) >= 4 { // a constant of T's shape: this inlines
+		return b.wideWordCut
+	}
+	return smallCut
+}
+
 // addValid adds the valid elements of x (element i is valid when bit
 // off+i of bits is set; bits nil: all) to s in index order: from +0.0 it
 // is the strict left fold of a short input, and the kernels' wrappers

@@ -67,15 +67,18 @@ func SumInt[T constraints.Signed](x []T, m ...Mask) int64 {
 		if len(m) == 0 {
 			return sumInts[T, int64](x)
 		}
-		if w, ok := shortWord(len(x), m); ok {
-			return sumIntsWord[T, int64](x, w)
+		if len(x) < wordCut[T](active.Load()) {
+			if w, ok := shortWord(len(x), m); ok {
+				return sumIntsWord[T, int64](x, w)
+			}
 		}
 	}
 	return sumintSlow(x, m)
 }
 
-// sumintSlow is SumInt past its short prefix: a selection, or an input of
-// smallCut elements or more (a short input with one Mask and no selection
+// sumintSlow is SumInt past its short prefix: a selection, a masked input
+// of wordCut elements or more, which the backend's kernel sums, or a dense
+// one of smallCut or more (a shorter input with one Mask and no selection
 // took the prefix, or panics in maskOfInLoop).
 func sumintSlow[T constraints.Signed](x []T, m []Mask) int64 {
 	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // selSumInt and the gathers check sel
@@ -97,8 +100,10 @@ func SumUint[T constraints.Unsigned](x []T, m ...Mask) uint64 {
 		if len(m) == 0 {
 			return sumInts[T, uint64](x)
 		}
-		if w, ok := shortWord(len(x), m); ok {
-			return sumIntsWord[T, uint64](x, w)
+		if len(x) < wordCut[T](active.Load()) {
+			if w, ok := shortWord(len(x), m); ok {
+				return sumIntsWord[T, uint64](x, w)
+			}
 		}
 	}
 	return sumuintSlow(x, m)

@@ -16,6 +16,13 @@ import (
 
 // installSumKernels puts the sum family's kernels for set into b.
 func installSumKernels(b *backend, set isa) {
+	// A masked sum of 32 wide elements or more runs the kernel: int64,
+	// 10% nulls, n = 32 on AVX-512 took 22.4 ns against 34.6 ns for the
+	// word loop (29.2 ns for a user's loop); at n = 16 the word loop
+	// wins, 19.4 against 24 ns. The checked sums at n = 32: 25.4 against
+	// 37.8 ns masked, 17.9 against 21.5 ns dense (the harness's call
+	// included in each).
+	b.wideWordCut = 32
 	switch set {
 	case isaAVX2:
 		// ADR-013: A=4 accumulators of one YMM register each.
