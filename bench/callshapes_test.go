@@ -61,6 +61,19 @@ package bench
 //	H118: SumChecked int64 n=65536 nulls=0% sel=sorted50: avx512 >= 1.0x loop    index checked in the summing loop
 //	H119: Sum int64 n=65536 nulls=0% sel=random10: avx512 >= 1.0x loop           no gathers in random order
 //	H120: Sum int64 n=65536 nulls=0% sel=sorted50: avx512 >= 1.0x loop           no gathers for a crowded selection
+//
+// Registered on 2026-11-30 after development runs of the changes they
+// test (the SIMD kernel for masked wide-integer and checked sums from 32
+// elements; selected min, max and summaries that check their indices in
+// the loop and take one rare branch per entry), before the ledger run
+// that measures them:
+//
+//	H124: Sum int64 n=32 nulls=10%: avx512 >= 1.2x loop                     the kernel from 32 wide elements
+//	H125: SumChecked int64 n=32 nulls=10%: avx512 >= 1.2x loop
+//	H126: SumChecked int64 n=32 nulls=0%: avx512 >= 1.1x loop
+//	H127: Summary float64 n=65536 nulls=0% sel=sorted10: generic >= 0.95x loop   portable selection loop, one rare branch an entry
+//	H128: Min int64 n=65536 nulls=0% sel=sorted10: generic >= 0.95x loop         the index check in the loop, not a pass of its own
+//	H129: Sum float64 n=65536 nulls=10% sel=random10: avx512 >= 1.0x loop       the validity bit through BT
 
 import (
 	"math"
