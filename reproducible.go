@@ -136,14 +136,15 @@ const reproCompressStep = 32
 
 // compress copies the elements of x whose validity bit (bit off+i of the
 // validated bitmap bits) is set to the front of dst, in order, and returns
-// how many. The AVX-512 kernel packs a vector's valid lanes in one
-// instruction; elsewhere, and for the tail, every element is written and
-// the next one overwrites it unless its bit is set, the bits 64 at a time
-// so that no load waits for the previous store's address.
+// how many. The amd64 kernels pack a vector's valid lanes at a time
+// (AVX-512 with a compress instruction, AVX2 with a table of
+// permutations); elsewhere, and for the tail, every element is written
+// and the next one overwrites it unless its bit is set, the bits 64 at a
+// time so that no load waits for the previous store's address.
 func (k reproKernels[T]) compress(dst, x []T, bits []byte, off int) int {
-	dst = dst[:len(x)] // the kernel stores whole vectors below len(x)
+	dst = dst[:len(x)] // the kernels store whole vectors below len(x)
 	c := 0
-	if k.id == reproAVX512 {
+	if k.id == reproAVX512 || k.id == reproAVX2 || k.id == reproAVX2FMA {
 		full := len(x) - len(x)%reproCompressStep
 		if full > 0 {
 			c = archReproCompress(k.id, dst, x[:full], bits, off)

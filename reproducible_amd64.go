@@ -63,14 +63,19 @@ func archReproFold[T float32 | float64](id reproID, x []T, mA, mB, mC float64) (
 	panic("quiver: internal error: no reproducible-sum kernels here")
 }
 
-// archReproCompress runs the AVX-512 compress kernel on x, a multiple of
+// archReproCompress runs the compress kernel of id on x, a multiple of
 // reproCompressStep, into dst (at least as long), with a direct call.
 func archReproCompress[T float32 | float64](id reproID, dst, x []T, bits []byte, off int) int {
-	if id != reproAVX512 {
-		panic("quiver: internal error: no compress kernel here")
-	}
-	if num.KindOf[T]() == num.Float32 {
+	f32 := num.KindOf[T]() == num.Float32
+	switch {
+	case id == reproAVX512 && f32:
 		return reproCompressF32AVX512(num.Cast[float32](dst), num.Cast[float32](x), bits, off)
+	case id == reproAVX512:
+		return reproCompressF64AVX512(num.Cast[float64](dst), num.Cast[float64](x), bits, off)
+	case (id == reproAVX2 || id == reproAVX2FMA) && f32:
+		return reproCompressF32AVX2(num.Cast[float32](dst), num.Cast[float32](x), bits, off)
+	case id == reproAVX2 || id == reproAVX2FMA:
+		return reproCompressF64AVX2(num.Cast[float64](dst), num.Cast[float64](x), bits, off)
 	}
-	return reproCompressF64AVX512(num.Cast[float64](dst), num.Cast[float64](x), bits, off)
+	panic("quiver: internal error: no compress kernel here")
 }

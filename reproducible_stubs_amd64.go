@@ -64,6 +64,18 @@ func reproMaxF64AVX512(x []float64) uint32
 //go:noescape
 func reproFoldF64FMAAVX512(x []float64, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
 
+// reproCompressF32AVX2 copies the elements of x whose bit off+i of bits is set to the front of dst, in order,
+// and returns how many; len(x) must be a multiple of 32 and len(dst) at least len(x).
+//
+//go:noescape
+func reproCompressF32AVX2(dst []float32, x []float32, bits []byte, off int) int
+
+// reproCompressF64AVX2 copies the elements of x whose bit off+i of bits is set to the front of dst, in order,
+// and returns how many; len(x) must be a multiple of 32 and len(dst) at least len(x).
+//
+//go:noescape
+func reproCompressF64AVX2(dst []float64, x []float64, bits []byte, off int) int
+
 // reproCompressF32AVX512 copies the elements of x whose bit off+i of bits is set to the front of dst, in order,
 // and returns how many; len(x) must be a multiple of 32 and len(dst) at least len(x).
 //

@@ -24,6 +24,13 @@ package bench
 //	H121: SumReproducible float64 n=4096 nulls=10%: avx512 >= 1.2x loop         compress kernel instead of a Go copy loop
 //	H122: SumReproducible float32 n=4096 nulls=10%: avx512 >= 1.2x loop
 //	H123: SumReproducible float64 n=1048576 nulls=10%: avx512 >= 2x loop
+//
+// Registered on 2026-11-30 after a development run of the AVX2 compress
+// kernel (a table of VPERMPS permutations), before the ledger run that
+// measures it:
+//
+//	H130: SumReproducible float64 n=4096 nulls=10%: avx2 >= 1.2x loop           VPERMPS from a table instead of a Go copy loop
+//	H131: SumReproducible float32 n=4096 nulls=10%: avx2 >= 1.2x loop
 
 import (
 	"math"

@@ -60,8 +60,10 @@ func main() {
 			fold(e, s, true)
 		}
 	}
-	for _, e := range elems {
-		compress(e)
+	for _, s := range []kit.ISA{kit.AVX2, kit.AVX512} {
+		for _, e := range elems {
+			compress(e, s)
+		}
 	}
 	Generate()
 }
@@ -70,22 +72,25 @@ func main() {
 // takes: 32, the bits of one bitmap read.
 const compressStep = 32
 
-// compress generates reproCompress<E>AVX512(dst, x []T, bits []byte, off
+// compress generates reproCompress<E><ISA>(dst, x []T, bits []byte, off
 // int) int: the elements of x whose validity bit (bit off+i of bits) is
 // set, copied in order to the front of dst; it returns how many. len(x)
 // is a multiple of 32 and len(dst) at least len(x): each vector's valid
-// lanes are packed by VCOMPRESSP* into a register and the whole register
-// stored at the running count, so a store reaches at most as far as the
-// vector's own last element. Only AVX-512 packs lanes in one
-// instruction; the other backends copy one element at a time in Go.
+// lanes are packed into a register and the whole register stored at the
+// running count, so a store reaches at most as far as the vector's own
+// last element.
 //
-// The copy is what a masked SumReproducible spends most of its time on in
-// Go (each store waits for the count of the values before it); the
+// AVX-512 packs with VCOMPRESSPD/VCOMPRESSPS under the validity bits as an
+// opmask (the register form: the memory form is microcoded on Zen 4).
+// AVX2 has no compress: VPERMPS moves the valid lanes to the front with a
+// permutation read from a table indexed by the vector's validity bits
+// (permTable), 16 entries for float64's 4 lanes and 256 for float32's 8.
+//
+// The copy is what a masked SumReproducible spent most of its time on in
+// Go (each store waited for the count of the values before it); the
 // reproducible sum is exact, so the values' order and blocks do not
-// matter. The register form of VCOMPRESSP* is used: its memory form is
-// microcoded on Zen 4.
-func compress(e elem) {
-	s := kit.AVX512
+// matter.
+func compress(e elem, s kit.ISA) {
 	name := fmt.Sprintf("reproCompress%s%s", e.Name, s)
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, x []%s, bits []byte, off int) int", e.GoType))
 	Pragma("noescape")
@@ -98,30 +103,88 @@ func compress(e elem) {
 	b := kit.LoadBitmap("bits", "bits", "off")
 	c := GP64()
 	XORQ(c, c)
+	var table reg.GPVirtual
+	if s == kit.AVX2 {
+		table = GP64()
+		LEAQ(permTable(e), table)
+	}
+	store := VMOVUPD
+	if e.Size == 4 {
+		store = VMOVUPS
+	}
 	b.Loop("compress", n, compressStep, func(read kit.ReadFunc) {
-		k := kit.KMask(read(0))
-		for v := 0; v < compressStep/lanes; v++ {
-			kv := kit.KShift(k, v*lanes)
-			val, packed, cnt := s.Vec(), s.Vec(), GP32()
-			mem := Mem{Base: x, Disp: v * s.VecBytes()}
-			if e.Size == 8 {
-				VMOVUPD(mem, val)
-				VCOMPRESSPD_Z(val, kv, packed)
-				VMOVUPD(packed, Mem{Base: d, Index: c, Scale: 8})
-				KMOVB(kv, cnt)
-			} else {
-				VMOVUPS(mem, val)
-				VCOMPRESSPS_Z(val, kv, packed)
-				VMOVUPS(packed, Mem{Base: d, Index: c, Scale: 4})
-				KMOVW(kv, cnt)
+		r := read(0)
+		if s == kit.AVX512 {
+			k := kit.KMask(r)
+			for v := 0; v < compressStep/lanes; v++ {
+				kv := kit.KShift(k, v*lanes)
+				val, packed, cnt := s.Vec(), s.Vec(), GP32()
+				mem := Mem{Base: x, Disp: v * s.VecBytes()}
+				if e.Size == 8 {
+					VMOVUPD(mem, val)
+					VCOMPRESSPD_Z(val, kv, packed)
+					KMOVB(kv, cnt)
+				} else {
+					VMOVUPS(mem, val)
+					VCOMPRESSPS_Z(val, kv, packed)
+					KMOVW(kv, cnt)
+				}
+				store(packed, Mem{Base: d, Index: c, Scale: uint8(e.Size)})
+				POPCNTL(cnt, cnt)
+				ADDQ(cnt.As64(), c)
 			}
-			POPCNTL(cnt, cnt)
-			ADDQ(cnt.As64(), c)
+		} else {
+			for v := 0; v < compressStep/lanes; v++ {
+				m := GP64()
+				MOVL(r.As32(), m.As32())
+				if v > 0 {
+					SHRL(U8(v*lanes), m.As32())
+				}
+				ANDL(U32(1<<lanes-1), m.As32())
+				perm, packed, cnt := s.Vec(), s.Vec(), GP64()
+				VPMOVZXBD(Mem{Base: table, Index: m, Scale: 8}, perm)
+				VPERMPS(Mem{Base: x, Disp: v * s.VecBytes()}, perm, packed)
+				store(packed, Mem{Base: d, Index: c, Scale: uint8(e.Size)})
+				POPCNTQ(m, cnt)
+				ADDQ(cnt, c)
+			}
 		}
 		ADDQ(U32(compressStep*e.Size), x)
 	})
 	Store(c, ReturnIndex(0))
 	kit.Ret()
+}
+
+// permTable emits (once per element type) the AVX2 compress kernel's
+// table: for each pattern of validity bits of one vector's lanes, the
+// VPERMPS dword indices (as bytes, widened by VPMOVZXBD) that move the
+// valid lanes to the front in order: lane j of a float32 vector is dword
+// j, of a float64 vector dwords 2j and 2j+1. The other indices are 0.
+func permTable(e elem) Mem {
+	lanes := kit.AVX2.Lanes(e.Size)
+	m := GLOBL(fmt.Sprintf("compressperm%s", e.Name), RODATA|NOPTR)
+	for bits := 0; bits < 1<<lanes; bits++ {
+		var idx [8]byte
+		k := 0
+		for j := 0; j < lanes; j++ {
+			if bits>>j&1 == 0 {
+				continue
+			}
+			if e.Size == 4 {
+				idx[k] = byte(j)
+				k++
+			} else {
+				idx[k], idx[k+1] = byte(2*j), byte(2*j+1)
+				k += 2
+			}
+		}
+		var word uint64
+		for i, v := range idx {
+			word |= uint64(v) << (8 * i)
+		}
+		DATA(8*bits, U64(word))
+	}
+	return m
 }
 
 // foldStep is how many elements one fold iteration takes: foldUnroll
