@@ -23,17 +23,15 @@ type CheckedSum[S int64 | uint64] struct {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
-	if len(x) < smallCut {
-		if len(m) == 0 && len(x) < wordCut[T](active.Load()) {
+	if len(x) < wordCut[T](active.Load()) { // at most smallCut
+		if len(m) == 0 {
 			s, o := checkedInts(x).Int64()
 			return CheckedSum[int64]{s, o}
 		}
-		if len(x) < wordCut[T](active.Load()) {
-			if w, ok := shortWord(len(x), m); ok {
-				// checkedWord, written out so that its loop inlines here.
-				s, o := joinHalves(halvesWord(x, w, num.KindOf[T]())).Int64()
-				return CheckedSum[int64]{s, o}
-			}
+		if w, ok := shortWord(len(x), m); ok {
+			// checkedWord, written out so that its loop inlines here.
+			s, o := joinHalves(halvesWord(x, w, num.KindOf[T]())).Int64()
+			return CheckedSum[int64]{s, o}
 		}
 	}
 	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // the selected sums check sel
@@ -72,17 +70,15 @@ func exactSigned[T constraints.Signed](b *backend, x []T, bits []byte, off int, 
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func SumCheckedUint[T constraints.Unsigned](x []T, m ...Mask) CheckedSum[uint64] {
-	if len(x) < smallCut {
-		if len(m) == 0 && len(x) < wordCut[T](active.Load()) {
+	if len(x) < wordCut[T](active.Load()) { // at most smallCut
+		if len(m) == 0 {
 			s, o := checkedInts(x).Uint64()
 			return CheckedSum[uint64]{s, o}
 		}
-		if len(x) < wordCut[T](active.Load()) {
-			if w, ok := shortWord(len(x), m); ok {
-				// checkedWord, written out so that its loop inlines here.
-				s, o := joinHalves(halvesWord(x, w, num.KindOf[T]())).Uint64()
-				return CheckedSum[uint64]{s, o}
-			}
+		if w, ok := shortWord(len(x), m); ok {
+			// checkedWord, written out so that its loop inlines here.
+			s, o := joinHalves(halvesWord(x, w, num.KindOf[T]())).Uint64()
+			return CheckedSum[uint64]{s, o}
 		}
 	}
 	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // the selected sums check sel
