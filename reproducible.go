@@ -130,8 +130,8 @@ func (k reproKernels[T]) fold(x []T, mA, mB, mC float64) (a, b, c float64, resid
 	return a + ta, b + tb, c + tc, resid | tr
 }
 
-// reproCompressStep is the multiple of elements the AVX-512 compress
-// kernel takes.
+// reproCompressStep is the multiple of elements the compress kernels
+// take.
 const reproCompressStep = 32
 
 // compress copies the elements of x whose validity bit (bit off+i of the
@@ -144,7 +144,8 @@ const reproCompressStep = 32
 func (k reproKernels[T]) compress(dst, x []T, bits []byte, off int) int {
 	dst = dst[:len(x)] // the kernels store whole vectors below len(x)
 	c := 0
-	if k.id == reproAVX512 || k.id == reproAVX2 || k.id == reproAVX2FMA {
+	switch k.id {
+	case reproAVX512, reproAVX2, reproAVX2FMA: // NEON has no compress kernel
 		full := len(x) - len(x)%reproCompressStep
 		if full > 0 {
 			c = archReproCompress(k.id, dst, x[:full], bits, off)

@@ -1,8 +1,9 @@
 package quiver
 
 import (
-	"github.com/quiverlabs/quiver/internal/num"
 	mbits "math/bits"
+
+	"github.com/quiverlabs/quiver/internal/num"
 )
 
 // Summary is the result of [Summarize]: the min and max of the
