@@ -35,32 +35,8 @@ func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
 		}
 	}
 	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // the selected sums check sel
-	s, o := exactSigned(active.Load(), x, bits, off, sel, hasSel).Int64()
+	s, o := exactOn(active.Load(), x, bits, off, sel, hasSel).Int64()
 	return CheckedSum[int64]{s, o}
-}
-
-// exactSigned is the exact sum of the participating elements of x, on b,
-// from validated parts (see maskOf).
-func exactSigned[T constraints.Signed](b *backend, x []T, bits []byte, off int, sel []uint32, hasSel bool) num.Int128 {
-	switch {
-	case hasSel:
-		return selExact(x, bits, off, sel)
-	case len(x) < wordCut[T](b):
-		return checkedSmall(x, bits, off)
-	case num.KindOf[T]() == num.Int64:
-		return b.checkedI64(num.Cast[int64](x), bits, off)
-	}
-	// Narrow elements: a chunk of at most 2^32 of them sums exactly in
-	// int64 (2^32 × 2^31 = 2^63, and -2^63 is representable), so the wrap
-	// kernel gives exact chunk sums, added here in 128 bits.
-	var sum num.Int128
-	for start := 0; start < len(x); {
-		n := narrowChunk(len(x) - start)
-		bs, o := bitSpan(bits, off+start, n)
-		sum = sum.AddInt64(sumSigned(b, x[start:start+n], bs, o))
-		start += n
-	}
-	return sum
 }
 
 // SumCheckedUint sums the participating elements of an unsigned integer
@@ -82,26 +58,37 @@ func SumCheckedUint[T constraints.Unsigned](x []T, m ...Mask) CheckedSum[uint64]
 		}
 	}
 	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // the selected sums check sel
-	s, o := exactUnsigned(active.Load(), x, bits, off, sel, hasSel).Uint64()
+	s, o := exactOn(active.Load(), x, bits, off, sel, hasSel).Uint64()
 	return CheckedSum[uint64]{s, o}
 }
 
-// exactUnsigned is exactSigned for unsigned elements.
-func exactUnsigned[T constraints.Unsigned](b *backend, x []T, bits []byte, off int, sel []uint32, hasSel bool) num.Int128 {
-	switch {
+// exactOn is the exact sum of the participating elements of x, on b, from
+// validated parts (see maskOf).
+func exactOn[T constraints.Integer](b *backend, x []T, bits []byte, off int, sel []uint32, hasSel bool) num.Int128 {
+	switch k := num.KindOf[T](); {
 	case hasSel:
 		return selExact(x, bits, off, sel)
 	case len(x) < wordCut[T](b):
 		return checkedSmall(x, bits, off)
-	case num.KindOf[T]() == num.Uint64:
+	case k == num.Int64:
+		return b.checkedI64(num.Cast[int64](x), bits, off)
+	case k == num.Uint64:
 		return b.checkedU64(num.Cast[uint64](x), bits, off)
 	}
-	// 2^32 elements below 2^32 sum below 2^64: chunk sums are exact.
+	// Narrow elements: a chunk of at most 2^32 of them sums exactly in 64
+	// bits (2^32 × 2^31 = 2^63, and -2^63 is representable; 2^32 unsigned
+	// values below 2^32 stay below 2^64), so the wrap kernel gives exact
+	// chunk sums, added here in 128 bits.
+	signed := num.KindOf[T]() <= num.Int64
 	var sum num.Int128
 	for start := 0; start < len(x); {
 		n := narrowChunk(len(x) - start)
 		bs, o := bitSpan(bits, off+start, n)
-		sum = sum.AddUint64(sumUnsigned(b, x[start:start+n], bs, o))
+		if signed {
+			sum = sum.AddInt64(sumOf[T, int64](b, x[start:start+n], bs, o))
+		} else {
+			sum = sum.AddUint64(sumOf[T, uint64](b, x[start:start+n], bs, o))
+		}
 		start += n
 	}
 	return sum

@@ -187,7 +187,7 @@ func (s *IntSumState[T]) AddParallel(x []T, workers int, m ...Mask) {
 	bits, off, sel, hasSel := maskOf(len(x), m)
 	b := active.Load()
 	for _, p := range reduceParts(x, bits, off, sel, hasSel, workers, minPerWorker[T](), func(x []T, bits []byte, off int, sel []uint32, hasSel bool) num.Int128 {
-		return exactSigned(b, x, bits, off, sel, hasSel)
+		return exactOn(b, x, bits, off, sel, hasSel)
 	}) {
 		s.sum = s.sum.Add128(p)
 	}
@@ -200,7 +200,7 @@ func (s *UintSumState[T]) AddParallel(x []T, workers int, m ...Mask) {
 	bits, off, sel, hasSel := maskOf(len(x), m)
 	b := active.Load()
 	for _, p := range reduceParts(x, bits, off, sel, hasSel, workers, minPerWorker[T](), func(x []T, bits []byte, off int, sel []uint32, hasSel bool) num.Int128 {
-		return exactUnsigned(b, x, bits, off, sel, hasSel)
+		return exactOn(b, x, bits, off, sel, hasSel)
 	}) {
 		s.sum = s.sum.Add128(p)
 	}

@@ -443,30 +443,26 @@ func selSumFloatOf[T constraints.Float](b *backend, x []T, bm []byte, off int, s
 	return T(b.f64.selSum(num.Cast[float64](x), bm, off, sel))
 }
 
-// selSumSigned runs b's selected wrapping sum for T's machine type.
-func selSumSigned[T constraints.Signed](b *backend, x []T, bm []byte, off int, sel []uint32) int64 {
+// selSumOf runs b's selected wrapping sum for T's machine type, as S (see
+// sumOf).
+func selSumOf[T constraints.Integer, S int64 | uint64](b *backend, x []T, bm []byte, off int, sel []uint32) S {
 	switch num.KindOf[T]() {
 	case num.Int8:
-		return b.i8.selSum(num.Cast[int8](x), bm, off, sel)
+		return S(b.i8.selSum(num.Cast[int8](x), bm, off, sel))
 	case num.Int16:
-		return b.i16.selSum(num.Cast[int16](x), bm, off, sel)
+		return S(b.i16.selSum(num.Cast[int16](x), bm, off, sel))
 	case num.Int32:
-		return b.i32.selSum(num.Cast[int32](x), bm, off, sel)
-	}
-	return b.i64.selSum(num.Cast[int64](x), bm, off, sel)
-}
-
-// selSumUnsigned runs b's selected wrapping sum for T's machine type.
-func selSumUnsigned[T constraints.Unsigned](b *backend, x []T, bm []byte, off int, sel []uint32) uint64 {
-	switch num.KindOf[T]() {
+		return S(b.i32.selSum(num.Cast[int32](x), bm, off, sel))
+	case num.Int64:
+		return S(b.i64.selSum(num.Cast[int64](x), bm, off, sel))
 	case num.Uint8:
-		return b.u8.selSum(num.Cast[uint8](x), bm, off, sel)
+		return S(b.u8.selSum(num.Cast[uint8](x), bm, off, sel))
 	case num.Uint16:
-		return b.u16.selSum(num.Cast[uint16](x), bm, off, sel)
+		return S(b.u16.selSum(num.Cast[uint16](x), bm, off, sel))
 	case num.Uint32:
-		return b.u32.selSum(num.Cast[uint32](x), bm, off, sel)
+		return S(b.u32.selSum(num.Cast[uint32](x), bm, off, sel))
 	}
-	return b.u64.selSum(num.Cast[uint64](x), bm, off, sel)
+	return S(b.u64.selSum(num.Cast[uint64](x), bm, off, sel))
 }
 
 // selSummaryOf runs b's selected summary for T's machine type.

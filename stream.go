@@ -204,7 +204,7 @@ func (s *IntSumState[T]) Add(x []T, m ...Mask) {
 		return
 	}
 	bits, off, sel, hasSel := maskOf(len(x), m)
-	s.sum = s.sum.Add128(exactSigned(active.Load(), x, bits, off, sel, hasSel))
+	s.sum = s.sum.Add128(exactOn(active.Load(), x, bits, off, sel, hasSel))
 }
 
 // Merge adds the state other to s. Integer sums are exact, so the order
@@ -241,7 +241,7 @@ func (s *UintSumState[T]) Add(x []T, m ...Mask) {
 		return
 	}
 	bits, off, sel, hasSel := maskOf(len(x), m)
-	s.sum = s.sum.Add128(exactUnsigned(active.Load(), x, bits, off, sel, hasSel))
+	s.sum = s.sum.Add128(exactOn(active.Load(), x, bits, off, sel, hasSel))
 }
 
 // Merge adds the state other to s, exactly, in any order. other is not

@@ -63,29 +63,7 @@ func sumFloatOn[T constraints.Float](b *backend, x []T, bits []byte, off int) T 
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func SumInt[T constraints.Signed](x []T, m ...Mask) int64 {
-	if len(x) < smallCut {
-		if len(m) == 0 {
-			return sumInts[T, int64](x)
-		}
-		if len(x) < wordCut[T](active.Load()) {
-			if w, ok := shortWord(len(x), m); ok {
-				return sumIntsWord[T, int64](x, w)
-			}
-		}
-	}
-	return sumintSlow(x, m)
-}
-
-// sumintSlow is SumInt past its short prefix: a selection, a masked input
-// of wordCut elements or more, which the backend's kernel sums, or a dense
-// one of smallCut or more (a shorter input with one Mask and no selection
-// took the prefix, or panics in maskOfInLoop).
-func sumintSlow[T constraints.Signed](x []T, m []Mask) int64 {
-	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // selSumInt and the gathers check sel
-	if hasSel {
-		return selSumSigned(active.Load(), x, bits, off, sel)
-	}
-	return sumSigned(active.Load(), x, bits, off)
+	return sumIntegers[T, int64](x, m)
 }
 
 // SumUint returns the sum of the participating elements of an unsigned
@@ -96,50 +74,58 @@ func sumintSlow[T constraints.Signed](x []T, m []Mask) int64 {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func SumUint[T constraints.Unsigned](x []T, m ...Mask) uint64 {
+	return sumIntegers[T, uint64](x, m)
+}
+
+// sumIntegers is SumInt (S int64) and SumUint (S uint64): the two differ
+// only in the type of the wrapped sum, whose bits are the same. The
+// exported functions inline into their callers, so a call costs one call,
+// as before they shared this.
+func sumIntegers[T constraints.Integer, S int64 | uint64](x []T, m []Mask) S {
 	if len(x) < smallCut {
 		if len(m) == 0 {
-			return sumInts[T, uint64](x)
+			return sumInts[T, S](x)
 		}
 		if len(x) < wordCut[T](active.Load()) {
 			if w, ok := shortWord(len(x), m); ok {
-				return sumIntsWord[T, uint64](x, w)
+				return sumIntsWord[T, S](x, w)
 			}
 		}
 	}
-	return sumuintSlow(x, m)
+	return sumIntegersSlow[T, S](x, m)
 }
 
-// sumuintSlow is sumintSlow for SumUint.
-func sumuintSlow[T constraints.Unsigned](x []T, m []Mask) uint64 {
+// sumIntegersSlow is sumIntegers past its short prefix: a selection, a
+// masked input of wordCut elements or more, which the backend's kernel
+// sums, or a dense one of smallCut or more (a shorter input with one Mask
+// and no selection took the prefix, or panics in maskOfInLoop).
+func sumIntegersSlow[T constraints.Integer, S int64 | uint64](x []T, m []Mask) S {
 	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // selSumInt and the gathers check sel
 	if hasSel {
-		return selSumUnsigned(active.Load(), x, bits, off, sel)
+		return selSumOf[T, S](active.Load(), x, bits, off, sel)
 	}
-	return sumUnsigned(active.Load(), x, bits, off)
+	return sumOf[T, S](active.Load(), x, bits, off)
 }
 
-// sumSigned runs b's wrapping sum kernel for T's machine type.
-func sumSigned[T constraints.Signed](b *backend, x []T, bits []byte, off int) int64 {
+// sumOf runs b's wrapping sum kernel for T's machine type; S is the sum
+// type the caller wants (the kernels of signed types sum in int64, of
+// unsigned ones in uint64, with the same bits).
+func sumOf[T constraints.Integer, S int64 | uint64](b *backend, x []T, bits []byte, off int) S {
 	switch num.KindOf[T]() {
 	case num.Int8:
-		return b.i8.sum(num.Cast[int8](x), bits, off)
+		return S(b.i8.sum(num.Cast[int8](x), bits, off))
 	case num.Int16:
-		return b.i16.sum(num.Cast[int16](x), bits, off)
+		return S(b.i16.sum(num.Cast[int16](x), bits, off))
 	case num.Int32:
-		return b.i32.sum(num.Cast[int32](x), bits, off)
-	}
-	return b.i64.sum(num.Cast[int64](x), bits, off)
-}
-
-// sumUnsigned runs b's wrapping sum kernel for T's machine type.
-func sumUnsigned[T constraints.Unsigned](b *backend, x []T, bits []byte, off int) uint64 {
-	switch num.KindOf[T]() {
+		return S(b.i32.sum(num.Cast[int32](x), bits, off))
+	case num.Int64:
+		return S(b.i64.sum(num.Cast[int64](x), bits, off))
 	case num.Uint8:
-		return b.u8.sum(num.Cast[uint8](x), bits, off)
+		return S(b.u8.sum(num.Cast[uint8](x), bits, off))
 	case num.Uint16:
-		return b.u16.sum(num.Cast[uint16](x), bits, off)
+		return S(b.u16.sum(num.Cast[uint16](x), bits, off))
 	case num.Uint32:
-		return b.u32.sum(num.Cast[uint32](x), bits, off)
+		return S(b.u32.sum(num.Cast[uint32](x), bits, off))
 	}
-	return b.u64.sum(num.Cast[uint64](x), bits, off)
+	return S(b.u64.sum(num.Cast[uint64](x), bits, off))
 }
