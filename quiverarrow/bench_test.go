@@ -11,6 +11,7 @@ package quiverarrow
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -58,3 +59,32 @@ func BenchmarkChunkedSum(b *testing.B) {
 	})
 	_ = sink
 }
+
+// BenchmarkOneArray is the fixed cost of a call on one array, validation
+// included: Sum of a float64 array of n rows with nulls, beside
+// quiver.Sum over its values and bitmap (impl=core).
+func BenchmarkOneArray(b *testing.B) {
+	for _, n := range []int{16, 4096} {
+		vals := make([]float64, n)
+		for i := range vals {
+			vals[i] = float64(i)
+		}
+		arr := float64Array(vals, 1)
+		x, bits, off := arr.Float64Values(), arr.NullBitmapBytes(), arr.Data().Offset()
+		var sink float64
+		b.Run("impl=quiverarrow/n="+itoa(n), func(b *testing.B) {
+			for b.Loop() {
+				s, _ := Sum[float64](arr)
+				sink += s
+			}
+		})
+		b.Run("impl=core/n="+itoa(n), func(b *testing.B) {
+			for b.Loop() {
+				sink += quiver.Sum(x, quiver.Valid(bits, off))
+			}
+		})
+		_ = sink
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
