@@ -58,7 +58,7 @@ func groupIndex(op string, g, groups int) {
 
 // groupCount checks the argument of Grow.
 func groupCount(op string, groups int) {
-	if groups < 0 || groups > math.MaxUint32+1 {
+	if groups < 0 || uint64(groups) > 1<<32 {
 		panic(fmt.Sprintf("quiver: %s: group count %d is negative or above 2^32", op, groups))
 	}
 }

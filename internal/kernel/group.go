@@ -55,9 +55,10 @@ func GroupSumFloat[T constraints.Float](acc, x []T, ids []uint32, bits []byte, o
 	}
 }
 
-// GroupMaxRows is the most rows one call of GroupSumSplit may take: with
-// fewer than 2^31 rows the split halves cannot wrap.
-const GroupMaxRows = 1 << 31
+// GroupMaxRows bounds the rows added to split tables between flushes:
+// with fewer than 2^31 rows the split halves cannot wrap; 2^30 keeps the
+// constant an int on 32-bit platforms.
+const GroupMaxRows = 1 << 30
 
 // GroupSumSplit adds the participating rows of x exactly, in two tables:
 // hi[g] += v >> 32 (arithmetic, so signed for signed T) and
