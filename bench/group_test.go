@@ -24,6 +24,12 @@ package bench
 //	H144: RunBounds + SumWindows float64 n=65536 sorted ids, runs of 64: >= 4x loop
 //	H145: GroupSum float64 n=16777216 groups=1000: time <= 1.2x of Sum(x) + SumUint(ids)
 //	H146: no grouped configuration above slower than its loop (ratio >= 1.0)
+//
+// The order of the grouped float sum (ADR-106) was chosen on this
+// measurement; the hypothesis that would have favoured the interleave:
+//
+//	H147: GroupOrder float64 n=65536 groups=16, 256, 4096 and n=16777216 groups=1000:
+//	      the fixed interleave by row index (L=4 partials per group) >= 1.2x the strict per-group fold
 
 import (
 	"fmt"
@@ -236,6 +242,69 @@ func BenchmarkGroupLarge(b *testing.B) {
 }
 
 var sinkGroup float64
+
+// orderStrict is the strict per-group left fold in row order, unrolled.
+func orderStrict(acc []float64, x []float64, ids []uint32) {
+	clear(acc)
+	ids = ids[:len(x)]
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		acc[ids[i]] += x[i]
+		acc[ids[i+1]] += x[i+1]
+		acc[ids[i+2]] += x[i+2]
+		acc[ids[i+3]] += x[i+3]
+	}
+	for ; i < len(x); i++ {
+		acc[ids[i]] += x[i]
+	}
+}
+
+// orderInterleave is the fixed interleave: row i goes to partial i mod 4
+// of its group (four tables), the partials combined (0+2)+(1+3) at the
+// end; adjacent rows never share a partial.
+func orderInterleave(acc, part []float64, x []float64, ids []uint32) {
+	clear(part)
+	G := len(acc)
+	p0, p1, p2, p3 := part[:G], part[G:2*G], part[2*G:3*G], part[3*G:4*G]
+	ids = ids[:len(x)]
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		p0[ids[i]] += x[i]
+		p1[ids[i+1]] += x[i+1]
+		p2[ids[i+2]] += x[i+2]
+		p3[ids[i+3]] += x[i+3]
+	}
+	for ; i < len(x); i++ {
+		part[(i&3)*G+int(ids[i])] += x[i]
+	}
+	for g := range acc {
+		acc[g] = (p0[g] + p2[g]) + (p1[g] + p3[g])
+	}
+}
+
+// BenchmarkGroupOrder measures the two candidate orders of ADR-106.
+func BenchmarkGroupOrder(b *testing.B) {
+	cases := []struct{ n, groups int }{{65536, 16}, {65536, 256}, {65536, 4096}}
+	if !testing.Short() {
+		cases = append(cases, struct{ n, groups int }{1 << 24, 1000})
+	}
+	for _, c := range cases {
+		x, _, ids := groupInput(c.n, c.groups, false, 0)
+		acc := make([]float64, c.groups)
+		part := make([]float64, 4*c.groups)
+		name := fmt.Sprintf("op=GroupOrder/type=float64/n=%d/groups=%d", c.n, c.groups)
+		b.Run(name+"/impl=strict", func(b *testing.B) {
+			for b.Loop() {
+				orderStrict(acc, x, ids)
+			}
+		})
+		b.Run(name+"/impl=interleave4", func(b *testing.B) {
+			for b.Loop() {
+				orderInterleave(acc, part, x, ids)
+			}
+		})
+	}
+}
 
 // TestGroupLoopsAgree: the loops above compute what quiver computes, so
 // the benchmarks compare like with like.
