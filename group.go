@@ -144,11 +144,12 @@ func (s *GroupSumState[T]) Reset() { clear(s.sums) }
 // and lo the split sums of the rows since (kernel.GroupSumSplit), rows
 // their count.
 type groupExact struct {
-	ex     []num.Int128
-	hi     []int64
-	lo     []uint64
-	rows   int
-	narrow bool // elements of 32 bits or less: lo is an int64 sum
+	scratch []int64 // lane-private tables, for few groups
+	ex      []num.Int128
+	hi      []int64
+	lo      []uint64
+	rows    int
+	narrow  bool // elements of 32 bits or less: lo is an int64 sum
 }
 
 func (e *groupExact) grow(op string, groups int) {
@@ -156,6 +157,9 @@ func (e *groupExact) grow(op string, groups int) {
 	e.ex = groupGrow(e.ex, groups, num.Int128{})
 	e.hi = groupGrow(e.hi, groups, 0)
 	e.lo = groupGrow(e.lo, groups, 0)
+	if len(e.ex) <= kernel.GroupLaneMaxGroups && len(e.scratch) < kernel.GroupLanes*len(e.ex) {
+		e.scratch = make([]int64, kernel.GroupLanes*len(e.ex))
+	}
 }
 
 // flush moves the split sums into ex.
@@ -194,7 +198,11 @@ func groupExactAdd[T constraints.Integer](e *groupExact, x []T, ids []uint32, bi
 			sel = sel[k:]
 		} else {
 			bs, o := bitSpan(bits, off, k)
-			kernel.GroupSumSplit(e.hi, e.lo, x[:k], ids[:k], bs, o, nil, false)
+			if bs == nil && kernel.GroupUseLanes(k, len(e.ex)) {
+				kernel.GroupSumSplitLanes(e.hi, e.lo, e.scratch, x[:k], ids[:k])
+			} else {
+				kernel.GroupSumSplit(e.hi, e.lo, x[:k], ids[:k], bs, o, nil, false)
+			}
 			x, ids = x[k:], ids[k:]
 			bits, off = bitSpan(bits, off+k, len(x))
 		}
@@ -353,27 +361,25 @@ func (s *GroupUintSumState[T]) Reset() { s.e.reset() }
 // concatenation; in any other order only the sign of a zero extreme can
 // differ.
 type GroupSummaryState[T Number] struct {
-	lo, hi       []T // extremes of the non-NaN rows, from ±Inf (floats) or the identities
-	count, nulls []int
-	nan          []bool
+	cells []kernel.GroupCell[T]
 }
 
 // Grow raises the group count to groups, as [GroupSumState.Grow] does.
 func (s *GroupSummaryState[T]) Grow(groups int) {
 	groupCount("GroupSummaryState.Grow", groups)
-	lo, hi := num.MaxOf[T](), num.LowestOf[T]()
+	s.cells = groupGrow(s.cells, groups, groupFresh[T]())
+}
+
+// groupFresh is the cell of a group that saw nothing.
+func groupFresh[T Number]() kernel.GroupCell[T] {
 	if num.IsFloat[T]() {
-		lo, hi = T(math.Inf(1)), T(math.Inf(-1))
+		return kernel.GroupCell[T]{Lo: T(math.Inf(1)), Hi: T(math.Inf(-1))}
 	}
-	s.lo = groupGrow(s.lo, groups, lo)
-	s.hi = groupGrow(s.hi, groups, hi)
-	s.count = groupGrow(s.count, groups, 0)
-	s.nulls = groupGrow(s.nulls, groups, 0)
-	s.nan = groupGrow(s.nan, groups, false)
+	return kernel.GroupCell[T]{Lo: num.MaxOf[T](), Hi: num.LowestOf[T]()}
 }
 
 // Groups returns the group count.
-func (s *GroupSummaryState[T]) Groups() int { return len(s.lo) }
+func (s *GroupSummaryState[T]) Groups() int { return len(s.cells) }
 
 // Add adds each row of x to the summary of group ids[i]: participating
 // rows to the extremes and the count, selected invalid ones to the null
@@ -381,8 +387,8 @@ func (s *GroupSummaryState[T]) Groups() int { return len(s.lo) }
 // state.
 func (s *GroupSummaryState[T]) Add(x []T, ids []uint32, m ...Mask) {
 	bits, off, sel, hasSel := maskOf(len(x), m)
-	groupIDs("GroupSummaryState.Add", len(x), ids, len(s.lo))
-	kernel.GroupSummary(s.lo, s.hi, s.count, s.nulls, s.nan, x, ids, bits, off, sel, hasSel)
+	groupIDs("GroupSummaryState.Add", len(x), ids, len(s.cells))
+	kernel.GroupSummary(s.cells, x, ids, bits, off, sel, hasSel)
 }
 
 // Merge adds to s the state next of the piece of input that follows s's,
@@ -390,15 +396,16 @@ func (s *GroupSummaryState[T]) Add(x []T, ids []uint32, m ...Mask) {
 // modified.
 func (s *GroupSummaryState[T]) Merge(next *GroupSummaryState[T]) {
 	s.Grow(next.Groups())
-	for g := range next.lo {
-		s.count[g] += next.count[g]
-		s.nulls[g] += next.nulls[g]
-		s.nan[g] = s.nan[g] || next.nan[g]
-		if next.lo[g] < s.lo[g] {
-			s.lo[g] = next.lo[g]
+	for g := range next.cells {
+		c, n := &s.cells[g], &next.cells[g]
+		c.Count += n.Count
+		c.Nulls += n.Nulls
+		c.NaN = c.NaN || n.NaN
+		if n.Lo < c.Lo { // strict: the earlier of equal values stays
+			c.Lo = n.Lo
 		}
-		if next.hi[g] > s.hi[g] {
-			s.hi[g] = next.hi[g]
+		if n.Hi > c.Hi {
+			c.Hi = n.Hi
 		}
 	}
 }
@@ -406,30 +413,31 @@ func (s *GroupSummaryState[T]) Merge(next *GroupSummaryState[T]) {
 // MinMax returns the minimum and maximum of group g, as [MinMax] over the
 // group's rows.
 func (s *GroupSummaryState[T]) MinMax(g int) (lo, hi T) {
-	groupIndex("GroupSummaryState.MinMax", g, len(s.lo))
+	groupIndex("GroupSummaryState.MinMax", g, len(s.cells))
 	return s.minMax(g)
 }
 
 func (s *GroupSummaryState[T]) minMax(g int) (lo, hi T) {
+	c := &s.cells[g]
 	switch {
-	case s.count[g] == 0:
+	case c.Count == 0:
 		return num.MaxOf[T](), num.LowestOf[T]()
-	case s.nan[g]:
+	case c.NaN:
 		return num.NaN[T](), num.NaN[T]()
 	}
-	return s.lo[g], s.hi[g]
+	return c.Lo, c.Hi
 }
 
 // Min returns the minimum of group g, as [Min] over the group's rows.
 func (s *GroupSummaryState[T]) Min(g int) T {
-	groupIndex("GroupSummaryState.Min", g, len(s.lo))
+	groupIndex("GroupSummaryState.Min", g, len(s.cells))
 	lo, _ := s.minMax(g)
 	return lo
 }
 
 // Max returns the maximum of group g, as [Max] over the group's rows.
 func (s *GroupSummaryState[T]) Max(g int) T {
-	groupIndex("GroupSummaryState.Max", g, len(s.lo))
+	groupIndex("GroupSummaryState.Max", g, len(s.cells))
 	_, hi := s.minMax(g)
 	return hi
 }
@@ -437,23 +445,23 @@ func (s *GroupSummaryState[T]) Max(g int) T {
 // Summary returns the summary of group g, as [Summarize] over the
 // group's rows.
 func (s *GroupSummaryState[T]) Summary(g int) Summary[T] {
-	groupIndex("GroupSummaryState.Summary", g, len(s.lo))
+	groupIndex("GroupSummaryState.Summary", g, len(s.cells))
 	lo, hi := s.minMax(g)
-	return Summary[T]{Min: lo, Max: hi, Count: s.count[g], Nulls: s.nulls[g]}
+	return Summary[T]{Min: lo, Max: hi, Count: s.cells[g].Count, Nulls: s.cells[g].Nulls}
 }
 
 // Summaries appends the summaries of all groups, in group order, to dst.
 func (s *GroupSummaryState[T]) Summaries(dst []Summary[T]) []Summary[T] {
-	for g := range s.lo {
+	for g := range s.cells {
 		lo, hi := s.minMax(g)
-		dst = append(dst, Summary[T]{Min: lo, Max: hi, Count: s.count[g], Nulls: s.nulls[g]})
+		dst = append(dst, Summary[T]{Min: lo, Max: hi, Count: s.cells[g].Count, Nulls: s.cells[g].Nulls})
 	}
 	return dst
 }
 
 // Mins appends the minimum of every group to dst.
 func (s *GroupSummaryState[T]) Mins(dst []T) []T {
-	for g := range s.lo {
+	for g := range s.cells {
 		lo, _ := s.minMax(g)
 		dst = append(dst, lo)
 	}
@@ -462,7 +470,7 @@ func (s *GroupSummaryState[T]) Mins(dst []T) []T {
 
 // Maxs appends the maximum of every group to dst.
 func (s *GroupSummaryState[T]) Maxs(dst []T) []T {
-	for g := range s.lo {
+	for g := range s.cells {
 		_, hi := s.minMax(g)
 		dst = append(dst, hi)
 	}
@@ -471,22 +479,26 @@ func (s *GroupSummaryState[T]) Maxs(dst []T) []T {
 
 // Reset empties every group; the group count and the tables stay.
 func (s *GroupSummaryState[T]) Reset() {
-	n := len(s.lo)
-	s.lo, s.hi = s.lo[:0], s.hi[:0]
-	s.count, s.nulls, s.nan = s.count[:0], s.nulls[:0], s.nan[:0]
-	s.Grow(n)
+	f := groupFresh[T]()
+	for g := range s.cells {
+		s.cells[g] = f
+	}
 }
 
 // GroupCountState is the grouped form of [CountValid]: the number of
 // valid rows of each group.
 type GroupCountState struct {
-	count []int
+	count   []int
+	scratch []uint32 // lane-private tables, for few groups
 }
 
 // Grow raises the group count to groups, as [GroupSumState.Grow] does.
 func (s *GroupCountState) Grow(groups int) {
 	groupCount("GroupCountState.Grow", groups)
 	s.count = groupGrow(s.count, groups, 0)
+	if len(s.count) <= kernel.GroupLaneMaxGroups && len(s.scratch) < kernel.GroupLanes*len(s.count) {
+		s.scratch = make([]uint32, kernel.GroupLanes*len(s.count))
+	}
 }
 
 // Groups returns the group count.
@@ -500,6 +512,15 @@ func (s *GroupCountState) Groups() int { return len(s.count) }
 func (s *GroupCountState) Add(ids []uint32, m ...Mask) {
 	bits, off, sel, hasSel := maskOf(len(ids), m)
 	groupIDs("GroupCountState.Add", len(ids), ids, len(s.count))
+	s.add(ids, bits, off, sel, hasSel)
+}
+
+// add is Add after validation.
+func (s *GroupCountState) add(ids []uint32, bits []byte, off int, sel []uint32, hasSel bool) {
+	if bits == nil && !hasSel && kernel.GroupUseLanes(len(ids), len(s.count)) {
+		kernel.GroupCountLanes(s.count, s.scratch, ids)
+		return
+	}
 	kernel.GroupCount(s.count, nil, len(ids), ids, bits, off, sel, hasSel)
 }
 

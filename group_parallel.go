@@ -147,18 +147,18 @@ func groupExactParallel[T constraints.Integer](e *groupExact, x []T, ids []uint3
 // It panics as Add does, before any goroutine starts.
 func (s *GroupSummaryState[T]) AddParallel(x []T, ids []uint32, workers int, m ...Mask) {
 	bits, off, sel, hasSel := maskOf(len(x), m)
-	groupIDs("GroupSummaryState.AddParallel", len(x), ids, len(s.lo))
-	w := groupWorkers[T](workers, groupVisited(len(x), sel, hasSel), len(s.lo))
+	groupIDs("GroupSummaryState.AddParallel", len(x), ids, len(s.cells))
+	w := groupWorkers[T](workers, groupVisited(len(x), sel, hasSel), len(s.cells))
 	if w <= 1 {
-		kernel.GroupSummary(s.lo, s.hi, s.count, s.nulls, s.nan, x, ids, bits, off, sel, hasSel)
+		kernel.GroupSummary(s.cells, x, ids, bits, off, sel, hasSel)
 		return
 	}
 	parts := make([]GroupSummaryState[T], w)
 	groupParallel(x, ids, bits, off, sel, hasSel, w,
 		func(k int, x []T, ids []uint32, bits []byte, off int, sel []uint32) {
 			p := &parts[k]
-			p.Grow(len(s.lo))
-			kernel.GroupSummary(p.lo, p.hi, p.count, p.nulls, p.nan, x, ids, bits, off, sel, hasSel)
+			p.Grow(len(s.cells))
+			kernel.GroupSummary(p.cells, x, ids, bits, off, sel, hasSel)
 		},
 		func(k int) { s.Merge(&parts[k]) })
 }
@@ -171,7 +171,7 @@ func (s *GroupCountState) AddParallel(ids []uint32, workers int, m ...Mask) {
 	groupIDs("GroupCountState.AddParallel", len(ids), ids, len(s.count))
 	w := groupWorkers[uint32](workers, groupVisited(len(ids), sel, hasSel), len(s.count))
 	if w <= 1 {
-		kernel.GroupCount(s.count, nil, len(ids), ids, bits, off, sel, hasSel)
+		s.add(ids, bits, off, sel, hasSel)
 		return
 	}
 	parts := make([]GroupCountState, w)
@@ -179,7 +179,7 @@ func (s *GroupCountState) AddParallel(ids []uint32, workers int, m ...Mask) {
 		func(k int, x []uint32, ids []uint32, bits []byte, off int, sel []uint32) {
 			p := &parts[k]
 			p.Grow(len(s.count))
-			kernel.GroupCount(p.count, nil, len(ids), ids, bits, off, sel, hasSel)
+			p.add(ids, bits, off, sel, hasSel)
 		},
 		func(k int) { s.Merge(&parts[k]) })
 }
