@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"unsafe"
 
 	"golang.org/x/exp/constraints"
 
@@ -39,7 +38,9 @@ func groupIDs(op string, n int, ids []uint32, groups int) {
 	if len(ids) != n {
 		panic(fmt.Sprintf("quiver: %s: %d group ids for %d values", op, len(ids), n))
 	}
-	if len(ids) == 0 || uint64(kernel.GroupMaxID(ids)) < uint64(groups) {
+	// The dense max kernel of the active backend: a vector pass, a small
+	// fraction of the grouped loop that follows.
+	if len(ids) == 0 || uint64(Max(ids)) < uint64(groups) {
 		return
 	}
 	for i, g := range ids {
@@ -140,57 +141,110 @@ func (s *GroupSumState[T]) Sums(dst []T) []T { return append(dst, s.sums...) }
 func (s *GroupSumState[T]) Reset() { clear(s.sums) }
 
 // groupExact is the exact per-group integer sum shared by
-// GroupIntSumState and GroupUintSumState: ex holds what was flushed, hi
-// and lo the split sums of the rows since (kernel.GroupSumSplit), rows
-// their count.
+// GroupIntSumState and GroupUintSumState. The exact sum of group g is
+// ex[g] + hi[g]·2^32 + int64(lo[g]): ex holds what was flushed; lo takes
+// rows as int64 values (kernel.GroupSumInt64) while a bound on their
+// magnitudes keeps every group's sum of them within ±2^62 (room is what
+// is left of that bound), and hi and lo take split halves
+// (kernel.GroupSumSplit, at most 2^30 rows, so lo's share stays below
+// 2^62 too) when it does not. Together lo stays within int64.
 type groupExact struct {
-	scratch []int64 // lane-private tables, for few groups
-	ex      []num.Int128
-	hi      []int64
-	lo      []uint64
-	rows    int
-	narrow  bool // elements of 32 bits or less: lo is an int64 sum
+	ex    []num.Int128
+	hi    []int64
+	lo    []uint64
+	room  uint64 // magnitude lo can still take as int64 values
+	split int    // rows in the split halves since the last flush
 }
+
+// groupRoom is the magnitude bound of the int64 path between flushes.
+const groupRoom = 1 << 62
 
 func (e *groupExact) grow(op string, groups int) {
 	groupCount(op, groups)
+	if e.ex == nil {
+		e.room = groupRoom
+	}
 	e.ex = groupGrow(e.ex, groups, num.Int128{})
 	e.hi = groupGrow(e.hi, groups, 0)
 	e.lo = groupGrow(e.lo, groups, 0)
-	if len(e.ex) <= kernel.GroupLaneMaxGroups && len(e.scratch) < kernel.GroupLanes*len(e.ex) {
-		e.scratch = make([]int64, kernel.GroupLanes*len(e.ex))
-	}
 }
 
-// flush moves the split sums into ex.
+// flush moves hi and lo into ex.
 func (e *groupExact) flush() {
 	for g := range e.ex {
 		e.ex[g] = e.at(g)
 		e.hi[g], e.lo[g] = 0, 0
 	}
-	e.rows = 0
+	e.room, e.split = groupRoom, 0
 }
 
 // at is the exact sum of group g.
 func (e *groupExact) at(g int) num.Int128 {
-	if e.narrow {
-		return e.ex[g].AddInt64(int64(e.lo[g]))
-	}
 	h := e.hi[g]
-	return e.ex[g].Add(h>>32, uint64(h)<<32).AddUint64(e.lo[g])
+	return e.ex[g].Add(h>>32, uint64(h)<<32).AddInt64(int64(e.lo[g]))
 }
 
-// add adds a validated batch of n visited rows.
-func groupExactAdd[T constraints.Integer](e *groupExact, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool) {
+// groupMagnitude is a bound on |v| for every element v of x: the larger of
+// |min| and |max|, from the dense min/max kernel of the active backend.
+func groupMagnitude[T constraints.Integer](x []T) uint64 {
+	if len(x) == 0 {
+		return 0
+	}
+	lo, hi := MinMax(x)
 	var zero T
-	e.narrow = unsafe.Sizeof(zero) <= 4
+	switch {
+	case lo >= zero: // unsigned, or no negative value
+		return uint64(hi)
+	case hi < zero:
+		return uint64(-int64(lo))
+	}
+	return max(uint64(-int64(lo)), uint64(int64(hi)))
+}
+
+// groupExactAdd adds a validated batch: through the int64 path when the
+// magnitudes allow it (after a flush if the room is used up, and in
+// chunks with a flush after each when the batch alone is too large and
+// the flushes are cheap against the chunks), else through the split
+// halves.
+func groupExactAdd[T constraints.Integer](e *groupExact, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool) {
 	n := len(x)
 	if hasSel {
 		n = len(sel)
 	}
+	if n == 0 {
+		return
+	}
+	m := groupMagnitude(x)
+	if m == 0 { // every value is 0
+		return
+	}
+	chunk := groupRoom / m // rows of magnitude m that fit in the room
+	if uint64(n) <= e.room/m {
+		kernel.GroupSumInt64(e.lo, x, ids, bits, off, sel, hasSel)
+		e.room -= uint64(n) * m
+		return
+	}
+	if uint64(n) <= chunk || chunk >= uint64(4*len(e.ex)) {
+		// After a flush the batch fits, or fits in chunks whose flushes
+		// cost at most a quarter of a table access per row.
+		for n > 0 {
+			e.flush()
+			k := int(min(uint64(n), chunk))
+			groupInt64Part(e, x, ids, bits, off, sel, hasSel, k)
+			e.room -= uint64(k) * m
+			n -= k
+			if hasSel {
+				sel = sel[k:]
+			} else {
+				x, ids = x[k:], ids[k:]
+				bits, off = bitSpan(bits, off+k, len(x))
+			}
+		}
+		return
+	}
 	for n > 0 {
 		k := min(n, kernel.GroupMaxRows/2)
-		if e.rows+k >= kernel.GroupMaxRows {
+		if e.split+k > kernel.GroupMaxRows {
 			e.flush()
 		}
 		if hasSel {
@@ -198,17 +252,23 @@ func groupExactAdd[T constraints.Integer](e *groupExact, x []T, ids []uint32, bi
 			sel = sel[k:]
 		} else {
 			bs, o := bitSpan(bits, off, k)
-			if bs == nil && kernel.GroupUseLanes(k, len(e.ex)) {
-				kernel.GroupSumSplitLanes(e.hi, e.lo, e.scratch, x[:k], ids[:k])
-			} else {
-				kernel.GroupSumSplit(e.hi, e.lo, x[:k], ids[:k], bs, o, nil, false)
-			}
+			kernel.GroupSumSplit(e.hi, e.lo, x[:k], ids[:k], bs, o, nil, false)
 			x, ids = x[k:], ids[k:]
 			bits, off = bitSpan(bits, off+k, len(x))
 		}
-		e.rows += k
+		e.split += k
 		n -= k
 	}
+}
+
+// groupInt64Part adds the first k visited rows through the int64 path.
+func groupInt64Part[T constraints.Integer](e *groupExact, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool, k int) {
+	if hasSel {
+		kernel.GroupSumInt64(e.lo, x, ids, bits, off, sel[:k], true)
+		return
+	}
+	bs, o := bitSpan(bits, off, k)
+	kernel.GroupSumInt64(e.lo, x[:k], ids[:k], bs, o, nil, false)
 }
 
 func (e *groupExact) merge(o *groupExact) {
@@ -222,7 +282,7 @@ func (e *groupExact) reset() {
 	clear(e.ex)
 	clear(e.hi)
 	clear(e.lo)
-	e.rows = 0
+	e.room, e.split = groupRoom, 0
 }
 
 // GroupIntSumState is the grouped form of [SumInt] and [SumChecked]: the

@@ -3,6 +3,7 @@ package quiver
 import (
 	"encoding/binary"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"runtime/debug"
 	"slices"
@@ -305,4 +306,35 @@ func FuzzGroup(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestGroupIntSumRoom: batches whose values are small enough for the
+// int64 path one at a time, but whose sum over many batches leaves int64,
+// stay exact (the state flushes before the room is used up), for every
+// way in: one row per batch, whole batches, and chunks.
+func TestGroupIntSumRoom(t *testing.T) {
+	vals := []int64{1 << 62, 1<<62 + 5, math.MaxInt64, 1 << 61, math.MinInt64 + 1}
+	var s GroupIntSumState[int64]
+	var u GroupUintSumState[uint64]
+	s.Grow(2)
+	u.Grow(2)
+	want := new(big.Int).SetInt64(0)
+	uwant := new(big.Int).SetInt64(0)
+	for k := range 64 {
+		v := vals[k%len(vals)]
+		s.Add([]int64{v, 3}, []uint32{0, 1})
+		want.Add(want, new(big.Int).SetInt64(v))
+		w := uint64(v) >> 1
+		u.Add([]uint64{w, w, w}, []uint32{1, 1, 0})
+		uwant.Add(uwant, new(big.Int).SetUint64(2*w))
+	}
+	if got := s.Exact(0); got.Cmp(want) != 0 {
+		t.Fatalf("int64 sum over 64 batches: got %v, want %v", got, want)
+	}
+	if got := u.Exact(1); got.Cmp(uwant) != 0 {
+		t.Fatalf("uint64 sum over 64 batches: got %v, want %v", got, uwant)
+	}
+	if s.Sum(1) != 3*64 {
+		t.Fatalf("small group: %d", s.Sum(1))
+	}
 }

@@ -246,7 +246,23 @@ type groupSummer[T Number, S int64 | uint64] interface {
 // testGroupSums checks one Add, batches with growth, merges of the
 // batches' states in random order (exact: any order), and AddParallel.
 func testGroupSums[T constraints.Integer, S int64 | uint64, P groupSummer[T, S]](t *testing.T, r *rand.Rand, fresh func() P, merge func(a, b P)) {
+	var cases []groupCase[T]
 	for _, c := range groupCases[T](r, testing.Short()) {
+		// Each case as drawn (full-range values take the split halves,
+		// small ones the int64 path) and with the values shifted right by 8
+		// (64-bit values of magnitude at most 2^55 take the int64 path in chunks of 64
+		// rows or more, with a flush after each).
+		cases = append(cases, c)
+		d := c
+		d.x = slices.Clone(c.x)
+		sh := uint(8)
+		for i := range d.x {
+			d.x[i] >>= sh // arithmetic for signed T
+		}
+		d.desc += " values>>8"
+		cases = append(cases, d)
+	}
+	for _, c := range cases {
 		want := groupExactWant[T, S](c, c.rm)
 		wrap := ref.GroupSumInt[T, S](c.x, c.ids, c.groups, c.rm)
 		check := func(what string, s P) {

@@ -60,52 +60,46 @@ func GroupSumFloat[T constraints.Float](acc, x []T, ids []uint32, bits []byte, o
 // constant an int on 32-bit platforms.
 const GroupMaxRows = 1 << 30
 
-// GroupSumSplit adds the participating rows of x exactly, in two tables:
-// hi[g] += v >> 32 (arithmetic, so signed for signed T) and
-// lo[g] += v & (2^32-1), so that the exact sum of group g is
-// hi[g]·2^32 + lo[g] as long as fewer than GroupMaxRows rows were added
-// since the tables were zero. For element types of 32 bits or less hi is
-// left alone and lo[g] holds the sum as an int64 (two's complement).
-// Integer addition is associative, so the loop may use lane-private
-// tables; the result does not depend on the order.
-func GroupSumSplit[T constraints.Integer](hi []int64, lo []uint64, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool) {
-	if groupWide[T]() {
-		groupSplitWide(hi, lo, x, ids, bits, off, sel, hasSel)
-		return
-	}
+// GroupSumInt64 adds the participating rows of x to acc[ids[i]] as int64
+// values, wrapping (acc holds the two's complement bits): the plain
+// grouped loop, exact as long as no group's sum leaves int64, which the
+// caller guarantees from a bound on the magnitudes of x.
+func GroupSumInt64[T constraints.Integer](acc []uint64, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool) {
 	switch {
 	case hasSel:
 		for _, i := range sel {
 			if groupBit(bits, off, int(i)) {
-				lo[ids[i]] += uint64(int64(x[i]))
+				acc[ids[i]] += uint64(int64(x[i]))
 			}
 		}
 	case bits != nil:
 		ids = ids[:len(x)]
 		for i, v := range x {
 			if groupBit(bits, off, i) {
-				lo[ids[i]] += uint64(int64(v))
+				acc[ids[i]] += uint64(int64(v))
 			}
 		}
 	default:
 		ids = ids[:len(x)]
 		i := 0
 		for ; i+4 <= len(x); i += 4 {
-			lo[ids[i]] += uint64(int64(x[i]))
-			lo[ids[i+1]] += uint64(int64(x[i+1]))
-			lo[ids[i+2]] += uint64(int64(x[i+2]))
-			lo[ids[i+3]] += uint64(int64(x[i+3]))
+			acc[ids[i]] += uint64(int64(x[i]))
+			acc[ids[i+1]] += uint64(int64(x[i+1]))
+			acc[ids[i+2]] += uint64(int64(x[i+2]))
+			acc[ids[i+3]] += uint64(int64(x[i+3]))
 		}
 		for ; i < len(x); i++ {
-			lo[ids[i]] += uint64(int64(x[i]))
+			acc[ids[i]] += uint64(int64(x[i]))
 		}
 	}
 }
 
-// groupSplitWide is GroupSumSplit for 64-bit elements. v >> 32 is
-// arithmetic for signed T and logical for unsigned T, so hi gets the high
-// half with its sign.
-func groupSplitWide[T constraints.Integer](hi []int64, lo []uint64, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool) {
+// GroupSumSplit adds the participating rows of x exactly, in two tables:
+// hi[g] += v >> 32 (arithmetic for signed T, so the high half keeps the
+// sign) and lo[g] += v & (2^32-1), so that the exact sum of group g is
+// hi[g]·2^32 + lo[g] as long as fewer than 2^31 rows were added since
+// the tables were zero. It makes no assumption on the magnitudes.
+func GroupSumSplit[T constraints.Integer](hi []int64, lo []uint64, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool) {
 	sh := uint(32)
 	switch {
 	case hasSel:
@@ -133,12 +127,6 @@ func groupSplitWide[T constraints.Integer](hi []int64, lo []uint64, x []T, ids [
 			lo[g] += uint64(v) & 0xFFFFFFFF
 		}
 	}
-}
-
-// groupWide reports whether T has 64 bits.
-func groupWide[T constraints.Integer]() bool {
-	one, sh := T(1), uint(32)
-	return one<<sh != 0
 }
 
 // GroupCount adds, per group, the selected rows that are valid to

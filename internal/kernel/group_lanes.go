@@ -1,11 +1,8 @@
 package kernel
 
-import "golang.org/x/exp/constraints"
-
 // Lane-private tables. In the plain loop acc[ids[i]] += x[i], a row whose
 // group is that of a row just before it must wait for that row's store;
-// with few groups that is frequent. The exact reductions (counts, integer
-// sums) may instead spread rows over GroupLanes private tables, row i to
+// with few groups that is frequent. The exact reductions may instead spread rows over GroupLanes private tables, row i to
 // table i mod GroupLanes, so that the rows of one unrolled step never
 // share a table entry, and add the tables into the result at the end. The
 // result is the same: integer addition is associative. The tables cost a
@@ -58,60 +55,6 @@ func GroupCountLanes(count []int, scratch []uint32, ids []uint32) {
 		}
 		for g := range count {
 			count[g] += int(t0[g]) + int(t1[g]) + int(t2[g]) + int(t3[g])
-		}
-	}
-}
-
-// GroupSumSplitLanes is GroupSumSplit for a dense batch, through the
-// private tables scratch (at least GroupLanes·len(lo) entries).
-func GroupSumSplitLanes[T constraints.Integer](hi []int64, lo []uint64, scratch []int64, x []T, ids []uint32) {
-	G := len(lo)
-	ids = ids[:len(x)]
-	for len(x) > 0 {
-		k := min(len(x), groupLaneChunk)
-		xs, is := x[:k], ids[:k]
-		x, ids = x[k:], ids[k:]
-		t := scratch[:GroupLanes*G]
-		clear(t)
-		if !groupWide[T]() {
-			t0, t1, t2, t3 := t[:G], t[G:2*G], t[2*G:3*G], t[3*G:4*G]
-			is = is[:len(xs)]
-			i := 0
-			for ; i+4 <= len(xs); i += 4 {
-				t0[is[i]] += int64(xs[i])
-				t1[is[i+1]] += int64(xs[i+1])
-				t2[is[i+2]] += int64(xs[i+2])
-				t3[is[i+3]] += int64(xs[i+3])
-			}
-			for ; i < len(xs); i++ {
-				t0[is[i]] += int64(xs[i])
-			}
-			for g := range lo {
-				lo[g] += uint64(t0[g] + t1[g] + t2[g] + t3[g])
-			}
-			continue
-		}
-		// 64-bit elements: two lanes, each a table of (high, low) pairs.
-		sh := uint(32)
-		l0, l1 := t[:2*G], t[2*G:4*G]
-		is = is[:len(xs)]
-		i := 0
-		for ; i+2 <= len(xs); i += 2 {
-			a, b := 2*int(is[i]), 2*int(is[i+1])
-			v, w := xs[i], xs[i+1]
-			l0[a] += int64(v >> sh)
-			l0[a+1] += int64(uint64(v) & 0xFFFFFFFF)
-			l1[b] += int64(w >> sh)
-			l1[b+1] += int64(uint64(w) & 0xFFFFFFFF)
-		}
-		for ; i < len(xs); i++ {
-			a := 2 * int(is[i])
-			l0[a] += int64(xs[i] >> sh)
-			l0[a+1] += int64(uint64(xs[i]) & 0xFFFFFFFF)
-		}
-		for g := range lo {
-			hi[g] += l0[2*g] + l1[2*g]
-			lo[g] += uint64(l0[2*g+1] + l1[2*g+1])
 		}
 	}
 }

@@ -63,23 +63,6 @@ func groupUpdate[T constraints.Integer | constraints.Float](c *GroupCell[T], v T
 	}
 }
 
-// GroupMaxID returns the largest id of ids, and 0 for none; the API uses
-// it to check ids against the group count before any state changes.
-func GroupMaxID(ids []uint32) uint32 {
-	var m0, m1, m2, m3 uint32
-	i := 0
-	for ; i+4 <= len(ids); i += 4 {
-		m0 = max(m0, ids[i])
-		m1 = max(m1, ids[i+1])
-		m2 = max(m2, ids[i+2])
-		m3 = max(m3, ids[i+3])
-	}
-	for ; i < len(ids); i++ {
-		m0 = max(m0, ids[i])
-	}
-	return max(m0, m1, m2, m3)
-}
-
 // GroupSorted reports whether ids never decrease.
 func GroupSorted(ids []uint32) bool {
 	for i := 1; i < len(ids); i++ {
