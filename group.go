@@ -224,9 +224,10 @@ func groupExactAdd[T constraints.Integer](e *groupExact, x []T, ids []uint32, bi
 		e.room -= uint64(n) * m
 		return
 	}
-	if uint64(n) <= chunk || chunk >= uint64(4*len(e.ex)) {
+	if uint64(n) <= chunk || chunk >= uint64(64*len(e.ex)) {
 		// After a flush the batch fits, or fits in chunks whose flushes
-		// cost at most a quarter of a table access per row.
+		// cost at most 1/64 of a table access per row (measured: a flush of 16
+		// groups every 64 rows made the sum 2.6x slower than the split halves).
 		for n > 0 {
 			e.flush()
 			k := int(min(uint64(n), chunk))
