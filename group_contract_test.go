@@ -2,6 +2,7 @@ package quiver
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -102,6 +103,19 @@ func TestWindowContract(t *testing.T) {
 	groupPanics(t, "count bounds", func() { CountValidWindows(nil, 3, []int{0, 4}) }, "out of range for 3 values")
 	groupPanics(t, "RunBounds order", func() { RunBounds(nil, []uint32{0, 2, 1}, 3) }, "RunBounds", "group id 1 at row 2 is below the id 2 before it")
 	groupPanics(t, "RunBounds range", func() { RunBounds(nil, []uint32{0, 2, 5, 5}, 3) }, "group id 5 at row 2 is out of range for 3 groups")
+	// An out-of-order id at every position of inputs up to 20 rows (every
+	// lane of the unrolled check and its tail).
+	for n := 2; n <= 20; n++ {
+		for p := 1; p < n; p++ {
+			ids := make([]uint32, n)
+			for i := range ids {
+				ids[i] = uint32(i + 1)
+			}
+			ids[p] = ids[p-1] - 1
+			groupPanics(t, fmt.Sprintf("RunBounds n=%d descent at %d", n, p), func() { RunBounds(nil, ids, 100) },
+				fmt.Sprintf("at row %d is below", p))
+		}
+	}
 	dst := []float64{42}
 	func() {
 		defer func() { recover() }()

@@ -67,16 +67,7 @@ func RunBounds(dst []int, ids []uint32, groups int) []int {
 		}
 		panic(fmt.Sprintf("quiver: RunBounds: group id %d at row %d is out of range for %d groups", ids[i], i, groups))
 	}
-	g := 0
-	for i, id := range ids {
-		for ; g <= int(id); g++ {
-			dst = append(dst, i)
-		}
-	}
-	for ; g <= groups; g++ {
-		dst = append(dst, len(ids))
-	}
-	return dst
+	return kernel.GroupRunBounds(dst, ids, groups)
 }
 
 // SumWindows appends [Sum] of each window of x to dst.

@@ -63,12 +63,48 @@ func groupUpdate[T constraints.Integer | constraints.Float](c *GroupCell[T], v T
 	}
 }
 
-// GroupSorted reports whether ids never decrease.
+// GroupSorted reports whether ids never decrease. b < a for uint32 a and
+// b is the sign of uint64(b) - uint64(a); the signs are or-ed, four
+// independent differences a step, with no branch per row.
 func GroupSorted(ids []uint32) bool {
-	for i := 1; i < len(ids); i++ {
-		if ids[i] < ids[i-1] {
-			return false
-		}
+	if len(ids) < 2 {
+		return true
 	}
-	return true
+	a, b := ids[:len(ids)-1], ids[1:]
+	b = b[:len(a)]
+	var d0, d1, d2, d3 uint64
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		d0 |= uint64(b[i]) - uint64(a[i])
+		d1 |= uint64(b[i+1]) - uint64(a[i+1])
+		d2 |= uint64(b[i+2]) - uint64(a[i+2])
+		d3 |= uint64(b[i+3]) - uint64(a[i+3])
+	}
+	for ; i < len(a); i++ {
+		d0 |= uint64(b[i]) - uint64(a[i])
+	}
+	return (d0|d1|d2|d3)>>63 == 0
+}
+
+// GroupRunBounds appends to dst, for sorted ids (checked by the caller)
+// all below groups, the first row of each group 0..groups-1 and then
+// len(ids): each boundary found by a binary search from the previous
+// one, so that long runs cost a logarithm, not a row each.
+func GroupRunBounds(dst []int, ids []uint32, groups int) []int {
+	lo := 0
+	for g := range groups {
+		// The first row at or after lo whose id is g or more.
+		i, j := lo, len(ids)
+		for i < j {
+			h := int(uint(i+j) >> 1)
+			if ids[h] < uint32(g) {
+				i = h + 1
+			} else {
+				j = h
+			}
+		}
+		dst = append(dst, i)
+		lo = i
+	}
+	return append(dst, len(ids))
 }
