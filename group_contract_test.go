@@ -116,6 +116,29 @@ func TestWindowContract(t *testing.T) {
 				fmt.Sprintf("at row %d is below", p))
 		}
 	}
+	// The same on long runs (checked window by window): 64 rows in 2
+	// groups with a descent or an id out of range at every position.
+	for p := 1; p < 64; p++ {
+		ids := make([]uint32, 64)
+		for i := range ids {
+			ids[i] = uint32(i / 32)
+		}
+		if ids[p-1] > 0 {
+			ids[p] = ids[p-1] - 1
+		} else {
+			ids[p-1], ids[p] = 1, 0
+		}
+		groupPanics(t, fmt.Sprintf("RunBounds long runs, descent at %d", p), func() { RunBounds(nil, ids, 2) }, "is below the id")
+		big := make([]uint32, 64)
+		for i := range big {
+			big[i] = uint32(i / 32)
+			if i >= p {
+				big[i] = 2
+			}
+		}
+		groupPanics(t, fmt.Sprintf("RunBounds long runs, id 2 from row %d", p), func() { RunBounds(nil, big, 2) },
+			fmt.Sprintf("group id 2 at row %d is out of range for 2 groups", p))
+	}
 	dst := []float64{42}
 	func() {
 		defer func() { recover() }()

@@ -51,23 +51,47 @@ func windowMask(op string, n int, bounds []int, m []Mask) ([]byte, int) {
 // groups+1 values, group g being rows dst[g]:dst[g+1] (empty for a group
 // with no row), for use by the windowed functions. It panics if an id is
 // below the one before it (ids out of order) or at or above groups.
+//
+// The boundaries come from a binary search per group; the ids are then
+// checked window by window (every id of window g must be g, which holds
+// exactly when the ids are sorted and below groups) with the dense
+// min/max kernel when the windows are long, and by a scan otherwise.
 func RunBounds(dst []int, ids []uint32, groups int) []int {
 	groupCount("RunBounds", groups)
-	if !kernel.GroupSorted(ids) {
-		for i := 1; i < len(ids); i++ {
-			if ids[i] < ids[i-1] {
-				panic(fmt.Sprintf("quiver: RunBounds: group id %d at row %d is below the id %d before it", ids[i], i, ids[i-1]))
+	start := len(dst)
+	dst = kernel.GroupRunBounds(dst, ids, groups)
+	ok := true
+	if len(ids) >= 16*groups {
+		b := dst[start:]
+		for g := range groups {
+			if lo, hi := b[g], b[g+1]; lo < hi {
+				if mn, mx := MinMax(ids[lo:hi]); mn != uint32(g) || mx != uint32(g) {
+					ok = false
+					break
+				}
 			}
 		}
+	} else {
+		ok = kernel.GroupSorted(ids) && (len(ids) == 0 || uint64(ids[len(ids)-1]) < uint64(groups))
 	}
-	if len(ids) > 0 && uint64(ids[len(ids)-1]) >= uint64(groups) {
-		i := len(ids) - 1
-		for i > 0 && uint64(ids[i-1]) >= uint64(groups) {
-			i--
+	if !ok {
+		runBoundsPanic(ids, groups)
+	}
+	return dst
+}
+
+// runBoundsPanic panics with the message for the first id of ids that is
+// out of order or out of range.
+func runBoundsPanic(ids []uint32, groups int) {
+	for i, id := range ids {
+		if i > 0 && id < ids[i-1] {
+			panic(fmt.Sprintf("quiver: RunBounds: group id %d at row %d is below the id %d before it", id, i, ids[i-1]))
 		}
-		panic(fmt.Sprintf("quiver: RunBounds: group id %d at row %d is out of range for %d groups", ids[i], i, groups))
+		if uint64(id) >= uint64(groups) {
+			panic(fmt.Sprintf("quiver: RunBounds: group id %d at row %d is out of range for %d groups", id, i, groups))
+		}
 	}
-	return kernel.GroupRunBounds(dst, ids, groups)
+	panic("quiver: RunBounds: internal error: the ids passed the scan") // not reached
 }
 
 // SumWindows appends [Sum] of each window of x to dst.
