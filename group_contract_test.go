@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -76,6 +77,12 @@ func TestGroupContract(t *testing.T) {
 		groupPanics(t, "result of a group out of range", c, "group", "out of range for 3 groups")
 	}
 	groupPanics(t, "negative Grow", func() { s.Grow(-1) }, "group count -1")
+	if strconv.IntSize == 64 {
+		sh := 32          // a variable shift: the constant would not compile for 32-bit ints
+		huge := 1<<sh + 1 // above what uint32 ids can name; checked before any allocation
+		groupPanics(t, "huge Grow", func() { s.Grow(huge) }, "group count 4294967297")
+		groupPanics(t, "huge Grow summary", func() { sm.Grow(math.MaxInt) }, "GroupSummaryState.Grow")
+	}
 	// Nothing changed in the other states either.
 	if c := cs.Counts(nil); !slices.Equal(c, []int{0, 0, 0}) {
 		t.Fatalf("counts changed: %v", c)
