@@ -1,11 +1,11 @@
-// Package kernel holds quiver's loops below the API.
-//
-// This file and the other group*.go files are the grouped kernels: loops
+// The grouped kernels (this file and the other group*.go files): loops
 // that add each participating row of a column to the accumulator of its
-// group. They are self-contained (they use no other name of this package)
-// and assume validated input: every id below the length of the tables,
-// len(ids) == len(x), the bitmap span covering the rows from bit off, and
-// every selection index below len(x).
+// group. They are self-contained (they use no other name of this package,
+// whose documentation lives with its other files) and assume validated
+// input: every id below the length of the tables, len(ids) == len(x), the
+// bitmap span covering the rows from bit off, and every selection index
+// below len(x).
+
 package kernel
 
 import "golang.org/x/exp/constraints"
