@@ -40,8 +40,10 @@
 // column's unit). Other types, and a T that is not the column's, give an
 // error, never a panic: errors wrap arrow.ErrNotImplemented (a type
 // quiver does not reduce), arrow.ErrType (the wrong T) or
-// arrow.ErrInvalid (a malformed array: buffers too short for its length
-// and offset).
+// arrow.ErrInvalid (a malformed array, see "Untrusted input"). Decimal
+// arrays are not reduced (arrow.ErrNotImplemented), though arrow-go
+// stores Decimal32 and Decimal64 values as int32 and int64: a sum or
+// minimum of their unscaled integers would not be the column's.
 //
 // # Semantics
 //
@@ -49,5 +51,30 @@
 // values, the ADR-013 order of float sums; see package quiver). An array
 // with a null count of 0 is taken as having no nulls, as the Arrow format
 // allows, without reading its bitmap; one with an unknown null count is
-// read through its bitmap.
+// read through its bitmap. A positive null count is not compared with the
+// bitmap, which is the truth: Summarize's Nulls counts its clear bits.
+//
+// # Untrusted input
+//
+// Every array is checked before anything reads it, and a malformed one
+// gives an error wrapping arrow.ErrInvalid that names the chunk (the
+// index among the call's chunks, or the batch of a record reader), what
+// is wrong and the numbers, never a panic and never a result computed
+// from bytes outside the array's buffers:
+//
+//   - the array is not nil, nor a nil pointer, and has data;
+//   - its length and offset are not negative, and their sum is an int;
+//   - its stored null count is -1 (unknown) or in [0, length];
+//   - its values buffer holds offset+length values, by the buffer's own
+//     length: arrow-go builds the values slice up to the buffer's
+//     capacity, which for an array read through IPC runs on into the
+//     message's next buffers;
+//   - where the null count is not 0, its validity bitmap buffer holds
+//     ceil((offset+length)/8) bytes, or is absent with an unknown count
+//     (every row valid, as arrow-go's IsValid says).
+//
+// The values and the bitmap handed to quiver end at the array's last row,
+// in length and capacity. arrow-go's own constructors and IPC reader have
+// limits of their own: read untrusted streams through ipc.NewMessageReader
+// with ipc.WithMetadataSizeLimit and ipc.WithBodySizeLimit.
 package quiverarrow

@@ -23,7 +23,7 @@ import (
 // values or is malformed (see [Values]).
 func Sum[T constraints.Float](chunks ...arrow.Array) (T, error) {
 	if len(chunks) == 1 {
-		x, bits, off, err := view[T](chunks[0])
+		x, bits, off, err := view[T](chunks[0], place{"chunk", 0})
 		if err != nil || bits == nil {
 			return quiver.Sum(x), err
 		}
@@ -121,7 +121,7 @@ func uintState[T constraints.Unsigned](chunks []arrow.Array) (quiver.UintSumStat
 // is malformed (see [Values]).
 func Min[T quiver.Number](chunks ...arrow.Array) (T, error) {
 	if len(chunks) == 1 {
-		x, bits, off, err := view[T](chunks[0])
+		x, bits, off, err := view[T](chunks[0], place{"chunk", 0})
 		switch {
 		case err != nil:
 			return 0, err
@@ -144,7 +144,7 @@ func Min[T quiver.Number](chunks ...arrow.Array) (T, error) {
 // is malformed (see [Values]).
 func Max[T quiver.Number](chunks ...arrow.Array) (T, error) {
 	if len(chunks) == 1 {
-		x, bits, off, err := view[T](chunks[0])
+		x, bits, off, err := view[T](chunks[0], place{"chunk", 0})
 		switch {
 		case err != nil:
 			return 0, err
@@ -177,7 +177,7 @@ func MinMax[T quiver.Number](chunks ...arrow.Array) (lo, hi T, err error) {
 // malformed (see [Values]); the Summary is then the zero value.
 func Summarize[T quiver.Number](chunks ...arrow.Array) (quiver.Summary[T], error) {
 	if len(chunks) == 1 {
-		x, bits, off, err := view[T](chunks[0])
+		x, bits, off, err := view[T](chunks[0], place{"chunk", 0})
 		switch {
 		case err != nil:
 			return quiver.Summary[T]{}, err
@@ -212,13 +212,13 @@ func summaryState[T quiver.Number](chunks []arrow.Array) (quiver.SummaryState[T]
 // so that neither the state nor the Mask escapes: the one-call
 // reductions do not allocate.
 func eachChunk[T quiver.Number](chunks []arrow.Array, add func(x []T, bits []byte, off int)) error {
-	for _, c := range chunks {
-		if _, _, _, err := view[T](c); err != nil {
+	for i, c := range chunks {
+		if _, _, _, err := view[T](c, place{"chunk", i}); err != nil {
 			return err
 		}
 	}
 	for _, c := range chunks {
-		x, bits, off, _ := view[T](c)
+		x, bits, off, _ := view[T](c, place{})
 		add(x, bits, off)
 	}
 	return nil
@@ -228,33 +228,40 @@ func eachChunk[T quiver.Number](chunks []arrow.Array, add func(x []T, bits []byt
 // with a validity bitmap, counted from the bitmap by [quiver.CountValid]
 // (so that it agrees with the Count of [Summarize] on the same arrays);
 // an array whose null count is 0 is counted as all valid without reading
-// its bitmap, and an array of type Null as all null.
+// its bitmap, and an array of type Null as all null. It counts what
+// arrow-go's IsValid reports: for a dictionary array the validity of its
+// indices (a null among the dictionary's values is not a null row), for a
+// struct or list array its own bitmap, not its children's.
 //
 // It returns an error wrapping arrow.ErrNotImplemented for union and
 // run-end encoded arrays, whose nulls are not in a validity bitmap of
-// their own, and one wrapping arrow.ErrInvalid for an array whose bitmap
-// is too short or missing where its null count says it has nulls.
+// their own, and one wrapping arrow.ErrInvalid for a malformed array: a
+// negative length or offset, a null count outside [-1, length], a bitmap
+// too short or missing where the null count says it has nulls (see the
+// package documentation's "Untrusted input").
 func CountValid(chunks ...arrow.Array) (int, error) {
 	var s quiver.CountState
-	for _, c := range chunks {
-		if c == nil {
-			return 0, fmt.Errorf("%w: quiverarrow: nil array", arrow.ErrInvalid)
+	for i, c := range chunks {
+		p := place{"chunk", i}
+		data, err := check(c, p)
+		if err != nil {
+			return 0, err
 		}
-		switch c.DataType().ID() {
+		switch data.DataType().ID() {
 		case arrow.NULL:
 			continue
 		case arrow.SPARSE_UNION, arrow.DENSE_UNION, arrow.RUN_END_ENCODED:
 			return 0, fmt.Errorf("%w: quiverarrow: CountValid of a %s array: its nulls are in its children",
-				arrow.ErrNotImplemented, c.DataType())
+				arrow.ErrNotImplemented, data.DataType())
 		}
-		bits, off, err := validity(c)
+		bits, off, err := validity(data, p)
 		switch {
 		case err != nil:
 			return 0, err
 		case bits == nil:
-			s.Add(c.Len())
+			s.Add(data.Len())
 		default:
-			s.Add(c.Len(), quiver.Valid(bits, off))
+			s.Add(data.Len(), quiver.Valid(bits, off))
 		}
 	}
 	return s.Count(), nil

@@ -16,7 +16,7 @@ import (
 // values or is malformed (see [Values]).
 func SumReproducible[T constraints.Float](chunks ...arrow.Array) (T, error) {
 	if len(chunks) == 1 {
-		x, bits, off, err := view[T](chunks[0])
+		x, bits, off, err := view[T](chunks[0], place{"chunk", 0})
 		if err != nil || bits == nil {
 			return quiver.SumReproducible(x), err
 		}

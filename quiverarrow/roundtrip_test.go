@@ -69,8 +69,12 @@ func buildAny(r *rand.Rand, dt arrow.DataType, n int, pNull float64) arrow.Array
 		return build(r, dt, floatGen[float32](), n, pNull)
 	case arrow.INT64:
 		return build(r, dt, intGen[int64](64, true), n, pNull)
+	case arrow.INT32:
+		return build(r, dt, intGen[int32](32, true), n, pNull)
 	case arrow.INT16:
 		return build(r, dt, intGen[int16](16, true), n, pNull)
+	case arrow.UINT16:
+		return build(r, dt, intGen[uint16](16, false), n, pNull)
 	case arrow.UINT32:
 		return build(r, dt, intGen[uint32](32, false), n, pNull)
 	case arrow.UINT64:

@@ -31,7 +31,12 @@ type Adder[T quiver.Number] interface {
 // It returns an error, leaving s unchanged, if arr is not an array of T
 // values or is malformed (see [Values]).
 func Add[T quiver.Number](s Adder[T], arr arrow.Array) error {
-	x, bits, off, err := view[T](arr)
+	return add(s, arr, place{})
+}
+
+// add is Add with the place of arr for errors.
+func add[T quiver.Number](s Adder[T], arr arrow.Array, p place) error {
+	x, bits, off, err := view[T](arr, p)
 	switch {
 	case err != nil:
 		return err
@@ -56,8 +61,8 @@ func AddColumn[T quiver.Number](s Adder[T], rdr array.RecordReader, col int) err
 		return fmt.Errorf("%w: quiverarrow: column %d of a schema with %d fields",
 			arrow.ErrIndex, col, rdr.Schema().NumFields())
 	}
-	for rdr.Next() {
-		if err := Add(s, rdr.RecordBatch().Column(col)); err != nil {
+	for i := 0; rdr.Next(); i++ {
+		if err := add(s, rdr.RecordBatch().Column(col), place{"batch", i}); err != nil {
 			return err
 		}
 	}

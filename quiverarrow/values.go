@@ -2,8 +2,13 @@ package quiverarrow
 
 import (
 	"fmt"
+	"math"
+	"reflect"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/quiverlabs/quiver"
 )
 
@@ -13,7 +18,9 @@ import (
 // array's own offset when arr may have nulls, the zero Mask (every element
 // valid, the dense kernels) when its null count is 0, whether or not a
 // bitmap was allocated. Nothing is copied: the slice and the Mask borrow
-// arr's buffers, so they are valid while arr is.
+// arr's buffers, so they are valid while arr is. The slice ends at the
+// array's last row in length and capacity, and the bitmap at the byte of
+// its last row, so nothing past the array can be reached through them.
 //
 // T is the Go type of the array's values as arrow-go stores them (see the
 // package documentation): float64 for a Float64 array, arrow.Timestamp for
@@ -21,8 +28,8 @@ import (
 // arrow.ErrNotImplemented for an array whose values quiver does not reduce
 // (strings, decimals, float16, nested types, ...), one wrapping
 // arrow.ErrType when arr holds values of another Go type than T, and one
-// wrapping arrow.ErrInvalid when arr's buffers are too short for its
-// length and offset.
+// wrapping arrow.ErrInvalid when arr is malformed (see the package
+// documentation's "Untrusted input").
 //
 // Use it to feed a quiver partial state or to pass a selection:
 //
@@ -30,11 +37,28 @@ import (
 //	if err != nil { ... }
 //	total := quiver.Sum(x, m.Select(rows))
 func Values[T quiver.Number](arr arrow.Array) ([]T, quiver.Mask, error) {
-	x, bits, off, err := view[T](arr)
+	x, bits, off, err := view[T](arr, place{})
 	if err != nil || bits == nil {
 		return x, quiver.Mask{}, err
 	}
 	return x, quiver.Valid(bits, off), nil
+}
+
+// place names the array an error is about: the index of a chunk among a
+// call's chunks, of a batch in a record reader, or nothing (one array
+// passed on its own). It is formatted only when there is an error.
+type place struct {
+	what string // "chunk", "batch" or ""
+	i    int
+}
+
+// invalid is an error wrapping arrow.ErrInvalid about the array at p.
+func invalid(p place, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	if p.what != "" {
+		msg = fmt.Sprintf("%s %d: %s", p.what, p.i, msg)
+	}
+	return fmt.Errorf("%w: quiverarrow: %s", arrow.ErrInvalid, msg)
 }
 
 // view is Values in parts: the values, and the validity bitmap with the
@@ -42,55 +66,120 @@ func Values[T quiver.Number](arr arrow.Array) ([]T, quiver.Mask, error) {
 // reductions use it to call quiver without a Mask on arrays without
 // nulls, which takes quiver's short-input fast paths as well as its dense
 // kernels.
-func view[T quiver.Number](arr arrow.Array) (x []T, bits []byte, off int, err error) {
-	if arr == nil {
-		return nil, nil, 0, fmt.Errorf("%w: quiverarrow: nil array", arrow.ErrInvalid)
-	}
-	typed, ok := arr.(interface{ Values() []T })
-	if !ok {
-		return nil, nil, 0, typeError[T](arr.DataType())
-	}
-	n := arr.Len()
-	x = typed.Values()
-	if len(x) != n {
-		// arrow-go leaves the values nil when the array has no value
-		// buffer; any other mismatch is a malformed array.
-		return nil, nil, 0, fmt.Errorf("%w: quiverarrow: %s array of length %d has %d values",
-			arrow.ErrInvalid, arr.DataType(), n, len(x))
-	}
-	bits, off, err = validity(arr)
+//
+// It is the one validation step before anything reads an array (see
+// check): the values buffer must hold offset+length values by its own
+// length, not by the capacity of the slice arrow-go builds over it
+// (which, for arrays read through IPC, runs on into the message's next
+// buffers), and the slice handed on is cut to exactly the array's rows.
+func view[T quiver.Number](arr arrow.Array, p place) (x []T, bits []byte, off int, err error) {
+	data, err := check(arr, p)
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	return x, bits, off, nil
+	dt := data.DataType()
+	// Decimal32 and Decimal64 arrays store int32 and int64 under names
+	// of their own, which satisfy quiver.Number: the type, not the Go
+	// storage, decides what quiverarrow reads.
+	typed, ok := arr.(interface{ Values() []T })
+	if goType(dt) == "" || !ok {
+		return nil, nil, 0, typeError[T](dt)
+	}
+	n, off := data.Len(), data.Offset()
+	if n > 0 {
+		var z T
+		size := int(unsafe.Sizeof(z))
+		have, bufs := 0, data.Buffers()
+		if len(bufs) > 1 && bufs[1] != nil {
+			have = bufs[1].Len()
+		}
+		// off+n does not overflow (check); the product may.
+		if off+n > math.MaxInt/size || have < (off+n)*size {
+			return nil, nil, 0, invalid(p, "%s values buffer has %d bytes, need %d for %d rows at offset %d",
+				dt, have, uint64(off+n)*uint64(size), n, off)
+		}
+	}
+	x = typed.Values()
+	if len(x) != n {
+		// arrow-go slices the values to the array's rows; no array it
+		// builds gets here.
+		return nil, nil, 0, invalid(p, "%s array of length %d has %d values", dt, n, len(x))
+	}
+	bits, off, err = validity(data, p)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	return x[:n:n], bits, off, nil
 }
 
-// validity returns arr's validity bitmap and the bit offset of its row 0,
-// or a nil bitmap when every row is valid, and an error for a bitmap that
-// is missing or too short for the array's nulls.
-func validity(arr arrow.Array) (bits []byte, off int, err error) {
-	n, data := arr.Len(), arr.Data()
-	// The null count as stored, not arr.NullN(): an unknown count (< 0)
-	// would make NullN count the bitmap once more (and store the count in
-	// shared array data), where the masked kernel counts it anyway.
-	if data.NullN() == 0 || n == 0 {
+// check returns arr's data after the checks every array gets, whatever
+// its type: not nil (nor a nil pointer, nor without data), a length and
+// offset that are not negative and whose sum is an int, and a stored null
+// count in [-1, length] (-1 is arrow-go's "unknown").
+func check(arr arrow.Array, p place) (arrow.ArrayData, error) {
+	if isNil(arr) {
+		return nil, invalid(p, "nil array")
+	}
+	data := arr.Data()
+	if isNil(data) {
+		return nil, invalid(p, "array without data")
+	}
+	n, off, nulls := data.Len(), data.Offset(), data.NullN()
+	switch {
+	case n < 0:
+		return nil, invalid(p, "%s array has length %d", data.DataType(), n)
+	case off < 0:
+		return nil, invalid(p, "%s array has offset %d", data.DataType(), off)
+	case n > math.MaxInt-off:
+		return nil, invalid(p, "%s array of length %d at offset %d ends past the largest int", data.DataType(), n, off)
+	case nulls < array.UnknownNullCount || nulls > n:
+		return nil, invalid(p, "%s array of length %d has a null count of %d", data.DataType(), n, nulls)
+	}
+	return data, nil
+}
+
+// isNil reports whether v is nil or holds a nil pointer, as a typed nil
+// array does (var a *array.Float64): its methods dereference it.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	r := reflect.ValueOf(v)
+	return r.Kind() == reflect.Pointer && r.IsNil()
+}
+
+// validity returns the validity bitmap of data, which check passed, and
+// the bit offset of its row 0, or a nil bitmap when every row is valid,
+// and an error for a bitmap that is missing or too short for the array's
+// nulls. The bitmap ends at the byte of the array's last row.
+func validity(data arrow.ArrayData, p place) (bits []byte, off int, err error) {
+	n, nulls := data.Len(), data.NullN()
+	// The null count as stored: an unknown count (-1) is not counted
+	// from the bitmap here, as arr.NullN() would, since the masked
+	// kernels count it anyway.
+	if nulls == 0 || n == 0 {
 		return nil, 0, nil
 	}
-	bits, off = arr.NullBitmapBytes(), data.Offset()
-	if len(bits) == 0 {
-		if data.NullN() < 0 {
+	off = data.Offset()
+	var bm *memory.Buffer
+	if bufs := data.Buffers(); len(bufs) > 0 {
+		bm = bufs[0]
+	}
+	if bm == nil || bm.Len() == 0 {
+		if nulls < 0 {
 			// An unknown count and no bitmap: arrow-go treats every row
 			// as valid (IsValid), and so does quiver.
 			return nil, 0, nil
 		}
-		return nil, 0, fmt.Errorf("%w: quiverarrow: %s array has %d nulls and no validity bitmap",
-			arrow.ErrInvalid, arr.DataType(), data.NullN())
+		return nil, 0, invalid(p, "%s array has %d nulls and no validity bitmap", data.DataType(), nulls)
 	}
-	if need := (uint64(off) + uint64(n) + 7) / 8; need > uint64(len(bits)) {
-		return nil, 0, fmt.Errorf("%w: quiverarrow: %s validity bitmap has %d bytes, need %d for %d rows at offset %d",
-			arrow.ErrInvalid, arr.DataType(), len(bits), need, n, off)
+	end := off + n // no overflow: check
+	need := end/8 + min(end%8, 1)
+	if bm.Len() < need {
+		return nil, 0, invalid(p, "%s validity bitmap buffer has %d bytes, need %d for %d rows at offset %d",
+			data.DataType(), bm.Len(), need, n, off)
 	}
-	return bits, off, nil
+	return bm.Bytes()[:need:need], off, nil
 }
 
 // typeError is the error for an array of type dt read as a []T: the Go
