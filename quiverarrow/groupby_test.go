@@ -399,7 +399,7 @@ func TestGroupByMerge(t *testing.T) {
 		for g, k := range keyOrder {
 			for _, vname := range []string{"i32", "u16"} {
 				ref := groups[slicesIndex(groupValues, vname)][k]
-				got := valueOf(out.Column(out.Schema().FieldIndices(vname+"_sum")[0]), g)
+				got := valueOf(out.Column(out.Schema().FieldIndices(vname + "_sum")[0]), g)
 				if fmt.Sprint(got) != refSum(ref.vals) {
 					t.Fatalf("order %v group %s %s_sum = %v, want %s", order, k, vname, got, refSum(ref.vals))
 				}
