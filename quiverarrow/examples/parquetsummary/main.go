@@ -5,13 +5,18 @@
 // quiver's partial states, and prints a summary table: count, nulls, min,
 // max and sum per column, and the backend that computed them.
 //
-//	go -C quiverarrow run ./examples/parquetsummary [file.parquet]
+//	go -C quiverarrow run ./examples/parquetsummary [-by column [-every duration]] [file.parquet]
 //
 // With a file argument it summarizes that file instead of writing one.
+// With -by it groups the rows by the key column and prints one line per
+// group: count, nulls, min, max and sum of every numeric column
+// (quiverarrow.GroupBy); with -every as well, the key column is a
+// timestamp column cut into windows of that duration (-by time -every 1h).
 package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -37,8 +42,14 @@ func main() {
 }
 
 func run(args []string) error {
+	fs := flag.NewFlagSet("parquetsummary", flag.ContinueOnError)
+	by := fs.String("by", "", "group by this key column")
+	every := fs.Duration("every", 0, "with -by on a timestamp column: group by windows of this width")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
 	path := ""
-	switch len(args) {
+	switch fs.NArg() {
 	case 0:
 		dir, err := os.MkdirTemp("", "parquetsummary")
 		if err != nil {
@@ -50,9 +61,15 @@ func run(args []string) error {
 			return err
 		}
 	case 1:
-		path = args[0]
+		path = fs.Arg(0)
 	default:
-		return fmt.Errorf("usage: parquetsummary [file.parquet]")
+		return fmt.Errorf("usage: parquetsummary [-by column [-every duration]] [file.parquet]")
+	}
+	if *every != 0 && *by == "" {
+		return fmt.Errorf("-every needs -by, the timestamp column to cut into windows")
+	}
+	if *by != "" {
+		return group(path, *by, *every)
 	}
 	return summarize(path)
 }
@@ -118,28 +135,38 @@ func appendOrNull[T any](r *rand.Rand, p float64, b interface {
 	b.Append(v)
 }
 
+// open returns a record reader of the Parquet file at path, batch by
+// batch, and the file's reader; close closes both.
+func open(path string) (rdr pqarrow.RecordReader, pf *file.Reader, close func(), err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	pf, err = file.NewParquetReader(f)
+	if err != nil {
+		f.Close()
+		return nil, nil, nil, err
+	}
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 8192}, memory.DefaultAllocator)
+	if err == nil {
+		rdr, err = fr.GetRecordReader(context.Background(), nil, nil)
+	}
+	if err != nil {
+		pf.Close()
+		f.Close()
+		return nil, nil, nil, err
+	}
+	return rdr, pf, func() { rdr.Release(); pf.Close(); f.Close() }, nil
+}
+
 // summarize reads the Parquet file at path batch by batch and prints one
 // line per column.
 func summarize(path string) error {
-	f, err := os.Open(path)
+	rdr, pf, closeAll, err := open(path)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	pf, err := file.NewParquetReader(f)
-	if err != nil {
-		return err
-	}
-	defer pf.Close()
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 8192}, memory.DefaultAllocator)
-	if err != nil {
-		return err
-	}
-	rdr, err := fr.GetRecordReader(context.Background(), nil, nil)
-	if err != nil {
-		return err
-	}
-	defer rdr.Release()
+	defer closeAll()
 
 	schema := rdr.Schema()
 	cols := make([]column, schema.NumFields())
@@ -319,4 +346,74 @@ func (c *otherColumn) add(a arrow.Array) error {
 
 func (c *otherColumn) row() (int, int, string, string, string) {
 	return c.valid, c.rows - c.valid, "-", "-", "-"
+}
+
+// group reads the Parquet file at path batch by batch into a GroupBy by
+// the column key (or by windows of every of the timestamp column key)
+// over every numeric column, and prints one line per group and column.
+func group(path, key string, every time.Duration) error {
+	rdr, _, closeAll, err := open(path)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	schema := rdr.Schema()
+	var values []string
+	for _, f := range schema.Fields() {
+		switch f.Type.ID() {
+		case arrow.FLOAT32, arrow.FLOAT64, arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64,
+			arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64:
+			if f.Name != key {
+				values = append(values, f.Name)
+			}
+		}
+	}
+	var g *quiverarrow.GroupBy
+	if every > 0 {
+		idx := schema.FieldIndices(key)
+		if len(idx) != 1 {
+			return fmt.Errorf("no column %q", key)
+		}
+		ts, ok := schema.Field(idx[0]).Type.(*arrow.TimestampType)
+		if !ok {
+			return fmt.Errorf("-every needs a timestamp column; %q is %s", key, schema.Field(idx[0]).Type)
+		}
+		width := int64(every / ts.Unit.Multiplier())
+		g, err = quiverarrow.NewGroupByWindow(schema, key, width, 0, values, quiverarrow.AggAll)
+	} else {
+		g, err = quiverarrow.NewGroupBy(schema, key, values, quiverarrow.AggAll)
+	}
+	if err != nil {
+		return err
+	}
+	for rdr.Next() {
+		if err := g.Add(rdr.RecordBatch()); err != nil {
+			return err
+		}
+	}
+	if err := rdr.Err(); err != nil {
+		return err
+	}
+	out, err := g.NewRecordBatch(memory.DefaultAllocator)
+	if err != nil {
+		return err
+	}
+	defer out.Release()
+
+	fmt.Printf("%s grouped by %s", filepath.Base(path), key)
+	if every > 0 {
+		fmt.Printf(" in windows of %s", every)
+	}
+	fmt.Printf(": %d groups; quiver backend %s\n\n", out.NumRows(), quiver.ActiveBackend().Name)
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, key+"\tcolumn\tcount\tnulls\tmin\tmax\tsum\t")
+	col := func(name string) arrow.Array { return out.Column(out.Schema().FieldIndices(name)[0]) }
+	for row := range int(out.NumRows()) {
+		for _, v := range values {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", out.Column(0).ValueStr(row), v,
+				col(v+"_count").ValueStr(row), col(v+"_nulls").ValueStr(row),
+				col(v+"_min").ValueStr(row), col(v+"_max").ValueStr(row), col(v+"_sum").ValueStr(row))
+		}
+	}
+	return tw.Flush()
 }
