@@ -458,16 +458,21 @@ func (s *GroupSummaryState[T]) Add(x []T, ids []uint32, m ...Mask) {
 func (s *GroupSummaryState[T]) Merge(next *GroupSummaryState[T]) {
 	s.Grow(next.Groups())
 	for g := range next.cells {
-		c, n := &s.cells[g], &next.cells[g]
-		c.Count += n.Count
-		c.Nulls += n.Nulls
-		c.NaN = c.NaN || n.NaN
-		if n.Lo < c.Lo { // strict: the earlier of equal values stays
-			c.Lo = n.Lo
-		}
-		if n.Hi > c.Hi {
-			c.Hi = n.Hi
-		}
+		groupMergeCell(&s.cells[g], &next.cells[g])
+	}
+}
+
+// groupMergeCell merges the summary n of a group over the piece of input
+// that follows c's into c.
+func groupMergeCell[T Number](c, n *kernel.GroupCell[T]) {
+	c.Count += n.Count
+	c.Nulls += n.Nulls
+	c.NaN = c.NaN || n.NaN
+	if n.Lo < c.Lo { // strict: the earlier of equal values stays
+		c.Lo = n.Lo
+	}
+	if n.Hi > c.Hi {
+		c.Hi = n.Hi
 	}
 }
 

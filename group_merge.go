@@ -61,16 +61,7 @@ func (e *groupExact) mergeMapped(o *groupExact, remap []uint32) {
 func (s *GroupSummaryState[T]) MergeMapped(other *GroupSummaryState[T], remap []uint32) {
 	groupRemap("GroupSummaryState.MergeMapped", remap, len(other.cells), len(s.cells))
 	for j, g := range remap {
-		c, n := &s.cells[g], &other.cells[j]
-		c.Count += n.Count
-		c.Nulls += n.Nulls
-		c.NaN = c.NaN || n.NaN
-		if n.Lo < c.Lo { // strict: the earlier of equal values stays
-			c.Lo = n.Lo
-		}
-		if n.Hi > c.Hi {
-			c.Hi = n.Hi
-		}
+		groupMergeCell(&s.cells[g], &other.cells[j])
 	}
 }
 
