@@ -63,6 +63,9 @@ if [ -f quiverarrow/go.mod ]; then
   step "quiverarrow module tests and example program"
   go -C quiverarrow test -count=1 ./...
   go -C quiverarrow run ./examples/parquetsummary
+  go -C quiverarrow run ./examples/parquetsummary -by station
+  grouped=$(go -C quiverarrow run ./examples/parquetsummary -by time -every 24h)
+  printf '%s\n' "$grouped" | sed -n '1,8p'
   if need qemu-aarch64-static; then
     step "quiverarrow on arm64 under emulation (go test -short)"
     GOARCH=arm64 go -C quiverarrow test -count=1 -short -exec qemu-aarch64-static ./...
