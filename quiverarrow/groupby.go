@@ -444,18 +444,28 @@ func (a *intAgg[T]) merge(other groupAgg, remap []uint32, groups int) {
 func (a *intAgg[T]) build(mem memory.Allocator, f arrow.Field, aggs Aggregates, n int, fields []arrow.Field, cols []arrow.Array) ([]arrow.Field, []arrow.Array, error) {
 	if aggs&AggSum != 0 && a.hasSum {
 		a.sum.Grow(n)
-		vals := make([]int64, n)
-		for g, c := range a.sum.CheckedSums(make([]quiver.CheckedSum[int64], 0, n)) {
-			if c.Overflowed {
-				return fields, cols, &overflowError{g}
-			}
-			vals[g] = c.Sum
+		col, err := sumColumn(mem, arrow.PrimitiveTypes.Int64, a.sum.CheckedSums(make([]quiver.CheckedSum[int64], 0, n)))
+		if err != nil {
+			return fields, cols, err
 		}
 		fields = append(fields, arrow.Field{Name: f.Name + "_sum", Type: arrow.PrimitiveTypes.Int64})
-		cols = append(cols, fixedArray(mem, arrow.PrimitiveTypes.Int64, vals, nil, 0))
+		cols = append(cols, col)
 	}
 	fields, cols = a.summaryAgg.build(mem, f, aggs, n, fields, cols)
 	return fields, cols, nil
+}
+
+// sumColumn is the column of the groups' checked integer sums, or the
+// overflowError of the first group whose sum does not fit.
+func sumColumn[S int64 | uint64](mem memory.Allocator, dt arrow.DataType, sums []quiver.CheckedSum[S]) (arrow.Array, error) {
+	vals := make([]S, len(sums))
+	for g, c := range sums {
+		if c.Overflowed {
+			return nil, &overflowError{g}
+		}
+		vals[g] = c.Sum
+	}
+	return fixedArray(mem, dt, vals, nil, 0), nil
 }
 
 // uintAgg is the grouped states of an unsigned integer column.
@@ -481,15 +491,12 @@ func (a *uintAgg[T]) merge(other groupAgg, remap []uint32, groups int) {
 func (a *uintAgg[T]) build(mem memory.Allocator, f arrow.Field, aggs Aggregates, n int, fields []arrow.Field, cols []arrow.Array) ([]arrow.Field, []arrow.Array, error) {
 	if aggs&AggSum != 0 {
 		a.sum.Grow(n)
-		vals := make([]uint64, n)
-		for g, c := range a.sum.CheckedSums(make([]quiver.CheckedSum[uint64], 0, n)) {
-			if c.Overflowed {
-				return fields, cols, &overflowError{g}
-			}
-			vals[g] = c.Sum
+		col, err := sumColumn(mem, arrow.PrimitiveTypes.Uint64, a.sum.CheckedSums(make([]quiver.CheckedSum[uint64], 0, n)))
+		if err != nil {
+			return fields, cols, err
 		}
 		fields = append(fields, arrow.Field{Name: f.Name + "_sum", Type: arrow.PrimitiveTypes.Uint64})
-		cols = append(cols, fixedArray(mem, arrow.PrimitiveTypes.Uint64, vals, nil, 0))
+		cols = append(cols, col)
 	}
 	fields, cols = a.summaryAgg.build(mem, f, aggs, n, fields, cols)
 	return fields, cols, nil

@@ -693,26 +693,29 @@ func textKeyType(dt arrow.DataType) bool {
 
 // fixedTable is an open-addressing hash table from 64-bit keys to ids,
 // with linear probing and a load factor of at most 1/4 or 1/2
-// (tableFull). A Go map costs a
-// generic hash and more memory per entry; this one hashes by one
-// multiplication (Fibonacci hashing: the top bits of key×2^64/φ).
+// (tableFull). A Go map costs a generic hash and more memory per entry;
+// this one hashes by one multiplication (Fibonacci hashing: the top bits
+// of key×2^64/φ). textTable keeps the hashes of byte strings in one.
 type fixedTable struct {
-	slots []fixedSlot
+	slots []slot
 	shift uint // 64 - log2(len(slots))
 	count int
 }
 
-type fixedSlot struct {
-	key  uint64
+type slot struct {
+	key  uint64 // the key, or a text key's hash
 	id1  uint32 // id+1; 0 marks an empty slot
 	_pad uint32
 }
 
+// home is the first slot to probe for key.
+func (t *fixedTable) home(key uint64) uint64 { return (key * 0x9E3779B97F4A7C15) >> t.shift }
+
 // find returns the id of key. It is small enough to be inlined into
 // the loops that call it.
 func (t *fixedTable) find(key uint64) (uint32, bool) {
-	mask := uint64(len(t.slots) - 1) // the table is never empty (NewKeys)
-	for i := (key * 0x9E3779B97F4A7C15) >> t.shift; ; i = (i + 1) & mask {
+	mask := uint64(len(t.slots) - 1) // the table is never empty (newKeys)
+	for i := t.home(key); ; i = (i + 1) & mask {
 		s := &t.slots[i&mask]
 		if s.key == key && s.id1 != 0 {
 			return s.id1 - 1, true
@@ -723,23 +726,25 @@ func (t *fixedTable) find(key uint64) (uint32, bool) {
 	}
 }
 
+// insert adds key, which is not in the table (or is a text hash that may
+// be), with id.
 func (t *fixedTable) insert(key uint64, id uint32) {
 	if tableFull(t.count+1, len(t.slots)) {
 		t.grow()
 	}
 	mask := uint64(len(t.slots) - 1)
-	i := (key * 0x9E3779B97F4A7C15) >> t.shift
+	i := t.home(key)
 	for t.slots[i].id1 != 0 {
 		i = (i + 1) & mask
 	}
-	t.slots[i] = fixedSlot{key: key, id1: id + 1}
+	t.slots[i] = slot{key: key, id1: id + 1}
 	t.count++
 }
 
 func (t *fixedTable) grow() {
 	old := t.slots
 	size := max(2*len(old), 64)
-	t.slots = make([]fixedSlot, size)
+	t.slots = make([]slot, size)
 	t.shift = uint(64 - bits.Len(uint(size-1)))
 	t.count = 0
 	for _, s := range old {
@@ -761,31 +766,19 @@ func tableFull(count, slots int) bool {
 	return 2*count > slots
 }
 
-// textTable is fixedTable for byte-string keys: slots hold the key's hash
-// and id, and a hit compares the bytes kept in the Keys' arena.
-type textTable struct {
-	slots []textSlot
-	shift uint
-	count int
-}
-
-type textSlot struct {
-	hash uint64
-	id1  uint32
-	_pad uint32
-}
+// textTable is fixedTable over the hashes of byte-string keys: a hit on
+// the hash compares the bytes kept in the Keys' arena, and probing goes
+// on past a collision.
+type textTable struct{ fixedTable }
 
 func (t *textTable) find(h uint64, b, arena []byte, ends []int) (uint32, bool) {
-	if t.count == 0 {
-		return 0, false
-	}
 	mask := uint64(len(t.slots) - 1)
-	for i := h >> t.shift; ; i = (i + 1) & mask {
+	for i := t.home(h); ; i = (i + 1) & mask {
 		s := &t.slots[i]
 		if s.id1 == 0 {
 			return 0, false
 		}
-		if s.hash == h {
+		if s.key == h {
 			id := s.id1 - 1
 			lo := 0
 			if id > 0 {
@@ -794,32 +787,6 @@ func (t *textTable) find(h uint64, b, arena []byte, ends []int) (uint32, bool) {
 			if bytes.Equal(arena[lo:ends[id]], b) {
 				return id, true
 			}
-		}
-	}
-}
-
-func (t *textTable) insert(h uint64, id uint32) {
-	if tableFull(t.count+1, len(t.slots)) {
-		t.grow()
-	}
-	mask := uint64(len(t.slots) - 1)
-	i := h >> t.shift
-	for t.slots[i].id1 != 0 {
-		i = (i + 1) & mask
-	}
-	t.slots[i] = textSlot{hash: h, id1: id + 1}
-	t.count++
-}
-
-func (t *textTable) grow() {
-	old := t.slots
-	size := max(2*len(old), 64)
-	t.slots = make([]textSlot, size)
-	t.shift = uint(64 - bits.Len(uint(size-1)))
-	t.count = 0
-	for _, s := range old {
-		if s.id1 != 0 {
-			t.insert(s.hash, s.id1-1)
 		}
 	}
 }
