@@ -87,7 +87,8 @@ func groupGrow[E any](t []E, n int, v E) []E {
 // group's participating rows, in the order the batches and their Masks
 // visit them: exactly what [Sum] returns over the group's rows on the
 // scalar backend (-tags purego), and the same bits on every backend and
-// platform and for any split into batches. It is not the blocked ADR-013
+// platform and for any split into batches, but for the payload of a NaN
+// sum, which the hardware adder picks (ADR-013). It is not the blocked ADR-013
 // order of a SIMD backend's one-call Sum; use [SumWindows] for contiguous
 // groups (windows) with that order, or [GroupSumReproducibleState] for
 // the correctly rounded sum.
