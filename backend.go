@@ -12,6 +12,64 @@ import (
 	"github.com/quiverlabs/quiver/internal/oracle"
 )
 
+// FloatPolicy is a backend's float summation layout under ADR-013: blocks
+// of Accumulators × Lanes elements go into Accumulators vector registers of
+// Lanes lanes each. The scalar backend's {1, 1} is the strict left fold.
+type FloatPolicy struct {
+	Accumulators int
+	Lanes        int
+}
+
+// BackendInfo describes one compiled-in backend.
+type BackendInfo struct {
+	Name      string      // "scalar", "generic", "avx2", "avx512", "neon"
+	Available bool        // whether this CPU can run it
+	Float32   FloatPolicy // float32 sum layout
+	Float64   FloatPolicy // float64 sum layout
+}
+
+func (b *backend) info() BackendInfo {
+	return BackendInfo{
+		Name:      b.name,
+		Available: b.available,
+		Float32:   FloatPolicy{b.policy32.A, b.policy32.W},
+		Float64:   FloatPolicy{b.policy64.A, b.policy64.W},
+	}
+}
+
+// ActiveBackend describes the backend that reductions run on: the best
+// available one, unless [SetBackend] chose another.
+func ActiveBackend() BackendInfo {
+	return active.Load().info()
+}
+
+// Backends lists every backend compiled into this build, most preferred
+// first, available or not.
+func Backends() []BackendInfo {
+	out := make([]BackendInfo, len(registry))
+	for i, b := range registry {
+		out[i] = b.info()
+	}
+	return out
+}
+
+// SetBackend makes every later reduction run on the named backend, for
+// benchmarks and tests that compare backends. It fails if the backend is
+// not compiled in or the CPU cannot run it. Reductions already running
+// finish on the backend they started with.
+func SetBackend(name string) error {
+	for _, b := range registry {
+		if b.name == name {
+			if !b.available {
+				return fmt.Errorf("quiver: backend %q is not available on this CPU", name)
+			}
+			active.Store(b)
+			return nil
+		}
+	}
+	return fmt.Errorf("quiver: no backend %q in this build", name)
+}
+
 // A backend is one instruction set the kernels run on, registered by
 // name, in the spirit of the standard library's crypto/internal/impl: its
 // kernel.ISA value, which every kernel family's dispatch switches on
@@ -112,61 +170,3 @@ func init() {
 // reference reduces to. It is always available and is the only backend
 // built with -tags purego.
 var scalarBackend = register("scalar", 0, true, kernel.Scalar)
-
-// FloatPolicy is a backend's float summation layout under ADR-013: blocks
-// of Accumulators × Lanes elements go into Accumulators vector registers of
-// Lanes lanes each. The scalar backend's {1, 1} is the strict left fold.
-type FloatPolicy struct {
-	Accumulators int
-	Lanes        int
-}
-
-// BackendInfo describes one compiled-in backend.
-type BackendInfo struct {
-	Name      string      // "scalar", "generic", "avx2", "avx512", "neon"
-	Available bool        // whether this CPU can run it
-	Float32   FloatPolicy // float32 sum layout
-	Float64   FloatPolicy // float64 sum layout
-}
-
-func (b *backend) info() BackendInfo {
-	return BackendInfo{
-		Name:      b.name,
-		Available: b.available,
-		Float32:   FloatPolicy{b.policy32.A, b.policy32.W},
-		Float64:   FloatPolicy{b.policy64.A, b.policy64.W},
-	}
-}
-
-// ActiveBackend describes the backend that reductions run on: the best
-// available one, unless [SetBackend] chose another.
-func ActiveBackend() BackendInfo {
-	return active.Load().info()
-}
-
-// Backends lists every backend compiled into this build, most preferred
-// first, available or not.
-func Backends() []BackendInfo {
-	out := make([]BackendInfo, len(registry))
-	for i, b := range registry {
-		out[i] = b.info()
-	}
-	return out
-}
-
-// SetBackend makes every later reduction run on the named backend, for
-// benchmarks and tests that compare backends. It fails if the backend is
-// not compiled in or the CPU cannot run it. Reductions already running
-// finish on the backend they started with.
-func SetBackend(name string) error {
-	for _, b := range registry {
-		if b.name == name {
-			if !b.available {
-				return fmt.Errorf("quiver: backend %q is not available on this CPU", name)
-			}
-			active.Store(b)
-			return nil
-		}
-	}
-	return fmt.Errorf("quiver: no backend %q in this build", name)
-}

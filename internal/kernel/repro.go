@@ -59,7 +59,7 @@ const (
 )
 
 // reproKernels names a backend's pair of kernels for the reproducible sum
-// of element type T (see ADR-105): the SIMD kernels of reproducible_<arch>.s
+// of element type T (see ADR-105): the SIMD kernels of repro_<arch>.s
 // or the portable ones. Its methods call them directly, not through
 // function values, so that a buffer handed to them can stay on the stack
 // (reproAddMasked). Lengths are at most reproBlock.

@@ -6,7 +6,7 @@ import (
 	"github.com/quiverlabs/quiver/internal/num"
 )
 
-// The reproducible sum's kernels on amd64 (reproducible_amd64.s, generated
+// The reproducible sum's kernels on amd64 (repro_amd64.s, generated
 // by internal/asm/amd64/repro), called by reproKernels' methods.
 
 // archReproMax runs the exponent-pass kernel id on x, a multiple of its

@@ -10,7 +10,7 @@ import (
 )
 
 // Short inputs. Below a few dozen elements the fixed cost of a kernel call
-// (the backend table, the function values, the assembly call and
+// (the dispatch switch, the wrapper, the assembly call and
 // VZEROUPPER) is more than the work, so the public functions run the loops
 // below instead, inline. Each computes exactly what every backend computes
 // for such an input:
