@@ -76,7 +76,7 @@ func selSumGather[T int64 | uint64, S int64 | uint64](isa ISA, x []T, bm []byte,
 			return selSumInt[T, S](x, bm, off, sel) // checks each index itself
 		}
 		// The public sums leave the index check to the loop that reads
-		// (maskOfInLoop); a gather reads before any test, so the indices
+		// (the API's maskOfInLoop); a gather reads before any test, so the indices
 		// are checked first.
 		checkSelection(isa, sel, len(x))
 		return selSumAsm[T, S](isa, x, sel[:body]) + selSumInt[T, S](x, nil, 0, sel[body:])
@@ -87,12 +87,11 @@ func selSumGather[T int64 | uint64, S int64 | uint64](isa ISA, x []T, bm []byte,
 // with their step and whether they have a validity form too: floats on
 // AVX2; floats and 32- and 64-bit integers on AVX-512, with validity bits.
 func hasSelMinMax[T num.Number](isa ISA) (step int, valid, ok bool) {
-	k := num.KindOf[T]()
 	size := sizeOf[T]()
 	switch {
 	case isa == AVX2 && num.IsFloat[T]():
 		return 128 / size, false, true
-	case isa == AVX512 && (num.IsFloat[T]() || size >= 4) && k != num.Int8:
+	case isa == AVX512 && (num.IsFloat[T]() || size >= 4):
 		return 256 / size, true, true
 	}
 	return 0, false, false

@@ -54,7 +54,7 @@ func selIsValid(bm []byte, off int, i uint32) bool {
 
 // selSumInt is the wrapping sum of the selected valid elements.
 func selSumInt[T constraints.Integer, S int64 | uint64](x []T, bm []byte, off int, sel []uint32) S {
-	// Each index is checked in the loop that reads it (see maskOfInLoop):
+	// Each index is checked in the loop that reads it (the API calls these with its maskOfInLoop):
 	// the test is never true, and it replaces Go's bounds check.
 	var s0, s1, s2, s3 S
 	k := 0
@@ -105,7 +105,7 @@ func selSumFloat[T float32 | float64](x []T, bm []byte, off int, sel []uint32) T
 // selected batches from the state's sum.
 func FoldSelected[T constraints.Float](s T, x []T, bm []byte, off int, sel []uint32) T {
 	// Each index is checked here, not in a pass of its own (see
-	// maskOfInLoop): the branch is never taken and costs nothing beside
+	// the API's maskOfInLoop): the branch is never taken and costs nothing beside
 	// the latency of the addition, and it replaces Go's bounds check.
 	if bm == nil {
 		for _, i := range sel {
@@ -156,7 +156,7 @@ var SelSplitChunk = 1 << 30
 // chains are independent, and more sums only spilled to the stack. A
 // bitmap takes a branch on the bit, taken for the valid ones. Each index
 // is checked in the loop, where the test replaces Go's bounds check (see
-// maskOfInLoop); a bad one gives false, for the caller's panic.
+// the API's maskOfInLoop); a bad one gives false, for the caller's panic.
 func selSplitSums[T constraints.Integer](x []T, bm []byte, off int, sel []uint32) (lo uint64, hi int64, ok bool) {
 	k := num.KindOf[T]()
 	if bm != nil {
