@@ -15,22 +15,9 @@ import (
 // exported function here or there is one family's dispatch: called from
 // the API with the active ISA, it calls its kernel directly.
 
-// SelSumFloat is the strict left fold from +0.0 of the selected valid
-// elements in selection order, the same on every ISA. It checks each
-// index as it reads it.
-func SelSumFloat[T constraints.Float](isa ISA, x []T, bm []byte, off int, sel []uint32) T {
-	return FoldSelected(T(0), x, bm, off, sel)
-}
-
 // SelCount counts the selected entries whose bit is set (all of them when
 // bits is nil); the indices have been checked.
 func SelCount(bits []byte, off int, sel []uint32) int { return selCount(bits, off, sel) }
-
-// SelExact is the exact sum of the selected valid elements; it checks
-// each index as it reads it.
-func SelExact[T constraints.Integer](x []T, bm []byte, off int, sel []uint32) num.Int128 {
-	return selExact(x, bm, off, sel)
-}
 
 // CheckSelection panics unless every index of sel is below n, with the
 // message SelectionMessage gives.

@@ -15,9 +15,9 @@ import (
 // repro_amd64.go around the generated assembly; Scalar and Generic the
 // portable Go of dispatch.go, generic.go and select.go.
 
-// SumFloat is the float sum of the valid elements of x in isa's ADR-013
+// sumFloatOn is the float sum of the valid elements of x in isa's ADR-013
 // order.
-func SumFloat[T constraints.Float](isa ISA, x []T, bits []byte, off int) T {
+func sumFloatOn[T constraints.Float](isa ISA, x []T, bits []byte, off int) T {
 	switch isa {
 	case AVX2, AVX512:
 		if num.KindOf[T]() == num.Float32 {
@@ -28,8 +28,8 @@ func SumFloat[T constraints.Float](isa ISA, x []T, bits []byte, off int) T {
 	return scalarSum[T, T](x, bits, off)
 }
 
-// SumInt is the wrapping sum of the valid elements of x, in S.
-func SumInt[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []byte, off int) S {
+// sumIntOn is the wrapping sum of the valid elements of x, in S.
+func sumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []byte, off int) S {
 	switch isa {
 	case AVX2, AVX512:
 		return sumIntAVX[T, S](isa, x, bits, off)
@@ -37,11 +37,11 @@ func SumInt[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []byte
 	return portableSumInt[T, S](isa, x, bits, off)
 }
 
-// Summary is the min and max of the valid elements under the rules of
+// summaryOn is the min and max of the valid elements under the rules of
 // ref.Summary (canonical NaN, first of equal values, identities when
 // empty) and their count; with WantMin or WantMax only that extreme is
 // meaningful.
-func Summary[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes) (lo, hi T, valid int) {
+func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes) (lo, hi T, valid int) {
 	switch isa {
 	case AVX2, AVX512:
 		return summaryAVX(isa, x, bits, off, want)
@@ -85,9 +85,9 @@ func SelInRange(isa ISA, sel []uint32, n int) bool {
 	return selInRangeGo(sel, n)
 }
 
-// SelSumInt is the wrapping sum of the selected valid elements, in S; it
+// selSumIntOn is the wrapping sum of the selected valid elements, in S; it
 // checks the indices.
-func SelSumInt[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bm []byte, off int, sel []uint32) S {
+func selSumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bm []byte, off int, sel []uint32) S {
 	switch k := num.KindOf[T](); {
 	case (isa == AVX2 || isa == AVX512) && k == num.Int64:
 		return selSumGather[int64, S](isa, num.Cast[int64](x), bm, off, sel)
@@ -97,11 +97,11 @@ func SelSumInt[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bm []byt
 	return selSumInt[T, S](x, bm, off, sel)
 }
 
-// SelSummary is Summary over a selection, in selection order; it checks
+// selSummaryOn is Summary over a selection, in selection order; it checks
 // the indices. valid is the participating count with WantBoth (with
 // WantMin or WantMax it may be any positive number when something took
 // part).
-func SelSummary[T num.Number](isa ISA, x []T, bm []byte, off int, sel []uint32, want Extremes) (lo, hi T, valid int) {
+func selSummaryOn[T num.Number](isa ISA, x []T, bm []byte, off int, sel []uint32, want Extremes) (lo, hi T, valid int) {
 	switch isa {
 	case AVX2, AVX512:
 		return selSummaryGather(isa, x, bm, off, sel, want)
@@ -109,10 +109,10 @@ func SelSummary[T num.Number](isa ISA, x []T, bm []byte, off int, sel []uint32, 
 	return selSummaryGo(x, bm, off, sel, want)
 }
 
-// SumLanes adds x, whose length is a positive multiple of isa's block for
+// sumLanesOn adds x, whose length is a positive multiple of isa's block for
 // T, into the unfolded lane accumulators acc in the order of ADR-013
 // step 1 (see the API's SumState).
-func SumLanes[T constraints.Float](isa ISA, acc, x []T, bits []byte, off int) {
+func sumLanesOn[T constraints.Float](isa ISA, acc, x []T, bits []byte, off int) {
 	switch isa {
 	case AVX2, AVX512:
 		if num.KindOf[T]() == num.Float32 {

@@ -14,9 +14,9 @@ import (
 // generated assembly (selections keep the Go loops); Scalar and Generic
 // the portable Go of dispatch.go, generic.go and select.go.
 
-// SumFloat is the float sum of the valid elements of x in isa's ADR-013
+// sumFloatOn is the float sum of the valid elements of x in isa's ADR-013
 // order.
-func SumFloat[T constraints.Float](isa ISA, x []T, bits []byte, off int) T {
+func sumFloatOn[T constraints.Float](isa ISA, x []T, bits []byte, off int) T {
 	if isa == NEON {
 		if num.KindOf[T]() == num.Float32 {
 			return T(neonSumFloat(num.Cast[float32](x), bits, off))
@@ -26,19 +26,19 @@ func SumFloat[T constraints.Float](isa ISA, x []T, bits []byte, off int) T {
 	return scalarSum[T, T](x, bits, off)
 }
 
-// SumInt is the wrapping sum of the valid elements of x, in S.
-func SumInt[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []byte, off int) S {
+// sumIntOn is the wrapping sum of the valid elements of x, in S.
+func sumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []byte, off int) S {
 	if isa == NEON {
 		return neonSumInt[T, S](x, bits, off)
 	}
 	return portableSumInt[T, S](isa, x, bits, off)
 }
 
-// Summary is the min and max of the valid elements under the rules of
+// summaryOn is the min and max of the valid elements under the rules of
 // ref.Summary (canonical NaN, first of equal values, identities when
 // empty) and their count; with WantMin or WantMax only that extreme is
 // meaningful.
-func Summary[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes) (lo, hi T, valid int) {
+func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes) (lo, hi T, valid int) {
 	if isa == NEON {
 		switch num.KindOf[T]() {
 		case num.Float32:
@@ -80,22 +80,22 @@ func CountValid(isa ISA, bits []byte, off, n int) int {
 // SelInRange reports whether every index of sel is below n.
 func SelInRange(isa ISA, sel []uint32, n int) bool { return selInRangeGo(sel, n) }
 
-// SelSumInt is the wrapping sum of the selected valid elements, in S; it
+// selSumIntOn is the wrapping sum of the selected valid elements, in S; it
 // checks the indices.
-func SelSumInt[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bm []byte, off int, sel []uint32) S {
+func selSumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bm []byte, off int, sel []uint32) S {
 	return selSumInt[T, S](x, bm, off, sel)
 }
 
-// SelSummary is Summary over a selection, in selection order; it checks
+// selSummaryOn is Summary over a selection, in selection order; it checks
 // the indices.
-func SelSummary[T num.Number](isa ISA, x []T, bm []byte, off int, sel []uint32, want Extremes) (lo, hi T, valid int) {
+func selSummaryOn[T num.Number](isa ISA, x []T, bm []byte, off int, sel []uint32, want Extremes) (lo, hi T, valid int) {
 	return selSummaryGo(x, bm, off, sel, want)
 }
 
-// SumLanes adds x, whose length is a positive multiple of isa's block for
+// sumLanesOn adds x, whose length is a positive multiple of isa's block for
 // T, into the unfolded lane accumulators acc in the order of ADR-013
 // step 1 (see the API's SumState).
-func SumLanes[T constraints.Float](isa ISA, acc, x []T, bits []byte, off int) {
+func sumLanesOn[T constraints.Float](isa ISA, acc, x []T, bits []byte, off int) {
 	if isa == NEON {
 		if num.KindOf[T]() == num.Float32 {
 			neonSumLanes(num.Cast[float32](acc), num.Cast[float32](x), bits, off)

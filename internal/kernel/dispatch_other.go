@@ -11,19 +11,19 @@ import (
 // The dispatch of every kernel family where no ISA has assembly (purego,
 // or an architecture without kernels): Scalar and Generic, portable Go.
 
-// SumFloat is the float sum of the valid elements of x: the strict fold.
-func SumFloat[T constraints.Float](isa ISA, x []T, bits []byte, off int) T {
+// sumFloatOn is the float sum of the valid elements of x: the strict fold.
+func sumFloatOn[T constraints.Float](isa ISA, x []T, bits []byte, off int) T {
 	return scalarSum[T, T](x, bits, off)
 }
 
-// SumInt is the wrapping sum of the valid elements of x, in S.
-func SumInt[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []byte, off int) S {
+// sumIntOn is the wrapping sum of the valid elements of x, in S.
+func sumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []byte, off int) S {
 	return portableSumInt[T, S](isa, x, bits, off)
 }
 
-// Summary is the min and max of the valid elements under the rules of
+// summaryOn is the min and max of the valid elements under the rules of
 // ref.Summary and their count.
-func Summary[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes) (lo, hi T, valid int) {
+func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes) (lo, hi T, valid int) {
 	return portableSummary(isa, x, bits, off)
 }
 
@@ -45,21 +45,21 @@ func CountValid(isa ISA, bits []byte, off, n int) int {
 // SelInRange reports whether every index of sel is below n.
 func SelInRange(isa ISA, sel []uint32, n int) bool { return selInRangeGo(sel, n) }
 
-// SelSumInt is the wrapping sum of the selected valid elements, in S; it
+// selSumIntOn is the wrapping sum of the selected valid elements, in S; it
 // checks the indices.
-func SelSumInt[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bm []byte, off int, sel []uint32) S {
+func selSumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bm []byte, off int, sel []uint32) S {
 	return selSumInt[T, S](x, bm, off, sel)
 }
 
-// SelSummary is Summary over a selection, in selection order; it checks
+// selSummaryOn is Summary over a selection, in selection order; it checks
 // the indices.
-func SelSummary[T num.Number](isa ISA, x []T, bm []byte, off int, sel []uint32, want Extremes) (lo, hi T, valid int) {
+func selSummaryOn[T num.Number](isa ISA, x []T, bm []byte, off int, sel []uint32, want Extremes) (lo, hi T, valid int) {
 	return selSummaryGo(x, bm, off, sel, want)
 }
 
-// SumLanes adds x into the lane accumulators acc: on the strict ISAs one
+// sumLanesOn adds x into the lane accumulators acc: on the strict ISAs one
 // accumulator, the strict fold.
-func SumLanes[T constraints.Float](isa ISA, acc, x []T, bits []byte, off int) {
+func sumLanesOn[T constraints.Float](isa ISA, acc, x []T, bits []byte, off int) {
 	acc[0] = AddValid(acc[0], x, bits, off)
 }
 

@@ -345,12 +345,28 @@ func reproAddMasked[T float32 | float64](a *ReproAcc, k reproKernels[T], x []T, 
 // nil for all valid, and with hasSel a selection whose indices the caller
 // has checked) to a exactly, with the reproducible-sum kernels of isa.
 func ReproAdd[T constraints.Float](isa ISA, a *ReproAcc, x []T, bits []byte, off int, sel []uint32, hasSel bool) {
-	id := reproIDOf(isa)
 	if num.KindOf[T]() == num.Float32 {
-		reproAdd(a, reproKernels[float32]{id}, num.Cast[float32](x), bits, off, sel, hasSel)
+		reproAdd32(isa, a, num.Cast[float32](x), bits, off, sel, hasSel)
 		return
 	}
-	reproAdd(a, reproKernels[float64]{id}, num.Cast[float64](x), bits, off, sel, hasSel)
+	reproAdd64(isa, a, num.Cast[float64](x), bits, off, sel, hasSel)
+}
+
+// reproAdd32 and reproAdd64 are ReproAdd for each machine type, written
+// without type parameters and kept out of line so that the kernels below
+// them are instantiated and optimised here, in this package, and not in
+// each package that instantiates ReproAdd: a generic body compiled in
+// another package did not inline this package's helpers (reproStep), and
+// the portable sum ran at half speed.
+//
+//go:noinline
+func reproAdd32(isa ISA, a *ReproAcc, x []float32, bits []byte, off int, sel []uint32, hasSel bool) {
+	reproAdd(a, reproKernels[float32]{reproIDOf(isa)}, x, bits, off, sel, hasSel)
+}
+
+//go:noinline
+func reproAdd64(isa ISA, a *ReproAcc, x []float64, bits []byte, off int, sel []uint32, hasSel bool) {
+	reproAdd(a, reproKernels[float64]{reproIDOf(isa)}, x, bits, off, sel, hasSel)
 }
 
 // reproAdd adds validated input with the kernels k: dense input straight
