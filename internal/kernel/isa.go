@@ -8,8 +8,10 @@
 //
 // Dispatch is one mechanism for every family: each exported entry point
 // (SumFloat, SumInt, Summary, SelSum..., CountValid, SumLanes, ReproAdd
-// and so on) switches on the ISA and calls its kernel directly, in
-// dispatch_amd64.go, dispatch_arm64.go or dispatch_other.go for the build.
+// and so on) reaches one switch on the ISA that calls its kernel
+// directly, in dispatch_amd64.go, dispatch_arm64.go or dispatch_other.go
+// for the build; the generic ones first map the element type to its
+// machine type and an out-of-line entry of this package (typed.go).
 // No kernel is reached through a function value, so the compiler sees
 // every call, and a caller's local arrays stay on its stack.
 package kernel
