@@ -1,0 +1,606 @@
+package quiver
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+
+	"golang.org/x/exp/constraints"
+
+	"github.com/quiverlabs/quiver/internal/kernel"
+	"github.com/quiverlabs/quiver/internal/num"
+)
+
+// Grouped reductions (GROUP BY). A grouped state keeps one result per
+// group: Add takes a batch of values x, the dense group id of each row
+// (ids[i] is the group of x[i], below the state's group count) and the
+// usual optional Mask, and adds every participating row to its group.
+// Per group the one-call semantics hold: a group's result is the one-call
+// reduction over the group's rows, in the order the Mask visits them,
+// with the same rules (canonical NaN, the first of equal extremes,
+// identities and a count of 0 for a group that saw nothing).
+//
+// The zero value has no groups; Grow sets the group count, which may
+// grow between batches (the new groups start empty). Once the groups are
+// sized, Add and the result methods do not allocate. Merge combines the
+// state of another partition of the rows group by group, Reset empties
+// every group, and AddParallel follows the determinism rules of the
+// one-call states (ADR-104). A state is not safe for concurrent use. The
+// design, and the order of the grouped float sum, are in docs/adr/106.
+//
+// Add panics, before the state changes, if len(ids) != len(x), if an id
+// is at or above the group count (every id is checked, participating or
+// not), or if the Mask is bad as for the one-call reduction.
+
+// groupIDs checks the ids of a batch of n rows for a state of groups
+// groups; op names the method in the message.
+func groupIDs(op string, n int, ids []uint32, groups int) {
+	if len(ids) != n {
+		panic(fmt.Sprintf("quiver: %s: %d group ids for %d values", op, len(ids), n))
+	}
+	// The dense max kernel of the active backend: a vector pass, a small
+	// fraction of the grouped loop that follows.
+	if len(ids) == 0 || uint64(Max(ids)) < uint64(groups) {
+		return
+	}
+	for i, g := range ids {
+		if uint64(g) >= uint64(groups) {
+			panic(fmt.Sprintf("quiver: %s: group id %d at row %d is out of range for %d groups", op, g, i, groups))
+		}
+	}
+}
+
+// groupIndex checks a group index g of a result method.
+func groupIndex(op string, g, groups int) {
+	if uint(g) >= uint(groups) {
+		panic(fmt.Sprintf("quiver: %s: group %d is out of range for %d groups", op, g, groups))
+	}
+}
+
+// groupCount checks the argument of Grow.
+func groupCount(op string, groups int) {
+	if groups < 0 || uint64(groups) > 1<<32 {
+		panic(fmt.Sprintf("quiver: %s: group count %d is negative or above 2^32", op, groups))
+	}
+}
+
+// groupGrow returns t grown to n entries, the new ones set to v.
+func groupGrow[E any](t []E, n int, v E) []E {
+	old := len(t)
+	if n <= old {
+		return t
+	}
+	if n <= cap(t) {
+		t = t[:n]
+	} else {
+		t = append(t[:cap(t)], make([]E, n-cap(t))...)[:n]
+	}
+	for i := old; i < n; i++ {
+		t[i] = v
+	}
+	return t
+}
+
+// GroupSumState is the grouped form of [Sum]: one float sum per group.
+//
+// Order (ADR-106): a group's sum is the strict left fold from +0.0 of the
+// group's participating rows, in the order the batches and their Masks
+// visit them: exactly what [Sum] returns over the group's rows on the
+// scalar backend (-tags purego), and the same bits on every backend and
+// platform and for any split into batches. It is not the blocked ADR-013
+// order of a SIMD backend's one-call Sum; use [SumWindows] for contiguous
+// groups (windows) with that order, or [GroupSumReproducibleState] for
+// the correctly rounded sum.
+//
+// Merge adds the merged state's sum to each group's sum so far (the
+// left fold of the pieces' sums, as [SumState.Merge]); later batches
+// continue each group's fold from there.
+type GroupSumState[T constraints.Float] struct {
+	sums []T
+}
+
+// Grow raises the group count to groups; the new groups are empty, and a
+// count at or below the current one changes nothing. It allocates when
+// the tables need room, and panics if groups is negative or above 2^32.
+func (s *GroupSumState[T]) Grow(groups int) {
+	groupCount("GroupSumState.Grow", groups)
+	s.sums = groupGrow(s.sums, groups, 0)
+}
+
+// Groups returns the group count.
+func (s *GroupSumState[T]) Groups() int { return len(s.sums) }
+
+// Add adds each participating row x[i] to the sum of group ids[i]. It
+// panics as described at [GroupSumState], before changing the state.
+func (s *GroupSumState[T]) Add(x []T, ids []uint32, m ...Mask) {
+	bits, off, sel, hasSel := maskOf(len(x), m)
+	groupIDs("GroupSumState.Add", len(x), ids, len(s.sums))
+	kernel.GroupSumFloat(s.sums, x, ids, bits, off, sel, hasSel)
+}
+
+// Merge adds other's sums to s's, group by group (s grows to other's
+// group count first). other is not modified.
+func (s *GroupSumState[T]) Merge(other *GroupSumState[T]) {
+	s.Grow(other.Groups())
+	for g, v := range other.sums {
+		s.sums[g] += v
+	}
+}
+
+// Sum returns the sum of group g so far; it panics if g is not below the
+// group count.
+func (s *GroupSumState[T]) Sum(g int) T {
+	groupIndex("GroupSumState.Sum", g, len(s.sums))
+	return s.sums[g]
+}
+
+// Sums appends the sums of all groups, in group order, to dst.
+func (s *GroupSumState[T]) Sums(dst []T) []T { return append(dst, s.sums...) }
+
+// Reset empties every group; the group count and the tables stay.
+func (s *GroupSumState[T]) Reset() { clear(s.sums) }
+
+// groupExact is the exact per-group integer sum shared by
+// GroupIntSumState and GroupUintSumState. The exact sum of group g is
+// ex[g] + hi[g]·2^32 + int64(lo[g]): ex holds what was flushed; lo takes
+// rows as int64 values (kernel.GroupSumInt64) while a bound on their
+// magnitudes keeps every group's sum of them within ±2^62 (room is what
+// is left of that bound), and hi and lo take split halves
+// (kernel.GroupSumSplit, at most 2^30 rows, so lo's share stays below
+// 2^62 too) when it does not. Together lo stays within int64.
+type groupExact struct {
+	ex    []num.Int128
+	hi    []int64
+	lo    []uint64
+	room  uint64 // magnitude lo can still take as int64 values
+	split int    // rows in the split halves since the last flush
+}
+
+// groupRoom is the magnitude bound of the int64 path between flushes.
+const groupRoom = 1 << 62
+
+func (e *groupExact) grow(op string, groups int) {
+	groupCount(op, groups)
+	if e.ex == nil {
+		e.room = groupRoom
+	}
+	e.ex = groupGrow(e.ex, groups, num.Int128{})
+	e.hi = groupGrow(e.hi, groups, 0)
+	e.lo = groupGrow(e.lo, groups, 0)
+}
+
+// flush moves hi and lo into ex.
+func (e *groupExact) flush() {
+	for g := range e.ex {
+		e.ex[g] = e.at(g)
+		e.hi[g], e.lo[g] = 0, 0
+	}
+	e.room, e.split = groupRoom, 0
+}
+
+// at is the exact sum of group g.
+func (e *groupExact) at(g int) num.Int128 {
+	h := e.hi[g]
+	return e.ex[g].Add(h>>32, uint64(h)<<32).AddInt64(int64(e.lo[g]))
+}
+
+// groupMagnitude is a bound on |v| for every element v of x: the larger of
+// |min| and |max|, from the dense min/max kernel of the active backend.
+func groupMagnitude[T constraints.Integer](x []T) uint64 {
+	if len(x) == 0 {
+		return 0
+	}
+	lo, hi := MinMax(x)
+	var zero T
+	switch {
+	case lo >= zero: // unsigned, or no negative value
+		return uint64(hi)
+	case hi < zero:
+		return uint64(-int64(lo))
+	}
+	return max(uint64(-int64(lo)), uint64(int64(hi)))
+}
+
+// groupExactAdd adds a validated batch: through the int64 path when the
+// magnitudes allow it (after a flush if the room is used up, and in
+// chunks with a flush after each when the batch alone is too large and
+// the flushes are cheap against the chunks), else through the split
+// halves.
+func groupExactAdd[T constraints.Integer](e *groupExact, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool) {
+	n := len(x)
+	if hasSel {
+		n = len(sel)
+	}
+	if n == 0 {
+		return
+	}
+	m := groupMagnitude(x)
+	if m == 0 { // every value is 0
+		return
+	}
+	chunk := groupRoom / m // rows of magnitude m that fit in the room
+	if uint64(n) <= e.room/m {
+		kernel.GroupSumInt64(e.lo, x, ids, bits, off, sel, hasSel)
+		e.room -= uint64(n) * m
+		return
+	}
+	if uint64(n) <= chunk || chunk >= uint64(64*len(e.ex)) {
+		// After a flush the batch fits, or fits in chunks whose flushes
+		// cost at most 1/64 of a table access per row (measured: a flush of 16
+		// groups every 64 rows made the sum 2.6x slower than the split halves).
+		for n > 0 {
+			e.flush()
+			k := int(min(uint64(n), chunk))
+			groupInt64Part(e, x, ids, bits, off, sel, hasSel, k)
+			e.room -= uint64(k) * m
+			n -= k
+			if hasSel {
+				sel = sel[k:]
+			} else {
+				x, ids = x[k:], ids[k:]
+				bits, off = bitSpan(bits, off+k, len(x))
+			}
+		}
+		return
+	}
+	for n > 0 {
+		k := min(n, kernel.GroupMaxRows/2)
+		if e.split+k > kernel.GroupMaxRows {
+			e.flush()
+		}
+		if hasSel {
+			kernel.GroupSumSplit(e.hi, e.lo, x, ids, bits, off, sel[:k], true)
+			sel = sel[k:]
+		} else {
+			bs, o := bitSpan(bits, off, k)
+			kernel.GroupSumSplit(e.hi, e.lo, x[:k], ids[:k], bs, o, nil, false)
+			x, ids = x[k:], ids[k:]
+			bits, off = bitSpan(bits, off+k, len(x))
+		}
+		e.split += k
+		n -= k
+	}
+}
+
+// groupInt64Part adds the first k visited rows through the int64 path.
+func groupInt64Part[T constraints.Integer](e *groupExact, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool, k int) {
+	if hasSel {
+		kernel.GroupSumInt64(e.lo, x, ids, bits, off, sel[:k], true)
+		return
+	}
+	bs, o := bitSpan(bits, off, k)
+	kernel.GroupSumInt64(e.lo, x[:k], ids[:k], bs, o, nil, false)
+}
+
+func (e *groupExact) merge(o *groupExact) {
+	e.grow("Merge", len(o.ex))
+	for g := range o.ex {
+		e.ex[g] = e.ex[g].Add128(o.at(g))
+	}
+}
+
+func (e *groupExact) reset() {
+	clear(e.ex)
+	clear(e.hi)
+	clear(e.lo)
+	e.room, e.split = groupRoom, 0
+}
+
+// GroupIntSumState is the grouped form of [SumInt] and [SumChecked]: the
+// exact sum of each group in 128 bits, as [IntSumState] keeps one, so its
+// results are those of one call over the group's rows whatever the
+// batches, and merges are exact in any order.
+type GroupIntSumState[T constraints.Signed] struct {
+	e groupExact
+}
+
+// Grow raises the group count to groups, as [GroupSumState.Grow] does.
+func (s *GroupIntSumState[T]) Grow(groups int) { s.e.grow("GroupIntSumState.Grow", groups) }
+
+// Groups returns the group count.
+func (s *GroupIntSumState[T]) Groups() int { return len(s.e.ex) }
+
+// Add adds each participating row x[i] to the sum of group ids[i]. It
+// panics as described at [GroupSumState], before changing the state.
+func (s *GroupIntSumState[T]) Add(x []T, ids []uint32, m ...Mask) {
+	bits, off, sel, hasSel := maskOf(len(x), m)
+	groupIDs("GroupIntSumState.Add", len(x), ids, len(s.e.ex))
+	groupExactAdd(&s.e, x, ids, bits, off, sel, hasSel)
+}
+
+// Merge adds other's sums to s's, group by group, exactly (s grows to
+// other's group count first). other is not modified.
+func (s *GroupIntSumState[T]) Merge(other *GroupIntSumState[T]) { s.e.merge(&other.e) }
+
+// Sum returns the sum of group g wrapped to int64, as [SumInt] does.
+func (s *GroupIntSumState[T]) Sum(g int) int64 {
+	groupIndex("GroupIntSumState.Sum", g, len(s.e.ex))
+	return int64(s.e.at(g).Lo)
+}
+
+// Checked returns the sum of group g as [SumChecked] does.
+func (s *GroupIntSumState[T]) Checked(g int) CheckedSum[int64] {
+	groupIndex("GroupIntSumState.Checked", g, len(s.e.ex))
+	v, o := s.e.at(g).Int64()
+	return CheckedSum[int64]{v, o}
+}
+
+// Exact returns the exact sum of group g as a new big.Int.
+func (s *GroupIntSumState[T]) Exact(g int) *big.Int {
+	groupIndex("GroupIntSumState.Exact", g, len(s.e.ex))
+	return bigOf(s.e.at(g))
+}
+
+// Sums appends the wrapped sums of all groups to dst.
+func (s *GroupIntSumState[T]) Sums(dst []int64) []int64 {
+	for g := range s.e.ex {
+		dst = append(dst, int64(s.e.at(g).Lo))
+	}
+	return dst
+}
+
+// CheckedSums appends the checked sums of all groups to dst.
+func (s *GroupIntSumState[T]) CheckedSums(dst []CheckedSum[int64]) []CheckedSum[int64] {
+	for g := range s.e.ex {
+		v, o := s.e.at(g).Int64()
+		dst = append(dst, CheckedSum[int64]{v, o})
+	}
+	return dst
+}
+
+// Reset empties every group; the group count and the tables stay.
+func (s *GroupIntSumState[T]) Reset() { s.e.reset() }
+
+// GroupUintSumState is [GroupIntSumState] for unsigned elements: the
+// grouped form of [SumUint] and [SumCheckedUint].
+type GroupUintSumState[T constraints.Unsigned] struct {
+	e groupExact
+}
+
+// Grow raises the group count to groups, as [GroupSumState.Grow] does.
+func (s *GroupUintSumState[T]) Grow(groups int) { s.e.grow("GroupUintSumState.Grow", groups) }
+
+// Groups returns the group count.
+func (s *GroupUintSumState[T]) Groups() int { return len(s.e.ex) }
+
+// Add adds each participating row x[i] to the sum of group ids[i]. It
+// panics as described at [GroupSumState], before changing the state.
+func (s *GroupUintSumState[T]) Add(x []T, ids []uint32, m ...Mask) {
+	bits, off, sel, hasSel := maskOf(len(x), m)
+	groupIDs("GroupUintSumState.Add", len(x), ids, len(s.e.ex))
+	groupExactAdd(&s.e, x, ids, bits, off, sel, hasSel)
+}
+
+// Merge adds other's sums to s's, group by group, exactly. other is not
+// modified.
+func (s *GroupUintSumState[T]) Merge(other *GroupUintSumState[T]) { s.e.merge(&other.e) }
+
+// Sum returns the sum of group g wrapped to uint64, as [SumUint] does.
+func (s *GroupUintSumState[T]) Sum(g int) uint64 {
+	groupIndex("GroupUintSumState.Sum", g, len(s.e.ex))
+	return s.e.at(g).Lo
+}
+
+// Checked returns the sum of group g as [SumCheckedUint] does.
+func (s *GroupUintSumState[T]) Checked(g int) CheckedSum[uint64] {
+	groupIndex("GroupUintSumState.Checked", g, len(s.e.ex))
+	v, o := s.e.at(g).Uint64()
+	return CheckedSum[uint64]{v, o}
+}
+
+// Exact returns the exact sum of group g as a new big.Int.
+func (s *GroupUintSumState[T]) Exact(g int) *big.Int {
+	groupIndex("GroupUintSumState.Exact", g, len(s.e.ex))
+	return bigOf(s.e.at(g))
+}
+
+// Sums appends the wrapped sums of all groups to dst.
+func (s *GroupUintSumState[T]) Sums(dst []uint64) []uint64 {
+	for g := range s.e.ex {
+		dst = append(dst, s.e.at(g).Lo)
+	}
+	return dst
+}
+
+// CheckedSums appends the checked sums of all groups to dst.
+func (s *GroupUintSumState[T]) CheckedSums(dst []CheckedSum[uint64]) []CheckedSum[uint64] {
+	for g := range s.e.ex {
+		v, o := s.e.at(g).Uint64()
+		dst = append(dst, CheckedSum[uint64]{v, o})
+	}
+	return dst
+}
+
+// Reset empties every group; the group count and the tables stay.
+func (s *GroupUintSumState[T]) Reset() { s.e.reset() }
+
+// GroupSummaryState is the grouped form of [Summarize], [Min], [Max] and
+// [MinMax]: per group the extremes, the participating count and the null
+// count, with the one-call rules (canonical NaN, the first of equal
+// values, identities when the group saw nothing). Merging the states of
+// consecutive pieces in input order gives the state of their
+// concatenation; in any other order only the sign of a zero extreme can
+// differ.
+type GroupSummaryState[T Number] struct {
+	cells []kernel.GroupCell[T]
+}
+
+// Grow raises the group count to groups, as [GroupSumState.Grow] does.
+func (s *GroupSummaryState[T]) Grow(groups int) {
+	groupCount("GroupSummaryState.Grow", groups)
+	s.cells = groupGrow(s.cells, groups, groupFresh[T]())
+}
+
+// groupFresh is the cell of a group that saw nothing.
+func groupFresh[T Number]() kernel.GroupCell[T] {
+	if num.IsFloat[T]() {
+		return kernel.GroupCell[T]{Lo: T(math.Inf(1)), Hi: T(math.Inf(-1))}
+	}
+	return kernel.GroupCell[T]{Lo: num.MaxOf[T](), Hi: num.LowestOf[T]()}
+}
+
+// Groups returns the group count.
+func (s *GroupSummaryState[T]) Groups() int { return len(s.cells) }
+
+// Add adds each row of x to the summary of group ids[i]: participating
+// rows to the extremes and the count, selected invalid ones to the null
+// count. It panics as described at [GroupSumState], before changing the
+// state.
+func (s *GroupSummaryState[T]) Add(x []T, ids []uint32, m ...Mask) {
+	bits, off, sel, hasSel := maskOf(len(x), m)
+	groupIDs("GroupSummaryState.Add", len(x), ids, len(s.cells))
+	kernel.GroupSummary(s.cells, x, ids, bits, off, sel, hasSel)
+}
+
+// Merge adds to s the state next of the piece of input that follows s's,
+// group by group (s grows to next's group count first). next is not
+// modified.
+func (s *GroupSummaryState[T]) Merge(next *GroupSummaryState[T]) {
+	s.Grow(next.Groups())
+	for g := range next.cells {
+		c, n := &s.cells[g], &next.cells[g]
+		c.Count += n.Count
+		c.Nulls += n.Nulls
+		c.NaN = c.NaN || n.NaN
+		if n.Lo < c.Lo { // strict: the earlier of equal values stays
+			c.Lo = n.Lo
+		}
+		if n.Hi > c.Hi {
+			c.Hi = n.Hi
+		}
+	}
+}
+
+// MinMax returns the minimum and maximum of group g, as [MinMax] over the
+// group's rows.
+func (s *GroupSummaryState[T]) MinMax(g int) (lo, hi T) {
+	groupIndex("GroupSummaryState.MinMax", g, len(s.cells))
+	return s.minMax(g)
+}
+
+func (s *GroupSummaryState[T]) minMax(g int) (lo, hi T) {
+	c := &s.cells[g]
+	switch {
+	case c.Count == 0:
+		return num.MaxOf[T](), num.LowestOf[T]()
+	case c.NaN:
+		return num.NaN[T](), num.NaN[T]()
+	}
+	return c.Lo, c.Hi
+}
+
+// Min returns the minimum of group g, as [Min] over the group's rows.
+func (s *GroupSummaryState[T]) Min(g int) T {
+	groupIndex("GroupSummaryState.Min", g, len(s.cells))
+	lo, _ := s.minMax(g)
+	return lo
+}
+
+// Max returns the maximum of group g, as [Max] over the group's rows.
+func (s *GroupSummaryState[T]) Max(g int) T {
+	groupIndex("GroupSummaryState.Max", g, len(s.cells))
+	_, hi := s.minMax(g)
+	return hi
+}
+
+// Summary returns the summary of group g, as [Summarize] over the
+// group's rows.
+func (s *GroupSummaryState[T]) Summary(g int) Summary[T] {
+	groupIndex("GroupSummaryState.Summary", g, len(s.cells))
+	lo, hi := s.minMax(g)
+	return Summary[T]{Min: lo, Max: hi, Count: s.cells[g].Count, Nulls: s.cells[g].Nulls}
+}
+
+// Summaries appends the summaries of all groups, in group order, to dst.
+func (s *GroupSummaryState[T]) Summaries(dst []Summary[T]) []Summary[T] {
+	for g := range s.cells {
+		lo, hi := s.minMax(g)
+		dst = append(dst, Summary[T]{Min: lo, Max: hi, Count: s.cells[g].Count, Nulls: s.cells[g].Nulls})
+	}
+	return dst
+}
+
+// Mins appends the minimum of every group to dst.
+func (s *GroupSummaryState[T]) Mins(dst []T) []T {
+	for g := range s.cells {
+		lo, _ := s.minMax(g)
+		dst = append(dst, lo)
+	}
+	return dst
+}
+
+// Maxs appends the maximum of every group to dst.
+func (s *GroupSummaryState[T]) Maxs(dst []T) []T {
+	for g := range s.cells {
+		_, hi := s.minMax(g)
+		dst = append(dst, hi)
+	}
+	return dst
+}
+
+// Reset empties every group; the group count and the tables stay.
+func (s *GroupSummaryState[T]) Reset() {
+	f := groupFresh[T]()
+	for g := range s.cells {
+		s.cells[g] = f
+	}
+}
+
+// GroupCountState is the grouped form of [CountValid]: the number of
+// valid rows of each group.
+type GroupCountState struct {
+	count   []int
+	scratch []uint32 // lane-private tables, for few groups
+}
+
+// Grow raises the group count to groups, as [GroupSumState.Grow] does.
+func (s *GroupCountState) Grow(groups int) {
+	groupCount("GroupCountState.Grow", groups)
+	s.count = groupGrow(s.count, groups, 0)
+	if len(s.count) <= kernel.GroupLaneMaxGroups && len(s.scratch) < kernel.GroupLanes*len(s.count) {
+		s.scratch = make([]uint32, kernel.GroupLanes*len(s.count))
+	}
+}
+
+// Groups returns the group count.
+func (s *GroupCountState) Groups() int { return len(s.count) }
+
+// Add counts, per group, the valid rows among len(ids) rows whose group
+// ids are ids, under the optional Mask m (a selection counts its entries,
+// duplicates included, as [CountValid] does). It panics if an id is at or
+// above the group count or if the Mask is bad for len(ids) rows, before
+// changing the state.
+func (s *GroupCountState) Add(ids []uint32, m ...Mask) {
+	bits, off, sel, hasSel := maskOf(len(ids), m)
+	groupIDs("GroupCountState.Add", len(ids), ids, len(s.count))
+	s.add(ids, bits, off, sel, hasSel)
+}
+
+// add is Add after validation.
+func (s *GroupCountState) add(ids []uint32, bits []byte, off int, sel []uint32, hasSel bool) {
+	if bits == nil && !hasSel && kernel.GroupUseLanes(len(ids), len(s.count)) {
+		kernel.GroupCountLanes(s.count, s.scratch, ids)
+		return
+	}
+	kernel.GroupCount(s.count, nil, len(ids), ids, bits, off, sel, hasSel)
+}
+
+// Merge adds other's counts to s's, group by group.
+func (s *GroupCountState) Merge(other *GroupCountState) {
+	s.Grow(other.Groups())
+	for g, c := range other.count {
+		s.count[g] += c
+	}
+}
+
+// Count returns the number of valid rows of group g so far.
+func (s *GroupCountState) Count(g int) int {
+	groupIndex("GroupCountState.Count", g, len(s.count))
+	return s.count[g]
+}
+
+// Counts appends the counts of all groups to dst.
+func (s *GroupCountState) Counts(dst []int) []int { return append(dst, s.count...) }
+
+// Reset empties every group; the group count and the tables stay.
+func (s *GroupCountState) Reset() { clear(s.count) }
