@@ -49,7 +49,7 @@ func encValues[T Number](g *encGen, n int) []T {
 		r := g.next()
 		switch {
 		case g.specials && r%16 == 0:
-			x[i] = sp[int(r>>8)%len(sp)]
+			x[i] = sp[(r>>8)%uint64(len(sp))]
 		case num.IsFloat[T]():
 			m := float64(int64(r)>>11) / (1 << 52) // in [-1024, 1024)
 			x[i] = T(math.Ldexp(m, int(r>>3&63)-40))
@@ -134,19 +134,22 @@ func (w *eSummary[T]) feed(g *encGen) { x, m := encBatch[T](g); w.Add(x, m...) }
 func (w *eCount) feed(g *encGen)      { x, m := encBatch[uint8](g); w.Add(len(x), m...) }
 
 // groupFeed grows a grouped state now and then and feeds it a batch.
-func groupFeed[T Number](g *encGen, groups func() int, grow func(int), add func([]T, []uint32, ...Mask)) {
-	grow(max(groups(), 3) + g.intn(3))
+// The draws do not depend on the state, so that the same generator feeds
+// the same rows to any state.
+func groupFeed[T Number](g *encGen, grow func(int), add func([]T, []uint32, ...Mask)) {
+	groups := 3 + g.intn(8)
+	grow(groups)
 	x, m := encBatch[T](g)
-	add(x, encIDs(g, len(x), groups()), m...)
+	add(x, encIDs(g, len(x), groups), m...)
 }
 
-func (w *eGSum[T]) feed(g *encGen)     { groupFeed(g, w.Groups, w.Grow, w.Add) }
-func (w *eGRepro[T]) feed(g *encGen)   { groupFeed(g, w.Groups, w.Grow, w.Add) }
-func (w *eGInt[T]) feed(g *encGen)     { groupFeed(g, w.Groups, w.Grow, w.Add) }
-func (w *eGUint[T]) feed(g *encGen)    { groupFeed(g, w.Groups, w.Grow, w.Add) }
-func (w *eGSummary[T]) feed(g *encGen) { groupFeed(g, w.Groups, w.Grow, w.Add) }
+func (w *eGSum[T]) feed(g *encGen)     { groupFeed(g, w.Grow, w.Add) }
+func (w *eGRepro[T]) feed(g *encGen)   { groupFeed(g, w.Grow, w.Add) }
+func (w *eGInt[T]) feed(g *encGen)     { groupFeed(g, w.Grow, w.Add) }
+func (w *eGUint[T]) feed(g *encGen)    { groupFeed(g, w.Grow, w.Add) }
+func (w *eGSummary[T]) feed(g *encGen) { groupFeed(g, w.Grow, w.Add) }
 func (w *eGCount) feed(g *encGen) {
-	groupFeed(g, w.Groups, w.Grow, func(x []uint8, ids []uint32, m ...Mask) { w.Add(ids, m...) })
+	groupFeed(g, w.Grow, func(x []uint8, ids []uint32, m ...Mask) { w.Add(ids, m...) })
 }
 
 func (w *eSum[T]) merge(o encState)      { w.Merge(&o.(*eSum[T]).SumState) }
