@@ -82,6 +82,20 @@ func goldenCase(t *testing.T, c encCase, name string, specials bool) {
 	seed := goldenSeed(name)
 	want := encFed(c, seed, 4, specials)
 	golden := goldenFile(t, name, marshal(t, want))
+	// The grouped float sum propagates NaN payloads as the hardware does
+	// (x86 and s390x differ), so with NaN inputs its content is not
+	// port-independent: the golden bytes must still decode and encode
+	// again unchanged, bit for bit.
+	dec := c.new()
+	if err := dec.UnmarshalBinary(golden); err != nil {
+		t.Fatal(err)
+	}
+	if enc := marshal(t, dec); !bytes.Equal(enc, golden) {
+		t.Fatalf("the golden state encodes again as\n%x\nwant\n%x", enc, golden)
+	}
+	if specials && strings.HasPrefix(name, "groupsum_") {
+		return
+	}
 	for _, b := range Backends() {
 		if !b.Available {
 			continue
