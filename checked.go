@@ -1,6 +1,7 @@
 package quiver
 
 import (
+	"github.com/quiverlabs/quiver/internal/kernel"
 	"golang.org/x/exp/constraints"
 
 	"github.com/quiverlabs/quiver/internal/num"
@@ -23,14 +24,14 @@ type CheckedSum[S int64 | uint64] struct {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
-	if len(x) < wordCut[T](active.Load()) { // at most smallCut
+	if len(x) < wordCut[T](active.Load()) { // at most kernel.SmallCut
 		if len(m) == 0 {
-			s, o := checkedInts(x).Int64()
+			s, o := kernel.CheckedInts(x).Int64()
 			return CheckedSum[int64]{s, o}
 		}
 		if w, ok := shortWord(len(x), m); ok {
 			// checkedWord, written out so that its loop inlines here.
-			s, o := joinHalves(halvesWord(x, w, num.KindOf[T]())).Int64()
+			s, o := kernel.JoinHalves(kernel.HalvesWord(x, w, num.KindOf[T]())).Int64()
 			return CheckedSum[int64]{s, o}
 		}
 	}
@@ -46,14 +47,14 @@ func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func SumCheckedUint[T constraints.Unsigned](x []T, m ...Mask) CheckedSum[uint64] {
-	if len(x) < wordCut[T](active.Load()) { // at most smallCut
+	if len(x) < wordCut[T](active.Load()) { // at most kernel.SmallCut
 		if len(m) == 0 {
-			s, o := checkedInts(x).Uint64()
+			s, o := kernel.CheckedInts(x).Uint64()
 			return CheckedSum[uint64]{s, o}
 		}
 		if w, ok := shortWord(len(x), m); ok {
 			// checkedWord, written out so that its loop inlines here.
-			s, o := joinHalves(halvesWord(x, w, num.KindOf[T]())).Uint64()
+			s, o := kernel.JoinHalves(kernel.HalvesWord(x, w, num.KindOf[T]())).Uint64()
 			return CheckedSum[uint64]{s, o}
 		}
 	}
@@ -67,13 +68,13 @@ func SumCheckedUint[T constraints.Unsigned](x []T, m ...Mask) CheckedSum[uint64]
 func exactOn[T constraints.Integer](b *backend, x []T, bits []byte, off int, sel []uint32, hasSel bool) num.Int128 {
 	switch k := num.KindOf[T](); {
 	case hasSel:
-		return selExact(x, bits, off, sel)
+		return kernel.SelExact(x, bits, off, sel)
 	case len(x) < wordCut[T](b):
-		return checkedSmall(x, bits, off)
+		return kernel.CheckedSmall(x, bits, off)
 	case k == num.Int64:
-		return b.checkedI64(num.Cast[int64](x), bits, off)
+		return kernel.CheckedI64(b.isa, num.Cast[int64](x), bits, off)
 	case k == num.Uint64:
-		return b.checkedU64(num.Cast[uint64](x), bits, off)
+		return kernel.CheckedU64(b.isa, num.Cast[uint64](x), bits, off)
 	}
 	// Narrow elements: a chunk of at most 2^32 of them sums exactly in 64
 	// bits (2^32 × 2^31 = 2^63, and -2^63 is representable; 2^32 unsigned

@@ -2,6 +2,7 @@ package quiver
 
 import (
 	"fmt"
+	"github.com/quiverlabs/quiver/internal/kernel"
 	mbits "math/bits"
 )
 
@@ -17,7 +18,7 @@ func CountValid(n int, m ...Mask) int {
 	if n < 0 {
 		panic(fmt.Sprintf("quiver: element count %d is negative", n))
 	}
-	if n < smallCut {
+	if n < kernel.SmallCut {
 		if w, ok := shortWord(n, m); ok {
 			return mbits.OnesCount64(w)
 		}
@@ -30,11 +31,11 @@ func CountValid(n int, m ...Mask) int {
 func countOn(b *backend, n int, bits []byte, off int, sel []uint32, hasSel bool) int {
 	switch {
 	case hasSel:
-		return b.selCount(bits, off, sel)
+		return kernel.SelCount(bits, off, sel)
 	case bits == nil:
 		return n
-	case n < smallCut:
-		return countSmall(bits, off, n)
+	case n < kernel.SmallCut:
+		return kernel.CountSmall(bits, off, n)
 	}
-	return b.countValid(bits, off, n)
+	return kernel.CountValid(b.isa, bits, off, n)
 }

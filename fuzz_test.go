@@ -2,7 +2,9 @@ package quiver
 
 import (
 	"encoding/binary"
+	"github.com/quiverlabs/quiver/internal/kernel"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/quiverlabs/quiver/internal/num"
@@ -46,20 +48,20 @@ func availableBackends() []*backend {
 	return out
 }
 
-func checkSummary[T num.Number, S int64 | uint64 | float32 | float64](t *testing.T, name string, k kernelSet[T, S], x []T, bits []byte, off int) {
+func checkSummary[T num.Number](t *testing.T, name string, isa kernel.ISA, x []T, bits []byte, off int) {
 	t.Helper()
 	lo, hi, count, _ := ref.Summary(x, ref.Mask{Bits: bits, Off: off})
-	gl, gh, gc := k.summary(x, bits, off)
+	gl, gh, gc := kernel.Summary(isa, x, bits, off, kernel.WantBoth)
 	if testkit.Bits(gl) != testkit.Bits(lo) || testkit.Bits(gh) != testkit.Bits(hi) || gc != count {
 		t.Fatalf("%s: summary = (%v, %v, %d), reference (%v, %v, %d)", name, gl, gh, gc, lo, hi, count)
 	}
-	if k.min != nil {
-		if g, c := k.min(x, bits, off); testkit.Bits(g) != testkit.Bits(lo) || c != count {
+	{
+		if g, _, c := kernel.Summary(isa, x, bits, off, kernel.WantMin); testkit.Bits(g) != testkit.Bits(lo) || c != count {
 			t.Fatalf("%s: min = (%v, %d), reference (%v, %d)", name, g, c, lo, count)
 		}
 	}
-	if k.max != nil {
-		if g, c := k.max(x, bits, off); testkit.Bits(g) != testkit.Bits(hi) || c != count {
+	{
+		if _, g, c := kernel.Summary(isa, x, bits, off, kernel.WantMax); testkit.Bits(g) != testkit.Bits(hi) || c != count {
 			t.Fatalf("%s: max = (%v, %d), reference (%v, %d)", name, g, c, hi, count)
 		}
 	}
@@ -72,15 +74,15 @@ func FuzzFloat(f *testing.F) {
 		x32 := decode(data, 4, func(b []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b)) })
 		for _, b := range availableBackends() {
 			bits, o := fuzzBitmap(rawBits, off, len(x64))
-			if got, want := b.f64.sum(x64, bits, o), oracle.Sum(x64, bits, o, b.policy64); !sameFloat(got, want) {
+			if got, want := kernel.SumFloat(b.isa, x64, bits, o), oracle.Sum(x64, bits, o, b.policy64); !sameFloat(got, want) {
 				t.Fatalf("%s: float64 sum = %#x, oracle %#x", b.name, testkit.Bits(got), testkit.Bits(want))
 			}
-			checkSummary(t, b.name+" float64", b.f64, x64, bits, o)
+			checkSummary(t, b.name+" float64", b.isa, x64, bits, o)
 			bits, o = fuzzBitmap(rawBits, off, len(x32))
-			if got, want := b.f32.sum(x32, bits, o), oracle.Sum(x32, bits, o, b.policy32); !sameFloat(got, want) {
+			if got, want := kernel.SumFloat(b.isa, x32, bits, o), oracle.Sum(x32, bits, o, b.policy32); !sameFloat(got, want) {
 				t.Fatalf("%s: float32 sum = %#x, oracle %#x", b.name, testkit.Bits(got), testkit.Bits(want))
 			}
-			checkSummary(t, b.name+" float32", b.f32, x32, bits, o)
+			checkSummary(t, b.name+" float32", b.isa, x32, bits, o)
 		}
 	})
 }
@@ -97,49 +99,49 @@ func FuzzInt(f *testing.F) {
 		for _, b := range availableBackends() {
 			bits, o := fuzzBitmap(rawBits, off, len(i64))
 			m := ref.Mask{Bits: bits, Off: o}
-			if got, want := b.i64.sum(i64, bits, o), ref.SumInt[int64, int64](i64, m); got != want {
+			if got, want := kernel.SumInt[int64, int64](b.isa, i64, bits, o), ref.SumInt[int64, int64](i64, m); got != want {
 				t.Fatalf("%s: int64 sum = %d, reference %d", b.name, got, want)
 			}
-			gs, go_ := b.checkedI64(i64, bits, o).Int64()
+			gs, go_ := kernel.CheckedI64(b.isa, i64, bits, o).Int64()
 			if ws, wo := ref.SumCheckedSigned(i64, m); gs != ws || go_ != wo {
 				t.Fatalf("%s: int64 checked = (%d, %v), reference (%d, %v)", b.name, gs, go_, ws, wo)
 			}
-			gu, gou := b.checkedU64(u64, bits, o).Uint64()
+			gu, gou := kernel.CheckedU64(b.isa, u64, bits, o).Uint64()
 			if wu, wou := ref.SumCheckedUnsigned(u64, m); gu != wu || gou != wou {
 				t.Fatalf("%s: uint64 checked = (%d, %v), reference (%d, %v)", b.name, gu, gou, wu, wou)
 			}
 			lo, hi, c, _ := ref.Summary(i64, m)
-			if gl, gh, gc := b.i64.summary(i64, bits, o); gl != lo || gh != hi || gc != c {
+			if gl, gh, gc := kernel.Summary(b.isa, i64, bits, o, kernel.WantBoth); gl != lo || gh != hi || gc != c {
 				t.Fatalf("%s: int64 summary = (%d, %d, %d), reference (%d, %d, %d)", b.name, gl, gh, gc, lo, hi, c)
 			}
 
 			bits, o = fuzzBitmap(rawBits, off, len(i8))
 			m = ref.Mask{Bits: bits, Off: o}
-			if got, want := b.i8.sum(i8, bits, o), ref.SumInt[int8, int64](i8, m); got != want {
+			if got, want := kernel.SumInt[int8, int64](b.isa, i8, bits, o), ref.SumInt[int8, int64](i8, m); got != want {
 				t.Fatalf("%s: int8 sum = %d, reference %d", b.name, got, want)
 			}
-			if got, want := b.u8.sum(u8, bits, o), ref.SumInt[uint8, uint64](u8, m); got != want {
+			if got, want := kernel.SumInt[uint8, uint64](b.isa, u8, bits, o), ref.SumInt[uint8, uint64](u8, m); got != want {
 				t.Fatalf("%s: uint8 sum = %d, reference %d", b.name, got, want)
 			}
 			lo8, hi8, c8, _ := ref.Summary(u8, m)
-			if gl, gh, gc := b.u8.summary(u8, bits, o); gl != lo8 || gh != hi8 || gc != c8 {
+			if gl, gh, gc := kernel.Summary(b.isa, u8, bits, o, kernel.WantBoth); gl != lo8 || gh != hi8 || gc != c8 {
 				t.Fatalf("%s: uint8 summary = (%d, %d, %d), reference (%d, %d, %d)", b.name, gl, gh, gc, lo8, hi8, c8)
 			}
 			if bits != nil { // the kernel's contract: a bitmap is present
-				if got, want := b.countValid(bits, o, len(i8)), ref.CountValid(len(i8), m); got != want {
+				if got, want := kernel.CountValid(b.isa, bits, o, len(i8)), ref.CountValid(len(i8), m); got != want {
 					t.Fatalf("%s: countValid = %d, reference %d", b.name, got, want)
 				}
 			}
 
 			bits, o = fuzzBitmap(rawBits, off, len(i16))
 			m = ref.Mask{Bits: bits, Off: o}
-			if got, want := b.i16.sum(i16, bits, o), ref.SumInt[int16, int64](i16, m); got != want {
+			if got, want := kernel.SumInt[int16, int64](b.isa, i16, bits, o), ref.SumInt[int16, int64](i16, m); got != want {
 				t.Fatalf("%s: int16 sum = %d, reference %d", b.name, got, want)
 			}
 			bits, o = fuzzBitmap(rawBits, off, len(u32))
 			m = ref.Mask{Bits: bits, Off: o}
 			lo32, hi32, c32, _ := ref.Summary(u32, m)
-			if gl, gh, gc := b.u32.summary(u32, bits, o); gl != lo32 || gh != hi32 || gc != c32 {
+			if gl, gh, gc := kernel.Summary(b.isa, u32, bits, o, kernel.WantBoth); gl != lo32 || gh != hi32 || gc != c32 {
 				t.Fatalf("%s: uint32 summary = (%d, %d, %d), reference (%d, %d, %d)", b.name, gl, gh, gc, lo32, hi32, c32)
 			}
 		}
@@ -194,18 +196,18 @@ func FuzzSelection(f *testing.F) {
 		wsum := ref.SumInt[int64, int64](wide, rm)
 		flo, fhi, fc, _ := ref.Summary(f, rm)
 		for _, b := range availableBackends() {
-			if got := b.i64.selSum(wide, bits, 0, sel); got != wsum {
+			if got := kernel.SelSumInt[int64, int64](b.isa, wide, bits, 0, sel); got != wsum {
 				t.Fatalf("%s: int64 selSum = %d, reference %d", b.name, got, wsum)
 			}
-			if got := b.u64.selSum(num.Cast[uint64](wide), bits, 0, sel); got != uint64(wsum) {
+			if got := kernel.SelSumInt[uint64, uint64](b.isa, num.Cast[uint64](wide), bits, 0, sel); got != uint64(wsum) {
 				t.Fatalf("%s: uint64 selSum = %d, reference %d", b.name, got, uint64(wsum))
 			}
-			if l, h, c := b.f64.selSummary(f, bits, 0, sel, wantBoth); testkit.Bits(l) != testkit.Bits(flo) || testkit.Bits(h) != testkit.Bits(fhi) || c != fc {
+			if l, h, c := kernel.SelSummary(b.isa, f, bits, 0, sel, kernel.WantBoth); testkit.Bits(l) != testkit.Bits(flo) || testkit.Bits(h) != testkit.Bits(fhi) || c != fc {
 				t.Fatalf("%s: float64 selSummary = %v %v %d, reference %v %v %d", b.name, l, h, c, flo, fhi, fc)
 			}
-			for _, want := range []extremes{wantMin, wantMax} {
-				l, h, _ := b.f64.selSummary(f, bits, 0, sel, want)
-				if (want == wantMin && testkit.Bits(l) != testkit.Bits(flo)) || (want == wantMax && testkit.Bits(h) != testkit.Bits(fhi)) {
+			for _, want := range []kernel.Extremes{kernel.WantMin, kernel.WantMax} {
+				l, h, _ := kernel.SelSummary(b.isa, f, bits, 0, sel, want)
+				if (want == kernel.WantMin && testkit.Bits(l) != testkit.Bits(flo)) || (want == kernel.WantMax && testkit.Bits(h) != testkit.Bits(fhi)) {
 					t.Fatalf("%s: float64 selSummary(%d) = %v %v, reference %v %v", b.name, want, l, h, flo, fhi)
 				}
 			}
@@ -218,25 +220,30 @@ func FuzzSelection(f *testing.F) {
 			nlo, nhi, nc, _ := ref.Summary(n32, rm)
 			ulo, uhi, uc, _ := ref.Summary(num.Cast[uint64](wide), rm)
 			ilo, ihi, ic, _ := ref.Summary(wide, rm)
-			for _, want := range []extremes{wantBoth, wantMin, wantMax} {
+			for _, want := range []kernel.Extremes{kernel.WantBoth, kernel.WantMin, kernel.WantMax} {
 				ok := func(l, h, wl, wh uint64, c, wc int) bool {
-					return (want == wantMax || l == wl) && (want == wantMin || h == wh) && (want != wantBoth || c == wc)
+					return (want == kernel.WantMax || l == wl) && (want == kernel.WantMin || h == wh) && (want != kernel.WantBoth || c == wc)
 				}
-				if l, h, c := b.f32.selSummary(f32, bits, 0, sel, want); !ok(testkit.Bits(l), testkit.Bits(h), testkit.Bits(slo), testkit.Bits(shi), c, sc) {
+				if l, h, c := kernel.SelSummary(b.isa, f32, bits, 0, sel, want); !ok(testkit.Bits(l), testkit.Bits(h), testkit.Bits(slo), testkit.Bits(shi), c, sc) {
 					t.Fatalf("%s: float32 selSummary(%d) = %v %v %d, reference %v %v %d", b.name, want, l, h, c, slo, shi, sc)
 				}
-				if l, h, c := b.i32.selSummary(n32, bits, 0, sel, want); !ok(uint64(l), uint64(h), uint64(nlo), uint64(nhi), c, nc) {
+				if l, h, c := kernel.SelSummary(b.isa, n32, bits, 0, sel, want); !ok(uint64(l), uint64(h), uint64(nlo), uint64(nhi), c, nc) {
 					t.Fatalf("%s: int32 selSummary(%d) = %v %v %d, reference %v %v %d", b.name, want, l, h, c, nlo, nhi, nc)
 				}
-				if l, h, c := b.u64.selSummary(num.Cast[uint64](wide), bits, 0, sel, want); !ok(l, h, ulo, uhi, c, uc) {
+				if l, h, c := kernel.SelSummary(b.isa, num.Cast[uint64](wide), bits, 0, sel, want); !ok(l, h, ulo, uhi, c, uc) {
 					t.Fatalf("%s: uint64 selSummary(%d) = %v %v %d, reference %v %v %d", b.name, want, l, h, c, ulo, uhi, uc)
 				}
-				if l, h, c := b.i64.selSummary(wide, bits, 0, sel, want); !ok(uint64(l), uint64(h), uint64(ilo), uint64(ihi), c, ic) {
+				if l, h, c := kernel.SelSummary(b.isa, wide, bits, 0, sel, want); !ok(uint64(l), uint64(h), uint64(ilo), uint64(ihi), c, ic) {
 					t.Fatalf("%s: int64 selSummary(%d) = %v %v %d, reference %v %v %d", b.name, want, l, h, c, ilo, ihi, ic)
 				}
 			}
-			if b.selMax != nil && len(sel) > 0 && b.selMax(sel) != selMaxGo(sel) {
-				t.Fatalf("%s: selMax = %d, want %d", b.name, b.selMax(sel), selMaxGo(sel))
+			if len(sel) > 0 {
+				// The index check (the selMax kernel where the backend
+				// has one) must find the largest index exactly.
+				top := slices.Max(sel)
+				if !kernel.SelInRange(b.isa, sel, int(top)+1) || kernel.SelInRange(b.isa, sel, int(top)) {
+					t.Fatalf("%s: selection check wrong around its largest index %d", b.name, top)
+				}
 			}
 		}
 	})

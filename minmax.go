@@ -1,6 +1,10 @@
 package quiver
 
-import "github.com/quiverlabs/quiver/internal/num"
+import (
+	"github.com/quiverlabs/quiver/internal/num"
+
+	"github.com/quiverlabs/quiver/internal/kernel"
+)
 
 // Min returns the smallest participating element of x.
 //
@@ -16,34 +20,34 @@ import "github.com/quiverlabs/quiver/internal/num"
 // if a selection index is len(x) or more.
 func Min[T Number](x []T, m ...Mask) T {
 	if len(m) == 0 {
-		if len(x) < smallCut && len(x) > 0 {
+		if len(x) < kernel.SmallCut && len(x) > 0 {
 			// The dense loops directly: a call less for the shortest
-			// inputs (summarySmall makes this choice too).
+			// inputs (kernel.SummarySmall makes this choice too).
 			if num.IsFloat[T]() {
-				lo, _, _ := floatExtremes(x, wantMin)
+				lo, _, _ := kernel.FloatExtremes(x, kernel.WantMin)
 				return lo
 			}
-			return intMin(x)
+			return kernel.IntMin(x)
 		}
-		lo, _, _ := summaryOf(active.Load(), x, nil, 0, wantMin)
+		lo, _, _ := kernel.Summary(active.Load().isa, x, nil, 0, kernel.WantMin)
 		return lo
 	}
-	if len(x) < smallCut {
+	if len(x) < kernel.SmallCut {
 		if w, ok := shortWord(len(x), m); ok {
 			if w != 0 && len(x) < 16 {
 				if !num.IsFloat[T]() {
-					return intMinWord(x, w)
+					return kernel.IntMinWord(x, w)
 				}
-				if e, nan := floatMinWord(x, w); !nan {
+				if e, nan := kernel.FloatMinWord(x, w); !nan {
 					return e
 				}
 				return num.NaN[T]()
 			}
-			lo, _, _ := summaryWord(x, w, wantMin)
+			lo, _, _ := kernel.SummaryWord(x, w, kernel.WantMin)
 			return lo
 		}
 	}
-	lo, _, _, _ := summarize(x, m, wantMin)
+	lo, _, _, _ := summarize(x, m, kernel.WantMin)
 	return lo
 }
 
@@ -56,34 +60,34 @@ func Min[T Number](x []T, m ...Mask) T {
 // if a selection index is len(x) or more.
 func Max[T Number](x []T, m ...Mask) T {
 	if len(m) == 0 {
-		if len(x) < smallCut && len(x) > 0 {
+		if len(x) < kernel.SmallCut && len(x) > 0 {
 			// The dense loops directly: a call less for the shortest
-			// inputs (summarySmall makes this choice too).
+			// inputs (kernel.SummarySmall makes this choice too).
 			if num.IsFloat[T]() {
-				_, hi, _ := floatExtremes(x, wantMax)
+				_, hi, _ := kernel.FloatExtremes(x, kernel.WantMax)
 				return hi
 			}
-			return intMax(x)
+			return kernel.IntMax(x)
 		}
-		_, hi, _ := summaryOf(active.Load(), x, nil, 0, wantMax)
+		_, hi, _ := kernel.Summary(active.Load().isa, x, nil, 0, kernel.WantMax)
 		return hi
 	}
-	if len(x) < smallCut {
+	if len(x) < kernel.SmallCut {
 		if w, ok := shortWord(len(x), m); ok {
 			if w != 0 && len(x) < 16 {
 				if !num.IsFloat[T]() {
-					return intMaxWord(x, w)
+					return kernel.IntMaxWord(x, w)
 				}
-				if e, nan := floatMaxWord(x, w); !nan {
+				if e, nan := kernel.FloatMaxWord(x, w); !nan {
 					return e
 				}
 				return num.NaN[T]()
 			}
-			_, hi, _ := summaryWord(x, w, wantMax)
+			_, hi, _ := kernel.SummaryWord(x, w, kernel.WantMax)
 			return hi
 		}
 	}
-	_, hi, _, _ := summarize(x, m, wantMax)
+	_, hi, _, _ := summarize(x, m, kernel.WantMax)
 	return hi
 }
 
@@ -94,26 +98,26 @@ func Max[T Number](x []T, m ...Mask) T {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func MinMax[T Number](x []T, m ...Mask) (lo, hi T) {
-	if len(x) < smallCut {
+	if len(x) < kernel.SmallCut {
 		if len(m) == 0 {
 			switch {
 			case len(x) == 0:
 				return num.MaxOf[T](), num.LowestOf[T]()
 			case num.IsFloat[T]():
-				lo, hi, _ = floatExtremes(x, wantBoth)
+				lo, hi, _ = kernel.FloatExtremes(x, kernel.WantBoth)
 			default:
-				lo, hi = intMinMax(x)
+				lo, hi = kernel.IntMinMax(x)
 			}
 			return lo, hi
 		}
 		if w, ok := shortWord(len(x), m); ok {
 			if !num.IsFloat[T]() && w != 0 {
-				return intMinMaxWord(x, w)
+				return kernel.IntMinMaxWord(x, w)
 			}
-			lo, hi, _ = summaryWord(x, w, wantBoth)
+			lo, hi, _ = kernel.SummaryWord(x, w, kernel.WantBoth)
 			return lo, hi
 		}
 	}
-	lo, hi, _, _ = summarize(x, m, wantBoth)
+	lo, hi, _, _ = summarize(x, m, kernel.WantBoth)
 	return lo, hi
 }

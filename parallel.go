@@ -1,6 +1,7 @@
 package quiver
 
 import (
+	"github.com/quiverlabs/quiver/internal/kernel"
 	"runtime"
 	"sync"
 	"unsafe"
@@ -214,13 +215,13 @@ type summaryPart[T Number] struct {
 
 // AddParallel feeds x, with the optional Mask m, to the state on up to
 // workers goroutines (GOMAXPROCS when workers <= 0), with the result of
-// Add: the parts merge in input order, so the first of equal extremes
+// Add: the parts merge in input order, so the first of equal kernel.Extremes
 // still wins. It panics as [Summarize] does, before any goroutine starts.
 func (s *SummaryState[T]) AddParallel(x []T, workers int, m ...Mask) {
 	bits, off, sel, hasSel := maskOf(len(x), m)
 	b := active.Load()
 	for _, p := range reduceParts(x, bits, off, sel, hasSel, workers, minPerWorker[T](), func(x []T, bits []byte, off int, sel []uint32, hasSel bool) summaryPart[T] {
-		lo, hi, count, nulls := summarizeOn(b, x, bits, off, sel, hasSel, wantBoth)
+		lo, hi, count, nulls := summarizeOn(b, x, bits, off, sel, hasSel, kernel.WantBoth)
 		return summaryPart[T]{lo, hi, count, nulls}
 	}) {
 		s.add(p.lo, p.hi, p.count, p.nulls)

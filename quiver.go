@@ -86,6 +86,7 @@ package quiver
 
 import (
 	"fmt"
+	"github.com/quiverlabs/quiver/internal/kernel"
 	"math"
 
 	"golang.org/x/exp/constraints"
@@ -237,20 +238,39 @@ func badBitmap(bits []byte, off, n int) {
 
 // checkSelection panics unless every index of sel is below n.
 func checkSelection(sel []uint32, n int) {
-	if len(sel) == 0 || selInRange(active.Load(), sel, n) {
-		return
-	}
-	panic(selectionMessage(sel, n))
+	kernel.CheckSelection(active.Load().isa, sel, n)
 }
 
-// selectionMessage is the panic message naming the first index of sel
-// that is n or more. Callers panic with it themselves, so that the
-// compiler sees the panic and knows an index past the test is in range.
-func selectionMessage(sel []uint32, n int) string {
-	for pos, s := range sel {
-		if uint64(s) >= uint64(n) {
-			return fmt.Sprintf("quiver: selection index %d at position %d is out of range for %d elements", s, pos, n)
-		}
+// shortWord is the validity word of a short call's Masks, the one check
+// a short masked call makes: for n <= 64 elements and one Mask without a
+// selection whose bitmap is nil or covers the elements (the rule
+// checkMask enforces), it returns their validity bits, bit i for element
+// i and none at n or above, and true. Anything else (no Mask, more than
+// one, a selection, a bitmap checkMask rejects) gives false, and the
+// caller takes its general path, which panics where it must. It calls
+// nothing, so it costs a few loads and compares.
+func shortWord(n int, m []Mask) (uint64, bool) {
+	if len(m) != 1 || m[0].hasSel || uint(n) > 64 {
+		return 0, false
 	}
-	return "quiver: selection out of range" // not reached: the caller saw a bad index
+	all := ^uint64(0) >> (64 - uint(n)) // n = 0: none
+	bits, off := m[0].bits, m[0].off
+	if bits == nil || n == 0 {
+		return all, true
+	}
+	if off > math.MaxInt-64 { // off+n near overflow: checkMask names it
+		return 0, false
+	}
+	if (off+n-1)>>3 >= len(bits) {
+		return 0, false
+	}
+	b := bits[off>>3:]
+	if len(b) < 8 {
+		// A bitmap that ends within 8 bytes, as one sized for a short
+		// input does: its n bits are below bit 56. kernel.ValidWord reads such
+		// a tail a byte at a time, which is what lets it inline here;
+		// that loop cost CountValid 38% at n = 32 (14.2 against 10.3 ns).
+		return kernel.ShortBytes(b) >> uint(off&7) & all, true
+	}
+	return kernel.ValidWord(b, off&7, n) & all, true
 }

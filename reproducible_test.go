@@ -2,6 +2,7 @@ package quiver
 
 import (
 	"fmt"
+	"github.com/quiverlabs/quiver/internal/kernel"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -368,159 +369,6 @@ func reproMasks[T constraints.Float](t *testing.T) {
 	}
 }
 
-// TestSumReproducibleKernels compares every backend's kernels with the
-// portable ones on blocks of every length up to 200 and around the block
-// size: maxExp bit for bit; fold by whether a residual is left (which does
-// not depend on the lane layout: it is whether a value is off fold B's
-// grid) and, when none is, by the exact value of its two sums (a tie on
-// fold A's grid may round differently in another lane layout, moving a
-// unit between the folds but never changing their sum).
-func TestSumReproducibleKernels(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, _ BackendInfo) {
-		b := active.Load()
-		t.Run("float64", func(t *testing.T) { reproKernelDiff(t, b.repro64, reproGoKernels[float64]()) })
-		t.Run("float32", func(t *testing.T) { reproKernelDiff(t, b.repro32, reproGoKernels[float32]()) })
-		t.Run("compress float64", func(t *testing.T) { reproCompressDiff(t, b.repro64) })
-		t.Run("compress float32", func(t *testing.T) { reproCompressDiff(t, b.repro32) })
-	})
-}
-
-// reproCompressDiff checks k.compress against a plain filter: the valid
-// elements, bit for bit and in order, for every length up to 200 and
-// around the chunk, bit offsets 0 to 9, bitmaps of the minimal length
-// (shorter than 8 bytes for short inputs) at densities from none to all.
-func reproCompressDiff[T float32 | float64](t *testing.T, k reproKernels[T]) {
-	r := rand.New(rand.NewPCG(6, 105))
-	var lengths []int
-	for n := 0; n <= 200; n++ {
-		lengths = append(lengths, n)
-	}
-	lengths = append(lengths, 255, 256, 257, reproChunk-1, reproChunk)
-	for _, n := range lengths {
-		x := testkit.Values[T](r, n, testkit.Plain)
-		for i := range x {
-			if r.IntN(4) == 0 {
-				x[i] = nanWithPayload[T]()
-			}
-		}
-		for off := range 10 {
-			for _, frac := range []float64{0, 0.1, 0.5, 0.9, 1} {
-				bits := testkit.Bitmap(r, n, off, frac)
-				want := participating(x, bits, off, nil, false)
-				dst := make([]T, n)
-				got := dst[:k.compress(dst, x, bits, off)]
-				what := fmt.Sprintf("n=%d off=%d valid=%v", n, off, frac)
-				if len(got) != len(want) {
-					t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
-				}
-				for i := range got {
-					if testkit.Bits(got[i]) != testkit.Bits(want[i]) {
-						t.Fatalf("%s: value %d is %#x, want %#x", what, i, testkit.Bits(got[i]), testkit.Bits(want[i]))
-					}
-				}
-			}
-		}
-	}
-}
-
-func reproKernelDiff[T float32 | float64](t *testing.T, k, g reproKernels[T]) {
-	r := rand.New(rand.NewPCG(5, 105))
-	var lengths []int
-	for n := 0; n <= 200; n++ {
-		lengths = append(lengths, n)
-	}
-	lengths = append(lengths, 255, 256, 257, 1000, 4095, 4096)
-	for _, n := range lengths {
-		for name, x := range reproInputs[T](r, n) {
-			what := fmt.Sprintf("%s n=%d", name, n)
-			e := k.maxExp(x)
-			if ge := g.maxExp(x); e != ge {
-				t.Fatalf("%s: maxExp %d, portable %d", what, e, ge)
-			}
-			e64 := reproExp64[T](e)
-			if e64 == 0 {
-				continue
-			}
-			mA, mB, mC := reproMagic(e64)
-			a, b, c, res := k.fold(x, mA, mB, mC)
-			ga, gb, gc, gres := g.fold(x, mA, mB, mC)
-			if (res == 0) != (gres == 0) {
-				t.Fatalf("%s: residual %#x, portable %#x", what, res, gres)
-			}
-			if res != 0 {
-				// Not all values are on fold B's grid: a value halfway
-				// between two grid points may round either way, so the
-				// sums are not comparable; Add redoes such a block.
-				continue
-			}
-			var got, want reproAcc
-			got.deposit(a)
-			got.deposit(b)
-			got.deposit(c)
-			want.deposit(ga)
-			want.deposit(gb)
-			want.deposit(gc)
-			got.normalize()
-			want.normalize()
-			if got.digits != want.digits {
-				t.Fatalf("%s: fold sums %v + %v + %v, portable %v + %v + %v", what, a, b, c, ga, gb, gc)
-			}
-		}
-	}
-}
-
-// TestRoundDigits checks the final rounding against math/big on sums
-// built digit by digit: every digit position, both signs, carries between
-// digits, ties, and results near the overflow and subnormal limits.
-func TestRoundDigits(t *testing.T) {
-	r := rand.New(rand.NewPCG(6, 105))
-	for trial := range 20000 {
-		var d [reproDigits]int64
-		exact := new(big.Float).SetPrec(4000)
-		top := r.IntN(reproDigits - 1)
-		if trial%4 == 0 {
-			top = r.IntN(4) // subnormal and tiny sums
-		} else if trial%4 == 1 {
-			top = 52 + r.IntN(2) // near overflow
-		}
-		for i := max(0, top-r.IntN(5)); i <= top; i++ {
-			v := r.Int64N(1<<41) - 1<<40
-			switch r.IntN(4) {
-			case 0:
-				v = 0
-			case 1:
-				v = 1 << (r.IntN(40))
-			}
-			d[i] = v
-			term := new(big.Float).SetPrec(4000).SetInt64(v)
-			term.SetMantExp(term, reproDigitBits*i-1074)
-			exact.Add(exact, term)
-		}
-		w64, _ := exact.Float64()
-		w32, _ := exact.Float32()
-		// roundDigits gives +0 for a zero result; the sign rule is Sum's.
-		if w64 == 0 {
-			w64 = 0
-		}
-		if w32 == 0 {
-			w32 = 0
-		}
-		a := reproAcc{digits: d, top: reproDigits, low: 1}
-		if trial%2 == 0 {
-			a.top = int32(top + 1)
-			for a.low < a.top && d[a.low-1] == 0 {
-				a.low++
-			}
-		}
-		if got := roundDigits(&a, 53, -1074, 1023); got != math.Float64bits(w64) {
-			t.Fatalf("digits %v: float64 %#x, want %#x (%v)", d, got, math.Float64bits(w64), w64)
-		}
-		if got := roundDigits(&a, 24, -149, 127); uint32(got) != math.Float32bits(w32) {
-			t.Fatalf("digits %v: float32 %#x, want %#x (%v)", d, got, math.Float32bits(w32), w32)
-		}
-	}
-}
-
 // TestSumReproducibleAccuracy shows what the exactness buys on an
 // ill-conditioned sum where the plain loop loses every digit.
 func TestSumReproducibleAccuracy(t *testing.T) {
@@ -577,7 +425,7 @@ func TestSumReproducibleStateAPI(t *testing.T) {
 		}
 	}
 	// Many deposits: the digits are normalised before they can overflow.
-	big := make([]float64, 3*reproPendingMax/2)
+	big := make([]float64, 3*kernel.ReproPendingMax/2)
 	for i := range big {
 		big[i] = math.Ldexp(1, 1000) * (1 + math.Ldexp(float64(i%7), -50))
 		if i%2 == 1 {
@@ -592,33 +440,6 @@ func TestSumReproducibleStateAPI(t *testing.T) {
 		t2.Add(append(big, big...))
 		wantSame(t, "long state", s.Sum(), t2.Sum())
 		wantSame(t, "long state oracle", s.Sum(), exactSum(append(big, big...)))
-	}
-}
-
-// TestReproDigitsSettle: the digits are normalised before so many
-// deposits could overflow one, at the largest deposit there is.
-func TestReproDigitsSettle(t *testing.T) {
-	if testing.Short() {
-		t.Skip("16M deposits")
-	}
-	v := math.Float64frombits(0x7FEFFFFFFFFFFFFF) // every significand bit, all three digits full
-	var a reproAcc
-	const n = 1 << 24
-	for range n {
-		a.addOne(v)
-		a.settle()
-	}
-	want := new(big.Float).SetPrec(2000).SetFloat64(v)
-	want.Mul(want, new(big.Float).SetInt64(n))
-	a.normalize()
-	d := a.digits
-	got := new(big.Float).SetPrec(4000)
-	for i := len(d) - 1; i >= 0; i-- {
-		term := new(big.Float).SetPrec(4000).SetInt64(d[i])
-		got.Add(got, term.SetMantExp(term, reproDigitBits*i-1074))
-	}
-	if got.Cmp(want) != 0 {
-		t.Errorf("digits hold %v, want %v", got, want)
 	}
 }
 
@@ -725,7 +546,7 @@ func TestSumReproducibleMaskedZeros(t *testing.T) {
 func reproMaskedZeros[T constraints.Float](t *testing.T) {
 	nz := negZero[T]()
 	hidden := []T{nanWithPayload[T](), posInf[T](), -posInf[T](), 1, nz}
-	for _, n := range []int{1, 7, 63, 64, 65, reproChunk - 1, reproChunk, reproChunk + 1, 2*reproChunk + 5} {
+	for _, n := range []int{1, 7, 63, 64, 65, kernel.ReproChunk - 1, kernel.ReproChunk, kernel.ReproChunk + 1, 2*kernel.ReproChunk + 5} {
 		for _, off := range []int{0, 3, 8} {
 			// valid: the positions that are valid, each holding v.
 			for _, c := range []struct {

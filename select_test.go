@@ -2,6 +2,7 @@ package quiver
 
 import (
 	"fmt"
+	"github.com/quiverlabs/quiver/internal/kernel"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -290,25 +291,25 @@ func TestSelectionKernels(t *testing.T) {
 					lo, hi, count, _ := ref.Summary(x, rm)
 					ilo, ihi, _, _ := ref.Summary(xi, rm)
 					what := fmt.Sprintf("%s n=%d sel=%s nulls=%v", b.name, n, name, frac)
-					if l, _, _ := b.f64.selSummary(x, bits, off, sel, wantMin); testkit.Bits(l) != testkit.Bits(lo) {
+					if l, _, _ := kernel.SelSummary(b.isa, x, bits, off, sel, kernel.WantMin); testkit.Bits(l) != testkit.Bits(lo) {
 						t.Fatalf("%s: f64 min %v, reference %v", what, l, lo)
 					}
-					if _, h, _ := b.f64.selSummary(x, bits, off, sel, wantMax); testkit.Bits(h) != testkit.Bits(hi) {
+					if _, h, _ := kernel.SelSummary(b.isa, x, bits, off, sel, kernel.WantMax); testkit.Bits(h) != testkit.Bits(hi) {
 						t.Fatalf("%s: f64 max %v, reference %v", what, h, hi)
 					}
-					if l, h, c := b.f64.selSummary(x, bits, off, sel, wantBoth); testkit.Bits(l) != testkit.Bits(lo) || testkit.Bits(h) != testkit.Bits(hi) || c != count {
+					if l, h, c := kernel.SelSummary(b.isa, x, bits, off, sel, kernel.WantBoth); testkit.Bits(l) != testkit.Bits(lo) || testkit.Bits(h) != testkit.Bits(hi) || c != count {
 						t.Fatalf("%s: f64 summary %v %v %d, reference %v %v %d", what, l, h, c, lo, hi, count)
 					}
-					if l, _, _ := b.i64.selSummary(xi, bits, off, sel, wantMin); l != ilo {
+					if l, _, _ := kernel.SelSummary(b.isa, xi, bits, off, sel, kernel.WantMin); l != ilo {
 						t.Fatalf("%s: i64 min %v, reference %v", what, l, ilo)
 					}
-					if _, h, _ := b.i64.selSummary(xi, bits, off, sel, wantMax); h != ihi {
+					if _, h, _ := kernel.SelSummary(b.isa, xi, bits, off, sel, kernel.WantMax); h != ihi {
 						t.Fatalf("%s: i64 max %v, reference %v", what, h, ihi)
 					}
-					if s, w := b.i64.selSum(xi, bits, off, sel), ref.SumInt[int64, int64](xi, rm); s != w {
+					if s, w := kernel.SelSumInt[int64, int64](b.isa, xi, bits, off, sel), ref.SumInt[int64, int64](xi, rm); s != w {
 						t.Fatalf("%s: i64 sum %d, reference %d", what, s, w)
 					}
-					if c, w := b.selCount(bits, off, sel), ref.CountValid(n, rm); c != w {
+					if c, w := kernel.SelCount(bits, off, sel), ref.CountValid(n, rm); c != w {
 						t.Fatalf("%s: count %d, reference %d", what, c, w)
 					}
 				}

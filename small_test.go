@@ -1,6 +1,7 @@
 package quiver
 
 import (
+	"github.com/quiverlabs/quiver/internal/kernel"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -129,10 +130,10 @@ func TestShortWord(t *testing.T) {
 // is crossed, on values at the int64 and uint64 extremes, with and
 // without a bitmap, against math/big through the reference.
 func TestSelectedCheckedChunks(t *testing.T) {
-	defer func(c int) { selSplitChunk = c }(selSplitChunk)
+	defer func(c int) { kernel.SelSplitChunk = c }(kernel.SelSplitChunk)
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, chunk := range []int{1, 2, 3, 5, 1 << 30} {
-		selSplitChunk = chunk
+		kernel.SelSplitChunk = chunk
 		for n := 1; n < 40; n++ {
 			xi := make([]int64, n)
 			xu := make([]uint64, n)

@@ -1,6 +1,7 @@
 package quiver
 
 import (
+	"github.com/quiverlabs/quiver/internal/kernel"
 	"math"
 	"math/big"
 
@@ -77,7 +78,7 @@ func (s *SumState[T]) addRun(b *backend, x []T, bits []byte, off int) {
 		// through the lanes as the block it is in one call.
 		for ; i < len(x) && s.npend < block; i++ {
 			v := x[i]
-			if bits != nil && !bitAt(bits, off+i) {
+			if bits != nil && !kernel.BitAt(bits, off+i) {
 				v = negZero
 			}
 			s.pend[s.npend] = v
@@ -96,7 +97,7 @@ func (s *SumState[T]) addRun(b *backend, x []T, bits []byte, off int) {
 	}
 	for ; i < len(x); i++ {
 		v := x[i]
-		if bits != nil && !bitAt(bits, off+i) {
+		if bits != nil && !kernel.BitAt(bits, off+i) {
 			v = negZero
 		}
 		s.pend[s.npend] = v
@@ -108,7 +109,7 @@ func (s *SumState[T]) addRun(b *backend, x []T, bits []byte, off int) {
 // so far in selection order. It checks each index as it reads it, and
 // panics before it changes the state.
 func (s *SumState[T]) addSelected(x []T, bits []byte, off int, sel []uint32) {
-	s.endRun(foldSelected(s.Sum(), x, bits, off, sel))
+	s.endRun(kernel.FoldSelected(s.Sum(), x, bits, off, sel))
 }
 
 // endRun makes c the state's carry and starts an empty run.
@@ -157,28 +158,9 @@ func (s *SumState[T]) Sum() T {
 // unfinished block in index order.
 func (s *SumState[T]) runSum() T {
 	acc := s.lanes // a copy: the run goes on after Sum
-	v := foldLanes(acc[:], floatPolicy[T](s.b))
+	v := kernel.FoldLanes(acc[:], floatPolicy[T](s.b))
 	for _, e := range s.pend[:s.npend] {
 		v += e
-	}
-	return v
-}
-
-// foldLanes is ADR-013's steps 2 and 3 on the A×W lane accumulators acc
-// of policy p (accumulator a in acc[a*W:(a+1)*W]), which it overwrites:
-// the accumulators combined pairwise by halving, (0+2), (1+3), then the
-// two, and the W lanes of the result folded low to high from +0.0.
-func foldLanes[T constraints.Float](acc []T, p oracle.Policy) T {
-	for half := p.A / 2; half >= 1; half /= 2 {
-		for a := range half {
-			for w := range p.W {
-				acc[a*p.W+w] += acc[(a+half)*p.W+w]
-			}
-		}
-	}
-	v := T(0)
-	for w := range p.W {
-		v += acc[w]
 	}
 	return v
 }
@@ -199,8 +181,8 @@ type IntSumState[T constraints.Signed] struct {
 // Add feeds the batch x, with the optional Mask m, to the state. It panics
 // as [SumInt] does, before changing the state.
 func (s *IntSumState[T]) Add(x []T, m ...Mask) {
-	if len(m) == 0 && len(x) < smallCut {
-		s.sum = s.sum.Add128(checkedInts(x))
+	if len(m) == 0 && len(x) < kernel.SmallCut {
+		s.sum = s.sum.Add128(kernel.CheckedInts(x))
 		return
 	}
 	bits, off, sel, hasSel := maskOf(len(x), m)
@@ -236,8 +218,8 @@ type UintSumState[T constraints.Unsigned] struct {
 // Add feeds the batch x, with the optional Mask m, to the state. It panics
 // as [SumUint] does, before changing the state.
 func (s *UintSumState[T]) Add(x []T, m ...Mask) {
-	if len(m) == 0 && len(x) < smallCut {
-		s.sum = s.sum.Add128(checkedInts(x))
+	if len(m) == 0 && len(x) < kernel.SmallCut {
+		s.sum = s.sum.Add128(kernel.CheckedInts(x))
 		return
 	}
 	bits, off, sel, hasSel := maskOf(len(x), m)
@@ -275,9 +257,9 @@ func bigOf(a num.Int128) *big.Int {
 // batches, with the same rules (canonical NaN, first of equal values
 // across batches too, identities when nothing participated), and merging
 // the states of consecutive pieces in order gives the state of their
-// concatenation. A state computes both extremes, as Summarize does.
+// concatenation. A state computes both kernel.Extremes, as Summarize does.
 type SummaryState[T Number] struct {
-	lo, hi       T    // the extremes of the non-NaN participating elements
+	lo, hi       T    // the kernel.Extremes of the non-NaN participating elements
 	have         bool // lo and hi hold values
 	nan          bool // a participating NaN was seen
 	count, nulls int
@@ -288,15 +270,15 @@ type SummaryState[T Number] struct {
 func (s *SummaryState[T]) Add(x []T, m ...Mask) {
 	var lo, hi T
 	var count, nulls int
-	if len(m) == 0 && len(x) < smallCut {
-		lo, hi, count = summarySmall(x, nil, 0, wantBoth)
+	if len(m) == 0 && len(x) < kernel.SmallCut {
+		lo, hi, count = kernel.SummarySmall(x, nil, 0, kernel.WantBoth)
 	} else {
-		lo, hi, count, nulls = summarize(x, m, wantBoth)
+		lo, hi, count, nulls = summarize(x, m, kernel.WantBoth)
 	}
 	s.add(lo, hi, count, nulls)
 }
 
-// add merges a summary whose extremes are the canonical NaN if any element
+// add merges a summary whose kernel.Extremes are the canonical NaN if any element
 // was NaN and are otherwise meaningful when count > 0.
 func (s *SummaryState[T]) add(lo, hi T, count, nulls int) {
 	s.count += count
@@ -319,7 +301,7 @@ func (s *SummaryState[T]) add(lo, hi T, count, nulls int) {
 }
 
 // Merge adds to s the state next of the piece of input that follows s's.
-// For equal extremes (+0.0 and -0.0) s's, the earlier, wins, so merges
+// For equal kernel.Extremes (+0.0 and -0.0) s's, the earlier, wins, so merges
 // must follow input order for the sign of a zero result; everything else
 // is the same in any order. next is not modified.
 func (s *SummaryState[T]) Merge(next *SummaryState[T]) {
@@ -391,20 +373,6 @@ func floatPolicy[T constraints.Float](b *backend) oracle.Policy {
 // floatBlock is b's block for T: A×W elements.
 func floatBlock[T constraints.Float](b *backend) int { return floatPolicy[T](b).Block() }
 
-// lanesKernel names a backend's lane-carrying float sums.
-type lanesKernel uint8
-
-const (
-	lanesStrict lanesKernel = iota // A=1, W=1: the strict fold, in Go
-	lanesAVX2
-	lanesAVX512
-	lanesNEON
-)
-
-func (k lanesKernel) String() string {
-	return [...]string{"strict", "avx2", "avx512", "neon"}[k]
-}
-
 // sumLanesOn adds x, whose length is a positive multiple of b's block for
 // T (policy A×W), into the unfolded lane accumulators acc (A×W of them,
 // accumulator a in acc[a*W:(a+1)*W]) in the order of ADR-013 step 1: the
@@ -415,13 +383,5 @@ func sumLanesOn[T constraints.Float](b *backend, acc, x []T, bits []byte, off in
 	if len(x) == 0 || len(x)&(len(acc)-1) != 0 {
 		panic("quiver: internal error: lane accumulators or blocks of the wrong length")
 	}
-	if b.lanes == lanesStrict {
-		acc[0] = addValid(acc[0], x, bits, off)
-		return
-	}
-	if num.KindOf[T]() == num.Float32 {
-		archSumLanes(b.lanes, num.Cast[float32](acc), num.Cast[float32](x), bits, off)
-		return
-	}
-	archSumLanes(b.lanes, num.Cast[float64](acc), num.Cast[float64](x), bits, off)
+	kernel.SumLanes(b.isa, acc, x, bits, off)
 }

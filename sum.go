@@ -1,9 +1,8 @@
 package quiver
 
 import (
+	"github.com/quiverlabs/quiver/internal/kernel"
 	"golang.org/x/exp/constraints"
-
-	"github.com/quiverlabs/quiver/internal/num"
 )
 
 // Sum returns the sum of the participating elements of a float slice, in
@@ -25,10 +24,10 @@ func Sum[T constraints.Float](x []T, m ...Mask) T {
 		// Shorter than the active backend's block: the strict fold is
 		// what it computes.
 		if len(m) == 0 {
-			return strictSum(x)
+			return kernel.StrictSum(x)
 		}
 		if w, ok := shortWord(len(x), m); ok {
-			return addWord(T(0), x, w)
+			return kernel.AddWord(T(0), x, w)
 		}
 	}
 	return sumFloat(x, m)
@@ -38,7 +37,7 @@ func Sum[T constraints.Float](x []T, m ...Mask) T {
 func sumFloat[T constraints.Float](x []T, m []Mask) T {
 	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // the selected fold checks sel
 	if hasSel {
-		return selSumFloatOf(active.Load(), x, bits, off, sel)
+		return kernel.SelSumFloat(active.Load().isa, x, bits, off, sel)
 	}
 	return sumFloatOn(active.Load(), x, bits, off)
 }
@@ -47,12 +46,9 @@ func sumFloat[T constraints.Float](x []T, m []Mask) T {
 // selection.
 func sumFloatOn[T constraints.Float](b *backend, x []T, bits []byte, off int) T {
 	if len(x) < floatSmallCut[T](b) {
-		return addValid(T(0), x, bits, off)
+		return kernel.AddValid(T(0), x, bits, off)
 	}
-	if num.KindOf[T]() == num.Float32 {
-		return T(b.f32.sum(num.Cast[float32](x), bits, off))
-	}
-	return T(b.f64.sum(num.Cast[float64](x), bits, off))
+	return kernel.SumFloat(b.isa, x, bits, off)
 }
 
 // SumInt returns the sum of the participating elements of a signed integer
@@ -82,13 +78,13 @@ func SumUint[T constraints.Unsigned](x []T, m ...Mask) uint64 {
 // exported functions inline into their callers, so a call costs one call,
 // as before they shared this.
 func sumIntegers[T constraints.Integer, S int64 | uint64](x []T, m []Mask) S {
-	if len(x) < smallCut {
+	if len(x) < kernel.SmallCut {
 		if len(m) == 0 {
-			return sumInts[T, S](x)
+			return kernel.SumInts[T, S](x)
 		}
 		if len(x) < wordCut[T](active.Load()) {
 			if w, ok := shortWord(len(x), m); ok {
-				return sumIntsWord[T, S](x, w)
+				return kernel.SumIntsWord[T, S](x, w)
 			}
 		}
 	}
@@ -97,35 +93,19 @@ func sumIntegers[T constraints.Integer, S int64 | uint64](x []T, m []Mask) S {
 
 // sumIntegersSlow is sumIntegers past its short prefix: a selection, a
 // masked input of wordCut elements or more, which the backend's kernel
-// sums, or a dense one of smallCut or more (a shorter input with one Mask
+// sums, or a dense one of kernel.SmallCut or more (a shorter input with one Mask
 // and no selection took the prefix, or panics in maskOfInLoop).
 func sumIntegersSlow[T constraints.Integer, S int64 | uint64](x []T, m []Mask) S {
 	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // selSumInt and the gathers check sel
 	if hasSel {
-		return selSumOf[T, S](active.Load(), x, bits, off, sel)
+		return kernel.SelSumInt[T, S](active.Load().isa, x, bits, off, sel)
 	}
 	return sumOf[T, S](active.Load(), x, bits, off)
 }
 
-// sumOf runs b's wrapping sum kernel for T's machine type; S is the sum
-// type the caller wants (the kernels of signed types sum in int64, of
-// unsigned ones in uint64, with the same bits).
+// sumOf runs b's wrapping sum kernel; S is the sum type the caller
+// wants (signed types sum in int64, unsigned ones in uint64, with the
+// same bits).
 func sumOf[T constraints.Integer, S int64 | uint64](b *backend, x []T, bits []byte, off int) S {
-	switch num.KindOf[T]() {
-	case num.Int8:
-		return S(b.i8.sum(num.Cast[int8](x), bits, off))
-	case num.Int16:
-		return S(b.i16.sum(num.Cast[int16](x), bits, off))
-	case num.Int32:
-		return S(b.i32.sum(num.Cast[int32](x), bits, off))
-	case num.Int64:
-		return S(b.i64.sum(num.Cast[int64](x), bits, off))
-	case num.Uint8:
-		return S(b.u8.sum(num.Cast[uint8](x), bits, off))
-	case num.Uint16:
-		return S(b.u16.sum(num.Cast[uint16](x), bits, off))
-	case num.Uint32:
-		return S(b.u32.sum(num.Cast[uint32](x), bits, off))
-	}
-	return S(b.u64.sum(num.Cast[uint64](x), bits, off))
+	return kernel.SumInt[T, S](b.isa, x, bits, off)
 }

@@ -3,6 +3,7 @@
 package quiver
 
 import (
+	"github.com/quiverlabs/quiver/internal/kernel"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -122,7 +123,7 @@ func TestCheckedKernelLimits(t *testing.T) {
 					off = r.IntN(64)
 					bm = testkit.Bitmap(r, len(x), off, 0.2)
 				}
-				gs, go_ := b.checkedI64(x, bm, off).Int64()
+				gs, go_ := kernel.CheckedI64(b.isa, x, bm, off).Int64()
 				ws, wo := ref.SumCheckedSigned(x, ref.Mask{Bits: bm, Off: off})
 				if gs != ws || go_ != wo {
 					t.Fatalf("%s: checkedI64(%v, off %d, masked %v) = %d, %v; reference %d, %v", b.name, x, off, masked, gs, go_, ws, wo)
@@ -137,7 +138,7 @@ func TestCheckedKernelLimits(t *testing.T) {
 					off = r.IntN(64)
 					bm = testkit.Bitmap(r, len(x), off, 0.2)
 				}
-				gs, go_ := b.checkedU64(x, bm, off).Uint64()
+				gs, go_ := kernel.CheckedU64(b.isa, x, bm, off).Uint64()
 				ws, wo := ref.SumCheckedUnsigned(x, ref.Mask{Bits: bm, Off: off})
 				if gs != ws || go_ != wo {
 					t.Fatalf("%s: checkedU64(%v, off %d, masked %v) = %d, %v; reference %d, %v", b.name, x, off, masked, gs, go_, ws, wo)
@@ -160,44 +161,44 @@ func TestCheckedKernelOverflowFlags(t *testing.T) {
 	}
 	for _, b := range simdBackends(t) {
 		// 40 × MaxInt64 = 20×2^64 - 40: wrapped -40, overflowed.
-		if s, o := b.checkedI64(maxes, nil, 0).Int64(); s != -40 || !o {
+		if s, o := kernel.CheckedI64(b.isa, maxes, nil, 0).Int64(); s != -40 || !o {
 			t.Errorf("%s: 40×MaxInt64 = %d, %v; want -40, true", b.name, s, o)
 		}
 		// 40 × MinInt64 = -20×2^64: wrapped 0, overflowed.
-		if s, o := b.checkedI64(mins, nil, 0).Int64(); s != 0 || !o {
+		if s, o := kernel.CheckedI64(b.isa, mins, nil, 0).Int64(); s != 0 || !o {
 			t.Errorf("%s: 40×MinInt64 = %d, %v; want 0, true", b.name, s, o)
 		}
 		// 32 × MaxInt64 then 32 × MinInt64 = -32: representable.
 		mixed := append(append([]int64{}, maxes[:32]...), mins[:32]...)
-		if s, o := b.checkedI64(mixed, nil, 0).Int64(); s != -32 || o {
+		if s, o := kernel.CheckedI64(b.isa, mixed, nil, 0).Int64(); s != -32 || o {
 			t.Errorf("%s: 32×MaxInt64 + 32×MinInt64 = %d, %v; want -32, false", b.name, s, o)
 		}
 		// Only the first element valid: MaxInt64 exactly.
 		bm := make([]byte, 5)
 		bm[0] = 1
-		if s, o := b.checkedI64(maxes, bm, 0).Int64(); s != math.MaxInt64 || o {
+		if s, o := kernel.CheckedI64(b.isa, maxes, bm, 0).Int64(); s != math.MaxInt64 || o {
 			t.Errorf("%s: one valid MaxInt64 = %d, %v; want MaxInt64, false", b.name, s, o)
 		}
 		// MaxInt64 and a valid +1 at bit offset 9, inside the first block.
 		x := make([]int64, 40)
 		x[3], x[17] = math.MaxInt64, 1
 		bm = allValid(40, 9)
-		if s, o := b.checkedI64(x, bm, 9).Int64(); s != math.MinInt64 || !o {
+		if s, o := kernel.CheckedI64(b.isa, x, bm, 9).Int64(); s != math.MinInt64 || !o {
 			t.Errorf("%s: MaxInt64+1 = %d, %v; want MinInt64, true", b.name, s, o)
 		}
 		x[17] = 0
 		x[20] = math.MinInt64
 		x[21] = -1
-		if s, o := b.checkedI64(x, bm, 9).Int64(); s != -2 || o {
+		if s, o := kernel.CheckedI64(b.isa, x, bm, 9).Int64(); s != -2 || o {
 			t.Errorf("%s: MaxInt64+MinInt64-1 = %d, %v; want -2, false", b.name, s, o)
 		}
 		u := make([]uint64, 40)
 		u[5], u[30] = math.MaxUint64, 1
-		if s, o := b.checkedU64(u, nil, 0).Uint64(); s != 0 || !o {
+		if s, o := kernel.CheckedU64(b.isa, u, nil, 0).Uint64(); s != 0 || !o {
 			t.Errorf("%s: MaxUint64+1 = %d, %v; want 0, true", b.name, s, o)
 		}
 		u[30] = 0
-		if s, o := b.checkedU64(u, nil, 0).Uint64(); s != math.MaxUint64 || o {
+		if s, o := kernel.CheckedU64(b.isa, u, nil, 0).Uint64(); s != math.MaxUint64 || o {
 			t.Errorf("%s: MaxUint64 = %d, %v; want MaxUint64, false", b.name, s, o)
 		}
 	}
@@ -207,11 +208,11 @@ func TestCheckedKernelOverflowFlags(t *testing.T) {
 // the 128-bit combination of several kernel calls (and their 2^63 offsets
 // for int64) is exercised; real chunks hold 2^31 elements.
 func TestCheckedKernelChunks(t *testing.T) {
-	defer func(c int) { checkedChunk = c }(checkedChunk)
+	defer func(c int) { kernel.CheckedChunk = c }(kernel.CheckedChunk)
 	r := rand.New(rand.NewPCG(13, 14))
 	for _, b := range simdBackends(t) {
 		for _, chunk := range []int{8, 16, 64} {
-			checkedChunk = chunk
+			kernel.CheckedChunk = chunk
 			for _, n := range []int{0, 7, 8, 9, 15, 16, 17, 63, 64, 65, 200, 1000} {
 				for _, style := range []testkit.Style{testkit.Plain, testkit.Mixed} {
 					xs := testkit.Values[int64](r, n, style)
@@ -223,12 +224,12 @@ func TestCheckedKernelChunks(t *testing.T) {
 							bm = testkit.Bitmap(r, n, off, f)
 						}
 						m := ref.Mask{Bits: bm, Off: off}
-						gs, gsOver := b.checkedI64(xs, bm, off).Int64()
+						gs, gsOver := kernel.CheckedI64(b.isa, xs, bm, off).Int64()
 						ws, wsOver := ref.SumCheckedSigned(xs, m)
 						if gs != ws || gsOver != wsOver {
 							t.Fatalf("%s chunk %d n %d: checkedI64 = %d, %v; reference %d, %v", b.name, chunk, n, gs, gsOver, ws, wsOver)
 						}
-						gu, guOver := b.checkedU64(xu, bm, off).Uint64()
+						gu, guOver := kernel.CheckedU64(b.isa, xu, bm, off).Uint64()
 						wu, wuOver := ref.SumCheckedUnsigned(xu, m)
 						if gu != wu || guOver != wuOver {
 							t.Fatalf("%s chunk %d n %d: checkedU64 = %d, %v; reference %d, %v", b.name, chunk, n, gu, guOver, wu, wuOver)
@@ -266,10 +267,10 @@ func TestSumKernelOffsets(t *testing.T) {
 				if off%3 == 0 {
 					bm = append(bm, 0xFF, 0xFF) // slack after the bitmap: still only bits off..off+n-1 count
 				}
-				if g, w := b.f64.sum(f64, bm, off), oracle.Sum(f64, bm, off, b.policy64); !sameFloat(g, w) {
+				if g, w := kernel.SumFloat(b.isa, f64, bm, off), oracle.Sum(f64, bm, off, b.policy64); !sameFloat(g, w) {
 					t.Fatalf("%s n=%d off=%d: float64 sum %#x, oracle %#x", b.name, n, off, testkit.Bits(g), testkit.Bits(w))
 				}
-				if g, w := b.f32.sum(f32, bm, off), oracle.Sum(f32, bm, off, b.policy32); !sameFloat(g, w) {
+				if g, w := kernel.SumFloat(b.isa, f32, bm, off), oracle.Sum(f32, bm, off, b.policy32); !sameFloat(g, w) {
 					t.Fatalf("%s n=%d off=%d: float32 sum %#x, oracle %#x", b.name, n, off, testkit.Bits(g), testkit.Bits(w))
 				}
 				m := ref.Mask{Bits: bm, Off: off}
@@ -279,15 +280,15 @@ func TestSumKernelOffsets(t *testing.T) {
 						t.Fatalf("%s n=%d off=%d: %s sum %d, reference %d", b.name, n, off, kind, g, w)
 					}
 				}
-				check("int8", uint64(b.i8.sum(i8, bm, off)), uint64(ref.SumInt[int8, int64](i8, m)))
-				check("uint8", b.u8.sum(u8, bm, off), ref.SumInt[uint8, uint64](u8, m))
-				check("int16", uint64(b.i16.sum(i16, bm, off)), uint64(ref.SumInt[int16, int64](i16, m)))
-				check("uint16", b.u16.sum(u16, bm, off), ref.SumInt[uint16, uint64](u16, m))
-				check("int32", uint64(b.i32.sum(i32, bm, off)), uint64(ref.SumInt[int32, int64](i32, m)))
-				check("uint32", b.u32.sum(u32, bm, off), ref.SumInt[uint32, uint64](u32, m))
-				check("int64", uint64(b.i64.sum(i64, bm, off)), uint64(ref.SumInt[int64, int64](i64, m)))
-				check("uint64", b.u64.sum(u64, bm, off), ref.SumInt[uint64, uint64](u64, m))
-				check("count", uint64(b.countValid(bm, off, n)), uint64(ref.CountValid(n, m)))
+				check("int8", uint64(kernel.SumInt[int8, int64](b.isa, i8, bm, off)), uint64(ref.SumInt[int8, int64](i8, m)))
+				check("uint8", kernel.SumInt[uint8, uint64](b.isa, u8, bm, off), ref.SumInt[uint8, uint64](u8, m))
+				check("int16", uint64(kernel.SumInt[int16, int64](b.isa, i16, bm, off)), uint64(ref.SumInt[int16, int64](i16, m)))
+				check("uint16", kernel.SumInt[uint16, uint64](b.isa, u16, bm, off), ref.SumInt[uint16, uint64](u16, m))
+				check("int32", uint64(kernel.SumInt[int32, int64](b.isa, i32, bm, off)), uint64(ref.SumInt[int32, int64](i32, m)))
+				check("uint32", kernel.SumInt[uint32, uint64](b.isa, u32, bm, off), ref.SumInt[uint32, uint64](u32, m))
+				check("int64", uint64(kernel.SumInt[int64, int64](b.isa, i64, bm, off)), uint64(ref.SumInt[int64, int64](i64, m)))
+				check("uint64", kernel.SumInt[uint64, uint64](b.isa, u64, bm, off), ref.SumInt[uint64, uint64](u64, m))
+				check("count", uint64(kernel.CountValid(b.isa, bm, off, n)), uint64(ref.CountValid(n, m)))
 			}
 		}
 	}
@@ -302,20 +303,20 @@ func TestSignedByteBias(t *testing.T) {
 			for i := range lo {
 				lo[i], hi[i] = math.MinInt8, math.MaxInt8
 			}
-			if g := b.i8.sum(lo, nil, 0); g != int64(-128*n) {
+			if g := kernel.SumInt[int8, int64](b.isa, lo, nil, 0); g != int64(-128*n) {
 				t.Errorf("%s: %d × -128 = %d", b.name, n, g)
 			}
-			if g := b.i8.sum(hi, nil, 0); g != int64(127*n) {
+			if g := kernel.SumInt[int8, int64](b.isa, hi, nil, 0); g != int64(127*n) {
 				t.Errorf("%s: %d × 127 = %d", b.name, n, g)
 			}
 			bm := make([]byte, (n+7)/8+1)
 			for i := range bm {
 				bm[i] = 0x55 // elements at even bit positions
 			}
-			if g := b.i8.sum(lo, bm, 0); g != int64(-128*(n/2)) {
+			if g := kernel.SumInt[int8, int64](b.isa, lo, bm, 0); g != int64(-128*(n/2)) {
 				t.Errorf("%s: %d × -128 (half valid) = %d", b.name, n/2, g)
 			}
-			if g := b.i8.sum(hi, bm, 1); g != int64(127*(n/2)) {
+			if g := kernel.SumInt[int8, int64](b.isa, hi, bm, 1); g != int64(127*(n/2)) {
 				t.Errorf("%s: %d × 127 (half valid, offset 1) = %d", b.name, n/2, g)
 			}
 		}
@@ -331,20 +332,10 @@ func TestCountValidKernelLoops(t *testing.T) {
 		for _, n := range []int{0, 1, 63, 64, 65, 511, 512, 513, 2047, 2048, 2049, 4096 + 512 + 64 + 7, 20000} {
 			for off := range 64 {
 				bm := testkit.Bitmap(r, n, off, 0.5)
-				if g, w := b.countValid(bm, off, n), ref.CountValid(n, ref.Mask{Bits: bm, Off: off}); g != w {
+				if g, w := kernel.CountValid(b.isa, bm, off, n), ref.CountValid(n, ref.Mask{Bits: bm, Off: off}); g != w {
 					t.Fatalf("%s n=%d off=%d: countValid = %d, reference %d", b.name, n, off, g, w)
 				}
 			}
 		}
-	}
-}
-
-// TestSumAssemblyShape reads the generated assembly of the sum and count
-// families (see checkAsmShape).
-func TestSumAssemblyShape(t *testing.T) {
-	// Per ISA: ten sums, two lane-carrying float sums, two checked sums
-	// and one count.
-	if kernels, _ := checkAsmShape(t, "sum_amd64.s", "count_amd64.s"); kernels != 2*(10+2+2+1) {
-		t.Errorf("found %d kernels, want %d", kernels, 2*(10+2+2+1))
 	}
 }

@@ -3,6 +3,7 @@
 package quiver
 
 import (
+	"github.com/quiverlabs/quiver/internal/kernel"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -28,7 +29,7 @@ func checkSummaryBackends[T Number](t *testing.T, what string, x []T, bits []byt
 		if !b.available {
 			continue
 		}
-		gl, gh, gc := summaryOf(b, x, bits, off, wantBoth)
+		gl, gh, gc := kernel.Summary(b.isa, x, bits, off, kernel.WantBoth)
 		if testkit.Bits(gl) != testkit.Bits(lo) || testkit.Bits(gh) != testkit.Bits(hi) || gc != count {
 			t.Fatalf("%s: %s %s n=%d off=%d: got (%v %#x, %v %#x, %d), reference (%v %#x, %v %#x, %d)",
 				b.name, num.KindOf[T](), what, len(x), off, gl, testkit.Bits(gl), gh, testkit.Bits(gh), gc,
@@ -36,34 +37,34 @@ func checkSummaryBackends[T Number](t *testing.T, what string, x []T, bits []byt
 		}
 		// Min and Max run the single-extreme kernels where a backend has
 		// them (floats on amd64), which must agree with the fused one.
-		if g, _, _ := summaryOf(b, x, bits, off, wantMin); testkit.Bits(g) != testkit.Bits(lo) {
+		if g, _, _ := kernel.Summary(b.isa, x, bits, off, kernel.WantMin); testkit.Bits(g) != testkit.Bits(lo) {
 			t.Fatalf("%s: %s %s n=%d off=%d: min kernel %v %#x, reference %v %#x",
 				b.name, num.KindOf[T](), what, len(x), off, g, testkit.Bits(g), lo, testkit.Bits(lo))
 		}
-		if _, g, _ := summaryOf(b, x, bits, off, wantMax); testkit.Bits(g) != testkit.Bits(hi) {
+		if _, g, _ := kernel.Summary(b.isa, x, bits, off, kernel.WantMax); testkit.Bits(g) != testkit.Bits(hi) {
 			t.Fatalf("%s: %s %s n=%d off=%d: max kernel %v %#x, reference %v %#x",
 				b.name, num.KindOf[T](), what, len(x), off, g, testkit.Bits(g), hi, testkit.Bits(hi))
 		}
 		switch xs := any(x).(type) {
 		case []float32:
-			checkExtremeCounts(t, b.name, b.f32, xs, bits, off, count)
+			checkExtremeCounts(t, b.name, b.isa, xs, bits, off, count)
 		case []float64:
-			checkExtremeCounts(t, b.name, b.f64, xs, bits, off, count)
+			checkExtremeCounts(t, b.name, b.isa, xs, bits, off, count)
 		}
 	}
 }
 
 // checkExtremeCounts checks the valid count that the min and max kernels
 // of k return, when k has them.
-func checkExtremeCounts[T float32 | float64](t *testing.T, name string, k kernelSet[T, T], x []T, bits []byte, off, count int) {
+func checkExtremeCounts[T float32 | float64](t *testing.T, name string, isa kernel.ISA, x []T, bits []byte, off, count int) {
 	t.Helper()
-	if k.min != nil {
-		if _, c := k.min(x, bits, off); c != count {
+	{
+		if _, _, c := kernel.Summary(isa, x, bits, off, kernel.WantMin); c != count {
 			t.Fatalf("%s: %s n=%d off=%d: min kernel counts %d valid, reference %d", name, num.KindOf[T](), len(x), off, c, count)
 		}
 	}
-	if k.max != nil {
-		if _, c := k.max(x, bits, off); c != count {
+	{
+		if _, _, c := kernel.Summary(isa, x, bits, off, kernel.WantMax); c != count {
 			t.Fatalf("%s: %s n=%d off=%d: max kernel counts %d valid, reference %d", name, num.KindOf[T](), len(x), off, c, count)
 		}
 	}
@@ -279,17 +280,6 @@ func summarySizeOf[T Number]() int {
 		return 4
 	}
 	return 8
-}
-
-// TestSummaryAVX2OnlyVEX checks the generated AVX2 kernels for anything
-// that needs AVX-512: registers X16-X31/Y16-Y31, ZMM or opmask registers.
-// The register allocator is free to pick those, and a CPU with AVX2 but no
-// AVX-512 would fault on them; this machine may well have AVX-512 and not
-// notice.
-func TestSummaryAVX2OnlyVEX(t *testing.T) {
-	if _, avx2 := checkAsmShape(t, "summary_amd64.s"); avx2 != 28 {
-		t.Errorf("found %d AVX2 summary kernels, want 28 (20 fused, 8 float min-only and max-only)", avx2)
-	}
 }
 
 // TestSummaryUnalignedStarts runs inputs starting at every element offset

@@ -17,6 +17,9 @@ step() { printf '\n== %s\n' "$*"; }
 step "go test ./..."
 go test -count=1 ./...
 
+step "the state decoders under the fuzzer (5 seconds)"
+go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 5s .
+
 step "the README's example program"
 go run ./examples/nullcolumn
 

@@ -20,7 +20,7 @@ func main() {
 	for _, s := range []kit.ISA{kit.AVX2, kit.AVX512} {
 		countValid(s)
 	}
-	Generate()
+	kit.GenerateFiles("internal/asm/amd64/count")
 }
 
 // countValid generates countValid<ISA>(b []byte) int: the number of set

@@ -48,7 +48,7 @@ func main() {
 			}
 		}
 	}
-	Generate()
+	kit.GenerateFiles("internal/asm/amd64/gather")
 }
 
 // selMax generates selMax<ISA>(sel []uint32) uint32: the largest index of

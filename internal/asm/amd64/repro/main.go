@@ -65,7 +65,7 @@ func main() {
 			compress(e, s)
 		}
 	}
-	Generate()
+	kit.GenerateFiles("internal/asm/amd64/repro")
 }
 
 // compressStep is how many elements one iteration of a compress kernel

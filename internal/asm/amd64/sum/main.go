@@ -37,7 +37,7 @@ func main() {
 		checkedSum(false, s)
 		checkedSum(true, s)
 	}
-	Generate()
+	kit.GenerateFiles("internal/asm/amd64/sum")
 }
 
 // accumulators is ADR-013's A for every SIMD backend.

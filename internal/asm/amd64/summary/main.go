@@ -128,7 +128,7 @@ func main() {
 			}
 		}
 	}
-	Generate()
+	kit.GenerateFiles("internal/asm/amd64/summary")
 }
 
 // gen generates one kernel.

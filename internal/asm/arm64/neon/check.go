@@ -41,7 +41,7 @@ func CheckGenerated(t *testing.T, generator string, f *File, fns []Func, asmPath
 		t.Logf("%d WORD instructions match their disassembly", len(f.Words))
 	})
 	t.Run("up to date", func(t *testing.T) {
-		stubs, err := format.Source(Stubs(generator, "quiver", f.Consts, fns))
+		stubs, err := format.Source(Stubs(generator, "kernel", f.Consts, fns))
 		if err != nil {
 			t.Fatal(err)
 		}

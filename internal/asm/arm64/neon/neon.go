@@ -630,7 +630,7 @@ func Main(generator string, gen func() (*File, []Func)) {
 		log.Fatal("usage: -out file.s -stubs file.go")
 	}
 	f, fns := gen()
-	src, err := format.Source(Stubs(generator, "quiver", f.Consts, fns))
+	src, err := format.Source(Stubs(generator, "kernel", f.Consts, fns))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -1,0 +1,152 @@
+package quiver_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/quiverlabs/quiver"
+)
+
+// Partial aggregation across processes: four goroutines stand for four
+// nodes, each reducing its shard of a column and sending its states as
+// bytes; the coordinator decodes the states as they arrive, in any order,
+// and merges them. The reproducible float sum and the exact integer sum
+// are the bits and the total of one call over the whole column.
+func Example_partialAggregation() {
+	const rows, nodes = 100_000, 4
+	prices := make([]float64, rows)
+	units := make([]int64, rows)
+	for i := range rows {
+		prices[i] = float64(i%977)*0.01 + math.Ldexp(float64(i%13-6), 30)
+		units[i] = int64(i%101-50) * (1 << 56) // the total leaves int64 on the way
+	}
+
+	type message struct{ price, units []byte }
+	out := make(chan message, nodes)
+	var wg sync.WaitGroup
+	for n := range nodes {
+		wg.Add(1)
+		go func() { // a node: reduce the shard, encode the states, send the bytes
+			defer wg.Done()
+			lo, hi := n*rows/nodes, (n+1)*rows/nodes
+			var p quiver.SumReproducibleState[float64]
+			var u quiver.IntSumState[int64]
+			p.Add(prices[lo:hi])
+			u.Add(units[lo:hi])
+			pb, err := p.MarshalBinary()
+			if err != nil {
+				panic(err)
+			}
+			ub, err := u.MarshalBinary()
+			if err != nil {
+				panic(err)
+			}
+			out <- message{pb, ub}
+		}()
+	}
+	wg.Wait()
+	close(out)
+
+	var msgs []message
+	for m := range out {
+		msgs = append(msgs, m)
+	}
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(msgs), func(i, j int) { msgs[i], msgs[j] = msgs[j], msgs[i] })
+
+	var price quiver.SumReproducibleState[float64]
+	var total quiver.IntSumState[int64]
+	for _, m := range msgs { // the coordinator: decode and merge
+		var p quiver.SumReproducibleState[float64]
+		var u quiver.IntSumState[int64]
+		if err := p.UnmarshalBinary(m.price); err != nil {
+			panic(err)
+		}
+		if err := u.UnmarshalBinary(m.units); err != nil {
+			panic(err)
+		}
+		price.Merge(&p)
+		total.Merge(&u)
+	}
+
+	one := quiver.SumReproducible(prices)
+	fmt.Printf("merged:   %#016x\n", math.Float64bits(price.Sum()))
+	fmt.Printf("one call: %#016x\n", math.Float64bits(one))
+	var all quiver.IntSumState[int64]
+	all.Add(units)
+	fmt.Println("exact units merged:  ", total.Exact())
+	fmt.Println("exact units one call:", all.Exact())
+	fmt.Println("overflows int64:", total.Checked().Overflowed)
+	// Output:
+	// merged:   0xc211ffe2480e851a
+	// one call: 0xc211ffe2480e851a
+	// exact units merged:   -32786205287257210880
+	// exact units one call: -32786205287257210880
+	// overflows int64: true
+}
+
+// A float SumState travels with its accumulator layout: decoded where the
+// layout's backend runs, it continues bit for bit; elsewhere its run is
+// folded into the carry in the layout's order (ADR-107), and the sum is
+// the same.
+func ExampleSumState_MarshalBinary() {
+	x := make([]float64, 1000)
+	for i := range x {
+		x[i] = 1 / float64(i+1)
+	}
+	var s quiver.SumState[float64]
+	s.Add(x)
+	b, err := s.MarshalBinary()
+	if err != nil {
+		panic(err)
+	}
+	var d quiver.SumState[float64]
+	if err := d.UnmarshalBinary(b); err != nil {
+		panic(err)
+	}
+	fmt.Println(d.Sum() == s.Sum())
+	// Output: true
+}
+
+// Decoding checks the bytes: a state of another type, a truncated
+// encoding or a count the input cannot hold is an error, and the state
+// is left as it was.
+func ExampleGroupCountState_UnmarshalBinary() {
+	var c quiver.GroupCountState
+	c.Grow(3)
+	c.Add([]uint32{0, 2, 2, 1, 2})
+	b, _ := c.MarshalBinary()
+
+	var d quiver.GroupCountState
+	fmt.Println(d.UnmarshalBinary(b), d.Counts(nil))
+	fmt.Println(d.UnmarshalBinary(b[:len(b)-1]))
+	var s quiver.SummaryState[int32]
+	fmt.Println(s.UnmarshalBinary(b))
+	// Output:
+	// <nil> [1 1 3]
+	// quiver: decoding GroupCountState: group count 3 needs at least 8 bytes per group, 23 bytes are left
+	// quiver: decoding SummaryState[int32]: the encoding holds a GroupCountState
+}
+
+// AppendBinary writes a state after the bytes already in a buffer, without
+// allocating when the buffer has room: here a record of several states.
+func ExampleGroupIntSumState_AppendBinary() {
+	var sums quiver.GroupIntSumState[int32]
+	sums.Grow(2)
+	sums.Add([]int32{5, -7, 11}, []uint32{0, 1, 0})
+	var n quiver.CountState
+	n.Add(3)
+	buf := make([]byte, 0, 256)
+	buf, _ = sums.AppendBinary(buf)
+	cut := len(buf)
+	buf, _ = n.AppendBinary(buf)
+
+	var s quiver.GroupIntSumState[int32]
+	var c quiver.CountState
+	fmt.Println(s.UnmarshalBinary(buf[:cut]), c.UnmarshalBinary(buf[cut:]))
+	fmt.Println(s.Sums(nil), c.Count())
+	// Output:
+	// <nil> <nil>
+	// [16 -7] 3
+}

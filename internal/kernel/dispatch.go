@@ -1,0 +1,197 @@
+package kernel
+
+import (
+	"fmt"
+
+	"golang.org/x/exp/constraints"
+
+	"github.com/quiverlabs/quiver/internal/num"
+	"github.com/quiverlabs/quiver/internal/oracle"
+	"github.com/quiverlabs/quiver/internal/ref"
+)
+
+// The entry points every ISA shares, and the portable kernels the
+// per-architecture switches (dispatch_<arch>.go) fall back on. Each
+// exported function here or there is one family's dispatch: called from
+// the API with the active ISA, it calls its kernel directly.
+
+// SelCount counts the selected entries whose bit is set (all of them when
+// bits is nil); the indices have been checked.
+func SelCount(bits []byte, off int, sel []uint32) int { return selCount(bits, off, sel) }
+
+// CheckSelection panics unless every index of sel is below n, with the
+// message SelectionMessage gives.
+func CheckSelection(isa ISA, sel []uint32, n int) { checkSelection(isa, sel, n) }
+
+func checkSelection(isa ISA, sel []uint32, n int) {
+	if len(sel) == 0 || SelInRange(isa, sel, n) {
+		return
+	}
+	panic(SelectionMessage(sel, n))
+}
+
+// SelectionMessage is the panic message naming the first index of sel
+// that is n or more. Callers panic with it themselves, so that the
+// compiler sees the panic and knows an index past the test is in range.
+func SelectionMessage(sel []uint32, n int) string {
+	for pos, s := range sel {
+		if uint64(s) >= uint64(n) {
+			return fmt.Sprintf("quiver: selection index %d at position %d is out of range for %d elements", s, pos, n)
+		}
+	}
+	return "quiver: selection out of range" // not reached: the caller saw a bad index
+}
+
+// selInRangeGo reports whether every index of sel is below n by the Go
+// loops. The OR of the indices bounds their maximum from above, and one
+// OR per entry, in independent accumulators, is cheaper than a compare
+// and a move; only when the OR is not below n (n not a power of two, or
+// an index out of range) is the exact maximum taken.
+func selInRangeGo(sel []uint32, n int) bool {
+	var o0, o1, o2, o3 uint32
+	k := 0
+	for ; k+8 <= len(sel); k += 8 {
+		q := sel[k : k+8 : k+8]
+		o0 |= q[0] | q[4]
+		o1 |= q[1] | q[5]
+		o2 |= q[2] | q[6]
+		o3 |= q[3] | q[7]
+	}
+	for ; k < len(sel); k++ {
+		o0 |= sel[k]
+	}
+	if uint64(o0|o1|o2|o3) < uint64(n) {
+		return true
+	}
+	return uint64(selMaxGo(sel)) < uint64(n)
+}
+
+// selMaxGo is the largest index of a selection (0 when empty), in four
+// independent running maxima (one would make every entry wait for the
+// previous one's compare and move).
+func selMaxGo(sel []uint32) uint32 {
+	var h0, h1, h2, h3 uint32
+	k := 0
+	for ; k+8 <= len(sel); k += 8 {
+		q := sel[k : k+8 : k+8]
+		h0 = max(h0, q[0], q[4])
+		h1 = max(h1, q[1], q[5])
+		h2 = max(h2, q[2], q[6])
+		h3 = max(h3, q[3], q[7])
+	}
+	for ; k < len(sel); k++ {
+		h0 = max(h0, sel[k])
+	}
+	return max(h0, h1, h2, h3)
+}
+
+// scalarSum is the reference sum. Without a bitmap the reference's fold is
+// exactly the plain loop below (same order, one accumulator), written out
+// so that the strict path, and every speedup quoted against it, is not
+// slowed by per-element participation tests that cannot fail.
+func scalarSum[T num.Number, S ~int64 | ~uint64 | ~float32 | ~float64](x []T, bits []byte, off int) S {
+	if bits == nil {
+		var s S
+		for _, v := range x {
+			s += S(v)
+		}
+		return s
+	}
+	var s S
+	for i, v := range x {
+		if ref.Valid(bits, off, i) {
+			s += S(v)
+		}
+	}
+	return s
+}
+
+// scalarSummary is the reference's summary.
+func scalarSummary[T num.Number](x []T, bits []byte, off int) (lo, hi T, valid int) {
+	lo, hi, valid, _ = ref.Summary(x, ref.Mask{Bits: bits, Off: off})
+	return lo, hi, valid
+}
+
+// portableSumInt is the wrapping sum of the scalar and generic ISAs.
+func portableSumInt[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []byte, off int) S {
+	if isa == Scalar {
+		return scalarSum[T, S](x, bits, off)
+	}
+	return genericSumInt[T, S](x, bits, off)
+}
+
+// portableSummary is the summary of the scalar and generic ISAs (want
+// does not matter: they compute both Extremes).
+func portableSummary[T num.Number](isa ISA, x []T, bits []byte, off int) (lo, hi T, valid int) {
+	if isa == Scalar {
+		return scalarSummary(x, bits, off)
+	}
+	switch num.KindOf[T]() {
+	case num.Float32:
+		l, h, v := genericSummaryFloat(num.Cast[float32](x), bits, off)
+		return T(l), T(h), v
+	case num.Float64:
+		l, h, v := genericSummaryFloat(num.Cast[float64](x), bits, off)
+		return T(l), T(h), v
+	}
+	return genericSummaryInt(x, bits, off)
+}
+
+// portableCheckedI64 and portableCheckedU64 are the exact sums of the
+// scalar and generic ISAs: the reference's.
+func portableCheckedI64(x []int64, bits []byte, off int) num.Int128 {
+	return ref.SumExact(x, ref.Mask{Bits: bits, Off: off})
+}
+
+func portableCheckedU64(x []uint64, bits []byte, off int) num.Int128 {
+	return ref.SumExact(x, ref.Mask{Bits: bits, Off: off})
+}
+
+// portableCountValid is the valid count of the scalar and generic ISAs.
+func portableCountValid(isa ISA, bits []byte, off, n int) int {
+	if isa == Scalar {
+		return ref.CountValid(n, ref.Mask{Bits: bits, Off: off})
+	}
+	return genericCountValid(bits, off, n)
+}
+
+// selSummaryGo is the selected summary by the Go loops of select.go.
+func selSummaryGo[T num.Number](x []T, bm []byte, off int, sel []uint32, want Extremes) (lo, hi T, valid int) {
+	switch num.KindOf[T]() {
+	case num.Float32:
+		l, h, v := selSummaryFloat(num.Cast[float32](x), bm, off, sel, want)
+		return T(l), T(h), v
+	case num.Float64:
+		l, h, v := selSummaryFloat(num.Cast[float64](x), bm, off, sel, want)
+		return T(l), T(h), v
+	case num.Int8:
+		return selSummaryIntAs[int8](x, bm, off, sel, want)
+	case num.Int16:
+		return selSummaryIntAs[int16](x, bm, off, sel, want)
+	case num.Int32:
+		return selSummaryIntAs[int32](x, bm, off, sel, want)
+	case num.Int64:
+		return selSummaryIntAs[int64](x, bm, off, sel, want)
+	case num.Uint8:
+		return selSummaryIntAs[uint8](x, bm, off, sel, want)
+	case num.Uint16:
+		return selSummaryIntAs[uint16](x, bm, off, sel, want)
+	case num.Uint32:
+		return selSummaryIntAs[uint32](x, bm, off, sel, want)
+	}
+	return selSummaryIntAs[uint64](x, bm, off, sel, want)
+}
+
+// selSummaryIntAs runs selSummaryInt on x as its machine type C.
+func selSummaryIntAs[C constraints.Integer, T num.Number](x []T, bm []byte, off int, sel []uint32, want Extremes) (lo, hi T, valid int) {
+	l, h, v := selSummaryInt(num.Cast[C](x), bm, off, sel, want)
+	return T(l), T(h), v
+}
+
+// policyOf is isa's ADR-013 layout for T.
+func policyOf[T num.Number](isa ISA) oracle.Policy {
+	if num.KindOf[T]() == num.Float32 {
+		return isa.Policy32()
+	}
+	return isa.Policy64()
+}

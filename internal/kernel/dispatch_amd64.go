@@ -1,0 +1,143 @@
+//go:build amd64 && !purego
+
+package kernel
+
+import (
+	"golang.org/x/exp/constraints"
+	"golang.org/x/sys/cpu"
+
+	"github.com/quiverlabs/quiver/internal/num"
+)
+
+// The dispatch of every kernel family on amd64: one switch on the ISA per
+// family, each case a direct call. AVX2 and AVX512 run the wrappers of
+// sum_amd64.go, summary_amd64.go, count_amd64.go, gather_amd64.go and
+// repro_amd64.go around the generated assembly; Scalar and Generic the
+// portable Go of dispatch.go, generic.go and select.go.
+
+// sumFloatOn is the float sum of the valid elements of x in isa's ADR-013
+// order.
+func sumFloatOn[T constraints.Float](isa ISA, x []T, bits []byte, off int) T {
+	switch isa {
+	case AVX2, AVX512:
+		if num.KindOf[T]() == num.Float32 {
+			return T(sumFloatAVX(isa, num.Cast[float32](x), bits, off))
+		}
+		return T(sumFloatAVX(isa, num.Cast[float64](x), bits, off))
+	}
+	return scalarSum[T, T](x, bits, off)
+}
+
+// sumIntOn is the wrapping sum of the valid elements of x, in S.
+func sumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []byte, off int) S {
+	switch isa {
+	case AVX2, AVX512:
+		return sumIntAVX[T, S](isa, x, bits, off)
+	}
+	return portableSumInt[T, S](isa, x, bits, off)
+}
+
+// summaryOn is the min and max of the valid elements under the rules of
+// ref.Summary (canonical NaN, first of equal values, identities when
+// empty) and their count; with WantMin or WantMax only that extreme is
+// meaningful.
+func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes) (lo, hi T, valid int) {
+	switch isa {
+	case AVX2, AVX512:
+		return summaryAVX(isa, x, bits, off, want)
+	}
+	return portableSummary(isa, x, bits, off)
+}
+
+// CheckedI64 and CheckedU64 are the exact sums of 64-bit elements, in
+// 128 bits.
+func CheckedI64(isa ISA, x []int64, bits []byte, off int) num.Int128 {
+	switch isa {
+	case AVX2, AVX512:
+		return checkedSigned(isa, x, bits, off)
+	}
+	return portableCheckedI64(x, bits, off)
+}
+
+func CheckedU64(isa ISA, x []uint64, bits []byte, off int) num.Int128 {
+	switch isa {
+	case AVX2, AVX512:
+		return checkedUnsigned(isa, x, bits, off)
+	}
+	return portableCheckedU64(x, bits, off)
+}
+
+// CountValid counts the set bits among bits off..off+n-1.
+func CountValid(isa ISA, bits []byte, off, n int) int {
+	switch isa {
+	case AVX2, AVX512:
+		return countValidAVX(isa, bits, off, n)
+	}
+	return portableCountValid(isa, bits, off, n)
+}
+
+// SelInRange reports whether every index of sel is below n.
+func SelInRange(isa ISA, sel []uint32, n int) bool {
+	switch isa {
+	case AVX2, AVX512:
+		return uint64(selMaxAVX(isa, sel)) < uint64(n)
+	}
+	return selInRangeGo(sel, n)
+}
+
+// selSumIntOn is the wrapping sum of the selected valid elements, in S; it
+// checks the indices.
+func selSumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bm []byte, off int, sel []uint32) S {
+	switch k := num.KindOf[T](); {
+	case (isa == AVX2 || isa == AVX512) && k == num.Int64:
+		return selSumGather[int64, S](isa, num.Cast[int64](x), bm, off, sel)
+	case (isa == AVX2 || isa == AVX512) && k == num.Uint64:
+		return selSumGather[uint64, S](isa, num.Cast[uint64](x), bm, off, sel)
+	}
+	return selSumInt[T, S](x, bm, off, sel)
+}
+
+// selSummaryOn is Summary over a selection, in selection order; it checks
+// the indices. valid is the participating count with WantBoth (with
+// WantMin or WantMax it may be any positive number when something took
+// part).
+func selSummaryOn[T num.Number](isa ISA, x []T, bm []byte, off int, sel []uint32, want Extremes) (lo, hi T, valid int) {
+	switch isa {
+	case AVX2, AVX512:
+		return selSummaryGather(isa, x, bm, off, sel, want)
+	}
+	return selSummaryGo(x, bm, off, sel, want)
+}
+
+// sumLanesOn adds x, whose length is a positive multiple of isa's block for
+// T, into the unfolded lane accumulators acc in the order of ADR-013
+// step 1 (see the API's SumState).
+func sumLanesOn[T constraints.Float](isa ISA, acc, x []T, bits []byte, off int) {
+	switch isa {
+	case AVX2, AVX512:
+		if num.KindOf[T]() == num.Float32 {
+			sumLanesAsm(isa, num.Cast[float32](acc), num.Cast[float32](x), bits, off)
+			return
+		}
+		sumLanesAsm(isa, num.Cast[float64](acc), num.Cast[float64](x), bits, off)
+		return
+	}
+	acc[0] = AddValid(acc[0], x, bits, off)
+}
+
+// hasFMA says whether the AVX2 reproducible folds may put part of their
+// additions on the FMA units (the AVX2 ISA does not require FMA).
+var hasFMA = cpu.X86.HasFMA
+
+// reproIDOf names isa's reproducible-sum kernels.
+func reproIDOf(isa ISA) reproID {
+	switch {
+	case isa == AVX512:
+		return reproAVX512
+	case isa == AVX2 && hasFMA:
+		return reproAVX2FMA
+	case isa == AVX2:
+		return reproAVX2
+	}
+	return reproGo
+}

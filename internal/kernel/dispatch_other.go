@@ -1,0 +1,79 @@
+//go:build purego || !(amd64 || arm64)
+
+package kernel
+
+import (
+	"golang.org/x/exp/constraints"
+
+	"github.com/quiverlabs/quiver/internal/num"
+)
+
+// The dispatch of every kernel family where no ISA has assembly (purego,
+// or an architecture without kernels): Scalar and Generic, portable Go.
+
+// sumFloatOn is the float sum of the valid elements of x: the strict fold.
+func sumFloatOn[T constraints.Float](isa ISA, x []T, bits []byte, off int) T {
+	return scalarSum[T, T](x, bits, off)
+}
+
+// sumIntOn is the wrapping sum of the valid elements of x, in S.
+func sumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []byte, off int) S {
+	return portableSumInt[T, S](isa, x, bits, off)
+}
+
+// summaryOn is the min and max of the valid elements under the rules of
+// ref.Summary and their count.
+func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes) (lo, hi T, valid int) {
+	return portableSummary(isa, x, bits, off)
+}
+
+// CheckedI64 and CheckedU64 are the exact sums of 64-bit elements, in
+// 128 bits.
+func CheckedI64(isa ISA, x []int64, bits []byte, off int) num.Int128 {
+	return portableCheckedI64(x, bits, off)
+}
+
+func CheckedU64(isa ISA, x []uint64, bits []byte, off int) num.Int128 {
+	return portableCheckedU64(x, bits, off)
+}
+
+// CountValid counts the set bits among bits off..off+n-1.
+func CountValid(isa ISA, bits []byte, off, n int) int {
+	return portableCountValid(isa, bits, off, n)
+}
+
+// SelInRange reports whether every index of sel is below n.
+func SelInRange(isa ISA, sel []uint32, n int) bool { return selInRangeGo(sel, n) }
+
+// selSumIntOn is the wrapping sum of the selected valid elements, in S; it
+// checks the indices.
+func selSumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bm []byte, off int, sel []uint32) S {
+	return selSumInt[T, S](x, bm, off, sel)
+}
+
+// selSummaryOn is Summary over a selection, in selection order; it checks
+// the indices.
+func selSummaryOn[T num.Number](isa ISA, x []T, bm []byte, off int, sel []uint32, want Extremes) (lo, hi T, valid int) {
+	return selSummaryGo(x, bm, off, sel, want)
+}
+
+// sumLanesOn adds x into the lane accumulators acc: on the strict ISAs one
+// accumulator, the strict fold.
+func sumLanesOn[T constraints.Float](isa ISA, acc, x []T, bits []byte, off int) {
+	acc[0] = AddValid(acc[0], x, bits, off)
+}
+
+// reproIDOf names isa's reproducible-sum kernels: the portable ones.
+func reproIDOf(isa ISA) reproID { return reproGo }
+
+func archReproMax[T float32 | float64](id reproID, x []T) uint64 {
+	panic("quiver: internal error: no reproducible-sum kernels here")
+}
+
+func archReproFold[T float32 | float64](id reproID, x []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
+	panic("quiver: internal error: no reproducible-sum kernels here")
+}
+
+func archReproCompress[T float32 | float64](id reproID, dst, x []T, bits []byte, off int) int {
+	panic("quiver: internal error: no compress kernel here")
+}

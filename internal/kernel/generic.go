@@ -1,0 +1,146 @@
+package kernel
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+
+	"golang.org/x/exp/constraints"
+
+	"github.com/quiverlabs/quiver/internal/num"
+)
+
+// The generic ISA is portable Go that every platform can run. It keeps
+// the reference's float sums exactly (strict, A=1) and uses independent
+// accumulators only where the result cannot depend on the order: wrapping
+// integer sums, integer min/max, and float min/max, whose only
+// order-dependent outcomes (NaN payloads, which of ±0) are settled
+// afterwards exactly as the reference settles them. It is what a CPU
+// without the SIMD ISAs runs, and the baseline the SIMD ISAs are measured
+// against beside the scalar one.
+
+// genericSumInt wraps four independent sums on dense input and adds masked
+// elements branch-free (value AND all-ones-or-zero).
+func genericSumInt[T constraints.Integer, S int64 | uint64](x []T, bits []byte, off int) S {
+	if bits == nil {
+		return SumInts[T, S](x)
+	}
+	var s S
+	for i, v := range x {
+		p := off + i
+		valid := S(bits[p>>3] >> (p & 7) & 1)
+		s += S(v) & -valid
+	}
+	return s
+}
+
+// genericSummaryInt keeps four independent min/max pairs on dense input.
+// Integer min and max are exact in any order, and an invalid element can
+// be replaced by the identity, which never wins.
+func genericSummaryInt[T num.Number](x []T, bits []byte, off int) (lo, hi T, valid int) {
+	lo0, hi0 := num.MaxOf[T](), num.LowestOf[T]()
+	if bits == nil {
+		lo1, lo2, lo3 := lo0, lo0, lo0
+		hi1, hi2, hi3 := hi0, hi0, hi0
+		i := 0
+		for ; i+4 <= len(x); i += 4 {
+			lo0, hi0 = min(lo0, x[i]), max(hi0, x[i])
+			lo1, hi1 = min(lo1, x[i+1]), max(hi1, x[i+1])
+			lo2, hi2 = min(lo2, x[i+2]), max(hi2, x[i+2])
+			lo3, hi3 = min(lo3, x[i+3]), max(hi3, x[i+3])
+		}
+		for ; i < len(x); i++ {
+			lo0, hi0 = min(lo0, x[i]), max(hi0, x[i])
+		}
+		return min(lo0, lo1, lo2, lo3), max(hi0, hi1, hi2, hi3), len(x)
+	}
+	for i, v := range x {
+		p := off + i
+		if bits[p>>3]>>(p&7)&1 != 0 {
+			lo0, hi0 = min(lo0, v), max(hi0, v)
+			valid++
+		}
+	}
+	return lo0, hi0, valid
+}
+
+// genericSummaryFloat keeps four independent min/max pairs. Strict
+// comparisons never take a NaN, so the accumulators hold the min and max of
+// the non-NaN valid values; a NaN seen anywhere gives the canonical NaN, and
+// a result that compares equal to zero is replaced by the first
+// participating zero, which is what the reference's first-wins rule keeps.
+// The accumulators start at ±Inf rather than the identities, so a lone
+// +Inf is its own minimum.
+func genericSummaryFloat[T float32 | float64](x []T, bits []byte, off int) (lo, hi T, valid int) {
+	inf := T(math.Inf(1))
+	var l, h [4]T
+	for k := range l {
+		l[k], h[k] = inf, -inf
+	}
+	sawNaN := false
+	fold := func(k int, v T) {
+		if v < l[k] {
+			l[k] = v
+		}
+		if v > h[k] {
+			h[k] = v
+		}
+		if v != v {
+			sawNaN = true
+		}
+	}
+	if bits == nil {
+		i := 0
+		for ; i+4 <= len(x); i += 4 {
+			fold(0, x[i])
+			fold(1, x[i+1])
+			fold(2, x[i+2])
+			fold(3, x[i+3])
+		}
+		for ; i < len(x); i++ {
+			fold(0, x[i])
+		}
+		valid = len(x)
+	} else {
+		for i, v := range x {
+			if p := off + i; bits[p>>3]>>(p&7)&1 != 0 {
+				fold(i&3, v)
+				valid++
+			}
+		}
+	}
+	lo, hi = min(l[0], l[1], l[2], l[3]), max(h[0], h[1], h[2], h[3])
+	return settleFloatSummary(x, bits, off, lo, hi, valid, sawNaN)
+}
+
+// settleFloatSummary is settleSummary for the float kernels, which note
+// NaN separately from their strict Extremes.
+func settleFloatSummary[T float32 | float64](x []T, bits []byte, off int, lo, hi T, valid int, sawNaN bool) (T, T, int) {
+	return settleSummary(x, bits, off, lo, hi, valid, sawNaN)
+}
+
+// genericCountValid counts set bits a word at a time: the unaligned head
+// bits, whole 64-bit words, whole bytes, then the tail bits.
+func genericCountValid(bm []byte, off, n int) int {
+	if n == 0 {
+		return 0
+	}
+	c := 0
+	p := off
+	end := off + n
+	for p < end && p&7 != 0 {
+		c += int(bm[p>>3] >> (p & 7) & 1)
+		p++
+	}
+	b := p >> 3
+	for ; p+64 <= end; p, b = p+64, b+8 {
+		c += bits.OnesCount64(binary.LittleEndian.Uint64(bm[b:]))
+	}
+	for ; p+8 <= end; p, b = p+8, b+1 {
+		c += bits.OnesCount8(bm[b])
+	}
+	for ; p < end; p++ {
+		c += int(bm[p>>3] >> (p & 7) & 1)
+	}
+	return c
+}

@@ -1,0 +1,5 @@
+//go:build !purego
+
+package kernel
+
+const purego = false

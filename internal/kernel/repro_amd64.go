@@ -1,0 +1,65 @@
+//go:build amd64 && !purego
+
+package kernel
+
+import (
+	"github.com/quiverlabs/quiver/internal/num"
+)
+
+// The reproducible sum's kernels on amd64 (repro_amd64.s, generated
+// by internal/asm/amd64/repro), called by reproKernels' methods.
+
+// archReproMax runs the exponent-pass kernel id on x, a multiple of its
+// step, with a direct call.
+func archReproMax[T float32 | float64](id reproID, x []T) uint64 {
+	f32 := num.KindOf[T]() == num.Float32
+	switch {
+	case id == reproAVX512 && f32:
+		return uint64(reproMaxF32AVX512(num.Cast[float32](x)))
+	case id == reproAVX512:
+		return uint64(reproMaxF64AVX512(num.Cast[float64](x)))
+	case (id == reproAVX2 || id == reproAVX2FMA) && f32:
+		return uint64(reproMaxF32AVX2(num.Cast[float32](x)))
+	case id == reproAVX2 || id == reproAVX2FMA:
+		return uint64(reproMaxF64AVX2(num.Cast[float64](x)))
+	}
+	panic("quiver: internal error: no reproducible-sum kernels here")
+}
+
+// archReproFold runs the fold kernel id on x, a multiple of its step,
+// with a direct call.
+func archReproFold[T float32 | float64](id reproID, x []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
+	f32 := num.KindOf[T]() == num.Float32
+	switch {
+	case id == reproAVX512 && f32:
+		return reproFoldF32FMAAVX512(num.Cast[float32](x), mA, mB, mC)
+	case id == reproAVX512:
+		return reproFoldF64FMAAVX512(num.Cast[float64](x), mA, mB, mC)
+	case id == reproAVX2FMA && f32:
+		return reproFoldF32FMAAVX2(num.Cast[float32](x), mA, mB, mC)
+	case id == reproAVX2FMA:
+		return reproFoldF64FMAAVX2(num.Cast[float64](x), mA, mB, mC)
+	case id == reproAVX2 && f32:
+		return reproFoldF32AVX2(num.Cast[float32](x), mA, mB, mC)
+	case id == reproAVX2:
+		return reproFoldF64AVX2(num.Cast[float64](x), mA, mB, mC)
+	}
+	panic("quiver: internal error: no reproducible-sum kernels here")
+}
+
+// archReproCompress runs the compress kernel of id on x, a multiple of
+// reproCompressStep, into dst (at least as long), with a direct call.
+func archReproCompress[T float32 | float64](id reproID, dst, x []T, bits []byte, off int) int {
+	f32 := num.KindOf[T]() == num.Float32
+	switch {
+	case id == reproAVX512 && f32:
+		return reproCompressF32AVX512(num.Cast[float32](dst), num.Cast[float32](x), bits, off)
+	case id == reproAVX512:
+		return reproCompressF64AVX512(num.Cast[float64](dst), num.Cast[float64](x), bits, off)
+	case (id == reproAVX2 || id == reproAVX2FMA) && f32:
+		return reproCompressF32AVX2(num.Cast[float32](dst), num.Cast[float32](x), bits, off)
+	case id == reproAVX2 || id == reproAVX2FMA:
+		return reproCompressF64AVX2(num.Cast[float64](dst), num.Cast[float64](x), bits, off)
+	}
+	panic("quiver: internal error: no compress kernel here")
+}

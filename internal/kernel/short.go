@@ -1,0 +1,607 @@
+package kernel
+
+import (
+	"encoding/binary"
+	mbits "math/bits"
+
+	"golang.org/x/exp/constraints"
+
+	"github.com/quiverlabs/quiver/internal/num"
+)
+
+// Short inputs. Below a few dozen elements the fixed cost of a kernel call
+// (the dispatch switch, the wrapper, the assembly call and
+// VZEROUPPER) is more than the work, so the public functions run the loops
+// below instead, inline. Each computes exactly what every backend computes
+// for such an input:
+//
+//   - integer sums wrap, checked sums are exact and min, max and counts are
+//     exact, so the order of a loop does not show;
+//   - a float sum of fewer elements than one ADR-013 block (A×W) is, on a
+//     SIMD backend, the tail alone added in index order from +0.0, which is
+//     the strict fold these loops do; the strict backends fold that way at
+//     every length.
+//
+// SmallCut is the crossover in elements; below it the loops run. Below
+// 64 elements a kernel call does not win: its fixed cost (20 to 30 ns for
+// min and max, with the settle step) is about what these loops need for
+// the whole input (docs/ledger.md has the short-input configurations
+// against the plain Go loop). Float sums also stop at the active backend's
+// block, where the blocked order starts.
+//
+// The exported functions test for a short dense input first and call
+// these loops directly, so that such a call pays for one small frame; the
+// rest of each operation lives in a function of its own.
+const SmallCut = 64
+
+// BitAt reports whether bit p of a validated bitmap is set.
+func BitAt(bits []byte, p int) bool { return bits[p>>3]>>(p&7)&1 != 0 }
+
+// AddValid adds the valid elements of x (element i is valid when bit
+// off+i of bits is set; bits nil: all) to s in index order: from +0.0 it
+// is the strict left fold of a short input, and the kernels' wrappers
+// finish their tails with it. For integers it is the wrapping sum; a
+// dense integer input is better served by SumInts.
+func AddValid[T num.Number, S ~int64 | ~uint64 | ~float32 | ~float64](s S, x []T, bits []byte, off int) S {
+	if bits == nil {
+		for _, v := range x {
+			s += S(v)
+		}
+		return s
+	}
+	if len(x) <= 64 {
+		// One word of validity bits, tested in a register: no load or
+		// bounds check per element.
+		return AddWord(s, x, ValidWord(bits[off>>3:], off&7, len(x)))
+	}
+	for i, v := range x {
+		if BitAt(bits, off+i) {
+			s += S(v)
+		}
+	}
+	return s
+}
+
+// ValidWord returns the validity bits of n <= 64 elements as one word,
+// bit i for element i, from a validated bitmap whose first byte holds
+// the first element's bit at position off < 8. Bits at n and above are
+// whatever the bitmap holds there.
+func ValidWord(bits []byte, off, n int) uint64 {
+	var w uint64
+	if len(bits) >= 8 {
+		w = binary.LittleEndian.Uint64(bits)
+	} else {
+		for i, b := range bits { // the bitmap's last bytes
+			w |= uint64(b) << (8 * uint(i))
+		}
+	}
+	w >>= uint(off)
+	if off+n > 64 { // the last bits are in a ninth byte, and off > 0
+		w |= uint64(bits[8]) << (64 - uint(off))
+	}
+	return w
+}
+
+// ShortBytes assembles a bitmap's last 0 to 7 bytes into a word, the
+// first in the low byte, from loads that overlap where the length is not
+// 4 or 1 to 3: bytes loaded twice land in the same place, so an OR joins
+// them. A loop of one byte at a time cost a third of a 16-element masked
+// sum.
+func ShortBytes(b []byte) uint64 {
+	n := uint(len(b))
+	if n >= 4 {
+		return uint64(binary.LittleEndian.Uint32(b)) |
+			uint64(binary.LittleEndian.Uint32(b[n-4:]))<<(8*(n-4))
+	}
+	if n == 0 {
+		return 0
+	}
+	return uint64(b[0]) | uint64(b[n/2])<<(8*(n/2)) | uint64(b[n-1])<<(8*(n-1))
+}
+
+// AddWord adds to s, in index order, the elements of x (at most 64)
+// whose bit in w is set: from +0.0 the strict left fold of a short
+// masked input. Bits of w at len(x) and above are ignored.
+func AddWord[T num.Number, S ~int64 | ~uint64 | ~float32 | ~float64](s S, x []T, w uint64) S {
+	for i, v := range x {
+		if w>>(uint(i)&63)&1 != 0 {
+			s += S(v)
+		}
+	}
+	return s
+}
+
+// StrictSum is the strict left fold of a short dense float input from
+// +0.0. The additions are one dependency chain whatever the code; four
+// per iteration keep the loop's own overhead off it, and make its time
+// depend less on where the loop falls in the instruction fetch lines (a
+// one-add loop measured 10.2 or 12.5 ns at n = 16 with its layout).
+func StrictSum[T constraints.Float](x []T) T {
+	var s T
+	for len(x) >= 4 {
+		s += x[0]
+		s += x[1]
+		s += x[2]
+		s += x[3]
+		x = x[4:]
+	}
+	for _, v := range x {
+		s += v
+	}
+	return s
+}
+
+// SumIntsWord is the wrapping sum of the elements of x (at most 64) whose
+// bit in w is set. Each element is added under a mask of its bit rather
+// than behind a branch, in two independent sums, so that a random bitmap
+// costs no mispredictions.
+func SumIntsWord[T num.Number, S int64 | uint64](x []T, w uint64) S {
+	var s0, s1 S
+	for len(x) >= 2 { // written so that it inlines into the exported functions
+		s0 += S(x[0]) & -S(w&1)
+		s1 += S(x[1]) & -S(w>>1&1)
+		x, w = x[2:], w>>2
+	}
+	if len(x) > 0 {
+		s0 += S(x[0]) & -S(w&1)
+	}
+	return s0 + s1
+}
+
+// SumInts is the wrapping sum of a dense input in four independent sums:
+// a one-sum loop this short runs at the speed of its loop overhead, and at
+// half that where the code layout splits it over two fetch lines (a
+// 63-element uint8 tail measured 42 against 20 ns).
+func SumInts[T num.Number, S int64 | uint64](x []T) S {
+	var s0, s1, s2, s3 S
+	for len(x) >= 4 { // written so that it inlines into the exported functions
+		s0 += S(x[0])
+		s1 += S(x[1])
+		s2 += S(x[2])
+		s3 += S(x[3])
+		x = x[4:]
+	}
+	for _, v := range x {
+		s0 += S(v)
+	}
+	return s0 + s1 + s2 + s3
+}
+
+// CheckedSmall is the exact sum of the valid elements of a short input
+// (fewer than 65, so narrow types cannot leave their 64-bit sum type), from
+// a validated bitmap span (nil: all valid).
+func CheckedSmall[T num.Number](x []T, bits []byte, off int) num.Int128 {
+	if bits != nil {
+		return checkedWord(x, spanWord(bits, off, len(x)))
+	}
+	return CheckedInts(x)
+}
+
+// CheckedInts is the exact sum of a short dense input (fewer than 2^31
+// elements), a leaf the exported functions call directly. Each element is
+// split at bit 32: the low halves (unsigned) and the high halves (signed
+// for signed types) sum exactly in 64 bits, in two chains without a carry
+// between them, for every integer type.
+func CheckedInts[T num.Number](x []T) num.Int128 {
+	k := num.KindOf[T]()
+	var lo, lo1 uint64
+	var hi, hi1 int64
+	i := 0
+	for ; i+2 <= len(x); i += 2 {
+		lo += uint64(x[i]) & (1<<32 - 1)
+		hi += highHalf(x[i], k)
+		lo1 += uint64(x[i+1]) & (1<<32 - 1)
+		hi1 += highHalf(x[i+1], k)
+	}
+	if i < len(x) {
+		lo += uint64(x[i]) & (1<<32 - 1)
+		hi += highHalf(x[i], k)
+	}
+	return JoinHalves(hi+hi1, lo+lo1)
+}
+
+// highHalf is v's bits from 32 up: arithmetic for a signed type (the high
+// half carries the sign; -1 for a negative narrow value) and logical for
+// an unsigned one (0 for a narrow value).
+func highHalf[T num.Number](v T, k num.Kind) int64 {
+	if k <= num.Int64 { // Int8 to Int64
+		return int64(v) >> 32
+	}
+	return int64(uint64(v) >> 32)
+}
+
+// JoinHalves is hi·2^32 + lo in 128 bits.
+func JoinHalves(hi int64, lo uint64) num.Int128 {
+	return num.Int128{Hi: hi >> 32, Lo: uint64(hi) << 32}.AddUint64(lo)
+}
+
+// checkedWord is the exact sum of the elements of x (at most 64) whose
+// bit in w is set, in halves as CheckedInts.
+func checkedWord[T num.Number](x []T, w uint64) num.Int128 {
+	return JoinHalves(HalvesWord(x, w, num.KindOf[T]()))
+}
+
+// HalvesWord is checkedWord's loop: each element under a mask of its bit,
+// split at bit 32 into two sums without a carry chain (joined by
+// JoinHalves).
+func HalvesWord[T num.Number](x []T, w uint64, k num.Kind) (hi int64, lo uint64) {
+	for _, v := range x {
+		keep := -(w & 1)
+		lo += uint64(v) & keep & (1<<32 - 1)
+		hi += highHalf(v, k) & int64(keep)
+		w >>= 1
+	}
+	return hi, lo
+}
+
+// spanWord is the validity word of the n <= 64 elements of a validated
+// bitmap span (see bitSpan), bits at n and above clear.
+func spanWord(bits []byte, off, n int) uint64 {
+	return ValidWord(bits, off, n) & (^uint64(0) >> (64 - uint(n)))
+}
+
+// SummarySmall is the reference's summary of a short input, from a
+// validated bitmap span (nil: all valid); only the Extremes in want are
+// computed (the other is meaningless). See SummaryWord.
+func SummarySmall[T num.Number](x []T, bits []byte, off int, want Extremes) (lo, hi T, valid int) {
+	if bits != nil {
+		return SummaryWord(x, spanWord(bits, off, len(x)), want)
+	}
+	if len(x) == 0 {
+		return num.MaxOf[T](), num.LowestOf[T](), 0
+	}
+	if num.IsFloat[T]() {
+		return FloatExtremes(x, want)
+	}
+	// Integers have no NaN and no visible ties: the builtins, conditional
+	// moves, in any order give the reference's result.
+	switch want {
+	case WantMin:
+		lo = IntMin(x)
+	case WantMax:
+		hi = IntMax(x)
+	default:
+		lo, hi = IntMinMax(x)
+	}
+	return lo, hi, len(x)
+}
+
+// FloatExtremes is the reference's min and max of a short dense float
+// input (not empty): the loops of SummaryWord without the bit test.
+func FloatExtremes[T num.Number](x []T, want Extremes) (lo, hi T, valid int) {
+	lo, hi = x[0], x[0]
+	nan := x[0] != x[0]
+	lo1, hi1 := lo, hi
+	i := 1
+	switch want {
+	case WantMin:
+		for ; i+2 <= len(x); i += 2 {
+			lo, nan = lower(lo, x[i], nan)
+			lo1, nan = lower(lo1, x[i+1], nan)
+		}
+	case WantMax:
+		for ; i+2 <= len(x); i += 2 {
+			hi, nan = higher(hi, x[i], nan)
+			hi1, nan = higher(hi1, x[i+1], nan)
+		}
+	default:
+		for ; i+2 <= len(x); i += 2 {
+			lo, nan = lower(lo, x[i], nan)
+			hi, nan = higher(hi, x[i], nan)
+			lo1, nan = lower(lo1, x[i+1], nan)
+			hi1, nan = higher(hi1, x[i+1], nan)
+		}
+	}
+	if i < len(x) {
+		lo, nan = lower(lo, x[i], nan)
+		hi, nan = higher(hi, x[i], nan)
+	}
+	if lo, hi = joinChains(lo, lo1, hi, hi1); nan || lo == 0 || hi == 0 {
+		lo, hi = settleChains(x, ^uint64(0), lo, hi, nan)
+	}
+	return lo, hi, len(x)
+}
+
+// IntMin and IntMax are the min and max of a short dense integer input
+// (not empty) in two chains of the builtins, which compile to conditional
+// moves; small enough to inline into Min and Max.
+func IntMin[T num.Number](x []T) T {
+	lo, lo1 := x[0], x[0]
+	i := 1
+	for ; i+2 <= len(x); i += 2 {
+		lo, lo1 = min(lo, x[i]), min(lo1, x[i+1])
+	}
+	if i < len(x) {
+		lo = min(lo, x[i])
+	}
+	return min(lo, lo1)
+}
+
+func IntMax[T num.Number](x []T) T {
+	hi, hi1 := x[0], x[0]
+	i := 1
+	for ; i+2 <= len(x); i += 2 {
+		hi, hi1 = max(hi, x[i]), max(hi1, x[i+1])
+	}
+	if i < len(x) {
+		hi = max(hi, x[i])
+	}
+	return max(hi, hi1)
+}
+
+// IntMinMax is both, in one chain each, small enough to inline into
+// MinMax and Summarize.
+func IntMinMax[T num.Number](x []T) (lo, hi T) {
+	lo, hi = x[0], x[0]
+	for _, v := range x[1:] {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	return lo, hi
+}
+
+// IntMinWord, IntMaxWord and IntMinMaxWord are IntMin, IntMax and
+// IntMinMax over the elements whose bit in w (not zero) is set: from the
+// first of them, a conditional move per element. Small enough to inline
+// into the exported functions' masked short path. Min and Max use theirs
+// below 16 elements only: from there SummaryWord's two chains of rarely
+// taken branches were faster (int64, n = 32: 27 against 33 ns; a
+// one-chain branch version took 35 ns), while the fused min and max gain
+// at every length (n = 32: 33 against 37 ns).
+func IntMinWord[T num.Number](x []T, w uint64) T {
+	lo := x[lowBit(w)]
+	for _, v := range x {
+		if w&1 != 0 {
+			lo = min(lo, v)
+		}
+		w >>= 1
+	}
+	return lo
+}
+
+func IntMaxWord[T num.Number](x []T, w uint64) T {
+	hi := x[lowBit(w)]
+	for _, v := range x {
+		if w&1 != 0 {
+			hi = max(hi, v)
+		}
+		w >>= 1
+	}
+	return hi
+}
+
+func IntMinMaxWord[T num.Number](x []T, w uint64) (lo, hi T) {
+	lo = x[lowBit(w)]
+	hi = lo
+	for _, v := range x {
+		if w&1 != 0 {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		w >>= 1
+	}
+	return lo, hi
+}
+
+// FloatMinWord and FloatMaxWord are the reference's strict fold over the
+// elements of a short float x whose bit in w (not zero) is set, in index
+// order, in one chain: only a smaller (larger) value replaces the
+// extreme, so the first of ±0 stays, and a NaN, for which the comparison
+// also passes, sets nan instead. Small enough to inline into Min and Max
+// below 16 elements (from there SummaryWord's two chains are faster).
+func FloatMinWord[T num.Number](x []T, w uint64) (lo T, nan bool) {
+	lo = x[lowBit(w)]
+	for _, v := range x {
+		if !(v >= lo) && w&1 != 0 {
+			if v != v {
+				nan = true
+			} else {
+				lo = v
+			}
+		}
+		w >>= 1
+	}
+	return lo, nan
+}
+
+func FloatMaxWord[T num.Number](x []T, w uint64) (hi T, nan bool) {
+	hi = x[lowBit(w)]
+	for _, v := range x {
+		if !(v <= hi) && w&1 != 0 {
+			if v != v {
+				nan = true
+			} else {
+				hi = v
+			}
+		}
+		w >>= 1
+	}
+	return hi, nan
+}
+
+// lowBit is the position of the lowest set bit of w, which is not zero.
+func lowBit(w uint64) int { return mbits.TrailingZeros64(w) }
+
+// SummaryWord is the reference's summary of the elements of a short x
+// (at most 64) whose bit in w is set. It folds them in two chains, even
+// and odd positions from the first one, each with the strict comparisons
+// of lower and higher: a branch that a short run of values rarely takes,
+// so it costs less than the builtins' NaN and zero handling per element,
+// and two chains run in parallel. settleChains joins them.
+func SummaryWord[T num.Number](x []T, w uint64, want Extremes) (lo, hi T, valid int) {
+	if w == 0 {
+		return num.MaxOf[T](), num.LowestOf[T](), 0
+	}
+	first := mbits.TrailingZeros64(w)
+	if first >= len(x) {
+		panic("quiver: validity word longer than its input") // not reached: w has no bit at len(x) or above
+	}
+	lo, hi, valid = x[first], x[first], mbits.OnesCount64(w)
+	nan := lo != lo
+	lo1, hi1 := lo, hi
+	i := first + 1
+	switch want {
+	case WantMin:
+		for ; i+2 <= len(x); i += 2 {
+			if w>>(uint(i)&63)&1 != 0 {
+				lo, nan = lower(lo, x[i], nan)
+			}
+			if w>>(uint(i+1)&63)&1 != 0 {
+				lo1, nan = lower(lo1, x[i+1], nan)
+			}
+		}
+	case WantMax:
+		for ; i+2 <= len(x); i += 2 {
+			if w>>(uint(i)&63)&1 != 0 {
+				hi, nan = higher(hi, x[i], nan)
+			}
+			if w>>(uint(i+1)&63)&1 != 0 {
+				hi1, nan = higher(hi1, x[i+1], nan)
+			}
+		}
+	default:
+		for ; i+2 <= len(x); i += 2 {
+			if w>>(uint(i)&63)&1 != 0 {
+				lo, nan = lower(lo, x[i], nan)
+				hi, nan = higher(hi, x[i], nan)
+			}
+			if w>>(uint(i+1)&63)&1 != 0 {
+				lo1, nan = lower(lo1, x[i+1], nan)
+				hi1, nan = higher(hi1, x[i+1], nan)
+			}
+		}
+	}
+	if i < len(x) && w>>(uint(i)&63)&1 != 0 {
+		lo, nan = lower(lo, x[i], nan)
+		hi, nan = higher(hi, x[i], nan)
+	}
+	if lo, hi = joinChains(lo, lo1, hi, hi1); nan || lo == 0 || hi == 0 {
+		lo, hi = settleChains(x, w, lo, hi, nan)
+	}
+	return lo, hi, valid
+}
+
+// lower folds v into the running minimum lo the way the reference's
+// strict fold does: only a smaller v replaces lo, so the first of equal
+// values (the first zero of a ±0 tie) stays; a NaN v sets nan instead.
+// The branch is rarely taken on a short run of values, so it costs less
+// than the float builtin's NaN and zero handling. For integers it is
+// v < lo.
+func lower[T num.Number](lo, v T, nan bool) (T, bool) {
+	if !(v >= lo) {
+		if v != v {
+			return lo, true
+		}
+		return v, nan
+	}
+	return lo, nan
+}
+
+// higher is lower for the running maximum.
+func higher[T num.Number](hi, v T, nan bool) (T, bool) {
+	if !(v <= hi) {
+		if v != v {
+			return hi, true
+		}
+		return v, nan
+	}
+	return hi, nan
+}
+
+// joinChains joins the two chains of SummaryWord: the smaller of lo and
+// lo1 and the larger of hi and hi1, each the first of equal values in its
+// chain. A NaN or zero result then goes through settleChains.
+func joinChains[T num.Number](lo, lo1, hi, hi1 T) (T, T) {
+	if lo1 < lo {
+		lo = lo1
+	}
+	if hi1 > hi {
+		hi = hi1
+	}
+	return lo, hi
+}
+
+// settleChains finishes a joined result that is NaN or zero: the
+// canonical NaN for both if any participating element is NaN, else, since
+// equal values have the same bits but for ±0, a zero result becomes the
+// first of the zeros in index order. (A chain that started on a NaN first
+// element has moved on to the values after it, with nan set.)
+func settleChains[T num.Number](x []T, w uint64, lo, hi T, nan bool) (T, T) {
+	if !num.IsFloat[T]() { // an integer zero is just zero
+		return lo, hi
+	}
+	if nan {
+		return num.NaN[T](), num.NaN[T]()
+	}
+	var z T
+	for i, v := range x {
+		if v == 0 && w>>(uint(i)&63)&1 != 0 {
+			z = v
+			break
+		}
+	}
+	if lo == 0 {
+		lo = z
+	}
+	if hi == 0 {
+		hi = z
+	}
+	return lo, hi
+}
+
+// settleSummary turns a min and max computed in any order into the
+// reference's exact result. lo and hi are the min and max of the valid
+// elements, from a ±Inf start (the identities for integers), NaN-free or
+// not; valid is their count and nan whether a valid element is NaN:
+//
+//   - any valid NaN gives the canonical NaN for both results;
+//   - with no valid element the results are the identities (the ±Inf start
+//     is exact otherwise: a lone +Inf stays +Inf);
+//   - ±0 is the only tie that shows in the bits, and the reference's strict
+//     fold keeps the FIRST participating zero, so a float result equal to
+//     zero is replaced by the first valid zero in index order.
+func settleSummary[T num.Number](x []T, bits []byte, off int, lo, hi T, valid int, nan bool) (T, T, int) {
+	switch {
+	case nan:
+		return num.NaN[T](), num.NaN[T](), valid
+	case valid == 0:
+		return num.MaxOf[T](), num.LowestOf[T](), 0
+	}
+	if num.IsFloat[T]() && (lo == 0 || hi == 0) {
+		z := firstZero(x, bits, off)
+		if lo == 0 {
+			lo = z
+		}
+		if hi == 0 {
+			hi = z
+		}
+	}
+	return lo, hi, valid
+}
+
+// firstZero returns the first valid element of x that equals zero (+0.0
+// or -0.0); the caller knows there is one.
+func firstZero[T num.Number](x []T, bits []byte, off int) T {
+	for i, v := range x {
+		if v == 0 && (bits == nil || BitAt(bits, off+i)) {
+			return v
+		}
+	}
+	return 0
+}
+
+// summaryStart is where a min and max fold in any order starts (the
+// amd64 summary kernels): +Inf and -Inf for floats, the identities for
+// integers.
+func summaryStart[T num.Number]() (top, bottom T) {
+	top, bottom = num.MaxOf[T](), num.LowestOf[T]()
+	if num.IsFloat[T]() {
+		top *= 2 // overflows to +Inf
+		bottom *= 2
+	}
+	return top, bottom
+}
+
+// CountSmall counts the set bits among bits off..off+n-1 of a bitmap
+// span (off < 8), n < 64.
+func CountSmall(bits []byte, off, n int) int {
+	return mbits.OnesCount64(spanWord(bits, off, n))
+}

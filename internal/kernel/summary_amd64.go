@@ -1,0 +1,195 @@
+//go:build amd64 && !purego
+
+package kernel
+
+import (
+	"unsafe"
+
+	"github.com/quiverlabs/quiver/internal/num"
+)
+
+// summaryAVX is Summary on isa (AVX2 or AVX512). MinMax and Summarize
+// run the fused summary kernel; Min and Max of floats run kernels that
+// compute only their extreme (integers run the fused one).
+func summaryAVX[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes) (lo, hi T, valid int) {
+	k := summaryAsm[T]{isa: isa, lanes: 32 / sizeOf[T](), tailInAsm: isa == AVX512}
+	if isa == AVX512 {
+		k.lanes *= 2
+	}
+	if !num.IsFloat[T]() {
+		lo, hi, valid, _ = k.run(x, bits, off)
+		return lo, hi, valid
+	}
+	switch want {
+	case WantMin:
+		k.want = WantMin
+		return floatMin(k, x, bits, off)
+	case WantMax:
+		k.want = WantMax
+		return floatMax(k, x, bits, off)
+	}
+	lo, hi, valid, nan := k.run(x, bits, off)
+	return settleSummary(x, bits, off, lo, hi, valid, nan)
+}
+
+// sizeOf is the size of T in bytes.
+func sizeOf[T num.Number]() int {
+	var zero T
+	return int(unsafe.Sizeof(zero))
+}
+
+// summaryAsm names one element type's generated summary kernels for one
+// instruction set (see internal/asm/amd64/summary for what they do):
+// the fused ones, or with want WantMin or WantMax the min-only or
+// max-only ones, which return the extreme they do not compute as its
+// start, -Inf or +Inf. Its methods call them directly (asmcall_amd64.go).
+type summaryAsm[T num.Number] struct {
+	isa  ISA
+	want Extremes
+	// lanes is the vector width in elements.
+	lanes int
+	// tailInAsm: the kernels finish any length with a masked vector
+	// (AVX-512); otherwise they take whole steps of max(lanes, 8) elements
+	// and Go finishes the rest.
+	tailInAsm bool
+}
+
+func (k summaryAsm[T]) dense(x []T) (lo, hi T, nan bool) {
+	return summaryDenseAsm(k.isa, k.want, x)
+}
+
+func (k summaryAsm[T]) masked(x []T, bits []byte, tail uint64) (lo, hi T, valid int, nan bool) {
+	return summaryMaskedAsm(k.isa, k.want, x, bits, tail)
+}
+
+// run returns the min and max over the valid elements, folded from the
+// order's Extremes (±Inf for floats: see floatSummary), the valid count,
+// and whether a valid element is NaN. A bitmap offset that is not a
+// multiple of 8 is handled by folding the elements before the next byte
+// boundary here, so the kernels see a byte-aligned bitmap without a copy.
+func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, nan bool) {
+	lo, hi = summaryStart[T]()
+	if bits == nil {
+		m := len(x)
+		if !k.tailInAsm {
+			m &^= max(k.lanes, 8) - 1 // lanes is a power of two
+		}
+		if m > 0 {
+			lo, hi, nan = k.dense(x[:m])
+		}
+		for _, v := range x[m:] {
+			lo, hi, nan = summaryFold(lo, hi, nan, v)
+		}
+		return lo, hi, len(x), nan
+	}
+	h := min((8-off&7)&7, len(x))
+	for i, v := range x[:h] {
+		if p := off + i; bits[p>>3]>>(p&7)&1 != 0 {
+			lo, hi, nan = summaryFold(lo, hi, nan, v)
+			valid++
+		}
+	}
+	x, bits = x[h:], bits[(off+h)>>3:]
+	if len(x) == 0 {
+		return lo, hi, valid, nan
+	}
+	m, tail := len(x), uint64(0)
+	if k.tailInAsm {
+		// The validity of the last len(x) mod lanes elements travels in
+		// tail, read here byte by byte, so the kernel never loads a mask
+		// wider than the bitmap that is left.
+		r := len(x) % k.lanes
+		full := len(x) - r
+		for i := range (r + 7) / 8 {
+			tail |= uint64(bits[full/8+i]) << (8 * i)
+		}
+		tail &= 1<<r - 1
+	} else {
+		m &^= max(k.lanes, 8) - 1
+	}
+	if m > 0 {
+		l, h, c, n := k.masked(x[:m], bits, tail)
+		lo, hi, nan = summaryMerge(lo, hi, nan, l, h, n)
+		valid += c
+	}
+	for i, v := range x[m:] {
+		if p := m + i; bits[p>>3]>>(p&7)&1 != 0 {
+			lo, hi, nan = summaryFold(lo, hi, nan, v)
+			valid++
+		}
+	}
+	return lo, hi, valid, nan
+}
+
+// summaryFold folds one valid element into a partial result.
+func summaryFold[T num.Number](lo, hi T, nan bool, v T) (T, T, bool) {
+	if v != v {
+		return lo, hi, true
+	}
+	return min(lo, v), max(hi, v), nan
+}
+
+// summaryMerge merges two partial results. Which of two equal zeros wins
+// does not matter here: floatSummary settles it afterwards.
+func summaryMerge[T num.Number](lo, hi T, nan bool, l, h T, n bool) (T, T, bool) {
+	if l < lo {
+		lo = l
+	}
+	if h > hi {
+		hi = h
+	}
+	return lo, hi, nan || n
+}
+
+// floatMin wraps min-only float kernels: settleFloatSummary's rescues for
+// the one extreme, passed as both lo and hi (the max the kernel did not
+// compute must not trigger the zero rescan). A dense column takes
+// denseExtreme.
+func floatMin[T num.Number](k summaryAsm[T], x []T, bits []byte, off int) (lo, hi T, valid int) {
+	if bits == nil && len(x) > 0 {
+		return k.denseExtreme(x, WantMin), 0, len(x)
+	}
+	lo, _, valid, nan := k.run(x, bits, off)
+	lo, _, valid = settleSummary(x, bits, off, lo, lo, valid, nan)
+	return lo, 0, valid
+}
+
+// floatMax is floatMin for max-only kernels.
+func floatMax[T num.Number](k summaryAsm[T], x []T, bits []byte, off int) (lo, hi T, valid int) {
+	if bits == nil && len(x) > 0 {
+		return 0, k.denseExtreme(x, WantMax), len(x)
+	}
+	_, hi, valid, nan := k.run(x, bits, off)
+	_, hi, valid = settleSummary(x, bits, off, hi, hi, valid, nan)
+	return 0, hi, valid
+}
+
+// denseExtreme is the min (want == WantMin) or max (WantMax) of a
+// non-empty dense column by a single-extreme kernel, called straight away
+// (AVX2 kernels take whole steps, the rest is folded here): at L1 sizes
+// the layers of run and settleFloatSummary cost as much as a tenth of the
+// kernel, and neither rescue is needed unless the column has a NaN or a
+// zero extreme.
+func (k summaryAsm[T]) denseExtreme(x []T, want Extremes) T {
+	lo, hi := summaryStart[T]()
+	nan := false
+	m := len(x)
+	if !k.tailInAsm {
+		m &^= max(k.lanes, 8) - 1
+	}
+	if m > 0 {
+		lo, hi, nan = k.dense(x[:m])
+	}
+	for _, v := range x[m:] {
+		nan = nan || v != v
+		lo, hi = min(lo, v), max(hi, v) // a NaN here is settled below
+	}
+	e := lo
+	if want == WantMax {
+		e = hi
+	}
+	if nan || e == 0 {
+		e, _, _ = settleSummary(x, nil, 0, e, e, len(x), nan)
+	}
+	return e
+}

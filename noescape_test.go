@@ -1,0 +1,121 @@
+package quiver
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestNoEscape checks that local arrays passed to the reductions stay on
+// the stack: reduceLocals (a copy of testdata/noescape's) calls every
+// exported reduction, every state's Add and SumReproducible on slices of
+// local arrays, with local bitmaps and selections, on every backend, and
+// must not allocate.
+func TestNoEscape(t *testing.T) {
+	if testing.CoverMode() != "" || raceEnabled {
+		t.Skip("instrumented builds allocate")
+	}
+	forEachBackend(t, func(t *testing.T, _ BackendInfo) {
+		if a := testing.AllocsPerRun(20, func() { sinkNoEscape = reduceLocals() }); a != 0 {
+			t.Errorf("reduceLocals allocates %v times per call, want 0", a)
+		}
+	})
+}
+
+var sinkNoEscape float64
+
+// TestNoEscapeCompiler builds testdata/noescape with -gcflags=-m and
+// fails on any "moved to heap" the compiler reports for it: a kernel
+// reached through a function value, or assembly without //go:noescape,
+// makes the compiler move the caller's arrays to the heap.
+func TestNoEscapeCompiler(t *testing.T) {
+	if runtime.GOOS == "js" || runtime.GOOS == "wasip1" || runtime.GOOS == "ios" || runtime.GOOS == "android" {
+		t.Skip("no go command")
+	}
+	gocmd := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(gocmd); err != nil {
+		if gocmd, err = exec.LookPath("go"); err != nil {
+			t.Skip("no go command")
+		}
+	}
+	cmd := exec.Command(gocmd, "build", "-o", os.DevNull, "-gcflags=-m", "./testdata/noescape")
+	cmd.Env = append(os.Environ(), "GOFLAGS=")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build -gcflags=-m ./testdata/noescape: %v\n%s", err, out)
+	}
+	moved := regexp.MustCompile(`moved to heap: \w+`)
+	if !strings.Contains(string(out), "reduceLocals") && !strings.Contains(string(out), "main.go") {
+		t.Fatalf("no compiler diagnostics for testdata/noescape:\n%s", out)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if moved.MatchString(line) {
+			t.Errorf("%s", line)
+		}
+	}
+}
+
+//go:noinline
+func reduceLocals() float64 {
+	var f64 [300]float64
+	var f32 [300]float32
+	var i64 [300]int64
+	var i8 [300]int8
+	var u32 [300]uint32
+	var u64 [300]uint64
+	var bm [40]byte
+	var sel [16]uint32
+	for i := range f64 {
+		f64[i], f32[i], i64[i], i8[i], u32[i], u64[i] = float64(i), float32(i), int64(i), int8(i), uint32(i), uint64(i)
+	}
+	for i := range bm {
+		bm[i] = 0xa5
+	}
+	for i := range sel {
+		sel[i] = uint32(5*i) % 8
+	}
+	var r float64
+	for _, n := range []int{8, 64, 300} {
+		for _, m := range []Mask{{}, Valid(bm[:], 3), Select(sel[:]), Valid(bm[:], 1).Select(sel[:])} {
+			r += Sum(f64[:n], m) + float64(Sum(f32[:n], m))
+			r += float64(SumInt(i64[:n], m) + SumInt(i8[:n], m))
+			r += float64(SumUint(u32[:n], m) + SumUint(u64[:n], m))
+			r += float64(SumChecked(i64[:n], m).Sum + SumChecked(i8[:n], m).Sum)
+			r += float64(SumCheckedUint(u32[:n], m).Sum + SumCheckedUint(u64[:n], m).Sum)
+			r += Min(f64[:n], m) + float64(Max(f32[:n], m)) + float64(Min(i8[:n], m)) + float64(Max(u64[:n], m))
+			lo, hi := MinMax(i64[:n], m)
+			r += float64(lo + hi)
+			r += Summarize(f64[:n], m).Min + float64(Summarize(u32[:n], m).Max)
+			r += float64(CountValid(n, m))
+			r += SumReproducible(f64[:n], m) + float64(SumReproducible(f32[:n], m))
+
+			var s64 SumState[float64]
+			var s32 SumState[float32]
+			s64.Add(f64[:n], m)
+			s32.Add(f32[:n], m)
+			var si IntSumState[int64]
+			var si8 IntSumState[int8]
+			si.Add(i64[:n], m)
+			si8.Add(i8[:n], m)
+			var su UintSumState[uint32]
+			su.Add(u32[:n], m)
+			var ss SummaryState[float64]
+			var ssi SummaryState[int64]
+			ss.Add(f64[:n], m)
+			ssi.Add(i64[:n], m)
+			var sc CountState
+			sc.Add(n, m)
+			var sr SumReproducibleState[float64]
+			var sr32 SumReproducibleState[float32]
+			sr.Add(f64[:n], m)
+			sr32.Add(f32[:n], m)
+			r += s64.Sum() + float64(s32.Sum()) + float64(si.Sum()+si8.Sum()) + float64(su.Sum()) +
+				ss.Min() + float64(ssi.Max()) + float64(sc.Count()) + sr.Sum() + float64(sr32.Sum())
+		}
+	}
+	return r
+}
