@@ -150,3 +150,62 @@ func ExampleGroupIntSumState_AppendBinary() {
 	// <nil> <nil>
 	// [16 -7] 3
 }
+
+// A reproducible sum's encoding keeps only the digits in use; decoded on
+// any machine and merged in any order, it gives one call's bits.
+func ExampleSumReproducibleState_MarshalBinary() {
+	var a, b quiver.SumReproducibleState[float64]
+	a.Add([]float64{1e16, 1})
+	b.Add([]float64{-1e16, 0.5})
+	enc, err := b.MarshalBinary()
+	if err != nil {
+		panic(err)
+	}
+	var back quiver.SumReproducibleState[float64]
+	if err := back.UnmarshalBinary(enc); err != nil {
+		panic(err)
+	}
+	a.Merge(&back)
+	fmt.Println(a.Sum(), quiver.SumReproducible([]float64{1e16, 1, -1e16, 0.5}))
+	// Output:
+	// 1.5 1.5
+}
+
+// Decoding checks its input: a summary of another element type, or bytes
+// cut short, is an error and leaves the receiver as it was.
+func ExampleSummaryState_UnmarshalBinary() {
+	var s quiver.SummaryState[int32]
+	s.Add([]int32{4, -2, 9})
+	enc, _ := s.MarshalBinary()
+
+	var wrong quiver.SummaryState[float64]
+	fmt.Println(wrong.UnmarshalBinary(enc) != nil)
+	var got quiver.SummaryState[int32]
+	fmt.Println(got.UnmarshalBinary(enc[:len(enc)-1]) != nil, got.Summary().Count)
+	fmt.Printf("%v %+v\n", got.UnmarshalBinary(enc), got.Summary())
+	// Output:
+	// true
+	// true 0
+	// <nil> {Min:-2 Max:9 Count:3 Nulls:0}
+}
+
+// AppendBinary writes into a buffer of the caller's, without an
+// allocation when it has room: several states in one record.
+func ExampleCountState_AppendBinary() {
+	var valid quiver.CountState
+	valid.Add(10, quiver.Valid([]byte{0xff, 0x01}, 0))
+	var total quiver.UintSumState[uint16]
+	total.Add([]uint16{65535, 65535})
+	buf := make([]byte, 0, 64)
+	buf, _ = valid.AppendBinary(buf)
+	n := len(buf)
+	buf, _ = total.AppendBinary(buf)
+
+	var v quiver.CountState
+	var u quiver.UintSumState[uint16]
+	fmt.Println(v.UnmarshalBinary(buf[:n]), v.Count())
+	fmt.Println(u.UnmarshalBinary(buf[n:]), u.Sum())
+	// Output:
+	// <nil> 9
+	// <nil> 131070
+}

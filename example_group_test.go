@@ -213,3 +213,18 @@ func ExampleCountValidWindows() {
 	fmt.Println(quiver.CountValidWindows(nil, 6, []int{0, 3, 6}, quiver.Valid([]byte{0b101110}, 0)))
 	// Output: [2 2]
 }
+
+// MergeMapped merges the state of a partition that numbered its groups
+// itself: its group j is group remap[j] here (as a key index's merge
+// returns it).
+func ExampleGroupSumState_MergeMapped() {
+	var here, there quiver.GroupSumState[float64]
+	here.Grow(3)
+	here.Add([]float64{1, 2}, []uint32{0, 2}) // groups: a, b, c
+	there.Grow(2)
+	there.Add([]float64{10, 20, 30}, []uint32{0, 1, 1}) // its groups: c, a
+	here.MergeMapped(&there, []uint32{2, 0})
+	fmt.Println(here.Sums(nil))
+	// Output:
+	// [51 0 12]
+}
