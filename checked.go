@@ -31,7 +31,7 @@ func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
 		}
 		if w, ok := shortWord(len(x), m); ok {
 			// checkedWord, written out so that its loop inlines here.
-			s, o := kernel.JoinHalves(kernel.HalvesWord(x, w, num.KindOf[T]())).Int64()
+			s, o := kernel.JoinHalves[T](kernel.HalvesWord(x, w, num.KindOf[T]())).Int64()
 			return CheckedSum[int64]{s, o}
 		}
 	}
@@ -54,7 +54,7 @@ func SumCheckedUint[T constraints.Unsigned](x []T, m ...Mask) CheckedSum[uint64]
 		}
 		if w, ok := shortWord(len(x), m); ok {
 			// checkedWord, written out so that its loop inlines here.
-			s, o := kernel.JoinHalves(kernel.HalvesWord(x, w, num.KindOf[T]())).Uint64()
+			s, o := kernel.JoinHalves[T](kernel.HalvesWord(x, w, num.KindOf[T]())).Uint64()
 			return CheckedSum[uint64]{s, o}
 		}
 	}

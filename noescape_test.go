@@ -42,7 +42,11 @@ func TestNoEscapeCompiler(t *testing.T) {
 			t.Skip("no go command")
 		}
 	}
-	cmd := exec.Command(gocmd, "build", "-o", os.DevNull, "-gcflags=-m", "./testdata/noescape")
+	args := []string{"build", "-o", os.DevNull, "-gcflags=-m"}
+	if puregoBuild {
+		args = append(args, "-tags=purego")
+	}
+	cmd := exec.Command(gocmd, append(args, "./testdata/noescape")...)
 	cmd.Env = append(os.Environ(), "GOFLAGS=")
 	out, err := cmd.CombinedOutput()
 	if err != nil {

@@ -78,7 +78,7 @@ func (s *SumState[T]) addRun(b *backend, x []T, bits []byte, off int) {
 		// through the lanes as the block it is in one call.
 		for ; i < len(x) && s.npend < block; i++ {
 			v := x[i]
-			if bits != nil && !kernel.BitAt(bits, off+i) {
+			if p := off + i; bits != nil && bits[p>>3]>>(p&7)&1 == 0 {
 				v = negZero
 			}
 			s.pend[s.npend] = v
@@ -97,7 +97,7 @@ func (s *SumState[T]) addRun(b *backend, x []T, bits []byte, off int) {
 	}
 	for ; i < len(x); i++ {
 		v := x[i]
-		if bits != nil && !kernel.BitAt(bits, off+i) {
+		if p := off + i; bits != nil && bits[p>>3]>>(p&7)&1 == 0 {
 			v = negZero
 		}
 		s.pend[s.npend] = v

@@ -138,11 +138,17 @@ func portableSummary[T num.Number](isa ISA, x []T, bits []byte, off int) (lo, hi
 }
 
 // portableCheckedI64 and portableCheckedU64 are the exact sums of the
-// scalar and generic ISAs: the reference's.
+// scalar and generic ISAs: the reference's. They stay out of line: where
+// the dispatch around them is small enough to inline (purego), a call of
+// the generic reference from the API's package made the compiler move the
+// caller's slices to the heap.
+//
+//go:noinline
 func portableCheckedI64(x []int64, bits []byte, off int) num.Int128 {
 	return ref.SumExact(x, ref.Mask{Bits: bits, Off: off})
 }
 
+//go:noinline
 func portableCheckedU64(x []uint64, bits []byte, off int) num.Int128 {
 	return ref.SumExact(x, ref.Mask{Bits: bits, Off: off})
 }

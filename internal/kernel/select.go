@@ -97,13 +97,13 @@ func selSumInt[T constraints.Integer, S int64 | uint64](x []T, bm []byte, off in
 // selSumFloat is the strict left fold from +0.0, in selection order, of
 // the selected valid elements.
 func selSumFloat[T float32 | float64](x []T, bm []byte, off int, sel []uint32) T {
-	return FoldSelected(T(0), x, bm, off, sel)
+	return foldSelected(T(0), x, bm, off, sel)
 }
 
-// FoldSelected continues the strict left fold s over the selected valid
+// foldSelected continues the strict left fold s over the selected valid
 // elements, in selection order: selSumFloat from +0.0, and a SumState's
 // selected batches from the state's sum.
-func FoldSelected[T constraints.Float](s T, x []T, bm []byte, off int, sel []uint32) T {
+func foldSelected[T constraints.Float](s T, x []T, bm []byte, off int, sel []uint32) T {
 	// Each index is checked here, not in a pass of its own (see
 	// the API's maskOfInLoop): the branch is never taken and costs nothing beside
 	// the latency of the addition, and it replaces Go's bounds check.
@@ -140,7 +140,7 @@ func selExact[T constraints.Integer](x []T, bm []byte, off int, sel []uint32) nu
 		if !ok {
 			panic(SelectionMessage(sel, len(x)))
 		}
-		sum = sum.Add128(JoinHalves(hi, lo))
+		sum = sum.Add128(JoinHalves[T](hi, lo))
 		start += n
 	}
 	return sum

@@ -55,7 +55,7 @@ func AddValid[T num.Number, S ~int64 | ~uint64 | ~float32 | ~float64](s S, x []T
 		return AddWord(s, x, ValidWord(bits[off>>3:], off&7, len(x)))
 	}
 	for i, v := range x {
-		if BitAt(bits, off+i) {
+		if p := off + i; bits[p>>3]>>(p&7)&1 != 0 { // BitAt, written out: this inlines where the API instantiates it
 			s += S(v)
 		}
 	}
@@ -197,7 +197,7 @@ func CheckedInts[T num.Number](x []T) num.Int128 {
 		lo += uint64(x[i]) & (1<<32 - 1)
 		hi += highHalf(x[i], k)
 	}
-	return JoinHalves(hi+hi1, lo+lo1)
+	return JoinHalves[T](hi+hi1, lo+lo1)
 }
 
 // highHalf is v's bits from 32 up: arithmetic for a signed type (the high
@@ -210,15 +210,18 @@ func highHalf[T num.Number](v T, k num.Kind) int64 {
 	return int64(uint64(v) >> 32)
 }
 
-// JoinHalves is hi·2^32 + lo in 128 bits.
-func JoinHalves(hi int64, lo uint64) num.Int128 {
+// JoinHalves is hi·2^32 + lo in 128 bits. T is the element type of the
+// sum it finishes; it only makes the function generic, because a generic
+// caller instantiated in the API's user's package inlined this package's
+// generic helpers but not its plain ones.
+func JoinHalves[T num.Number](hi int64, lo uint64) num.Int128 {
 	return num.Int128{Hi: hi >> 32, Lo: uint64(hi) << 32}.AddUint64(lo)
 }
 
 // checkedWord is the exact sum of the elements of x (at most 64) whose
 // bit in w is set, in halves as CheckedInts.
 func checkedWord[T num.Number](x []T, w uint64) num.Int128 {
-	return JoinHalves(HalvesWord(x, w, num.KindOf[T]()))
+	return JoinHalves[T](HalvesWord(x, w, num.KindOf[T]()))
 }
 
 // HalvesWord is checkedWord's loop: each element under a mask of its bit,
@@ -348,7 +351,7 @@ func IntMinMax[T num.Number](x []T) (lo, hi T) {
 // one-chain branch version took 35 ns), while the fused min and max gain
 // at every length (n = 32: 33 against 37 ns).
 func IntMinWord[T num.Number](x []T, w uint64) T {
-	lo := x[lowBit(w)]
+	lo := x[mbits.TrailingZeros64(w)]
 	for _, v := range x {
 		if w&1 != 0 {
 			lo = min(lo, v)
@@ -359,7 +362,7 @@ func IntMinWord[T num.Number](x []T, w uint64) T {
 }
 
 func IntMaxWord[T num.Number](x []T, w uint64) T {
-	hi := x[lowBit(w)]
+	hi := x[mbits.TrailingZeros64(w)]
 	for _, v := range x {
 		if w&1 != 0 {
 			hi = max(hi, v)
@@ -370,7 +373,7 @@ func IntMaxWord[T num.Number](x []T, w uint64) T {
 }
 
 func IntMinMaxWord[T num.Number](x []T, w uint64) (lo, hi T) {
-	lo = x[lowBit(w)]
+	lo = x[mbits.TrailingZeros64(w)]
 	hi = lo
 	for _, v := range x {
 		if w&1 != 0 {
@@ -388,7 +391,7 @@ func IntMinMaxWord[T num.Number](x []T, w uint64) (lo, hi T) {
 // also passes, sets nan instead. Small enough to inline into Min and Max
 // below 16 elements (from there SummaryWord's two chains are faster).
 func FloatMinWord[T num.Number](x []T, w uint64) (lo T, nan bool) {
-	lo = x[lowBit(w)]
+	lo = x[mbits.TrailingZeros64(w)]
 	for _, v := range x {
 		if !(v >= lo) && w&1 != 0 {
 			if v != v {
@@ -403,7 +406,7 @@ func FloatMinWord[T num.Number](x []T, w uint64) (lo T, nan bool) {
 }
 
 func FloatMaxWord[T num.Number](x []T, w uint64) (hi T, nan bool) {
-	hi = x[lowBit(w)]
+	hi = x[mbits.TrailingZeros64(w)]
 	for _, v := range x {
 		if !(v <= hi) && w&1 != 0 {
 			if v != v {
@@ -416,9 +419,6 @@ func FloatMaxWord[T num.Number](x []T, w uint64) (hi T, nan bool) {
 	}
 	return hi, nan
 }
-
-// lowBit is the position of the lowest set bit of w, which is not zero.
-func lowBit(w uint64) int { return mbits.TrailingZeros64(w) }
 
 // SummaryWord is the reference's summary of the elements of a short x
 // (at most 64) whose bit in w is set. It folds them in two chains, even
@@ -581,7 +581,7 @@ func settleSummary[T num.Number](x []T, bits []byte, off int, lo, hi T, valid in
 // or -0.0); the caller knows there is one.
 func firstZero[T num.Number](x []T, bits []byte, off int) T {
 	for i, v := range x {
-		if v == 0 && (bits == nil || BitAt(bits, off+i)) {
+		if p := off + i; v == 0 && (bits == nil || bits[p>>3]>>(p&7)&1 != 0) {
 			return v
 		}
 	}

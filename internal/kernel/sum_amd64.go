@@ -17,13 +17,27 @@ import (
 
 // sumFloatAVX is the float sum on isa (AVX2 or AVX512): the kernel adds
 // the whole blocks and folds them (ADR-013 steps 1 to 3), and the tail of
-// fewer than block elements is added here in index order (step 4).
+// fewer than block elements is added here in index order (step 4). The
+// block, 4 vectors of T, is a power of two, and the kernels are called
+// right here: a short sum pays for no more calls than it must.
 func sumFloatAVX[T float32 | float64](isa ISA, x []T, bits []byte, off int) T {
-	block := policyOf[T](isa).Block()
-	full := len(x) - len(x)%block
+	block := 128 / sizeOf[T]() // four YMM vectors
+	if isa == AVX512 {
+		block *= 2 // four ZMM vectors
+	}
+	full := len(x) &^ (block - 1)
 	var s T // +0.0: the fold of zero blocks
 	if full > 0 {
-		s = sumAsm[T, T](isa, x[:full], bits, off)
+		switch f32 := num.KindOf[T]() == num.Float32; {
+		case f32 && isa == AVX512:
+			s = T(sumF32AVX512(num.Cast[float32](x[:full]), bits, off))
+		case f32:
+			s = T(sumF32AVX2(num.Cast[float32](x[:full]), bits, off))
+		case isa == AVX512:
+			s = T(sumF64AVX512(num.Cast[float64](x[:full]), bits, off))
+		default:
+			s = T(sumF64AVX2(num.Cast[float64](x[:full]), bits, off))
+		}
 	}
 	return AddValid(s, x[full:], bits, off+full)
 }
@@ -39,7 +53,7 @@ func sumIntAVX[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []b
 	if isa == AVX512 {
 		step *= 2
 	}
-	full := len(x) - len(x)%step
+	full := len(x) &^ (step - 1) // steps are powers of two
 	var s S
 	if full > 0 {
 		s = sumAsm[T, S](isa, x[:full], bits, off)
@@ -69,7 +83,7 @@ func checkedSigned(isa ISA, x []int64, bits []byte, off int) num.Int128 {
 	step := avxStep(isa)
 	{
 		var acc num.Int128
-		full := len(x) - len(x)%step
+		full := len(x) &^ (step - 1) // steps are powers of two
 		for start := 0; start < full; {
 			n := min(full-start, CheckedChunk)
 			lo, hi := checkedI64Asm(isa, x[start:start+n], bits, off+start)
@@ -90,7 +104,7 @@ func checkedUnsigned(isa ISA, x []uint64, bits []byte, off int) num.Int128 {
 	step := avxStep(isa)
 	{
 		var acc num.Int128
-		full := len(x) - len(x)%step
+		full := len(x) &^ (step - 1) // steps are powers of two
 		for start := 0; start < full; {
 			n := min(full-start, CheckedChunk)
 			lo, hi := checkedU64Asm(isa, x[start:start+n], bits, off+start)

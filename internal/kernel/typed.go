@@ -266,12 +266,32 @@ func SelSumFloat[T constraints.Float](isa ISA, x []T, bm []byte, off int, sel []
 
 //go:noinline
 func entrySelSumF32(x []float32, bm []byte, off int, sel []uint32) float32 {
-	return FoldSelected(0, x, bm, off, sel)
+	return foldSelected(0, x, bm, off, sel)
 }
 
 //go:noinline
 func entrySelSumF64(x []float64, bm []byte, off int, sel []uint32) float64 {
-	return FoldSelected(0, x, bm, off, sel)
+	return foldSelected(0, x, bm, off, sel)
+}
+
+// FoldSelected adds the selected valid elements of x to s, in selection
+// order: the strict left fold of a selected float sum, continued from s.
+// It checks each index as it reads it.
+func FoldSelected[T constraints.Float](s T, x []T, bm []byte, off int, sel []uint32) T {
+	if num.KindOf[T]() == num.Float32 {
+		return T(entryFoldSelectedF32(float32(s), num.Cast[float32](x), bm, off, sel))
+	}
+	return T(entryFoldSelectedF64(float64(s), num.Cast[float64](x), bm, off, sel))
+}
+
+//go:noinline
+func entryFoldSelectedF32(s float32, x []float32, bm []byte, off int, sel []uint32) float32 {
+	return foldSelected(s, x, bm, off, sel)
+}
+
+//go:noinline
+func entryFoldSelectedF64(s float64, x []float64, bm []byte, off int, sel []uint32) float64 {
+	return foldSelected(s, x, bm, off, sel)
 }
 
 // SelSummary is Summary over a selection, in selection order; it checks

@@ -8,5 +8,5 @@ import (
 
 func TestGenerated(t *testing.T) {
 	f, fns := generate()
-	neon.CheckGenerated(t, generator, f, fns, "../../../../count_arm64.s", "../../../../count_stubs_arm64.go")
+	neon.CheckGenerated(t, generator, f, fns, "../../../kernel/count_arm64.s", "../../../kernel/count_stubs_arm64.go")
 }

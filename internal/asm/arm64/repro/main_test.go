@@ -8,5 +8,5 @@ import (
 
 func TestGenerated(t *testing.T) {
 	f, fns := generate()
-	neon.CheckGenerated(t, generator, f, fns, "../../../../reproducible_arm64.s", "../../../../reproducible_stubs_arm64.go")
+	neon.CheckGenerated(t, generator, f, fns, "../../../kernel/repro_arm64.s", "../../../kernel/repro_stubs_arm64.go")
 }

@@ -8,5 +8,5 @@ import (
 
 func TestGenerated(t *testing.T) {
 	f, fns := generate()
-	neon.CheckGenerated(t, generator, f, fns, "../../../../sum_arm64.s", "../../../../sum_stubs_arm64.go")
+	neon.CheckGenerated(t, generator, f, fns, "../../../kernel/sum_arm64.s", "../../../kernel/sum_stubs_arm64.go")
 }

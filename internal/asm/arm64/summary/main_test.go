@@ -8,5 +8,5 @@ import (
 
 func TestGenerated(t *testing.T) {
 	f, fns := generate()
-	neon.CheckGenerated(t, generator, f, fns, "../../../../summary_arm64.s", "../../../../summary_stubs_arm64.go")
+	neon.CheckGenerated(t, generator, f, fns, "../../../kernel/summary_arm64.s", "../../../kernel/summary_stubs_arm64.go")
 }

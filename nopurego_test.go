@@ -1,0 +1,6 @@
+//go:build !purego
+
+package quiver
+
+// puregoBuild says whether the tests were built with -tags purego.
+const puregoBuild = false
