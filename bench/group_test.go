@@ -9,21 +9,21 @@ package bench
 // windows use the backend's dense kernels). The targets are the issue's;
 // the expected verdicts are ours, written before the run:
 //
-//	H132: GroupSum float64 n=65536 groups=16: >= 2x loop        expected MISS: the strict per-group fold is the loop's order (ADR-106)
-//	H133: GroupSum float64 n=65536 groups=256: >= 2x loop       expected MISS, same reason
-//	H134: GroupSumInt int64 n=65536 groups=16: >= 2x loop       lane-private split tables
-//	H135: GroupSumInt int64 n=65536 groups=256: >= 2x loop
-//	H136: GroupCount n=65536 groups=16: >= 2x loop              lane-private count tables
-//	H137: GroupCount n=65536 groups=256: >= 2x loop
-//	H138: GroupMin float64 n=65536 groups=16: >= 1.5x loop      (GroupSummaryState against a min-only loop)
-//	H139: GroupMin float64 n=65536 groups=256: >= 1.5x loop
-//	H140: GroupSummary float64 n=65536 groups=16: >= 1.5x loop  (min, max, count per group)
-//	H141: GroupSummary float64 n=65536 groups=256: >= 1.5x loop
-//	H142: GroupSum float64, GroupSumInt int64, GroupCount, GroupSummary float64 n=65536 groups=4096: >= 1.2x loop
-//	H143: SumWindows float64 n=65536 runs of 64: >= 4x loop     dense kernels per window
-//	H144: RunBounds + SumWindows float64 n=65536 sorted ids, runs of 64: >= 4x loop
-//	H145: GroupSum float64 n=16777216 groups=1000: time <= 1.2x of Sum(x) + SumUint(ids)
-//	H146: no grouped configuration above slower than its loop (ratio >= 1.0)
+//	H132 (measured by hand): GroupSum float64 n=65536 groups=16: >= 2x loop        expected MISS: the strict per-group fold is the loop's order (ADR-106)
+//	H133 (measured by hand): GroupSum float64 n=65536 groups=256: >= 2x loop       expected MISS, same reason
+//	H134 (measured by hand): GroupSumInt int64 n=65536 groups=16: >= 2x loop       lane-private split tables
+//	H135 (measured by hand): GroupSumInt int64 n=65536 groups=256: >= 2x loop
+//	H136 (measured by hand): GroupCount n=65536 groups=16: >= 2x loop              lane-private count tables
+//	H137 (measured by hand): GroupCount n=65536 groups=256: >= 2x loop
+//	H138 (measured by hand): GroupMin float64 n=65536 groups=16: >= 1.5x loop      (GroupSummaryState against a min-only loop)
+//	H139 (measured by hand): GroupMin float64 n=65536 groups=256: >= 1.5x loop
+//	H140 (measured by hand): GroupSummary float64 n=65536 groups=16: >= 1.5x loop  (min, max, count per group)
+//	H141 (measured by hand): GroupSummary float64 n=65536 groups=256: >= 1.5x loop
+//	H142 (measured by hand): GroupSum float64, GroupSumInt int64, GroupCount, GroupSummary float64 n=65536 groups=4096: >= 1.2x loop
+//	H143 (measured by hand): SumWindows float64 n=65536 runs of 64: >= 4x loop     dense kernels per window
+//	H144 (measured by hand): RunBounds + SumWindows float64 n=65536 sorted ids, runs of 64: >= 4x loop
+//	H145 (measured by hand): GroupSum float64 n=16777216 groups=1000: time <= 1.2x of Sum(x) + SumUint(ids)
+//	H146 (measured by hand): no grouped configuration above slower than its loop (ratio >= 1.0)
 //
 // The order of the grouped float sum (ADR-106) was chosen on this
 // measurement; the hypothesis that would have favoured the interleave:
@@ -33,9 +33,9 @@ package bench
 // values above are below 2^56, which leaves room for 64 rows between
 // flushes; values below 2^32 (amounts in cents, counts) fill no room:
 //
-//	H148: GroupSumInt int64 n=65536 values < 2^32, groups=16, 256, 4096: >= 1.0x loop
+//	H148 (measured by hand): GroupSumInt int64 n=65536 values < 2^32, groups=16, 256, 4096: >= 1.0x loop
 //
-//	H147: GroupOrder float64 n=65536 groups=16, 256, 4096 and n=16777216 groups=1000:
+//	H147 (measured by hand): GroupOrder float64 n=65536 groups=16, 256, 4096 and n=16777216 groups=1000:
 //	      the fixed interleave by row index (L=4 partials per group) >= 1.2x the strict per-group fold
 
 import (
