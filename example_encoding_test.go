@@ -209,3 +209,38 @@ func ExampleCountState_AppendBinary() {
 	// <nil> 9
 	// <nil> 131070
 }
+
+// An exact integer sum travels as its 128 bits: a total that left int64
+// on the way is still exact after a round trip.
+func ExampleIntSumState_UnmarshalBinary() {
+	var s quiver.IntSumState[int64]
+	s.Add([]int64{math.MaxInt64, math.MaxInt64, -5})
+	enc, _ := s.MarshalBinary()
+	var back quiver.IntSumState[int64]
+	fmt.Println(back.UnmarshalBinary(enc), back.Exact(), back.Checked().Overflowed)
+	// Output:
+	// <nil> 18446744073709551609 true
+}
+
+// A grouped summary encodes its groups; decoded elsewhere it merges with
+// the states of the other partitions group by group.
+func ExampleGroupSummaryState_MarshalBinary() {
+	var a, b quiver.GroupSummaryState[float64]
+	a.Grow(2)
+	b.Grow(2)
+	a.Add([]float64{3, -1, 8}, []uint32{0, 1, 0})
+	b.Add([]float64{10, -7}, []uint32{1, 1}, quiver.Valid([]byte{0b01}, 0))
+	enc, err := b.MarshalBinary()
+	if err != nil {
+		panic(err)
+	}
+	var back quiver.GroupSummaryState[float64]
+	if err := back.UnmarshalBinary(enc); err != nil {
+		panic(err)
+	}
+	a.Merge(&back)
+	fmt.Printf("%+v\n%+v\n", a.Summary(0), a.Summary(1))
+	// Output:
+	// {Min:3 Max:8 Count:2 Nulls:0}
+	// {Min:-1 Max:10 Count:2 Nulls:1}
+}
