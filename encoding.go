@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/quiverlabs/quiver/internal/num"
 )
@@ -197,17 +198,12 @@ func (d *decoder) end() error {
 	return d.err
 }
 
-// elemSize is the encoded size of a value of T.
+// elemSize is the encoded size of a value of T: its size in memory (the
+// element code names the machine type, so int is 8 bytes on 64-bit ports
+// and 4 on 32-bit ones).
 func elemSize[T Number]() int {
-	switch num.KindOf[T]() {
-	case num.Int8, num.Uint8:
-		return 1
-	case num.Int16, num.Uint16:
-		return 2
-	case num.Int32, num.Uint32, num.Float32:
-		return 4
-	}
-	return 8
+	var zero T
+	return int(unsafe.Sizeof(zero))
 }
 
 // appendValue appends v's little-endian bits (IEEE bits for floats, NaN

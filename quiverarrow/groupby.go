@@ -3,6 +3,7 @@ package quiverarrow
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -153,13 +154,11 @@ func (g *GroupBy) Add(rec arrow.RecordBatch) error {
 			return fmt.Errorf("quiverarrow: value column %q: %w", c.field.Name, err)
 		}
 	}
-	n := g.keys.Len()
 	ids, err := g.keys.Append(g.ids[:0], rec.Column(g.keyCol))
 	if err != nil {
 		return fmt.Errorf("quiverarrow: key column %q: %w", g.schema.Field(g.keyCol).Name, err)
 	}
 	g.ids = ids
-	_ = n
 	for _, c := range g.cols {
 		c.agg.add(rec.Column(c.index), ids, g.keys.Len())
 	}
@@ -339,8 +338,7 @@ func (a *summaryAgg[T]) build(mem memory.Allocator, f arrow.Field, aggs Aggregat
 					}
 				}
 			}
-			suffix := map[Aggregates]string{AggMin: "_min", AggMax: "_max"}[which]
-			fields = append(fields, arrow.Field{Name: f.Name + suffix, Type: f.Type, Nullable: true})
+			fields = append(fields, arrow.Field{Name: f.Name + which.suffix(), Type: f.Type, Nullable: true})
 			cols = append(cols, fixedArray(mem, f.Type, vals, valid, empty))
 		}
 	}
@@ -355,8 +353,7 @@ func (a *summaryAgg[T]) build(mem memory.Allocator, f arrow.Field, aggs Aggregat
 				vals[g] = int64(s.Nulls)
 			}
 		}
-		suffix := map[Aggregates]string{AggCount: "_count", AggNulls: "_nulls"}[which]
-		fields = append(fields, arrow.Field{Name: f.Name + suffix, Type: arrow.PrimitiveTypes.Int64})
+		fields = append(fields, arrow.Field{Name: f.Name + which.suffix(), Type: arrow.PrimitiveTypes.Int64})
 		cols = append(cols, fixedArray(mem, arrow.PrimitiveTypes.Int64, vals, nil, 0))
 	}
 	return fields, cols
@@ -523,13 +520,19 @@ func GroupRecords(rdr array.RecordReader, key string, values []string, aggs Aggr
 	return g.NewRecordBatch(mem)
 }
 
+// aggNames are the names of the aggregates, bit by bit.
+var aggNames = [...]string{"sum", "min", "max", "count", "nulls"}
+
 // String returns the names of the aggregates in a, as "sum|min|...".
 func (a Aggregates) String() string {
 	var names []string
-	for i, name := range []string{"sum", "min", "max", "count", "nulls"} {
+	for i, name := range aggNames {
 		if a&(1<<i) != 0 {
 			names = append(names, name)
 		}
 	}
 	return strings.Join(names, "|")
 }
+
+// suffix is the column-name suffix of the single aggregate a: "_min".
+func (a Aggregates) suffix() string { return "_" + aggNames[bits.TrailingZeros8(uint8(a))] }

@@ -216,52 +216,35 @@ func (k *Keys) appendFixed(ids []uint32, arr arrow.Array) ([]uint32, error) {
 	return ids, fmt.Errorf("%w: quiverarrow: %s keys", arrow.ErrNotImplemented, arr.DataType())
 }
 
-// keyChunk is the number of keys appendFixedOf converts at a time.
-const keyChunk = 2048
-
 func appendFixedOf[T keyInt](k *Keys, ids []uint32, arr arrow.Array) ([]uint32, error) {
 	x, bits, off, err := fixedValues[T](arr)
 	if err != nil {
 		return ids, err
 	}
+	var windows []uint64
 	if k.bucket != nil {
-		// Check every value before any key is added.
-		if _, err := k.bucketKeys(x, bits, off); err != nil {
+		// Every value checked before any key is added.
+		if windows, err = bucketKeys(k, x, bits, off); err != nil {
 			return ids, err
 		}
 	}
 	start := len(ids)
 	ids = slices.Grow(ids, len(x))[:start+len(x)]
 	out := ids[start:]
-	if k.bucket == nil {
-		for i, v := range x {
-			if bits != nil && bits[(off+i)>>3]&(1<<((off+i)&7)) == 0 {
-				out[i] = k.nullGroup()
-				continue
-			}
-			key := uint64(int64(v))
-			if id, ok := k.fixed.find(key); ok {
-				out[i] = id
-				continue
-			}
-			out[i] = k.addFixed(key)
+	for i, v := range x {
+		if bits != nil && bits[(off+i)>>3]&(1<<((off+i)&7)) == 0 {
+			out[i] = k.nullGroup()
+			continue
 		}
-		return ids, nil
-	}
-	for lo := 0; lo < len(x); lo += keyChunk {
-		hi := min(lo+keyChunk, len(x))
-		keys, _ := k.bucketKeys(x[lo:hi], nil, 0)
-		for i, v := range keys {
-			if bits != nil && bits[(off+lo+i)>>3]&(1<<((off+lo+i)&7)) == 0 {
-				out[lo+i] = k.nullGroup()
-				continue
-			}
-			if id, ok := k.fixed.find(v); ok {
-				out[lo+i] = id
-				continue
-			}
-			out[lo+i] = k.addFixed(v)
+		key := uint64(int64(v))
+		if windows != nil {
+			key = windows[i]
 		}
+		if id, ok := k.fixed.find(key); ok {
+			out[i] = id
+			continue
+		}
+		out[i] = k.addFixed(key)
 	}
 	return ids, nil
 }
@@ -297,7 +280,7 @@ func fixedKeysOf[T keyInt](k *Keys, arr arrow.Array) ([]uint64, []byte, int, err
 		return nil, nil, 0, err
 	}
 	if k.bucket != nil {
-		keys, err := k.bucketKeys(x, bits, off)
+		keys, err := bucketKeys(k, x, bits, off)
 		return keys, bits, off, err
 	}
 	keys := make([]uint64, len(x))
@@ -309,27 +292,15 @@ func fixedKeysOf[T keyInt](k *Keys, arr arrow.Array) ([]uint64, []byte, int, err
 
 // bucketKeys returns the window numbers of x, in k's scratch slice, or an
 // error for a valid value whose distance from the origin is not an int64.
-func (k *Keys) bucketKeys(x any, bits []byte, off int) ([]uint64, error) {
-	var v64 []int64
-	switch x := x.(type) {
-	case []int64:
-		v64 = x
-	case []int32:
-		v64 = make([]int64, len(x))
-		for i, v := range x {
-			v64[i] = int64(v)
-		}
-	default:
-		return nil, fmt.Errorf("%w: quiverarrow: time buckets of %T", arrow.ErrNotImplemented, x)
-	}
-	keys := slices.Grow(k.scratch[:0], len(v64))[:len(v64)]
+func bucketKeys[T keyInt](k *Keys, x []T, bits []byte, off int) ([]uint64, error) {
+	keys := slices.Grow(k.scratch[:0], len(x))[:len(x)]
 	k.scratch = keys
 	w, o := k.bucket.width, k.bucket.origin
-	for i, v := range v64 {
-		d := v - o
-		overflow := (o > 0 && d > v) || (o < 0 && d < v)
+	for i, v := range x {
+		d := int64(v) - o
+		overflow := (o > 0 && d > int64(v)) || (o < 0 && d < int64(v))
 		if overflow && (bits == nil || bits[(off+i)>>3]&(1<<((off+i)&7)) != 0) {
-			return nil, invalid(place{}, "value %d of row %d is too far from the time bucket origin %d", v, i, o)
+			return nil, invalid(place{}, "value %d of row %d is too far from the time bucket origin %d", int64(v), i, o)
 		}
 		q := d / w
 		if d%w < 0 {
@@ -345,20 +316,15 @@ func (k *Keys) bucketKeys(x any, bits []byte, off int) ([]uint64, error) {
 // int64), with its validity bitmap: the buffers checked by view's rules.
 func fixedValues[T keyInt](arr arrow.Array) ([]T, []byte, int, error) {
 	data := arr.Data()
-	n, off := data.Len(), data.Offset()
 	var z T
-	size := int(unsafe.Sizeof(z))
+	b, err := valuesBuffer(data, int(unsafe.Sizeof(z)), place{})
+	if err != nil {
+		return nil, nil, 0, err
+	}
 	var x []T
-	if n > 0 {
-		have, bufs := 0, data.Buffers()
-		if len(bufs) > 1 && bufs[1] != nil {
-			have = bufs[1].Len()
-		}
-		if off+n > math.MaxInt/size || have < (off+n)*size {
-			return nil, nil, 0, invalid(place{}, "%s key buffer has %d bytes, need %d for %d rows at offset %d",
-				data.DataType(), have, uint64(off+n)*uint64(size), n, off)
-		}
-		x = arrow.GetData[T](bufs[1].Bytes()[:(off+n)*size])[off:]
+	if b != nil {
+		off, n := data.Offset(), data.Len()
+		x = arrow.GetData[T](b)[off : off+n : off+n]
 	}
 	bits, boff, err := validity(data, place{})
 	return x, bits, boff, err
@@ -586,11 +552,7 @@ func (k *Keys) Merge(other *Keys) ([]uint32, error) {
 		case j == other.nullID:
 			remap[j] = k.nullGroup()
 		case k.isText:
-			lo := 0
-			if j > 0 {
-				lo = other.ends[j-1]
-			}
-			remap[j] = k.textID(other.arena[lo:other.ends[j]])
+			remap[j] = k.textID(keyBytes(other.arena, other.ends, j))
 		default:
 			remap[j] = k.fixedID(other.vals[j])
 		}
@@ -611,11 +573,7 @@ func (k *Keys) NewArray(mem memory.Allocator) arrow.Array {
 			continue
 		}
 		if k.isText {
-			lo := 0
-			if id > 0 {
-				lo = k.ends[id-1]
-			}
-			key := k.arena[lo:k.ends[id]]
+			key := keyBytes(k.arena, k.ends, id)
 			switch bb := b.(type) {
 			case *array.StringBuilder:
 				bb.BinaryBuilder.Append(key)
@@ -766,6 +724,15 @@ func tableFull(count, slots int) bool {
 	return 2*count > slots
 }
 
+// keyBytes is the text key of group id, kept in arena up to ends[id].
+func keyBytes(arena []byte, ends []int, id int) []byte {
+	lo := 0
+	if id > 0 {
+		lo = ends[id-1]
+	}
+	return arena[lo:ends[id]]
+}
+
 // textTable is fixedTable over the hashes of byte-string keys: a hit on
 // the hash compares the bytes kept in the Keys' arena, and probing goes
 // on past a collision.
@@ -778,15 +745,8 @@ func (t *textTable) find(h uint64, b, arena []byte, ends []int) (uint32, bool) {
 		if s.id1 == 0 {
 			return 0, false
 		}
-		if s.key == h {
-			id := s.id1 - 1
-			lo := 0
-			if id > 0 {
-				lo = ends[id-1]
-			}
-			if bytes.Equal(arena[lo:ends[id]], b) {
-				return id, true
-			}
+		if s.key == h && bytes.Equal(keyBytes(arena, ends, int(s.id1-1)), b) {
+			return s.id1 - 1, true
 		}
 	}
 }

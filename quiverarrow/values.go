@@ -85,19 +85,10 @@ func view[T quiver.Number](arr arrow.Array, p place) (x []T, bits []byte, off in
 	if goType(dt) == "" || !ok {
 		return nil, nil, 0, typeError[T](dt)
 	}
-	n, off := data.Len(), data.Offset()
-	if n > 0 {
-		var z T
-		size := int(unsafe.Sizeof(z))
-		have, bufs := 0, data.Buffers()
-		if len(bufs) > 1 && bufs[1] != nil {
-			have = bufs[1].Len()
-		}
-		// off+n does not overflow (check); the product may.
-		if off+n > math.MaxInt/size || have < (off+n)*size {
-			return nil, nil, 0, invalid(p, "%s values buffer has %d bytes, need %d for %d rows at offset %d",
-				dt, have, uint64(off+n)*uint64(size), n, off)
-		}
+	n := data.Len()
+	var z T
+	if _, err := valuesBuffer(data, int(unsafe.Sizeof(z)), p); err != nil {
+		return nil, nil, 0, err
 	}
 	x = typed.Values()
 	if len(x) != n {
@@ -110,6 +101,26 @@ func view[T quiver.Number](arr arrow.Array, p place) (x []T, bits []byte, off in
 		return nil, nil, 0, err
 	}
 	return x[:n:n], bits, off, nil
+}
+
+// valuesBuffer returns the values buffer of data, which check passed, as
+// the bytes of its rows 0..offset+length-1 at size bytes a value, or an
+// error if the buffer's own length is shorter (nil bytes for no rows).
+func valuesBuffer(data arrow.ArrayData, size int, p place) ([]byte, error) {
+	n, off := data.Len(), data.Offset()
+	if n == 0 {
+		return nil, nil
+	}
+	have, bufs := 0, data.Buffers()
+	if len(bufs) > 1 && bufs[1] != nil {
+		have = bufs[1].Len()
+	}
+	// off+n does not overflow (check); the product may.
+	if off+n > math.MaxInt/size || have < (off+n)*size {
+		return nil, invalid(p, "%s values buffer has %d bytes, need %d for %d rows at offset %d",
+			data.DataType(), have, uint64(off+n)*uint64(size), n, off)
+	}
+	return bufs[1].Bytes()[:(off+n)*size], nil
 }
 
 // check returns arr's data after the checks every array gets, whatever

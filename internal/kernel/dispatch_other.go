@@ -42,21 +42,6 @@ func CountValid(isa ISA, bits []byte, off, n int) int {
 	return portableCountValid(isa, bits, off, n)
 }
 
-// SelInRange reports whether every index of sel is below n.
-func SelInRange(isa ISA, sel []uint32, n int) bool { return selInRangeGo(sel, n) }
-
-// selSumIntOn is the wrapping sum of the selected valid elements, in S; it
-// checks the indices.
-func selSumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bm []byte, off int, sel []uint32) S {
-	return selSumInt[T, S](x, bm, off, sel)
-}
-
-// selSummaryOn is Summary over a selection, in selection order; it checks
-// the indices.
-func selSummaryOn[T num.Number](isa ISA, x []T, bm []byte, off int, sel []uint32, want Extremes) (lo, hi T, valid int) {
-	return selSummaryGo(x, bm, off, sel, want)
-}
-
 // sumLanesOn adds x into the lane accumulators acc: on the strict ISAs one
 // accumulator, the strict fold.
 func sumLanesOn[T constraints.Float](isa ISA, acc, x []T, bits []byte, off int) {
