@@ -63,89 +63,6 @@ func exactSum[T constraints.Float](vals []T) T {
 	return T(f)
 }
 
-// participating lists the values a Mask lets through, in visiting order.
-func participating[T any](x []T, bits []byte, off int, sel []uint32, hasSel bool) []T {
-	var out []T
-	visit := func(i int) {
-		if bits == nil || bits[(off+i)>>3]>>((off+i)&7)&1 != 0 {
-			out = append(out, x[i])
-		}
-	}
-	if hasSel {
-		for _, i := range sel {
-			visit(int(i))
-		}
-		return out
-	}
-	for i := range x {
-		visit(i)
-	}
-	return out
-}
-
-// reproInputs returns named inputs that stress the exact sum: moderate
-// values, heavy cancellation, the whole exponent range, subnormals, ties
-// of the final rounding, blocks that need the residual path, and the
-// contract's special values.
-func reproInputs[T constraints.Float](r *rand.Rand, n int) map[string][]T {
-	f32 := num.KindOf[T]() == num.Float32
-	randomBits := func() T {
-		for {
-			var v T
-			if f32 {
-				v = T(math.Float32frombits(r.Uint32()))
-			} else {
-				v = T(math.Float64frombits(r.Uint64()))
-			}
-			if !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) {
-				return v
-			}
-		}
-	}
-	maxT := num.MaxOf[T]()
-	in := map[string][]T{
-		"plain":   testkit.Values[T](r, n, testkit.Plain),
-		"mixed":   testkit.Values[T](r, n, testkit.Mixed),
-		"zeros":   testkit.Values[T](r, n, testkit.Zeros),
-		"uniform": make([]T, n),
-		"cancel":  make([]T, 0, n),
-		"range":   make([]T, n),
-		"subnorm": make([]T, n),
-		"ties":    make([]T, n),
-		"spread":  make([]T, n),
-		"huge":    make([]T, n),
-	}
-	for i := range n {
-		in["uniform"][i] = T(r.Float64())
-		in["range"][i] = randomBits()
-		if f32 {
-			in["subnorm"][i] = T(math.Float32frombits(r.Uint32() & 0x807FFFFF))
-		} else {
-			in["subnorm"][i] = T(math.Float64frombits(r.Uint64() & 0x800FFFFFFFFFFFFF))
-		}
-		// Values 1 and 2^-p (p the precision): sums land on and next to
-		// the rounding ties.
-		p := 53
-		if f32 {
-			p = 24
-		}
-		in["ties"][i] = T(math.Ldexp(1, -p*r.IntN(3)))
-		// A block's values more than 2^63 apart: the residual path.
-		in["spread"][i] = T(math.Ldexp(r.Float64()*2-1, r.IntN(200)-100))
-		// Near the top of the range: overflow and the per-value path.
-		in["huge"][i] = maxT * T(r.Float64()*2-1)
-	}
-	for len(in["cancel"])+2 <= n {
-		v := randomBits()
-		in["cancel"] = append(in["cancel"], v, -v)
-		if r.IntN(4) == 0 && len(in["cancel"]) < n {
-			in["cancel"] = append(in["cancel"], T(math.Ldexp(r.Float64(), -r.IntN(60))))
-		}
-	}
-	r.Shuffle(len(in["cancel"]), func(i, j int) { in["cancel"][i], in["cancel"][j] = in["cancel"][j], in["cancel"][i] })
-	return in
-}
-
 func reproSizes(short bool) []int {
 	sizes := []int{0, 1, 2, 3, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 255, 256, 1000, 4095, 4096, 4097, 8192 + 33}
 	if !short {
@@ -173,7 +90,7 @@ func TestSumReproducibleExact(t *testing.T) {
 func reproExact[T constraints.Float](t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 105))
 	for _, n := range reproSizes(testing.Short()) {
-		for name, x := range reproInputs[T](r, n) {
+		for name, x := range testkit.ReproInputs[T](r, n) {
 			want := exactSum(x)
 			wantSame(t, fmt.Sprintf("%s n=%d", name, len(x)), SumReproducible(x), want)
 		}
@@ -261,7 +178,7 @@ func reproOrder[T constraints.Float](t *testing.T) {
 	if testing.Short() {
 		n = 5000
 	}
-	for name, x := range reproInputs[T](r, n) {
+	for name, x := range testkit.ReproInputs[T](r, n) {
 		want := SumReproducible(x)
 		wantSame(t, name+" oracle", want, exactSum(x))
 		for trial := range 3 {
@@ -319,7 +236,7 @@ func TestSumReproducibleMasks(t *testing.T) {
 func reproMasks[T constraints.Float](t *testing.T) {
 	r := rand.New(rand.NewPCG(4, 105))
 	for _, n := range []int{0, 1, 9, 64, 300, 4097} {
-		for name, x := range reproInputs[T](r, n) {
+		for name, x := range testkit.ReproInputs[T](r, n) {
 			n := len(x)
 			if name == "zeros" || name == "plain" {
 				x = append(x[:0:0], x...)
@@ -357,7 +274,7 @@ func reproMasks[T constraints.Float](t *testing.T) {
 					if form.label == "select" {
 						b, o = nil, 0
 					}
-					want := exactSum(participating(x, b, o, sel, form.hasSel))
+					want := exactSum(testkit.Participating(x, b, o, sel, form.hasSel))
 					what := fmt.Sprintf("%s n=%d off=%d nulls=%v %s", name, n, off, frac, form.label)
 					wantSame(t, what, SumReproducible(x, form.m), want)
 					var s SumReproducibleState[T]
@@ -569,7 +486,7 @@ func reproMaskedZeros[T constraints.Float](t *testing.T) {
 					x[i] = c.v
 					bits[(off+i)>>3] |= 1 << ((off + i) & 7)
 				}
-				want := exactSum(participating(x, bits, off, nil, false))
+				want := exactSum(testkit.Participating(x, bits, off, nil, false))
 				what := fmt.Sprintf("%s n=%d off=%d", c.name, n, off)
 				wantSame(t, what, SumReproducible(x, Valid(bits, off)), want)
 				var s SumReproducibleState[T]

@@ -2,13 +2,9 @@ package kernel
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"testing"
 
-	"golang.org/x/exp/constraints"
-
-	"github.com/quiverlabs/quiver/internal/num"
 	"github.com/quiverlabs/quiver/internal/testkit"
 )
 
@@ -50,7 +46,7 @@ func reproCompressDiff[T float32 | float64](t *testing.T, k reproKernels[T]) {
 		for off := range 10 {
 			for _, frac := range []float64{0, 0.1, 0.5, 0.9, 1} {
 				bits := testkit.Bitmap(r, n, off, frac)
-				want := participating(x, bits, off, nil, false)
+				want := testkit.Participating(x, bits, off, nil, false)
 				dst := make([]T, n)
 				got := dst[:k.compress(dst, x, bits, off)]
 				what := fmt.Sprintf("n=%d off=%d valid=%v", n, off, frac)
@@ -75,7 +71,7 @@ func reproKernelDiff[T float32 | float64](t *testing.T, k, g reproKernels[T]) {
 	}
 	lengths = append(lengths, 255, 256, 257, 1000, 4095, 4096)
 	for _, n := range lengths {
-		for name, x := range reproInputs[T](r, n) {
+		for name, x := range testkit.ReproInputs[T](r, n) {
 			what := fmt.Sprintf("%s n=%d", name, n)
 			e := k.maxExp(x)
 			if ge := g.maxExp(x); e != ge {
@@ -111,87 +107,4 @@ func reproKernelDiff[T float32 | float64](t *testing.T, k, g reproKernels[T]) {
 			}
 		}
 	}
-}
-
-// participating lists the values a Mask lets through, in visiting order.
-func participating[T any](x []T, bits []byte, off int, sel []uint32, hasSel bool) []T {
-	var out []T
-	visit := func(i int) {
-		if bits == nil || bits[(off+i)>>3]>>((off+i)&7)&1 != 0 {
-			out = append(out, x[i])
-		}
-	}
-	if hasSel {
-		for _, i := range sel {
-			visit(int(i))
-		}
-		return out
-	}
-	for i := range x {
-		visit(i)
-	}
-	return out
-}
-
-// reproInputs returns named inputs that stress the exact sum: moderate
-// values, heavy cancellation, the whole exponent range, subnormals, ties
-// of the final rounding, blocks that need the residual path, and the
-// contract's special values.
-func reproInputs[T constraints.Float](r *rand.Rand, n int) map[string][]T {
-	f32 := num.KindOf[T]() == num.Float32
-	randomBits := func() T {
-		for {
-			var v T
-			if f32 {
-				v = T(math.Float32frombits(r.Uint32()))
-			} else {
-				v = T(math.Float64frombits(r.Uint64()))
-			}
-			if !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) {
-				return v
-			}
-		}
-	}
-	maxT := num.MaxOf[T]()
-	in := map[string][]T{
-		"plain":   testkit.Values[T](r, n, testkit.Plain),
-		"mixed":   testkit.Values[T](r, n, testkit.Mixed),
-		"zeros":   testkit.Values[T](r, n, testkit.Zeros),
-		"uniform": make([]T, n),
-		"cancel":  make([]T, 0, n),
-		"range":   make([]T, n),
-		"subnorm": make([]T, n),
-		"ties":    make([]T, n),
-		"spread":  make([]T, n),
-		"huge":    make([]T, n),
-	}
-	for i := range n {
-		in["uniform"][i] = T(r.Float64())
-		in["range"][i] = randomBits()
-		if f32 {
-			in["subnorm"][i] = T(math.Float32frombits(r.Uint32() & 0x807FFFFF))
-		} else {
-			in["subnorm"][i] = T(math.Float64frombits(r.Uint64() & 0x800FFFFFFFFFFFFF))
-		}
-		// Values 1 and 2^-p (p the precision): sums land on and next to
-		// the rounding ties.
-		p := 53
-		if f32 {
-			p = 24
-		}
-		in["ties"][i] = T(math.Ldexp(1, -p*r.IntN(3)))
-		// A block's values more than 2^63 apart: the residual path.
-		in["spread"][i] = T(math.Ldexp(r.Float64()*2-1, r.IntN(200)-100))
-		// Near the top of the range: overflow and the per-value path.
-		in["huge"][i] = maxT * T(r.Float64()*2-1)
-	}
-	for len(in["cancel"])+2 <= n {
-		v := randomBits()
-		in["cancel"] = append(in["cancel"], v, -v)
-		if r.IntN(4) == 0 && len(in["cancel"]) < n {
-			in["cancel"] = append(in["cancel"], T(math.Ldexp(r.Float64(), -r.IntN(60))))
-		}
-	}
-	r.Shuffle(len(in["cancel"]), func(i, j int) { in["cancel"][i], in["cancel"][j] = in["cancel"][j], in["cancel"][i] })
-	return in
 }
