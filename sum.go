@@ -39,7 +39,11 @@ func sumFloat[T constraints.Float](x []T, m []Mask) T {
 	if hasSel {
 		return kernel.SelSumFloat(active.Load().isa, x, bits, off, sel)
 	}
-	return sumFloatOn(active.Load(), x, bits, off)
+	b := active.Load()
+	if len(x) < floatSmallCut[T](b) {
+		return kernel.AddValid(T(0), x, bits, off)
+	}
+	return kernel.SumFloat(b.isa, x, bits, off)
 }
 
 // sumFloatOn is the sum of x on b, with a validated bitmap span and no

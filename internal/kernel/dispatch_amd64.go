@@ -16,16 +16,37 @@ import (
 // portable Go of dispatch.go, generic.go and select.go.
 
 // sumFloatOn is the float sum of the valid elements of x in isa's ADR-013
-// order.
-func sumFloatOn[T constraints.Float](isa ISA, x []T, bits []byte, off int) T {
-	switch isa {
-	case AVX2, AVX512:
-		if num.KindOf[T]() == num.Float32 {
-			return T(sumFloatAVX(isa, num.Cast[float32](x), bits, off))
-		}
-		return T(sumFloatAVX(isa, num.Cast[float64](x), bits, off))
+// order. On AVX2 and AVX512 the kernel adds the whole blocks and folds
+// them (ADR-013 steps 1 to 3), and the tail of fewer than block elements
+// is added here in index order (step 4). The block, 4 vectors of T, is a
+// power of two, and the kernels are called right here: a short sum pays
+// for no more calls than it must.
+func sumFloatOn[T float32 | float64](isa ISA, x []T, bits []byte, off int) T {
+	if isa != AVX2 && isa != AVX512 {
+		return scalarSum[T, T](x, bits, off)
 	}
-	return scalarSum[T, T](x, bits, off)
+	block := 128 / sizeOf[T]() // four YMM vectors
+	if isa == AVX512 {
+		block *= 2 // four ZMM vectors
+	}
+	full := len(x) &^ (block - 1)
+	var s T // +0.0: the fold of zero blocks
+	if full > 0 {
+		switch f32 := num.KindOf[T]() == num.Float32; {
+		case f32 && isa == AVX512:
+			s = T(sumF32AVX512(num.Cast[float32](x[:full]), bits, off))
+		case f32:
+			s = T(sumF32AVX2(num.Cast[float32](x[:full]), bits, off))
+		case isa == AVX512:
+			s = T(sumF64AVX512(num.Cast[float64](x[:full]), bits, off))
+		default:
+			s = T(sumF64AVX2(num.Cast[float64](x[:full]), bits, off))
+		}
+	}
+	if full == len(x) {
+		return s
+	}
+	return AddValid(s, x[full:], bits, off+full)
 }
 
 // sumIntOn is the wrapping sum of the valid elements of x, in S.

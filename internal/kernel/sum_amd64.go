@@ -15,33 +15,6 @@ import (
 // such prefix and finish the rest in Go, in index order, with the same
 // validity test as the reference.
 
-// sumFloatAVX is the float sum on isa (AVX2 or AVX512): the kernel adds
-// the whole blocks and folds them (ADR-013 steps 1 to 3), and the tail of
-// fewer than block elements is added here in index order (step 4). The
-// block, 4 vectors of T, is a power of two, and the kernels are called
-// right here: a short sum pays for no more calls than it must.
-func sumFloatAVX[T float32 | float64](isa ISA, x []T, bits []byte, off int) T {
-	block := 128 / sizeOf[T]() // four YMM vectors
-	if isa == AVX512 {
-		block *= 2 // four ZMM vectors
-	}
-	full := len(x) &^ (block - 1)
-	var s T // +0.0: the fold of zero blocks
-	if full > 0 {
-		switch f32 := num.KindOf[T]() == num.Float32; {
-		case f32 && isa == AVX512:
-			s = T(sumF32AVX512(num.Cast[float32](x[:full]), bits, off))
-		case f32:
-			s = T(sumF32AVX2(num.Cast[float32](x[:full]), bits, off))
-		case isa == AVX512:
-			s = T(sumF64AVX512(num.Cast[float64](x[:full]), bits, off))
-		default:
-			s = T(sumF64AVX2(num.Cast[float64](x[:full]), bits, off))
-		}
-	}
-	return AddValid(s, x[full:], bits, off+full)
-}
-
 // sumIntAVX is the wrapping sum on isa of a kernel that takes a multiple
 // of its step (a vector of bytes, else 4 elements on AVX2 and 8 on
 // AVX-512); the order of wrapping additions does not matter.

@@ -65,11 +65,19 @@ func IsFloat[T Number]() bool {
 }
 
 // Cast reinterprets a slice of T as a slice of U. The caller guarantees that
-// T and U have the same underlying type (KindOf agrees), so the memory
-// layouts are identical and the conversion is valid under the unsafe.Pointer
-// rules; no data is copied.
+// T and U have the same underlying type (KindOf agrees), so the two slice
+// types have the same memory layout and the conversion is valid under the
+// unsafe.Pointer rules; no data is copied. The result's capacity is its
+// length, as the input's was cut, so that nothing below can reslice past
+// what the caller passed.
+//
+// The slice is reinterpreted whole rather than rebuilt with unsafe.Slice:
+// unsafe.Slice checks length × size for overflow and panics, which cost
+// ten instructions and a branch in every kernel entry of a short call and
+// kept small wrappers from inlining.
 func Cast[U, T any](x []T) []U {
-	return unsafe.Slice((*U)(unsafe.Pointer(unsafe.SliceData(x))), len(x))
+	y := *(*[]U)(unsafe.Pointer(&x))
+	return y[:len(y):len(y)]
 }
 
 // Canonical quiet NaN bit patterns. Go's math.NaN() is 0x7FF8000000000001,
