@@ -122,6 +122,9 @@ func TestMain(m *testing.M) {
 		if model := cpuinfoModel(); model != "" {
 			fmt.Printf("cpuinfo-model: %s\n", model)
 		}
+		if id := cpuinfoID(); id != "" {
+			fmt.Printf("cpuinfo-id: %s\n", id)
+		}
 	}
 	os.Exit(m.Run())
 }
@@ -144,6 +147,36 @@ func cpuinfoModel() string {
 		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
 			return strings.TrimSpace(v)
 		}
+	}
+	return ""
+}
+
+// cpuinfoID is the kernel's identification of the CPU model, from the
+// first processor of /proc/cpuinfo: "family 25 model 1" on x86 (the
+// model name alone does not tell an AVX2-only EPYC from an AVX-512 one),
+// "implementer 0x41 part 0xd0c" on arm64; "" where there is no such file.
+// The ledger keeps one section per CPU model and names it with this.
+func cpuinfoID() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	fields := map[string]string{}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(line) == "" && len(fields) > 0 {
+			break // the end of the first processor
+		}
+		if k, v, ok := strings.Cut(line, ":"); ok {
+			if k = strings.TrimSpace(k); fields[k] == "" {
+				fields[k] = strings.TrimSpace(v)
+			}
+		}
+	}
+	switch {
+	case fields["cpu family"] != "" && fields["model"] != "":
+		return "family " + fields["cpu family"] + " model " + fields["model"]
+	case fields["CPU implementer"] != "" && fields["CPU part"] != "":
+		return "implementer " + fields["CPU implementer"] + " part " + fields["CPU part"]
 	}
 	return ""
 }
