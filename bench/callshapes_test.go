@@ -276,14 +276,15 @@ func sumCheckedImpls(in *input[int64]) (func() res, []impl) {
 }
 
 // countValidImpls is quiver.CountValid over the input's bitmap (and
-// selection) against a loop that tests one bit at a time. The elements
+// selection) against a loop that tests one bit at a time (over a
+// selection without a bitmap: that checks every index). The elements
 // are not read; the type column says uint8, the bitmap's bytes.
 func countValidImpls(in *input[uint8]) (func() res, []impl) {
 	n, ms, bm, sel := in.n, in.masks, in.bits, in.sel
 	q := func() res { return res{uint64(quiver.CountValid(n, ms...))} }
 	loop := func() res { return res{uint64(loopCountValid(bm, n))} }
 	if sel != nil {
-		loop = func() res { return res{uint64(selCountValid(sel, bm))} }
+		loop = func() res { return res{uint64(selCountValid(sel, bm, n))} }
 	}
 	return q, []impl{{name: "loop", run: loop}}
 }

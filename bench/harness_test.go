@@ -122,6 +122,9 @@ func TestMain(m *testing.M) {
 		if model := cpuinfoModel(); model != "" {
 			fmt.Printf("cpuinfo-model: %s\n", model)
 		}
+		if id := cpuinfoID(); id != "" {
+			fmt.Printf("cpuinfo-id: %s\n", id)
+		}
 	}
 	os.Exit(m.Run())
 }
@@ -144,6 +147,36 @@ func cpuinfoModel() string {
 		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
 			return strings.TrimSpace(v)
 		}
+	}
+	return ""
+}
+
+// cpuinfoID is the kernel's identification of the CPU model, from the
+// first processor of /proc/cpuinfo: "family 25 model 1" on x86 (the
+// model name alone does not tell an AVX2-only EPYC from an AVX-512 one),
+// "implementer 0x41 part 0xd0c" on arm64; "" where there is no such file.
+// The ledger keeps one section per CPU model and names it with this.
+func cpuinfoID() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	fields := map[string]string{}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(line) == "" && len(fields) > 0 {
+			break // the end of the first processor
+		}
+		if k, v, ok := strings.Cut(line, ":"); ok {
+			if k = strings.TrimSpace(k); fields[k] == "" {
+				fields[k] = strings.TrimSpace(v)
+			}
+		}
+	}
+	switch {
+	case fields["cpu family"] != "" && fields["model"] != "":
+		return "family " + fields["cpu family"] + " model " + fields["model"]
+	case fields["CPU implementer"] != "" && fields["CPU part"] != "":
+		return "implementer " + fields["CPU implementer"] + " part " + fields["CPU part"]
 	}
 	return ""
 }
@@ -204,29 +237,88 @@ type input[T number] struct {
 func newInput[T number](n, nulls int) *input[T] {
 	r := rand.New(rand.NewPCG(uint64(n), uint64(nulls)+1))
 	in := &input[T]{x: make([]T, n), n: n, nulls: nulls}
-	for i := range in.x {
+	drawValues(r, in.x)
+	if nulls > 0 {
+		in.bits = drawBitmap(r, n, nulls)
+		in.masks = []quiver.Mask{quiver.Valid(in.bits, 0)}
+	}
+	return in
+}
+
+// drawValues fills x with random values as newInput describes.
+func drawValues[T number](r *rand.Rand, x []T) {
+	for i := range x {
 		if isFloat[T]() {
 			for {
 				f := (r.Float64()*2 - 1) * math.Ldexp(1, r.IntN(40)-20)
 				if f != 0 {
-					in.x[i] = T(f)
+					x[i] = T(f)
 					break
 				}
 			}
 		} else {
-			in.x[i] = T(r.Uint64())
+			x[i] = T(r.Uint64())
 		}
 	}
-	if nulls > 0 {
-		in.bits = make([]byte, (n+7)/8)
-		for i := range n {
-			if r.IntN(100) >= nulls {
-				in.bits[i>>3] |= 1 << (i & 7)
+}
+
+// drawBitmap is a validity bitmap of n elements, each null with
+// probability nulls percent, independently.
+func drawBitmap(r *rand.Rand, n, nulls int) []byte {
+	bits := make([]byte, (n+7)/8)
+	for i := range n {
+		if r.IntN(100) >= nulls {
+			bits[i>>3] |= 1 << (i & 7)
+		}
+	}
+	return bits
+}
+
+// rotations is how many inputs a masked or short configuration's
+// benchmark cycles through, one per timed call: a branch predictor learns
+// the pattern of one small or fixed input (which bits are null, which
+// compares change the minimum) after a few calls and then times a loop
+// that branches on it as if it were branch-free. Eight bitmaps of 65536
+// bits are more than any predictor holds; at the short sizes eight
+// inputs of up to 128 elements still move the branchy loop's time by
+// about a mispredict per call.
+const rotations = 8
+
+// variants is the inputs the benchmark of in's configuration cycles
+// through: in itself and, when in has a bitmap or is short (n <=
+// ShortMax), rotations-1 more of the same shape, each with a bitmap drawn
+// independently at the same null percentage and, when short, values of
+// its own. The selection vector and a large input's values are shared.
+// Dense large inputs are not rotated: one value per element and no
+// bitmap leave nothing for a predictor to learn that a real column would
+// not teach it too.
+func variants[T number](in *input[T]) []*input[T] {
+	short := in.n <= ledger.ShortMax && in.sel == nil
+	if in.bits == nil && !short {
+		return []*input[T]{in}
+	}
+	out := []*input[T]{in}
+	for k := 1; k < rotations; k++ {
+		r := rand.New(rand.NewPCG(uint64(in.n)|uint64(k)<<48, uint64(in.nulls)+1))
+		v := *in
+		if short {
+			v.x = make([]T, in.n)
+			drawValues(r, v.x)
+		}
+		v.masks = nil
+		if in.nulls > 0 {
+			v.bits = drawBitmap(r, in.n, in.nulls)
+			m := quiver.Valid(v.bits, 0)
+			if in.sel != nil {
+				m = m.Select(in.sel)
 			}
+			v.masks = []quiver.Mask{m}
+		} else if in.sel != nil {
+			v.masks = []quiver.Mask{quiver.Select(in.sel)}
 		}
-		in.masks = []quiver.Mask{quiver.Valid(in.bits, 0)}
+		out = append(out, &v)
 	}
-	return in
+	return out
 }
 
 // valid reports whether element i is valid under the bitmap.
@@ -438,24 +530,27 @@ func newSuiteOver[T number](op string, m matrix, impls builder[T], cmp func(in *
 			return names
 		},
 		verify: func(t *testing.T, sh shape) {
-			in := newShapeInput[T](sh)
 			cfg := ledger.Config{Op: op, Type: typeName[T](), N: sh.n, Nulls: sh.nulls, Sel: sh.sel}
-			q, alts := impls(in)
-			want := withBackend(t, ledger.Strict, q)
-			cmpf := cmp(in)
-			for _, im := range append(quiverImpls(q), alts...) {
-				got := withBackend(t, im.backend, im.run)
-				err := cmpf(got, want)
-				if ledger.NoteFor(im.name, cfg, thisMachine()).Comparable {
-					if err != nil {
-						t.Errorf("%s/%s: %s disagrees with the strict reference: %v", cfg, im.name, im.name, err)
+			for k, in := range variants(newShapeInput[T](sh)) {
+				q, alts := impls(in)
+				want := withBackend(t, ledger.Strict, q)
+				cmpf := cmp(in)
+				for _, im := range append(quiverImpls(q), alts...) {
+					got := withBackend(t, im.backend, im.run)
+					err := cmpf(got, want)
+					if ledger.NoteFor(im.name, cfg, thisMachine()).Comparable {
+						if err != nil {
+							t.Errorf("%s/%s (input %d): %s disagrees with the strict reference: %v", cfg, im.name, k, im.name, err)
+						}
+					} else if err == nil && k == 0 {
+						// The ledger says this one computes something
+						// else; then it must, or the note (and the missing
+						// best-peer mark) is wrong. (The first input is
+						// the one the notes were checked on; another
+						// bitmap may happen to give the same result.)
+						t.Errorf("%s/%s: declared not comparable (%q) but agrees with the reference",
+							cfg, im.name, ledger.NoteFor(im.name, cfg, thisMachine()).Text)
 					}
-				} else if err == nil {
-					// The ledger says this one computes something else;
-					// then it must, or the note (and the missing best-peer
-					// mark) is wrong.
-					t.Errorf("%s/%s: declared not comparable (%q) but agrees with the reference",
-						cfg, im.name, ledger.NoteFor(im.name, cfg, thisMachine()).Text)
 				}
 			}
 		},
@@ -579,12 +674,29 @@ func TestImplsAgree(t *testing.T) {
 }
 
 // benchConfig checks and times every implementation of one configuration.
+// A masked or short configuration is timed over its variants: each timed
+// call takes the next input in turn (see rotations), quiver and the
+// alternatives alike, and each input's result is checked first.
 func benchConfig[T number](b *testing.B, op string, in *input[T], impls builder[T], cmp func(in *input[T]) check) {
 	cfg := ledger.Config{Op: op, Type: typeName[T](), N: in.n, Nulls: in.nulls, Sel: in.selKind}
-	q, alts := impls(in)
-	want := withBackend(b, ledger.Strict, q)
-	cmpf := cmp(in)
-	for _, im := range append(quiverImpls(q), alts...) {
+	type variant struct {
+		impls []impl
+		want  res
+		cmp   check
+	}
+	var vs []variant
+	for _, v := range variants(in) {
+		q, alts := impls(v)
+		vs = append(vs, variant{append(quiverImpls(q), alts...), withBackend(b, ledger.Strict, q), cmp(v)})
+	}
+	for j, im := range vs[0].impls {
+		runs := make([]func() res, len(vs))
+		for k, v := range vs {
+			if v.impls[j].name != im.name {
+				b.Fatalf("input %d has implementation %s where the first has %s", k, v.impls[j].name, im.name)
+			}
+			runs[k] = v.impls[j].run
+		}
 		b.Run("impl="+im.name, func(b *testing.B) {
 			if im.backend != "" {
 				prev := quiver.ActiveBackend().Name
@@ -594,15 +706,34 @@ func benchConfig[T number](b *testing.B, op string, in *input[T], impls builder[
 				}
 			}
 			if ledger.NoteFor(im.name, cfg, thisMachine()).Comparable {
-				if err := cmpf(im.run(), want); err != nil {
-					b.Fatalf("%s disagrees with the strict reference: %v", im.name, err)
+				for k, v := range vs {
+					if err := v.cmp(runs[k](), v.want); err != nil {
+						b.Fatalf("%s disagrees with the strict reference on input %d: %v", im.name, k, err)
+					}
 				}
 			}
 			b.SetBytes(bytesRead(op, in))
-			for b.Loop() {
-				sink = im.run()
-			}
+			timeRuns(b, runs)
 		})
+	}
+}
+
+// timeRuns is the timed loop: one call of runs[k] per iteration, k
+// cycling through runs, without allocating.
+func timeRuns(b *testing.B, runs []func() res) {
+	if len(runs) == 1 {
+		run := runs[0]
+		for b.Loop() {
+			sink = run()
+		}
+		return
+	}
+	k := 0
+	for b.Loop() {
+		sink = runs[k]()
+		if k++; k == len(runs) {
+			k = 0
+		}
 	}
 }
 

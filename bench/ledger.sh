@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Measures quiver against its peers and regenerates docs/ledger.md.
+# Measures quiver against its peers and regenerates this CPU model's
+# section of docs/ledger.md (the sections of other CPUs and the text
+# written by hand stay as they are; see bench/README.md).
 #
 # It measures a clean export of one commit (HEAD by default), never the
 # working tree, so the ledger names exactly the code it timed. The test
@@ -17,8 +19,8 @@
 #
 # Environment: PASSES (default 5), BENCHTIME (default 60ms), COMMIT
 # (default HEAD), RAW (raw output file, default
-# bench/results/<date>-<commit>.txt), NOTE (a file whose text heads the
-# ledger), OUT (default docs/ledger.md), BENCH (the -bench regex, default
+# bench/results/<date>-<commit>.txt), NOTE (a file whose text heads this
+# CPU's section), OUT (default docs/ledger.md), BENCH (the -bench regex, default
 # .) and SHAPES (parts of the matrix: large, short, sel, state; default
 # all). state is the partial states fed in batches and AddParallel against
 # one call; its 16M-element inputs take 128 MB each, one at a time.
@@ -83,6 +85,9 @@ if [ "$failed" = 1 ]; then
   grep -- '--- FAIL' "$RAW" | sort | uniq -c >&2 || true
 fi
 
-go -C "$work/bench" run ./cmd/ledger -hyp "$work/bench/*_test.go" -o "$OUT" ${NOTE:+-notefile "$NOTE"} "$RAW"
+# The ledger tool of this tree, not of the export: an older commit's tool
+# would not know the per-CPU sections and would overwrite the whole file.
+# The hypotheses are the measured commit's.
+go -C "$bench" run ./cmd/ledger -hyp "$work/bench/*_test.go" -o "$OUT" ${NOTE:+-notefile "$NOTE"} "$RAW"
 echo "wrote $OUT" >&2
 exit "$failed"

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -350,8 +351,17 @@ func loopCountValid(bm []byte, n int) int {
 	return c
 }
 
-func selCountValid(sel []uint32, bm []byte) int {
+// selCountValid counts the selected rows valid under bm. Without a bitmap
+// every selected row is valid, but the count is only right if every index
+// is a row: quiver.CountValid checks each against n (and panics on one out
+// of range), so the loop checks each too, in the way a user would.
+func selCountValid(sel []uint32, bm []byte, n int) int {
 	if bm == nil {
+		for _, i := range sel {
+			if int(i) >= n {
+				panic(fmt.Sprintf("selCountValid: index %d of %d rows", i, n))
+			}
+		}
 		return len(sel)
 	}
 	c := 0

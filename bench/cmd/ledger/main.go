@@ -10,13 +10,22 @@
 // several. Hypotheses are read from the registration comments of the
 // benchmark files named by -hyp. See bench/README.md for the whole
 // procedure.
+//
+// The ledger keeps one generated section per CPU model, between
+// "<!-- ledger:begin cpu=... -->" and "<!-- ledger:end cpu=... -->" lines.
+// When the -o file exists, only the preamble and the sections of the CPU
+// models in the input are rewritten; the sections of other CPUs and all
+// text outside the markers stay as they are. Without -o, or when the file
+// does not exist yet, a whole new ledger is written.
 package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -31,20 +40,20 @@ func main() {
 }
 
 func run(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("ledger", flag.ContinueOnError)
-	out := fs.String("o", "", "write the ledger to this file instead of standard output")
-	hyp := fs.String("hyp", "*_test.go", "glob of the benchmark files that register hypotheses")
-	note := fs.String("note", "", "text printed under the title: what was measured, caveats")
-	noteFile := fs.String("notefile", "", "file whose text is printed under the title (after -note)")
-	if err := fs.Parse(args); err != nil {
+	flags := flag.NewFlagSet("ledger", flag.ContinueOnError)
+	out := flags.String("o", "", "write the ledger to this file instead of standard output")
+	hyp := flags.String("hyp", "*_test.go", "glob of the benchmark files that register hypotheses")
+	note := flags.String("note", "", "text printed under the title: what was measured, caveats")
+	noteFile := flags.String("notefile", "", "file whose text is printed under the title (after -note)")
+	if err := flags.Parse(args); err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
+	if flags.NArg() == 0 {
 		return fmt.Errorf("no raw benchmark files given")
 	}
 
 	var set ledger.Set
-	for _, name := range fs.Args() {
+	for _, name := range flags.Args() {
 		f, err := os.Open(name)
 		if err != nil {
 			return err
@@ -56,7 +65,7 @@ func run(args []string, stdout io.Writer) error {
 		}
 	}
 	if len(set.Runs) == 0 {
-		return fmt.Errorf("no ledger benchmarks in %v", fs.Args())
+		return fmt.Errorf("no ledger benchmarks in %v", flags.Args())
 	}
 
 	opt := ledger.Options{
@@ -98,13 +107,16 @@ func run(args []string, stdout io.Writer) error {
 		seen[h.ID] = h.Source
 	}
 
-	var buf bytes.Buffer
-	if err := ledger.Render(&buf, &set, opt); err != nil {
-		return err
-	}
 	if *out == "" {
-		_, err := stdout.Write(buf.Bytes())
+		return ledger.Render(stdout, &set, opt)
+	}
+	old, err := os.ReadFile(*out)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	return os.WriteFile(*out, buf.Bytes(), 0o644)
+	text, err := ledger.Merge(string(old), &set, opt)
+	if err != nil {
+		return fmt.Errorf("%s: %v", *out, err)
+	}
+	return os.WriteFile(*out, []byte(text), 0o644)
 }

@@ -111,7 +111,11 @@ func ShapeOf(c Config) Shape {
 // agree on every field are pooled; anything else is a separate section of
 // the ledger.
 type Machine struct {
-	CPU      string // the cpu: line of go test, the CPU model
+	CPU string // the cpu: line of go test, the CPU model
+	// CPUID is the kernel's identification of the CPU model as the
+	// benchmark printed it (cpuinfo-id:): "family 25 model 1" on x86,
+	// "implementer 0x41 part 0xd0c" on arm64; "" when not recorded.
+	CPUID    string
 	Features string // cpu-features: the instruction-set extensions that matter
 	Go       string // go: the toolchain version
 	GOOS     string
@@ -138,6 +142,24 @@ type Run struct {
 	// Samples maps a configuration and an implementation to its times in
 	// nanoseconds per operation, one per pass.
 	Samples map[Config]map[string][]float64
+
+	// Failures are the benchmarks that reported failure in the raw files
+	// this run's results came from.
+	Failures []string
+}
+
+// CPUKey names the CPU model r was measured on: go test's cpu: line and,
+// when recorded, the CPUID ("AMD EPYC, family 25 model 1"). The ledger
+// keeps one section per key.
+func (m Machine) CPUKey() string {
+	name := m.CPU
+	if name == "" {
+		name = "unknown CPU"
+	}
+	if m.CPUID != "" {
+		name += ", " + m.CPUID
+	}
+	return name
 }
 
 // Set is everything read, one Run per machine, in order of appearance.
@@ -151,7 +173,7 @@ type Set struct {
 // machineKeys are the configuration keys that identify a machine; every
 // other key goes to Run.Extra.
 var machineKeys = map[string]bool{
-	"cpu": true, "cpu-features": true, "go": true, "goos": true, "goarch": true, "commit": true,
+	"cpu": true, "cpuinfo-id": true, "cpu-features": true, "go": true, "goos": true, "goarch": true, "commit": true,
 	"quiver-backends": true, "quiver-active": true, "quiver-float-policies": true, "pkg": true,
 }
 
@@ -168,41 +190,60 @@ func (s *Set) Read(r io.Reader, name string) error {
 	if err != nil {
 		return err
 	}
+	var failures []string
 	for _, line := range strings.Split(string(raw), "\n") {
 		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "--- FAIL: "); ok && strings.HasPrefix(rest, "Benchmark") {
 			fields := strings.Fields(rest)
+			if !slices.Contains(failures, fields[0]) {
+				failures = append(failures, fields[0])
+			}
 			if !slices.Contains(s.Failures, fields[0]) {
 				s.Failures = append(s.Failures, fields[0])
 			}
 		}
 	}
+	var touched []*Run
 	br := benchfmt.NewReader(bytes.NewReader(raw), name)
 	for br.Scan() {
 		switch rec := br.Result().(type) {
 		case *benchfmt.SyntaxError:
 			return rec
 		case *benchfmt.Result:
-			if err := s.add(rec); err != nil {
+			run, err := s.add(rec)
+			if err != nil {
 				file, line := rec.Pos()
 				return fmt.Errorf("%s:%d: %v", file, line, err)
+			}
+			if run != nil && !slices.Contains(touched, run) {
+				touched = append(touched, run)
+			}
+		}
+	}
+	// A failure line names no machine: it belongs to the runs of its file.
+	for _, r := range touched {
+		for _, f := range failures {
+			if !slices.Contains(r.Failures, f) {
+				r.Failures = append(r.Failures, f)
 			}
 		}
 	}
 	return br.Err()
 }
 
-// add files one result under its machine and configuration.
-func (s *Set) add(res *benchfmt.Result) error {
+// add files one result under its machine and configuration and returns
+// the machine's run (nil for a result outside the ledger's scheme).
+func (s *Set) add(res *benchfmt.Result) (*Run, error) {
 	cfg, impl, ok, err := ParseName(res.Name.String())
 	if err != nil || !ok {
-		return err
+		return nil, err
 	}
 	ns, ok := nsPerOp(res)
 	if !ok {
-		return fmt.Errorf("%s: no time per operation", res.Name)
+		return nil, fmt.Errorf("%s: no time per operation", res.Name)
 	}
 	m := Machine{
 		CPU:      strings.TrimSpace(res.GetConfig("cpu")),
+		CPUID:    strings.TrimSpace(res.GetConfig("cpuinfo-id")),
 		Features: res.GetConfig("cpu-features"),
 		Go:       res.GetConfig("go"),
 		GOOS:     res.GetConfig("goos"),
@@ -232,7 +273,7 @@ func (s *Set) add(res *benchfmt.Result) error {
 		run.Samples[cfg] = byImpl
 	}
 	byImpl[impl] = append(byImpl[impl], ns)
-	return nil
+	return run, nil
 }
 
 // run returns the Run of machine m, creating it on first sight.
