@@ -22,6 +22,11 @@ package kernel
 //go:generate go -C ../asm run ./amd64/gather -out ../kernel/gather_amd64.s -stubs ../kernel/gather_stubs_amd64.go -pkg kernel
 //go:generate go -C ../asm run ./amd64/repro -out ../kernel/repro_amd64.s -stubs ../kernel/repro_stubs_amd64.go -pkg kernel
 //
+// The switches that call those kernels, read from the stubs above (so this
+// directive comes after them):
+//
+//go:generate go -C ../asm run ./amd64/calls -stubs ../kernel -out ../kernel/asmcall_amd64.go
+//
 // arm64 (NEON, encoded from the Arm encodings as WORD directives):
 //
 //go:generate go -C ../asm run ./arm64/sum -out ../kernel/sum_arm64.s -stubs ../kernel/sum_stubs_arm64.go

@@ -1,0 +1,379 @@
+// Command calls writes internal/kernel/asmcall_amd64.go: the switches
+// that call the amd64 assembly kernels. It reads the Go declarations the
+// family generators wrote (the kernel package's *_stubs_amd64.go files),
+// so a kernel added to a family's generator reaches its switch with the
+// next go generate, and a switch never names a stub that does not exist.
+//
+// Each switch (a shape below) serves one signature for every instruction
+// set and element type that has a stub of that shape: it maps T to its
+// machine type (num.KindOf, a constant per instantiation), converts the
+// slices of T with num.Cast, and calls the stub directly, so the compiler
+// sees every callee and its //go:noescape and nothing the caller passes
+// moves to the heap.
+//
+// A stub's name says what it is: the shape's prefix, the extreme it
+// computes (Min, Max, MinMax; none for a kernel that computes both),
+// the machine type (I8 ... U64, F32, F64), a variant (Dense, Masked,
+// Valid) and the instruction set (AVX2, AVX512); each shape names its
+// stubs with a pattern of those parts.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"log"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// A shape is one generated switch.
+type shape struct {
+	name    string   // the switch function
+	doc     string   // its comment, without the name
+	tparams string   // its type parameters, "" for none
+	params  []param  // after "isa ISA" (and "want Extremes" if want)
+	results []string // "type" or "name type"; a type parameter's result is converted
+	want    bool     // the switch takes want and chooses among extremes
+	pattern string   // the stub names: (?P<want>), (?P<type>), (?P<isa>)
+	missing string   // the panic when no stub fits
+}
+
+type param struct{ name, typ string }
+
+var shapes = []shape{
+	{
+		name:    "sumAsm",
+		doc:     "is the wrapping (integer) or ADR-013 block (float) sum kernel of\nisa for T on x, whose length is a multiple of the kernel's step.",
+		tparams: "[T num.Number, S int64 | uint64 | float32 | float64]",
+		params:  []param{{"x", "[]T"}, {"bits", "[]byte"}, {"off", "int"}},
+		results: []string{"S"},
+		pattern: `^sum(?P<type>[IUF]\d+)(?P<isa>AVX2|AVX512)$`,
+		missing: "no sum kernel",
+	},
+	{
+		name:    "checkedI64Asm",
+		doc:     "is the checked sum kernel of isa: split sums of the valid\nelements (see checkedSigned and checkedUnsigned).",
+		params:  []param{{"x", "[]int64"}, {"bits", "[]byte"}, {"off", "int"}},
+		results: []string{"lo uint64", "hi uint64"},
+		pattern: `^checkedI64(?P<isa>AVX2|AVX512)$`,
+		missing: "no checked sum kernel",
+	},
+	{
+		name:    "checkedU64Asm",
+		doc:     "is checkedI64Asm for unsigned elements.",
+		params:  []param{{"x", "[]uint64"}, {"bits", "[]byte"}, {"off", "int"}},
+		results: []string{"lo uint64", "hi uint64"},
+		pattern: `^checkedU64(?P<isa>AVX2|AVX512)$`,
+		missing: "no checked sum kernel",
+	},
+	{
+		name:    "sumLanesAsm",
+		doc:     "is the lane-carrying float sum kernel of isa (see SumLanes).",
+		tparams: "[T float32 | float64]",
+		params:  []param{{"acc", "[]T"}, {"x", "[]T"}, {"bits", "[]byte"}, {"off", "int"}},
+		pattern: `^sumLanes(?P<type>F\d+)(?P<isa>AVX2|AVX512)$`,
+		missing: "no lane-carrying kernel",
+	},
+	{
+		name:    "countValidAsm",
+		doc:     "counts the set bits of b, whole 8-byte words, on isa.",
+		params:  []param{{"b", "[]byte"}},
+		results: []string{"int"},
+		pattern: `^countValid(?P<isa>AVX2|AVX512)$`,
+		missing: "no count kernel",
+	},
+	{
+		name:    "summaryDenseAsm",
+		doc:     "is the dense summary kernel of isa for T computing want\n(min-only and max-only kernels exist for floats; the fused kernel\nserves any want).",
+		tparams: "[T num.Number]",
+		params:  []param{{"x", "[]T"}},
+		results: []string{"lo T", "hi T", "nan bool"},
+		want:    true,
+		pattern: `^summary(?P<want>Min|Max)?Dense(?P<type>[IUF]\d+)(?P<isa>AVX2|AVX512)$`,
+		missing: "no summary kernel",
+	},
+	{
+		name:    "summaryMaskedAsm",
+		doc:     "is summaryDenseAsm over the valid elements of x: bits is\nbyte-aligned with x, and tail holds the validity of the elements\npast the last whole vector on AVX-512.",
+		tparams: "[T num.Number]",
+		params:  []param{{"x", "[]T"}, {"bits", "[]byte"}, {"tail", "uint64"}},
+		results: []string{"lo T", "hi T", "valid int", "nan bool"},
+		want:    true,
+		pattern: `^summary(?P<want>Min|Max)?Masked(?P<type>[IUF]\d+)(?P<isa>AVX2|AVX512)$`,
+		missing: "no masked summary kernel",
+	},
+	{
+		name:    "selMaxAsm",
+		doc:     "is the largest index of sel (a whole number of steps) on isa.",
+		params:  []param{{"sel", "[]uint32"}},
+		results: []string{"uint32"},
+		pattern: `^selMax(?P<isa>AVX2|AVX512)$`,
+		missing: "no selection check kernel",
+	},
+	{
+		name:    "selSumAsm",
+		doc:     "is the gathered wrapping sum of x over sel (a whole number of\nsteps) on isa, for 64-bit T.",
+		tparams: "[T int64 | uint64, S int64 | uint64]",
+		params:  []param{{"x", "[]T"}, {"sel", "[]uint32"}},
+		results: []string{"S"},
+		pattern: `^selSum(?P<type>[IU]64)(?P<isa>AVX2|AVX512)$`,
+		missing: "no gathered sum kernel",
+	},
+	{
+		name:    "selDenseAsm",
+		doc:     "is the gathered min/max kernel of isa for T computing want\nover sel (a whole number of steps); see hasSelMinMax.",
+		tparams: "[T num.Number]",
+		params:  []param{{"x", "[]T"}, {"sel", "[]uint32"}},
+		results: []string{"lo T", "hi T", "nan bool"},
+		want:    true,
+		pattern: `^sel(?P<want>Min|Max|MinMax)(?P<type>[IUF]\d+)(?P<isa>AVX2|AVX512)$`,
+		missing: "no gathered min/max kernel",
+	},
+	{
+		name:    "selValidAsm",
+		doc:     "is selDenseAsm over the selected elements that bits (at\noff) marks valid, with their count.",
+		tparams: "[T num.Number]",
+		params:  []param{{"x", "[]T"}, {"sel", "[]uint32"}, {"bits", "[]byte"}, {"off", "int"}},
+		results: []string{"lo T", "hi T", "nan bool", "valid int"},
+		want:    true,
+		pattern: `^sel(?P<want>Min|Max|MinMax)(?P<type>[IUF]\d+)Valid(?P<isa>AVX2|AVX512)$`,
+		missing: "no gathered min/max kernel",
+	},
+}
+
+// machine maps a stub's type part to its Go type and num.Kind.
+var machine = map[string][2]string{
+	"I8": {"int8", "Int8"}, "I16": {"int16", "Int16"}, "I32": {"int32", "Int32"}, "I64": {"int64", "Int64"},
+	"U8": {"uint8", "Uint8"}, "U16": {"uint16", "Uint16"}, "U32": {"uint32", "Uint32"}, "U64": {"uint64", "Uint64"},
+	"F32": {"float32", "Float32"}, "F64": {"float64", "Float64"},
+}
+
+// typeOrder is the order of the type switch's cases.
+var typeOrder = []string{"I8", "I16", "I32", "I64", "U8", "U16", "U32", "U64", "F32", "F64"}
+
+// wants maps a stub's extreme part to the Extremes it serves; "" and
+// MinMax are the fused kernels, which serve any want.
+var wants = map[string]string{"Min": "WantMin", "Max": "WantMax"}
+
+type stub struct {
+	name              string
+	want, typ, isa    string
+	nparams, nresults int
+}
+
+func main() {
+	dir := flag.String("stubs", "", "the kernel package's directory, holding *_stubs_amd64.go")
+	out := flag.String("out", "", "the file to write")
+	flag.Parse()
+	if *dir == "" || *out == "" {
+		log.Fatal("calls: -stubs and -out are required")
+	}
+	stubs := readStubs(*dir)
+	var b bytes.Buffer
+	b.WriteString(header)
+	for _, s := range shapes {
+		writeShape(&b, s, stubs)
+	}
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		log.Fatalf("calls: %v\n%s", err, b.Bytes())
+	}
+	if err := os.WriteFile(*out, src, 0o644); err != nil {
+		log.Fatal(err)
+	}
+}
+
+const header = `// Code generated by internal/asm/amd64/calls. DO NOT EDIT.
+
+//go:build amd64 && !purego
+
+package kernel
+
+import "github.com/quiverlabs/quiver/internal/num"
+
+// The calls into the amd64 assembly: one switch per kernel shape over the
+// instruction set, T's machine type and, for the summary kernels, the
+// extremes wanted; each case is a direct call of the generated stub, so
+// that the compiler sees every callee (and its //go:noescape) and nothing
+// the caller passes has to move to the heap. The wrappers of sum_amd64.go,
+// summary_amd64.go, count_amd64.go and gather_amd64.go call these; the
+// reproducible sum's are in repro_amd64.go. A combination without a
+// kernel panics: the wrappers only ask for kernels that exist (see the
+// has* functions).
+`
+
+// readStubs returns the functions declared without a body in the
+// directory's *_stubs_amd64.go files.
+func readStubs(dir string) []stub {
+	files, err := filepath.Glob(filepath.Join(dir, "*_stubs_amd64.go"))
+	if err != nil || len(files) == 0 {
+		log.Fatalf("calls: no stubs in %s", dir)
+	}
+	sort.Strings(files)
+	var stubs []stub
+	fset := token.NewFileSet()
+	for _, f := range files {
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, d := range file.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body != nil {
+				continue
+			}
+			stubs = append(stubs, stub{
+				name:     fd.Name.Name,
+				nparams:  fd.Type.Params.NumFields(),
+				nresults: fd.Type.Results.NumFields(),
+			})
+		}
+	}
+	return stubs
+}
+
+// match returns the stubs of shape s, with their parts.
+func match(s shape, stubs []stub) []stub {
+	re := regexp.MustCompile(s.pattern)
+	var m []stub
+	for _, st := range stubs {
+		sub := re.FindStringSubmatch(st.name)
+		if sub == nil {
+			continue
+		}
+		for i, g := range re.SubexpNames() {
+			switch g {
+			case "want":
+				st.want = sub[i]
+			case "type":
+				st.typ = sub[i]
+			case "isa":
+				st.isa = sub[i]
+			}
+		}
+		if st.want == "MinMax" {
+			st.want = ""
+		}
+		if st.nparams != len(s.params) || st.nresults != len(s.results) {
+			log.Fatalf("calls: %s has %d parameters and %d results, shape %s %d and %d",
+				st.name, st.nparams, st.nresults, s.name, len(s.params), len(s.results))
+		}
+		m = append(m, st)
+	}
+	if len(m) == 0 {
+		log.Fatalf("calls: no stub matches %s (%s)", s.name, s.pattern)
+	}
+	return m
+}
+
+func writeShape(b *bytes.Buffer, s shape, stubs []stub) {
+	m := match(s, stubs)
+	var sig []string
+	sig = append(sig, "isa ISA")
+	if s.want {
+		sig = append(sig, "want Extremes")
+	}
+	for _, p := range s.params {
+		sig = append(sig, p.name+" "+p.typ)
+	}
+	res := strings.Join(s.results, ", ")
+	if len(s.results) > 1 {
+		res = "(" + res + ")"
+	}
+	fmt.Fprintf(b, "\n// %s %s\nfunc %s%s(%s) %s {\n", s.name, strings.ReplaceAll(s.doc, "\n", "\n// "), s.name, s.tparams, strings.Join(sig, ", "), res)
+	typed := m[0].typ != ""
+	if typed {
+		b.WriteString("switch num.KindOf[T]() {\n")
+		for _, t := range typeOrder {
+			var of []stub
+			for _, st := range m {
+				if st.typ == t {
+					of = append(of, st)
+				}
+			}
+			if len(of) == 0 {
+				continue
+			}
+			fmt.Fprintf(b, "case num.%s:\n", machine[t][1])
+			writeCases(b, s, of)
+		}
+		b.WriteString("}\n")
+	} else {
+		writeCases(b, s, m)
+	}
+	fmt.Fprintf(b, "panic(%q)\n}\n", "quiver: internal error: "+s.missing)
+}
+
+// writeCases writes the calls of one machine type's stubs: those for one
+// extreme first, then the fused ones, which serve any want.
+func writeCases(b *bytes.Buffer, s shape, of []stub) {
+	sort.SliceStable(of, func(i, j int) bool {
+		if (of[i].want == "") != (of[j].want == "") {
+			return of[i].want != ""
+		}
+		if of[i].want != of[j].want {
+			return of[i].want < of[j].want
+		}
+		return of[i].isa < of[j].isa
+	})
+	b.WriteString("switch {\n")
+	for _, st := range of {
+		cond := "isa == " + st.isa
+		if st.want != "" {
+			cond = "want == " + wants[st.want] + " && " + cond
+		}
+		fmt.Fprintf(b, "case %s:\n", cond)
+		writeCall(b, s, st)
+	}
+	b.WriteString("}\n")
+}
+
+func writeCall(b *bytes.Buffer, s shape, st stub) {
+	var args []string
+	for _, p := range s.params {
+		if p.typ == "[]T" {
+			args = append(args, fmt.Sprintf("num.Cast[%s](%s)", machine[st.typ][0], p.name))
+		} else {
+			args = append(args, p.name)
+		}
+	}
+	call := st.name + "(" + strings.Join(args, ", ") + ")"
+	switch len(s.results) {
+	case 0:
+		fmt.Fprintf(b, "%s\nreturn\n", call)
+		return
+	case 1:
+		fmt.Fprintf(b, "return %s\n", convert(typeOf(s.results[0]), call))
+		return
+	}
+	var names, outs []string
+	for i, r := range s.results {
+		v := fmt.Sprintf("r%d", i)
+		names = append(names, v)
+		outs = append(outs, convert(typeOf(r), v))
+	}
+	fmt.Fprintf(b, "%s := %s\nreturn %s\n", strings.Join(names, ", "), call, strings.Join(outs, ", "))
+}
+
+// typeOf is the type of a result written "type" or "name type".
+func typeOf(r string) string {
+	f := strings.Fields(r)
+	return f[len(f)-1]
+}
+
+// convert wraps v in a conversion to a result type that is a type
+// parameter; the stubs return machine types.
+func convert(typ, v string) string {
+	if typ == "T" || typ == "S" {
+		return typ + "(" + v + ")"
+	}
+	return v
+}
