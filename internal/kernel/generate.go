@@ -11,6 +11,11 @@ package kernel
 // <family>_<arch>.s; the file names carry the architecture and the
 // generated files also carry the full constraint (<arch> && !purego).
 //
+// The exported entry points and their out-of-line entries per machine
+// type (typed.go), on every architecture:
+//
+//go:generate go -C ../asm run ./typed -out ../kernel/typed.go
+//
 // amd64 (avo): the sum family (float and integer sums, checked sums), the
 // summary family (min, max and the valid count), valid-bit counts, and the
 // gather family (selection index checks and gathered selected sums), and
