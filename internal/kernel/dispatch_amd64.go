@@ -49,13 +49,34 @@ func sumFloatOn[T float32 | float64](isa ISA, x []T, bits []byte, off int) T {
 	return AddValid(s, x[full:], bits, off+full)
 }
 
-// sumIntOn is the wrapping sum of the valid elements of x, in S.
+// sumIntOn is the wrapping sum of the valid elements of x, in S. On AVX2
+// and AVX512 the kernel takes the longest prefix that is a multiple of
+// its step (a vector of bytes, else 4 elements on AVX2 and 8 on AVX-512)
+// and the rest is added here; the order of wrapping additions does not
+// matter.
 func sumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []byte, off int) S {
-	switch isa {
-	case AVX2, AVX512:
-		return sumIntAVX[T, S](isa, x, bits, off)
+	if isa != AVX2 && isa != AVX512 {
+		return portableSumInt[T, S](isa, x, bits, off)
 	}
-	return portableSumInt[T, S](isa, x, bits, off)
+	step := 4
+	if k := num.KindOf[T](); k == num.Int8 || k == num.Uint8 {
+		step = 32
+	}
+	if isa == AVX512 {
+		step *= 2
+	}
+	full := len(x) &^ (step - 1) // steps are powers of two
+	var s S
+	if full > 0 {
+		s = sumAsm[T, S](isa, x[:full], bits, off)
+	}
+	switch {
+	case full == len(x):
+		return s
+	case bits == nil:
+		return s + SumInts[T, S](x[full:])
+	}
+	return AddValid(s, x[full:], bits, off+full)
 }
 
 // summaryOn is the min and max of the valid elements under the rules of

@@ -3,8 +3,6 @@
 package kernel
 
 import (
-	"golang.org/x/exp/constraints"
-
 	"github.com/quiverlabs/quiver/internal/num"
 	"github.com/quiverlabs/quiver/internal/ref"
 )
@@ -14,28 +12,6 @@ import (
 // or vector step and never read past it; the wrappers here pass the largest
 // such prefix and finish the rest in Go, in index order, with the same
 // validity test as the reference.
-
-// sumIntAVX is the wrapping sum on isa of a kernel that takes a multiple
-// of its step (a vector of bytes, else 4 elements on AVX2 and 8 on
-// AVX-512); the order of wrapping additions does not matter.
-func sumIntAVX[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []byte, off int) S {
-	step := 4
-	if k := num.KindOf[T](); k == num.Int8 || k == num.Uint8 {
-		step = 32
-	}
-	if isa == AVX512 {
-		step *= 2
-	}
-	full := len(x) &^ (step - 1) // steps are powers of two
-	var s S
-	if full > 0 {
-		s = sumAsm[T, S](isa, x[:full], bits, off)
-	}
-	if bits == nil {
-		return s + SumInts[T, S](x[full:])
-	}
-	return AddValid(s, x[full:], bits, off+full)
-}
 
 // CheckedChunk is the most elements one checked kernel call takes: the
 // kernels' split sums (of 32-bit halves, below 2^32 each) are exact for
