@@ -356,8 +356,15 @@ func (f *File) Dup(a Arr, d V, v uint64) {
 }
 
 // Load4 loads four consecutive vectors from (p) and advances p by 64.
+//
+// The pointer moves in an ADD of its own rather than by the load's
+// post-index writeback: the same work on every core, but llvm-mca's Apple
+// model (its Cyclone model) gives a writeback the load's 5-cycle latency,
+// which would make the pointer a 5-cycle chain through every loop
+// (docs/neon.md, "Simulated cycles").
 func (f *File) Load4(a Arr, p R, v0 V) {
-	f.I("VLD1.P", fmt.Sprintf("64(%s)", p), fmt.Sprintf("[%s, %s, %s, %s]", v0.g(a), (v0+1).g(a), (v0+2).g(a), (v0+3).g(a)))
+	f.Load4At(a, p, v0)
+	f.I("ADD", "$64", string(p))
 }
 
 // Load4At loads four consecutive vectors from (p) without advancing.
@@ -608,14 +615,10 @@ func (e *Expander) Expand(f *File, r R, masks [4]V) {
 // consumes.
 func BitmapBytes(t Type) int { return t.Lanes() / 2 }
 
-// LoadBits emits a post-incremented load of n (1, 2, 4 or 8) bitmap bytes
-// from (p) into r, advancing p by step.
+// LoadBits emits a load of n (1, 2, 4 or 8) bitmap bytes from (p) into r,
+// advancing p by step in an ADD of its own (see Load4).
 func (f *File) LoadBits(n, step int, p, r R) {
 	op := map[int]string{1: "MOVBU", 2: "MOVHU", 4: "MOVWU", 8: "MOVD"}[n]
-	if step == n {
-		f.I(op+".P", fmt.Sprintf("%d(%s)", step, p), string(r))
-		return
-	}
 	f.I(op, fmt.Sprintf("(%s)", p), string(r))
 	f.I("ADD", fmt.Sprintf("$%d", step), string(p))
 }
