@@ -144,3 +144,60 @@ while read -r sym; do
 	done
 done <"$out/symbols"
 echo "llvm-mca: $("$MCA" --version | grep -m1 -i version | sed 's/^ *//'); outputs in $out" >&2
+
+# The crossovers: whole calls, word loop against kernel, below SmallCut.
+# TestNEONCallTrace (neon_trace_arm64_test.go) makes each call between two
+# calls of traceMark; qemu-aarch64 logs every translated block (in_asm)
+# and every block it runs (exec, nochain: each execution); the calls'
+# instructions, in the order they ran, branches dropped, go through
+# llvm-mca as straight-line code, 100 calls back to back. What llvm-mca
+# leaves out (branch prediction, taken-branch fetch bubbles, calls and
+# returns) is more of the kernel's path than of the word loop's: its
+# numbers favour the kernel.
+GOARCH=arm64 go test -c -o "$out/quiver.test" .
+GODEBUG=asyncpreemptoff=1 GOGC=off GOMAXPROCS=1 QUIVER_NEON_TRACE=1 \
+	qemu-aarch64-static -d in_asm,exec,nochain -D "$out/trace.log" \
+	"$out/quiver.test" -test.run '^TestNEONCallTrace$' -test.v >"$out/trace.out"
+mkdir -p "$out/calls"
+rm -f "$out"/calls/*
+awk -v dir="$out/calls" -v reps=3 '
+	/^IN: / { cur = ""; inblk = 1; next }
+	inblk && /^0x[0-9a-f]+:/ {
+		pc = $1; sub(/^0x0*/, "", pc); sub(/:$/, "", pc)
+		if (cur == "") { cur = pc; body[cur] = "" }
+		line = $0; sub(/^0x[0-9a-f]+: +[0-9a-f]+ +/, "", line)
+		op = line; sub(/[ \t].*/, "", op)
+		if (op !~ /^(b|b\..*|bl|blr|br|ret|cbz|cbnz|tbz|tbnz)$/) body[cur] = body[cur] line "\n"
+		next
+	}
+	inblk && /^$/ { inblk = 0; next }
+	/^Trace / {
+		split($4, f, "/"); pc = f[2]; sub(/^0*/, "", pc)
+		if ($5 ~ /\.traceMark$/) {
+			if (mark == "") mark = pc
+			if (pc != mark) next
+			if (!inseg) { inseg = 1; seg = ""; rt = 0; next }
+			inseg = 0; id = int(n / reps); n++
+			if (!rt && !(id in done)) { done[id] = 1; printf "%s", seg > (dir "/" id ".s"); close(dir "/" id ".s") }
+			next
+		}
+		if (!inseg) next
+		if ($5 ~ /^runtime\./) rt = 1
+		seg = seg body[pc]
+	}' "$out/trace.log"
+rm -f "$out/trace.log" # some 60 MB
+
+printf '\n| call | n | model | word loop (cycles) | kernel (cycles) | kernel/word |\n|---|---|---|---|---|---|\n'
+grep -o 'trace [0-9]* .*' "$out/trace.out" | while read -r _ id op n path; do
+	if [ ! -f "$out/calls/$id.s" ]; then
+		echo "no uninterrupted trace of $op n=$n $path" >&2
+		continue
+	fi
+	for m in $MODELS; do
+		c=$("$MCA" -mtriple=aarch64 -mcpu="$m" -iterations=100 "$out/calls/$id.s" 2>"$out/calls/$id.$m.err" |
+			awk '/^Total Cycles:/ { print $3 / 100 }')
+		echo "$op $n $m $path ${c:-?}"
+	done
+done | awk '
+	$4 == "word" { w[$1 " " $2 " " $3] = $5; next }
+	{ k = $1 " " $2 " " $3; printf "| %s | %s | %s | %.1f | %.1f | %.2f |\n", $1, $2, $3, w[k], $5, $5 / w[k] }'
