@@ -253,9 +253,7 @@ func intSum(f *neon.File, t neon.Type, masked bool) neon.Func {
 	}
 	load := func() {
 		if masked {
-			n := neon.BitmapBytes(t)
-			f.LoadBits(n, n, rbm, r4)
-			exp.Expand(f, r4, masks)
+			exp.LoadExpand(f, rbm, r4, masks)
 		}
 		f.Load4(a, rx, 4)
 		if masked {
