@@ -13,7 +13,7 @@ import (
 // traceReps is how many times each traced call runs, each bracketed: the
 // trace of a run that the runtime interrupted (the scheduler, or another
 // thread's code in the same trace) is left out.
-const traceReps = 3
+const traceReps = 5
 
 // traceSink keeps the traced calls' results alive.
 var traceSink int64

@@ -145,6 +145,25 @@ while read -r sym; do
 done <"$out/symbols"
 echo "llvm-mca: $("$MCA" --version | grep -m1 -i version | sed 's/^ *//'); outputs in $out" >&2
 
+# The models: FADD latency (from the float sums' loops), the units the
+# bounds above count, dispatch width; and the strict float64 fold (one
+# scalar FADD chain, the order of the scalar backend and of any loop a
+# compiler may build without reassociating) in cycles per element.
+printf 'ldr\td1, [x0]\nadd\tx0, x0, #0x8\nfadd\td0, d0, d1\nsubs\tx1, x1, #0x1\n' >"$out/strict64.s"
+printf '\n| model | FADD latency f32, f64 (vector) | load units | vector pipes | dispatch width | strict float64 fold, cycles/element |\n|---|---|---|---|---|---|\n'
+for m in $MODELS; do
+	read -r lre vre < <(units "$m")
+	lat() { "$MCA" -mtriple=aarch64 -mcpu="$m" -iterations=1 "$out/$1.s" | awk '/fadd[ \t]+v0\./ { print $2; exit }'; }
+	"$MCA" -mtriple=aarch64 -mcpu="$m" -iterations=$ITER "$out/sumF64.s" | awk -v m="$m" -v lre="$lre" -v vre="$vre" \
+		-v l32="$(lat sumF32)" -v l64="$(lat sumF64)" \
+		-v strict="$("$MCA" -mtriple=aarch64 -mcpu="$m" -iterations=$ITER "$out/strict64.s" | awk -v it=$ITER '/^Total Cycles:/ { print $3 / it }')" '
+		/^Dispatch Width:/ { dw = $3 }
+		/^Resources:/ { res = 1; next }
+		res && /^\[[0-9.]+\] +- / { if ($3 ~ lre) nl++; if ($3 ~ vre) nv++; next }
+		res && /^$/ && (nl + nv) > 0 { res = 0 }
+		END { printf "| %s | %s, %s | %d | %d | %d | %.2f |\n", m, l32, l64, nl, nv, dw, strict }'
+done
+
 # The crossovers: whole calls, word loop against kernel, below SmallCut.
 # TestNEONCallTrace (neon_trace_arm64_test.go) makes each call between two
 # calls of traceMark; qemu-aarch64 logs every translated block (in_asm)
@@ -160,7 +179,7 @@ GODEBUG=asyncpreemptoff=1 GOGC=off GOMAXPROCS=1 QUIVER_NEON_TRACE=1 \
 	"$out/quiver.test" -test.run '^TestNEONCallTrace$' -test.v >"$out/trace.out"
 mkdir -p "$out/calls"
 rm -f "$out"/calls/*
-awk -v dir="$out/calls" -v reps=3 '
+awk -v dir="$out/calls" -v reps=5 '
 	/^IN: / { cur = ""; inblk = 1; next }
 	inblk && /^0x[0-9a-f]+:/ {
 		pc = $1; sub(/^0x0*/, "", pc); sub(/:$/, "", pc)
