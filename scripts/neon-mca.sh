@@ -179,6 +179,8 @@ GODEBUG=asyncpreemptoff=1 GOGC=off GOMAXPROCS=1 QUIVER_NEON_TRACE=1 \
 	"$out/quiver.test" -test.run '^TestNEONCallTrace$' -test.v >"$out/trace.out"
 mkdir -p "$out/calls"
 rm -f "$out"/calls/*
+# reps is the test's traceReps: the runs of one call, of which the first
+# without a runtime function in its trace is kept.
 awk -v dir="$out/calls" -v reps=5 '
 	/^IN: / { cur = ""; inblk = 1; next }
 	inblk && /^0x[0-9a-f]+:/ {
