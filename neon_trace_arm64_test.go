@@ -3,6 +3,7 @@
 package quiver
 
 import (
+	"math"
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -27,9 +28,10 @@ func traceMark(id int) { traceSink += int64(id) }
 
 // TestNEONCallTrace runs the calls whose simulated cost chooses the NEON
 // crossovers (scripts/neon-mca.sh, docs/neon.md): the masked 32- and
-// 64-bit sums and the checked sums at lengths below kernel.SmallCut, each
-// once through the inline word loop and once through the kernel (with
-// the backend's wideWordCut set to reach each), traceReps times between
+// 64-bit sums, the checked sums and dense Min at lengths below
+// kernel.SmallCut, each once through the inline loop and once through the
+// kernel (with the backend's wideWordCut set to reach each, or Min's
+// kernel call made directly), traceReps times between
 // two traceMark calls, after one untraced call that warms the path. It
 // logs one line per traced call, in order, for the script to label the
 // trace's segments. It only runs with QUIVER_NEON_TRACE set: the trace, not the
@@ -49,32 +51,65 @@ func TestNEONCallTrace(t *testing.T) {
 	for i := range bm {
 		bm[i] = byte(r.Uint32()) // about half the elements valid
 	}
-	x64 := make([]int64, kernel.SmallCut)
+	x64 := make([]int64, 2*kernel.SmallCut)
 	x32 := make([]int32, kernel.SmallCut)
 	for i := range x64 {
-		x64[i], x32[i] = int64(r.Uint64()>>8), int32(r.Uint32()>>8)
+		x64[i] = int64(r.Uint64() >> 8)
 	}
+	for i := range x32 {
+		x32[i] = int32(r.Uint32() >> 8)
+	}
+	f64 := make([]float64, 2*kernel.SmallCut)
+	for i := range f64 {
+		f64[i] = r.NormFloat64()
+	}
+	// call is the operation as a user calls it, which takes the word
+	// loop below wideWordCut; for Min, whose cut (SmallCut) no backend
+	// field moves, call is the inline loop Min runs below SmallCut and
+	// kernel what it calls from there, each called directly so that both
+	// can run at every length up to max.
 	ops := []struct {
-		name string
-		call func(n int) int64
+		name   string
+		max    int
+		call   func(n int) int64
+		kernel func(n int) int64
 	}{
-		{"SumInt-int64-masked", func(n int) int64 { return SumInt(x64[:n], Valid(bm, 0)) }},
-		{"SumInt-int32-masked", func(n int) int64 { return SumInt(x32[:n], Valid(bm, 0)) }},
-		{"SumChecked-int64-masked", func(n int) int64 { return SumChecked(x64[:n], Valid(bm, 0)).Sum }},
-		{"SumChecked-int64-dense", func(n int) int64 { return SumChecked(x64[:n]).Sum }},
+		{"SumInt-int64-masked", kernel.SmallCut, func(n int) int64 { return SumInt(x64[:n], Valid(bm, 0)) }, nil},
+		{"SumInt-int32-masked", kernel.SmallCut, func(n int) int64 { return SumInt(x32[:n], Valid(bm, 0)) }, nil},
+		{"SumChecked-int64-masked", kernel.SmallCut, func(n int) int64 { return SumChecked(x64[:n], Valid(bm, 0)).Sum }, nil},
+		{"SumChecked-int64-dense", kernel.SmallCut, func(n int) int64 { return SumChecked(x64[:n]).Sum }, nil},
+		{"Min-float64-dense", 2 * kernel.SmallCut,
+			func(n int) int64 {
+				lo, _, _ := kernel.FloatExtremes(f64[:n], kernel.WantMin)
+				return int64(math.Float64bits(lo))
+			},
+			func(n int) int64 {
+				lo, _, _ := kernel.Summary(b.isa, f64[:n], nil, 0, kernel.WantMin)
+				return int64(math.Float64bits(lo))
+			}},
+		{"Min-int64-dense", 2 * kernel.SmallCut,
+			func(n int) int64 { return kernel.IntMin(x64[:n]) },
+			func(n int) int64 {
+				lo, _, _ := kernel.Summary(b.isa, x64[:n], nil, 0, kernel.WantMin)
+				return lo
+			}},
 	}
 	id := 0
 	for _, op := range ops {
-		for n := 8; n < kernel.SmallCut; n += 8 {
+		for n := 8; n < op.max; n += 8 {
 			for _, path := range []string{"word", "kernel"} {
 				b.wideWordCut = kernel.SmallCut // the word loop below SmallCut
+				call := op.call
 				if path == "kernel" {
 					b.wideWordCut = 0
+					if op.kernel != nil {
+						call = op.kernel
+					}
 				}
-				want := op.call(n)
+				want := call(n)
 				for range traceReps {
 					traceMark(id)
-					got := op.call(n)
+					got := call(n)
 					traceMark(id)
 					if got != want {
 						t.Fatalf("%s n=%d %s: %d, then %d", op.name, n, path, want, got)

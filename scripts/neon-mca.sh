@@ -164,7 +164,7 @@ for m in $MODELS; do
 		END { printf "| %s | %s, %s | %d | %d | %d | %.2f |\n", m, l32, l64, nl, nv, dw, strict }'
 done
 
-# The crossovers: whole calls, word loop against kernel, below SmallCut.
+# The crossovers: whole calls, inline loop against kernel, below SmallCut.
 # TestNEONCallTrace (neon_trace_arm64_test.go) makes each call between two
 # calls of traceMark; qemu-aarch64 logs every translated block (in_asm)
 # and every block it runs (exec, nochain: each execution); the calls'
@@ -208,7 +208,7 @@ awk -v dir="$out/calls" -v reps=5 '
 	}' "$out/trace.log"
 rm -f "$out/trace.log" # some 60 MB
 
-printf '\n| call | n | model | word loop (cycles) | kernel (cycles) | kernel/word |\n|---|---|---|---|---|---|\n'
+printf '\n| call | n | model | inline loop (cycles) | kernel (cycles) | kernel/inline |\n|---|---|---|---|---|---|\n'
 grep -o 'trace [0-9]* .*' "$out/trace.out" | while read -r _ id op n path; do
 	if [ ! -f "$out/calls/$id.s" ]; then
 		echo "no uninterrupted trace of $op n=$n $path" >&2
