@@ -82,9 +82,23 @@ func (i ISA) WideWordCut() int {
 		// 25.4 against 37.8 ns masked, 17.9 against 21.5 ns dense (the
 		// harness's call included in each).
 		return 32
+	case NEON:
+		return neonWideWordCut
 	}
 	return SmallCut
 }
+
+// neonWideWordCut is WideWordCut on NEON, chosen from simulated whole
+// calls (scripts/neon-mca.sh; docs/neon.md, "Crossovers"): llvm-mca over
+// the executed instructions of a masked int64 or int32 SumInt and of a
+// masked or dense int64 SumChecked, word loop against kernel, at n = 8 to
+// 56. From 48 the kernel is level or ahead in 15 of the 16 call-and-model
+// pairs (Apple M1 and Neoverse N1, V1 and N2 models: 0.38 to 0.85 of the
+// word loop's cycles; Neoverse V2: 0.78 to 0.96, and 1.06 for the dense
+// checked sum); at 40 the V2 model loses up to 1.21 and the N2 model's
+// int64 margin (0.93) is within what llvm-mca leaves out, which is more of
+// the kernel's path (calls, returns and taken branches) than of the loop's.
+const neonWideWordCut = 48
 
 // Extremes says which results of the summary kernels a caller needs.
 type Extremes uint8

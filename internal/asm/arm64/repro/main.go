@@ -128,9 +128,11 @@ func fold(f *neon.File, t neon.Type) neon.Func {
 	f.EOR(res, res, res)
 	loop(f, func() {
 		if t.Size == 8 {
-			f.I("VLD1.P", fmt.Sprintf("32(%s)", rx), "[V6.D2, V7.D2]")
+			f.I("VLD1", fmt.Sprintf("(%s)", rx), "[V6.D2, V7.D2]")
+			f.I("ADD", "$32", string(rx)) // not a writeback: see neon.Load4
 		} else {
-			f.I("VLD1.P", fmt.Sprintf("16(%s)", rx), fmt.Sprintf("[V%d.S4]", in))
+			f.I("VLD1", fmt.Sprintf("(%s)", rx), fmt.Sprintf("[V%d.S4]", in))
+			f.I("ADD", "$16", string(rx))
 			f.FCVTL(6, in, false)
 			f.FCVTL(7, in, true)
 		}

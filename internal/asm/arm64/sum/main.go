@@ -23,7 +23,9 @@ func main() { neon.Main(generator, generate) }
 //	result memory, R4 and R6 scratch;
 //	V0-V3 the four accumulators, V4-V7 the loaded data, V8 the bits of one
 //	iteration, V9-V12 the lane masks, V13-V14 scratch, V16-V23 the mask
-//	constants, V24 the masked-lane value.
+//	constants, V24 the masked-lane value (float sums); the integer sums'
+//	second set of accumulators in V24-V27 (and the 8- and 16-bit sums'
+//	narrow ones in V24-V31).
 const (
 	rx, rn, rbm, rsh, r4, racc, r6 = neon.R("R0"), neon.R("R1"), neon.R("R2"), neon.R("R3"), neon.R("R4"), neon.R("R5"), neon.R("R6")
 )
@@ -56,6 +58,25 @@ func loop(f *neon.File, body func()) {
 	f.I("CBZ", string(rn), "done")
 	f.P("loop:")
 	body()
+	f.I("SUBS", "$1", string(rn), string(rn))
+	f.I("BNE", "loop")
+	f.P("done:")
+}
+
+// loop2 is loop with the body written twice, the second copy on the
+// second set of accumulators (set 1) and an exit between the two, so that
+// the count stays one per 64 bytes: each accumulator then takes every
+// other iteration, and the loop runs twice as many independent chains as
+// one set holds. The integer sums need them: SADALP/UADALP take 4 cycles
+// (llvm-mca's Neoverse V1 model) and vector ADD 2, so four chains of one
+// instruction per iteration cannot keep up with the loads.
+func loop2(f *neon.File, body func(set int)) {
+	f.I("CBZ", string(rn), "done")
+	f.P("loop:")
+	body(0)
+	f.I("SUBS", "$1", string(rn), string(rn))
+	f.I("BEQ", "done")
+	body(1)
 	f.I("SUBS", "$1", string(rn), string(rn))
 	f.I("BNE", "loop")
 	f.P("done:")
@@ -152,10 +173,11 @@ func widenInto(f *neon.File, t neon.Type, acc, x neon.V) {
 
 // narrowRuns is the loop of the 8- and 16-bit sums: rather than widen
 // every vector to 64 bits, each iteration adds pairs of elements into
-// lanes twice as wide (V24-V27, one per vector), for runs short enough
-// that those lanes cannot overflow (an 8-bit pair sum is within ±2^9, so
-// 128 of them fit 16 bits; a 16-bit pair sum within ±2^17, so 2^15 of them
-// fit 32 bits), and only at the end of a run widens them into the 64-bit
+// lanes twice as wide (V24-V27, one per vector, on even iterations of a
+// run and V28-V31 on odd ones: see loop2), for runs short enough that
+// those lanes cannot overflow (an 8-bit pair sum is within ±2^9, so 128 of
+// them fit 16 bits; a 16-bit pair sum within ±2^17, so 2^15 of them fit 32
+// bits), and only at the end of a run widens them into the 64-bit
 // accumulators.
 func narrowRuns(f *neon.File, t neon.Type, load func()) {
 	a := t.Q()
@@ -169,19 +191,26 @@ func narrowRuns(f *neon.File, t neon.Type, load func()) {
 	f.I("CMP", string(r6), string(rn))
 	f.I("CSEL", "LT", string(rn), string(r6), string(r6)) // r6 = min(rn, run)
 	f.I("SUB", string(r6), string(rn), string(rn))
-	for v := neon.V(24); v < 28; v++ {
+	for v := neon.V(24); v < 32; v++ {
 		f.EOR(v, v, v)
 	}
 	f.P("inner:")
-	load()
-	for v := neon.V(0); v < 4; v++ {
-		f.ADALP(t.Signed, a, 24+v, 4+v)
+	for set := neon.V(0); set < 2; set++ {
+		load()
+		for v := neon.V(0); v < 4; v++ {
+			f.ADALP(t.Signed, a, 24+4*set+v, 4+v)
+		}
+		f.I("SUBS", "$1", string(r6), string(r6))
+		if set == 0 {
+			f.I("BEQ", "flush")
+		}
 	}
-	f.I("SUBS", "$1", string(r6), string(r6))
 	f.I("BNE", "inner")
+	f.P("flush:")
 	wide := neon.Type{Name: t.Name, Size: 2 * t.Size, Signed: t.Signed}
 	for v := neon.V(0); v < 4; v++ {
 		widenInto(f, wide, v, 24+v)
+		widenInto(f, wide, v, 28+v)
 	}
 	f.I("CBNZ", string(rn), "outer")
 	f.P("done:")
@@ -224,9 +253,7 @@ func intSum(f *neon.File, t neon.Type, masked bool) neon.Func {
 	}
 	load := func() {
 		if masked {
-			n := neon.BitmapBytes(t)
-			f.LoadBits(n, n, rbm, r4)
-			exp.Expand(f, r4, masks)
+			exp.LoadExpand(f, rbm, r4, masks)
 		}
 		f.Load4(a, rx, 4)
 		if masked {
@@ -236,12 +263,19 @@ func intSum(f *neon.File, t neon.Type, masked bool) neon.Func {
 		}
 	}
 	if t.Size > 2 {
-		loop(f, func() {
+		// Two sets of accumulators, V0-V3 and V24-V27 (loop2).
+		for v := neon.V(24); v < 28; v++ {
+			f.EOR(v, v, v)
+		}
+		loop2(f, func(set int) {
 			load()
 			for v := neon.V(0); v < 4; v++ {
-				widenInto(f, t, v, 4+v)
+				widenInto(f, t, 24*neon.V(set)+v, 4+v)
 			}
 		})
+		for v := neon.V(0); v < 4; v++ {
+			f.ADD(neon.D2, v, v, 24+v)
+		}
 	} else {
 		narrowRuns(f, t, load)
 	}
@@ -289,12 +323,17 @@ func splitSum(f *neon.File, t neon.Type, masked bool) neon.Func {
 	if masked {
 		exp = neon.NewExpander(f, t, 8, 16)
 	}
-	loop(f, func() {
+	// Two sets of accumulators, V0-V3 and V24-V27 (loop2).
+	for v := neon.V(24); v < 28; v++ {
+		f.EOR(v, v, v)
+	}
+	loop2(f, func(set int) {
 		if masked {
 			f.LoadBits(1, 1, rbm, r4)
 			exp.Expand(f, r4, masks)
 		}
 		f.Load4(a, rx, 4)
+		acc := 24 * neon.V(set)
 		for p := neon.V(0); p < 2; p++ {
 			x0, x1 := 4+2*p, 5+2*p
 			if masked {
@@ -303,10 +342,13 @@ func splitSum(f *neon.File, t neon.Type, masked bool) neon.Func {
 			}
 			f.UZP1(neon.S4, 13, x0, x1) // low halves of the two vectors
 			f.UZP2(neon.S4, 14, x0, x1) // high halves
-			f.ADALP(false, neon.S4, p, 13)
-			f.ADALP(t.Signed, neon.S4, 2+p, 14)
+			f.ADALP(false, neon.S4, acc+p, 13)
+			f.ADALP(t.Signed, neon.S4, acc+2+p, 14)
 		}
 	})
+	for v := neon.V(0); v < 4; v++ {
+		f.ADD(neon.D2, v, v, 24+v)
+	}
 	f.ADD(neon.D2, 0, 0, 1)
 	f.ADD(neon.D2, 1, 2, 3)
 	f.I("VST1", "[V0.D2, V1.D2]", "("+string(racc)+")")

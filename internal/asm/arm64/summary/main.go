@@ -134,9 +134,7 @@ func summary(f *neon.File, t neon.Type, masked bool) neon.Func {
 	f.I("CBZ", string(rn), "done")
 	f.P("loop:")
 	if masked {
-		n := neon.BitmapBytes(t)
-		f.LoadBits(n, n, rbm, r4)
-		exp.Expand(f, r4, masks)
+		exp.LoadExpand(f, rbm, r4, masks)
 	}
 	f.Load4(a, rx, 24)
 	for v := neon.V(0); v < 4; v++ {
