@@ -55,7 +55,25 @@ type summaryAsm[T num.Number] struct {
 }
 
 func (k summaryAsm[T]) dense(x []T) (lo, hi T, nan bool) {
-	return summaryDenseAsm(k.isa, k.want, x)
+	lo, hi, nan = summaryDenseAsm(k.isa, k.want, x)
+	if nan && k.isa == AVX2 {
+		// The AVX2 dense float kernels detect NaN by sentinel sums, which
+		// also turn NaN where +Inf meets -Inf or a sum overflows both
+		// ways (their lo and hi leave NaN out either way): the rare alarm
+		// is settled by an exact scan.
+		nan = hasNaN(x)
+	}
+	return lo, hi, nan
+}
+
+// hasNaN says whether an element of x is NaN.
+func hasNaN[T num.Number](x []T) bool {
+	for _, v := range x {
+		if v != v {
+			return true
+		}
+	}
+	return false
 }
 
 func (k summaryAsm[T]) masked(x []T, bits []byte, tail uint64) (lo, hi T, valid int, nan bool) {
