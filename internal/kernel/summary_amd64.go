@@ -86,7 +86,6 @@ func (k summaryAsm[T]) masked(x []T, bits []byte, tail uint64) (lo, hi T, valid 
 // multiple of 8 is handled by folding the elements before the next byte
 // boundary here, so the kernels see a byte-aligned bitmap without a copy.
 func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, nan bool) {
-	lo, hi = summaryStart[T]()
 	if bits == nil {
 		m := len(x)
 		if !k.tailInAsm {
@@ -94,12 +93,15 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 		}
 		if m > 0 {
 			lo, hi, nan = k.dense(x[:m])
+		} else {
+			lo, hi = summaryStart[T]()
 		}
 		for _, v := range x[m:] {
 			lo, hi, nan = summaryFold(lo, hi, nan, v)
 		}
 		return lo, hi, len(x), nan
 	}
+	lo, hi = summaryStart[T]()
 	h := min((8-off&7)&7, len(x))
 	for i, v := range x[:h] {
 		if p := off + i; bits[p>>3]>>(p&7)&1 != 0 {
@@ -189,7 +191,7 @@ func floatMax[T num.Number](k summaryAsm[T], x []T, bits []byte, off int) (lo, h
 // kernel, and neither rescue is needed unless the column has a NaN or a
 // zero extreme.
 func (k summaryAsm[T]) denseExtreme(x []T, want Extremes) T {
-	lo, hi := summaryStart[T]()
+	var lo, hi T
 	nan := false
 	m := len(x)
 	if !k.tailInAsm {
@@ -197,6 +199,8 @@ func (k summaryAsm[T]) denseExtreme(x []T, want Extremes) T {
 	}
 	if m > 0 {
 		lo, hi, nan = k.dense(x[:m])
+	} else {
+		lo, hi = summaryStart[T]()
 	}
 	for _, v := range x[m:] {
 		nan = nan || v != v
