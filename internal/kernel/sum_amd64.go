@@ -39,6 +39,9 @@ func sumFloatAVX[T float32 | float64](isa ISA, x []T, bits []byte, off int) T {
 			s = T(sumF64AVX2(num.Cast[float64](x[:full]), bits, off))
 		}
 	}
+	if full == len(x) {
+		return s // no tail: a call fewer
+	}
 	return AddValid(s, x[full:], bits, off+full)
 }
 
@@ -57,6 +60,9 @@ func sumIntAVX[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []b
 	var s S
 	if full > 0 {
 		s = sumAsm[T, S](isa, x[:full], bits, off)
+	}
+	if full == len(x) {
+		return s // no tail: a call fewer
 	}
 	if bits == nil {
 		return s + SumInts[T, S](x[full:])
