@@ -20,6 +20,12 @@ func summaryAVX[T num.Number](isa ISA, x []T, bits []byte, off int, want Extreme
 		lo, hi, valid, _ = k.run(x, bits, off)
 		return lo, hi, valid
 	}
+	if bits == nil && len(x) > 0 && want != WantBoth {
+		// Dense Min or Max: the single-extreme kernel straight away.
+		k.want = want
+		e := k.denseExtreme(x, want)
+		return e, e, len(x)
+	}
 	switch want {
 	case WantMin:
 		k.want = WantMin
