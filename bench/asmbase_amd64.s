@@ -1,0 +1,171 @@
+//go:build amd64
+
+#include "textflag.h"
+
+// func asmSum4F64(x []float64) float64
+TEXT ·asmSum4F64(SB), NOSPLIT, $32-32
+	MOVQ   x_base+0(FP), SI
+	MOVQ   x_len+8(FP), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	SHRQ   $4, CX
+	JZ     fold4f64
+
+loop4f64:
+	VADDPD (SI), Y0, Y0
+	VADDPD 32(SI), Y1, Y1
+	VADDPD 64(SI), Y2, Y2
+	VADDPD 96(SI), Y3, Y3
+	ADDQ   $128, SI
+	DECQ   CX
+	JNZ    loop4f64
+
+fold4f64:
+	VADDPD  Y2, Y0, Y0
+	VADDPD  Y3, Y1, Y1
+	VADDPD  Y1, Y0, Y0
+	VMOVUPD Y0, (SP)
+	VZEROUPPER
+	XORPD   X0, X0
+	ADDSD   (SP), X0
+	ADDSD   8(SP), X0
+	ADDSD   16(SP), X0
+	ADDSD   24(SP), X0
+	MOVSD   X0, ret+24(FP)
+	RET
+
+// func asmSum8F64(x []float64) float64
+TEXT ·asmSum8F64(SB), NOSPLIT, $32-32
+	MOVQ   x_base+0(FP), SI
+	MOVQ   x_len+8(FP), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	SHRQ   $5, CX
+	JZ     fold8f64
+
+loop8f64:
+	VADDPD (SI), Y0, Y0
+	VADDPD 32(SI), Y1, Y1
+	VADDPD 64(SI), Y2, Y2
+	VADDPD 96(SI), Y3, Y3
+	VADDPD 128(SI), Y4, Y4
+	VADDPD 160(SI), Y5, Y5
+	VADDPD 192(SI), Y6, Y6
+	VADDPD 224(SI), Y7, Y7
+	ADDQ   $256, SI
+	DECQ   CX
+	JNZ    loop8f64
+
+fold8f64:
+	VADDPD  Y4, Y0, Y0
+	VADDPD  Y5, Y1, Y1
+	VADDPD  Y6, Y2, Y2
+	VADDPD  Y7, Y3, Y3
+	VADDPD  Y2, Y0, Y0
+	VADDPD  Y3, Y1, Y1
+	VADDPD  Y1, Y0, Y0
+	VMOVUPD Y0, (SP)
+	VZEROUPPER
+	XORPD   X0, X0
+	ADDSD   (SP), X0
+	ADDSD   8(SP), X0
+	ADDSD   16(SP), X0
+	ADDSD   24(SP), X0
+	MOVSD   X0, ret+24(FP)
+	RET
+
+// func asmSum4F32(x []float32) float32
+TEXT ·asmSum4F32(SB), NOSPLIT, $32-28
+	MOVQ   x_base+0(FP), SI
+	MOVQ   x_len+8(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	SHRQ   $5, CX
+	JZ     fold4f32
+
+loop4f32:
+	VADDPS (SI), Y0, Y0
+	VADDPS 32(SI), Y1, Y1
+	VADDPS 64(SI), Y2, Y2
+	VADDPS 96(SI), Y3, Y3
+	ADDQ   $128, SI
+	DECQ   CX
+	JNZ    loop4f32
+
+fold4f32:
+	VADDPS  Y2, Y0, Y0
+	VADDPS  Y3, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS Y0, (SP)
+	VZEROUPPER
+	XORPS   X0, X0
+	ADDSS   (SP), X0
+	ADDSS   4(SP), X0
+	ADDSS   8(SP), X0
+	ADDSS   12(SP), X0
+	ADDSS   16(SP), X0
+	ADDSS   20(SP), X0
+	ADDSS   24(SP), X0
+	ADDSS   28(SP), X0
+	MOVSS   X0, ret+24(FP)
+	RET
+
+// func asmSum8F32(x []float32) float32
+TEXT ·asmSum8F32(SB), NOSPLIT, $32-28
+	MOVQ   x_base+0(FP), SI
+	MOVQ   x_len+8(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	SHRQ   $6, CX
+	JZ     fold8f32
+
+loop8f32:
+	VADDPS (SI), Y0, Y0
+	VADDPS 32(SI), Y1, Y1
+	VADDPS 64(SI), Y2, Y2
+	VADDPS 96(SI), Y3, Y3
+	VADDPS 128(SI), Y4, Y4
+	VADDPS 160(SI), Y5, Y5
+	VADDPS 192(SI), Y6, Y6
+	VADDPS 224(SI), Y7, Y7
+	ADDQ   $256, SI
+	DECQ   CX
+	JNZ    loop8f32
+
+fold8f32:
+	VADDPS  Y4, Y0, Y0
+	VADDPS  Y5, Y1, Y1
+	VADDPS  Y6, Y2, Y2
+	VADDPS  Y7, Y3, Y3
+	VADDPS  Y2, Y0, Y0
+	VADDPS  Y3, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS Y0, (SP)
+	VZEROUPPER
+	XORPS   X0, X0
+	ADDSS   (SP), X0
+	ADDSS   4(SP), X0
+	ADDSS   8(SP), X0
+	ADDSS   12(SP), X0
+	ADDSS   16(SP), X0
+	ADDSS   20(SP), X0
+	ADDSS   24(SP), X0
+	ADDSS   28(SP), X0
+	MOVSS   X0, ret+24(FP)
+	RET
