@@ -107,13 +107,23 @@ func (k reproKernels[T]) maxExp(x []T) int {
 // its step; the tail's fold sums are multiples of the same grids and add
 // to the kernel's exactly.
 func (k reproKernels[T]) fold(x []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
+	return k.foldNext(x, nil, mA, mB, mC)
+}
+
+// foldNext is fold with next, the block that follows x (if any), handed
+// to the kernel to prefetch while it folds x.
+func (k reproKernels[T]) foldNext(x, next []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
 	if k.id == reproGo {
 		return reproFold(x, mA, mB, mC)
 	}
 	_, step := reproSteps[T](k.id)
 	full := len(x) - len(x)%step
 	if full > 0 {
-		a, b, c, resid = archReproFold(k.id, x[:full], mA, mB, mC)
+		pf := x // nothing to fetch: x itself is in cache
+		if len(next) >= full {
+			pf = next
+		}
+		a, b, c, resid = archReproFold(k.id, x[:full], pf[:full], mA, mB, mC)
 	}
 	ta, tb, tc, tr := reproFold(x[full:], mA, mB, mC)
 	return a + ta, b + tb, c + tc, resid | tr
@@ -271,6 +281,7 @@ func reproAddDense[T float32 | float64](a *ReproAcc, k reproKernels[T], x []T) {
 	for len(x) > 0 {
 		blk := x[:min(len(x), reproBlock)]
 		x = x[len(blk):]
+		next := x[:min(len(x), len(blk))]
 		e := reproExp64[T](k.maxExp(blk))
 		if e == 0 {
 			for _, v := range blk {
@@ -280,7 +291,7 @@ func reproAddDense[T float32 | float64](a *ReproAcc, k reproKernels[T], x []T) {
 			continue
 		}
 		mA, mB, mC := reproMagic(e)
-		sA, sB, sC, res := k.fold(blk, mA, mB, mC)
+		sA, sB, sC, res := k.foldNext(blk, next, mA, mB, mC)
 		if res != 0 {
 			sA, sB, sC = reproFoldDeposit(a, blk, mA, mB, mC)
 		}

@@ -27,22 +27,22 @@ func archReproMax[T float32 | float64](id reproID, x []T) uint64 {
 }
 
 // archReproFold runs the fold kernel id on x, a multiple of its step,
-// with a direct call.
-func archReproFold[T float32 | float64](id reproID, x []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
+// with a direct call; pf (at least as long as x) is prefetched meanwhile.
+func archReproFold[T float32 | float64](id reproID, x, pf []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
 	f32 := num.KindOf[T]() == num.Float32
 	switch {
 	case id == reproAVX512 && f32:
-		return reproFoldF32FMAAVX512(num.Cast[float32](x), mA, mB, mC)
+		return reproFoldF32FMAAVX512(num.Cast[float32](x), num.Cast[float32](pf), mA, mB, mC)
 	case id == reproAVX512:
-		return reproFoldF64FMAAVX512(num.Cast[float64](x), mA, mB, mC)
+		return reproFoldF64FMAAVX512(num.Cast[float64](x), num.Cast[float64](pf), mA, mB, mC)
 	case id == reproAVX2FMA && f32:
-		return reproFoldF32FMAAVX2(num.Cast[float32](x), mA, mB, mC)
+		return reproFoldF32FMAAVX2(num.Cast[float32](x), num.Cast[float32](pf), mA, mB, mC)
 	case id == reproAVX2FMA:
-		return reproFoldF64FMAAVX2(num.Cast[float64](x), mA, mB, mC)
+		return reproFoldF64FMAAVX2(num.Cast[float64](x), num.Cast[float64](pf), mA, mB, mC)
 	case id == reproAVX2 && f32:
-		return reproFoldF32AVX2(num.Cast[float32](x), mA, mB, mC)
+		return reproFoldF32AVX2(num.Cast[float32](x), num.Cast[float32](pf), mA, mB, mC)
 	case id == reproAVX2:
-		return reproFoldF64AVX2(num.Cast[float64](x), mA, mB, mC)
+		return reproFoldF64AVX2(num.Cast[float64](x), num.Cast[float64](pf), mA, mB, mC)
 	}
 	panic("quiver: internal error: no reproducible-sum kernels here")
 }

@@ -50,18 +50,19 @@ max_done:
 	VZEROUPPER
 	RET
 
-// func reproFoldF32AVX2(x []float32, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
-// Requires: AVX, AVX2
-TEXT ·reproFoldF32AVX2(SB), NOSPLIT, $0-80
+// func reproFoldF32AVX2(x []float32, pf []float32, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·reproFoldF32AVX2(SB), NOSPLIT, $0-104
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
-	VBROADCASTSD mA+24(FP), Y0
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+48(FP), Y0
 	VMOVAPD      Y0, Y1
 	VMOVAPD      Y0, Y0
-	VBROADCASTSD mB+32(FP), Y2
+	VBROADCASTSD mB+56(FP), Y2
 	VMOVAPD      Y2, Y3
 	VMOVAPD      Y2, Y2
-	VBROADCASTSD mC+40(FP), Y4
+	VBROADCASTSD mC+64(FP), Y4
 	VMOVAPD      Y4, Y5
 	VMOVAPD      Y4, Y4
 	VPXOR        Y6, Y6, Y6
@@ -73,40 +74,42 @@ TEXT ·reproFoldF32AVX2(SB), NOSPLIT, $0-80
 	JL           fold_done
 
 fold_loop:
-	VADDPD    Y8, Y5, Y11
-	VSUBPD    Y5, Y11, Y12
-	VMOVAPD   Y11, Y5
-	VSUBPD    Y12, Y8, Y8
-	VORPD     Y8, Y10, Y10
-	VADDPD    Y9, Y4, Y8
-	VSUBPD    Y4, Y8, Y11
-	VMOVAPD   Y8, Y4
-	VSUBPD    Y11, Y9, Y9
-	VORPD     Y9, Y10, Y10
-	VADDPD    Y6, Y3, Y8
-	VSUBPD    Y3, Y8, Y9
-	VMOVAPD   Y8, Y3
-	VSUBPD    Y9, Y6, Y6
-	VMOVAPD   Y6, Y8
-	VADDPD    Y7, Y2, Y6
-	VSUBPD    Y2, Y6, Y9
-	VMOVAPD   Y6, Y2
-	VSUBPD    Y9, Y7, Y7
-	VMOVAPD   Y7, Y9
-	VCVTPS2PD (AX), Y6
-	VADDPD    Y6, Y1, Y7
-	VSUBPD    Y1, Y7, Y11
-	VMOVAPD   Y7, Y1
-	VSUBPD    Y11, Y6, Y6
-	VCVTPS2PD 16(AX), Y7
-	VADDPD    Y7, Y0, Y11
-	VSUBPD    Y0, Y11, Y12
-	VMOVAPD   Y11, Y0
-	VSUBPD    Y12, Y7, Y7
-	ADDQ      $0x00000020, AX
-	SUBQ      $0x00000008, CX
-	CMPQ      CX, $0x00000008
-	JGE       fold_loop
+	PREFETCHT1 (DX)
+	ADDQ       $0x00000020, DX
+	VADDPD     Y8, Y5, Y11
+	VSUBPD     Y5, Y11, Y12
+	VMOVAPD    Y11, Y5
+	VSUBPD     Y12, Y8, Y8
+	VORPD      Y8, Y10, Y10
+	VADDPD     Y9, Y4, Y8
+	VSUBPD     Y4, Y8, Y11
+	VMOVAPD    Y8, Y4
+	VSUBPD     Y11, Y9, Y9
+	VORPD      Y9, Y10, Y10
+	VADDPD     Y6, Y3, Y8
+	VSUBPD     Y3, Y8, Y9
+	VMOVAPD    Y8, Y3
+	VSUBPD     Y9, Y6, Y6
+	VMOVAPD    Y6, Y8
+	VADDPD     Y7, Y2, Y6
+	VSUBPD     Y2, Y6, Y9
+	VMOVAPD    Y6, Y2
+	VSUBPD     Y9, Y7, Y7
+	VMOVAPD    Y7, Y9
+	VCVTPS2PD  (AX), Y6
+	VADDPD     Y6, Y1, Y7
+	VSUBPD     Y1, Y7, Y11
+	VMOVAPD    Y7, Y1
+	VSUBPD     Y11, Y6, Y6
+	VCVTPS2PD  16(AX), Y7
+	VADDPD     Y7, Y0, Y11
+	VSUBPD     Y0, Y11, Y12
+	VMOVAPD    Y11, Y0
+	VSUBPD     Y12, Y7, Y7
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, CX
+	CMPQ       CX, $0x00000008
+	JGE        fold_loop
 
 fold_done:
 	// Drain the pipeline: folds B and C for the last loads, then fold C.
@@ -143,7 +146,7 @@ fold_done:
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD mA+24(FP), Y6
+	VBROADCASTSD mA+48(FP), Y6
 	VSUBPD       Y6, Y1, Y1
 	VSUBPD       Y6, Y0, Y0
 	VADDPD       Y0, Y1, Y1
@@ -151,8 +154,8 @@ fold_done:
 	VADDPD       X0, X1, X1
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
-	VMOVSD       X1, a+48(FP)
-	VBROADCASTSD mB+32(FP), Y0
+	VMOVSD       X1, a+72(FP)
+	VBROADCASTSD mB+56(FP), Y0
 	VSUBPD       Y0, Y3, Y3
 	VSUBPD       Y0, Y2, Y2
 	VADDPD       Y2, Y3, Y3
@@ -160,8 +163,8 @@ fold_done:
 	VADDPD       X0, X3, X3
 	VPERMILPD    $0x01, X3, X0
 	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+56(FP)
-	VBROADCASTSD mC+40(FP), Y0
+	VMOVSD       X3, b+80(FP)
+	VBROADCASTSD mC+64(FP), Y0
 	VSUBPD       Y0, Y5, Y5
 	VSUBPD       Y0, Y4, Y4
 	VADDPD       Y4, Y5, Y5
@@ -169,7 +172,7 @@ fold_done:
 	VADDPD       X0, X5, X5
 	VPERMILPD    $0x01, X5, X0
 	VADDSD       X0, X5, X5
-	VMOVSD       X5, c+64(FP)
+	VMOVSD       X5, c+88(FP)
 	VEXTRACTF128 $0x01, Y10, X0
 	VPOR         X0, X10, X10
 	VPSHUFD      $0x4e, X10, X0
@@ -177,22 +180,23 @@ fold_done:
 	VMOVQ        X10, AX
 	MOVQ         $0x7fffffffffffffff, CX
 	ANDQ         CX, AX
-	MOVQ         AX, resid+72(FP)
+	MOVQ         AX, resid+96(FP)
 	VZEROUPPER
 	RET
 
-// func reproFoldF32FMAAVX2(x []float32, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
-// Requires: AVX, AVX2, FMA3
-TEXT ·reproFoldF32FMAAVX2(SB), NOSPLIT, $0-80
+// func reproFoldF32FMAAVX2(x []float32, pf []float32, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·reproFoldF32FMAAVX2(SB), NOSPLIT, $0-104
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
-	VBROADCASTSD mA+24(FP), Y0
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+48(FP), Y0
 	VMOVAPD      Y0, Y1
 	VMOVAPD      Y0, Y0
-	VBROADCASTSD mB+32(FP), Y2
+	VBROADCASTSD mB+56(FP), Y2
 	VMOVAPD      Y2, Y3
 	VMOVAPD      Y2, Y2
-	VBROADCASTSD mC+40(FP), Y4
+	VBROADCASTSD mC+64(FP), Y4
 	VMOVAPD      Y4, Y5
 	VMOVAPD      Y4, Y4
 	VPXOR        Y6, Y6, Y6
@@ -200,13 +204,15 @@ TEXT ·reproFoldF32FMAAVX2(SB), NOSPLIT, $0-80
 	VPXOR        Y8, Y8, Y8
 	VPXOR        Y9, Y9, Y9
 	VPXOR        Y10, Y10, Y10
-	MOVQ         $0x3ff0000000000000, DX
-	VMOVQ        DX, X11
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X11
 	VPBROADCASTQ X11, Y11
 	CMPQ         CX, $0x00000008
 	JL           fold_done
 
 fold_loop:
+	PREFETCHT1   (DX)
+	ADDQ         $0x00000020, DX
 	VMOVAPD      Y5, Y12
 	VFMADD231PD  Y11, Y8, Y5
 	VSUBPD       Y12, Y5, Y12
@@ -277,7 +283,7 @@ fold_done:
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD mA+24(FP), Y6
+	VBROADCASTSD mA+48(FP), Y6
 	VSUBPD       Y6, Y1, Y1
 	VSUBPD       Y6, Y0, Y0
 	VADDPD       Y0, Y1, Y1
@@ -285,8 +291,8 @@ fold_done:
 	VADDPD       X0, X1, X1
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
-	VMOVSD       X1, a+48(FP)
-	VBROADCASTSD mB+32(FP), Y0
+	VMOVSD       X1, a+72(FP)
+	VBROADCASTSD mB+56(FP), Y0
 	VSUBPD       Y0, Y3, Y3
 	VSUBPD       Y0, Y2, Y2
 	VADDPD       Y2, Y3, Y3
@@ -294,8 +300,8 @@ fold_done:
 	VADDPD       X0, X3, X3
 	VPERMILPD    $0x01, X3, X0
 	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+56(FP)
-	VBROADCASTSD mC+40(FP), Y0
+	VMOVSD       X3, b+80(FP)
+	VBROADCASTSD mC+64(FP), Y0
 	VSUBPD       Y0, Y5, Y5
 	VSUBPD       Y0, Y4, Y4
 	VADDPD       Y4, Y5, Y5
@@ -303,7 +309,7 @@ fold_done:
 	VADDPD       X0, X5, X5
 	VPERMILPD    $0x01, X5, X0
 	VADDSD       X0, X5, X5
-	VMOVSD       X5, c+64(FP)
+	VMOVSD       X5, c+88(FP)
 	VEXTRACTF128 $0x01, Y10, X0
 	VPOR         X0, X10, X10
 	VPSHUFD      $0x4e, X10, X0
@@ -311,7 +317,7 @@ fold_done:
 	VMOVQ        X10, AX
 	MOVQ         $0x7fffffffffffffff, CX
 	ANDQ         CX, AX
-	MOVQ         AX, resid+72(FP)
+	MOVQ         AX, resid+96(FP)
 	VZEROUPPER
 	RET
 
@@ -361,18 +367,19 @@ max_done:
 	VZEROUPPER
 	RET
 
-// func reproFoldF64AVX2(x []float64, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
-// Requires: AVX, AVX2
-TEXT ·reproFoldF64AVX2(SB), NOSPLIT, $0-80
+// func reproFoldF64AVX2(x []float64, pf []float64, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·reproFoldF64AVX2(SB), NOSPLIT, $0-104
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
-	VBROADCASTSD mA+24(FP), Y0
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+48(FP), Y0
 	VMOVAPD      Y0, Y1
 	VMOVAPD      Y0, Y0
-	VBROADCASTSD mB+32(FP), Y2
+	VBROADCASTSD mB+56(FP), Y2
 	VMOVAPD      Y2, Y3
 	VMOVAPD      Y2, Y2
-	VBROADCASTSD mC+40(FP), Y4
+	VBROADCASTSD mC+64(FP), Y4
 	VMOVAPD      Y4, Y5
 	VMOVAPD      Y4, Y4
 	VPXOR        Y6, Y6, Y6
@@ -384,40 +391,42 @@ TEXT ·reproFoldF64AVX2(SB), NOSPLIT, $0-80
 	JL           fold_done
 
 fold_loop:
-	VADDPD  Y8, Y5, Y11
-	VSUBPD  Y5, Y11, Y12
-	VMOVAPD Y11, Y5
-	VSUBPD  Y12, Y8, Y8
-	VORPD   Y8, Y10, Y10
-	VADDPD  Y9, Y4, Y8
-	VSUBPD  Y4, Y8, Y11
-	VMOVAPD Y8, Y4
-	VSUBPD  Y11, Y9, Y9
-	VORPD   Y9, Y10, Y10
-	VADDPD  Y6, Y3, Y8
-	VSUBPD  Y3, Y8, Y9
-	VMOVAPD Y8, Y3
-	VSUBPD  Y9, Y6, Y6
-	VMOVAPD Y6, Y8
-	VADDPD  Y7, Y2, Y6
-	VSUBPD  Y2, Y6, Y9
-	VMOVAPD Y6, Y2
-	VSUBPD  Y9, Y7, Y7
-	VMOVAPD Y7, Y9
-	VMOVUPD (AX), Y6
-	VADDPD  Y6, Y1, Y7
-	VSUBPD  Y1, Y7, Y11
-	VMOVAPD Y7, Y1
-	VSUBPD  Y11, Y6, Y6
-	VMOVUPD 32(AX), Y7
-	VADDPD  Y7, Y0, Y11
-	VSUBPD  Y0, Y11, Y12
-	VMOVAPD Y11, Y0
-	VSUBPD  Y12, Y7, Y7
-	ADDQ    $0x00000040, AX
-	SUBQ    $0x00000008, CX
-	CMPQ    CX, $0x00000008
-	JGE     fold_loop
+	PREFETCHT1 (DX)
+	ADDQ       $0x00000040, DX
+	VADDPD     Y8, Y5, Y11
+	VSUBPD     Y5, Y11, Y12
+	VMOVAPD    Y11, Y5
+	VSUBPD     Y12, Y8, Y8
+	VORPD      Y8, Y10, Y10
+	VADDPD     Y9, Y4, Y8
+	VSUBPD     Y4, Y8, Y11
+	VMOVAPD    Y8, Y4
+	VSUBPD     Y11, Y9, Y9
+	VORPD      Y9, Y10, Y10
+	VADDPD     Y6, Y3, Y8
+	VSUBPD     Y3, Y8, Y9
+	VMOVAPD    Y8, Y3
+	VSUBPD     Y9, Y6, Y6
+	VMOVAPD    Y6, Y8
+	VADDPD     Y7, Y2, Y6
+	VSUBPD     Y2, Y6, Y9
+	VMOVAPD    Y6, Y2
+	VSUBPD     Y9, Y7, Y7
+	VMOVAPD    Y7, Y9
+	VMOVUPD    (AX), Y6
+	VADDPD     Y6, Y1, Y7
+	VSUBPD     Y1, Y7, Y11
+	VMOVAPD    Y7, Y1
+	VSUBPD     Y11, Y6, Y6
+	VMOVUPD    32(AX), Y7
+	VADDPD     Y7, Y0, Y11
+	VSUBPD     Y0, Y11, Y12
+	VMOVAPD    Y11, Y0
+	VSUBPD     Y12, Y7, Y7
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000008, CX
+	CMPQ       CX, $0x00000008
+	JGE        fold_loop
 
 fold_done:
 	// Drain the pipeline: folds B and C for the last loads, then fold C.
@@ -454,7 +463,7 @@ fold_done:
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD mA+24(FP), Y6
+	VBROADCASTSD mA+48(FP), Y6
 	VSUBPD       Y6, Y1, Y1
 	VSUBPD       Y6, Y0, Y0
 	VADDPD       Y0, Y1, Y1
@@ -462,8 +471,8 @@ fold_done:
 	VADDPD       X0, X1, X1
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
-	VMOVSD       X1, a+48(FP)
-	VBROADCASTSD mB+32(FP), Y0
+	VMOVSD       X1, a+72(FP)
+	VBROADCASTSD mB+56(FP), Y0
 	VSUBPD       Y0, Y3, Y3
 	VSUBPD       Y0, Y2, Y2
 	VADDPD       Y2, Y3, Y3
@@ -471,8 +480,8 @@ fold_done:
 	VADDPD       X0, X3, X3
 	VPERMILPD    $0x01, X3, X0
 	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+56(FP)
-	VBROADCASTSD mC+40(FP), Y0
+	VMOVSD       X3, b+80(FP)
+	VBROADCASTSD mC+64(FP), Y0
 	VSUBPD       Y0, Y5, Y5
 	VSUBPD       Y0, Y4, Y4
 	VADDPD       Y4, Y5, Y5
@@ -480,7 +489,7 @@ fold_done:
 	VADDPD       X0, X5, X5
 	VPERMILPD    $0x01, X5, X0
 	VADDSD       X0, X5, X5
-	VMOVSD       X5, c+64(FP)
+	VMOVSD       X5, c+88(FP)
 	VEXTRACTF128 $0x01, Y10, X0
 	VPOR         X0, X10, X10
 	VPSHUFD      $0x4e, X10, X0
@@ -488,22 +497,23 @@ fold_done:
 	VMOVQ        X10, AX
 	MOVQ         $0x7fffffffffffffff, CX
 	ANDQ         CX, AX
-	MOVQ         AX, resid+72(FP)
+	MOVQ         AX, resid+96(FP)
 	VZEROUPPER
 	RET
 
-// func reproFoldF64FMAAVX2(x []float64, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
-// Requires: AVX, AVX2, FMA3
-TEXT ·reproFoldF64FMAAVX2(SB), NOSPLIT, $0-80
+// func reproFoldF64FMAAVX2(x []float64, pf []float64, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·reproFoldF64FMAAVX2(SB), NOSPLIT, $0-104
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
-	VBROADCASTSD mA+24(FP), Y0
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+48(FP), Y0
 	VMOVAPD      Y0, Y1
 	VMOVAPD      Y0, Y0
-	VBROADCASTSD mB+32(FP), Y2
+	VBROADCASTSD mB+56(FP), Y2
 	VMOVAPD      Y2, Y3
 	VMOVAPD      Y2, Y2
-	VBROADCASTSD mC+40(FP), Y4
+	VBROADCASTSD mC+64(FP), Y4
 	VMOVAPD      Y4, Y5
 	VMOVAPD      Y4, Y4
 	VPXOR        Y6, Y6, Y6
@@ -511,13 +521,15 @@ TEXT ·reproFoldF64FMAAVX2(SB), NOSPLIT, $0-80
 	VPXOR        Y8, Y8, Y8
 	VPXOR        Y9, Y9, Y9
 	VPXOR        Y10, Y10, Y10
-	MOVQ         $0x3ff0000000000000, DX
-	VMOVQ        DX, X11
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X11
 	VPBROADCASTQ X11, Y11
 	CMPQ         CX, $0x00000008
 	JL           fold_done
 
 fold_loop:
+	PREFETCHT1   (DX)
+	ADDQ         $0x00000040, DX
 	VMOVAPD      Y5, Y12
 	VFMADD231PD  Y11, Y8, Y5
 	VSUBPD       Y12, Y5, Y12
@@ -588,7 +600,7 @@ fold_done:
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD mA+24(FP), Y6
+	VBROADCASTSD mA+48(FP), Y6
 	VSUBPD       Y6, Y1, Y1
 	VSUBPD       Y6, Y0, Y0
 	VADDPD       Y0, Y1, Y1
@@ -596,8 +608,8 @@ fold_done:
 	VADDPD       X0, X1, X1
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
-	VMOVSD       X1, a+48(FP)
-	VBROADCASTSD mB+32(FP), Y0
+	VMOVSD       X1, a+72(FP)
+	VBROADCASTSD mB+56(FP), Y0
 	VSUBPD       Y0, Y3, Y3
 	VSUBPD       Y0, Y2, Y2
 	VADDPD       Y2, Y3, Y3
@@ -605,8 +617,8 @@ fold_done:
 	VADDPD       X0, X3, X3
 	VPERMILPD    $0x01, X3, X0
 	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+56(FP)
-	VBROADCASTSD mC+40(FP), Y0
+	VMOVSD       X3, b+80(FP)
+	VBROADCASTSD mC+64(FP), Y0
 	VSUBPD       Y0, Y5, Y5
 	VSUBPD       Y0, Y4, Y4
 	VADDPD       Y4, Y5, Y5
@@ -614,7 +626,7 @@ fold_done:
 	VADDPD       X0, X5, X5
 	VPERMILPD    $0x01, X5, X0
 	VADDSD       X0, X5, X5
-	VMOVSD       X5, c+64(FP)
+	VMOVSD       X5, c+88(FP)
 	VEXTRACTF128 $0x01, Y10, X0
 	VPOR         X0, X10, X10
 	VPSHUFD      $0x4e, X10, X0
@@ -622,7 +634,7 @@ fold_done:
 	VMOVQ        X10, AX
 	MOVQ         $0x7fffffffffffffff, CX
 	ANDQ         CX, AX
-	MOVQ         AX, resid+72(FP)
+	MOVQ         AX, resid+96(FP)
 	VZEROUPPER
 	RET
 
@@ -674,22 +686,23 @@ max_done:
 	VZEROUPPER
 	RET
 
-// func reproFoldF32FMAAVX512(x []float32, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
-// Requires: AVX, AVX512DQ, AVX512F, AVX512VL
-TEXT ·reproFoldF32FMAAVX512(SB), NOSPLIT, $0-80
+// func reproFoldF32FMAAVX512(x []float32, pf []float32, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·reproFoldF32FMAAVX512(SB), NOSPLIT, $0-104
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
-	VBROADCASTSD mA+24(FP), Z0
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+48(FP), Z0
 	VMOVAPD      Z0, Z1
 	VMOVAPD      Z0, Z2
 	VMOVAPD      Z0, Z3
 	VMOVAPD      Z0, Z0
-	VBROADCASTSD mB+32(FP), Z13
+	VBROADCASTSD mB+56(FP), Z13
 	VMOVAPD      Z13, Z14
 	VMOVAPD      Z13, Z15
 	VMOVAPD      Z13, Z16
 	VMOVAPD      Z13, Z13
-	VBROADCASTSD mC+40(FP), Z17
+	VBROADCASTSD mC+64(FP), Z17
 	VMOVAPD      Z17, Z18
 	VMOVAPD      Z17, Z19
 	VMOVAPD      Z17, Z20
@@ -703,13 +716,16 @@ TEXT ·reproFoldF32FMAAVX512(SB), NOSPLIT, $0-80
 	VPXORQ       Z10, Z10, Z10
 	VPXORQ       Z11, Z11, Z11
 	VPXORQ       Z12, Z12, Z12
-	MOVQ         $0x3ff0000000000000, DX
-	VMOVQ        DX, X21
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X21
 	VPBROADCASTQ X21, Z21
 	CMPQ         CX, $0x00000020
 	JL           fold_done
 
 fold_loop:
+	PREFETCHT1   (DX)
+	PREFETCHT1   64(DX)
+	ADDQ         $0x00000080, DX
 	VMOVAPD      Z18, Z22
 	VFMADD231PD  Z21, Z8, Z18
 	VSUBPD       Z22, Z18, Z22
@@ -840,7 +856,7 @@ fold_done:
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD  mA+24(FP), Z4
+	VBROADCASTSD  mA+48(FP), Z4
 	VSUBPD        Z4, Z1, Z1
 	VSUBPD        Z4, Z2, Z2
 	VSUBPD        Z4, Z3, Z3
@@ -854,8 +870,8 @@ fold_done:
 	VADDPD        X0, X1, X1
 	VPERMILPD     $0x01, X1, X0
 	VADDSD        X0, X1, X1
-	VMOVSD        X1, a+48(FP)
-	VBROADCASTSD  mB+32(FP), Z0
+	VMOVSD        X1, a+72(FP)
+	VBROADCASTSD  mB+56(FP), Z0
 	VSUBPD        Z0, Z14, Z14
 	VSUBPD        Z0, Z15, Z15
 	VSUBPD        Z0, Z16, Z16
@@ -869,8 +885,8 @@ fold_done:
 	VADDPD        X0, X14, X14
 	VPERMILPD     $0x01, X14, X0
 	VADDSD        X0, X14, X14
-	VMOVSD        X14, b+56(FP)
-	VBROADCASTSD  mC+40(FP), Z0
+	VMOVSD        X14, b+80(FP)
+	VBROADCASTSD  mC+64(FP), Z0
 	VSUBPD        Z0, Z18, Z18
 	VSUBPD        Z0, Z19, Z19
 	VSUBPD        Z0, Z20, Z20
@@ -884,7 +900,7 @@ fold_done:
 	VADDPD        X0, X18, X18
 	VPERMILPD     $0x01, X18, X0
 	VADDSD        X0, X18, X18
-	VMOVSD        X18, c+64(FP)
+	VMOVSD        X18, c+88(FP)
 	VEXTRACTF64X4 $0x01, Z12, Y0
 	VPORQ         Y0, Y12, Y12
 	VEXTRACTF32X4 $0x01, Y12, X0
@@ -894,7 +910,7 @@ fold_done:
 	VMOVQ         X12, AX
 	MOVQ          $0x7fffffffffffffff, CX
 	ANDQ          CX, AX
-	MOVQ          AX, resid+72(FP)
+	MOVQ          AX, resid+96(FP)
 	VZEROUPPER
 	RET
 
@@ -946,22 +962,23 @@ max_done:
 	VZEROUPPER
 	RET
 
-// func reproFoldF64FMAAVX512(x []float64, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
-// Requires: AVX, AVX512DQ, AVX512F, AVX512VL
-TEXT ·reproFoldF64FMAAVX512(SB), NOSPLIT, $0-80
+// func reproFoldF64FMAAVX512(x []float64, pf []float64, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·reproFoldF64FMAAVX512(SB), NOSPLIT, $0-104
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
-	VBROADCASTSD mA+24(FP), Z0
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+48(FP), Z0
 	VMOVAPD      Z0, Z1
 	VMOVAPD      Z0, Z2
 	VMOVAPD      Z0, Z3
 	VMOVAPD      Z0, Z0
-	VBROADCASTSD mB+32(FP), Z13
+	VBROADCASTSD mB+56(FP), Z13
 	VMOVAPD      Z13, Z14
 	VMOVAPD      Z13, Z15
 	VMOVAPD      Z13, Z16
 	VMOVAPD      Z13, Z13
-	VBROADCASTSD mC+40(FP), Z17
+	VBROADCASTSD mC+64(FP), Z17
 	VMOVAPD      Z17, Z18
 	VMOVAPD      Z17, Z19
 	VMOVAPD      Z17, Z20
@@ -975,13 +992,18 @@ TEXT ·reproFoldF64FMAAVX512(SB), NOSPLIT, $0-80
 	VPXORQ       Z10, Z10, Z10
 	VPXORQ       Z11, Z11, Z11
 	VPXORQ       Z12, Z12, Z12
-	MOVQ         $0x3ff0000000000000, DX
-	VMOVQ        DX, X21
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X21
 	VPBROADCASTQ X21, Z21
 	CMPQ         CX, $0x00000020
 	JL           fold_done
 
 fold_loop:
+	PREFETCHT1   (DX)
+	PREFETCHT1   64(DX)
+	PREFETCHT1   128(DX)
+	PREFETCHT1   192(DX)
+	ADDQ         $0x00000100, DX
 	VMOVAPD      Z18, Z22
 	VFMADD231PD  Z21, Z8, Z18
 	VSUBPD       Z22, Z18, Z22
@@ -1112,7 +1134,7 @@ fold_done:
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD  mA+24(FP), Z4
+	VBROADCASTSD  mA+48(FP), Z4
 	VSUBPD        Z4, Z1, Z1
 	VSUBPD        Z4, Z2, Z2
 	VSUBPD        Z4, Z3, Z3
@@ -1126,8 +1148,8 @@ fold_done:
 	VADDPD        X0, X1, X1
 	VPERMILPD     $0x01, X1, X0
 	VADDSD        X0, X1, X1
-	VMOVSD        X1, a+48(FP)
-	VBROADCASTSD  mB+32(FP), Z0
+	VMOVSD        X1, a+72(FP)
+	VBROADCASTSD  mB+56(FP), Z0
 	VSUBPD        Z0, Z14, Z14
 	VSUBPD        Z0, Z15, Z15
 	VSUBPD        Z0, Z16, Z16
@@ -1141,8 +1163,8 @@ fold_done:
 	VADDPD        X0, X14, X14
 	VPERMILPD     $0x01, X14, X0
 	VADDSD        X0, X14, X14
-	VMOVSD        X14, b+56(FP)
-	VBROADCASTSD  mC+40(FP), Z0
+	VMOVSD        X14, b+80(FP)
+	VBROADCASTSD  mC+64(FP), Z0
 	VSUBPD        Z0, Z18, Z18
 	VSUBPD        Z0, Z19, Z19
 	VSUBPD        Z0, Z20, Z20
@@ -1156,7 +1178,7 @@ fold_done:
 	VADDPD        X0, X18, X18
 	VPERMILPD     $0x01, X18, X0
 	VADDSD        X0, X18, X18
-	VMOVSD        X18, c+64(FP)
+	VMOVSD        X18, c+88(FP)
 	VEXTRACTF64X4 $0x01, Z12, Y0
 	VPORQ         Y0, Y12, Y12
 	VEXTRACTF32X4 $0x01, Y12, X0
@@ -1166,7 +1188,7 @@ fold_done:
 	VMOVQ         X12, AX
 	MOVQ          $0x7fffffffffffffff, CX
 	ANDQ          CX, AX
-	MOVQ          AX, resid+72(FP)
+	MOVQ          AX, resid+96(FP)
 	VZEROUPPER
 	RET
 

@@ -20,8 +20,8 @@ func archReproMax[T float32 | float64](id reproID, x []T) uint64 {
 }
 
 // archReproFold runs the NEON fold kernel on x, a multiple of its step,
-// with a direct call.
-func archReproFold[T float32 | float64](id reproID, x []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
+// with a direct call; pf, the next block, is not prefetched here.
+func archReproFold[T float32 | float64](id reproID, x, pf []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
 	if id != reproNEON {
 		panic("quiver: internal error: no reproducible-sum kernels here")
 	}

@@ -265,12 +265,15 @@ func fold(e elem, s kit.ISA, useFMA bool) {
 		fma = "FMA"
 	}
 	name := fmt.Sprintf("reproFold%s%s%s", e.Name, fma, s)
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, mA, mB, mC float64) (a, b, c float64, resid uint64)", e.GoType))
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(x, pf []%s, mA, mB, mC float64) (a, b, c float64, resid uint64)", e.GoType))
 	Pragma("noescape")
 	st, unroll := foldStep(s), foldUnroll(s)
 	Doc(fmt.Sprintf("%s runs the three extraction folds of ADR-105 over x; len(x) must be a multiple of %d.", name, st),
-		"It returns the exact sums of the parts each fold took and the OR of the residuals' bits, sign cleared.")
+		"It returns the exact sums of the parts each fold took and the OR of the residuals' bits, sign cleared.",
+		"pf, at least as long as x, is prefetched into L2 as x is read: the next block.")
 	x, n := kit.Slice("x")
+	pf := GP64()
+	Load(Param("pf").Base(), pf)
 	params := []string{"mA", "mB", "mC"}
 	// acc[k][u] is fold k's accumulator for vector u; the constants are
 	// only needed again at the end, and are reloaded then.
@@ -348,6 +351,7 @@ func fold(e elem, s kit.ISA, useFMA bool) {
 		}
 	}
 	kit.Loop("fold", n, st, func() {
+		prefetch(pf, st*e.Size)
 		pipeline(0)
 		ADDQ(U32(st*e.Size), x)
 	})
@@ -386,6 +390,19 @@ func fold(e elem, s kit.ISA, useFMA bool) {
 	ANDQ(sign, r)
 	Store(r, ReturnIndex(folds))
 	kit.Ret()
+}
+
+// prefetch asks for the cache lines of the next bytes bytes at p to be
+// brought into L2 and advances p past them. The fold kernels prefetch the
+// block that follows theirs: the exponent pass of that block then reads
+// from L2, while the memory system would otherwise sit idle during the
+// folds, which are bound by arithmetic, and a dense sum from DRAM would
+// cost the time of the folds plus that of the memory.
+func prefetch(p reg.GPVirtual, bytes int) {
+	for off := 0; off < bytes; off += 64 {
+		PREFETCHT1(Mem{Base: p, Disp: off})
+	}
+	ADDQ(U32(bytes), p)
 }
 
 // addr is the memory operand of a parameter or result.
