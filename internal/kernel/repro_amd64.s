@@ -4,65 +4,92 @@
 
 #include "textflag.h"
 
-// func reproMaxF32AVX2(x []float32) uint32
+// func reproRangeF32AVX2(x []float32) (hi uint32, lo uint32)
 // Requires: AVX, AVX2
-TEXT ·reproMaxF32AVX2(SB), NOSPLIT, $0-28
+TEXT ·reproRangeF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
-	MOVQ         $0x000000007f800000, DX
+	MOVQ         $0x000000007fffffff, DX
 	VMOVQ        DX, X0
 	VPBROADCASTD X0, Y0
-	VPXOR        Y1, Y1, Y1
+	VPCMPEQD     Y1, Y1, Y1
 	VPXOR        Y2, Y2, Y2
-	VPXOR        Y3, Y3, Y3
+	VMOVAPD      Y1, Y3
 	VPXOR        Y4, Y4, Y4
+	VMOVAPD      Y1, Y5
+	VPXOR        Y6, Y6, Y6
+	VMOVAPD      Y1, Y7
+	VPXOR        Y8, Y8, Y8
+	VMOVAPD      Y1, Y9
 	CMPQ         CX, $0x00000020
-	JL           max_done
+	JL           range_done
 
-max_loop:
-	VPAND   (AX), Y0, Y5
-	VPMAXUD Y5, Y1, Y1
-	VPAND   32(AX), Y0, Y5
-	VPMAXUD Y5, Y2, Y2
-	VPAND   64(AX), Y0, Y5
-	VPMAXUD Y5, Y3, Y3
-	VPAND   96(AX), Y0, Y5
-	VPMAXUD Y5, Y4, Y4
+range_loop:
+	VPAND   (AX), Y0, Y10
+	VPMAXUD Y10, Y2, Y2
+	VPADDD  Y1, Y10, Y10
+	VPMINUD Y10, Y3, Y3
+	VPAND   32(AX), Y0, Y10
+	VPMAXUD Y10, Y4, Y4
+	VPADDD  Y1, Y10, Y10
+	VPMINUD Y10, Y5, Y5
+	VPAND   64(AX), Y0, Y10
+	VPMAXUD Y10, Y6, Y6
+	VPADDD  Y1, Y10, Y10
+	VPMINUD Y10, Y7, Y7
+	VPAND   96(AX), Y0, Y10
+	VPMAXUD Y10, Y8, Y8
+	VPADDD  Y1, Y10, Y10
+	VPMINUD Y10, Y9, Y9
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000020, CX
 	CMPQ    CX, $0x00000020
-	JGE     max_loop
+	JGE     range_loop
 
-max_done:
-	// The fields are in the high dwords (float64) or every dword (float32), the rest is zero:
-	// the largest dword of all is the answer.
-	VPMAXUD      Y3, Y1, Y1
+range_done:
+	VPMAXUD      Y6, Y2, Y2
+	VPMAXUD      Y8, Y4, Y4
 	VPMAXUD      Y4, Y2, Y2
-	VPMAXUD      Y2, Y1, Y1
-	VEXTRACTF128 $0x01, Y1, X0
-	VPMAXUD      X0, X1, X1
-	VPSHUFD      $0x4e, X1, X0
-	VPMAXUD      X0, X1, X1
-	VPSHUFD      $0xb1, X1, X0
-	VPMAXUD      X0, X1, X1
-	VMOVD        X1, AX
-	MOVL         AX, ret+24(FP)
+	VEXTRACTF128 $0x01, Y2, X0
+	VPMAXUD      X0, X2, X2
+	VPSHUFD      $0x4e, X2, X0
+	VPMAXUD      X0, X2, X2
+	VPSHUFD      $0xb1, X2, X0
+	VPMAXUD      X0, X2, X2
+	VMOVD        X2, AX
+	MOVL         AX, hi+24(FP)
+	VPMINUD      Y7, Y3, Y3
+	VPMINUD      Y9, Y5, Y5
+	VPMINUD      Y5, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X0
+	VPMINUD      X0, X3, X3
+	VPSHUFD      $0x4e, X3, X0
+	VPMINUD      X0, X3, X3
+	VPSHUFD      $0xb1, X3, X0
+	VPMINUD      X0, X3, X3
+	VMOVD        X3, AX
+	MOVL         AX, lo+28(FP)
 	VZEROUPPER
 	RET
 
-// func reproFoldF32AVX2(x []float32, pf []float32, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// func reproFoldF32AVX2(x []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
 // Requires: AVX, AVX2, MMX+
-TEXT ·reproFoldF32AVX2(SB), NOSPLIT, $0-104
+TEXT ·reproFoldF32AVX2(SB), NOSPLIT, $0-112
+	MOVQ         plan+48(FP), AX
+	CMPQ         AX, $0x00000001
+	JE           x3
+	CMPQ         AX, $0x00000002
+	JE           x2
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         pf_base+24(FP), DX
-	VBROADCASTSD mA+48(FP), Y0
+	VBROADCASTSD mA+56(FP), Y0
 	VMOVAPD      Y0, Y1
 	VMOVAPD      Y0, Y0
-	VBROADCASTSD mB+56(FP), Y2
+	VBROADCASTSD mB+64(FP), Y2
 	VMOVAPD      Y2, Y3
 	VMOVAPD      Y2, Y2
-	VBROADCASTSD mC+64(FP), Y4
+	VBROADCASTSD mC+72(FP), Y4
 	VMOVAPD      Y4, Y5
 	VMOVAPD      Y4, Y4
 	VPXOR        Y6, Y6, Y6
@@ -71,9 +98,9 @@ TEXT ·reproFoldF32AVX2(SB), NOSPLIT, $0-104
 	VPXOR        Y9, Y9, Y9
 	VPXOR        Y10, Y10, Y10
 	CMPQ         CX, $0x00000008
-	JL           fold_done
+	JL           c3fold_done
 
-fold_loop:
+c3fold_loop:
 	PREFETCHT1 (DX)
 	ADDQ       $0x00000020, DX
 	VADDPD     Y8, Y5, Y11
@@ -109,10 +136,10 @@ fold_loop:
 	ADDQ       $0x00000020, AX
 	SUBQ       $0x00000008, CX
 	CMPQ       CX, $0x00000008
-	JGE        fold_loop
+	JGE        c3fold_loop
 
-fold_done:
-	// Drain the pipeline: folds B and C for the last loads, then fold C.
+c3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
 	VADDPD  Y8, Y5, Y11
 	VSUBPD  Y5, Y11, Y12
 	VMOVAPD Y11, Y5
@@ -146,7 +173,7 @@ fold_done:
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD mA+48(FP), Y6
+	VBROADCASTSD mA+56(FP), Y6
 	VSUBPD       Y6, Y1, Y1
 	VSUBPD       Y6, Y0, Y0
 	VADDPD       Y0, Y1, Y1
@@ -154,8 +181,8 @@ fold_done:
 	VADDPD       X0, X1, X1
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
-	VMOVSD       X1, a+72(FP)
-	VBROADCASTSD mB+56(FP), Y0
+	VMOVSD       X1, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y0
 	VSUBPD       Y0, Y3, Y3
 	VSUBPD       Y0, Y2, Y2
 	VADDPD       Y2, Y3, Y3
@@ -163,8 +190,8 @@ fold_done:
 	VADDPD       X0, X3, X3
 	VPERMILPD    $0x01, X3, X0
 	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+80(FP)
-	VBROADCASTSD mC+64(FP), Y0
+	VMOVSD       X3, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y0
 	VSUBPD       Y0, Y5, Y5
 	VSUBPD       Y0, Y4, Y4
 	VADDPD       Y4, Y5, Y5
@@ -172,7 +199,7 @@ fold_done:
 	VADDPD       X0, X5, X5
 	VPERMILPD    $0x01, X5, X0
 	VADDSD       X0, X5, X5
-	VMOVSD       X5, c+88(FP)
+	VMOVSD       X5, c+96(FP)
 	VEXTRACTF128 $0x01, Y10, X0
 	VPOR         X0, X10, X10
 	VPSHUFD      $0x4e, X10, X0
@@ -180,23 +207,196 @@ fold_done:
 	VMOVQ        X10, AX
 	MOVQ         $0x7fffffffffffffff, CX
 	ANDQ         CX, AX
-	MOVQ         AX, resid+96(FP)
+	MOVQ         AX, resid+104(FP)
 	VZEROUPPER
 	RET
 
-// func reproFoldF32FMAAVX2(x []float32, pf []float32, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
-// Requires: AVX, AVX2, FMA3, MMX+
-TEXT ·reproFoldF32FMAAVX2(SB), NOSPLIT, $0-104
+x3:
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         pf_base+24(FP), DX
-	VBROADCASTSD mA+48(FP), Y0
+	VBROADCASTSD mA+56(FP), Y0
 	VMOVAPD      Y0, Y1
 	VMOVAPD      Y0, Y0
-	VBROADCASTSD mB+56(FP), Y2
+	VBROADCASTSD mB+64(FP), Y2
 	VMOVAPD      Y2, Y3
 	VMOVAPD      Y2, Y2
-	VBROADCASTSD mC+64(FP), Y4
+	VBROADCASTSD mC+72(FP), Y4
+	VMOVAPD      Y4, Y5
+	VMOVAPD      Y4, Y4
+	VPXOR        Y6, Y6, Y6
+	VPXOR        Y7, Y7, Y7
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	CMPQ         CX, $0x00000008
+	JL           x3fold_done
+
+x3fold_loop:
+	PREFETCHT1 (DX)
+	ADDQ       $0x00000020, DX
+	VADDPD     Y8, Y5, Y5
+	VADDPD     Y9, Y4, Y4
+	VADDPD     Y6, Y3, Y8
+	VSUBPD     Y3, Y8, Y9
+	VMOVAPD    Y8, Y3
+	VSUBPD     Y9, Y6, Y6
+	VMOVAPD    Y6, Y8
+	VADDPD     Y7, Y2, Y6
+	VSUBPD     Y2, Y6, Y9
+	VMOVAPD    Y6, Y2
+	VSUBPD     Y9, Y7, Y7
+	VMOVAPD    Y7, Y9
+	VCVTPS2PD  (AX), Y6
+	VADDPD     Y6, Y1, Y7
+	VSUBPD     Y1, Y7, Y10
+	VMOVAPD    Y7, Y1
+	VSUBPD     Y10, Y6, Y6
+	VCVTPS2PD  16(AX), Y7
+	VADDPD     Y7, Y0, Y10
+	VSUBPD     Y0, Y10, Y11
+	VMOVAPD    Y10, Y0
+	VSUBPD     Y11, Y7, Y7
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, CX
+	CMPQ       CX, $0x00000008
+	JGE        x3fold_loop
+
+x3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD  Y8, Y5, Y5
+	VADDPD  Y9, Y4, Y4
+	VADDPD  Y6, Y3, Y8
+	VSUBPD  Y3, Y8, Y9
+	VMOVAPD Y8, Y3
+	VSUBPD  Y9, Y6, Y6
+	VMOVAPD Y6, Y8
+	VADDPD  Y7, Y2, Y6
+	VSUBPD  Y2, Y6, Y9
+	VMOVAPD Y6, Y2
+	VSUBPD  Y9, Y7, Y7
+	VMOVAPD Y7, Y9
+	VADDPD  Y8, Y5, Y5
+	VADDPD  Y9, Y4, Y4
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y6
+	VSUBPD       Y6, Y1, Y1
+	VSUBPD       Y6, Y0, Y0
+	VADDPD       Y0, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X0
+	VADDPD       X0, X1, X1
+	VPERMILPD    $0x01, X1, X0
+	VADDSD       X0, X1, X1
+	VMOVSD       X1, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y0
+	VSUBPD       Y0, Y3, Y3
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X0
+	VADDPD       X0, X3, X3
+	VPERMILPD    $0x01, X3, X0
+	VADDSD       X0, X3, X3
+	VMOVSD       X3, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y0
+	VSUBPD       Y0, Y5, Y5
+	VSUBPD       Y0, Y4, Y4
+	VADDPD       Y4, Y5, Y5
+	VEXTRACTF128 $0x01, Y5, X0
+	VADDPD       X0, X5, X5
+	VPERMILPD    $0x01, X5, X0
+	VADDSD       X0, X5, X5
+	VMOVSD       X5, c+96(FP)
+	XORQ         AX, AX
+	MOVQ         AX, resid+104(FP)
+	VZEROUPPER
+	RET
+
+x2:
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Y0
+	VMOVAPD      Y0, Y1
+	VMOVAPD      Y0, Y0
+	VBROADCASTSD mB+64(FP), Y2
+	VMOVAPD      Y2, Y3
+	VMOVAPD      Y2, Y2
+	VPXOR        Y4, Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	CMPQ         CX, $0x00000008
+	JL           x2fold_done
+
+x2fold_loop:
+	PREFETCHT1 (DX)
+	ADDQ       $0x00000020, DX
+	VADDPD     Y4, Y3, Y3
+	VADDPD     Y5, Y2, Y2
+	VCVTPS2PD  (AX), Y4
+	VADDPD     Y4, Y1, Y5
+	VSUBPD     Y1, Y5, Y6
+	VMOVAPD    Y5, Y1
+	VSUBPD     Y6, Y4, Y4
+	VCVTPS2PD  16(AX), Y5
+	VADDPD     Y5, Y0, Y6
+	VSUBPD     Y0, Y6, Y7
+	VMOVAPD    Y6, Y0
+	VSUBPD     Y7, Y5, Y5
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000008, CX
+	CMPQ       CX, $0x00000008
+	JGE        x2fold_loop
+
+x2fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD Y4, Y3, Y3
+	VADDPD Y5, Y2, Y2
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y4
+	VSUBPD       Y4, Y1, Y1
+	VSUBPD       Y4, Y0, Y0
+	VADDPD       Y0, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X0
+	VADDPD       X0, X1, X1
+	VPERMILPD    $0x01, X1, X0
+	VADDSD       X0, X1, X1
+	VMOVSD       X1, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y0
+	VSUBPD       Y0, Y3, Y3
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X0
+	VADDPD       X0, X3, X3
+	VPERMILPD    $0x01, X3, X0
+	VADDSD       X0, X3, X3
+	VMOVSD       X3, b+88(FP)
+	XORQ         AX, AX
+	MOVQ         AX, c+96(FP)
+	XORQ         AX, AX
+	MOVQ         AX, resid+104(FP)
+	VZEROUPPER
+	RET
+
+// func reproFoldF32FMAAVX2(x []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·reproFoldF32FMAAVX2(SB), NOSPLIT, $0-112
+	MOVQ         plan+48(FP), AX
+	CMPQ         AX, $0x00000001
+	JE           x3
+	CMPQ         AX, $0x00000002
+	JE           x2
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Y0
+	VMOVAPD      Y0, Y1
+	VMOVAPD      Y0, Y0
+	VBROADCASTSD mB+64(FP), Y2
+	VMOVAPD      Y2, Y3
+	VMOVAPD      Y2, Y2
+	VBROADCASTSD mC+72(FP), Y4
 	VMOVAPD      Y4, Y5
 	VMOVAPD      Y4, Y4
 	VPXOR        Y6, Y6, Y6
@@ -208,9 +408,9 @@ TEXT ·reproFoldF32FMAAVX2(SB), NOSPLIT, $0-104
 	VMOVQ        BX, X11
 	VPBROADCASTQ X11, Y11
 	CMPQ         CX, $0x00000008
-	JL           fold_done
+	JL           c3fold_done
 
-fold_loop:
+c3fold_loop:
 	PREFETCHT1   (DX)
 	ADDQ         $0x00000020, DX
 	VMOVAPD      Y5, Y12
@@ -246,10 +446,10 @@ fold_loop:
 	ADDQ         $0x00000020, AX
 	SUBQ         $0x00000008, CX
 	CMPQ         CX, $0x00000008
-	JGE          fold_loop
+	JGE          c3fold_loop
 
-fold_done:
-	// Drain the pipeline: folds B and C for the last loads, then fold C.
+c3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
 	VMOVAPD      Y5, Y12
 	VFMADD231PD  Y11, Y8, Y5
 	VSUBPD       Y12, Y5, Y12
@@ -283,7 +483,7 @@ fold_done:
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD mA+48(FP), Y6
+	VBROADCASTSD mA+56(FP), Y6
 	VSUBPD       Y6, Y1, Y1
 	VSUBPD       Y6, Y0, Y0
 	VADDPD       Y0, Y1, Y1
@@ -291,8 +491,8 @@ fold_done:
 	VADDPD       X0, X1, X1
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
-	VMOVSD       X1, a+72(FP)
-	VBROADCASTSD mB+56(FP), Y0
+	VMOVSD       X1, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y0
 	VSUBPD       Y0, Y3, Y3
 	VSUBPD       Y0, Y2, Y2
 	VADDPD       Y2, Y3, Y3
@@ -300,8 +500,8 @@ fold_done:
 	VADDPD       X0, X3, X3
 	VPERMILPD    $0x01, X3, X0
 	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+80(FP)
-	VBROADCASTSD mC+64(FP), Y0
+	VMOVSD       X3, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y0
 	VSUBPD       Y0, Y5, Y5
 	VSUBPD       Y0, Y4, Y4
 	VADDPD       Y4, Y5, Y5
@@ -309,7 +509,7 @@ fold_done:
 	VADDPD       X0, X5, X5
 	VPERMILPD    $0x01, X5, X0
 	VADDSD       X0, X5, X5
-	VMOVSD       X5, c+88(FP)
+	VMOVSD       X5, c+96(FP)
 	VEXTRACTF128 $0x01, Y10, X0
 	VPOR         X0, X10, X10
 	VPSHUFD      $0x4e, X10, X0
@@ -317,69 +517,276 @@ fold_done:
 	VMOVQ        X10, AX
 	MOVQ         $0x7fffffffffffffff, CX
 	ANDQ         CX, AX
-	MOVQ         AX, resid+96(FP)
+	MOVQ         AX, resid+104(FP)
 	VZEROUPPER
 	RET
 
-// func reproMaxF64AVX2(x []float64) uint32
-// Requires: AVX, AVX2
-TEXT ·reproMaxF64AVX2(SB), NOSPLIT, $0-28
-	MOVQ         x_base+0(FP), AX
-	MOVQ         x_len+8(FP), CX
-	MOVQ         $0x7ff0000000000000, DX
-	VMOVQ        DX, X0
-	VPBROADCASTQ X0, Y0
-	VPXOR        Y1, Y1, Y1
-	VPXOR        Y2, Y2, Y2
-	VPXOR        Y3, Y3, Y3
-	VPXOR        Y4, Y4, Y4
-	CMPQ         CX, $0x00000010
-	JL           max_done
-
-max_loop:
-	VPAND   (AX), Y0, Y5
-	VPMAXUD Y5, Y1, Y1
-	VPAND   32(AX), Y0, Y5
-	VPMAXUD Y5, Y2, Y2
-	VPAND   64(AX), Y0, Y5
-	VPMAXUD Y5, Y3, Y3
-	VPAND   96(AX), Y0, Y5
-	VPMAXUD Y5, Y4, Y4
-	ADDQ    $0x00000080, AX
-	SUBQ    $0x00000010, CX
-	CMPQ    CX, $0x00000010
-	JGE     max_loop
-
-max_done:
-	// The fields are in the high dwords (float64) or every dword (float32), the rest is zero:
-	// the largest dword of all is the answer.
-	VPMAXUD      Y3, Y1, Y1
-	VPMAXUD      Y4, Y2, Y2
-	VPMAXUD      Y2, Y1, Y1
-	VEXTRACTF128 $0x01, Y1, X0
-	VPMAXUD      X0, X1, X1
-	VPSHUFD      $0x4e, X1, X0
-	VPMAXUD      X0, X1, X1
-	VPSHUFD      $0xb1, X1, X0
-	VPMAXUD      X0, X1, X1
-	VMOVD        X1, AX
-	MOVL         AX, ret+24(FP)
-	VZEROUPPER
-	RET
-
-// func reproFoldF64AVX2(x []float64, pf []float64, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
-// Requires: AVX, AVX2, MMX+
-TEXT ·reproFoldF64AVX2(SB), NOSPLIT, $0-104
+x3:
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         pf_base+24(FP), DX
-	VBROADCASTSD mA+48(FP), Y0
+	VBROADCASTSD mA+56(FP), Y0
 	VMOVAPD      Y0, Y1
 	VMOVAPD      Y0, Y0
-	VBROADCASTSD mB+56(FP), Y2
+	VBROADCASTSD mB+64(FP), Y2
 	VMOVAPD      Y2, Y3
 	VMOVAPD      Y2, Y2
-	VBROADCASTSD mC+64(FP), Y4
+	VBROADCASTSD mC+72(FP), Y4
+	VMOVAPD      Y4, Y5
+	VMOVAPD      Y4, Y4
+	VPXOR        Y6, Y6, Y6
+	VPXOR        Y7, Y7, Y7
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X10
+	VPBROADCASTQ X10, Y10
+	CMPQ         CX, $0x00000008
+	JL           x3fold_done
+
+x3fold_loop:
+	PREFETCHT1   (DX)
+	ADDQ         $0x00000020, DX
+	VADDPD       Y8, Y5, Y5
+	VADDPD       Y9, Y4, Y4
+	VMOVAPD      Y3, Y8
+	VFMADD231PD  Y10, Y6, Y3
+	VSUBPD       Y8, Y3, Y8
+	VFNMADD231PD Y10, Y8, Y6
+	VMOVAPD      Y6, Y8
+	VMOVAPD      Y2, Y6
+	VFMADD231PD  Y10, Y7, Y2
+	VSUBPD       Y6, Y2, Y6
+	VFNMADD231PD Y10, Y6, Y7
+	VMOVAPD      Y7, Y9
+	VCVTPS2PD    (AX), Y6
+	VMOVAPD      Y1, Y7
+	VFMADD231PD  Y10, Y6, Y1
+	VSUBPD       Y7, Y1, Y7
+	VFNMADD231PD Y10, Y7, Y6
+	VCVTPS2PD    16(AX), Y7
+	VMOVAPD      Y0, Y11
+	VFMADD231PD  Y10, Y7, Y0
+	VSUBPD       Y11, Y0, Y11
+	VFNMADD231PD Y10, Y11, Y7
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000008, CX
+	CMPQ         CX, $0x00000008
+	JGE          x3fold_loop
+
+x3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD       Y8, Y5, Y5
+	VADDPD       Y9, Y4, Y4
+	VMOVAPD      Y3, Y8
+	VFMADD231PD  Y10, Y6, Y3
+	VSUBPD       Y8, Y3, Y8
+	VFNMADD231PD Y10, Y8, Y6
+	VMOVAPD      Y6, Y8
+	VMOVAPD      Y2, Y6
+	VFMADD231PD  Y10, Y7, Y2
+	VSUBPD       Y6, Y2, Y6
+	VFNMADD231PD Y10, Y6, Y7
+	VMOVAPD      Y7, Y9
+	VADDPD       Y8, Y5, Y5
+	VADDPD       Y9, Y4, Y4
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y6
+	VSUBPD       Y6, Y1, Y1
+	VSUBPD       Y6, Y0, Y0
+	VADDPD       Y0, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X0
+	VADDPD       X0, X1, X1
+	VPERMILPD    $0x01, X1, X0
+	VADDSD       X0, X1, X1
+	VMOVSD       X1, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y0
+	VSUBPD       Y0, Y3, Y3
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X0
+	VADDPD       X0, X3, X3
+	VPERMILPD    $0x01, X3, X0
+	VADDSD       X0, X3, X3
+	VMOVSD       X3, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y0
+	VSUBPD       Y0, Y5, Y5
+	VSUBPD       Y0, Y4, Y4
+	VADDPD       Y4, Y5, Y5
+	VEXTRACTF128 $0x01, Y5, X0
+	VADDPD       X0, X5, X5
+	VPERMILPD    $0x01, X5, X0
+	VADDSD       X0, X5, X5
+	VMOVSD       X5, c+96(FP)
+	XORQ         AX, AX
+	MOVQ         AX, resid+104(FP)
+	VZEROUPPER
+	RET
+
+x2:
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Y0
+	VMOVAPD      Y0, Y1
+	VMOVAPD      Y0, Y0
+	VBROADCASTSD mB+64(FP), Y2
+	VMOVAPD      Y2, Y3
+	VMOVAPD      Y2, Y2
+	VPXOR        Y4, Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X6
+	VPBROADCASTQ X6, Y6
+	CMPQ         CX, $0x00000008
+	JL           x2fold_done
+
+x2fold_loop:
+	PREFETCHT1   (DX)
+	ADDQ         $0x00000020, DX
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y5, Y2, Y2
+	VCVTPS2PD    (AX), Y4
+	VMOVAPD      Y1, Y5
+	VFMADD231PD  Y6, Y4, Y1
+	VSUBPD       Y5, Y1, Y5
+	VFNMADD231PD Y6, Y5, Y4
+	VCVTPS2PD    16(AX), Y5
+	VMOVAPD      Y0, Y7
+	VFMADD231PD  Y6, Y5, Y0
+	VSUBPD       Y7, Y0, Y7
+	VFNMADD231PD Y6, Y7, Y5
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000008, CX
+	CMPQ         CX, $0x00000008
+	JGE          x2fold_loop
+
+x2fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD Y4, Y3, Y3
+	VADDPD Y5, Y2, Y2
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y4
+	VSUBPD       Y4, Y1, Y1
+	VSUBPD       Y4, Y0, Y0
+	VADDPD       Y0, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X0
+	VADDPD       X0, X1, X1
+	VPERMILPD    $0x01, X1, X0
+	VADDSD       X0, X1, X1
+	VMOVSD       X1, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y0
+	VSUBPD       Y0, Y3, Y3
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X0
+	VADDPD       X0, X3, X3
+	VPERMILPD    $0x01, X3, X0
+	VADDSD       X0, X3, X3
+	VMOVSD       X3, b+88(FP)
+	XORQ         AX, AX
+	MOVQ         AX, c+96(FP)
+	XORQ         AX, AX
+	MOVQ         AX, resid+104(FP)
+	VZEROUPPER
+	RET
+
+// func reproRangeF64AVX2(x []float64) (hi uint32, lo uint32)
+// Requires: AVX, AVX2
+TEXT ·reproRangeF64AVX2(SB), NOSPLIT, $0-32
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         $0x7fffffffffffffff, DX
+	VMOVQ        DX, X0
+	VPBROADCASTQ X0, Y0
+	VPCMPEQD     Y1, Y1, Y1
+	VPXOR        Y2, Y2, Y2
+	VMOVAPD      Y1, Y3
+	VPXOR        Y4, Y4, Y4
+	VMOVAPD      Y1, Y5
+	VPXOR        Y6, Y6, Y6
+	VMOVAPD      Y1, Y7
+	VPXOR        Y8, Y8, Y8
+	VMOVAPD      Y1, Y9
+	CMPQ         CX, $0x00000010
+	JL           range_done
+
+range_loop:
+	VPAND   (AX), Y0, Y10
+	VPMAXUD Y10, Y2, Y2
+	VPADDQ  Y1, Y10, Y10
+	VPMINUD Y10, Y3, Y3
+	VPAND   32(AX), Y0, Y10
+	VPMAXUD Y10, Y4, Y4
+	VPADDQ  Y1, Y10, Y10
+	VPMINUD Y10, Y5, Y5
+	VPAND   64(AX), Y0, Y10
+	VPMAXUD Y10, Y6, Y6
+	VPADDQ  Y1, Y10, Y10
+	VPMINUD Y10, Y7, Y7
+	VPAND   96(AX), Y0, Y10
+	VPMAXUD Y10, Y8, Y8
+	VPADDQ  Y1, Y10, Y10
+	VPMINUD Y10, Y9, Y9
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JGE     range_loop
+
+range_done:
+	VPMAXUD      Y6, Y2, Y2
+	VPMAXUD      Y8, Y4, Y4
+	VPMAXUD      Y4, Y2, Y2
+	VEXTRACTF128 $0x01, Y2, X0
+	VPMAXUD      X0, X2, X2
+
+	// Only the high dwords count: copy each over its low dword.
+	VPSHUFD      $0xf5, X2, X2
+	VPSHUFD      $0x4e, X2, X0
+	VPMAXUD      X0, X2, X2
+	VPSHUFD      $0xb1, X2, X0
+	VPMAXUD      X0, X2, X2
+	VMOVD        X2, AX
+	MOVL         AX, hi+24(FP)
+	VPMINUD      Y7, Y3, Y3
+	VPMINUD      Y9, Y5, Y5
+	VPMINUD      Y5, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X0
+	VPMINUD      X0, X3, X3
+
+	// Only the high dwords count: copy each over its low dword.
+	VPSHUFD $0xf5, X3, X3
+	VPSHUFD $0x4e, X3, X0
+	VPMINUD X0, X3, X3
+	VPSHUFD $0xb1, X3, X0
+	VPMINUD X0, X3, X3
+	VMOVD   X3, AX
+	MOVL    AX, lo+28(FP)
+	VZEROUPPER
+	RET
+
+// func reproFoldF64AVX2(x []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·reproFoldF64AVX2(SB), NOSPLIT, $0-112
+	MOVQ         plan+48(FP), AX
+	CMPQ         AX, $0x00000001
+	JE           x3
+	CMPQ         AX, $0x00000002
+	JE           x2
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Y0
+	VMOVAPD      Y0, Y1
+	VMOVAPD      Y0, Y0
+	VBROADCASTSD mB+64(FP), Y2
+	VMOVAPD      Y2, Y3
+	VMOVAPD      Y2, Y2
+	VBROADCASTSD mC+72(FP), Y4
 	VMOVAPD      Y4, Y5
 	VMOVAPD      Y4, Y4
 	VPXOR        Y6, Y6, Y6
@@ -388,9 +795,9 @@ TEXT ·reproFoldF64AVX2(SB), NOSPLIT, $0-104
 	VPXOR        Y9, Y9, Y9
 	VPXOR        Y10, Y10, Y10
 	CMPQ         CX, $0x00000008
-	JL           fold_done
+	JL           c3fold_done
 
-fold_loop:
+c3fold_loop:
 	PREFETCHT1 (DX)
 	ADDQ       $0x00000040, DX
 	VADDPD     Y8, Y5, Y11
@@ -426,10 +833,10 @@ fold_loop:
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000008, CX
 	CMPQ       CX, $0x00000008
-	JGE        fold_loop
+	JGE        c3fold_loop
 
-fold_done:
-	// Drain the pipeline: folds B and C for the last loads, then fold C.
+c3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
 	VADDPD  Y8, Y5, Y11
 	VSUBPD  Y5, Y11, Y12
 	VMOVAPD Y11, Y5
@@ -463,7 +870,7 @@ fold_done:
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD mA+48(FP), Y6
+	VBROADCASTSD mA+56(FP), Y6
 	VSUBPD       Y6, Y1, Y1
 	VSUBPD       Y6, Y0, Y0
 	VADDPD       Y0, Y1, Y1
@@ -471,8 +878,8 @@ fold_done:
 	VADDPD       X0, X1, X1
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
-	VMOVSD       X1, a+72(FP)
-	VBROADCASTSD mB+56(FP), Y0
+	VMOVSD       X1, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y0
 	VSUBPD       Y0, Y3, Y3
 	VSUBPD       Y0, Y2, Y2
 	VADDPD       Y2, Y3, Y3
@@ -480,8 +887,8 @@ fold_done:
 	VADDPD       X0, X3, X3
 	VPERMILPD    $0x01, X3, X0
 	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+80(FP)
-	VBROADCASTSD mC+64(FP), Y0
+	VMOVSD       X3, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y0
 	VSUBPD       Y0, Y5, Y5
 	VSUBPD       Y0, Y4, Y4
 	VADDPD       Y4, Y5, Y5
@@ -489,7 +896,7 @@ fold_done:
 	VADDPD       X0, X5, X5
 	VPERMILPD    $0x01, X5, X0
 	VADDSD       X0, X5, X5
-	VMOVSD       X5, c+88(FP)
+	VMOVSD       X5, c+96(FP)
 	VEXTRACTF128 $0x01, Y10, X0
 	VPOR         X0, X10, X10
 	VPSHUFD      $0x4e, X10, X0
@@ -497,23 +904,196 @@ fold_done:
 	VMOVQ        X10, AX
 	MOVQ         $0x7fffffffffffffff, CX
 	ANDQ         CX, AX
-	MOVQ         AX, resid+96(FP)
+	MOVQ         AX, resid+104(FP)
 	VZEROUPPER
 	RET
 
-// func reproFoldF64FMAAVX2(x []float64, pf []float64, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
-// Requires: AVX, AVX2, FMA3, MMX+
-TEXT ·reproFoldF64FMAAVX2(SB), NOSPLIT, $0-104
+x3:
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         pf_base+24(FP), DX
-	VBROADCASTSD mA+48(FP), Y0
+	VBROADCASTSD mA+56(FP), Y0
 	VMOVAPD      Y0, Y1
 	VMOVAPD      Y0, Y0
-	VBROADCASTSD mB+56(FP), Y2
+	VBROADCASTSD mB+64(FP), Y2
 	VMOVAPD      Y2, Y3
 	VMOVAPD      Y2, Y2
-	VBROADCASTSD mC+64(FP), Y4
+	VBROADCASTSD mC+72(FP), Y4
+	VMOVAPD      Y4, Y5
+	VMOVAPD      Y4, Y4
+	VPXOR        Y6, Y6, Y6
+	VPXOR        Y7, Y7, Y7
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	CMPQ         CX, $0x00000008
+	JL           x3fold_done
+
+x3fold_loop:
+	PREFETCHT1 (DX)
+	ADDQ       $0x00000040, DX
+	VADDPD     Y8, Y5, Y5
+	VADDPD     Y9, Y4, Y4
+	VADDPD     Y6, Y3, Y8
+	VSUBPD     Y3, Y8, Y9
+	VMOVAPD    Y8, Y3
+	VSUBPD     Y9, Y6, Y6
+	VMOVAPD    Y6, Y8
+	VADDPD     Y7, Y2, Y6
+	VSUBPD     Y2, Y6, Y9
+	VMOVAPD    Y6, Y2
+	VSUBPD     Y9, Y7, Y7
+	VMOVAPD    Y7, Y9
+	VMOVUPD    (AX), Y6
+	VADDPD     Y6, Y1, Y7
+	VSUBPD     Y1, Y7, Y10
+	VMOVAPD    Y7, Y1
+	VSUBPD     Y10, Y6, Y6
+	VMOVUPD    32(AX), Y7
+	VADDPD     Y7, Y0, Y10
+	VSUBPD     Y0, Y10, Y11
+	VMOVAPD    Y10, Y0
+	VSUBPD     Y11, Y7, Y7
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000008, CX
+	CMPQ       CX, $0x00000008
+	JGE        x3fold_loop
+
+x3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD  Y8, Y5, Y5
+	VADDPD  Y9, Y4, Y4
+	VADDPD  Y6, Y3, Y8
+	VSUBPD  Y3, Y8, Y9
+	VMOVAPD Y8, Y3
+	VSUBPD  Y9, Y6, Y6
+	VMOVAPD Y6, Y8
+	VADDPD  Y7, Y2, Y6
+	VSUBPD  Y2, Y6, Y9
+	VMOVAPD Y6, Y2
+	VSUBPD  Y9, Y7, Y7
+	VMOVAPD Y7, Y9
+	VADDPD  Y8, Y5, Y5
+	VADDPD  Y9, Y4, Y4
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y6
+	VSUBPD       Y6, Y1, Y1
+	VSUBPD       Y6, Y0, Y0
+	VADDPD       Y0, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X0
+	VADDPD       X0, X1, X1
+	VPERMILPD    $0x01, X1, X0
+	VADDSD       X0, X1, X1
+	VMOVSD       X1, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y0
+	VSUBPD       Y0, Y3, Y3
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X0
+	VADDPD       X0, X3, X3
+	VPERMILPD    $0x01, X3, X0
+	VADDSD       X0, X3, X3
+	VMOVSD       X3, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y0
+	VSUBPD       Y0, Y5, Y5
+	VSUBPD       Y0, Y4, Y4
+	VADDPD       Y4, Y5, Y5
+	VEXTRACTF128 $0x01, Y5, X0
+	VADDPD       X0, X5, X5
+	VPERMILPD    $0x01, X5, X0
+	VADDSD       X0, X5, X5
+	VMOVSD       X5, c+96(FP)
+	XORQ         AX, AX
+	MOVQ         AX, resid+104(FP)
+	VZEROUPPER
+	RET
+
+x2:
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Y0
+	VMOVAPD      Y0, Y1
+	VMOVAPD      Y0, Y0
+	VBROADCASTSD mB+64(FP), Y2
+	VMOVAPD      Y2, Y3
+	VMOVAPD      Y2, Y2
+	VPXOR        Y4, Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	CMPQ         CX, $0x00000008
+	JL           x2fold_done
+
+x2fold_loop:
+	PREFETCHT1 (DX)
+	ADDQ       $0x00000040, DX
+	VADDPD     Y4, Y3, Y3
+	VADDPD     Y5, Y2, Y2
+	VMOVUPD    (AX), Y4
+	VADDPD     Y4, Y1, Y5
+	VSUBPD     Y1, Y5, Y6
+	VMOVAPD    Y5, Y1
+	VSUBPD     Y6, Y4, Y4
+	VMOVUPD    32(AX), Y5
+	VADDPD     Y5, Y0, Y6
+	VSUBPD     Y0, Y6, Y7
+	VMOVAPD    Y6, Y0
+	VSUBPD     Y7, Y5, Y5
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000008, CX
+	CMPQ       CX, $0x00000008
+	JGE        x2fold_loop
+
+x2fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD Y4, Y3, Y3
+	VADDPD Y5, Y2, Y2
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y4
+	VSUBPD       Y4, Y1, Y1
+	VSUBPD       Y4, Y0, Y0
+	VADDPD       Y0, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X0
+	VADDPD       X0, X1, X1
+	VPERMILPD    $0x01, X1, X0
+	VADDSD       X0, X1, X1
+	VMOVSD       X1, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y0
+	VSUBPD       Y0, Y3, Y3
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X0
+	VADDPD       X0, X3, X3
+	VPERMILPD    $0x01, X3, X0
+	VADDSD       X0, X3, X3
+	VMOVSD       X3, b+88(FP)
+	XORQ         AX, AX
+	MOVQ         AX, c+96(FP)
+	XORQ         AX, AX
+	MOVQ         AX, resid+104(FP)
+	VZEROUPPER
+	RET
+
+// func reproFoldF64FMAAVX2(x []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·reproFoldF64FMAAVX2(SB), NOSPLIT, $0-112
+	MOVQ         plan+48(FP), AX
+	CMPQ         AX, $0x00000001
+	JE           x3
+	CMPQ         AX, $0x00000002
+	JE           x2
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Y0
+	VMOVAPD      Y0, Y1
+	VMOVAPD      Y0, Y0
+	VBROADCASTSD mB+64(FP), Y2
+	VMOVAPD      Y2, Y3
+	VMOVAPD      Y2, Y2
+	VBROADCASTSD mC+72(FP), Y4
 	VMOVAPD      Y4, Y5
 	VMOVAPD      Y4, Y4
 	VPXOR        Y6, Y6, Y6
@@ -525,9 +1105,9 @@ TEXT ·reproFoldF64FMAAVX2(SB), NOSPLIT, $0-104
 	VMOVQ        BX, X11
 	VPBROADCASTQ X11, Y11
 	CMPQ         CX, $0x00000008
-	JL           fold_done
+	JL           c3fold_done
 
-fold_loop:
+c3fold_loop:
 	PREFETCHT1   (DX)
 	ADDQ         $0x00000040, DX
 	VMOVAPD      Y5, Y12
@@ -563,10 +1143,10 @@ fold_loop:
 	ADDQ         $0x00000040, AX
 	SUBQ         $0x00000008, CX
 	CMPQ         CX, $0x00000008
-	JGE          fold_loop
+	JGE          c3fold_loop
 
-fold_done:
-	// Drain the pipeline: folds B and C for the last loads, then fold C.
+c3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
 	VMOVAPD      Y5, Y12
 	VFMADD231PD  Y11, Y8, Y5
 	VSUBPD       Y12, Y5, Y12
@@ -600,7 +1180,7 @@ fold_done:
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD mA+48(FP), Y6
+	VBROADCASTSD mA+56(FP), Y6
 	VSUBPD       Y6, Y1, Y1
 	VSUBPD       Y6, Y0, Y0
 	VADDPD       Y0, Y1, Y1
@@ -608,8 +1188,8 @@ fold_done:
 	VADDPD       X0, X1, X1
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
-	VMOVSD       X1, a+72(FP)
-	VBROADCASTSD mB+56(FP), Y0
+	VMOVSD       X1, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y0
 	VSUBPD       Y0, Y3, Y3
 	VSUBPD       Y0, Y2, Y2
 	VADDPD       Y2, Y3, Y3
@@ -617,8 +1197,8 @@ fold_done:
 	VADDPD       X0, X3, X3
 	VPERMILPD    $0x01, X3, X0
 	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+80(FP)
-	VBROADCASTSD mC+64(FP), Y0
+	VMOVSD       X3, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y0
 	VSUBPD       Y0, Y5, Y5
 	VSUBPD       Y0, Y4, Y4
 	VADDPD       Y4, Y5, Y5
@@ -626,7 +1206,7 @@ fold_done:
 	VADDPD       X0, X5, X5
 	VPERMILPD    $0x01, X5, X0
 	VADDSD       X0, X5, X5
-	VMOVSD       X5, c+88(FP)
+	VMOVSD       X5, c+96(FP)
 	VEXTRACTF128 $0x01, Y10, X0
 	VPOR         X0, X10, X10
 	VPSHUFD      $0x4e, X10, X0
@@ -634,75 +1214,278 @@ fold_done:
 	VMOVQ        X10, AX
 	MOVQ         $0x7fffffffffffffff, CX
 	ANDQ         CX, AX
-	MOVQ         AX, resid+96(FP)
+	MOVQ         AX, resid+104(FP)
 	VZEROUPPER
 	RET
 
-// func reproMaxF32AVX512(x []float32) uint32
-// Requires: AVX, AVX2, AVX512F, AVX512VL
-TEXT ·reproMaxF32AVX512(SB), NOSPLIT, $0-28
-	MOVQ         x_base+0(FP), AX
-	MOVQ         x_len+8(FP), CX
-	MOVQ         $0x000000007f800000, DX
-	VMOVQ        DX, X0
-	VPBROADCASTD X0, Z0
-	VPXORQ       Z1, Z1, Z1
-	VPXORQ       Z2, Z2, Z2
-	VPXORQ       Z3, Z3, Z3
-	VPXORQ       Z4, Z4, Z4
-	CMPQ         CX, $0x00000040
-	JL           max_done
-
-max_loop:
-	VPANDQ  (AX), Z0, Z5
-	VPMAXUD Z5, Z1, Z1
-	VPANDQ  64(AX), Z0, Z5
-	VPMAXUD Z5, Z2, Z2
-	VPANDQ  128(AX), Z0, Z5
-	VPMAXUD Z5, Z3, Z3
-	VPANDQ  192(AX), Z0, Z5
-	VPMAXUD Z5, Z4, Z4
-	ADDQ    $0x00000100, AX
-	SUBQ    $0x00000040, CX
-	CMPQ    CX, $0x00000040
-	JGE     max_loop
-
-max_done:
-	// The fields are in the high dwords (float64) or every dword (float32), the rest is zero:
-	// the largest dword of all is the answer.
-	VPMAXUD       Z3, Z1, Z1
-	VPMAXUD       Z4, Z2, Z2
-	VPMAXUD       Z2, Z1, Z1
-	VEXTRACTF64X4 $0x01, Z1, Y0
-	VPMAXUD       Y0, Y1, Y1
-	VEXTRACTF32X4 $0x01, Y1, X0
-	VPMAXUD       X0, X1, X1
-	VPSHUFD       $0x4e, X1, X0
-	VPMAXUD       X0, X1, X1
-	VPSHUFD       $0xb1, X1, X0
-	VPMAXUD       X0, X1, X1
-	VMOVD         X1, AX
-	MOVL          AX, ret+24(FP)
-	VZEROUPPER
-	RET
-
-// func reproFoldF32FMAAVX512(x []float32, pf []float32, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
-// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, MMX+
-TEXT ·reproFoldF32FMAAVX512(SB), NOSPLIT, $0-104
+x3:
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         pf_base+24(FP), DX
-	VBROADCASTSD mA+48(FP), Z0
+	VBROADCASTSD mA+56(FP), Y0
+	VMOVAPD      Y0, Y1
+	VMOVAPD      Y0, Y0
+	VBROADCASTSD mB+64(FP), Y2
+	VMOVAPD      Y2, Y3
+	VMOVAPD      Y2, Y2
+	VBROADCASTSD mC+72(FP), Y4
+	VMOVAPD      Y4, Y5
+	VMOVAPD      Y4, Y4
+	VPXOR        Y6, Y6, Y6
+	VPXOR        Y7, Y7, Y7
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X10
+	VPBROADCASTQ X10, Y10
+	CMPQ         CX, $0x00000008
+	JL           x3fold_done
+
+x3fold_loop:
+	PREFETCHT1   (DX)
+	ADDQ         $0x00000040, DX
+	VADDPD       Y8, Y5, Y5
+	VADDPD       Y9, Y4, Y4
+	VMOVAPD      Y3, Y8
+	VFMADD231PD  Y10, Y6, Y3
+	VSUBPD       Y8, Y3, Y8
+	VFNMADD231PD Y10, Y8, Y6
+	VMOVAPD      Y6, Y8
+	VMOVAPD      Y2, Y6
+	VFMADD231PD  Y10, Y7, Y2
+	VSUBPD       Y6, Y2, Y6
+	VFNMADD231PD Y10, Y6, Y7
+	VMOVAPD      Y7, Y9
+	VMOVUPD      (AX), Y6
+	VMOVAPD      Y1, Y7
+	VFMADD231PD  Y10, Y6, Y1
+	VSUBPD       Y7, Y1, Y7
+	VFNMADD231PD Y10, Y7, Y6
+	VMOVUPD      32(AX), Y7
+	VMOVAPD      Y0, Y11
+	VFMADD231PD  Y10, Y7, Y0
+	VSUBPD       Y11, Y0, Y11
+	VFNMADD231PD Y10, Y11, Y7
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, CX
+	CMPQ         CX, $0x00000008
+	JGE          x3fold_loop
+
+x3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD       Y8, Y5, Y5
+	VADDPD       Y9, Y4, Y4
+	VMOVAPD      Y3, Y8
+	VFMADD231PD  Y10, Y6, Y3
+	VSUBPD       Y8, Y3, Y8
+	VFNMADD231PD Y10, Y8, Y6
+	VMOVAPD      Y6, Y8
+	VMOVAPD      Y2, Y6
+	VFMADD231PD  Y10, Y7, Y2
+	VSUBPD       Y6, Y2, Y6
+	VFNMADD231PD Y10, Y6, Y7
+	VMOVAPD      Y7, Y9
+	VADDPD       Y8, Y5, Y5
+	VADDPD       Y9, Y4, Y4
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y6
+	VSUBPD       Y6, Y1, Y1
+	VSUBPD       Y6, Y0, Y0
+	VADDPD       Y0, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X0
+	VADDPD       X0, X1, X1
+	VPERMILPD    $0x01, X1, X0
+	VADDSD       X0, X1, X1
+	VMOVSD       X1, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y0
+	VSUBPD       Y0, Y3, Y3
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X0
+	VADDPD       X0, X3, X3
+	VPERMILPD    $0x01, X3, X0
+	VADDSD       X0, X3, X3
+	VMOVSD       X3, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y0
+	VSUBPD       Y0, Y5, Y5
+	VSUBPD       Y0, Y4, Y4
+	VADDPD       Y4, Y5, Y5
+	VEXTRACTF128 $0x01, Y5, X0
+	VADDPD       X0, X5, X5
+	VPERMILPD    $0x01, X5, X0
+	VADDSD       X0, X5, X5
+	VMOVSD       X5, c+96(FP)
+	XORQ         AX, AX
+	MOVQ         AX, resid+104(FP)
+	VZEROUPPER
+	RET
+
+x2:
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Y0
+	VMOVAPD      Y0, Y1
+	VMOVAPD      Y0, Y0
+	VBROADCASTSD mB+64(FP), Y2
+	VMOVAPD      Y2, Y3
+	VMOVAPD      Y2, Y2
+	VPXOR        Y4, Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X6
+	VPBROADCASTQ X6, Y6
+	CMPQ         CX, $0x00000008
+	JL           x2fold_done
+
+x2fold_loop:
+	PREFETCHT1   (DX)
+	ADDQ         $0x00000040, DX
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y5, Y2, Y2
+	VMOVUPD      (AX), Y4
+	VMOVAPD      Y1, Y5
+	VFMADD231PD  Y6, Y4, Y1
+	VSUBPD       Y5, Y1, Y5
+	VFNMADD231PD Y6, Y5, Y4
+	VMOVUPD      32(AX), Y5
+	VMOVAPD      Y0, Y7
+	VFMADD231PD  Y6, Y5, Y0
+	VSUBPD       Y7, Y0, Y7
+	VFNMADD231PD Y6, Y7, Y5
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, CX
+	CMPQ         CX, $0x00000008
+	JGE          x2fold_loop
+
+x2fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD Y4, Y3, Y3
+	VADDPD Y5, Y2, Y2
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y4
+	VSUBPD       Y4, Y1, Y1
+	VSUBPD       Y4, Y0, Y0
+	VADDPD       Y0, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X0
+	VADDPD       X0, X1, X1
+	VPERMILPD    $0x01, X1, X0
+	VADDSD       X0, X1, X1
+	VMOVSD       X1, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y0
+	VSUBPD       Y0, Y3, Y3
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X0
+	VADDPD       X0, X3, X3
+	VPERMILPD    $0x01, X3, X0
+	VADDSD       X0, X3, X3
+	VMOVSD       X3, b+88(FP)
+	XORQ         AX, AX
+	MOVQ         AX, c+96(FP)
+	XORQ         AX, AX
+	MOVQ         AX, resid+104(FP)
+	VZEROUPPER
+	RET
+
+// func reproRangeF32AVX512(x []float32) (hi uint32, lo uint32)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·reproRangeF32AVX512(SB), NOSPLIT, $0-32
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         $0x000000007fffffff, DX
+	VMOVQ        DX, X0
+	VPBROADCASTD X0, Z0
+	VPTERNLOGD   $0xff, Z1, Z1, Z1
+	VPXORQ       Z2, Z2, Z2
+	VMOVAPD      Z1, Z3
+	VPXORQ       Z4, Z4, Z4
+	VMOVAPD      Z1, Z5
+	VPXORQ       Z6, Z6, Z6
+	VMOVAPD      Z1, Z7
+	VPXORQ       Z8, Z8, Z8
+	VMOVAPD      Z1, Z9
+	CMPQ         CX, $0x00000040
+	JL           range_done
+
+range_loop:
+	VPANDQ  (AX), Z0, Z10
+	VPMAXUD Z10, Z2, Z2
+	VPADDD  Z1, Z10, Z10
+	VPMINUD Z10, Z3, Z3
+	VPANDQ  64(AX), Z0, Z10
+	VPMAXUD Z10, Z4, Z4
+	VPADDD  Z1, Z10, Z10
+	VPMINUD Z10, Z5, Z5
+	VPANDQ  128(AX), Z0, Z10
+	VPMAXUD Z10, Z6, Z6
+	VPADDD  Z1, Z10, Z10
+	VPMINUD Z10, Z7, Z7
+	VPANDQ  192(AX), Z0, Z10
+	VPMAXUD Z10, Z8, Z8
+	VPADDD  Z1, Z10, Z10
+	VPMINUD Z10, Z9, Z9
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000040, CX
+	CMPQ    CX, $0x00000040
+	JGE     range_loop
+
+range_done:
+	VPMAXUD       Z6, Z2, Z2
+	VPMAXUD       Z8, Z4, Z4
+	VPMAXUD       Z4, Z2, Z2
+	VEXTRACTF64X4 $0x01, Z2, Y0
+	VPMAXUD       Y0, Y2, Y2
+	VEXTRACTF32X4 $0x01, Y2, X0
+	VPMAXUD       X0, X2, X2
+	VPSHUFD       $0x4e, X2, X0
+	VPMAXUD       X0, X2, X2
+	VPSHUFD       $0xb1, X2, X0
+	VPMAXUD       X0, X2, X2
+	VMOVD         X2, AX
+	MOVL          AX, hi+24(FP)
+	VPMINUD       Z7, Z3, Z3
+	VPMINUD       Z9, Z5, Z5
+	VPMINUD       Z5, Z3, Z3
+	VEXTRACTF64X4 $0x01, Z3, Y0
+	VPMINUD       Y0, Y3, Y3
+	VEXTRACTF32X4 $0x01, Y3, X0
+	VPMINUD       X0, X3, X3
+	VPSHUFD       $0x4e, X3, X0
+	VPMINUD       X0, X3, X3
+	VPSHUFD       $0xb1, X3, X0
+	VPMINUD       X0, X3, X3
+	VMOVD         X3, AX
+	MOVL          AX, lo+28(FP)
+	VZEROUPPER
+	RET
+
+// func reproFoldF32FMAAVX512(x []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·reproFoldF32FMAAVX512(SB), NOSPLIT, $0-112
+	MOVQ         plan+48(FP), AX
+	CMPQ         AX, $0x00000001
+	JE           x3
+	CMPQ         AX, $0x00000002
+	JE           x2
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Z0
 	VMOVAPD      Z0, Z1
 	VMOVAPD      Z0, Z2
 	VMOVAPD      Z0, Z3
 	VMOVAPD      Z0, Z0
-	VBROADCASTSD mB+56(FP), Z13
+	VBROADCASTSD mB+64(FP), Z13
 	VMOVAPD      Z13, Z14
 	VMOVAPD      Z13, Z15
 	VMOVAPD      Z13, Z16
 	VMOVAPD      Z13, Z13
-	VBROADCASTSD mC+64(FP), Z17
+	VBROADCASTSD mC+72(FP), Z17
 	VMOVAPD      Z17, Z18
 	VMOVAPD      Z17, Z19
 	VMOVAPD      Z17, Z20
@@ -720,9 +1503,9 @@ TEXT ·reproFoldF32FMAAVX512(SB), NOSPLIT, $0-104
 	VMOVQ        BX, X21
 	VPBROADCASTQ X21, Z21
 	CMPQ         CX, $0x00000020
-	JL           fold_done
+	JL           c3fold_done
 
-fold_loop:
+c3fold_loop:
 	PREFETCHT1   (DX)
 	PREFETCHT1   64(DX)
 	ADDQ         $0x00000080, DX
@@ -789,10 +1572,10 @@ fold_loop:
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000020, CX
 	CMPQ         CX, $0x00000020
-	JGE          fold_loop
+	JGE          c3fold_loop
 
-fold_done:
-	// Drain the pipeline: folds B and C for the last loads, then fold C.
+c3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
 	VMOVAPD      Z18, Z22
 	VFMADD231PD  Z21, Z8, Z18
 	VSUBPD       Z22, Z18, Z22
@@ -856,7 +1639,7 @@ fold_done:
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD  mA+48(FP), Z4
+	VBROADCASTSD  mA+56(FP), Z4
 	VSUBPD        Z4, Z1, Z1
 	VSUBPD        Z4, Z2, Z2
 	VSUBPD        Z4, Z3, Z3
@@ -870,8 +1653,8 @@ fold_done:
 	VADDPD        X0, X1, X1
 	VPERMILPD     $0x01, X1, X0
 	VADDSD        X0, X1, X1
-	VMOVSD        X1, a+72(FP)
-	VBROADCASTSD  mB+56(FP), Z0
+	VMOVSD        X1, a+80(FP)
+	VBROADCASTSD  mB+64(FP), Z0
 	VSUBPD        Z0, Z14, Z14
 	VSUBPD        Z0, Z15, Z15
 	VSUBPD        Z0, Z16, Z16
@@ -885,8 +1668,8 @@ fold_done:
 	VADDPD        X0, X14, X14
 	VPERMILPD     $0x01, X14, X0
 	VADDSD        X0, X14, X14
-	VMOVSD        X14, b+80(FP)
-	VBROADCASTSD  mC+64(FP), Z0
+	VMOVSD        X14, b+88(FP)
+	VBROADCASTSD  mC+72(FP), Z0
 	VSUBPD        Z0, Z18, Z18
 	VSUBPD        Z0, Z19, Z19
 	VSUBPD        Z0, Z20, Z20
@@ -900,7 +1683,7 @@ fold_done:
 	VADDPD        X0, X18, X18
 	VPERMILPD     $0x01, X18, X0
 	VADDSD        X0, X18, X18
-	VMOVSD        X18, c+88(FP)
+	VMOVSD        X18, c+96(FP)
 	VEXTRACTF64X4 $0x01, Z12, Y0
 	VPORQ         Y0, Y12, Y12
 	VEXTRACTF32X4 $0x01, Y12, X0
@@ -910,75 +1693,382 @@ fold_done:
 	VMOVQ         X12, AX
 	MOVQ          $0x7fffffffffffffff, CX
 	ANDQ          CX, AX
-	MOVQ          AX, resid+96(FP)
+	MOVQ          AX, resid+104(FP)
 	VZEROUPPER
 	RET
 
-// func reproMaxF64AVX512(x []float64) uint32
-// Requires: AVX, AVX2, AVX512F, AVX512VL
-TEXT ·reproMaxF64AVX512(SB), NOSPLIT, $0-28
-	MOVQ         x_base+0(FP), AX
-	MOVQ         x_len+8(FP), CX
-	MOVQ         $0x7ff0000000000000, DX
-	VMOVQ        DX, X0
-	VPBROADCASTQ X0, Z0
-	VPXORQ       Z1, Z1, Z1
-	VPXORQ       Z2, Z2, Z2
-	VPXORQ       Z3, Z3, Z3
-	VPXORQ       Z4, Z4, Z4
-	CMPQ         CX, $0x00000020
-	JL           max_done
-
-max_loop:
-	VPANDQ  (AX), Z0, Z5
-	VPMAXUD Z5, Z1, Z1
-	VPANDQ  64(AX), Z0, Z5
-	VPMAXUD Z5, Z2, Z2
-	VPANDQ  128(AX), Z0, Z5
-	VPMAXUD Z5, Z3, Z3
-	VPANDQ  192(AX), Z0, Z5
-	VPMAXUD Z5, Z4, Z4
-	ADDQ    $0x00000100, AX
-	SUBQ    $0x00000020, CX
-	CMPQ    CX, $0x00000020
-	JGE     max_loop
-
-max_done:
-	// The fields are in the high dwords (float64) or every dword (float32), the rest is zero:
-	// the largest dword of all is the answer.
-	VPMAXUD       Z3, Z1, Z1
-	VPMAXUD       Z4, Z2, Z2
-	VPMAXUD       Z2, Z1, Z1
-	VEXTRACTF64X4 $0x01, Z1, Y0
-	VPMAXUD       Y0, Y1, Y1
-	VEXTRACTF32X4 $0x01, Y1, X0
-	VPMAXUD       X0, X1, X1
-	VPSHUFD       $0x4e, X1, X0
-	VPMAXUD       X0, X1, X1
-	VPSHUFD       $0xb1, X1, X0
-	VPMAXUD       X0, X1, X1
-	VMOVD         X1, AX
-	MOVL          AX, ret+24(FP)
-	VZEROUPPER
-	RET
-
-// func reproFoldF64FMAAVX512(x []float64, pf []float64, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
-// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, MMX+
-TEXT ·reproFoldF64FMAAVX512(SB), NOSPLIT, $0-104
+x3:
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         pf_base+24(FP), DX
-	VBROADCASTSD mA+48(FP), Z0
+	VBROADCASTSD mA+56(FP), Z0
 	VMOVAPD      Z0, Z1
 	VMOVAPD      Z0, Z2
 	VMOVAPD      Z0, Z3
 	VMOVAPD      Z0, Z0
-	VBROADCASTSD mB+56(FP), Z13
+	VBROADCASTSD mB+64(FP), Z12
+	VMOVAPD      Z12, Z13
+	VMOVAPD      Z12, Z14
+	VMOVAPD      Z12, Z15
+	VMOVAPD      Z12, Z12
+	VBROADCASTSD mC+72(FP), Z16
+	VMOVAPD      Z16, Z17
+	VMOVAPD      Z16, Z18
+	VMOVAPD      Z16, Z19
+	VMOVAPD      Z16, Z16
+	VPXORQ       Z4, Z4, Z4
+	VPXORQ       Z5, Z5, Z5
+	VPXORQ       Z6, Z6, Z6
+	VPXORQ       Z7, Z7, Z7
+	VPXORQ       Z8, Z8, Z8
+	VPXORQ       Z9, Z9, Z9
+	VPXORQ       Z10, Z10, Z10
+	VPXORQ       Z11, Z11, Z11
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X20
+	VPBROADCASTQ X20, Z20
+	CMPQ         CX, $0x00000020
+	JL           x3fold_done
+
+x3fold_loop:
+	PREFETCHT1   (DX)
+	PREFETCHT1   64(DX)
+	ADDQ         $0x00000080, DX
+	VADDPD       Z8, Z17, Z17
+	VADDPD       Z9, Z18, Z18
+	VADDPD       Z10, Z19, Z19
+	VADDPD       Z11, Z16, Z16
+	VMOVAPD      Z13, Z8
+	VFMADD231PD  Z20, Z4, Z13
+	VSUBPD       Z8, Z13, Z8
+	VFNMADD231PD Z20, Z8, Z4
+	VMOVAPD      Z4, Z8
+	VMOVAPD      Z14, Z4
+	VFMADD231PD  Z20, Z5, Z14
+	VSUBPD       Z4, Z14, Z4
+	VFNMADD231PD Z20, Z4, Z5
+	VMOVAPD      Z5, Z9
+	VMOVAPD      Z15, Z4
+	VFMADD231PD  Z20, Z6, Z15
+	VSUBPD       Z4, Z15, Z4
+	VFNMADD231PD Z20, Z4, Z6
+	VMOVAPD      Z6, Z10
+	VMOVAPD      Z12, Z4
+	VFMADD231PD  Z20, Z7, Z12
+	VSUBPD       Z4, Z12, Z4
+	VFNMADD231PD Z20, Z4, Z7
+	VMOVAPD      Z7, Z11
+	VCVTPS2PD    (AX), Z4
+	VMOVAPD      Z1, Z5
+	VFMADD231PD  Z20, Z4, Z1
+	VSUBPD       Z5, Z1, Z5
+	VFNMADD231PD Z20, Z5, Z4
+	VCVTPS2PD    32(AX), Z5
+	VMOVAPD      Z2, Z6
+	VFMADD231PD  Z20, Z5, Z2
+	VSUBPD       Z6, Z2, Z6
+	VFNMADD231PD Z20, Z6, Z5
+	VCVTPS2PD    64(AX), Z6
+	VMOVAPD      Z3, Z7
+	VFMADD231PD  Z20, Z6, Z3
+	VSUBPD       Z7, Z3, Z7
+	VFNMADD231PD Z20, Z7, Z6
+	VCVTPS2PD    96(AX), Z7
+	VMOVAPD      Z0, Z21
+	VFMADD231PD  Z20, Z7, Z0
+	VSUBPD       Z21, Z0, Z21
+	VFNMADD231PD Z20, Z21, Z7
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, CX
+	CMPQ         CX, $0x00000020
+	JGE          x3fold_loop
+
+x3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD       Z8, Z17, Z17
+	VADDPD       Z9, Z18, Z18
+	VADDPD       Z10, Z19, Z19
+	VADDPD       Z11, Z16, Z16
+	VMOVAPD      Z13, Z8
+	VFMADD231PD  Z20, Z4, Z13
+	VSUBPD       Z8, Z13, Z8
+	VFNMADD231PD Z20, Z8, Z4
+	VMOVAPD      Z4, Z8
+	VMOVAPD      Z14, Z4
+	VFMADD231PD  Z20, Z5, Z14
+	VSUBPD       Z4, Z14, Z4
+	VFNMADD231PD Z20, Z4, Z5
+	VMOVAPD      Z5, Z9
+	VMOVAPD      Z15, Z4
+	VFMADD231PD  Z20, Z6, Z15
+	VSUBPD       Z4, Z15, Z4
+	VFNMADD231PD Z20, Z4, Z6
+	VMOVAPD      Z6, Z10
+	VMOVAPD      Z12, Z4
+	VFMADD231PD  Z20, Z7, Z12
+	VSUBPD       Z4, Z12, Z4
+	VFNMADD231PD Z20, Z4, Z7
+	VMOVAPD      Z7, Z11
+	VADDPD       Z8, Z17, Z17
+	VADDPD       Z9, Z18, Z18
+	VADDPD       Z10, Z19, Z19
+	VADDPD       Z11, Z16, Z16
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD  mA+56(FP), Z4
+	VSUBPD        Z4, Z1, Z1
+	VSUBPD        Z4, Z2, Z2
+	VSUBPD        Z4, Z3, Z3
+	VSUBPD        Z4, Z0, Z0
+	VADDPD        Z3, Z1, Z1
+	VADDPD        Z0, Z2, Z2
+	VADDPD        Z2, Z1, Z1
+	VEXTRACTF64X4 $0x01, Z1, Y0
+	VADDPD        Y0, Y1, Y1
+	VEXTRACTF32X4 $0x01, Y1, X0
+	VADDPD        X0, X1, X1
+	VPERMILPD     $0x01, X1, X0
+	VADDSD        X0, X1, X1
+	VMOVSD        X1, a+80(FP)
+	VBROADCASTSD  mB+64(FP), Z0
+	VSUBPD        Z0, Z13, Z13
+	VSUBPD        Z0, Z14, Z14
+	VSUBPD        Z0, Z15, Z15
+	VSUBPD        Z0, Z12, Z12
+	VADDPD        Z15, Z13, Z13
+	VADDPD        Z12, Z14, Z14
+	VADDPD        Z14, Z13, Z13
+	VEXTRACTF64X4 $0x01, Z13, Y0
+	VADDPD        Y0, Y13, Y13
+	VEXTRACTF32X4 $0x01, Y13, X0
+	VADDPD        X0, X13, X13
+	VPERMILPD     $0x01, X13, X0
+	VADDSD        X0, X13, X13
+	VMOVSD        X13, b+88(FP)
+	VBROADCASTSD  mC+72(FP), Z0
+	VSUBPD        Z0, Z17, Z17
+	VSUBPD        Z0, Z18, Z18
+	VSUBPD        Z0, Z19, Z19
+	VSUBPD        Z0, Z16, Z16
+	VADDPD        Z19, Z17, Z17
+	VADDPD        Z16, Z18, Z18
+	VADDPD        Z18, Z17, Z17
+	VEXTRACTF64X4 $0x01, Z17, Y0
+	VADDPD        Y0, Y17, Y17
+	VEXTRACTF32X4 $0x01, Y17, X0
+	VADDPD        X0, X17, X17
+	VPERMILPD     $0x01, X17, X0
+	VADDSD        X0, X17, X17
+	VMOVSD        X17, c+96(FP)
+	XORQ          AX, AX
+	MOVQ          AX, resid+104(FP)
+	VZEROUPPER
+	RET
+
+x2:
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Z0
+	VMOVAPD      Z0, Z1
+	VMOVAPD      Z0, Z2
+	VMOVAPD      Z0, Z3
+	VMOVAPD      Z0, Z0
+	VBROADCASTSD mB+64(FP), Z8
+	VMOVAPD      Z8, Z9
+	VMOVAPD      Z8, Z10
+	VMOVAPD      Z8, Z11
+	VMOVAPD      Z8, Z8
+	VPXORQ       Z4, Z4, Z4
+	VPXORQ       Z5, Z5, Z5
+	VPXORQ       Z6, Z6, Z6
+	VPXORQ       Z7, Z7, Z7
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X12
+	VPBROADCASTQ X12, Z12
+	CMPQ         CX, $0x00000020
+	JL           x2fold_done
+
+x2fold_loop:
+	PREFETCHT1   (DX)
+	PREFETCHT1   64(DX)
+	ADDQ         $0x00000080, DX
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z10, Z10
+	VADDPD       Z6, Z11, Z11
+	VADDPD       Z7, Z8, Z8
+	VCVTPS2PD    (AX), Z4
+	VMOVAPD      Z1, Z5
+	VFMADD231PD  Z12, Z4, Z1
+	VSUBPD       Z5, Z1, Z5
+	VFNMADD231PD Z12, Z5, Z4
+	VCVTPS2PD    32(AX), Z5
+	VMOVAPD      Z2, Z6
+	VFMADD231PD  Z12, Z5, Z2
+	VSUBPD       Z6, Z2, Z6
+	VFNMADD231PD Z12, Z6, Z5
+	VCVTPS2PD    64(AX), Z6
+	VMOVAPD      Z3, Z7
+	VFMADD231PD  Z12, Z6, Z3
+	VSUBPD       Z7, Z3, Z7
+	VFNMADD231PD Z12, Z7, Z6
+	VCVTPS2PD    96(AX), Z7
+	VMOVAPD      Z0, Z13
+	VFMADD231PD  Z12, Z7, Z0
+	VSUBPD       Z13, Z0, Z13
+	VFNMADD231PD Z12, Z13, Z7
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, CX
+	CMPQ         CX, $0x00000020
+	JGE          x2fold_loop
+
+x2fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD Z4, Z9, Z9
+	VADDPD Z5, Z10, Z10
+	VADDPD Z6, Z11, Z11
+	VADDPD Z7, Z8, Z8
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD  mA+56(FP), Z4
+	VSUBPD        Z4, Z1, Z1
+	VSUBPD        Z4, Z2, Z2
+	VSUBPD        Z4, Z3, Z3
+	VSUBPD        Z4, Z0, Z0
+	VADDPD        Z3, Z1, Z1
+	VADDPD        Z0, Z2, Z2
+	VADDPD        Z2, Z1, Z1
+	VEXTRACTF64X4 $0x01, Z1, Y0
+	VADDPD        Y0, Y1, Y1
+	VEXTRACTF32X4 $0x01, Y1, X0
+	VADDPD        X0, X1, X1
+	VPERMILPD     $0x01, X1, X0
+	VADDSD        X0, X1, X1
+	VMOVSD        X1, a+80(FP)
+	VBROADCASTSD  mB+64(FP), Z0
+	VSUBPD        Z0, Z9, Z9
+	VSUBPD        Z0, Z10, Z10
+	VSUBPD        Z0, Z11, Z11
+	VSUBPD        Z0, Z8, Z8
+	VADDPD        Z11, Z9, Z9
+	VADDPD        Z8, Z10, Z10
+	VADDPD        Z10, Z9, Z9
+	VEXTRACTF64X4 $0x01, Z9, Y0
+	VADDPD        Y0, Y9, Y9
+	VEXTRACTF32X4 $0x01, Y9, X0
+	VADDPD        X0, X9, X9
+	VPERMILPD     $0x01, X9, X0
+	VADDSD        X0, X9, X9
+	VMOVSD        X9, b+88(FP)
+	XORQ          AX, AX
+	MOVQ          AX, c+96(FP)
+	XORQ          AX, AX
+	MOVQ          AX, resid+104(FP)
+	VZEROUPPER
+	RET
+
+// func reproRangeF64AVX512(x []float64) (hi uint32, lo uint32)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·reproRangeF64AVX512(SB), NOSPLIT, $0-32
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         $0x7fffffffffffffff, DX
+	VMOVQ        DX, X0
+	VPBROADCASTQ X0, Z0
+	VPTERNLOGD   $0xff, Z1, Z1, Z1
+	VPXORQ       Z2, Z2, Z2
+	VMOVAPD      Z1, Z3
+	VPXORQ       Z4, Z4, Z4
+	VMOVAPD      Z1, Z5
+	VPXORQ       Z6, Z6, Z6
+	VMOVAPD      Z1, Z7
+	VPXORQ       Z8, Z8, Z8
+	VMOVAPD      Z1, Z9
+	CMPQ         CX, $0x00000020
+	JL           range_done
+
+range_loop:
+	VPANDQ  (AX), Z0, Z10
+	VPMAXUD Z10, Z2, Z2
+	VPADDQ  Z1, Z10, Z10
+	VPMINUD Z10, Z3, Z3
+	VPANDQ  64(AX), Z0, Z10
+	VPMAXUD Z10, Z4, Z4
+	VPADDQ  Z1, Z10, Z10
+	VPMINUD Z10, Z5, Z5
+	VPANDQ  128(AX), Z0, Z10
+	VPMAXUD Z10, Z6, Z6
+	VPADDQ  Z1, Z10, Z10
+	VPMINUD Z10, Z7, Z7
+	VPANDQ  192(AX), Z0, Z10
+	VPMAXUD Z10, Z8, Z8
+	VPADDQ  Z1, Z10, Z10
+	VPMINUD Z10, Z9, Z9
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000020, CX
+	CMPQ    CX, $0x00000020
+	JGE     range_loop
+
+range_done:
+	VPMAXUD       Z6, Z2, Z2
+	VPMAXUD       Z8, Z4, Z4
+	VPMAXUD       Z4, Z2, Z2
+	VEXTRACTF64X4 $0x01, Z2, Y0
+	VPMAXUD       Y0, Y2, Y2
+	VEXTRACTF32X4 $0x01, Y2, X0
+	VPMAXUD       X0, X2, X2
+
+	// Only the high dwords count: copy each over its low dword.
+	VPSHUFD       $0xf5, X2, X2
+	VPSHUFD       $0x4e, X2, X0
+	VPMAXUD       X0, X2, X2
+	VPSHUFD       $0xb1, X2, X0
+	VPMAXUD       X0, X2, X2
+	VMOVD         X2, AX
+	MOVL          AX, hi+24(FP)
+	VPMINUD       Z7, Z3, Z3
+	VPMINUD       Z9, Z5, Z5
+	VPMINUD       Z5, Z3, Z3
+	VEXTRACTF64X4 $0x01, Z3, Y0
+	VPMINUD       Y0, Y3, Y3
+	VEXTRACTF32X4 $0x01, Y3, X0
+	VPMINUD       X0, X3, X3
+
+	// Only the high dwords count: copy each over its low dword.
+	VPSHUFD $0xf5, X3, X3
+	VPSHUFD $0x4e, X3, X0
+	VPMINUD X0, X3, X3
+	VPSHUFD $0xb1, X3, X0
+	VPMINUD X0, X3, X3
+	VMOVD   X3, AX
+	MOVL    AX, lo+28(FP)
+	VZEROUPPER
+	RET
+
+// func reproFoldF64FMAAVX512(x []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·reproFoldF64FMAAVX512(SB), NOSPLIT, $0-112
+	MOVQ         plan+48(FP), AX
+	CMPQ         AX, $0x00000001
+	JE           x3
+	CMPQ         AX, $0x00000002
+	JE           x2
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Z0
+	VMOVAPD      Z0, Z1
+	VMOVAPD      Z0, Z2
+	VMOVAPD      Z0, Z3
+	VMOVAPD      Z0, Z0
+	VBROADCASTSD mB+64(FP), Z13
 	VMOVAPD      Z13, Z14
 	VMOVAPD      Z13, Z15
 	VMOVAPD      Z13, Z16
 	VMOVAPD      Z13, Z13
-	VBROADCASTSD mC+64(FP), Z17
+	VBROADCASTSD mC+72(FP), Z17
 	VMOVAPD      Z17, Z18
 	VMOVAPD      Z17, Z19
 	VMOVAPD      Z17, Z20
@@ -996,9 +2086,9 @@ TEXT ·reproFoldF64FMAAVX512(SB), NOSPLIT, $0-104
 	VMOVQ        BX, X21
 	VPBROADCASTQ X21, Z21
 	CMPQ         CX, $0x00000020
-	JL           fold_done
+	JL           c3fold_done
 
-fold_loop:
+c3fold_loop:
 	PREFETCHT1   (DX)
 	PREFETCHT1   64(DX)
 	PREFETCHT1   128(DX)
@@ -1067,10 +2157,10 @@ fold_loop:
 	ADDQ         $0x00000100, AX
 	SUBQ         $0x00000020, CX
 	CMPQ         CX, $0x00000020
-	JGE          fold_loop
+	JGE          c3fold_loop
 
-fold_done:
-	// Drain the pipeline: folds B and C for the last loads, then fold C.
+c3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
 	VMOVAPD      Z18, Z22
 	VFMADD231PD  Z21, Z8, Z18
 	VSUBPD       Z22, Z18, Z22
@@ -1134,7 +2224,7 @@ fold_done:
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD  mA+48(FP), Z4
+	VBROADCASTSD  mA+56(FP), Z4
 	VSUBPD        Z4, Z1, Z1
 	VSUBPD        Z4, Z2, Z2
 	VSUBPD        Z4, Z3, Z3
@@ -1148,8 +2238,8 @@ fold_done:
 	VADDPD        X0, X1, X1
 	VPERMILPD     $0x01, X1, X0
 	VADDSD        X0, X1, X1
-	VMOVSD        X1, a+72(FP)
-	VBROADCASTSD  mB+56(FP), Z0
+	VMOVSD        X1, a+80(FP)
+	VBROADCASTSD  mB+64(FP), Z0
 	VSUBPD        Z0, Z14, Z14
 	VSUBPD        Z0, Z15, Z15
 	VSUBPD        Z0, Z16, Z16
@@ -1163,8 +2253,8 @@ fold_done:
 	VADDPD        X0, X14, X14
 	VPERMILPD     $0x01, X14, X0
 	VADDSD        X0, X14, X14
-	VMOVSD        X14, b+80(FP)
-	VBROADCASTSD  mC+64(FP), Z0
+	VMOVSD        X14, b+88(FP)
+	VBROADCASTSD  mC+72(FP), Z0
 	VSUBPD        Z0, Z18, Z18
 	VSUBPD        Z0, Z19, Z19
 	VSUBPD        Z0, Z20, Z20
@@ -1178,7 +2268,7 @@ fold_done:
 	VADDPD        X0, X18, X18
 	VPERMILPD     $0x01, X18, X0
 	VADDSD        X0, X18, X18
-	VMOVSD        X18, c+88(FP)
+	VMOVSD        X18, c+96(FP)
 	VEXTRACTF64X4 $0x01, Z12, Y0
 	VPORQ         Y0, Y12, Y12
 	VEXTRACTF32X4 $0x01, Y12, X0
@@ -1188,7 +2278,283 @@ fold_done:
 	VMOVQ         X12, AX
 	MOVQ          $0x7fffffffffffffff, CX
 	ANDQ          CX, AX
-	MOVQ          AX, resid+96(FP)
+	MOVQ          AX, resid+104(FP)
+	VZEROUPPER
+	RET
+
+x3:
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Z0
+	VMOVAPD      Z0, Z1
+	VMOVAPD      Z0, Z2
+	VMOVAPD      Z0, Z3
+	VMOVAPD      Z0, Z0
+	VBROADCASTSD mB+64(FP), Z12
+	VMOVAPD      Z12, Z13
+	VMOVAPD      Z12, Z14
+	VMOVAPD      Z12, Z15
+	VMOVAPD      Z12, Z12
+	VBROADCASTSD mC+72(FP), Z16
+	VMOVAPD      Z16, Z17
+	VMOVAPD      Z16, Z18
+	VMOVAPD      Z16, Z19
+	VMOVAPD      Z16, Z16
+	VPXORQ       Z4, Z4, Z4
+	VPXORQ       Z5, Z5, Z5
+	VPXORQ       Z6, Z6, Z6
+	VPXORQ       Z7, Z7, Z7
+	VPXORQ       Z8, Z8, Z8
+	VPXORQ       Z9, Z9, Z9
+	VPXORQ       Z10, Z10, Z10
+	VPXORQ       Z11, Z11, Z11
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X20
+	VPBROADCASTQ X20, Z20
+	CMPQ         CX, $0x00000020
+	JL           x3fold_done
+
+x3fold_loop:
+	PREFETCHT1   (DX)
+	PREFETCHT1   64(DX)
+	PREFETCHT1   128(DX)
+	PREFETCHT1   192(DX)
+	ADDQ         $0x00000100, DX
+	VADDPD       Z8, Z17, Z17
+	VADDPD       Z9, Z18, Z18
+	VADDPD       Z10, Z19, Z19
+	VADDPD       Z11, Z16, Z16
+	VMOVAPD      Z13, Z8
+	VFMADD231PD  Z20, Z4, Z13
+	VSUBPD       Z8, Z13, Z8
+	VFNMADD231PD Z20, Z8, Z4
+	VMOVAPD      Z4, Z8
+	VMOVAPD      Z14, Z4
+	VFMADD231PD  Z20, Z5, Z14
+	VSUBPD       Z4, Z14, Z4
+	VFNMADD231PD Z20, Z4, Z5
+	VMOVAPD      Z5, Z9
+	VMOVAPD      Z15, Z4
+	VFMADD231PD  Z20, Z6, Z15
+	VSUBPD       Z4, Z15, Z4
+	VFNMADD231PD Z20, Z4, Z6
+	VMOVAPD      Z6, Z10
+	VMOVAPD      Z12, Z4
+	VFMADD231PD  Z20, Z7, Z12
+	VSUBPD       Z4, Z12, Z4
+	VFNMADD231PD Z20, Z4, Z7
+	VMOVAPD      Z7, Z11
+	VMOVUPD      (AX), Z4
+	VMOVAPD      Z1, Z5
+	VFMADD231PD  Z20, Z4, Z1
+	VSUBPD       Z5, Z1, Z5
+	VFNMADD231PD Z20, Z5, Z4
+	VMOVUPD      64(AX), Z5
+	VMOVAPD      Z2, Z6
+	VFMADD231PD  Z20, Z5, Z2
+	VSUBPD       Z6, Z2, Z6
+	VFNMADD231PD Z20, Z6, Z5
+	VMOVUPD      128(AX), Z6
+	VMOVAPD      Z3, Z7
+	VFMADD231PD  Z20, Z6, Z3
+	VSUBPD       Z7, Z3, Z7
+	VFNMADD231PD Z20, Z7, Z6
+	VMOVUPD      192(AX), Z7
+	VMOVAPD      Z0, Z21
+	VFMADD231PD  Z20, Z7, Z0
+	VSUBPD       Z21, Z0, Z21
+	VFNMADD231PD Z20, Z21, Z7
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000020, CX
+	CMPQ         CX, $0x00000020
+	JGE          x3fold_loop
+
+x3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD       Z8, Z17, Z17
+	VADDPD       Z9, Z18, Z18
+	VADDPD       Z10, Z19, Z19
+	VADDPD       Z11, Z16, Z16
+	VMOVAPD      Z13, Z8
+	VFMADD231PD  Z20, Z4, Z13
+	VSUBPD       Z8, Z13, Z8
+	VFNMADD231PD Z20, Z8, Z4
+	VMOVAPD      Z4, Z8
+	VMOVAPD      Z14, Z4
+	VFMADD231PD  Z20, Z5, Z14
+	VSUBPD       Z4, Z14, Z4
+	VFNMADD231PD Z20, Z4, Z5
+	VMOVAPD      Z5, Z9
+	VMOVAPD      Z15, Z4
+	VFMADD231PD  Z20, Z6, Z15
+	VSUBPD       Z4, Z15, Z4
+	VFNMADD231PD Z20, Z4, Z6
+	VMOVAPD      Z6, Z10
+	VMOVAPD      Z12, Z4
+	VFMADD231PD  Z20, Z7, Z12
+	VSUBPD       Z4, Z12, Z4
+	VFNMADD231PD Z20, Z4, Z7
+	VMOVAPD      Z7, Z11
+	VADDPD       Z8, Z17, Z17
+	VADDPD       Z9, Z18, Z18
+	VADDPD       Z10, Z19, Z19
+	VADDPD       Z11, Z16, Z16
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD  mA+56(FP), Z4
+	VSUBPD        Z4, Z1, Z1
+	VSUBPD        Z4, Z2, Z2
+	VSUBPD        Z4, Z3, Z3
+	VSUBPD        Z4, Z0, Z0
+	VADDPD        Z3, Z1, Z1
+	VADDPD        Z0, Z2, Z2
+	VADDPD        Z2, Z1, Z1
+	VEXTRACTF64X4 $0x01, Z1, Y0
+	VADDPD        Y0, Y1, Y1
+	VEXTRACTF32X4 $0x01, Y1, X0
+	VADDPD        X0, X1, X1
+	VPERMILPD     $0x01, X1, X0
+	VADDSD        X0, X1, X1
+	VMOVSD        X1, a+80(FP)
+	VBROADCASTSD  mB+64(FP), Z0
+	VSUBPD        Z0, Z13, Z13
+	VSUBPD        Z0, Z14, Z14
+	VSUBPD        Z0, Z15, Z15
+	VSUBPD        Z0, Z12, Z12
+	VADDPD        Z15, Z13, Z13
+	VADDPD        Z12, Z14, Z14
+	VADDPD        Z14, Z13, Z13
+	VEXTRACTF64X4 $0x01, Z13, Y0
+	VADDPD        Y0, Y13, Y13
+	VEXTRACTF32X4 $0x01, Y13, X0
+	VADDPD        X0, X13, X13
+	VPERMILPD     $0x01, X13, X0
+	VADDSD        X0, X13, X13
+	VMOVSD        X13, b+88(FP)
+	VBROADCASTSD  mC+72(FP), Z0
+	VSUBPD        Z0, Z17, Z17
+	VSUBPD        Z0, Z18, Z18
+	VSUBPD        Z0, Z19, Z19
+	VSUBPD        Z0, Z16, Z16
+	VADDPD        Z19, Z17, Z17
+	VADDPD        Z16, Z18, Z18
+	VADDPD        Z18, Z17, Z17
+	VEXTRACTF64X4 $0x01, Z17, Y0
+	VADDPD        Y0, Y17, Y17
+	VEXTRACTF32X4 $0x01, Y17, X0
+	VADDPD        X0, X17, X17
+	VPERMILPD     $0x01, X17, X0
+	VADDSD        X0, X17, X17
+	VMOVSD        X17, c+96(FP)
+	XORQ          AX, AX
+	MOVQ          AX, resid+104(FP)
+	VZEROUPPER
+	RET
+
+x2:
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Z0
+	VMOVAPD      Z0, Z1
+	VMOVAPD      Z0, Z2
+	VMOVAPD      Z0, Z3
+	VMOVAPD      Z0, Z0
+	VBROADCASTSD mB+64(FP), Z8
+	VMOVAPD      Z8, Z9
+	VMOVAPD      Z8, Z10
+	VMOVAPD      Z8, Z11
+	VMOVAPD      Z8, Z8
+	VPXORQ       Z4, Z4, Z4
+	VPXORQ       Z5, Z5, Z5
+	VPXORQ       Z6, Z6, Z6
+	VPXORQ       Z7, Z7, Z7
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X12
+	VPBROADCASTQ X12, Z12
+	CMPQ         CX, $0x00000020
+	JL           x2fold_done
+
+x2fold_loop:
+	PREFETCHT1   (DX)
+	PREFETCHT1   64(DX)
+	PREFETCHT1   128(DX)
+	PREFETCHT1   192(DX)
+	ADDQ         $0x00000100, DX
+	VADDPD       Z4, Z9, Z9
+	VADDPD       Z5, Z10, Z10
+	VADDPD       Z6, Z11, Z11
+	VADDPD       Z7, Z8, Z8
+	VMOVUPD      (AX), Z4
+	VMOVAPD      Z1, Z5
+	VFMADD231PD  Z12, Z4, Z1
+	VSUBPD       Z5, Z1, Z5
+	VFNMADD231PD Z12, Z5, Z4
+	VMOVUPD      64(AX), Z5
+	VMOVAPD      Z2, Z6
+	VFMADD231PD  Z12, Z5, Z2
+	VSUBPD       Z6, Z2, Z6
+	VFNMADD231PD Z12, Z6, Z5
+	VMOVUPD      128(AX), Z6
+	VMOVAPD      Z3, Z7
+	VFMADD231PD  Z12, Z6, Z3
+	VSUBPD       Z7, Z3, Z7
+	VFNMADD231PD Z12, Z7, Z6
+	VMOVUPD      192(AX), Z7
+	VMOVAPD      Z0, Z13
+	VFMADD231PD  Z12, Z7, Z0
+	VSUBPD       Z13, Z0, Z13
+	VFNMADD231PD Z12, Z13, Z7
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000020, CX
+	CMPQ         CX, $0x00000020
+	JGE          x2fold_loop
+
+x2fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD Z4, Z9, Z9
+	VADDPD Z5, Z10, Z10
+	VADDPD Z6, Z11, Z11
+	VADDPD Z7, Z8, Z8
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD  mA+56(FP), Z4
+	VSUBPD        Z4, Z1, Z1
+	VSUBPD        Z4, Z2, Z2
+	VSUBPD        Z4, Z3, Z3
+	VSUBPD        Z4, Z0, Z0
+	VADDPD        Z3, Z1, Z1
+	VADDPD        Z0, Z2, Z2
+	VADDPD        Z2, Z1, Z1
+	VEXTRACTF64X4 $0x01, Z1, Y0
+	VADDPD        Y0, Y1, Y1
+	VEXTRACTF32X4 $0x01, Y1, X0
+	VADDPD        X0, X1, X1
+	VPERMILPD     $0x01, X1, X0
+	VADDSD        X0, X1, X1
+	VMOVSD        X1, a+80(FP)
+	VBROADCASTSD  mB+64(FP), Z0
+	VSUBPD        Z0, Z9, Z9
+	VSUBPD        Z0, Z10, Z10
+	VSUBPD        Z0, Z11, Z11
+	VSUBPD        Z0, Z8, Z8
+	VADDPD        Z11, Z9, Z9
+	VADDPD        Z8, Z10, Z10
+	VADDPD        Z10, Z9, Z9
+	VEXTRACTF64X4 $0x01, Z9, Y0
+	VADDPD        Y0, Y9, Y9
+	VEXTRACTF32X4 $0x01, Y9, X0
+	VADDPD        X0, X9, X9
+	VPERMILPD     $0x01, X9, X0
+	VADDSD        X0, X9, X9
+	VMOVSD        X9, b+88(FP)
+	XORQ          AX, AX
+	MOVQ          AX, c+96(FP)
+	XORQ          AX, AX
+	MOVQ          AX, resid+104(FP)
 	VZEROUPPER
 	RET
 

@@ -16,19 +16,23 @@ func tmpData(n int) []float64 {
 
 func BenchmarkTmpRepro(b *testing.B) {
 	x := tmpData(4096)
-	for _, id := range []reproID{reproAVX512, reproAVX2FMA} {
+	for _, id := range []reproID{reproAVX512, reproAVX2FMA, reproGo} {
 		k := reproKernels[float64]{id}
-		b.Run("max"+string(rune('0'+id)), func(b *testing.B) {
+		e, p := k.plan(x)
+		b.Logf("id %d plan %d", id, p)
+		mA, mB, mC := reproMagic(e)
+		b.Run("range"+string(rune('0'+id)), func(b *testing.B) {
 			for b.Loop() {
-				k.maxExp(x)
+				k.plan(x)
 			}
 		})
-		mA, mB, mC := reproMagic(1023 + 20)
-		b.Run("fold"+string(rune('0'+id)), func(b *testing.B) {
-			for b.Loop() {
-				k.fold(x, mA, mB, mC)
-			}
-		})
+		for _, p := range []reproPlan{reproC3, reproX3, reproX2} {
+			b.Run("fold"+string(rune('0'+id))+string(rune('0'+p)), func(b *testing.B) {
+				for b.Loop() {
+					k.foldPlan(x, nil, p, mA, mB, mC)
+				}
+			})
+		}
 		b.Run("dense"+string(rune('0'+id)), func(b *testing.B) {
 			var a ReproAcc
 			for b.Loop() {
@@ -36,13 +40,4 @@ func BenchmarkTmpRepro(b *testing.B) {
 			}
 		})
 	}
-}
-
-func BenchmarkTmpSum(b *testing.B) {
-	x := tmpData(4096)
-	b.Run("sum512", func(b *testing.B) {
-		for b.Loop() {
-			SumFloat(AVX512, x, nil, 0)
-		}
-	})
 }
