@@ -20,8 +20,9 @@ import (
 // covering every finite float64 and any count of them. Values reach it in
 // blocks of at most reproBlock elements:
 //
-//  1. An integer pass finds the largest exponent field e of the block
-//     (the maxExp kernel).
+//  1. An integer pass finds the largest exponent field e of the block and
+//     a lower bound on the smallest of a value other than zero (the range
+//     kernel; NEON's finds the largest only).
 //  2. Three error-free extraction folds split every value x exactly into
 //     x = qA + qB + qC + r, where qA is a multiple of gA = 2^(e-1060), qB
 //     of gB = gA·2^-39, qC of gC = gB·2^-39 (each grid at least 2^-1074),
@@ -33,7 +34,10 @@ import (
 //     tie rounds moves value between folds but never loses it, and the
 //     sums of the extracted parts are exact in float64 (at most 2^50
 //     units g).
-//  3. The three fold sums are deposited exactly into the digits. If some r
+//     When every value lies on fold C's grid (the smallest exponent
+//     tells), fold C is a plain addition and checks nothing; on fold B's,
+//     fold B is and fold C is not run (reproPlan).
+//  3. The fold sums are deposited exactly into the digits. If some r
 //     is not zero (a float64 more than about 2^63 below the block's
 //     largest, a float32 more than 2^92), the block is redone in Go with
 //     the residuals deposited one by one; blocks with an infinity, a NaN,
@@ -271,9 +275,10 @@ func reproSteps[T float32 | float64](id reproID) (maxStep, foldStep int) {
 	return 4 * vecBytes / int(unsafe.Sizeof(zero)), foldStep
 }
 
-// reproMaxExpGo is the portable exponent pass: the exponent field is
-// compared as the high bits of the value without its sign, read as an
-// integer, four lanes at a time.
+// reproMaxExpGo is the portable pass for the largest exponent alone
+// (maxExp; the tails of NEON's): the exponent field is compared as the
+// high bits of the value without its sign, read as an integer, four lanes
+// at a time.
 func reproMaxExpGo[T float32 | float64](x []T) int {
 	if num.KindOf[T]() == num.Float32 {
 		return reproMaxField(num.Cast[uint32](x), 0xFF<<23, 23)

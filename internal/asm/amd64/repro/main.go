@@ -1,8 +1,10 @@
 // Command repro generates quiver's amd64 kernels for the reproducible
 // float sum (ADR-105), for AVX2 and AVX-512, float32 and float64: the
-// integer pass for a block's largest exponent field and the three
-// error-free extraction folds. Element type and instruction set are parameters of one
-// generator, so every kernel of the family has the same shape.
+// integer pass for a block's largest and smallest exponent fields, the
+// error-free extraction folds in each of their plans, and the compress
+// kernels of masked input. Element type and instruction set are
+// parameters of one generator, so every kernel of the family has the same
+// shape.
 //
 // Run through go generate from the repository root (see generate.go).
 package main
@@ -482,7 +484,7 @@ func foldPlan(e elem, s kit.ISA, useFMA bool, p plan) {
 
 // prefetch asks for the cache lines of the next bytes bytes at p to be
 // brought into L2 and advances p past them. The fold kernels prefetch the
-// block that follows theirs: the exponent pass of that block then reads
+// block that follows theirs: the range pass of that block then reads
 // from L2, while the memory system would otherwise sit idle during the
 // folds, which are bound by arithmetic, and a dense sum from DRAM would
 // cost the time of the folds plus that of the memory.
