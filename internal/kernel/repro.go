@@ -257,17 +257,17 @@ func (k reproKernels[T]) compress(dst, x []T, bits []byte, off int) int {
 }
 
 // reproSteps are the multiples of elements the SIMD kernels id take: four
-// vectors of T per exponent-pass iteration; per fold iteration, the
-// float64 lanes of two 256-bit vectors (AVX2), four 512-bit ones
-// (AVX-512) or two 128-bit ones (NEON), as many float32 elements, each
-// widened from half a register.
+// vectors of T per range-pass iteration; per fold iteration, the float64
+// lanes of two rounds of two 256-bit vectors (AVX2) or of four 512-bit
+// ones (AVX-512), or of two 128-bit ones (NEON), as many float32
+// elements, each widened from half a register.
 func reproSteps[T float32 | float64](id reproID) (maxStep, foldStep int) {
 	var vecBytes int
 	switch id {
 	case reproAVX2, reproAVX2FMA:
-		vecBytes, foldStep = 32, 2*4
+		vecBytes, foldStep = 32, 2*2*4
 	case reproAVX512:
-		vecBytes, foldStep = 64, 4*8
+		vecBytes, foldStep = 64, 2*4*8
 	case reproNEON:
 		vecBytes, foldStep = 16, 4
 	}

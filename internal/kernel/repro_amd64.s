@@ -97,12 +97,12 @@ TEXT ·reproFoldF32AVX2(SB), NOSPLIT, $0-112
 	VPXOR        Y8, Y8, Y8
 	VPXOR        Y9, Y9, Y9
 	VPXOR        Y10, Y10, Y10
-	CMPQ         CX, $0x00000008
+	CMPQ         CX, $0x00000010
 	JL           c3fold_done
 
 c3fold_loop:
 	PREFETCHT1 (DX)
-	ADDQ       $0x00000020, DX
+	ADDQ       $0x00000040, DX
 	VADDPD     Y8, Y5, Y11
 	VSUBPD     Y5, Y11, Y12
 	VMOVAPD    Y11, Y5
@@ -133,9 +133,39 @@ c3fold_loop:
 	VSUBPD     Y0, Y11, Y12
 	VMOVAPD    Y11, Y0
 	VSUBPD     Y12, Y7, Y7
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000008, CX
-	CMPQ       CX, $0x00000008
+	VADDPD     Y8, Y5, Y11
+	VSUBPD     Y5, Y11, Y12
+	VMOVAPD    Y11, Y5
+	VSUBPD     Y12, Y8, Y8
+	VORPD      Y8, Y10, Y10
+	VADDPD     Y9, Y4, Y8
+	VSUBPD     Y4, Y8, Y11
+	VMOVAPD    Y8, Y4
+	VSUBPD     Y11, Y9, Y9
+	VORPD      Y9, Y10, Y10
+	VADDPD     Y6, Y3, Y8
+	VSUBPD     Y3, Y8, Y9
+	VMOVAPD    Y8, Y3
+	VSUBPD     Y9, Y6, Y6
+	VMOVAPD    Y6, Y8
+	VADDPD     Y7, Y2, Y6
+	VSUBPD     Y2, Y6, Y9
+	VMOVAPD    Y6, Y2
+	VSUBPD     Y9, Y7, Y7
+	VMOVAPD    Y7, Y9
+	VCVTPS2PD  32(AX), Y6
+	VADDPD     Y6, Y1, Y7
+	VSUBPD     Y1, Y7, Y11
+	VMOVAPD    Y7, Y1
+	VSUBPD     Y11, Y6, Y6
+	VCVTPS2PD  48(AX), Y7
+	VADDPD     Y7, Y0, Y11
+	VSUBPD     Y0, Y11, Y12
+	VMOVAPD    Y11, Y0
+	VSUBPD     Y12, Y7, Y7
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000010, CX
+	CMPQ       CX, $0x00000010
 	JGE        c3fold_loop
 
 c3fold_done:
@@ -217,96 +247,102 @@ x3:
 	MOVQ         pf_base+24(FP), DX
 	VBROADCASTSD mA+56(FP), Y0
 	VMOVAPD      Y0, Y1
-	VMOVAPD      Y0, Y0
-	VBROADCASTSD mB+64(FP), Y2
-	VMOVAPD      Y2, Y3
-	VMOVAPD      Y2, Y2
-	VBROADCASTSD mC+72(FP), Y4
-	VMOVAPD      Y4, Y5
-	VMOVAPD      Y4, Y4
-	VPXOR        Y6, Y6, Y6
-	VPXOR        Y7, Y7, Y7
-	VPXOR        Y8, Y8, Y8
-	VPXOR        Y9, Y9, Y9
-	CMPQ         CX, $0x00000008
+	VMOVAPD      Y0, Y2
+	VBROADCASTSD mB+64(FP), Y0
+	VMOVAPD      Y0, Y4
+	VMOVAPD      Y0, Y6
+	VBROADCASTSD mC+72(FP), Y0
+	VMOVAPD      Y0, Y8
+	VMOVAPD      Y0, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	VPXOR        Y12, Y12, Y12
+	VPXOR        Y13, Y13, Y13
+	CMPQ         CX, $0x00000010
 	JL           x3fold_done
 
 x3fold_loop:
 	PREFETCHT1 (DX)
-	ADDQ       $0x00000020, DX
-	VADDPD     Y8, Y5, Y5
-	VADDPD     Y9, Y4, Y4
-	VADDPD     Y6, Y3, Y8
-	VSUBPD     Y3, Y8, Y9
-	VMOVAPD    Y8, Y3
-	VSUBPD     Y9, Y6, Y6
-	VMOVAPD    Y6, Y8
-	VADDPD     Y7, Y2, Y6
-	VSUBPD     Y2, Y6, Y9
-	VMOVAPD    Y6, Y2
-	VSUBPD     Y9, Y7, Y7
-	VMOVAPD    Y7, Y9
-	VCVTPS2PD  (AX), Y6
-	VADDPD     Y6, Y1, Y7
-	VSUBPD     Y1, Y7, Y10
-	VMOVAPD    Y7, Y1
-	VSUBPD     Y10, Y6, Y6
-	VCVTPS2PD  16(AX), Y7
-	VADDPD     Y7, Y0, Y10
-	VSUBPD     Y0, Y10, Y11
-	VMOVAPD    Y10, Y0
-	VSUBPD     Y11, Y7, Y7
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000008, CX
-	CMPQ       CX, $0x00000008
+	ADDQ       $0x00000040, DX
+	VADDPD     Y12, Y8, Y8
+	VADDPD     Y13, Y9, Y9
+	VADDPD     Y10, Y4, Y5
+	VSUBPD     Y4, Y5, Y4
+	VSUBPD     Y4, Y10, Y10
+	VADDPD     Y11, Y6, Y7
+	VSUBPD     Y6, Y7, Y6
+	VSUBPD     Y6, Y11, Y11
+	VCVTPS2PD  (AX), Y12
+	VADDPD     Y12, Y1, Y0
+	VSUBPD     Y1, Y0, Y1
+	VSUBPD     Y1, Y12, Y12
+	VCVTPS2PD  16(AX), Y13
+	VADDPD     Y13, Y2, Y3
+	VSUBPD     Y2, Y3, Y2
+	VSUBPD     Y2, Y13, Y13
+	VADDPD     Y10, Y8, Y8
+	VADDPD     Y11, Y9, Y9
+	VADDPD     Y12, Y5, Y4
+	VSUBPD     Y5, Y4, Y5
+	VSUBPD     Y5, Y12, Y12
+	VADDPD     Y13, Y7, Y6
+	VSUBPD     Y7, Y6, Y7
+	VSUBPD     Y7, Y13, Y13
+	VCVTPS2PD  32(AX), Y10
+	VADDPD     Y10, Y0, Y1
+	VSUBPD     Y0, Y1, Y0
+	VSUBPD     Y0, Y10, Y10
+	VCVTPS2PD  48(AX), Y11
+	VADDPD     Y11, Y3, Y2
+	VSUBPD     Y3, Y2, Y3
+	VSUBPD     Y3, Y11, Y11
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000010, CX
+	CMPQ       CX, $0x00000010
 	JGE        x3fold_loop
 
 x3fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VADDPD  Y8, Y5, Y5
-	VADDPD  Y9, Y4, Y4
-	VADDPD  Y6, Y3, Y8
-	VSUBPD  Y3, Y8, Y9
-	VMOVAPD Y8, Y3
-	VSUBPD  Y9, Y6, Y6
-	VMOVAPD Y6, Y8
-	VADDPD  Y7, Y2, Y6
-	VSUBPD  Y2, Y6, Y9
-	VMOVAPD Y6, Y2
-	VSUBPD  Y9, Y7, Y7
-	VMOVAPD Y7, Y9
-	VADDPD  Y8, Y5, Y5
-	VADDPD  Y9, Y4, Y4
+	VADDPD Y12, Y8, Y8
+	VADDPD Y13, Y9, Y9
+	VADDPD Y10, Y4, Y5
+	VSUBPD Y4, Y5, Y4
+	VSUBPD Y4, Y10, Y10
+	VADDPD Y11, Y6, Y7
+	VSUBPD Y6, Y7, Y6
+	VSUBPD Y6, Y11, Y11
+	VADDPD Y10, Y8, Y8
+	VADDPD Y11, Y9, Y9
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD mA+56(FP), Y6
-	VSUBPD       Y6, Y1, Y1
-	VSUBPD       Y6, Y0, Y0
-	VADDPD       Y0, Y1, Y1
+	VBROADCASTSD mA+56(FP), Y0
+	VSUBPD       Y0, Y1, Y1
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y1, Y1
 	VEXTRACTF128 $0x01, Y1, X0
 	VADDPD       X0, X1, X1
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
 	VMOVSD       X1, a+80(FP)
 	VBROADCASTSD mB+64(FP), Y0
-	VSUBPD       Y0, Y3, Y3
-	VSUBPD       Y0, Y2, Y2
-	VADDPD       Y2, Y3, Y3
-	VEXTRACTF128 $0x01, Y3, X0
-	VADDPD       X0, X3, X3
-	VPERMILPD    $0x01, X3, X0
-	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+88(FP)
-	VBROADCASTSD mC+72(FP), Y0
 	VSUBPD       Y0, Y5, Y5
-	VSUBPD       Y0, Y4, Y4
-	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y0, Y7, Y7
+	VADDPD       Y7, Y5, Y5
 	VEXTRACTF128 $0x01, Y5, X0
 	VADDPD       X0, X5, X5
 	VPERMILPD    $0x01, X5, X0
 	VADDSD       X0, X5, X5
-	VMOVSD       X5, c+96(FP)
+	VMOVSD       X5, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y0
+	VSUBPD       Y0, Y8, Y8
+	VSUBPD       Y0, Y9, Y9
+	VADDPD       Y9, Y8, Y8
+	VEXTRACTF128 $0x01, Y8, X0
+	VADDPD       X0, X8, X8
+	VPERMILPD    $0x01, X8, X0
+	VADDSD       X0, X8, X8
+	VMOVSD       X8, c+96(FP)
 	XORQ         AX, AX
 	MOVQ         AX, resid+104(FP)
 	VZEROUPPER
@@ -318,60 +354,68 @@ x2:
 	MOVQ         pf_base+24(FP), DX
 	VBROADCASTSD mA+56(FP), Y0
 	VMOVAPD      Y0, Y1
-	VMOVAPD      Y0, Y0
-	VBROADCASTSD mB+64(FP), Y2
-	VMOVAPD      Y2, Y3
-	VMOVAPD      Y2, Y2
-	VPXOR        Y4, Y4, Y4
-	VPXOR        Y5, Y5, Y5
-	CMPQ         CX, $0x00000008
+	VMOVAPD      Y0, Y2
+	VBROADCASTSD mB+64(FP), Y0
+	VMOVAPD      Y0, Y4
+	VMOVAPD      Y0, Y5
+	VPXOR        Y6, Y6, Y6
+	VPXOR        Y7, Y7, Y7
+	CMPQ         CX, $0x00000010
 	JL           x2fold_done
 
 x2fold_loop:
 	PREFETCHT1 (DX)
-	ADDQ       $0x00000020, DX
-	VADDPD     Y4, Y3, Y3
-	VADDPD     Y5, Y2, Y2
-	VCVTPS2PD  (AX), Y4
-	VADDPD     Y4, Y1, Y5
-	VSUBPD     Y1, Y5, Y6
-	VMOVAPD    Y5, Y1
-	VSUBPD     Y6, Y4, Y4
-	VCVTPS2PD  16(AX), Y5
-	VADDPD     Y5, Y0, Y6
-	VSUBPD     Y0, Y6, Y7
-	VMOVAPD    Y6, Y0
-	VSUBPD     Y7, Y5, Y5
-	ADDQ       $0x00000020, AX
-	SUBQ       $0x00000008, CX
-	CMPQ       CX, $0x00000008
+	ADDQ       $0x00000040, DX
+	VADDPD     Y6, Y4, Y4
+	VADDPD     Y7, Y5, Y5
+	VCVTPS2PD  (AX), Y6
+	VADDPD     Y6, Y1, Y0
+	VSUBPD     Y1, Y0, Y1
+	VSUBPD     Y1, Y6, Y6
+	VCVTPS2PD  16(AX), Y7
+	VADDPD     Y7, Y2, Y3
+	VSUBPD     Y2, Y3, Y2
+	VSUBPD     Y2, Y7, Y7
+	VADDPD     Y6, Y4, Y4
+	VADDPD     Y7, Y5, Y5
+	VCVTPS2PD  32(AX), Y6
+	VADDPD     Y6, Y0, Y1
+	VSUBPD     Y0, Y1, Y0
+	VSUBPD     Y0, Y6, Y6
+	VCVTPS2PD  48(AX), Y7
+	VADDPD     Y7, Y3, Y2
+	VSUBPD     Y3, Y2, Y3
+	VSUBPD     Y3, Y7, Y7
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000010, CX
+	CMPQ       CX, $0x00000010
 	JGE        x2fold_loop
 
 x2fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VADDPD Y4, Y3, Y3
-	VADDPD Y5, Y2, Y2
+	VADDPD Y6, Y4, Y4
+	VADDPD Y7, Y5, Y5
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD mA+56(FP), Y4
-	VSUBPD       Y4, Y1, Y1
-	VSUBPD       Y4, Y0, Y0
-	VADDPD       Y0, Y1, Y1
+	VBROADCASTSD mA+56(FP), Y0
+	VSUBPD       Y0, Y1, Y1
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y1, Y1
 	VEXTRACTF128 $0x01, Y1, X0
 	VADDPD       X0, X1, X1
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
 	VMOVSD       X1, a+80(FP)
 	VBROADCASTSD mB+64(FP), Y0
-	VSUBPD       Y0, Y3, Y3
-	VSUBPD       Y0, Y2, Y2
-	VADDPD       Y2, Y3, Y3
-	VEXTRACTF128 $0x01, Y3, X0
-	VADDPD       X0, X3, X3
-	VPERMILPD    $0x01, X3, X0
-	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+88(FP)
+	VSUBPD       Y0, Y4, Y4
+	VSUBPD       Y0, Y5, Y5
+	VADDPD       Y5, Y4, Y4
+	VEXTRACTF128 $0x01, Y4, X0
+	VADDPD       X0, X4, X4
+	VPERMILPD    $0x01, X4, X0
+	VADDSD       X0, X4, X4
+	VMOVSD       X4, b+88(FP)
 	XORQ         AX, AX
 	MOVQ         AX, c+96(FP)
 	XORQ         AX, AX
@@ -407,12 +451,12 @@ TEXT ·reproFoldF32FMAAVX2(SB), NOSPLIT, $0-112
 	MOVQ         $0x3ff0000000000000, BX
 	VMOVQ        BX, X11
 	VPBROADCASTQ X11, Y11
-	CMPQ         CX, $0x00000008
+	CMPQ         CX, $0x00000010
 	JL           c3fold_done
 
 c3fold_loop:
 	PREFETCHT1   (DX)
-	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000040, DX
 	VMOVAPD      Y5, Y12
 	VFMADD231PD  Y11, Y8, Y5
 	VSUBPD       Y12, Y5, Y12
@@ -443,9 +487,39 @@ c3fold_loop:
 	VFMADD231PD  Y11, Y7, Y0
 	VSUBPD       Y12, Y0, Y12
 	VFNMADD231PD Y11, Y12, Y7
-	ADDQ         $0x00000020, AX
-	SUBQ         $0x00000008, CX
-	CMPQ         CX, $0x00000008
+	VMOVAPD      Y5, Y12
+	VFMADD231PD  Y11, Y8, Y5
+	VSUBPD       Y12, Y5, Y12
+	VSUBPD       Y12, Y8, Y8
+	VORPD        Y8, Y10, Y10
+	VMOVAPD      Y4, Y8
+	VFMADD231PD  Y11, Y9, Y4
+	VSUBPD       Y8, Y4, Y8
+	VSUBPD       Y8, Y9, Y9
+	VORPD        Y9, Y10, Y10
+	VMOVAPD      Y3, Y8
+	VFMADD231PD  Y11, Y6, Y3
+	VSUBPD       Y8, Y3, Y8
+	VFNMADD231PD Y11, Y8, Y6
+	VMOVAPD      Y6, Y8
+	VMOVAPD      Y2, Y6
+	VFMADD231PD  Y11, Y7, Y2
+	VSUBPD       Y6, Y2, Y6
+	VFNMADD231PD Y11, Y6, Y7
+	VMOVAPD      Y7, Y9
+	VCVTPS2PD    32(AX), Y6
+	VMOVAPD      Y1, Y7
+	VFMADD231PD  Y11, Y6, Y1
+	VSUBPD       Y7, Y1, Y7
+	VFNMADD231PD Y11, Y7, Y6
+	VCVTPS2PD    48(AX), Y7
+	VMOVAPD      Y0, Y12
+	VFMADD231PD  Y11, Y7, Y0
+	VSUBPD       Y12, Y0, Y12
+	VFNMADD231PD Y11, Y12, Y7
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
 	JGE          c3fold_loop
 
 c3fold_done:
@@ -527,99 +601,105 @@ x3:
 	MOVQ         pf_base+24(FP), DX
 	VBROADCASTSD mA+56(FP), Y0
 	VMOVAPD      Y0, Y1
-	VMOVAPD      Y0, Y0
-	VBROADCASTSD mB+64(FP), Y2
-	VMOVAPD      Y2, Y3
-	VMOVAPD      Y2, Y2
-	VBROADCASTSD mC+72(FP), Y4
-	VMOVAPD      Y4, Y5
-	VMOVAPD      Y4, Y4
-	VPXOR        Y6, Y6, Y6
-	VPXOR        Y7, Y7, Y7
-	VPXOR        Y8, Y8, Y8
-	VPXOR        Y9, Y9, Y9
+	VMOVAPD      Y0, Y2
+	VBROADCASTSD mB+64(FP), Y0
+	VMOVAPD      Y0, Y4
+	VMOVAPD      Y0, Y6
+	VBROADCASTSD mC+72(FP), Y0
+	VMOVAPD      Y0, Y8
+	VMOVAPD      Y0, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	VPXOR        Y12, Y12, Y12
+	VPXOR        Y13, Y13, Y13
 	MOVQ         $0x3ff0000000000000, BX
-	VMOVQ        BX, X10
-	VPBROADCASTQ X10, Y10
-	CMPQ         CX, $0x00000008
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y14
+	CMPQ         CX, $0x00000010
 	JL           x3fold_done
 
 x3fold_loop:
 	PREFETCHT1   (DX)
-	ADDQ         $0x00000020, DX
-	VADDPD       Y8, Y5, Y5
-	VADDPD       Y9, Y4, Y4
-	VMOVAPD      Y3, Y8
-	VFMADD231PD  Y10, Y6, Y3
-	VSUBPD       Y8, Y3, Y8
-	VFNMADD231PD Y10, Y8, Y6
-	VMOVAPD      Y6, Y8
-	VMOVAPD      Y2, Y6
-	VFMADD231PD  Y10, Y7, Y2
-	VSUBPD       Y6, Y2, Y6
-	VFNMADD231PD Y10, Y6, Y7
-	VMOVAPD      Y7, Y9
-	VCVTPS2PD    (AX), Y6
-	VMOVAPD      Y1, Y7
-	VFMADD231PD  Y10, Y6, Y1
-	VSUBPD       Y7, Y1, Y7
-	VFNMADD231PD Y10, Y7, Y6
-	VCVTPS2PD    16(AX), Y7
-	VMOVAPD      Y0, Y11
-	VFMADD231PD  Y10, Y7, Y0
-	VSUBPD       Y11, Y0, Y11
-	VFNMADD231PD Y10, Y11, Y7
-	ADDQ         $0x00000020, AX
-	SUBQ         $0x00000008, CX
-	CMPQ         CX, $0x00000008
+	ADDQ         $0x00000040, DX
+	VADDPD       Y12, Y8, Y8
+	VADDPD       Y13, Y9, Y9
+	VADDPD       Y10, Y4, Y5
+	VFMSUB231PD  Y14, Y5, Y4
+	VFNMADD231PD Y14, Y4, Y10
+	VADDPD       Y11, Y6, Y7
+	VFMSUB231PD  Y14, Y7, Y6
+	VFNMADD231PD Y14, Y6, Y11
+	VCVTPS2PD    (AX), Y12
+	VADDPD       Y12, Y1, Y0
+	VFMSUB231PD  Y14, Y0, Y1
+	VFNMADD231PD Y14, Y1, Y12
+	VCVTPS2PD    16(AX), Y13
+	VADDPD       Y13, Y2, Y3
+	VFMSUB231PD  Y14, Y3, Y2
+	VFNMADD231PD Y14, Y2, Y13
+	VADDPD       Y10, Y8, Y8
+	VADDPD       Y11, Y9, Y9
+	VADDPD       Y12, Y5, Y4
+	VFMSUB231PD  Y14, Y4, Y5
+	VFNMADD231PD Y14, Y5, Y12
+	VADDPD       Y13, Y7, Y6
+	VFMSUB231PD  Y14, Y6, Y7
+	VFNMADD231PD Y14, Y7, Y13
+	VCVTPS2PD    32(AX), Y10
+	VADDPD       Y10, Y0, Y1
+	VFMSUB231PD  Y14, Y1, Y0
+	VFNMADD231PD Y14, Y0, Y10
+	VCVTPS2PD    48(AX), Y11
+	VADDPD       Y11, Y3, Y2
+	VFMSUB231PD  Y14, Y2, Y3
+	VFNMADD231PD Y14, Y3, Y11
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
 	JGE          x3fold_loop
 
 x3fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VADDPD       Y8, Y5, Y5
-	VADDPD       Y9, Y4, Y4
-	VMOVAPD      Y3, Y8
-	VFMADD231PD  Y10, Y6, Y3
-	VSUBPD       Y8, Y3, Y8
-	VFNMADD231PD Y10, Y8, Y6
-	VMOVAPD      Y6, Y8
-	VMOVAPD      Y2, Y6
-	VFMADD231PD  Y10, Y7, Y2
-	VSUBPD       Y6, Y2, Y6
-	VFNMADD231PD Y10, Y6, Y7
-	VMOVAPD      Y7, Y9
-	VADDPD       Y8, Y5, Y5
-	VADDPD       Y9, Y4, Y4
+	VADDPD       Y12, Y8, Y8
+	VADDPD       Y13, Y9, Y9
+	VADDPD       Y10, Y4, Y5
+	VFMSUB231PD  Y14, Y5, Y4
+	VFNMADD231PD Y14, Y4, Y10
+	VADDPD       Y11, Y6, Y7
+	VFMSUB231PD  Y14, Y7, Y6
+	VFNMADD231PD Y14, Y6, Y11
+	VADDPD       Y10, Y8, Y8
+	VADDPD       Y11, Y9, Y9
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD mA+56(FP), Y6
-	VSUBPD       Y6, Y1, Y1
-	VSUBPD       Y6, Y0, Y0
-	VADDPD       Y0, Y1, Y1
+	VBROADCASTSD mA+56(FP), Y0
+	VSUBPD       Y0, Y1, Y1
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y1, Y1
 	VEXTRACTF128 $0x01, Y1, X0
 	VADDPD       X0, X1, X1
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
 	VMOVSD       X1, a+80(FP)
 	VBROADCASTSD mB+64(FP), Y0
-	VSUBPD       Y0, Y3, Y3
-	VSUBPD       Y0, Y2, Y2
-	VADDPD       Y2, Y3, Y3
-	VEXTRACTF128 $0x01, Y3, X0
-	VADDPD       X0, X3, X3
-	VPERMILPD    $0x01, X3, X0
-	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+88(FP)
-	VBROADCASTSD mC+72(FP), Y0
 	VSUBPD       Y0, Y5, Y5
-	VSUBPD       Y0, Y4, Y4
-	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y0, Y7, Y7
+	VADDPD       Y7, Y5, Y5
 	VEXTRACTF128 $0x01, Y5, X0
 	VADDPD       X0, X5, X5
 	VPERMILPD    $0x01, X5, X0
 	VADDSD       X0, X5, X5
-	VMOVSD       X5, c+96(FP)
+	VMOVSD       X5, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y0
+	VSUBPD       Y0, Y8, Y8
+	VSUBPD       Y0, Y9, Y9
+	VADDPD       Y9, Y8, Y8
+	VEXTRACTF128 $0x01, Y8, X0
+	VADDPD       X0, X8, X8
+	VPERMILPD    $0x01, X8, X0
+	VADDSD       X0, X8, X8
+	VMOVSD       X8, c+96(FP)
 	XORQ         AX, AX
 	MOVQ         AX, resid+104(FP)
 	VZEROUPPER
@@ -631,63 +711,71 @@ x2:
 	MOVQ         pf_base+24(FP), DX
 	VBROADCASTSD mA+56(FP), Y0
 	VMOVAPD      Y0, Y1
-	VMOVAPD      Y0, Y0
-	VBROADCASTSD mB+64(FP), Y2
-	VMOVAPD      Y2, Y3
-	VMOVAPD      Y2, Y2
-	VPXOR        Y4, Y4, Y4
-	VPXOR        Y5, Y5, Y5
+	VMOVAPD      Y0, Y2
+	VBROADCASTSD mB+64(FP), Y0
+	VMOVAPD      Y0, Y4
+	VMOVAPD      Y0, Y5
+	VPXOR        Y6, Y6, Y6
+	VPXOR        Y7, Y7, Y7
 	MOVQ         $0x3ff0000000000000, BX
-	VMOVQ        BX, X6
-	VPBROADCASTQ X6, Y6
-	CMPQ         CX, $0x00000008
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y8
+	CMPQ         CX, $0x00000010
 	JL           x2fold_done
 
 x2fold_loop:
 	PREFETCHT1   (DX)
-	ADDQ         $0x00000020, DX
-	VADDPD       Y4, Y3, Y3
-	VADDPD       Y5, Y2, Y2
-	VCVTPS2PD    (AX), Y4
-	VMOVAPD      Y1, Y5
-	VFMADD231PD  Y6, Y4, Y1
-	VSUBPD       Y5, Y1, Y5
-	VFNMADD231PD Y6, Y5, Y4
-	VCVTPS2PD    16(AX), Y5
-	VMOVAPD      Y0, Y7
-	VFMADD231PD  Y6, Y5, Y0
-	VSUBPD       Y7, Y0, Y7
-	VFNMADD231PD Y6, Y7, Y5
-	ADDQ         $0x00000020, AX
-	SUBQ         $0x00000008, CX
-	CMPQ         CX, $0x00000008
+	ADDQ         $0x00000040, DX
+	VADDPD       Y6, Y4, Y4
+	VADDPD       Y7, Y5, Y5
+	VCVTPS2PD    (AX), Y6
+	VADDPD       Y6, Y1, Y0
+	VFMSUB231PD  Y8, Y0, Y1
+	VFNMADD231PD Y8, Y1, Y6
+	VCVTPS2PD    16(AX), Y7
+	VADDPD       Y7, Y2, Y3
+	VFMSUB231PD  Y8, Y3, Y2
+	VFNMADD231PD Y8, Y2, Y7
+	VADDPD       Y6, Y4, Y4
+	VADDPD       Y7, Y5, Y5
+	VCVTPS2PD    32(AX), Y6
+	VADDPD       Y6, Y0, Y1
+	VFMSUB231PD  Y8, Y1, Y0
+	VFNMADD231PD Y8, Y0, Y6
+	VCVTPS2PD    48(AX), Y7
+	VADDPD       Y7, Y3, Y2
+	VFMSUB231PD  Y8, Y2, Y3
+	VFNMADD231PD Y8, Y3, Y7
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
 	JGE          x2fold_loop
 
 x2fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VADDPD Y4, Y3, Y3
-	VADDPD Y5, Y2, Y2
+	VADDPD Y6, Y4, Y4
+	VADDPD Y7, Y5, Y5
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD mA+56(FP), Y4
-	VSUBPD       Y4, Y1, Y1
-	VSUBPD       Y4, Y0, Y0
-	VADDPD       Y0, Y1, Y1
+	VBROADCASTSD mA+56(FP), Y0
+	VSUBPD       Y0, Y1, Y1
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y1, Y1
 	VEXTRACTF128 $0x01, Y1, X0
 	VADDPD       X0, X1, X1
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
 	VMOVSD       X1, a+80(FP)
 	VBROADCASTSD mB+64(FP), Y0
-	VSUBPD       Y0, Y3, Y3
-	VSUBPD       Y0, Y2, Y2
-	VADDPD       Y2, Y3, Y3
-	VEXTRACTF128 $0x01, Y3, X0
-	VADDPD       X0, X3, X3
-	VPERMILPD    $0x01, X3, X0
-	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+88(FP)
+	VSUBPD       Y0, Y4, Y4
+	VSUBPD       Y0, Y5, Y5
+	VADDPD       Y5, Y4, Y4
+	VEXTRACTF128 $0x01, Y4, X0
+	VADDPD       X0, X4, X4
+	VPERMILPD    $0x01, X4, X0
+	VADDSD       X0, X4, X4
+	VMOVSD       X4, b+88(FP)
 	XORQ         AX, AX
 	MOVQ         AX, c+96(FP)
 	XORQ         AX, AX
@@ -794,12 +882,13 @@ TEXT ·reproFoldF64AVX2(SB), NOSPLIT, $0-112
 	VPXOR        Y8, Y8, Y8
 	VPXOR        Y9, Y9, Y9
 	VPXOR        Y10, Y10, Y10
-	CMPQ         CX, $0x00000008
+	CMPQ         CX, $0x00000010
 	JL           c3fold_done
 
 c3fold_loop:
 	PREFETCHT1 (DX)
-	ADDQ       $0x00000040, DX
+	PREFETCHT1 64(DX)
+	ADDQ       $0x00000080, DX
 	VADDPD     Y8, Y5, Y11
 	VSUBPD     Y5, Y11, Y12
 	VMOVAPD    Y11, Y5
@@ -830,9 +919,39 @@ c3fold_loop:
 	VSUBPD     Y0, Y11, Y12
 	VMOVAPD    Y11, Y0
 	VSUBPD     Y12, Y7, Y7
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000008, CX
-	CMPQ       CX, $0x00000008
+	VADDPD     Y8, Y5, Y11
+	VSUBPD     Y5, Y11, Y12
+	VMOVAPD    Y11, Y5
+	VSUBPD     Y12, Y8, Y8
+	VORPD      Y8, Y10, Y10
+	VADDPD     Y9, Y4, Y8
+	VSUBPD     Y4, Y8, Y11
+	VMOVAPD    Y8, Y4
+	VSUBPD     Y11, Y9, Y9
+	VORPD      Y9, Y10, Y10
+	VADDPD     Y6, Y3, Y8
+	VSUBPD     Y3, Y8, Y9
+	VMOVAPD    Y8, Y3
+	VSUBPD     Y9, Y6, Y6
+	VMOVAPD    Y6, Y8
+	VADDPD     Y7, Y2, Y6
+	VSUBPD     Y2, Y6, Y9
+	VMOVAPD    Y6, Y2
+	VSUBPD     Y9, Y7, Y7
+	VMOVAPD    Y7, Y9
+	VMOVUPD    64(AX), Y6
+	VADDPD     Y6, Y1, Y7
+	VSUBPD     Y1, Y7, Y11
+	VMOVAPD    Y7, Y1
+	VSUBPD     Y11, Y6, Y6
+	VMOVUPD    96(AX), Y7
+	VADDPD     Y7, Y0, Y11
+	VSUBPD     Y0, Y11, Y12
+	VMOVAPD    Y11, Y0
+	VSUBPD     Y12, Y7, Y7
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000010, CX
+	CMPQ       CX, $0x00000010
 	JGE        c3fold_loop
 
 c3fold_done:
@@ -914,96 +1033,103 @@ x3:
 	MOVQ         pf_base+24(FP), DX
 	VBROADCASTSD mA+56(FP), Y0
 	VMOVAPD      Y0, Y1
-	VMOVAPD      Y0, Y0
-	VBROADCASTSD mB+64(FP), Y2
-	VMOVAPD      Y2, Y3
-	VMOVAPD      Y2, Y2
-	VBROADCASTSD mC+72(FP), Y4
-	VMOVAPD      Y4, Y5
-	VMOVAPD      Y4, Y4
-	VPXOR        Y6, Y6, Y6
-	VPXOR        Y7, Y7, Y7
-	VPXOR        Y8, Y8, Y8
-	VPXOR        Y9, Y9, Y9
-	CMPQ         CX, $0x00000008
+	VMOVAPD      Y0, Y2
+	VBROADCASTSD mB+64(FP), Y0
+	VMOVAPD      Y0, Y4
+	VMOVAPD      Y0, Y6
+	VBROADCASTSD mC+72(FP), Y0
+	VMOVAPD      Y0, Y8
+	VMOVAPD      Y0, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	VPXOR        Y12, Y12, Y12
+	VPXOR        Y13, Y13, Y13
+	CMPQ         CX, $0x00000010
 	JL           x3fold_done
 
 x3fold_loop:
 	PREFETCHT1 (DX)
-	ADDQ       $0x00000040, DX
-	VADDPD     Y8, Y5, Y5
-	VADDPD     Y9, Y4, Y4
-	VADDPD     Y6, Y3, Y8
-	VSUBPD     Y3, Y8, Y9
-	VMOVAPD    Y8, Y3
-	VSUBPD     Y9, Y6, Y6
-	VMOVAPD    Y6, Y8
-	VADDPD     Y7, Y2, Y6
-	VSUBPD     Y2, Y6, Y9
-	VMOVAPD    Y6, Y2
-	VSUBPD     Y9, Y7, Y7
-	VMOVAPD    Y7, Y9
-	VMOVUPD    (AX), Y6
-	VADDPD     Y6, Y1, Y7
-	VSUBPD     Y1, Y7, Y10
-	VMOVAPD    Y7, Y1
-	VSUBPD     Y10, Y6, Y6
-	VMOVUPD    32(AX), Y7
-	VADDPD     Y7, Y0, Y10
-	VSUBPD     Y0, Y10, Y11
-	VMOVAPD    Y10, Y0
-	VSUBPD     Y11, Y7, Y7
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000008, CX
-	CMPQ       CX, $0x00000008
+	PREFETCHT1 64(DX)
+	ADDQ       $0x00000080, DX
+	VADDPD     Y12, Y8, Y8
+	VADDPD     Y13, Y9, Y9
+	VADDPD     Y10, Y4, Y5
+	VSUBPD     Y4, Y5, Y4
+	VSUBPD     Y4, Y10, Y10
+	VADDPD     Y11, Y6, Y7
+	VSUBPD     Y6, Y7, Y6
+	VSUBPD     Y6, Y11, Y11
+	VMOVUPD    (AX), Y12
+	VADDPD     Y12, Y1, Y0
+	VSUBPD     Y1, Y0, Y1
+	VSUBPD     Y1, Y12, Y12
+	VMOVUPD    32(AX), Y13
+	VADDPD     Y13, Y2, Y3
+	VSUBPD     Y2, Y3, Y2
+	VSUBPD     Y2, Y13, Y13
+	VADDPD     Y10, Y8, Y8
+	VADDPD     Y11, Y9, Y9
+	VADDPD     Y12, Y5, Y4
+	VSUBPD     Y5, Y4, Y5
+	VSUBPD     Y5, Y12, Y12
+	VADDPD     Y13, Y7, Y6
+	VSUBPD     Y7, Y6, Y7
+	VSUBPD     Y7, Y13, Y13
+	VMOVUPD    64(AX), Y10
+	VADDPD     Y10, Y0, Y1
+	VSUBPD     Y0, Y1, Y0
+	VSUBPD     Y0, Y10, Y10
+	VMOVUPD    96(AX), Y11
+	VADDPD     Y11, Y3, Y2
+	VSUBPD     Y3, Y2, Y3
+	VSUBPD     Y3, Y11, Y11
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000010, CX
+	CMPQ       CX, $0x00000010
 	JGE        x3fold_loop
 
 x3fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VADDPD  Y8, Y5, Y5
-	VADDPD  Y9, Y4, Y4
-	VADDPD  Y6, Y3, Y8
-	VSUBPD  Y3, Y8, Y9
-	VMOVAPD Y8, Y3
-	VSUBPD  Y9, Y6, Y6
-	VMOVAPD Y6, Y8
-	VADDPD  Y7, Y2, Y6
-	VSUBPD  Y2, Y6, Y9
-	VMOVAPD Y6, Y2
-	VSUBPD  Y9, Y7, Y7
-	VMOVAPD Y7, Y9
-	VADDPD  Y8, Y5, Y5
-	VADDPD  Y9, Y4, Y4
+	VADDPD Y12, Y8, Y8
+	VADDPD Y13, Y9, Y9
+	VADDPD Y10, Y4, Y5
+	VSUBPD Y4, Y5, Y4
+	VSUBPD Y4, Y10, Y10
+	VADDPD Y11, Y6, Y7
+	VSUBPD Y6, Y7, Y6
+	VSUBPD Y6, Y11, Y11
+	VADDPD Y10, Y8, Y8
+	VADDPD Y11, Y9, Y9
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD mA+56(FP), Y6
-	VSUBPD       Y6, Y1, Y1
-	VSUBPD       Y6, Y0, Y0
-	VADDPD       Y0, Y1, Y1
+	VBROADCASTSD mA+56(FP), Y0
+	VSUBPD       Y0, Y1, Y1
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y1, Y1
 	VEXTRACTF128 $0x01, Y1, X0
 	VADDPD       X0, X1, X1
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
 	VMOVSD       X1, a+80(FP)
 	VBROADCASTSD mB+64(FP), Y0
-	VSUBPD       Y0, Y3, Y3
-	VSUBPD       Y0, Y2, Y2
-	VADDPD       Y2, Y3, Y3
-	VEXTRACTF128 $0x01, Y3, X0
-	VADDPD       X0, X3, X3
-	VPERMILPD    $0x01, X3, X0
-	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+88(FP)
-	VBROADCASTSD mC+72(FP), Y0
 	VSUBPD       Y0, Y5, Y5
-	VSUBPD       Y0, Y4, Y4
-	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y0, Y7, Y7
+	VADDPD       Y7, Y5, Y5
 	VEXTRACTF128 $0x01, Y5, X0
 	VADDPD       X0, X5, X5
 	VPERMILPD    $0x01, X5, X0
 	VADDSD       X0, X5, X5
-	VMOVSD       X5, c+96(FP)
+	VMOVSD       X5, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y0
+	VSUBPD       Y0, Y8, Y8
+	VSUBPD       Y0, Y9, Y9
+	VADDPD       Y9, Y8, Y8
+	VEXTRACTF128 $0x01, Y8, X0
+	VADDPD       X0, X8, X8
+	VPERMILPD    $0x01, X8, X0
+	VADDSD       X0, X8, X8
+	VMOVSD       X8, c+96(FP)
 	XORQ         AX, AX
 	MOVQ         AX, resid+104(FP)
 	VZEROUPPER
@@ -1015,60 +1141,69 @@ x2:
 	MOVQ         pf_base+24(FP), DX
 	VBROADCASTSD mA+56(FP), Y0
 	VMOVAPD      Y0, Y1
-	VMOVAPD      Y0, Y0
-	VBROADCASTSD mB+64(FP), Y2
-	VMOVAPD      Y2, Y3
-	VMOVAPD      Y2, Y2
-	VPXOR        Y4, Y4, Y4
-	VPXOR        Y5, Y5, Y5
-	CMPQ         CX, $0x00000008
+	VMOVAPD      Y0, Y2
+	VBROADCASTSD mB+64(FP), Y0
+	VMOVAPD      Y0, Y4
+	VMOVAPD      Y0, Y5
+	VPXOR        Y6, Y6, Y6
+	VPXOR        Y7, Y7, Y7
+	CMPQ         CX, $0x00000010
 	JL           x2fold_done
 
 x2fold_loop:
 	PREFETCHT1 (DX)
-	ADDQ       $0x00000040, DX
-	VADDPD     Y4, Y3, Y3
-	VADDPD     Y5, Y2, Y2
-	VMOVUPD    (AX), Y4
-	VADDPD     Y4, Y1, Y5
-	VSUBPD     Y1, Y5, Y6
-	VMOVAPD    Y5, Y1
-	VSUBPD     Y6, Y4, Y4
-	VMOVUPD    32(AX), Y5
-	VADDPD     Y5, Y0, Y6
-	VSUBPD     Y0, Y6, Y7
-	VMOVAPD    Y6, Y0
-	VSUBPD     Y7, Y5, Y5
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000008, CX
-	CMPQ       CX, $0x00000008
+	PREFETCHT1 64(DX)
+	ADDQ       $0x00000080, DX
+	VADDPD     Y6, Y4, Y4
+	VADDPD     Y7, Y5, Y5
+	VMOVUPD    (AX), Y6
+	VADDPD     Y6, Y1, Y0
+	VSUBPD     Y1, Y0, Y1
+	VSUBPD     Y1, Y6, Y6
+	VMOVUPD    32(AX), Y7
+	VADDPD     Y7, Y2, Y3
+	VSUBPD     Y2, Y3, Y2
+	VSUBPD     Y2, Y7, Y7
+	VADDPD     Y6, Y4, Y4
+	VADDPD     Y7, Y5, Y5
+	VMOVUPD    64(AX), Y6
+	VADDPD     Y6, Y0, Y1
+	VSUBPD     Y0, Y1, Y0
+	VSUBPD     Y0, Y6, Y6
+	VMOVUPD    96(AX), Y7
+	VADDPD     Y7, Y3, Y2
+	VSUBPD     Y3, Y2, Y3
+	VSUBPD     Y3, Y7, Y7
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000010, CX
+	CMPQ       CX, $0x00000010
 	JGE        x2fold_loop
 
 x2fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VADDPD Y4, Y3, Y3
-	VADDPD Y5, Y2, Y2
+	VADDPD Y6, Y4, Y4
+	VADDPD Y7, Y5, Y5
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD mA+56(FP), Y4
-	VSUBPD       Y4, Y1, Y1
-	VSUBPD       Y4, Y0, Y0
-	VADDPD       Y0, Y1, Y1
+	VBROADCASTSD mA+56(FP), Y0
+	VSUBPD       Y0, Y1, Y1
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y1, Y1
 	VEXTRACTF128 $0x01, Y1, X0
 	VADDPD       X0, X1, X1
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
 	VMOVSD       X1, a+80(FP)
 	VBROADCASTSD mB+64(FP), Y0
-	VSUBPD       Y0, Y3, Y3
-	VSUBPD       Y0, Y2, Y2
-	VADDPD       Y2, Y3, Y3
-	VEXTRACTF128 $0x01, Y3, X0
-	VADDPD       X0, X3, X3
-	VPERMILPD    $0x01, X3, X0
-	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+88(FP)
+	VSUBPD       Y0, Y4, Y4
+	VSUBPD       Y0, Y5, Y5
+	VADDPD       Y5, Y4, Y4
+	VEXTRACTF128 $0x01, Y4, X0
+	VADDPD       X0, X4, X4
+	VPERMILPD    $0x01, X4, X0
+	VADDSD       X0, X4, X4
+	VMOVSD       X4, b+88(FP)
 	XORQ         AX, AX
 	MOVQ         AX, c+96(FP)
 	XORQ         AX, AX
@@ -1104,12 +1239,13 @@ TEXT ·reproFoldF64FMAAVX2(SB), NOSPLIT, $0-112
 	MOVQ         $0x3ff0000000000000, BX
 	VMOVQ        BX, X11
 	VPBROADCASTQ X11, Y11
-	CMPQ         CX, $0x00000008
+	CMPQ         CX, $0x00000010
 	JL           c3fold_done
 
 c3fold_loop:
 	PREFETCHT1   (DX)
-	ADDQ         $0x00000040, DX
+	PREFETCHT1   64(DX)
+	ADDQ         $0x00000080, DX
 	VMOVAPD      Y5, Y12
 	VFMADD231PD  Y11, Y8, Y5
 	VSUBPD       Y12, Y5, Y12
@@ -1140,9 +1276,39 @@ c3fold_loop:
 	VFMADD231PD  Y11, Y7, Y0
 	VSUBPD       Y12, Y0, Y12
 	VFNMADD231PD Y11, Y12, Y7
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000008, CX
-	CMPQ         CX, $0x00000008
+	VMOVAPD      Y5, Y12
+	VFMADD231PD  Y11, Y8, Y5
+	VSUBPD       Y12, Y5, Y12
+	VSUBPD       Y12, Y8, Y8
+	VORPD        Y8, Y10, Y10
+	VMOVAPD      Y4, Y8
+	VFMADD231PD  Y11, Y9, Y4
+	VSUBPD       Y8, Y4, Y8
+	VSUBPD       Y8, Y9, Y9
+	VORPD        Y9, Y10, Y10
+	VMOVAPD      Y3, Y8
+	VFMADD231PD  Y11, Y6, Y3
+	VSUBPD       Y8, Y3, Y8
+	VFNMADD231PD Y11, Y8, Y6
+	VMOVAPD      Y6, Y8
+	VMOVAPD      Y2, Y6
+	VFMADD231PD  Y11, Y7, Y2
+	VSUBPD       Y6, Y2, Y6
+	VFNMADD231PD Y11, Y6, Y7
+	VMOVAPD      Y7, Y9
+	VMOVUPD      64(AX), Y6
+	VMOVAPD      Y1, Y7
+	VFMADD231PD  Y11, Y6, Y1
+	VSUBPD       Y7, Y1, Y7
+	VFNMADD231PD Y11, Y7, Y6
+	VMOVUPD      96(AX), Y7
+	VMOVAPD      Y0, Y12
+	VFMADD231PD  Y11, Y7, Y0
+	VSUBPD       Y12, Y0, Y12
+	VFNMADD231PD Y11, Y12, Y7
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
 	JGE          c3fold_loop
 
 c3fold_done:
@@ -1224,99 +1390,106 @@ x3:
 	MOVQ         pf_base+24(FP), DX
 	VBROADCASTSD mA+56(FP), Y0
 	VMOVAPD      Y0, Y1
-	VMOVAPD      Y0, Y0
-	VBROADCASTSD mB+64(FP), Y2
-	VMOVAPD      Y2, Y3
-	VMOVAPD      Y2, Y2
-	VBROADCASTSD mC+72(FP), Y4
-	VMOVAPD      Y4, Y5
-	VMOVAPD      Y4, Y4
-	VPXOR        Y6, Y6, Y6
-	VPXOR        Y7, Y7, Y7
-	VPXOR        Y8, Y8, Y8
-	VPXOR        Y9, Y9, Y9
+	VMOVAPD      Y0, Y2
+	VBROADCASTSD mB+64(FP), Y0
+	VMOVAPD      Y0, Y4
+	VMOVAPD      Y0, Y6
+	VBROADCASTSD mC+72(FP), Y0
+	VMOVAPD      Y0, Y8
+	VMOVAPD      Y0, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	VPXOR        Y12, Y12, Y12
+	VPXOR        Y13, Y13, Y13
 	MOVQ         $0x3ff0000000000000, BX
-	VMOVQ        BX, X10
-	VPBROADCASTQ X10, Y10
-	CMPQ         CX, $0x00000008
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y14
+	CMPQ         CX, $0x00000010
 	JL           x3fold_done
 
 x3fold_loop:
 	PREFETCHT1   (DX)
-	ADDQ         $0x00000040, DX
-	VADDPD       Y8, Y5, Y5
-	VADDPD       Y9, Y4, Y4
-	VMOVAPD      Y3, Y8
-	VFMADD231PD  Y10, Y6, Y3
-	VSUBPD       Y8, Y3, Y8
-	VFNMADD231PD Y10, Y8, Y6
-	VMOVAPD      Y6, Y8
-	VMOVAPD      Y2, Y6
-	VFMADD231PD  Y10, Y7, Y2
-	VSUBPD       Y6, Y2, Y6
-	VFNMADD231PD Y10, Y6, Y7
-	VMOVAPD      Y7, Y9
-	VMOVUPD      (AX), Y6
-	VMOVAPD      Y1, Y7
-	VFMADD231PD  Y10, Y6, Y1
-	VSUBPD       Y7, Y1, Y7
-	VFNMADD231PD Y10, Y7, Y6
-	VMOVUPD      32(AX), Y7
-	VMOVAPD      Y0, Y11
-	VFMADD231PD  Y10, Y7, Y0
-	VSUBPD       Y11, Y0, Y11
-	VFNMADD231PD Y10, Y11, Y7
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000008, CX
-	CMPQ         CX, $0x00000008
+	PREFETCHT1   64(DX)
+	ADDQ         $0x00000080, DX
+	VADDPD       Y12, Y8, Y8
+	VADDPD       Y13, Y9, Y9
+	VADDPD       Y10, Y4, Y5
+	VFMSUB231PD  Y14, Y5, Y4
+	VFNMADD231PD Y14, Y4, Y10
+	VADDPD       Y11, Y6, Y7
+	VFMSUB231PD  Y14, Y7, Y6
+	VFNMADD231PD Y14, Y6, Y11
+	VMOVUPD      (AX), Y12
+	VADDPD       Y12, Y1, Y0
+	VFMSUB231PD  Y14, Y0, Y1
+	VFNMADD231PD Y14, Y1, Y12
+	VMOVUPD      32(AX), Y13
+	VADDPD       Y13, Y2, Y3
+	VFMSUB231PD  Y14, Y3, Y2
+	VFNMADD231PD Y14, Y2, Y13
+	VADDPD       Y10, Y8, Y8
+	VADDPD       Y11, Y9, Y9
+	VADDPD       Y12, Y5, Y4
+	VFMSUB231PD  Y14, Y4, Y5
+	VFNMADD231PD Y14, Y5, Y12
+	VADDPD       Y13, Y7, Y6
+	VFMSUB231PD  Y14, Y6, Y7
+	VFNMADD231PD Y14, Y7, Y13
+	VMOVUPD      64(AX), Y10
+	VADDPD       Y10, Y0, Y1
+	VFMSUB231PD  Y14, Y1, Y0
+	VFNMADD231PD Y14, Y0, Y10
+	VMOVUPD      96(AX), Y11
+	VADDPD       Y11, Y3, Y2
+	VFMSUB231PD  Y14, Y2, Y3
+	VFNMADD231PD Y14, Y3, Y11
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
 	JGE          x3fold_loop
 
 x3fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VADDPD       Y8, Y5, Y5
-	VADDPD       Y9, Y4, Y4
-	VMOVAPD      Y3, Y8
-	VFMADD231PD  Y10, Y6, Y3
-	VSUBPD       Y8, Y3, Y8
-	VFNMADD231PD Y10, Y8, Y6
-	VMOVAPD      Y6, Y8
-	VMOVAPD      Y2, Y6
-	VFMADD231PD  Y10, Y7, Y2
-	VSUBPD       Y6, Y2, Y6
-	VFNMADD231PD Y10, Y6, Y7
-	VMOVAPD      Y7, Y9
-	VADDPD       Y8, Y5, Y5
-	VADDPD       Y9, Y4, Y4
+	VADDPD       Y12, Y8, Y8
+	VADDPD       Y13, Y9, Y9
+	VADDPD       Y10, Y4, Y5
+	VFMSUB231PD  Y14, Y5, Y4
+	VFNMADD231PD Y14, Y4, Y10
+	VADDPD       Y11, Y6, Y7
+	VFMSUB231PD  Y14, Y7, Y6
+	VFNMADD231PD Y14, Y6, Y11
+	VADDPD       Y10, Y8, Y8
+	VADDPD       Y11, Y9, Y9
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD mA+56(FP), Y6
-	VSUBPD       Y6, Y1, Y1
-	VSUBPD       Y6, Y0, Y0
-	VADDPD       Y0, Y1, Y1
+	VBROADCASTSD mA+56(FP), Y0
+	VSUBPD       Y0, Y1, Y1
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y1, Y1
 	VEXTRACTF128 $0x01, Y1, X0
 	VADDPD       X0, X1, X1
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
 	VMOVSD       X1, a+80(FP)
 	VBROADCASTSD mB+64(FP), Y0
-	VSUBPD       Y0, Y3, Y3
-	VSUBPD       Y0, Y2, Y2
-	VADDPD       Y2, Y3, Y3
-	VEXTRACTF128 $0x01, Y3, X0
-	VADDPD       X0, X3, X3
-	VPERMILPD    $0x01, X3, X0
-	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+88(FP)
-	VBROADCASTSD mC+72(FP), Y0
 	VSUBPD       Y0, Y5, Y5
-	VSUBPD       Y0, Y4, Y4
-	VADDPD       Y4, Y5, Y5
+	VSUBPD       Y0, Y7, Y7
+	VADDPD       Y7, Y5, Y5
 	VEXTRACTF128 $0x01, Y5, X0
 	VADDPD       X0, X5, X5
 	VPERMILPD    $0x01, X5, X0
 	VADDSD       X0, X5, X5
-	VMOVSD       X5, c+96(FP)
+	VMOVSD       X5, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y0
+	VSUBPD       Y0, Y8, Y8
+	VSUBPD       Y0, Y9, Y9
+	VADDPD       Y9, Y8, Y8
+	VEXTRACTF128 $0x01, Y8, X0
+	VADDPD       X0, X8, X8
+	VPERMILPD    $0x01, X8, X0
+	VADDSD       X0, X8, X8
+	VMOVSD       X8, c+96(FP)
 	XORQ         AX, AX
 	MOVQ         AX, resid+104(FP)
 	VZEROUPPER
@@ -1328,63 +1501,72 @@ x2:
 	MOVQ         pf_base+24(FP), DX
 	VBROADCASTSD mA+56(FP), Y0
 	VMOVAPD      Y0, Y1
-	VMOVAPD      Y0, Y0
-	VBROADCASTSD mB+64(FP), Y2
-	VMOVAPD      Y2, Y3
-	VMOVAPD      Y2, Y2
-	VPXOR        Y4, Y4, Y4
-	VPXOR        Y5, Y5, Y5
+	VMOVAPD      Y0, Y2
+	VBROADCASTSD mB+64(FP), Y0
+	VMOVAPD      Y0, Y4
+	VMOVAPD      Y0, Y5
+	VPXOR        Y6, Y6, Y6
+	VPXOR        Y7, Y7, Y7
 	MOVQ         $0x3ff0000000000000, BX
-	VMOVQ        BX, X6
-	VPBROADCASTQ X6, Y6
-	CMPQ         CX, $0x00000008
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y8
+	CMPQ         CX, $0x00000010
 	JL           x2fold_done
 
 x2fold_loop:
 	PREFETCHT1   (DX)
-	ADDQ         $0x00000040, DX
-	VADDPD       Y4, Y3, Y3
-	VADDPD       Y5, Y2, Y2
-	VMOVUPD      (AX), Y4
-	VMOVAPD      Y1, Y5
-	VFMADD231PD  Y6, Y4, Y1
-	VSUBPD       Y5, Y1, Y5
-	VFNMADD231PD Y6, Y5, Y4
-	VMOVUPD      32(AX), Y5
-	VMOVAPD      Y0, Y7
-	VFMADD231PD  Y6, Y5, Y0
-	VSUBPD       Y7, Y0, Y7
-	VFNMADD231PD Y6, Y7, Y5
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000008, CX
-	CMPQ         CX, $0x00000008
+	PREFETCHT1   64(DX)
+	ADDQ         $0x00000080, DX
+	VADDPD       Y6, Y4, Y4
+	VADDPD       Y7, Y5, Y5
+	VMOVUPD      (AX), Y6
+	VADDPD       Y6, Y1, Y0
+	VFMSUB231PD  Y8, Y0, Y1
+	VFNMADD231PD Y8, Y1, Y6
+	VMOVUPD      32(AX), Y7
+	VADDPD       Y7, Y2, Y3
+	VFMSUB231PD  Y8, Y3, Y2
+	VFNMADD231PD Y8, Y2, Y7
+	VADDPD       Y6, Y4, Y4
+	VADDPD       Y7, Y5, Y5
+	VMOVUPD      64(AX), Y6
+	VADDPD       Y6, Y0, Y1
+	VFMSUB231PD  Y8, Y1, Y0
+	VFNMADD231PD Y8, Y0, Y6
+	VMOVUPD      96(AX), Y7
+	VADDPD       Y7, Y3, Y2
+	VFMSUB231PD  Y8, Y2, Y3
+	VFNMADD231PD Y8, Y3, Y7
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
 	JGE          x2fold_loop
 
 x2fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VADDPD Y4, Y3, Y3
-	VADDPD Y5, Y2, Y2
+	VADDPD Y6, Y4, Y4
+	VADDPD Y7, Y5, Y5
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD mA+56(FP), Y4
-	VSUBPD       Y4, Y1, Y1
-	VSUBPD       Y4, Y0, Y0
-	VADDPD       Y0, Y1, Y1
+	VBROADCASTSD mA+56(FP), Y0
+	VSUBPD       Y0, Y1, Y1
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y1, Y1
 	VEXTRACTF128 $0x01, Y1, X0
 	VADDPD       X0, X1, X1
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
 	VMOVSD       X1, a+80(FP)
 	VBROADCASTSD mB+64(FP), Y0
-	VSUBPD       Y0, Y3, Y3
-	VSUBPD       Y0, Y2, Y2
-	VADDPD       Y2, Y3, Y3
-	VEXTRACTF128 $0x01, Y3, X0
-	VADDPD       X0, X3, X3
-	VPERMILPD    $0x01, X3, X0
-	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+88(FP)
+	VSUBPD       Y0, Y4, Y4
+	VSUBPD       Y0, Y5, Y5
+	VADDPD       Y5, Y4, Y4
+	VEXTRACTF128 $0x01, Y4, X0
+	VADDPD       X0, X4, X4
+	VPERMILPD    $0x01, X4, X0
+	VADDSD       X0, X4, X4
+	VMOVSD       X4, b+88(FP)
 	XORQ         AX, AX
 	MOVQ         AX, c+96(FP)
 	XORQ         AX, AX
@@ -1502,13 +1684,15 @@ TEXT ·reproFoldF32FMAAVX512(SB), NOSPLIT, $0-112
 	MOVQ         $0x3ff0000000000000, BX
 	VMOVQ        BX, X21
 	VPBROADCASTQ X21, Z21
-	CMPQ         CX, $0x00000020
+	CMPQ         CX, $0x00000040
 	JL           c3fold_done
 
 c3fold_loop:
 	PREFETCHT1   (DX)
 	PREFETCHT1   64(DX)
-	ADDQ         $0x00000080, DX
+	PREFETCHT1   128(DX)
+	PREFETCHT1   192(DX)
+	ADDQ         $0x00000100, DX
 	VMOVAPD      Z18, Z22
 	VFMADD231PD  Z21, Z8, Z18
 	VSUBPD       Z22, Z18, Z22
@@ -1569,9 +1753,69 @@ c3fold_loop:
 	VFMADD231PD  Z21, Z7, Z0
 	VSUBPD       Z22, Z0, Z22
 	VFNMADD231PD Z21, Z22, Z7
-	ADDQ         $0x00000080, AX
-	SUBQ         $0x00000020, CX
-	CMPQ         CX, $0x00000020
+	VMOVAPD      Z18, Z22
+	VFMADD231PD  Z21, Z8, Z18
+	VSUBPD       Z22, Z18, Z22
+	VSUBPD       Z22, Z8, Z8
+	VORPD        Z8, Z12, Z12
+	VMOVAPD      Z19, Z8
+	VFMADD231PD  Z21, Z9, Z19
+	VSUBPD       Z8, Z19, Z8
+	VSUBPD       Z8, Z9, Z9
+	VORPD        Z9, Z12, Z12
+	VMOVAPD      Z20, Z8
+	VFMADD231PD  Z21, Z10, Z20
+	VSUBPD       Z8, Z20, Z8
+	VSUBPD       Z8, Z10, Z10
+	VORPD        Z10, Z12, Z12
+	VMOVAPD      Z17, Z8
+	VFMADD231PD  Z21, Z11, Z17
+	VSUBPD       Z8, Z17, Z8
+	VSUBPD       Z8, Z11, Z11
+	VORPD        Z11, Z12, Z12
+	VMOVAPD      Z14, Z8
+	VFMADD231PD  Z21, Z4, Z14
+	VSUBPD       Z8, Z14, Z8
+	VFNMADD231PD Z21, Z8, Z4
+	VMOVAPD      Z4, Z8
+	VMOVAPD      Z15, Z4
+	VFMADD231PD  Z21, Z5, Z15
+	VSUBPD       Z4, Z15, Z4
+	VFNMADD231PD Z21, Z4, Z5
+	VMOVAPD      Z5, Z9
+	VMOVAPD      Z16, Z4
+	VFMADD231PD  Z21, Z6, Z16
+	VSUBPD       Z4, Z16, Z4
+	VFNMADD231PD Z21, Z4, Z6
+	VMOVAPD      Z6, Z10
+	VMOVAPD      Z13, Z4
+	VFMADD231PD  Z21, Z7, Z13
+	VSUBPD       Z4, Z13, Z4
+	VFNMADD231PD Z21, Z4, Z7
+	VMOVAPD      Z7, Z11
+	VCVTPS2PD    128(AX), Z4
+	VMOVAPD      Z1, Z5
+	VFMADD231PD  Z21, Z4, Z1
+	VSUBPD       Z5, Z1, Z5
+	VFNMADD231PD Z21, Z5, Z4
+	VCVTPS2PD    160(AX), Z5
+	VMOVAPD      Z2, Z6
+	VFMADD231PD  Z21, Z5, Z2
+	VSUBPD       Z6, Z2, Z6
+	VFNMADD231PD Z21, Z6, Z5
+	VCVTPS2PD    192(AX), Z6
+	VMOVAPD      Z3, Z7
+	VFMADD231PD  Z21, Z6, Z3
+	VSUBPD       Z7, Z3, Z7
+	VFNMADD231PD Z21, Z7, Z6
+	VCVTPS2PD    224(AX), Z7
+	VMOVAPD      Z0, Z22
+	VFMADD231PD  Z21, Z7, Z0
+	VSUBPD       Z22, Z0, Z22
+	VFNMADD231PD Z21, Z22, Z7
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000040, CX
+	CMPQ         CX, $0x00000040
 	JGE          c3fold_loop
 
 c3fold_done:
@@ -1705,17 +1949,17 @@ x3:
 	VMOVAPD      Z0, Z1
 	VMOVAPD      Z0, Z2
 	VMOVAPD      Z0, Z3
-	VMOVAPD      Z0, Z0
-	VBROADCASTSD mB+64(FP), Z12
-	VMOVAPD      Z12, Z13
-	VMOVAPD      Z12, Z14
-	VMOVAPD      Z12, Z15
-	VMOVAPD      Z12, Z12
-	VBROADCASTSD mC+72(FP), Z16
-	VMOVAPD      Z16, Z17
-	VMOVAPD      Z16, Z18
-	VMOVAPD      Z16, Z19
-	VMOVAPD      Z16, Z16
+	VMOVAPD      Z0, Z14
+	VBROADCASTSD mB+64(FP), Z0
+	VMOVAPD      Z0, Z16
+	VMOVAPD      Z0, Z18
+	VMOVAPD      Z0, Z20
+	VMOVAPD      Z0, Z22
+	VBROADCASTSD mC+72(FP), Z0
+	VMOVAPD      Z0, Z24
+	VMOVAPD      Z0, Z25
+	VMOVAPD      Z0, Z26
+	VMOVAPD      Z0, Z27
 	VPXORQ       Z4, Z4, Z4
 	VPXORQ       Z5, Z5, Z5
 	VPXORQ       Z6, Z6, Z6
@@ -1725,104 +1969,118 @@ x3:
 	VPXORQ       Z10, Z10, Z10
 	VPXORQ       Z11, Z11, Z11
 	MOVQ         $0x3ff0000000000000, BX
-	VMOVQ        BX, X20
-	VPBROADCASTQ X20, Z20
-	CMPQ         CX, $0x00000020
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Z28
+	CMPQ         CX, $0x00000040
 	JL           x3fold_done
 
 x3fold_loop:
 	PREFETCHT1   (DX)
 	PREFETCHT1   64(DX)
-	ADDQ         $0x00000080, DX
-	VADDPD       Z8, Z17, Z17
-	VADDPD       Z9, Z18, Z18
-	VADDPD       Z10, Z19, Z19
-	VADDPD       Z11, Z16, Z16
-	VMOVAPD      Z13, Z8
-	VFMADD231PD  Z20, Z4, Z13
-	VSUBPD       Z8, Z13, Z8
-	VFNMADD231PD Z20, Z8, Z4
-	VMOVAPD      Z4, Z8
-	VMOVAPD      Z14, Z4
-	VFMADD231PD  Z20, Z5, Z14
-	VSUBPD       Z4, Z14, Z4
-	VFNMADD231PD Z20, Z4, Z5
-	VMOVAPD      Z5, Z9
-	VMOVAPD      Z15, Z4
-	VFMADD231PD  Z20, Z6, Z15
-	VSUBPD       Z4, Z15, Z4
-	VFNMADD231PD Z20, Z4, Z6
-	VMOVAPD      Z6, Z10
-	VMOVAPD      Z12, Z4
-	VFMADD231PD  Z20, Z7, Z12
-	VSUBPD       Z4, Z12, Z4
-	VFNMADD231PD Z20, Z4, Z7
-	VMOVAPD      Z7, Z11
-	VCVTPS2PD    (AX), Z4
-	VMOVAPD      Z1, Z5
-	VFMADD231PD  Z20, Z4, Z1
-	VSUBPD       Z5, Z1, Z5
-	VFNMADD231PD Z20, Z5, Z4
-	VCVTPS2PD    32(AX), Z5
-	VMOVAPD      Z2, Z6
-	VFMADD231PD  Z20, Z5, Z2
-	VSUBPD       Z6, Z2, Z6
-	VFNMADD231PD Z20, Z6, Z5
-	VCVTPS2PD    64(AX), Z6
-	VMOVAPD      Z3, Z7
-	VFMADD231PD  Z20, Z6, Z3
-	VSUBPD       Z7, Z3, Z7
-	VFNMADD231PD Z20, Z7, Z6
-	VCVTPS2PD    96(AX), Z7
-	VMOVAPD      Z0, Z21
-	VFMADD231PD  Z20, Z7, Z0
-	VSUBPD       Z21, Z0, Z21
-	VFNMADD231PD Z20, Z21, Z7
-	ADDQ         $0x00000080, AX
-	SUBQ         $0x00000020, CX
-	CMPQ         CX, $0x00000020
+	PREFETCHT1   128(DX)
+	PREFETCHT1   192(DX)
+	ADDQ         $0x00000100, DX
+	VADDPD       Z8, Z24, Z24
+	VADDPD       Z9, Z25, Z25
+	VADDPD       Z10, Z26, Z26
+	VADDPD       Z11, Z27, Z27
+	VADDPD       Z4, Z16, Z17
+	VFMSUB231PD  Z28, Z17, Z16
+	VFNMADD231PD Z28, Z16, Z4
+	VADDPD       Z5, Z18, Z19
+	VFMSUB231PD  Z28, Z19, Z18
+	VFNMADD231PD Z28, Z18, Z5
+	VADDPD       Z6, Z20, Z21
+	VFMSUB231PD  Z28, Z21, Z20
+	VFNMADD231PD Z28, Z20, Z6
+	VADDPD       Z7, Z22, Z23
+	VFMSUB231PD  Z28, Z23, Z22
+	VFNMADD231PD Z28, Z22, Z7
+	VCVTPS2PD    (AX), Z8
+	VADDPD       Z8, Z1, Z0
+	VFMSUB231PD  Z28, Z0, Z1
+	VFNMADD231PD Z28, Z1, Z8
+	VCVTPS2PD    32(AX), Z9
+	VADDPD       Z9, Z2, Z12
+	VFMSUB231PD  Z28, Z12, Z2
+	VFNMADD231PD Z28, Z2, Z9
+	VCVTPS2PD    64(AX), Z10
+	VADDPD       Z10, Z3, Z13
+	VFMSUB231PD  Z28, Z13, Z3
+	VFNMADD231PD Z28, Z3, Z10
+	VCVTPS2PD    96(AX), Z11
+	VADDPD       Z11, Z14, Z15
+	VFMSUB231PD  Z28, Z15, Z14
+	VFNMADD231PD Z28, Z14, Z11
+	VADDPD       Z4, Z24, Z24
+	VADDPD       Z5, Z25, Z25
+	VADDPD       Z6, Z26, Z26
+	VADDPD       Z7, Z27, Z27
+	VADDPD       Z8, Z17, Z16
+	VFMSUB231PD  Z28, Z16, Z17
+	VFNMADD231PD Z28, Z17, Z8
+	VADDPD       Z9, Z19, Z18
+	VFMSUB231PD  Z28, Z18, Z19
+	VFNMADD231PD Z28, Z19, Z9
+	VADDPD       Z10, Z21, Z20
+	VFMSUB231PD  Z28, Z20, Z21
+	VFNMADD231PD Z28, Z21, Z10
+	VADDPD       Z11, Z23, Z22
+	VFMSUB231PD  Z28, Z22, Z23
+	VFNMADD231PD Z28, Z23, Z11
+	VCVTPS2PD    128(AX), Z4
+	VADDPD       Z4, Z0, Z1
+	VFMSUB231PD  Z28, Z1, Z0
+	VFNMADD231PD Z28, Z0, Z4
+	VCVTPS2PD    160(AX), Z5
+	VADDPD       Z5, Z12, Z2
+	VFMSUB231PD  Z28, Z2, Z12
+	VFNMADD231PD Z28, Z12, Z5
+	VCVTPS2PD    192(AX), Z6
+	VADDPD       Z6, Z13, Z3
+	VFMSUB231PD  Z28, Z3, Z13
+	VFNMADD231PD Z28, Z13, Z6
+	VCVTPS2PD    224(AX), Z7
+	VADDPD       Z7, Z15, Z14
+	VFMSUB231PD  Z28, Z14, Z15
+	VFNMADD231PD Z28, Z15, Z7
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000040, CX
+	CMPQ         CX, $0x00000040
 	JGE          x3fold_loop
 
 x3fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VADDPD       Z8, Z17, Z17
-	VADDPD       Z9, Z18, Z18
-	VADDPD       Z10, Z19, Z19
-	VADDPD       Z11, Z16, Z16
-	VMOVAPD      Z13, Z8
-	VFMADD231PD  Z20, Z4, Z13
-	VSUBPD       Z8, Z13, Z8
-	VFNMADD231PD Z20, Z8, Z4
-	VMOVAPD      Z4, Z8
-	VMOVAPD      Z14, Z4
-	VFMADD231PD  Z20, Z5, Z14
-	VSUBPD       Z4, Z14, Z4
-	VFNMADD231PD Z20, Z4, Z5
-	VMOVAPD      Z5, Z9
-	VMOVAPD      Z15, Z4
-	VFMADD231PD  Z20, Z6, Z15
-	VSUBPD       Z4, Z15, Z4
-	VFNMADD231PD Z20, Z4, Z6
-	VMOVAPD      Z6, Z10
-	VMOVAPD      Z12, Z4
-	VFMADD231PD  Z20, Z7, Z12
-	VSUBPD       Z4, Z12, Z4
-	VFNMADD231PD Z20, Z4, Z7
-	VMOVAPD      Z7, Z11
-	VADDPD       Z8, Z17, Z17
-	VADDPD       Z9, Z18, Z18
-	VADDPD       Z10, Z19, Z19
-	VADDPD       Z11, Z16, Z16
+	VADDPD       Z8, Z24, Z24
+	VADDPD       Z9, Z25, Z25
+	VADDPD       Z10, Z26, Z26
+	VADDPD       Z11, Z27, Z27
+	VADDPD       Z4, Z16, Z17
+	VFMSUB231PD  Z28, Z17, Z16
+	VFNMADD231PD Z28, Z16, Z4
+	VADDPD       Z5, Z18, Z19
+	VFMSUB231PD  Z28, Z19, Z18
+	VFNMADD231PD Z28, Z18, Z5
+	VADDPD       Z6, Z20, Z21
+	VFMSUB231PD  Z28, Z21, Z20
+	VFNMADD231PD Z28, Z20, Z6
+	VADDPD       Z7, Z22, Z23
+	VFMSUB231PD  Z28, Z23, Z22
+	VFNMADD231PD Z28, Z22, Z7
+	VADDPD       Z4, Z24, Z24
+	VADDPD       Z5, Z25, Z25
+	VADDPD       Z6, Z26, Z26
+	VADDPD       Z7, Z27, Z27
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD  mA+56(FP), Z4
-	VSUBPD        Z4, Z1, Z1
-	VSUBPD        Z4, Z2, Z2
-	VSUBPD        Z4, Z3, Z3
-	VSUBPD        Z4, Z0, Z0
+	VBROADCASTSD  mA+56(FP), Z0
+	VSUBPD        Z0, Z1, Z1
+	VSUBPD        Z0, Z2, Z2
+	VSUBPD        Z0, Z3, Z3
+	VSUBPD        Z0, Z14, Z14
 	VADDPD        Z3, Z1, Z1
-	VADDPD        Z0, Z2, Z2
+	VADDPD        Z14, Z2, Z2
 	VADDPD        Z2, Z1, Z1
 	VEXTRACTF64X4 $0x01, Z1, Y0
 	VADDPD        Y0, Y1, Y1
@@ -1832,35 +2090,35 @@ x3fold_done:
 	VADDSD        X0, X1, X1
 	VMOVSD        X1, a+80(FP)
 	VBROADCASTSD  mB+64(FP), Z0
-	VSUBPD        Z0, Z13, Z13
-	VSUBPD        Z0, Z14, Z14
-	VSUBPD        Z0, Z15, Z15
-	VSUBPD        Z0, Z12, Z12
-	VADDPD        Z15, Z13, Z13
-	VADDPD        Z12, Z14, Z14
-	VADDPD        Z14, Z13, Z13
-	VEXTRACTF64X4 $0x01, Z13, Y0
-	VADDPD        Y0, Y13, Y13
-	VEXTRACTF32X4 $0x01, Y13, X0
-	VADDPD        X0, X13, X13
-	VPERMILPD     $0x01, X13, X0
-	VADDSD        X0, X13, X13
-	VMOVSD        X13, b+88(FP)
-	VBROADCASTSD  mC+72(FP), Z0
 	VSUBPD        Z0, Z17, Z17
-	VSUBPD        Z0, Z18, Z18
 	VSUBPD        Z0, Z19, Z19
-	VSUBPD        Z0, Z16, Z16
+	VSUBPD        Z0, Z21, Z21
+	VSUBPD        Z0, Z23, Z23
+	VADDPD        Z21, Z17, Z17
+	VADDPD        Z23, Z19, Z19
 	VADDPD        Z19, Z17, Z17
-	VADDPD        Z16, Z18, Z18
-	VADDPD        Z18, Z17, Z17
 	VEXTRACTF64X4 $0x01, Z17, Y0
 	VADDPD        Y0, Y17, Y17
 	VEXTRACTF32X4 $0x01, Y17, X0
 	VADDPD        X0, X17, X17
 	VPERMILPD     $0x01, X17, X0
 	VADDSD        X0, X17, X17
-	VMOVSD        X17, c+96(FP)
+	VMOVSD        X17, b+88(FP)
+	VBROADCASTSD  mC+72(FP), Z0
+	VSUBPD        Z0, Z24, Z24
+	VSUBPD        Z0, Z25, Z25
+	VSUBPD        Z0, Z26, Z26
+	VSUBPD        Z0, Z27, Z27
+	VADDPD        Z26, Z24, Z24
+	VADDPD        Z27, Z25, Z25
+	VADDPD        Z25, Z24, Z24
+	VEXTRACTF64X4 $0x01, Z24, Y0
+	VADDPD        Y0, Y24, Y24
+	VEXTRACTF32X4 $0x01, Y24, X0
+	VADDPD        X0, X24, X24
+	VPERMILPD     $0x01, X24, X0
+	VADDSD        X0, X24, X24
+	VMOVSD        X24, c+96(FP)
 	XORQ          AX, AX
 	MOVQ          AX, resid+104(FP)
 	VZEROUPPER
@@ -1874,71 +2132,89 @@ x2:
 	VMOVAPD      Z0, Z1
 	VMOVAPD      Z0, Z2
 	VMOVAPD      Z0, Z3
-	VMOVAPD      Z0, Z0
-	VBROADCASTSD mB+64(FP), Z8
-	VMOVAPD      Z8, Z9
-	VMOVAPD      Z8, Z10
-	VMOVAPD      Z8, Z11
-	VMOVAPD      Z8, Z8
+	VMOVAPD      Z0, Z10
+	VBROADCASTSD mB+64(FP), Z0
+	VMOVAPD      Z0, Z12
+	VMOVAPD      Z0, Z13
+	VMOVAPD      Z0, Z14
+	VMOVAPD      Z0, Z15
 	VPXORQ       Z4, Z4, Z4
 	VPXORQ       Z5, Z5, Z5
 	VPXORQ       Z6, Z6, Z6
 	VPXORQ       Z7, Z7, Z7
 	MOVQ         $0x3ff0000000000000, BX
-	VMOVQ        BX, X12
-	VPBROADCASTQ X12, Z12
-	CMPQ         CX, $0x00000020
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Z16
+	CMPQ         CX, $0x00000040
 	JL           x2fold_done
 
 x2fold_loop:
 	PREFETCHT1   (DX)
 	PREFETCHT1   64(DX)
-	ADDQ         $0x00000080, DX
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z5, Z10, Z10
-	VADDPD       Z6, Z11, Z11
-	VADDPD       Z7, Z8, Z8
+	PREFETCHT1   128(DX)
+	PREFETCHT1   192(DX)
+	ADDQ         $0x00000100, DX
+	VADDPD       Z4, Z12, Z12
+	VADDPD       Z5, Z13, Z13
+	VADDPD       Z6, Z14, Z14
+	VADDPD       Z7, Z15, Z15
 	VCVTPS2PD    (AX), Z4
-	VMOVAPD      Z1, Z5
-	VFMADD231PD  Z12, Z4, Z1
-	VSUBPD       Z5, Z1, Z5
-	VFNMADD231PD Z12, Z5, Z4
+	VADDPD       Z4, Z1, Z0
+	VFMSUB231PD  Z16, Z0, Z1
+	VFNMADD231PD Z16, Z1, Z4
 	VCVTPS2PD    32(AX), Z5
-	VMOVAPD      Z2, Z6
-	VFMADD231PD  Z12, Z5, Z2
-	VSUBPD       Z6, Z2, Z6
-	VFNMADD231PD Z12, Z6, Z5
+	VADDPD       Z5, Z2, Z8
+	VFMSUB231PD  Z16, Z8, Z2
+	VFNMADD231PD Z16, Z2, Z5
 	VCVTPS2PD    64(AX), Z6
-	VMOVAPD      Z3, Z7
-	VFMADD231PD  Z12, Z6, Z3
-	VSUBPD       Z7, Z3, Z7
-	VFNMADD231PD Z12, Z7, Z6
+	VADDPD       Z6, Z3, Z9
+	VFMSUB231PD  Z16, Z9, Z3
+	VFNMADD231PD Z16, Z3, Z6
 	VCVTPS2PD    96(AX), Z7
-	VMOVAPD      Z0, Z13
-	VFMADD231PD  Z12, Z7, Z0
-	VSUBPD       Z13, Z0, Z13
-	VFNMADD231PD Z12, Z13, Z7
-	ADDQ         $0x00000080, AX
-	SUBQ         $0x00000020, CX
-	CMPQ         CX, $0x00000020
+	VADDPD       Z7, Z10, Z11
+	VFMSUB231PD  Z16, Z11, Z10
+	VFNMADD231PD Z16, Z10, Z7
+	VADDPD       Z4, Z12, Z12
+	VADDPD       Z5, Z13, Z13
+	VADDPD       Z6, Z14, Z14
+	VADDPD       Z7, Z15, Z15
+	VCVTPS2PD    128(AX), Z4
+	VADDPD       Z4, Z0, Z1
+	VFMSUB231PD  Z16, Z1, Z0
+	VFNMADD231PD Z16, Z0, Z4
+	VCVTPS2PD    160(AX), Z5
+	VADDPD       Z5, Z8, Z2
+	VFMSUB231PD  Z16, Z2, Z8
+	VFNMADD231PD Z16, Z8, Z5
+	VCVTPS2PD    192(AX), Z6
+	VADDPD       Z6, Z9, Z3
+	VFMSUB231PD  Z16, Z3, Z9
+	VFNMADD231PD Z16, Z9, Z6
+	VCVTPS2PD    224(AX), Z7
+	VADDPD       Z7, Z11, Z10
+	VFMSUB231PD  Z16, Z10, Z11
+	VFNMADD231PD Z16, Z11, Z7
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000040, CX
+	CMPQ         CX, $0x00000040
 	JGE          x2fold_loop
 
 x2fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VADDPD Z4, Z9, Z9
-	VADDPD Z5, Z10, Z10
-	VADDPD Z6, Z11, Z11
-	VADDPD Z7, Z8, Z8
+	VADDPD Z4, Z12, Z12
+	VADDPD Z5, Z13, Z13
+	VADDPD Z6, Z14, Z14
+	VADDPD Z7, Z15, Z15
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD  mA+56(FP), Z4
-	VSUBPD        Z4, Z1, Z1
-	VSUBPD        Z4, Z2, Z2
-	VSUBPD        Z4, Z3, Z3
-	VSUBPD        Z4, Z0, Z0
+	VBROADCASTSD  mA+56(FP), Z0
+	VSUBPD        Z0, Z1, Z1
+	VSUBPD        Z0, Z2, Z2
+	VSUBPD        Z0, Z3, Z3
+	VSUBPD        Z0, Z10, Z10
 	VADDPD        Z3, Z1, Z1
-	VADDPD        Z0, Z2, Z2
+	VADDPD        Z10, Z2, Z2
 	VADDPD        Z2, Z1, Z1
 	VEXTRACTF64X4 $0x01, Z1, Y0
 	VADDPD        Y0, Y1, Y1
@@ -1948,20 +2224,20 @@ x2fold_done:
 	VADDSD        X0, X1, X1
 	VMOVSD        X1, a+80(FP)
 	VBROADCASTSD  mB+64(FP), Z0
-	VSUBPD        Z0, Z9, Z9
-	VSUBPD        Z0, Z10, Z10
-	VSUBPD        Z0, Z11, Z11
-	VSUBPD        Z0, Z8, Z8
-	VADDPD        Z11, Z9, Z9
-	VADDPD        Z8, Z10, Z10
-	VADDPD        Z10, Z9, Z9
-	VEXTRACTF64X4 $0x01, Z9, Y0
-	VADDPD        Y0, Y9, Y9
-	VEXTRACTF32X4 $0x01, Y9, X0
-	VADDPD        X0, X9, X9
-	VPERMILPD     $0x01, X9, X0
-	VADDSD        X0, X9, X9
-	VMOVSD        X9, b+88(FP)
+	VSUBPD        Z0, Z12, Z12
+	VSUBPD        Z0, Z13, Z13
+	VSUBPD        Z0, Z14, Z14
+	VSUBPD        Z0, Z15, Z15
+	VADDPD        Z14, Z12, Z12
+	VADDPD        Z15, Z13, Z13
+	VADDPD        Z13, Z12, Z12
+	VEXTRACTF64X4 $0x01, Z12, Y0
+	VADDPD        Y0, Y12, Y12
+	VEXTRACTF32X4 $0x01, Y12, X0
+	VADDPD        X0, X12, X12
+	VPERMILPD     $0x01, X12, X0
+	VADDSD        X0, X12, X12
+	VMOVSD        X12, b+88(FP)
 	XORQ          AX, AX
 	MOVQ          AX, c+96(FP)
 	XORQ          AX, AX
@@ -2085,7 +2361,7 @@ TEXT ·reproFoldF64FMAAVX512(SB), NOSPLIT, $0-112
 	MOVQ         $0x3ff0000000000000, BX
 	VMOVQ        BX, X21
 	VPBROADCASTQ X21, Z21
-	CMPQ         CX, $0x00000020
+	CMPQ         CX, $0x00000040
 	JL           c3fold_done
 
 c3fold_loop:
@@ -2093,7 +2369,11 @@ c3fold_loop:
 	PREFETCHT1   64(DX)
 	PREFETCHT1   128(DX)
 	PREFETCHT1   192(DX)
-	ADDQ         $0x00000100, DX
+	PREFETCHT1   256(DX)
+	PREFETCHT1   320(DX)
+	PREFETCHT1   384(DX)
+	PREFETCHT1   448(DX)
+	ADDQ         $0x00000200, DX
 	VMOVAPD      Z18, Z22
 	VFMADD231PD  Z21, Z8, Z18
 	VSUBPD       Z22, Z18, Z22
@@ -2154,9 +2434,69 @@ c3fold_loop:
 	VFMADD231PD  Z21, Z7, Z0
 	VSUBPD       Z22, Z0, Z22
 	VFNMADD231PD Z21, Z22, Z7
-	ADDQ         $0x00000100, AX
-	SUBQ         $0x00000020, CX
-	CMPQ         CX, $0x00000020
+	VMOVAPD      Z18, Z22
+	VFMADD231PD  Z21, Z8, Z18
+	VSUBPD       Z22, Z18, Z22
+	VSUBPD       Z22, Z8, Z8
+	VORPD        Z8, Z12, Z12
+	VMOVAPD      Z19, Z8
+	VFMADD231PD  Z21, Z9, Z19
+	VSUBPD       Z8, Z19, Z8
+	VSUBPD       Z8, Z9, Z9
+	VORPD        Z9, Z12, Z12
+	VMOVAPD      Z20, Z8
+	VFMADD231PD  Z21, Z10, Z20
+	VSUBPD       Z8, Z20, Z8
+	VSUBPD       Z8, Z10, Z10
+	VORPD        Z10, Z12, Z12
+	VMOVAPD      Z17, Z8
+	VFMADD231PD  Z21, Z11, Z17
+	VSUBPD       Z8, Z17, Z8
+	VSUBPD       Z8, Z11, Z11
+	VORPD        Z11, Z12, Z12
+	VMOVAPD      Z14, Z8
+	VFMADD231PD  Z21, Z4, Z14
+	VSUBPD       Z8, Z14, Z8
+	VFNMADD231PD Z21, Z8, Z4
+	VMOVAPD      Z4, Z8
+	VMOVAPD      Z15, Z4
+	VFMADD231PD  Z21, Z5, Z15
+	VSUBPD       Z4, Z15, Z4
+	VFNMADD231PD Z21, Z4, Z5
+	VMOVAPD      Z5, Z9
+	VMOVAPD      Z16, Z4
+	VFMADD231PD  Z21, Z6, Z16
+	VSUBPD       Z4, Z16, Z4
+	VFNMADD231PD Z21, Z4, Z6
+	VMOVAPD      Z6, Z10
+	VMOVAPD      Z13, Z4
+	VFMADD231PD  Z21, Z7, Z13
+	VSUBPD       Z4, Z13, Z4
+	VFNMADD231PD Z21, Z4, Z7
+	VMOVAPD      Z7, Z11
+	VMOVUPD      256(AX), Z4
+	VMOVAPD      Z1, Z5
+	VFMADD231PD  Z21, Z4, Z1
+	VSUBPD       Z5, Z1, Z5
+	VFNMADD231PD Z21, Z5, Z4
+	VMOVUPD      320(AX), Z5
+	VMOVAPD      Z2, Z6
+	VFMADD231PD  Z21, Z5, Z2
+	VSUBPD       Z6, Z2, Z6
+	VFNMADD231PD Z21, Z6, Z5
+	VMOVUPD      384(AX), Z6
+	VMOVAPD      Z3, Z7
+	VFMADD231PD  Z21, Z6, Z3
+	VSUBPD       Z7, Z3, Z7
+	VFNMADD231PD Z21, Z7, Z6
+	VMOVUPD      448(AX), Z7
+	VMOVAPD      Z0, Z22
+	VFMADD231PD  Z21, Z7, Z0
+	VSUBPD       Z22, Z0, Z22
+	VFNMADD231PD Z21, Z22, Z7
+	ADDQ         $0x00000200, AX
+	SUBQ         $0x00000040, CX
+	CMPQ         CX, $0x00000040
 	JGE          c3fold_loop
 
 c3fold_done:
@@ -2290,17 +2630,17 @@ x3:
 	VMOVAPD      Z0, Z1
 	VMOVAPD      Z0, Z2
 	VMOVAPD      Z0, Z3
-	VMOVAPD      Z0, Z0
-	VBROADCASTSD mB+64(FP), Z12
-	VMOVAPD      Z12, Z13
-	VMOVAPD      Z12, Z14
-	VMOVAPD      Z12, Z15
-	VMOVAPD      Z12, Z12
-	VBROADCASTSD mC+72(FP), Z16
-	VMOVAPD      Z16, Z17
-	VMOVAPD      Z16, Z18
-	VMOVAPD      Z16, Z19
-	VMOVAPD      Z16, Z16
+	VMOVAPD      Z0, Z14
+	VBROADCASTSD mB+64(FP), Z0
+	VMOVAPD      Z0, Z16
+	VMOVAPD      Z0, Z18
+	VMOVAPD      Z0, Z20
+	VMOVAPD      Z0, Z22
+	VBROADCASTSD mC+72(FP), Z0
+	VMOVAPD      Z0, Z24
+	VMOVAPD      Z0, Z25
+	VMOVAPD      Z0, Z26
+	VMOVAPD      Z0, Z27
 	VPXORQ       Z4, Z4, Z4
 	VPXORQ       Z5, Z5, Z5
 	VPXORQ       Z6, Z6, Z6
@@ -2310,9 +2650,9 @@ x3:
 	VPXORQ       Z10, Z10, Z10
 	VPXORQ       Z11, Z11, Z11
 	MOVQ         $0x3ff0000000000000, BX
-	VMOVQ        BX, X20
-	VPBROADCASTQ X20, Z20
-	CMPQ         CX, $0x00000020
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Z28
+	CMPQ         CX, $0x00000040
 	JL           x3fold_done
 
 x3fold_loop:
@@ -2320,96 +2660,112 @@ x3fold_loop:
 	PREFETCHT1   64(DX)
 	PREFETCHT1   128(DX)
 	PREFETCHT1   192(DX)
-	ADDQ         $0x00000100, DX
-	VADDPD       Z8, Z17, Z17
-	VADDPD       Z9, Z18, Z18
-	VADDPD       Z10, Z19, Z19
-	VADDPD       Z11, Z16, Z16
-	VMOVAPD      Z13, Z8
-	VFMADD231PD  Z20, Z4, Z13
-	VSUBPD       Z8, Z13, Z8
-	VFNMADD231PD Z20, Z8, Z4
-	VMOVAPD      Z4, Z8
-	VMOVAPD      Z14, Z4
-	VFMADD231PD  Z20, Z5, Z14
-	VSUBPD       Z4, Z14, Z4
-	VFNMADD231PD Z20, Z4, Z5
-	VMOVAPD      Z5, Z9
-	VMOVAPD      Z15, Z4
-	VFMADD231PD  Z20, Z6, Z15
-	VSUBPD       Z4, Z15, Z4
-	VFNMADD231PD Z20, Z4, Z6
-	VMOVAPD      Z6, Z10
-	VMOVAPD      Z12, Z4
-	VFMADD231PD  Z20, Z7, Z12
-	VSUBPD       Z4, Z12, Z4
-	VFNMADD231PD Z20, Z4, Z7
-	VMOVAPD      Z7, Z11
-	VMOVUPD      (AX), Z4
-	VMOVAPD      Z1, Z5
-	VFMADD231PD  Z20, Z4, Z1
-	VSUBPD       Z5, Z1, Z5
-	VFNMADD231PD Z20, Z5, Z4
-	VMOVUPD      64(AX), Z5
-	VMOVAPD      Z2, Z6
-	VFMADD231PD  Z20, Z5, Z2
-	VSUBPD       Z6, Z2, Z6
-	VFNMADD231PD Z20, Z6, Z5
-	VMOVUPD      128(AX), Z6
-	VMOVAPD      Z3, Z7
-	VFMADD231PD  Z20, Z6, Z3
-	VSUBPD       Z7, Z3, Z7
-	VFNMADD231PD Z20, Z7, Z6
-	VMOVUPD      192(AX), Z7
-	VMOVAPD      Z0, Z21
-	VFMADD231PD  Z20, Z7, Z0
-	VSUBPD       Z21, Z0, Z21
-	VFNMADD231PD Z20, Z21, Z7
-	ADDQ         $0x00000100, AX
-	SUBQ         $0x00000020, CX
-	CMPQ         CX, $0x00000020
+	PREFETCHT1   256(DX)
+	PREFETCHT1   320(DX)
+	PREFETCHT1   384(DX)
+	PREFETCHT1   448(DX)
+	ADDQ         $0x00000200, DX
+	VADDPD       Z8, Z24, Z24
+	VADDPD       Z9, Z25, Z25
+	VADDPD       Z10, Z26, Z26
+	VADDPD       Z11, Z27, Z27
+	VADDPD       Z4, Z16, Z17
+	VFMSUB231PD  Z28, Z17, Z16
+	VFNMADD231PD Z28, Z16, Z4
+	VADDPD       Z5, Z18, Z19
+	VFMSUB231PD  Z28, Z19, Z18
+	VFNMADD231PD Z28, Z18, Z5
+	VADDPD       Z6, Z20, Z21
+	VFMSUB231PD  Z28, Z21, Z20
+	VFNMADD231PD Z28, Z20, Z6
+	VADDPD       Z7, Z22, Z23
+	VFMSUB231PD  Z28, Z23, Z22
+	VFNMADD231PD Z28, Z22, Z7
+	VMOVUPD      (AX), Z8
+	VADDPD       Z8, Z1, Z0
+	VFMSUB231PD  Z28, Z0, Z1
+	VFNMADD231PD Z28, Z1, Z8
+	VMOVUPD      64(AX), Z9
+	VADDPD       Z9, Z2, Z12
+	VFMSUB231PD  Z28, Z12, Z2
+	VFNMADD231PD Z28, Z2, Z9
+	VMOVUPD      128(AX), Z10
+	VADDPD       Z10, Z3, Z13
+	VFMSUB231PD  Z28, Z13, Z3
+	VFNMADD231PD Z28, Z3, Z10
+	VMOVUPD      192(AX), Z11
+	VADDPD       Z11, Z14, Z15
+	VFMSUB231PD  Z28, Z15, Z14
+	VFNMADD231PD Z28, Z14, Z11
+	VADDPD       Z4, Z24, Z24
+	VADDPD       Z5, Z25, Z25
+	VADDPD       Z6, Z26, Z26
+	VADDPD       Z7, Z27, Z27
+	VADDPD       Z8, Z17, Z16
+	VFMSUB231PD  Z28, Z16, Z17
+	VFNMADD231PD Z28, Z17, Z8
+	VADDPD       Z9, Z19, Z18
+	VFMSUB231PD  Z28, Z18, Z19
+	VFNMADD231PD Z28, Z19, Z9
+	VADDPD       Z10, Z21, Z20
+	VFMSUB231PD  Z28, Z20, Z21
+	VFNMADD231PD Z28, Z21, Z10
+	VADDPD       Z11, Z23, Z22
+	VFMSUB231PD  Z28, Z22, Z23
+	VFNMADD231PD Z28, Z23, Z11
+	VMOVUPD      256(AX), Z4
+	VADDPD       Z4, Z0, Z1
+	VFMSUB231PD  Z28, Z1, Z0
+	VFNMADD231PD Z28, Z0, Z4
+	VMOVUPD      320(AX), Z5
+	VADDPD       Z5, Z12, Z2
+	VFMSUB231PD  Z28, Z2, Z12
+	VFNMADD231PD Z28, Z12, Z5
+	VMOVUPD      384(AX), Z6
+	VADDPD       Z6, Z13, Z3
+	VFMSUB231PD  Z28, Z3, Z13
+	VFNMADD231PD Z28, Z13, Z6
+	VMOVUPD      448(AX), Z7
+	VADDPD       Z7, Z15, Z14
+	VFMSUB231PD  Z28, Z14, Z15
+	VFNMADD231PD Z28, Z15, Z7
+	ADDQ         $0x00000200, AX
+	SUBQ         $0x00000040, CX
+	CMPQ         CX, $0x00000040
 	JGE          x3fold_loop
 
 x3fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VADDPD       Z8, Z17, Z17
-	VADDPD       Z9, Z18, Z18
-	VADDPD       Z10, Z19, Z19
-	VADDPD       Z11, Z16, Z16
-	VMOVAPD      Z13, Z8
-	VFMADD231PD  Z20, Z4, Z13
-	VSUBPD       Z8, Z13, Z8
-	VFNMADD231PD Z20, Z8, Z4
-	VMOVAPD      Z4, Z8
-	VMOVAPD      Z14, Z4
-	VFMADD231PD  Z20, Z5, Z14
-	VSUBPD       Z4, Z14, Z4
-	VFNMADD231PD Z20, Z4, Z5
-	VMOVAPD      Z5, Z9
-	VMOVAPD      Z15, Z4
-	VFMADD231PD  Z20, Z6, Z15
-	VSUBPD       Z4, Z15, Z4
-	VFNMADD231PD Z20, Z4, Z6
-	VMOVAPD      Z6, Z10
-	VMOVAPD      Z12, Z4
-	VFMADD231PD  Z20, Z7, Z12
-	VSUBPD       Z4, Z12, Z4
-	VFNMADD231PD Z20, Z4, Z7
-	VMOVAPD      Z7, Z11
-	VADDPD       Z8, Z17, Z17
-	VADDPD       Z9, Z18, Z18
-	VADDPD       Z10, Z19, Z19
-	VADDPD       Z11, Z16, Z16
+	VADDPD       Z8, Z24, Z24
+	VADDPD       Z9, Z25, Z25
+	VADDPD       Z10, Z26, Z26
+	VADDPD       Z11, Z27, Z27
+	VADDPD       Z4, Z16, Z17
+	VFMSUB231PD  Z28, Z17, Z16
+	VFNMADD231PD Z28, Z16, Z4
+	VADDPD       Z5, Z18, Z19
+	VFMSUB231PD  Z28, Z19, Z18
+	VFNMADD231PD Z28, Z18, Z5
+	VADDPD       Z6, Z20, Z21
+	VFMSUB231PD  Z28, Z21, Z20
+	VFNMADD231PD Z28, Z20, Z6
+	VADDPD       Z7, Z22, Z23
+	VFMSUB231PD  Z28, Z23, Z22
+	VFNMADD231PD Z28, Z22, Z7
+	VADDPD       Z4, Z24, Z24
+	VADDPD       Z5, Z25, Z25
+	VADDPD       Z6, Z26, Z26
+	VADDPD       Z7, Z27, Z27
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD  mA+56(FP), Z4
-	VSUBPD        Z4, Z1, Z1
-	VSUBPD        Z4, Z2, Z2
-	VSUBPD        Z4, Z3, Z3
-	VSUBPD        Z4, Z0, Z0
+	VBROADCASTSD  mA+56(FP), Z0
+	VSUBPD        Z0, Z1, Z1
+	VSUBPD        Z0, Z2, Z2
+	VSUBPD        Z0, Z3, Z3
+	VSUBPD        Z0, Z14, Z14
 	VADDPD        Z3, Z1, Z1
-	VADDPD        Z0, Z2, Z2
+	VADDPD        Z14, Z2, Z2
 	VADDPD        Z2, Z1, Z1
 	VEXTRACTF64X4 $0x01, Z1, Y0
 	VADDPD        Y0, Y1, Y1
@@ -2419,35 +2775,35 @@ x3fold_done:
 	VADDSD        X0, X1, X1
 	VMOVSD        X1, a+80(FP)
 	VBROADCASTSD  mB+64(FP), Z0
-	VSUBPD        Z0, Z13, Z13
-	VSUBPD        Z0, Z14, Z14
-	VSUBPD        Z0, Z15, Z15
-	VSUBPD        Z0, Z12, Z12
-	VADDPD        Z15, Z13, Z13
-	VADDPD        Z12, Z14, Z14
-	VADDPD        Z14, Z13, Z13
-	VEXTRACTF64X4 $0x01, Z13, Y0
-	VADDPD        Y0, Y13, Y13
-	VEXTRACTF32X4 $0x01, Y13, X0
-	VADDPD        X0, X13, X13
-	VPERMILPD     $0x01, X13, X0
-	VADDSD        X0, X13, X13
-	VMOVSD        X13, b+88(FP)
-	VBROADCASTSD  mC+72(FP), Z0
 	VSUBPD        Z0, Z17, Z17
-	VSUBPD        Z0, Z18, Z18
 	VSUBPD        Z0, Z19, Z19
-	VSUBPD        Z0, Z16, Z16
+	VSUBPD        Z0, Z21, Z21
+	VSUBPD        Z0, Z23, Z23
+	VADDPD        Z21, Z17, Z17
+	VADDPD        Z23, Z19, Z19
 	VADDPD        Z19, Z17, Z17
-	VADDPD        Z16, Z18, Z18
-	VADDPD        Z18, Z17, Z17
 	VEXTRACTF64X4 $0x01, Z17, Y0
 	VADDPD        Y0, Y17, Y17
 	VEXTRACTF32X4 $0x01, Y17, X0
 	VADDPD        X0, X17, X17
 	VPERMILPD     $0x01, X17, X0
 	VADDSD        X0, X17, X17
-	VMOVSD        X17, c+96(FP)
+	VMOVSD        X17, b+88(FP)
+	VBROADCASTSD  mC+72(FP), Z0
+	VSUBPD        Z0, Z24, Z24
+	VSUBPD        Z0, Z25, Z25
+	VSUBPD        Z0, Z26, Z26
+	VSUBPD        Z0, Z27, Z27
+	VADDPD        Z26, Z24, Z24
+	VADDPD        Z27, Z25, Z25
+	VADDPD        Z25, Z24, Z24
+	VEXTRACTF64X4 $0x01, Z24, Y0
+	VADDPD        Y0, Y24, Y24
+	VEXTRACTF32X4 $0x01, Y24, X0
+	VADDPD        X0, X24, X24
+	VPERMILPD     $0x01, X24, X0
+	VADDSD        X0, X24, X24
+	VMOVSD        X24, c+96(FP)
 	XORQ          AX, AX
 	MOVQ          AX, resid+104(FP)
 	VZEROUPPER
@@ -2461,20 +2817,20 @@ x2:
 	VMOVAPD      Z0, Z1
 	VMOVAPD      Z0, Z2
 	VMOVAPD      Z0, Z3
-	VMOVAPD      Z0, Z0
-	VBROADCASTSD mB+64(FP), Z8
-	VMOVAPD      Z8, Z9
-	VMOVAPD      Z8, Z10
-	VMOVAPD      Z8, Z11
-	VMOVAPD      Z8, Z8
+	VMOVAPD      Z0, Z10
+	VBROADCASTSD mB+64(FP), Z0
+	VMOVAPD      Z0, Z12
+	VMOVAPD      Z0, Z13
+	VMOVAPD      Z0, Z14
+	VMOVAPD      Z0, Z15
 	VPXORQ       Z4, Z4, Z4
 	VPXORQ       Z5, Z5, Z5
 	VPXORQ       Z6, Z6, Z6
 	VPXORQ       Z7, Z7, Z7
 	MOVQ         $0x3ff0000000000000, BX
-	VMOVQ        BX, X12
-	VPBROADCASTQ X12, Z12
-	CMPQ         CX, $0x00000020
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Z16
+	CMPQ         CX, $0x00000040
 	JL           x2fold_done
 
 x2fold_loop:
@@ -2482,52 +2838,72 @@ x2fold_loop:
 	PREFETCHT1   64(DX)
 	PREFETCHT1   128(DX)
 	PREFETCHT1   192(DX)
-	ADDQ         $0x00000100, DX
-	VADDPD       Z4, Z9, Z9
-	VADDPD       Z5, Z10, Z10
-	VADDPD       Z6, Z11, Z11
-	VADDPD       Z7, Z8, Z8
+	PREFETCHT1   256(DX)
+	PREFETCHT1   320(DX)
+	PREFETCHT1   384(DX)
+	PREFETCHT1   448(DX)
+	ADDQ         $0x00000200, DX
+	VADDPD       Z4, Z12, Z12
+	VADDPD       Z5, Z13, Z13
+	VADDPD       Z6, Z14, Z14
+	VADDPD       Z7, Z15, Z15
 	VMOVUPD      (AX), Z4
-	VMOVAPD      Z1, Z5
-	VFMADD231PD  Z12, Z4, Z1
-	VSUBPD       Z5, Z1, Z5
-	VFNMADD231PD Z12, Z5, Z4
+	VADDPD       Z4, Z1, Z0
+	VFMSUB231PD  Z16, Z0, Z1
+	VFNMADD231PD Z16, Z1, Z4
 	VMOVUPD      64(AX), Z5
-	VMOVAPD      Z2, Z6
-	VFMADD231PD  Z12, Z5, Z2
-	VSUBPD       Z6, Z2, Z6
-	VFNMADD231PD Z12, Z6, Z5
+	VADDPD       Z5, Z2, Z8
+	VFMSUB231PD  Z16, Z8, Z2
+	VFNMADD231PD Z16, Z2, Z5
 	VMOVUPD      128(AX), Z6
-	VMOVAPD      Z3, Z7
-	VFMADD231PD  Z12, Z6, Z3
-	VSUBPD       Z7, Z3, Z7
-	VFNMADD231PD Z12, Z7, Z6
+	VADDPD       Z6, Z3, Z9
+	VFMSUB231PD  Z16, Z9, Z3
+	VFNMADD231PD Z16, Z3, Z6
 	VMOVUPD      192(AX), Z7
-	VMOVAPD      Z0, Z13
-	VFMADD231PD  Z12, Z7, Z0
-	VSUBPD       Z13, Z0, Z13
-	VFNMADD231PD Z12, Z13, Z7
-	ADDQ         $0x00000100, AX
-	SUBQ         $0x00000020, CX
-	CMPQ         CX, $0x00000020
+	VADDPD       Z7, Z10, Z11
+	VFMSUB231PD  Z16, Z11, Z10
+	VFNMADD231PD Z16, Z10, Z7
+	VADDPD       Z4, Z12, Z12
+	VADDPD       Z5, Z13, Z13
+	VADDPD       Z6, Z14, Z14
+	VADDPD       Z7, Z15, Z15
+	VMOVUPD      256(AX), Z4
+	VADDPD       Z4, Z0, Z1
+	VFMSUB231PD  Z16, Z1, Z0
+	VFNMADD231PD Z16, Z0, Z4
+	VMOVUPD      320(AX), Z5
+	VADDPD       Z5, Z8, Z2
+	VFMSUB231PD  Z16, Z2, Z8
+	VFNMADD231PD Z16, Z8, Z5
+	VMOVUPD      384(AX), Z6
+	VADDPD       Z6, Z9, Z3
+	VFMSUB231PD  Z16, Z3, Z9
+	VFNMADD231PD Z16, Z9, Z6
+	VMOVUPD      448(AX), Z7
+	VADDPD       Z7, Z11, Z10
+	VFMSUB231PD  Z16, Z10, Z11
+	VFNMADD231PD Z16, Z11, Z7
+	ADDQ         $0x00000200, AX
+	SUBQ         $0x00000040, CX
+	CMPQ         CX, $0x00000040
 	JGE          x2fold_loop
 
 x2fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VADDPD Z4, Z9, Z9
-	VADDPD Z5, Z10, Z10
-	VADDPD Z6, Z11, Z11
-	VADDPD Z7, Z8, Z8
+	VADDPD Z4, Z12, Z12
+	VADDPD Z5, Z13, Z13
+	VADDPD Z6, Z14, Z14
+	VADDPD Z7, Z15, Z15
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD  mA+56(FP), Z4
-	VSUBPD        Z4, Z1, Z1
-	VSUBPD        Z4, Z2, Z2
-	VSUBPD        Z4, Z3, Z3
-	VSUBPD        Z4, Z0, Z0
+	VBROADCASTSD  mA+56(FP), Z0
+	VSUBPD        Z0, Z1, Z1
+	VSUBPD        Z0, Z2, Z2
+	VSUBPD        Z0, Z3, Z3
+	VSUBPD        Z0, Z10, Z10
 	VADDPD        Z3, Z1, Z1
-	VADDPD        Z0, Z2, Z2
+	VADDPD        Z10, Z2, Z2
 	VADDPD        Z2, Z1, Z1
 	VEXTRACTF64X4 $0x01, Z1, Y0
 	VADDPD        Y0, Y1, Y1
@@ -2537,20 +2913,20 @@ x2fold_done:
 	VADDSD        X0, X1, X1
 	VMOVSD        X1, a+80(FP)
 	VBROADCASTSD  mB+64(FP), Z0
-	VSUBPD        Z0, Z9, Z9
-	VSUBPD        Z0, Z10, Z10
-	VSUBPD        Z0, Z11, Z11
-	VSUBPD        Z0, Z8, Z8
-	VADDPD        Z11, Z9, Z9
-	VADDPD        Z8, Z10, Z10
-	VADDPD        Z10, Z9, Z9
-	VEXTRACTF64X4 $0x01, Z9, Y0
-	VADDPD        Y0, Y9, Y9
-	VEXTRACTF32X4 $0x01, Y9, X0
-	VADDPD        X0, X9, X9
-	VPERMILPD     $0x01, X9, X0
-	VADDSD        X0, X9, X9
-	VMOVSD        X9, b+88(FP)
+	VSUBPD        Z0, Z12, Z12
+	VSUBPD        Z0, Z13, Z13
+	VSUBPD        Z0, Z14, Z14
+	VSUBPD        Z0, Z15, Z15
+	VADDPD        Z14, Z12, Z12
+	VADDPD        Z15, Z13, Z13
+	VADDPD        Z13, Z12, Z12
+	VEXTRACTF64X4 $0x01, Z12, Y0
+	VADDPD        Y0, Y12, Y12
+	VEXTRACTF32X4 $0x01, Y12, X0
+	VADDPD        X0, X12, X12
+	VPERMILPD     $0x01, X12, X0
+	VADDSD        X0, X12, X12
+	VMOVSD        X12, b+88(FP)
 	XORQ          AX, AX
 	MOVQ          AX, c+96(FP)
 	XORQ          AX, AX

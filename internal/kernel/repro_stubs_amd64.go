@@ -12,7 +12,7 @@ func reproRangeF32AVX2(x []float32) (hi uint32, lo uint32)
 
 // reproFoldF32AVX2 runs the extraction folds of ADR-105 over x as plans[plan] of the generator says:
 // 0: three folds, the last with the residual check; 1: three folds, 2: two folds, the last a plain
-// addition (x must be on its grid). len(x) must be a multiple of 8. It returns the exact sums
+// addition (x must be on its grid). len(x) must be a multiple of 16. It returns the exact sums
 // of the parts each fold took and the OR of the residuals' bits, sign cleared. pf, at least as long
 // as x, is prefetched into L2 meanwhile.
 //
@@ -21,7 +21,7 @@ func reproFoldF32AVX2(x []float32, pf []float32, plan int, mA float64, mB float6
 
 // reproFoldF32FMAAVX2 runs the extraction folds of ADR-105 over x as plans[plan] of the generator says:
 // 0: three folds, the last with the residual check; 1: three folds, 2: two folds, the last a plain
-// addition (x must be on its grid). len(x) must be a multiple of 8. It returns the exact sums
+// addition (x must be on its grid). len(x) must be a multiple of 16. It returns the exact sums
 // of the parts each fold took and the OR of the residuals' bits, sign cleared. pf, at least as long
 // as x, is prefetched into L2 meanwhile.
 //
@@ -36,7 +36,7 @@ func reproRangeF64AVX2(x []float64) (hi uint32, lo uint32)
 
 // reproFoldF64AVX2 runs the extraction folds of ADR-105 over x as plans[plan] of the generator says:
 // 0: three folds, the last with the residual check; 1: three folds, 2: two folds, the last a plain
-// addition (x must be on its grid). len(x) must be a multiple of 8. It returns the exact sums
+// addition (x must be on its grid). len(x) must be a multiple of 16. It returns the exact sums
 // of the parts each fold took and the OR of the residuals' bits, sign cleared. pf, at least as long
 // as x, is prefetched into L2 meanwhile.
 //
@@ -45,7 +45,7 @@ func reproFoldF64AVX2(x []float64, pf []float64, plan int, mA float64, mB float6
 
 // reproFoldF64FMAAVX2 runs the extraction folds of ADR-105 over x as plans[plan] of the generator says:
 // 0: three folds, the last with the residual check; 1: three folds, 2: two folds, the last a plain
-// addition (x must be on its grid). len(x) must be a multiple of 8. It returns the exact sums
+// addition (x must be on its grid). len(x) must be a multiple of 16. It returns the exact sums
 // of the parts each fold took and the OR of the residuals' bits, sign cleared. pf, at least as long
 // as x, is prefetched into L2 meanwhile.
 //
@@ -60,7 +60,7 @@ func reproRangeF32AVX512(x []float32) (hi uint32, lo uint32)
 
 // reproFoldF32FMAAVX512 runs the extraction folds of ADR-105 over x as plans[plan] of the generator says:
 // 0: three folds, the last with the residual check; 1: three folds, 2: two folds, the last a plain
-// addition (x must be on its grid). len(x) must be a multiple of 32. It returns the exact sums
+// addition (x must be on its grid). len(x) must be a multiple of 64. It returns the exact sums
 // of the parts each fold took and the OR of the residuals' bits, sign cleared. pf, at least as long
 // as x, is prefetched into L2 meanwhile.
 //
@@ -75,7 +75,7 @@ func reproRangeF64AVX512(x []float64) (hi uint32, lo uint32)
 
 // reproFoldF64FMAAVX512 runs the extraction folds of ADR-105 over x as plans[plan] of the generator says:
 // 0: three folds, the last with the residual check; 1: three folds, 2: two folds, the last a plain
-// addition (x must be on its grid). len(x) must be a multiple of 32. It returns the exact sums
+// addition (x must be on its grid). len(x) must be a multiple of 64. It returns the exact sums
 // of the parts each fold took and the OR of the residuals' bits, sign cleared. pf, at least as long
 // as x, is prefetched into L2 meanwhile.
 //

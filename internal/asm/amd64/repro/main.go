@@ -203,10 +203,10 @@ func permTable(e elem) Mem {
 	return m
 }
 
-// foldStep is how many elements one fold iteration takes: foldUnroll
-// vectors of float64 lanes (a float32 kernel widens half a register's
-// worth of elements per vector).
-func foldStep(s kit.ISA) int { return foldUnroll(s) * s.Lanes(8) }
+// foldStep is how many elements one fold iteration takes: two rounds of
+// foldUnroll vectors of float64 lanes (a float32 kernel widens half a
+// register's worth of elements per vector).
+func foldStep(s kit.ISA) int { return 2 * foldUnroll(s) * s.Lanes(8) }
 
 // rangeExp generates reproRange<E><ISA>(x []T) (hi, lo uint32): the
 // largest value of the high 32 bits of |x| (the whole of |x| for float32)
@@ -346,16 +346,29 @@ func foldPlan(e elem, s kit.ISA, useFMA bool, p plan) {
 	pf := GP64()
 	Load(Param("pf").Base(), pf)
 	params := []string{"mA", "mB", "mC"}[:folds]
-	// acc[k][u] is fold k's accumulator for vector u; the constants are
-	// only needed again at the end, and are reloaded then.
-	acc := make([][]reg.VecVirtual, folds)
+	// rot reports whether fold k's accumulators rotate between two
+	// registers: in the unchecked plans, every fold but the last (which
+	// adds in place). t = acc + v then lands in the other register, and
+	// the old one takes q = t - acc: no register moves, and with FMA the
+	// subtraction is a fused multiply-subtract by 1.0. Each loop iteration
+	// runs every fold twice, so the registers are back in place at its
+	// end. The checked plan keeps one register per accumulator and moves.
+	rot := func(k int) bool { return !p.checked && k < folds-1 }
+	// acc[k][u][cur[k][u]] is fold k's accumulator for vector u; the
+	// constants are only needed again at the end, and are reloaded then.
+	acc := make([][][2]reg.VecVirtual, folds)
+	cur := make([][]int, folds)
 	for k, p := range params {
 		m := s.Vec()
 		VBROADCASTSD(addr(Param(p)), m)
-		acc[k] = make([]reg.VecVirtual, unroll)
+		acc[k] = make([][2]reg.VecVirtual, unroll)
+		cur[k] = make([]int, unroll)
 		for u := range acc[k] {
-			acc[k][u] = s.Vec()
-			VMOVAPD(m, acc[k][u])
+			acc[k][u][0] = s.Vec()
+			VMOVAPD(m, acc[k][u][0])
+			if rot(k) {
+				acc[k][u][1] = s.Vec()
+			}
 		}
 	}
 	// stage[k][u] holds the value that fold k takes next for vector u
@@ -381,9 +394,22 @@ func foldPlan(e elem, s kit.ISA, useFMA bool, p plan) {
 	// step runs fold k on v in place: acc takes v's part on its grid, v
 	// keeps the rest. An unchecked last fold takes all of v.
 	step := func(k, u int, v reg.VecVirtual) {
-		a := acc[k][u]
+		a := acc[k][u][cur[k][u]]
 		if k == folds-1 && !p.checked {
 			VADDPD(v, a, a) // exact: v is on the fold's grid
+			return
+		}
+		if rot(k) {
+			t := acc[k][u][1-cur[k][u]]
+			cur[k][u] = 1 - cur[k][u]
+			VADDPD(v, a, t) // t = a + v: v rounded to the fold's grid, plus a
+			if useFMA {
+				VFMSUB231PD(one, t, a)  // a = t - a, exact: the part of v on the grid
+				VFNMADD231PD(one, a, v) // v -= a, exact: the rounding error of a + v
+			} else {
+				VSUBPD(a, t, a) // a = t - a, exact: the part of v on the grid
+				VSUBPD(a, v, v) // v -= a, exact: the rounding error of a + v
+			}
 			return
 		}
 		t, q := s.Vec(), s.Vec()
@@ -403,27 +429,32 @@ func foldPlan(e elem, s kit.ISA, useFMA bool, p plan) {
 		VMOVAPD(t, a)
 		VSUBPD(q, v, v) // v - q, exact: the rounding error of a + v
 	}
-	// pipeline runs one iteration from fold `from` on: each fold k >= 1 on
-	// stage k, from the last fold back (moving its residual to stage k+1),
-	// then fold A on a fresh load when from is 0 (its residual to stage 1).
+	// pipeline runs one round from fold `from` on: each fold k >= 1 on
+	// stage k, from the last fold back (its residual to stage k+1: moved,
+	// or in the unchecked plans by swapping the two stages' registers,
+	// the last fold having emptied stage k+1), then fold A on a fresh load
+	// when from is 0 (its residual to stage 1), the loads half vectors on.
 	vecIn := s.VecBytes() * e.Size / 8 // bytes of x one vector of float64 lanes takes
-	pipeline := func(from int) {
+	pipeline := func(from, half int) {
 		for k := folds - 1; k >= max(from, 1); k-- {
 			for u := 0; u < unroll; u++ {
 				step(k, u, stage[k][u])
 				switch {
-				case k < folds-1:
+				case k < folds-1 && p.checked:
 					VMOVAPD(stage[k][u], stage[k+1][u])
 				case p.checked:
 					VORPD(stage[k][u], res, res)
 				}
+			}
+			if k < folds-1 && !p.checked {
+				stage[k], stage[k+1] = stage[k+1], stage[k]
 			}
 		}
 		if from > 0 {
 			return
 		}
 		for u := 0; u < unroll; u++ {
-			src := Mem{Base: x, Disp: u * vecIn}
+			src := Mem{Base: x, Disp: (half*unroll + u) * vecIn}
 			if e.Size == 4 {
 				VCVTPS2PD(src, stage[1][u])
 			} else {
@@ -434,27 +465,30 @@ func foldPlan(e elem, s kit.ISA, useFMA bool, p plan) {
 	}
 	kit.Loop(p.name+"fold", n, st, func() {
 		prefetch(pf, st*e.Size)
-		pipeline(0)
+		pipeline(0, 0)
+		pipeline(0, 1)
 		ADDQ(U32(st*e.Size), x)
 	})
 	Comment("Drain the pipeline: the folds after A for the last loads.")
 	for from := 1; from < folds; from++ {
-		pipeline(from)
+		pipeline(from, 0)
 	}
 	Comment("Each lane's change is exact and all of them together stay below 2^50 grid units:",
 		"these sums are exact in any order.")
 	for k, p := range params {
 		m := s.Vec()
 		VBROADCASTSD(addr(Param(p)), m)
-		for u := range acc[k] {
-			VSUBPD(m, acc[k][u], acc[k][u])
+		fin := make([]reg.VecVirtual, unroll)
+		for u := range fin {
+			fin[u] = acc[k][u][cur[k][u]]
+			VSUBPD(m, fin[u], fin[u])
 		}
 		for w := unroll / 2; w >= 1; w /= 2 {
 			for u := 0; u < w; u++ {
-				VADDPD(acc[k][u+w], acc[k][u], acc[k][u])
+				VADDPD(fin[u+w], fin[u], fin[u])
 			}
 		}
-		v := narrow(s, acc[k][0], func(a, b, d Op) { VADDPD(a, b, d) })
+		v := narrow(s, fin[0], func(a, b, d Op) { VADDPD(a, b, d) })
 		t := XMM()
 		VPERMILPD(U8(1), v, t)
 		VADDSD(t, v, v)
