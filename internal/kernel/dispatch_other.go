@@ -55,7 +55,11 @@ func archReproMax[T float32 | float64](id reproID, x []T) uint64 {
 	panic("quiver: internal error: no reproducible-sum kernels here")
 }
 
-func archReproFold[T float32 | float64](id reproID, x []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
+func archReproRange[T float32 | float64](id reproID, x []T) (hi, lo uint32) {
+	panic("quiver: internal error: no reproducible-sum kernels here")
+}
+
+func archReproFold[T float32 | float64](id reproID, p reproPlan, x, pf []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
 	panic("quiver: internal error: no reproducible-sum kernels here")
 }
 

@@ -19,7 +19,7 @@ package kernel
 // amd64 (avo): the sum family (float and integer sums, checked sums), the
 // summary family (min, max and the valid count), valid-bit counts, and the
 // gather family (selection index checks and gathered selected sums), and
-// the reproducible sum's exponent pass and extraction folds.
+// the reproducible sum's range pass and extraction folds.
 //
 //go:generate go -C ../asm run ./amd64/sum -out ../kernel/sum_amd64.s -stubs ../kernel/sum_stubs_amd64.go -pkg kernel
 //go:generate go -C ../asm run ./amd64/summary -out ../kernel/summary_amd64.s -stubs ../kernel/summary_stubs_amd64.go -pkg kernel

@@ -20,8 +20,9 @@ import (
 // covering every finite float64 and any count of them. Values reach it in
 // blocks of at most reproBlock elements:
 //
-//  1. An integer pass finds the largest exponent field e of the block
-//     (the maxExp kernel).
+//  1. An integer pass finds the largest exponent field e of the block and
+//     a lower bound on the smallest of a value other than zero (the range
+//     kernel; NEON's finds the largest only).
 //  2. Three error-free extraction folds split every value x exactly into
 //     x = qA + qB + qC + r, where qA is a multiple of gA = 2^(e-1060), qB
 //     of gB = gA·2^-39, qC of gC = gB·2^-39 (each grid at least 2^-1074),
@@ -33,7 +34,10 @@ import (
 //     tie rounds moves value between folds but never loses it, and the
 //     sums of the extracted parts are exact in float64 (at most 2^50
 //     units g).
-//  3. The three fold sums are deposited exactly into the digits. If some r
+//     When every value lies on fold C's grid (the smallest exponent
+//     tells), fold C is a plain addition and checks nothing; on fold B's,
+//     fold B is and fold C is not run (reproPlan).
+//  3. The fold sums are deposited exactly into the digits. If some r
 //     is not zero (a float64 more than about 2^63 below the block's
 //     largest, a float32 more than 2^92), the block is redone in Go with
 //     the residuals deposited one by one; blocks with an infinity, a NaN,
@@ -78,25 +82,109 @@ const (
 	reproNEON
 )
 
+// reproPlan is how a block is folded: how many extraction folds, and
+// whether the last one checks for a residual. A fold whose input lies on
+// its grid is a plain addition, exact, and leaves nothing for a fold
+// below it; the block's smallest exponent tells when that holds.
+type reproPlan uint8
+
+// The plans, numbered as the amd64 fold kernels take them (plans in
+// internal/asm/amd64/repro).
+const (
+	reproC3 reproPlan = iota // three folds, the last with the residual check: any block
+	reproX3                  // three folds, the last a plain addition
+	reproX2                  // two folds, the last a plain addition
+)
+
+// hasRange reports whether k has a range pass, and with it the folds of
+// every plan; without one (NEON), every block takes reproC3.
+func (k reproKernels[T]) hasRange() bool { return k.id != reproNEON }
+
 // maxExp returns the largest exponent field (bits 52..62 of a float64,
 // 23..30 of a float32) among x; 0 for an empty x.
 func (k reproKernels[T]) maxExp(x []T) int {
 	if k.id == reproGo {
 		return reproMaxExpGo(x)
 	}
+	if k.hasRange() {
+		hi, _ := k.rangeExp(x)
+		return hi
+	}
 	// The SIMD kernels take a multiple of their step and return the field
 	// shifted left by 20 (float64) or 23 (float32) within 32 bits.
 	step, _ := reproSteps[T](k.id)
-	shift := 20
-	if num.KindOf[T]() == num.Float32 {
-		shift = 23
-	}
 	full := len(x) - len(x)%step
 	e := 0
 	if full > 0 {
-		e = int(archReproMax(k.id, x[:full]) >> shift)
+		e = int(archReproMax(k.id, x[:full]) >> reproFieldShift[T]())
 	}
 	return max(e, reproMaxExpGo(x[full:]))
+}
+
+// reproFieldShift is where T's exponent field starts in the 32 bits the
+// kernels return: the high word of a float64, the whole float32.
+func reproFieldShift[T float32 | float64]() uint {
+	if num.KindOf[T]() == num.Float32 {
+		return 23
+	}
+	return 20
+}
+
+// rangeExp returns the largest exponent field among x (as maxExp) and lo,
+// the smallest exponent field of |v|-1 over the values v of x read as
+// unsigned integers, for a lower bound on the smallest exponent of a
+// value other than zero: lo is that exponent or, for a power of two, one
+// less; a zero wraps to all ones (lo = 0xFFF for float64, 0x1FF for
+// float32, when x holds nothing else). Only for kernels with hasRange.
+func (k reproKernels[T]) rangeExp(x []T) (hi, lo int) {
+	sh := reproFieldShift[T]()
+	hi, lo = 0, int(^uint32(0)>>sh)
+	full := 0
+	if k.id != reproGo {
+		step, _ := reproSteps[T](k.id)
+		full = len(x) - len(x)%step
+		if full > 0 {
+			h, l := archReproRange(k.id, x[:full])
+			hi, lo = int(h>>sh), int(l>>sh)
+		}
+	}
+	h, l := reproRangeGo(x[full:])
+	return max(hi, h), min(lo, l)
+}
+
+// plan returns the float64 exponent field e the folds of block x take (0:
+// the block must be deposited value by value) and the plan that folds it
+// exactly.
+func (k reproKernels[T]) plan(x []T) (e int, p reproPlan) {
+	if !k.hasRange() {
+		return reproExp64[T](k.maxExp(x)), reproC3
+	}
+	hi, lo := k.rangeExp(x)
+	e = reproExp64[T](hi)
+	return e, reproPlanOf[T](e, lo)
+}
+
+// reproPlanOf chooses the plan for a block whose largest float64
+// exponent field is e (reproExp64) and whose lo is rangeExp's. A value v
+// other than zero is a multiple of its unit in the last place, 2^(f-1075)
+// with f = max(field, 1) for a float64 (subnormals: f = 1) and f =
+// max(field, 1) + 925 for a float32 (24 bits instead of 53). A fold's
+// input is a multiple of that too (it is v less multiples of coarser
+// grids), so the fold whose grid is 2^(g-1075), g its constant's field,
+// takes all of it exactly when f >= g for every v. lo is at most the
+// smallest field, so testing it errs on the safe side.
+func reproPlanOf[T float32 | float64](e, lo int) reproPlan {
+	f := max(lo, 1)
+	if num.KindOf[T]() == num.Float32 {
+		f += 925
+	}
+	switch {
+	case f >= max(e-24, 1): // fold B's grid (reproMagic)
+		return reproX2
+	case f >= max(e-63, 1): // fold C's
+		return reproX3
+	}
+	return reproC3
 }
 
 // fold runs the three extraction folds over x with the fold constants mA,
@@ -107,15 +195,30 @@ func (k reproKernels[T]) maxExp(x []T) int {
 // its step; the tail's fold sums are multiples of the same grids and add
 // to the kernel's exactly.
 func (k reproKernels[T]) fold(x []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
+	return k.foldPlan(x, nil, reproC3, mA, mB, mC)
+}
+
+// foldPlan is fold with the plan p, which reproPlanOf must have chosen
+// for x (with reproX2 c is 0; the unchecked plans leave no residual), and
+// next, the block that follows x (if any), handed to the kernel to
+// prefetch while it folds x.
+func (k reproKernels[T]) foldPlan(x, next []T, p reproPlan, mA, mB, mC float64) (a, b, c float64, resid uint64) {
 	if k.id == reproGo {
-		return reproFold(x, mA, mB, mC)
+		return reproFoldGo(p, x, mA, mB, mC)
+	}
+	if !k.hasRange() {
+		p = reproC3
 	}
 	_, step := reproSteps[T](k.id)
 	full := len(x) - len(x)%step
 	if full > 0 {
-		a, b, c, resid = archReproFold(k.id, x[:full], mA, mB, mC)
+		pf := x // nothing to fetch: x itself is in cache
+		if len(next) >= full {
+			pf = next
+		}
+		a, b, c, resid = archReproFold(k.id, p, x[:full], pf[:full], mA, mB, mC)
 	}
-	ta, tb, tc, tr := reproFold(x[full:], mA, mB, mC)
+	ta, tb, tc, tr := reproFoldGo(p, x[full:], mA, mB, mC)
 	return a + ta, b + tb, c + tc, resid | tr
 }
 
@@ -154,17 +257,17 @@ func (k reproKernels[T]) compress(dst, x []T, bits []byte, off int) int {
 }
 
 // reproSteps are the multiples of elements the SIMD kernels id take: four
-// vectors of T per exponent-pass iteration; per fold iteration, the
-// float64 lanes of two 256-bit vectors (AVX2), four 512-bit ones
-// (AVX-512) or two 128-bit ones (NEON), as many float32 elements, each
-// widened from half a register.
+// vectors of T per range-pass iteration; per fold iteration, the float64
+// lanes of two rounds of two 256-bit vectors (AVX2) or of four 512-bit
+// ones (AVX-512), or of two 128-bit ones (NEON), as many float32
+// elements, each widened from half a register.
 func reproSteps[T float32 | float64](id reproID) (maxStep, foldStep int) {
 	var vecBytes int
 	switch id {
 	case reproAVX2, reproAVX2FMA:
-		vecBytes, foldStep = 32, 2*4
+		vecBytes, foldStep = 32, 2*2*4
 	case reproAVX512:
-		vecBytes, foldStep = 64, 4*8
+		vecBytes, foldStep = 64, 2*4*8
 	case reproNEON:
 		vecBytes, foldStep = 16, 4
 	}
@@ -172,9 +275,10 @@ func reproSteps[T float32 | float64](id reproID) (maxStep, foldStep int) {
 	return 4 * vecBytes / int(unsafe.Sizeof(zero)), foldStep
 }
 
-// reproMaxExpGo is the portable exponent pass: the exponent field is
-// compared as the high bits of the value without its sign, read as an
-// integer, four lanes at a time.
+// reproMaxExpGo is the portable pass for the largest exponent alone
+// (maxExp; the tails of NEON's): the exponent field is compared as the
+// high bits of the value without its sign, read as an integer, four lanes
+// at a time.
 func reproMaxExpGo[T float32 | float64](x []T) int {
 	if num.KindOf[T]() == num.Float32 {
 		return reproMaxField(num.Cast[uint32](x), 0xFF<<23, 23)
@@ -196,6 +300,32 @@ func reproMaxField[U uint32 | uint64](u []U, mask U, shift uint) int {
 		m0 = max(m0, u[i]&mask)
 	}
 	return int(max(m0, m1, m2, m3) >> shift)
+}
+
+// reproRangeGo is the portable range pass: rangeExp's hi and lo for x.
+func reproRangeGo[T float32 | float64](x []T) (hi, lo int) {
+	if num.KindOf[T]() == num.Float32 {
+		return reproRangeField(num.Cast[uint32](x), 0x7FFFFFFF, 23)
+	}
+	return reproRangeField(num.Cast[uint64](x), 1<<63-1, 52)
+}
+
+// reproRangeField is the largest (u & abs) >> shift among u and the
+// smallest ((u & abs) - 1) >> shift, the subtraction wrapping for a zero.
+func reproRangeField[U uint32 | uint64](u []U, abs U, shift uint) (hi, lo int) {
+	var h0, h1 U
+	l0, l1 := ^U(0), ^U(0)
+	i := 0
+	for ; i+2 <= len(u); i += 2 {
+		a0, a1 := u[i]&abs, u[i+1]&abs
+		h0, h1 = max(h0, a0), max(h1, a1)
+		l0, l1 = min(l0, a0-1), min(l1, a1-1)
+	}
+	if i < len(u) {
+		a := u[i] & abs
+		h0, l0 = max(h0, a), min(l0, a-1)
+	}
+	return int(max(h0, h1) >> shift), int(min(l0, l1) >> shift)
 }
 
 // reproGoKernels are the portable kernels, the reference the SIMD kernels
@@ -222,6 +352,75 @@ func reproFold[T float32 | float64](x []T, mA, mB, mC float64) (a, b, c float64,
 	// and all of them together stay below 2^50 units: these sums are
 	// exact in any order.
 	return (a0 - mA) + (a1 - mA), (b0 - mB) + (b1 - mB), (c0 - mC) + (c1 - mC), (r0 | r1) &^ (1 << 63)
+}
+
+// reproFoldGo runs the portable fold of plan p.
+func reproFoldGo[T float32 | float64](p reproPlan, x []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
+	switch p {
+	case reproX3:
+		a, b, c = reproFoldX3(x, mA, mB, mC)
+		return a, b, c, 0
+	case reproX2:
+		a, b = reproFoldX2(x, mA, mB)
+		return a, b, 0, 0
+	}
+	return reproFold(x, mA, mB, mC)
+}
+
+// reproFoldX3 is reproFold for a block on fold C's grid (reproX3): fold
+// C is a plain addition and leaves no residual.
+func reproFoldX3[T float32 | float64](x []T, mA, mB, mC float64) (a, b, c float64) {
+	a0, a1 := mA, mA
+	b0, b1 := mB, mB
+	c0, c1 := mC, mC
+	i := 0
+	for ; i+2 <= len(x); i += 2 {
+		var v0, v1 float64
+		a0, b0, v0 = reproStep2(float64(x[i]), a0, b0)
+		a1, b1, v1 = reproStep2(float64(x[i+1]), a1, b1)
+		c0 += v0 // exact: v0 is on fold C's grid
+		c1 += v1
+	}
+	if i < len(x) {
+		var v float64
+		a0, b0, v = reproStep2(float64(x[i]), a0, b0)
+		c0 += v
+	}
+	return (a0 - mA) + (a1 - mA), (b0 - mB) + (b1 - mB), (c0 - mC) + (c1 - mC)
+}
+
+// reproFoldX2 is reproFold for a block on fold B's grid (reproX2): fold
+// B is a plain addition and there is no fold C.
+func reproFoldX2[T float32 | float64](x []T, mA, mB float64) (a, b float64) {
+	a0, a1 := mA, mA
+	b0, b1 := mB, mB
+	i := 0
+	for ; i+2 <= len(x); i += 2 {
+		v0, v1 := float64(x[i]), float64(x[i+1])
+		t0, t1 := a0+v0, a1+v1
+		v0 -= t0 - a0 // exact: the rounding error of a0 + v0
+		v1 -= t1 - a1
+		a0, a1 = t0, t1
+		b0 += v0 // exact: v0 is on fold B's grid
+		b1 += v1
+	}
+	if i < len(x) {
+		v := float64(x[i])
+		t := a0 + v
+		v -= t - a0
+		a0 = t
+		b0 += v
+	}
+	return (a0 - mA) + (a1 - mA), (b0 - mB) + (b1 - mB)
+}
+
+// reproStep2 runs folds A and B on one value and returns what is left.
+func reproStep2(v, sA, sB float64) (float64, float64, float64) {
+	t := sA + v
+	v -= t - sA
+	u := sB + v
+	v -= u - sB
+	return t, u, v
 }
 
 // reproStep runs the three folds on one value: sA, sB and sC are the
@@ -271,7 +470,8 @@ func reproAddDense[T float32 | float64](a *ReproAcc, k reproKernels[T], x []T) {
 	for len(x) > 0 {
 		blk := x[:min(len(x), reproBlock)]
 		x = x[len(blk):]
-		e := reproExp64[T](k.maxExp(blk))
+		next := x[:min(len(x), len(blk))]
+		e, p := k.plan(blk)
 		if e == 0 {
 			for _, v := range blk {
 				a.addOne(float64(v))
@@ -280,7 +480,7 @@ func reproAddDense[T float32 | float64](a *ReproAcc, k reproKernels[T], x []T) {
 			continue
 		}
 		mA, mB, mC := reproMagic(e)
-		sA, sB, sC, res := k.fold(blk, mA, mB, mC)
+		sA, sB, sC, res := k.foldPlan(blk, next, p, mA, mB, mC)
 		if res != 0 {
 			sA, sB, sC = reproFoldDeposit(a, blk, mA, mB, mC)
 		}

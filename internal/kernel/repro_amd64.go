@@ -9,40 +9,48 @@ import (
 // The reproducible sum's kernels on amd64 (repro_amd64.s, generated
 // by internal/asm/amd64/repro), called by reproKernels' methods.
 
-// archReproMax runs the exponent-pass kernel id on x, a multiple of its
-// step, with a direct call.
+// archReproMax returns the largest exponent field among x, a multiple of
+// the range kernel's step, shifted as the range kernel returns it.
 func archReproMax[T float32 | float64](id reproID, x []T) uint64 {
+	hi, _ := archReproRange(id, x)
+	return uint64(hi)
+}
+
+// archReproRange runs the range kernel of id on x, a multiple of its
+// step, with a direct call.
+func archReproRange[T float32 | float64](id reproID, x []T) (hi, lo uint32) {
 	f32 := num.KindOf[T]() == num.Float32
 	switch {
 	case id == reproAVX512 && f32:
-		return uint64(reproMaxF32AVX512(num.Cast[float32](x)))
+		return reproRangeF32AVX512(num.Cast[float32](x))
 	case id == reproAVX512:
-		return uint64(reproMaxF64AVX512(num.Cast[float64](x)))
+		return reproRangeF64AVX512(num.Cast[float64](x))
 	case (id == reproAVX2 || id == reproAVX2FMA) && f32:
-		return uint64(reproMaxF32AVX2(num.Cast[float32](x)))
+		return reproRangeF32AVX2(num.Cast[float32](x))
 	case id == reproAVX2 || id == reproAVX2FMA:
-		return uint64(reproMaxF64AVX2(num.Cast[float64](x)))
+		return reproRangeF64AVX2(num.Cast[float64](x))
 	}
 	panic("quiver: internal error: no reproducible-sum kernels here")
 }
 
-// archReproFold runs the fold kernel id on x, a multiple of its step,
-// with a direct call.
-func archReproFold[T float32 | float64](id reproID, x []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
+// archReproFold runs the fold kernel of id on x, a multiple of its step,
+// in the way plan p says, with a direct call; pf (at least as long as x)
+// is prefetched meanwhile.
+func archReproFold[T float32 | float64](id reproID, p reproPlan, x, pf []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
 	f32 := num.KindOf[T]() == num.Float32
 	switch {
 	case id == reproAVX512 && f32:
-		return reproFoldF32FMAAVX512(num.Cast[float32](x), mA, mB, mC)
+		return reproFoldF32FMAAVX512(num.Cast[float32](x), num.Cast[float32](pf), int(p), mA, mB, mC)
 	case id == reproAVX512:
-		return reproFoldF64FMAAVX512(num.Cast[float64](x), mA, mB, mC)
+		return reproFoldF64FMAAVX512(num.Cast[float64](x), num.Cast[float64](pf), int(p), mA, mB, mC)
 	case id == reproAVX2FMA && f32:
-		return reproFoldF32FMAAVX2(num.Cast[float32](x), mA, mB, mC)
+		return reproFoldF32FMAAVX2(num.Cast[float32](x), num.Cast[float32](pf), int(p), mA, mB, mC)
 	case id == reproAVX2FMA:
-		return reproFoldF64FMAAVX2(num.Cast[float64](x), mA, mB, mC)
+		return reproFoldF64FMAAVX2(num.Cast[float64](x), num.Cast[float64](pf), int(p), mA, mB, mC)
 	case id == reproAVX2 && f32:
-		return reproFoldF32AVX2(num.Cast[float32](x), mA, mB, mC)
+		return reproFoldF32AVX2(num.Cast[float32](x), num.Cast[float32](pf), int(p), mA, mB, mC)
 	case id == reproAVX2:
-		return reproFoldF64AVX2(num.Cast[float64](x), mA, mB, mC)
+		return reproFoldF64AVX2(num.Cast[float64](x), num.Cast[float64](pf), int(p), mA, mB, mC)
 	}
 	panic("quiver: internal error: no reproducible-sum kernels here")
 }

@@ -4,64 +4,92 @@
 
 #include "textflag.h"
 
-// func reproMaxF32AVX2(x []float32) uint32
+// func reproRangeF32AVX2(x []float32) (hi uint32, lo uint32)
 // Requires: AVX, AVX2
-TEXT ·reproMaxF32AVX2(SB), NOSPLIT, $0-28
+TEXT ·reproRangeF32AVX2(SB), NOSPLIT, $0-32
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
-	MOVQ         $0x000000007f800000, DX
+	MOVQ         $0x000000007fffffff, DX
 	VMOVQ        DX, X0
 	VPBROADCASTD X0, Y0
-	VPXOR        Y1, Y1, Y1
+	VPCMPEQD     Y1, Y1, Y1
 	VPXOR        Y2, Y2, Y2
-	VPXOR        Y3, Y3, Y3
+	VMOVAPD      Y1, Y3
 	VPXOR        Y4, Y4, Y4
+	VMOVAPD      Y1, Y5
+	VPXOR        Y6, Y6, Y6
+	VMOVAPD      Y1, Y7
+	VPXOR        Y8, Y8, Y8
+	VMOVAPD      Y1, Y9
 	CMPQ         CX, $0x00000020
-	JL           max_done
+	JL           range_done
 
-max_loop:
-	VPAND   (AX), Y0, Y5
-	VPMAXUD Y5, Y1, Y1
-	VPAND   32(AX), Y0, Y5
-	VPMAXUD Y5, Y2, Y2
-	VPAND   64(AX), Y0, Y5
-	VPMAXUD Y5, Y3, Y3
-	VPAND   96(AX), Y0, Y5
-	VPMAXUD Y5, Y4, Y4
+range_loop:
+	VPAND   (AX), Y0, Y10
+	VPMAXUD Y10, Y2, Y2
+	VPADDD  Y1, Y10, Y10
+	VPMINUD Y10, Y3, Y3
+	VPAND   32(AX), Y0, Y10
+	VPMAXUD Y10, Y4, Y4
+	VPADDD  Y1, Y10, Y10
+	VPMINUD Y10, Y5, Y5
+	VPAND   64(AX), Y0, Y10
+	VPMAXUD Y10, Y6, Y6
+	VPADDD  Y1, Y10, Y10
+	VPMINUD Y10, Y7, Y7
+	VPAND   96(AX), Y0, Y10
+	VPMAXUD Y10, Y8, Y8
+	VPADDD  Y1, Y10, Y10
+	VPMINUD Y10, Y9, Y9
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000020, CX
 	CMPQ    CX, $0x00000020
-	JGE     max_loop
+	JGE     range_loop
 
-max_done:
-	// The fields are in the high dwords (float64) or every dword (float32), the rest is zero:
-	// the largest dword of all is the answer.
-	VPMAXUD      Y3, Y1, Y1
+range_done:
+	VPMAXUD      Y6, Y2, Y2
+	VPMAXUD      Y8, Y4, Y4
 	VPMAXUD      Y4, Y2, Y2
-	VPMAXUD      Y2, Y1, Y1
-	VEXTRACTF128 $0x01, Y1, X0
-	VPMAXUD      X0, X1, X1
-	VPSHUFD      $0x4e, X1, X0
-	VPMAXUD      X0, X1, X1
-	VPSHUFD      $0xb1, X1, X0
-	VPMAXUD      X0, X1, X1
-	VMOVD        X1, AX
-	MOVL         AX, ret+24(FP)
+	VEXTRACTF128 $0x01, Y2, X0
+	VPMAXUD      X0, X2, X2
+	VPSHUFD      $0x4e, X2, X0
+	VPMAXUD      X0, X2, X2
+	VPSHUFD      $0xb1, X2, X0
+	VPMAXUD      X0, X2, X2
+	VMOVD        X2, AX
+	MOVL         AX, hi+24(FP)
+	VPMINUD      Y7, Y3, Y3
+	VPMINUD      Y9, Y5, Y5
+	VPMINUD      Y5, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X0
+	VPMINUD      X0, X3, X3
+	VPSHUFD      $0x4e, X3, X0
+	VPMINUD      X0, X3, X3
+	VPSHUFD      $0xb1, X3, X0
+	VPMINUD      X0, X3, X3
+	VMOVD        X3, AX
+	MOVL         AX, lo+28(FP)
 	VZEROUPPER
 	RET
 
-// func reproFoldF32AVX2(x []float32, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
-// Requires: AVX, AVX2
-TEXT ·reproFoldF32AVX2(SB), NOSPLIT, $0-80
+// func reproFoldF32AVX2(x []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·reproFoldF32AVX2(SB), NOSPLIT, $0-112
+	MOVQ         plan+48(FP), AX
+	CMPQ         AX, $0x00000001
+	JE           x3
+	CMPQ         AX, $0x00000002
+	JE           x2
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
-	VBROADCASTSD mA+24(FP), Y0
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Y0
 	VMOVAPD      Y0, Y1
 	VMOVAPD      Y0, Y0
-	VBROADCASTSD mB+32(FP), Y2
+	VBROADCASTSD mB+64(FP), Y2
 	VMOVAPD      Y2, Y3
 	VMOVAPD      Y2, Y2
-	VBROADCASTSD mC+40(FP), Y4
+	VBROADCASTSD mC+72(FP), Y4
 	VMOVAPD      Y4, Y5
 	VMOVAPD      Y4, Y4
 	VPXOR        Y6, Y6, Y6
@@ -69,47 +97,79 @@ TEXT ·reproFoldF32AVX2(SB), NOSPLIT, $0-80
 	VPXOR        Y8, Y8, Y8
 	VPXOR        Y9, Y9, Y9
 	VPXOR        Y10, Y10, Y10
-	CMPQ         CX, $0x00000008
-	JL           fold_done
+	CMPQ         CX, $0x00000010
+	JL           c3fold_done
 
-fold_loop:
-	VADDPD    Y8, Y5, Y11
-	VSUBPD    Y5, Y11, Y12
-	VMOVAPD   Y11, Y5
-	VSUBPD    Y12, Y8, Y8
-	VORPD     Y8, Y10, Y10
-	VADDPD    Y9, Y4, Y8
-	VSUBPD    Y4, Y8, Y11
-	VMOVAPD   Y8, Y4
-	VSUBPD    Y11, Y9, Y9
-	VORPD     Y9, Y10, Y10
-	VADDPD    Y6, Y3, Y8
-	VSUBPD    Y3, Y8, Y9
-	VMOVAPD   Y8, Y3
-	VSUBPD    Y9, Y6, Y6
-	VMOVAPD   Y6, Y8
-	VADDPD    Y7, Y2, Y6
-	VSUBPD    Y2, Y6, Y9
-	VMOVAPD   Y6, Y2
-	VSUBPD    Y9, Y7, Y7
-	VMOVAPD   Y7, Y9
-	VCVTPS2PD (AX), Y6
-	VADDPD    Y6, Y1, Y7
-	VSUBPD    Y1, Y7, Y11
-	VMOVAPD   Y7, Y1
-	VSUBPD    Y11, Y6, Y6
-	VCVTPS2PD 16(AX), Y7
-	VADDPD    Y7, Y0, Y11
-	VSUBPD    Y0, Y11, Y12
-	VMOVAPD   Y11, Y0
-	VSUBPD    Y12, Y7, Y7
-	ADDQ      $0x00000020, AX
-	SUBQ      $0x00000008, CX
-	CMPQ      CX, $0x00000008
-	JGE       fold_loop
+c3fold_loop:
+	PREFETCHT1 (DX)
+	ADDQ       $0x00000040, DX
+	VADDPD     Y8, Y5, Y11
+	VSUBPD     Y5, Y11, Y12
+	VMOVAPD    Y11, Y5
+	VSUBPD     Y12, Y8, Y8
+	VORPD      Y8, Y10, Y10
+	VADDPD     Y9, Y4, Y8
+	VSUBPD     Y4, Y8, Y11
+	VMOVAPD    Y8, Y4
+	VSUBPD     Y11, Y9, Y9
+	VORPD      Y9, Y10, Y10
+	VADDPD     Y6, Y3, Y8
+	VSUBPD     Y3, Y8, Y9
+	VMOVAPD    Y8, Y3
+	VSUBPD     Y9, Y6, Y6
+	VMOVAPD    Y6, Y8
+	VADDPD     Y7, Y2, Y6
+	VSUBPD     Y2, Y6, Y9
+	VMOVAPD    Y6, Y2
+	VSUBPD     Y9, Y7, Y7
+	VMOVAPD    Y7, Y9
+	VCVTPS2PD  (AX), Y6
+	VADDPD     Y6, Y1, Y7
+	VSUBPD     Y1, Y7, Y11
+	VMOVAPD    Y7, Y1
+	VSUBPD     Y11, Y6, Y6
+	VCVTPS2PD  16(AX), Y7
+	VADDPD     Y7, Y0, Y11
+	VSUBPD     Y0, Y11, Y12
+	VMOVAPD    Y11, Y0
+	VSUBPD     Y12, Y7, Y7
+	VADDPD     Y8, Y5, Y11
+	VSUBPD     Y5, Y11, Y12
+	VMOVAPD    Y11, Y5
+	VSUBPD     Y12, Y8, Y8
+	VORPD      Y8, Y10, Y10
+	VADDPD     Y9, Y4, Y8
+	VSUBPD     Y4, Y8, Y11
+	VMOVAPD    Y8, Y4
+	VSUBPD     Y11, Y9, Y9
+	VORPD      Y9, Y10, Y10
+	VADDPD     Y6, Y3, Y8
+	VSUBPD     Y3, Y8, Y9
+	VMOVAPD    Y8, Y3
+	VSUBPD     Y9, Y6, Y6
+	VMOVAPD    Y6, Y8
+	VADDPD     Y7, Y2, Y6
+	VSUBPD     Y2, Y6, Y9
+	VMOVAPD    Y6, Y2
+	VSUBPD     Y9, Y7, Y7
+	VMOVAPD    Y7, Y9
+	VCVTPS2PD  32(AX), Y6
+	VADDPD     Y6, Y1, Y7
+	VSUBPD     Y1, Y7, Y11
+	VMOVAPD    Y7, Y1
+	VSUBPD     Y11, Y6, Y6
+	VCVTPS2PD  48(AX), Y7
+	VADDPD     Y7, Y0, Y11
+	VSUBPD     Y0, Y11, Y12
+	VMOVAPD    Y11, Y0
+	VSUBPD     Y12, Y7, Y7
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000010, CX
+	CMPQ       CX, $0x00000010
+	JGE        c3fold_loop
 
-fold_done:
-	// Drain the pipeline: folds B and C for the last loads, then fold C.
+c3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
 	VADDPD  Y8, Y5, Y11
 	VSUBPD  Y5, Y11, Y12
 	VMOVAPD Y11, Y5
@@ -143,7 +203,7 @@ fold_done:
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD mA+24(FP), Y6
+	VBROADCASTSD mA+56(FP), Y6
 	VSUBPD       Y6, Y1, Y1
 	VSUBPD       Y6, Y0, Y0
 	VADDPD       Y0, Y1, Y1
@@ -151,8 +211,8 @@ fold_done:
 	VADDPD       X0, X1, X1
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
-	VMOVSD       X1, a+48(FP)
-	VBROADCASTSD mB+32(FP), Y0
+	VMOVSD       X1, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y0
 	VSUBPD       Y0, Y3, Y3
 	VSUBPD       Y0, Y2, Y2
 	VADDPD       Y2, Y3, Y3
@@ -160,8 +220,8 @@ fold_done:
 	VADDPD       X0, X3, X3
 	VPERMILPD    $0x01, X3, X0
 	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+56(FP)
-	VBROADCASTSD mC+40(FP), Y0
+	VMOVSD       X3, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y0
 	VSUBPD       Y0, Y5, Y5
 	VSUBPD       Y0, Y4, Y4
 	VADDPD       Y4, Y5, Y5
@@ -169,7 +229,7 @@ fold_done:
 	VADDPD       X0, X5, X5
 	VPERMILPD    $0x01, X5, X0
 	VADDSD       X0, X5, X5
-	VMOVSD       X5, c+64(FP)
+	VMOVSD       X5, c+96(FP)
 	VEXTRACTF128 $0x01, Y10, X0
 	VPOR         X0, X10, X10
 	VPSHUFD      $0x4e, X10, X0
@@ -177,22 +237,210 @@ fold_done:
 	VMOVQ        X10, AX
 	MOVQ         $0x7fffffffffffffff, CX
 	ANDQ         CX, AX
-	MOVQ         AX, resid+72(FP)
+	MOVQ         AX, resid+104(FP)
 	VZEROUPPER
 	RET
 
-// func reproFoldF32FMAAVX2(x []float32, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
-// Requires: AVX, AVX2, FMA3
-TEXT ·reproFoldF32FMAAVX2(SB), NOSPLIT, $0-80
+x3:
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
-	VBROADCASTSD mA+24(FP), Y0
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Y0
+	VMOVAPD      Y0, Y1
+	VMOVAPD      Y0, Y2
+	VBROADCASTSD mB+64(FP), Y0
+	VMOVAPD      Y0, Y4
+	VMOVAPD      Y0, Y6
+	VBROADCASTSD mC+72(FP), Y0
+	VMOVAPD      Y0, Y8
+	VMOVAPD      Y0, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	VPXOR        Y12, Y12, Y12
+	VPXOR        Y13, Y13, Y13
+	CMPQ         CX, $0x00000010
+	JL           x3fold_done
+
+x3fold_loop:
+	PREFETCHT1 (DX)
+	ADDQ       $0x00000040, DX
+	VADDPD     Y12, Y8, Y8
+	VADDPD     Y13, Y9, Y9
+	VADDPD     Y10, Y4, Y5
+	VSUBPD     Y4, Y5, Y4
+	VSUBPD     Y4, Y10, Y10
+	VADDPD     Y11, Y6, Y7
+	VSUBPD     Y6, Y7, Y6
+	VSUBPD     Y6, Y11, Y11
+	VCVTPS2PD  (AX), Y12
+	VADDPD     Y12, Y1, Y0
+	VSUBPD     Y1, Y0, Y1
+	VSUBPD     Y1, Y12, Y12
+	VCVTPS2PD  16(AX), Y13
+	VADDPD     Y13, Y2, Y3
+	VSUBPD     Y2, Y3, Y2
+	VSUBPD     Y2, Y13, Y13
+	VADDPD     Y10, Y8, Y8
+	VADDPD     Y11, Y9, Y9
+	VADDPD     Y12, Y5, Y4
+	VSUBPD     Y5, Y4, Y5
+	VSUBPD     Y5, Y12, Y12
+	VADDPD     Y13, Y7, Y6
+	VSUBPD     Y7, Y6, Y7
+	VSUBPD     Y7, Y13, Y13
+	VCVTPS2PD  32(AX), Y10
+	VADDPD     Y10, Y0, Y1
+	VSUBPD     Y0, Y1, Y0
+	VSUBPD     Y0, Y10, Y10
+	VCVTPS2PD  48(AX), Y11
+	VADDPD     Y11, Y3, Y2
+	VSUBPD     Y3, Y2, Y3
+	VSUBPD     Y3, Y11, Y11
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000010, CX
+	CMPQ       CX, $0x00000010
+	JGE        x3fold_loop
+
+x3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD Y12, Y8, Y8
+	VADDPD Y13, Y9, Y9
+	VADDPD Y10, Y4, Y5
+	VSUBPD Y4, Y5, Y4
+	VSUBPD Y4, Y10, Y10
+	VADDPD Y11, Y6, Y7
+	VSUBPD Y6, Y7, Y6
+	VSUBPD Y6, Y11, Y11
+	VADDPD Y10, Y8, Y8
+	VADDPD Y11, Y9, Y9
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y0
+	VSUBPD       Y0, Y1, Y1
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X0
+	VADDPD       X0, X1, X1
+	VPERMILPD    $0x01, X1, X0
+	VADDSD       X0, X1, X1
+	VMOVSD       X1, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y0
+	VSUBPD       Y0, Y5, Y5
+	VSUBPD       Y0, Y7, Y7
+	VADDPD       Y7, Y5, Y5
+	VEXTRACTF128 $0x01, Y5, X0
+	VADDPD       X0, X5, X5
+	VPERMILPD    $0x01, X5, X0
+	VADDSD       X0, X5, X5
+	VMOVSD       X5, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y0
+	VSUBPD       Y0, Y8, Y8
+	VSUBPD       Y0, Y9, Y9
+	VADDPD       Y9, Y8, Y8
+	VEXTRACTF128 $0x01, Y8, X0
+	VADDPD       X0, X8, X8
+	VPERMILPD    $0x01, X8, X0
+	VADDSD       X0, X8, X8
+	VMOVSD       X8, c+96(FP)
+	XORQ         AX, AX
+	MOVQ         AX, resid+104(FP)
+	VZEROUPPER
+	RET
+
+x2:
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Y0
+	VMOVAPD      Y0, Y1
+	VMOVAPD      Y0, Y2
+	VBROADCASTSD mB+64(FP), Y0
+	VMOVAPD      Y0, Y4
+	VMOVAPD      Y0, Y5
+	VPXOR        Y6, Y6, Y6
+	VPXOR        Y7, Y7, Y7
+	CMPQ         CX, $0x00000010
+	JL           x2fold_done
+
+x2fold_loop:
+	PREFETCHT1 (DX)
+	ADDQ       $0x00000040, DX
+	VADDPD     Y6, Y4, Y4
+	VADDPD     Y7, Y5, Y5
+	VCVTPS2PD  (AX), Y6
+	VADDPD     Y6, Y1, Y0
+	VSUBPD     Y1, Y0, Y1
+	VSUBPD     Y1, Y6, Y6
+	VCVTPS2PD  16(AX), Y7
+	VADDPD     Y7, Y2, Y3
+	VSUBPD     Y2, Y3, Y2
+	VSUBPD     Y2, Y7, Y7
+	VADDPD     Y6, Y4, Y4
+	VADDPD     Y7, Y5, Y5
+	VCVTPS2PD  32(AX), Y6
+	VADDPD     Y6, Y0, Y1
+	VSUBPD     Y0, Y1, Y0
+	VSUBPD     Y0, Y6, Y6
+	VCVTPS2PD  48(AX), Y7
+	VADDPD     Y7, Y3, Y2
+	VSUBPD     Y3, Y2, Y3
+	VSUBPD     Y3, Y7, Y7
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000010, CX
+	CMPQ       CX, $0x00000010
+	JGE        x2fold_loop
+
+x2fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD Y6, Y4, Y4
+	VADDPD Y7, Y5, Y5
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y0
+	VSUBPD       Y0, Y1, Y1
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X0
+	VADDPD       X0, X1, X1
+	VPERMILPD    $0x01, X1, X0
+	VADDSD       X0, X1, X1
+	VMOVSD       X1, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y0
+	VSUBPD       Y0, Y4, Y4
+	VSUBPD       Y0, Y5, Y5
+	VADDPD       Y5, Y4, Y4
+	VEXTRACTF128 $0x01, Y4, X0
+	VADDPD       X0, X4, X4
+	VPERMILPD    $0x01, X4, X0
+	VADDSD       X0, X4, X4
+	VMOVSD       X4, b+88(FP)
+	XORQ         AX, AX
+	MOVQ         AX, c+96(FP)
+	XORQ         AX, AX
+	MOVQ         AX, resid+104(FP)
+	VZEROUPPER
+	RET
+
+// func reproFoldF32FMAAVX2(x []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·reproFoldF32FMAAVX2(SB), NOSPLIT, $0-112
+	MOVQ         plan+48(FP), AX
+	CMPQ         AX, $0x00000001
+	JE           x3
+	CMPQ         AX, $0x00000002
+	JE           x2
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Y0
 	VMOVAPD      Y0, Y1
 	VMOVAPD      Y0, Y0
-	VBROADCASTSD mB+32(FP), Y2
+	VBROADCASTSD mB+64(FP), Y2
 	VMOVAPD      Y2, Y3
 	VMOVAPD      Y2, Y2
-	VBROADCASTSD mC+40(FP), Y4
+	VBROADCASTSD mC+72(FP), Y4
 	VMOVAPD      Y4, Y5
 	VMOVAPD      Y4, Y4
 	VPXOR        Y6, Y6, Y6
@@ -200,13 +448,15 @@ TEXT ·reproFoldF32FMAAVX2(SB), NOSPLIT, $0-80
 	VPXOR        Y8, Y8, Y8
 	VPXOR        Y9, Y9, Y9
 	VPXOR        Y10, Y10, Y10
-	MOVQ         $0x3ff0000000000000, DX
-	VMOVQ        DX, X11
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X11
 	VPBROADCASTQ X11, Y11
-	CMPQ         CX, $0x00000008
-	JL           fold_done
+	CMPQ         CX, $0x00000010
+	JL           c3fold_done
 
-fold_loop:
+c3fold_loop:
+	PREFETCHT1   (DX)
+	ADDQ         $0x00000040, DX
 	VMOVAPD      Y5, Y12
 	VFMADD231PD  Y11, Y8, Y5
 	VSUBPD       Y12, Y5, Y12
@@ -237,13 +487,43 @@ fold_loop:
 	VFMADD231PD  Y11, Y7, Y0
 	VSUBPD       Y12, Y0, Y12
 	VFNMADD231PD Y11, Y12, Y7
-	ADDQ         $0x00000020, AX
-	SUBQ         $0x00000008, CX
-	CMPQ         CX, $0x00000008
-	JGE          fold_loop
+	VMOVAPD      Y5, Y12
+	VFMADD231PD  Y11, Y8, Y5
+	VSUBPD       Y12, Y5, Y12
+	VSUBPD       Y12, Y8, Y8
+	VORPD        Y8, Y10, Y10
+	VMOVAPD      Y4, Y8
+	VFMADD231PD  Y11, Y9, Y4
+	VSUBPD       Y8, Y4, Y8
+	VSUBPD       Y8, Y9, Y9
+	VORPD        Y9, Y10, Y10
+	VMOVAPD      Y3, Y8
+	VFMADD231PD  Y11, Y6, Y3
+	VSUBPD       Y8, Y3, Y8
+	VFNMADD231PD Y11, Y8, Y6
+	VMOVAPD      Y6, Y8
+	VMOVAPD      Y2, Y6
+	VFMADD231PD  Y11, Y7, Y2
+	VSUBPD       Y6, Y2, Y6
+	VFNMADD231PD Y11, Y6, Y7
+	VMOVAPD      Y7, Y9
+	VCVTPS2PD    32(AX), Y6
+	VMOVAPD      Y1, Y7
+	VFMADD231PD  Y11, Y6, Y1
+	VSUBPD       Y7, Y1, Y7
+	VFNMADD231PD Y11, Y7, Y6
+	VCVTPS2PD    48(AX), Y7
+	VMOVAPD      Y0, Y12
+	VFMADD231PD  Y11, Y7, Y0
+	VSUBPD       Y12, Y0, Y12
+	VFNMADD231PD Y11, Y12, Y7
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          c3fold_loop
 
-fold_done:
-	// Drain the pipeline: folds B and C for the last loads, then fold C.
+c3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
 	VMOVAPD      Y5, Y12
 	VFMADD231PD  Y11, Y8, Y5
 	VSUBPD       Y12, Y5, Y12
@@ -277,7 +557,7 @@ fold_done:
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD mA+24(FP), Y6
+	VBROADCASTSD mA+56(FP), Y6
 	VSUBPD       Y6, Y1, Y1
 	VSUBPD       Y6, Y0, Y0
 	VADDPD       Y0, Y1, Y1
@@ -285,8 +565,8 @@ fold_done:
 	VADDPD       X0, X1, X1
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
-	VMOVSD       X1, a+48(FP)
-	VBROADCASTSD mB+32(FP), Y0
+	VMOVSD       X1, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y0
 	VSUBPD       Y0, Y3, Y3
 	VSUBPD       Y0, Y2, Y2
 	VADDPD       Y2, Y3, Y3
@@ -294,8 +574,8 @@ fold_done:
 	VADDPD       X0, X3, X3
 	VPERMILPD    $0x01, X3, X0
 	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+56(FP)
-	VBROADCASTSD mC+40(FP), Y0
+	VMOVSD       X3, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y0
 	VSUBPD       Y0, Y5, Y5
 	VSUBPD       Y0, Y4, Y4
 	VADDPD       Y4, Y5, Y5
@@ -303,7 +583,7 @@ fold_done:
 	VADDPD       X0, X5, X5
 	VPERMILPD    $0x01, X5, X0
 	VADDSD       X0, X5, X5
-	VMOVSD       X5, c+64(FP)
+	VMOVSD       X5, c+96(FP)
 	VEXTRACTF128 $0x01, Y10, X0
 	VPOR         X0, X10, X10
 	VPSHUFD      $0x4e, X10, X0
@@ -311,68 +591,290 @@ fold_done:
 	VMOVQ        X10, AX
 	MOVQ         $0x7fffffffffffffff, CX
 	ANDQ         CX, AX
-	MOVQ         AX, resid+72(FP)
+	MOVQ         AX, resid+104(FP)
 	VZEROUPPER
 	RET
 
-// func reproMaxF64AVX2(x []float64) uint32
-// Requires: AVX, AVX2
-TEXT ·reproMaxF64AVX2(SB), NOSPLIT, $0-28
+x3:
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
-	MOVQ         $0x7ff0000000000000, DX
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Y0
+	VMOVAPD      Y0, Y1
+	VMOVAPD      Y0, Y2
+	VBROADCASTSD mB+64(FP), Y0
+	VMOVAPD      Y0, Y4
+	VMOVAPD      Y0, Y6
+	VBROADCASTSD mC+72(FP), Y0
+	VMOVAPD      Y0, Y8
+	VMOVAPD      Y0, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	VPXOR        Y12, Y12, Y12
+	VPXOR        Y13, Y13, Y13
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y14
+	CMPQ         CX, $0x00000010
+	JL           x3fold_done
+
+x3fold_loop:
+	PREFETCHT1   (DX)
+	ADDQ         $0x00000040, DX
+	VADDPD       Y12, Y8, Y8
+	VADDPD       Y13, Y9, Y9
+	VADDPD       Y10, Y4, Y5
+	VFMSUB231PD  Y14, Y5, Y4
+	VFNMADD231PD Y14, Y4, Y10
+	VADDPD       Y11, Y6, Y7
+	VFMSUB231PD  Y14, Y7, Y6
+	VFNMADD231PD Y14, Y6, Y11
+	VCVTPS2PD    (AX), Y12
+	VADDPD       Y12, Y1, Y0
+	VFMSUB231PD  Y14, Y0, Y1
+	VFNMADD231PD Y14, Y1, Y12
+	VCVTPS2PD    16(AX), Y13
+	VADDPD       Y13, Y2, Y3
+	VFMSUB231PD  Y14, Y3, Y2
+	VFNMADD231PD Y14, Y2, Y13
+	VADDPD       Y10, Y8, Y8
+	VADDPD       Y11, Y9, Y9
+	VADDPD       Y12, Y5, Y4
+	VFMSUB231PD  Y14, Y4, Y5
+	VFNMADD231PD Y14, Y5, Y12
+	VADDPD       Y13, Y7, Y6
+	VFMSUB231PD  Y14, Y6, Y7
+	VFNMADD231PD Y14, Y7, Y13
+	VCVTPS2PD    32(AX), Y10
+	VADDPD       Y10, Y0, Y1
+	VFMSUB231PD  Y14, Y1, Y0
+	VFNMADD231PD Y14, Y0, Y10
+	VCVTPS2PD    48(AX), Y11
+	VADDPD       Y11, Y3, Y2
+	VFMSUB231PD  Y14, Y2, Y3
+	VFNMADD231PD Y14, Y3, Y11
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          x3fold_loop
+
+x3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD       Y12, Y8, Y8
+	VADDPD       Y13, Y9, Y9
+	VADDPD       Y10, Y4, Y5
+	VFMSUB231PD  Y14, Y5, Y4
+	VFNMADD231PD Y14, Y4, Y10
+	VADDPD       Y11, Y6, Y7
+	VFMSUB231PD  Y14, Y7, Y6
+	VFNMADD231PD Y14, Y6, Y11
+	VADDPD       Y10, Y8, Y8
+	VADDPD       Y11, Y9, Y9
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y0
+	VSUBPD       Y0, Y1, Y1
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X0
+	VADDPD       X0, X1, X1
+	VPERMILPD    $0x01, X1, X0
+	VADDSD       X0, X1, X1
+	VMOVSD       X1, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y0
+	VSUBPD       Y0, Y5, Y5
+	VSUBPD       Y0, Y7, Y7
+	VADDPD       Y7, Y5, Y5
+	VEXTRACTF128 $0x01, Y5, X0
+	VADDPD       X0, X5, X5
+	VPERMILPD    $0x01, X5, X0
+	VADDSD       X0, X5, X5
+	VMOVSD       X5, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y0
+	VSUBPD       Y0, Y8, Y8
+	VSUBPD       Y0, Y9, Y9
+	VADDPD       Y9, Y8, Y8
+	VEXTRACTF128 $0x01, Y8, X0
+	VADDPD       X0, X8, X8
+	VPERMILPD    $0x01, X8, X0
+	VADDSD       X0, X8, X8
+	VMOVSD       X8, c+96(FP)
+	XORQ         AX, AX
+	MOVQ         AX, resid+104(FP)
+	VZEROUPPER
+	RET
+
+x2:
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Y0
+	VMOVAPD      Y0, Y1
+	VMOVAPD      Y0, Y2
+	VBROADCASTSD mB+64(FP), Y0
+	VMOVAPD      Y0, Y4
+	VMOVAPD      Y0, Y5
+	VPXOR        Y6, Y6, Y6
+	VPXOR        Y7, Y7, Y7
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y8
+	CMPQ         CX, $0x00000010
+	JL           x2fold_done
+
+x2fold_loop:
+	PREFETCHT1   (DX)
+	ADDQ         $0x00000040, DX
+	VADDPD       Y6, Y4, Y4
+	VADDPD       Y7, Y5, Y5
+	VCVTPS2PD    (AX), Y6
+	VADDPD       Y6, Y1, Y0
+	VFMSUB231PD  Y8, Y0, Y1
+	VFNMADD231PD Y8, Y1, Y6
+	VCVTPS2PD    16(AX), Y7
+	VADDPD       Y7, Y2, Y3
+	VFMSUB231PD  Y8, Y3, Y2
+	VFNMADD231PD Y8, Y2, Y7
+	VADDPD       Y6, Y4, Y4
+	VADDPD       Y7, Y5, Y5
+	VCVTPS2PD    32(AX), Y6
+	VADDPD       Y6, Y0, Y1
+	VFMSUB231PD  Y8, Y1, Y0
+	VFNMADD231PD Y8, Y0, Y6
+	VCVTPS2PD    48(AX), Y7
+	VADDPD       Y7, Y3, Y2
+	VFMSUB231PD  Y8, Y2, Y3
+	VFNMADD231PD Y8, Y3, Y7
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          x2fold_loop
+
+x2fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD Y6, Y4, Y4
+	VADDPD Y7, Y5, Y5
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y0
+	VSUBPD       Y0, Y1, Y1
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X0
+	VADDPD       X0, X1, X1
+	VPERMILPD    $0x01, X1, X0
+	VADDSD       X0, X1, X1
+	VMOVSD       X1, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y0
+	VSUBPD       Y0, Y4, Y4
+	VSUBPD       Y0, Y5, Y5
+	VADDPD       Y5, Y4, Y4
+	VEXTRACTF128 $0x01, Y4, X0
+	VADDPD       X0, X4, X4
+	VPERMILPD    $0x01, X4, X0
+	VADDSD       X0, X4, X4
+	VMOVSD       X4, b+88(FP)
+	XORQ         AX, AX
+	MOVQ         AX, c+96(FP)
+	XORQ         AX, AX
+	MOVQ         AX, resid+104(FP)
+	VZEROUPPER
+	RET
+
+// func reproRangeF64AVX2(x []float64) (hi uint32, lo uint32)
+// Requires: AVX, AVX2
+TEXT ·reproRangeF64AVX2(SB), NOSPLIT, $0-32
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         $0x7fffffffffffffff, DX
 	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Y0
-	VPXOR        Y1, Y1, Y1
+	VPCMPEQD     Y1, Y1, Y1
 	VPXOR        Y2, Y2, Y2
-	VPXOR        Y3, Y3, Y3
+	VMOVAPD      Y1, Y3
 	VPXOR        Y4, Y4, Y4
+	VMOVAPD      Y1, Y5
+	VPXOR        Y6, Y6, Y6
+	VMOVAPD      Y1, Y7
+	VPXOR        Y8, Y8, Y8
+	VMOVAPD      Y1, Y9
 	CMPQ         CX, $0x00000010
-	JL           max_done
+	JL           range_done
 
-max_loop:
-	VPAND   (AX), Y0, Y5
-	VPMAXUD Y5, Y1, Y1
-	VPAND   32(AX), Y0, Y5
-	VPMAXUD Y5, Y2, Y2
-	VPAND   64(AX), Y0, Y5
-	VPMAXUD Y5, Y3, Y3
-	VPAND   96(AX), Y0, Y5
-	VPMAXUD Y5, Y4, Y4
+range_loop:
+	VPAND   (AX), Y0, Y10
+	VPMAXUD Y10, Y2, Y2
+	VPADDQ  Y1, Y10, Y10
+	VPMINUD Y10, Y3, Y3
+	VPAND   32(AX), Y0, Y10
+	VPMAXUD Y10, Y4, Y4
+	VPADDQ  Y1, Y10, Y10
+	VPMINUD Y10, Y5, Y5
+	VPAND   64(AX), Y0, Y10
+	VPMAXUD Y10, Y6, Y6
+	VPADDQ  Y1, Y10, Y10
+	VPMINUD Y10, Y7, Y7
+	VPAND   96(AX), Y0, Y10
+	VPMAXUD Y10, Y8, Y8
+	VPADDQ  Y1, Y10, Y10
+	VPMINUD Y10, Y9, Y9
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000010, CX
 	CMPQ    CX, $0x00000010
-	JGE     max_loop
+	JGE     range_loop
 
-max_done:
-	// The fields are in the high dwords (float64) or every dword (float32), the rest is zero:
-	// the largest dword of all is the answer.
-	VPMAXUD      Y3, Y1, Y1
+range_done:
+	VPMAXUD      Y6, Y2, Y2
+	VPMAXUD      Y8, Y4, Y4
 	VPMAXUD      Y4, Y2, Y2
-	VPMAXUD      Y2, Y1, Y1
-	VEXTRACTF128 $0x01, Y1, X0
-	VPMAXUD      X0, X1, X1
-	VPSHUFD      $0x4e, X1, X0
-	VPMAXUD      X0, X1, X1
-	VPSHUFD      $0xb1, X1, X0
-	VPMAXUD      X0, X1, X1
-	VMOVD        X1, AX
-	MOVL         AX, ret+24(FP)
+	VEXTRACTF128 $0x01, Y2, X0
+	VPMAXUD      X0, X2, X2
+
+	// Only the high dwords count: copy each over its low dword.
+	VPSHUFD      $0xf5, X2, X2
+	VPSHUFD      $0x4e, X2, X0
+	VPMAXUD      X0, X2, X2
+	VPSHUFD      $0xb1, X2, X0
+	VPMAXUD      X0, X2, X2
+	VMOVD        X2, AX
+	MOVL         AX, hi+24(FP)
+	VPMINUD      Y7, Y3, Y3
+	VPMINUD      Y9, Y5, Y5
+	VPMINUD      Y5, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X0
+	VPMINUD      X0, X3, X3
+
+	// Only the high dwords count: copy each over its low dword.
+	VPSHUFD $0xf5, X3, X3
+	VPSHUFD $0x4e, X3, X0
+	VPMINUD X0, X3, X3
+	VPSHUFD $0xb1, X3, X0
+	VPMINUD X0, X3, X3
+	VMOVD   X3, AX
+	MOVL    AX, lo+28(FP)
 	VZEROUPPER
 	RET
 
-// func reproFoldF64AVX2(x []float64, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
-// Requires: AVX, AVX2
-TEXT ·reproFoldF64AVX2(SB), NOSPLIT, $0-80
+// func reproFoldF64AVX2(x []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·reproFoldF64AVX2(SB), NOSPLIT, $0-112
+	MOVQ         plan+48(FP), AX
+	CMPQ         AX, $0x00000001
+	JE           x3
+	CMPQ         AX, $0x00000002
+	JE           x2
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
-	VBROADCASTSD mA+24(FP), Y0
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Y0
 	VMOVAPD      Y0, Y1
 	VMOVAPD      Y0, Y0
-	VBROADCASTSD mB+32(FP), Y2
+	VBROADCASTSD mB+64(FP), Y2
 	VMOVAPD      Y2, Y3
 	VMOVAPD      Y2, Y2
-	VBROADCASTSD mC+40(FP), Y4
+	VBROADCASTSD mC+72(FP), Y4
 	VMOVAPD      Y4, Y5
 	VMOVAPD      Y4, Y4
 	VPXOR        Y6, Y6, Y6
@@ -380,47 +882,80 @@ TEXT ·reproFoldF64AVX2(SB), NOSPLIT, $0-80
 	VPXOR        Y8, Y8, Y8
 	VPXOR        Y9, Y9, Y9
 	VPXOR        Y10, Y10, Y10
-	CMPQ         CX, $0x00000008
-	JL           fold_done
+	CMPQ         CX, $0x00000010
+	JL           c3fold_done
 
-fold_loop:
-	VADDPD  Y8, Y5, Y11
-	VSUBPD  Y5, Y11, Y12
-	VMOVAPD Y11, Y5
-	VSUBPD  Y12, Y8, Y8
-	VORPD   Y8, Y10, Y10
-	VADDPD  Y9, Y4, Y8
-	VSUBPD  Y4, Y8, Y11
-	VMOVAPD Y8, Y4
-	VSUBPD  Y11, Y9, Y9
-	VORPD   Y9, Y10, Y10
-	VADDPD  Y6, Y3, Y8
-	VSUBPD  Y3, Y8, Y9
-	VMOVAPD Y8, Y3
-	VSUBPD  Y9, Y6, Y6
-	VMOVAPD Y6, Y8
-	VADDPD  Y7, Y2, Y6
-	VSUBPD  Y2, Y6, Y9
-	VMOVAPD Y6, Y2
-	VSUBPD  Y9, Y7, Y7
-	VMOVAPD Y7, Y9
-	VMOVUPD (AX), Y6
-	VADDPD  Y6, Y1, Y7
-	VSUBPD  Y1, Y7, Y11
-	VMOVAPD Y7, Y1
-	VSUBPD  Y11, Y6, Y6
-	VMOVUPD 32(AX), Y7
-	VADDPD  Y7, Y0, Y11
-	VSUBPD  Y0, Y11, Y12
-	VMOVAPD Y11, Y0
-	VSUBPD  Y12, Y7, Y7
-	ADDQ    $0x00000040, AX
-	SUBQ    $0x00000008, CX
-	CMPQ    CX, $0x00000008
-	JGE     fold_loop
+c3fold_loop:
+	PREFETCHT1 (DX)
+	PREFETCHT1 64(DX)
+	ADDQ       $0x00000080, DX
+	VADDPD     Y8, Y5, Y11
+	VSUBPD     Y5, Y11, Y12
+	VMOVAPD    Y11, Y5
+	VSUBPD     Y12, Y8, Y8
+	VORPD      Y8, Y10, Y10
+	VADDPD     Y9, Y4, Y8
+	VSUBPD     Y4, Y8, Y11
+	VMOVAPD    Y8, Y4
+	VSUBPD     Y11, Y9, Y9
+	VORPD      Y9, Y10, Y10
+	VADDPD     Y6, Y3, Y8
+	VSUBPD     Y3, Y8, Y9
+	VMOVAPD    Y8, Y3
+	VSUBPD     Y9, Y6, Y6
+	VMOVAPD    Y6, Y8
+	VADDPD     Y7, Y2, Y6
+	VSUBPD     Y2, Y6, Y9
+	VMOVAPD    Y6, Y2
+	VSUBPD     Y9, Y7, Y7
+	VMOVAPD    Y7, Y9
+	VMOVUPD    (AX), Y6
+	VADDPD     Y6, Y1, Y7
+	VSUBPD     Y1, Y7, Y11
+	VMOVAPD    Y7, Y1
+	VSUBPD     Y11, Y6, Y6
+	VMOVUPD    32(AX), Y7
+	VADDPD     Y7, Y0, Y11
+	VSUBPD     Y0, Y11, Y12
+	VMOVAPD    Y11, Y0
+	VSUBPD     Y12, Y7, Y7
+	VADDPD     Y8, Y5, Y11
+	VSUBPD     Y5, Y11, Y12
+	VMOVAPD    Y11, Y5
+	VSUBPD     Y12, Y8, Y8
+	VORPD      Y8, Y10, Y10
+	VADDPD     Y9, Y4, Y8
+	VSUBPD     Y4, Y8, Y11
+	VMOVAPD    Y8, Y4
+	VSUBPD     Y11, Y9, Y9
+	VORPD      Y9, Y10, Y10
+	VADDPD     Y6, Y3, Y8
+	VSUBPD     Y3, Y8, Y9
+	VMOVAPD    Y8, Y3
+	VSUBPD     Y9, Y6, Y6
+	VMOVAPD    Y6, Y8
+	VADDPD     Y7, Y2, Y6
+	VSUBPD     Y2, Y6, Y9
+	VMOVAPD    Y6, Y2
+	VSUBPD     Y9, Y7, Y7
+	VMOVAPD    Y7, Y9
+	VMOVUPD    64(AX), Y6
+	VADDPD     Y6, Y1, Y7
+	VSUBPD     Y1, Y7, Y11
+	VMOVAPD    Y7, Y1
+	VSUBPD     Y11, Y6, Y6
+	VMOVUPD    96(AX), Y7
+	VADDPD     Y7, Y0, Y11
+	VSUBPD     Y0, Y11, Y12
+	VMOVAPD    Y11, Y0
+	VSUBPD     Y12, Y7, Y7
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000010, CX
+	CMPQ       CX, $0x00000010
+	JGE        c3fold_loop
 
-fold_done:
-	// Drain the pipeline: folds B and C for the last loads, then fold C.
+c3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
 	VADDPD  Y8, Y5, Y11
 	VSUBPD  Y5, Y11, Y12
 	VMOVAPD Y11, Y5
@@ -454,7 +989,7 @@ fold_done:
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD mA+24(FP), Y6
+	VBROADCASTSD mA+56(FP), Y6
 	VSUBPD       Y6, Y1, Y1
 	VSUBPD       Y6, Y0, Y0
 	VADDPD       Y0, Y1, Y1
@@ -462,8 +997,8 @@ fold_done:
 	VADDPD       X0, X1, X1
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
-	VMOVSD       X1, a+48(FP)
-	VBROADCASTSD mB+32(FP), Y0
+	VMOVSD       X1, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y0
 	VSUBPD       Y0, Y3, Y3
 	VSUBPD       Y0, Y2, Y2
 	VADDPD       Y2, Y3, Y3
@@ -471,8 +1006,8 @@ fold_done:
 	VADDPD       X0, X3, X3
 	VPERMILPD    $0x01, X3, X0
 	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+56(FP)
-	VBROADCASTSD mC+40(FP), Y0
+	VMOVSD       X3, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y0
 	VSUBPD       Y0, Y5, Y5
 	VSUBPD       Y0, Y4, Y4
 	VADDPD       Y4, Y5, Y5
@@ -480,7 +1015,7 @@ fold_done:
 	VADDPD       X0, X5, X5
 	VPERMILPD    $0x01, X5, X0
 	VADDSD       X0, X5, X5
-	VMOVSD       X5, c+64(FP)
+	VMOVSD       X5, c+96(FP)
 	VEXTRACTF128 $0x01, Y10, X0
 	VPOR         X0, X10, X10
 	VPSHUFD      $0x4e, X10, X0
@@ -488,22 +1023,212 @@ fold_done:
 	VMOVQ        X10, AX
 	MOVQ         $0x7fffffffffffffff, CX
 	ANDQ         CX, AX
-	MOVQ         AX, resid+72(FP)
+	MOVQ         AX, resid+104(FP)
 	VZEROUPPER
 	RET
 
-// func reproFoldF64FMAAVX2(x []float64, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
-// Requires: AVX, AVX2, FMA3
-TEXT ·reproFoldF64FMAAVX2(SB), NOSPLIT, $0-80
+x3:
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
-	VBROADCASTSD mA+24(FP), Y0
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Y0
+	VMOVAPD      Y0, Y1
+	VMOVAPD      Y0, Y2
+	VBROADCASTSD mB+64(FP), Y0
+	VMOVAPD      Y0, Y4
+	VMOVAPD      Y0, Y6
+	VBROADCASTSD mC+72(FP), Y0
+	VMOVAPD      Y0, Y8
+	VMOVAPD      Y0, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	VPXOR        Y12, Y12, Y12
+	VPXOR        Y13, Y13, Y13
+	CMPQ         CX, $0x00000010
+	JL           x3fold_done
+
+x3fold_loop:
+	PREFETCHT1 (DX)
+	PREFETCHT1 64(DX)
+	ADDQ       $0x00000080, DX
+	VADDPD     Y12, Y8, Y8
+	VADDPD     Y13, Y9, Y9
+	VADDPD     Y10, Y4, Y5
+	VSUBPD     Y4, Y5, Y4
+	VSUBPD     Y4, Y10, Y10
+	VADDPD     Y11, Y6, Y7
+	VSUBPD     Y6, Y7, Y6
+	VSUBPD     Y6, Y11, Y11
+	VMOVUPD    (AX), Y12
+	VADDPD     Y12, Y1, Y0
+	VSUBPD     Y1, Y0, Y1
+	VSUBPD     Y1, Y12, Y12
+	VMOVUPD    32(AX), Y13
+	VADDPD     Y13, Y2, Y3
+	VSUBPD     Y2, Y3, Y2
+	VSUBPD     Y2, Y13, Y13
+	VADDPD     Y10, Y8, Y8
+	VADDPD     Y11, Y9, Y9
+	VADDPD     Y12, Y5, Y4
+	VSUBPD     Y5, Y4, Y5
+	VSUBPD     Y5, Y12, Y12
+	VADDPD     Y13, Y7, Y6
+	VSUBPD     Y7, Y6, Y7
+	VSUBPD     Y7, Y13, Y13
+	VMOVUPD    64(AX), Y10
+	VADDPD     Y10, Y0, Y1
+	VSUBPD     Y0, Y1, Y0
+	VSUBPD     Y0, Y10, Y10
+	VMOVUPD    96(AX), Y11
+	VADDPD     Y11, Y3, Y2
+	VSUBPD     Y3, Y2, Y3
+	VSUBPD     Y3, Y11, Y11
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000010, CX
+	CMPQ       CX, $0x00000010
+	JGE        x3fold_loop
+
+x3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD Y12, Y8, Y8
+	VADDPD Y13, Y9, Y9
+	VADDPD Y10, Y4, Y5
+	VSUBPD Y4, Y5, Y4
+	VSUBPD Y4, Y10, Y10
+	VADDPD Y11, Y6, Y7
+	VSUBPD Y6, Y7, Y6
+	VSUBPD Y6, Y11, Y11
+	VADDPD Y10, Y8, Y8
+	VADDPD Y11, Y9, Y9
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y0
+	VSUBPD       Y0, Y1, Y1
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X0
+	VADDPD       X0, X1, X1
+	VPERMILPD    $0x01, X1, X0
+	VADDSD       X0, X1, X1
+	VMOVSD       X1, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y0
+	VSUBPD       Y0, Y5, Y5
+	VSUBPD       Y0, Y7, Y7
+	VADDPD       Y7, Y5, Y5
+	VEXTRACTF128 $0x01, Y5, X0
+	VADDPD       X0, X5, X5
+	VPERMILPD    $0x01, X5, X0
+	VADDSD       X0, X5, X5
+	VMOVSD       X5, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y0
+	VSUBPD       Y0, Y8, Y8
+	VSUBPD       Y0, Y9, Y9
+	VADDPD       Y9, Y8, Y8
+	VEXTRACTF128 $0x01, Y8, X0
+	VADDPD       X0, X8, X8
+	VPERMILPD    $0x01, X8, X0
+	VADDSD       X0, X8, X8
+	VMOVSD       X8, c+96(FP)
+	XORQ         AX, AX
+	MOVQ         AX, resid+104(FP)
+	VZEROUPPER
+	RET
+
+x2:
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Y0
+	VMOVAPD      Y0, Y1
+	VMOVAPD      Y0, Y2
+	VBROADCASTSD mB+64(FP), Y0
+	VMOVAPD      Y0, Y4
+	VMOVAPD      Y0, Y5
+	VPXOR        Y6, Y6, Y6
+	VPXOR        Y7, Y7, Y7
+	CMPQ         CX, $0x00000010
+	JL           x2fold_done
+
+x2fold_loop:
+	PREFETCHT1 (DX)
+	PREFETCHT1 64(DX)
+	ADDQ       $0x00000080, DX
+	VADDPD     Y6, Y4, Y4
+	VADDPD     Y7, Y5, Y5
+	VMOVUPD    (AX), Y6
+	VADDPD     Y6, Y1, Y0
+	VSUBPD     Y1, Y0, Y1
+	VSUBPD     Y1, Y6, Y6
+	VMOVUPD    32(AX), Y7
+	VADDPD     Y7, Y2, Y3
+	VSUBPD     Y2, Y3, Y2
+	VSUBPD     Y2, Y7, Y7
+	VADDPD     Y6, Y4, Y4
+	VADDPD     Y7, Y5, Y5
+	VMOVUPD    64(AX), Y6
+	VADDPD     Y6, Y0, Y1
+	VSUBPD     Y0, Y1, Y0
+	VSUBPD     Y0, Y6, Y6
+	VMOVUPD    96(AX), Y7
+	VADDPD     Y7, Y3, Y2
+	VSUBPD     Y3, Y2, Y3
+	VSUBPD     Y3, Y7, Y7
+	ADDQ       $0x00000080, AX
+	SUBQ       $0x00000010, CX
+	CMPQ       CX, $0x00000010
+	JGE        x2fold_loop
+
+x2fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD Y6, Y4, Y4
+	VADDPD Y7, Y5, Y5
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y0
+	VSUBPD       Y0, Y1, Y1
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X0
+	VADDPD       X0, X1, X1
+	VPERMILPD    $0x01, X1, X0
+	VADDSD       X0, X1, X1
+	VMOVSD       X1, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y0
+	VSUBPD       Y0, Y4, Y4
+	VSUBPD       Y0, Y5, Y5
+	VADDPD       Y5, Y4, Y4
+	VEXTRACTF128 $0x01, Y4, X0
+	VADDPD       X0, X4, X4
+	VPERMILPD    $0x01, X4, X0
+	VADDSD       X0, X4, X4
+	VMOVSD       X4, b+88(FP)
+	XORQ         AX, AX
+	MOVQ         AX, c+96(FP)
+	XORQ         AX, AX
+	MOVQ         AX, resid+104(FP)
+	VZEROUPPER
+	RET
+
+// func reproFoldF64FMAAVX2(x []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·reproFoldF64FMAAVX2(SB), NOSPLIT, $0-112
+	MOVQ         plan+48(FP), AX
+	CMPQ         AX, $0x00000001
+	JE           x3
+	CMPQ         AX, $0x00000002
+	JE           x2
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Y0
 	VMOVAPD      Y0, Y1
 	VMOVAPD      Y0, Y0
-	VBROADCASTSD mB+32(FP), Y2
+	VBROADCASTSD mB+64(FP), Y2
 	VMOVAPD      Y2, Y3
 	VMOVAPD      Y2, Y2
-	VBROADCASTSD mC+40(FP), Y4
+	VBROADCASTSD mC+72(FP), Y4
 	VMOVAPD      Y4, Y5
 	VMOVAPD      Y4, Y4
 	VPXOR        Y6, Y6, Y6
@@ -511,13 +1236,16 @@ TEXT ·reproFoldF64FMAAVX2(SB), NOSPLIT, $0-80
 	VPXOR        Y8, Y8, Y8
 	VPXOR        Y9, Y9, Y9
 	VPXOR        Y10, Y10, Y10
-	MOVQ         $0x3ff0000000000000, DX
-	VMOVQ        DX, X11
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X11
 	VPBROADCASTQ X11, Y11
-	CMPQ         CX, $0x00000008
-	JL           fold_done
+	CMPQ         CX, $0x00000010
+	JL           c3fold_done
 
-fold_loop:
+c3fold_loop:
+	PREFETCHT1   (DX)
+	PREFETCHT1   64(DX)
+	ADDQ         $0x00000080, DX
 	VMOVAPD      Y5, Y12
 	VFMADD231PD  Y11, Y8, Y5
 	VSUBPD       Y12, Y5, Y12
@@ -548,13 +1276,43 @@ fold_loop:
 	VFMADD231PD  Y11, Y7, Y0
 	VSUBPD       Y12, Y0, Y12
 	VFNMADD231PD Y11, Y12, Y7
-	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000008, CX
-	CMPQ         CX, $0x00000008
-	JGE          fold_loop
+	VMOVAPD      Y5, Y12
+	VFMADD231PD  Y11, Y8, Y5
+	VSUBPD       Y12, Y5, Y12
+	VSUBPD       Y12, Y8, Y8
+	VORPD        Y8, Y10, Y10
+	VMOVAPD      Y4, Y8
+	VFMADD231PD  Y11, Y9, Y4
+	VSUBPD       Y8, Y4, Y8
+	VSUBPD       Y8, Y9, Y9
+	VORPD        Y9, Y10, Y10
+	VMOVAPD      Y3, Y8
+	VFMADD231PD  Y11, Y6, Y3
+	VSUBPD       Y8, Y3, Y8
+	VFNMADD231PD Y11, Y8, Y6
+	VMOVAPD      Y6, Y8
+	VMOVAPD      Y2, Y6
+	VFMADD231PD  Y11, Y7, Y2
+	VSUBPD       Y6, Y2, Y6
+	VFNMADD231PD Y11, Y6, Y7
+	VMOVAPD      Y7, Y9
+	VMOVUPD      64(AX), Y6
+	VMOVAPD      Y1, Y7
+	VFMADD231PD  Y11, Y6, Y1
+	VSUBPD       Y7, Y1, Y7
+	VFNMADD231PD Y11, Y7, Y6
+	VMOVUPD      96(AX), Y7
+	VMOVAPD      Y0, Y12
+	VFMADD231PD  Y11, Y7, Y0
+	VSUBPD       Y12, Y0, Y12
+	VFNMADD231PD Y11, Y12, Y7
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          c3fold_loop
 
-fold_done:
-	// Drain the pipeline: folds B and C for the last loads, then fold C.
+c3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
 	VMOVAPD      Y5, Y12
 	VFMADD231PD  Y11, Y8, Y5
 	VSUBPD       Y12, Y5, Y12
@@ -588,7 +1346,7 @@ fold_done:
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD mA+24(FP), Y6
+	VBROADCASTSD mA+56(FP), Y6
 	VSUBPD       Y6, Y1, Y1
 	VSUBPD       Y6, Y0, Y0
 	VADDPD       Y0, Y1, Y1
@@ -596,8 +1354,8 @@ fold_done:
 	VADDPD       X0, X1, X1
 	VPERMILPD    $0x01, X1, X0
 	VADDSD       X0, X1, X1
-	VMOVSD       X1, a+48(FP)
-	VBROADCASTSD mB+32(FP), Y0
+	VMOVSD       X1, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y0
 	VSUBPD       Y0, Y3, Y3
 	VSUBPD       Y0, Y2, Y2
 	VADDPD       Y2, Y3, Y3
@@ -605,8 +1363,8 @@ fold_done:
 	VADDPD       X0, X3, X3
 	VPERMILPD    $0x01, X3, X0
 	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+56(FP)
-	VBROADCASTSD mC+40(FP), Y0
+	VMOVSD       X3, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y0
 	VSUBPD       Y0, Y5, Y5
 	VSUBPD       Y0, Y4, Y4
 	VADDPD       Y4, Y5, Y5
@@ -614,7 +1372,7 @@ fold_done:
 	VADDPD       X0, X5, X5
 	VPERMILPD    $0x01, X5, X0
 	VADDSD       X0, X5, X5
-	VMOVSD       X5, c+64(FP)
+	VMOVSD       X5, c+96(FP)
 	VEXTRACTF128 $0x01, Y10, X0
 	VPOR         X0, X10, X10
 	VPSHUFD      $0x4e, X10, X0
@@ -622,74 +1380,294 @@ fold_done:
 	VMOVQ        X10, AX
 	MOVQ         $0x7fffffffffffffff, CX
 	ANDQ         CX, AX
-	MOVQ         AX, resid+72(FP)
+	MOVQ         AX, resid+104(FP)
 	VZEROUPPER
 	RET
 
-// func reproMaxF32AVX512(x []float32) uint32
-// Requires: AVX, AVX2, AVX512F, AVX512VL
-TEXT ·reproMaxF32AVX512(SB), NOSPLIT, $0-28
+x3:
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
-	MOVQ         $0x000000007f800000, DX
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Y0
+	VMOVAPD      Y0, Y1
+	VMOVAPD      Y0, Y2
+	VBROADCASTSD mB+64(FP), Y0
+	VMOVAPD      Y0, Y4
+	VMOVAPD      Y0, Y6
+	VBROADCASTSD mC+72(FP), Y0
+	VMOVAPD      Y0, Y8
+	VMOVAPD      Y0, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	VPXOR        Y12, Y12, Y12
+	VPXOR        Y13, Y13, Y13
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y14
+	CMPQ         CX, $0x00000010
+	JL           x3fold_done
+
+x3fold_loop:
+	PREFETCHT1   (DX)
+	PREFETCHT1   64(DX)
+	ADDQ         $0x00000080, DX
+	VADDPD       Y12, Y8, Y8
+	VADDPD       Y13, Y9, Y9
+	VADDPD       Y10, Y4, Y5
+	VFMSUB231PD  Y14, Y5, Y4
+	VFNMADD231PD Y14, Y4, Y10
+	VADDPD       Y11, Y6, Y7
+	VFMSUB231PD  Y14, Y7, Y6
+	VFNMADD231PD Y14, Y6, Y11
+	VMOVUPD      (AX), Y12
+	VADDPD       Y12, Y1, Y0
+	VFMSUB231PD  Y14, Y0, Y1
+	VFNMADD231PD Y14, Y1, Y12
+	VMOVUPD      32(AX), Y13
+	VADDPD       Y13, Y2, Y3
+	VFMSUB231PD  Y14, Y3, Y2
+	VFNMADD231PD Y14, Y2, Y13
+	VADDPD       Y10, Y8, Y8
+	VADDPD       Y11, Y9, Y9
+	VADDPD       Y12, Y5, Y4
+	VFMSUB231PD  Y14, Y4, Y5
+	VFNMADD231PD Y14, Y5, Y12
+	VADDPD       Y13, Y7, Y6
+	VFMSUB231PD  Y14, Y6, Y7
+	VFNMADD231PD Y14, Y7, Y13
+	VMOVUPD      64(AX), Y10
+	VADDPD       Y10, Y0, Y1
+	VFMSUB231PD  Y14, Y1, Y0
+	VFNMADD231PD Y14, Y0, Y10
+	VMOVUPD      96(AX), Y11
+	VADDPD       Y11, Y3, Y2
+	VFMSUB231PD  Y14, Y2, Y3
+	VFNMADD231PD Y14, Y3, Y11
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          x3fold_loop
+
+x3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD       Y12, Y8, Y8
+	VADDPD       Y13, Y9, Y9
+	VADDPD       Y10, Y4, Y5
+	VFMSUB231PD  Y14, Y5, Y4
+	VFNMADD231PD Y14, Y4, Y10
+	VADDPD       Y11, Y6, Y7
+	VFMSUB231PD  Y14, Y7, Y6
+	VFNMADD231PD Y14, Y6, Y11
+	VADDPD       Y10, Y8, Y8
+	VADDPD       Y11, Y9, Y9
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y0
+	VSUBPD       Y0, Y1, Y1
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X0
+	VADDPD       X0, X1, X1
+	VPERMILPD    $0x01, X1, X0
+	VADDSD       X0, X1, X1
+	VMOVSD       X1, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y0
+	VSUBPD       Y0, Y5, Y5
+	VSUBPD       Y0, Y7, Y7
+	VADDPD       Y7, Y5, Y5
+	VEXTRACTF128 $0x01, Y5, X0
+	VADDPD       X0, X5, X5
+	VPERMILPD    $0x01, X5, X0
+	VADDSD       X0, X5, X5
+	VMOVSD       X5, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y0
+	VSUBPD       Y0, Y8, Y8
+	VSUBPD       Y0, Y9, Y9
+	VADDPD       Y9, Y8, Y8
+	VEXTRACTF128 $0x01, Y8, X0
+	VADDPD       X0, X8, X8
+	VPERMILPD    $0x01, X8, X0
+	VADDSD       X0, X8, X8
+	VMOVSD       X8, c+96(FP)
+	XORQ         AX, AX
+	MOVQ         AX, resid+104(FP)
+	VZEROUPPER
+	RET
+
+x2:
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Y0
+	VMOVAPD      Y0, Y1
+	VMOVAPD      Y0, Y2
+	VBROADCASTSD mB+64(FP), Y0
+	VMOVAPD      Y0, Y4
+	VMOVAPD      Y0, Y5
+	VPXOR        Y6, Y6, Y6
+	VPXOR        Y7, Y7, Y7
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Y8
+	CMPQ         CX, $0x00000010
+	JL           x2fold_done
+
+x2fold_loop:
+	PREFETCHT1   (DX)
+	PREFETCHT1   64(DX)
+	ADDQ         $0x00000080, DX
+	VADDPD       Y6, Y4, Y4
+	VADDPD       Y7, Y5, Y5
+	VMOVUPD      (AX), Y6
+	VADDPD       Y6, Y1, Y0
+	VFMSUB231PD  Y8, Y0, Y1
+	VFNMADD231PD Y8, Y1, Y6
+	VMOVUPD      32(AX), Y7
+	VADDPD       Y7, Y2, Y3
+	VFMSUB231PD  Y8, Y3, Y2
+	VFNMADD231PD Y8, Y2, Y7
+	VADDPD       Y6, Y4, Y4
+	VADDPD       Y7, Y5, Y5
+	VMOVUPD      64(AX), Y6
+	VADDPD       Y6, Y0, Y1
+	VFMSUB231PD  Y8, Y1, Y0
+	VFNMADD231PD Y8, Y0, Y6
+	VMOVUPD      96(AX), Y7
+	VADDPD       Y7, Y3, Y2
+	VFMSUB231PD  Y8, Y2, Y3
+	VFNMADD231PD Y8, Y3, Y7
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          x2fold_loop
+
+x2fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD Y6, Y4, Y4
+	VADDPD Y7, Y5, Y5
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y0
+	VSUBPD       Y0, Y1, Y1
+	VSUBPD       Y0, Y2, Y2
+	VADDPD       Y2, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X0
+	VADDPD       X0, X1, X1
+	VPERMILPD    $0x01, X1, X0
+	VADDSD       X0, X1, X1
+	VMOVSD       X1, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y0
+	VSUBPD       Y0, Y4, Y4
+	VSUBPD       Y0, Y5, Y5
+	VADDPD       Y5, Y4, Y4
+	VEXTRACTF128 $0x01, Y4, X0
+	VADDPD       X0, X4, X4
+	VPERMILPD    $0x01, X4, X0
+	VADDSD       X0, X4, X4
+	VMOVSD       X4, b+88(FP)
+	XORQ         AX, AX
+	MOVQ         AX, c+96(FP)
+	XORQ         AX, AX
+	MOVQ         AX, resid+104(FP)
+	VZEROUPPER
+	RET
+
+// func reproRangeF32AVX512(x []float32) (hi uint32, lo uint32)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·reproRangeF32AVX512(SB), NOSPLIT, $0-32
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         $0x000000007fffffff, DX
 	VMOVQ        DX, X0
 	VPBROADCASTD X0, Z0
-	VPXORQ       Z1, Z1, Z1
+	VPTERNLOGD   $0xff, Z1, Z1, Z1
 	VPXORQ       Z2, Z2, Z2
-	VPXORQ       Z3, Z3, Z3
+	VMOVAPD      Z1, Z3
 	VPXORQ       Z4, Z4, Z4
+	VMOVAPD      Z1, Z5
+	VPXORQ       Z6, Z6, Z6
+	VMOVAPD      Z1, Z7
+	VPXORQ       Z8, Z8, Z8
+	VMOVAPD      Z1, Z9
 	CMPQ         CX, $0x00000040
-	JL           max_done
+	JL           range_done
 
-max_loop:
-	VPANDQ  (AX), Z0, Z5
-	VPMAXUD Z5, Z1, Z1
-	VPANDQ  64(AX), Z0, Z5
-	VPMAXUD Z5, Z2, Z2
-	VPANDQ  128(AX), Z0, Z5
-	VPMAXUD Z5, Z3, Z3
-	VPANDQ  192(AX), Z0, Z5
-	VPMAXUD Z5, Z4, Z4
+range_loop:
+	VPANDQ  (AX), Z0, Z10
+	VPMAXUD Z10, Z2, Z2
+	VPADDD  Z1, Z10, Z10
+	VPMINUD Z10, Z3, Z3
+	VPANDQ  64(AX), Z0, Z10
+	VPMAXUD Z10, Z4, Z4
+	VPADDD  Z1, Z10, Z10
+	VPMINUD Z10, Z5, Z5
+	VPANDQ  128(AX), Z0, Z10
+	VPMAXUD Z10, Z6, Z6
+	VPADDD  Z1, Z10, Z10
+	VPMINUD Z10, Z7, Z7
+	VPANDQ  192(AX), Z0, Z10
+	VPMAXUD Z10, Z8, Z8
+	VPADDD  Z1, Z10, Z10
+	VPMINUD Z10, Z9, Z9
 	ADDQ    $0x00000100, AX
 	SUBQ    $0x00000040, CX
 	CMPQ    CX, $0x00000040
-	JGE     max_loop
+	JGE     range_loop
 
-max_done:
-	// The fields are in the high dwords (float64) or every dword (float32), the rest is zero:
-	// the largest dword of all is the answer.
-	VPMAXUD       Z3, Z1, Z1
+range_done:
+	VPMAXUD       Z6, Z2, Z2
+	VPMAXUD       Z8, Z4, Z4
 	VPMAXUD       Z4, Z2, Z2
-	VPMAXUD       Z2, Z1, Z1
-	VEXTRACTF64X4 $0x01, Z1, Y0
-	VPMAXUD       Y0, Y1, Y1
-	VEXTRACTF32X4 $0x01, Y1, X0
-	VPMAXUD       X0, X1, X1
-	VPSHUFD       $0x4e, X1, X0
-	VPMAXUD       X0, X1, X1
-	VPSHUFD       $0xb1, X1, X0
-	VPMAXUD       X0, X1, X1
-	VMOVD         X1, AX
-	MOVL          AX, ret+24(FP)
+	VEXTRACTF64X4 $0x01, Z2, Y0
+	VPMAXUD       Y0, Y2, Y2
+	VEXTRACTF32X4 $0x01, Y2, X0
+	VPMAXUD       X0, X2, X2
+	VPSHUFD       $0x4e, X2, X0
+	VPMAXUD       X0, X2, X2
+	VPSHUFD       $0xb1, X2, X0
+	VPMAXUD       X0, X2, X2
+	VMOVD         X2, AX
+	MOVL          AX, hi+24(FP)
+	VPMINUD       Z7, Z3, Z3
+	VPMINUD       Z9, Z5, Z5
+	VPMINUD       Z5, Z3, Z3
+	VEXTRACTF64X4 $0x01, Z3, Y0
+	VPMINUD       Y0, Y3, Y3
+	VEXTRACTF32X4 $0x01, Y3, X0
+	VPMINUD       X0, X3, X3
+	VPSHUFD       $0x4e, X3, X0
+	VPMINUD       X0, X3, X3
+	VPSHUFD       $0xb1, X3, X0
+	VPMINUD       X0, X3, X3
+	VMOVD         X3, AX
+	MOVL          AX, lo+28(FP)
 	VZEROUPPER
 	RET
 
-// func reproFoldF32FMAAVX512(x []float32, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
-// Requires: AVX, AVX512DQ, AVX512F, AVX512VL
-TEXT ·reproFoldF32FMAAVX512(SB), NOSPLIT, $0-80
+// func reproFoldF32FMAAVX512(x []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·reproFoldF32FMAAVX512(SB), NOSPLIT, $0-112
+	MOVQ         plan+48(FP), AX
+	CMPQ         AX, $0x00000001
+	JE           x3
+	CMPQ         AX, $0x00000002
+	JE           x2
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
-	VBROADCASTSD mA+24(FP), Z0
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Z0
 	VMOVAPD      Z0, Z1
 	VMOVAPD      Z0, Z2
 	VMOVAPD      Z0, Z3
 	VMOVAPD      Z0, Z0
-	VBROADCASTSD mB+32(FP), Z13
+	VBROADCASTSD mB+64(FP), Z13
 	VMOVAPD      Z13, Z14
 	VMOVAPD      Z13, Z15
 	VMOVAPD      Z13, Z16
 	VMOVAPD      Z13, Z13
-	VBROADCASTSD mC+40(FP), Z17
+	VBROADCASTSD mC+72(FP), Z17
 	VMOVAPD      Z17, Z18
 	VMOVAPD      Z17, Z19
 	VMOVAPD      Z17, Z20
@@ -703,13 +1681,18 @@ TEXT ·reproFoldF32FMAAVX512(SB), NOSPLIT, $0-80
 	VPXORQ       Z10, Z10, Z10
 	VPXORQ       Z11, Z11, Z11
 	VPXORQ       Z12, Z12, Z12
-	MOVQ         $0x3ff0000000000000, DX
-	VMOVQ        DX, X21
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X21
 	VPBROADCASTQ X21, Z21
-	CMPQ         CX, $0x00000020
-	JL           fold_done
+	CMPQ         CX, $0x00000040
+	JL           c3fold_done
 
-fold_loop:
+c3fold_loop:
+	PREFETCHT1   (DX)
+	PREFETCHT1   64(DX)
+	PREFETCHT1   128(DX)
+	PREFETCHT1   192(DX)
+	ADDQ         $0x00000100, DX
 	VMOVAPD      Z18, Z22
 	VFMADD231PD  Z21, Z8, Z18
 	VSUBPD       Z22, Z18, Z22
@@ -770,13 +1753,73 @@ fold_loop:
 	VFMADD231PD  Z21, Z7, Z0
 	VSUBPD       Z22, Z0, Z22
 	VFNMADD231PD Z21, Z22, Z7
-	ADDQ         $0x00000080, AX
-	SUBQ         $0x00000020, CX
-	CMPQ         CX, $0x00000020
-	JGE          fold_loop
+	VMOVAPD      Z18, Z22
+	VFMADD231PD  Z21, Z8, Z18
+	VSUBPD       Z22, Z18, Z22
+	VSUBPD       Z22, Z8, Z8
+	VORPD        Z8, Z12, Z12
+	VMOVAPD      Z19, Z8
+	VFMADD231PD  Z21, Z9, Z19
+	VSUBPD       Z8, Z19, Z8
+	VSUBPD       Z8, Z9, Z9
+	VORPD        Z9, Z12, Z12
+	VMOVAPD      Z20, Z8
+	VFMADD231PD  Z21, Z10, Z20
+	VSUBPD       Z8, Z20, Z8
+	VSUBPD       Z8, Z10, Z10
+	VORPD        Z10, Z12, Z12
+	VMOVAPD      Z17, Z8
+	VFMADD231PD  Z21, Z11, Z17
+	VSUBPD       Z8, Z17, Z8
+	VSUBPD       Z8, Z11, Z11
+	VORPD        Z11, Z12, Z12
+	VMOVAPD      Z14, Z8
+	VFMADD231PD  Z21, Z4, Z14
+	VSUBPD       Z8, Z14, Z8
+	VFNMADD231PD Z21, Z8, Z4
+	VMOVAPD      Z4, Z8
+	VMOVAPD      Z15, Z4
+	VFMADD231PD  Z21, Z5, Z15
+	VSUBPD       Z4, Z15, Z4
+	VFNMADD231PD Z21, Z4, Z5
+	VMOVAPD      Z5, Z9
+	VMOVAPD      Z16, Z4
+	VFMADD231PD  Z21, Z6, Z16
+	VSUBPD       Z4, Z16, Z4
+	VFNMADD231PD Z21, Z4, Z6
+	VMOVAPD      Z6, Z10
+	VMOVAPD      Z13, Z4
+	VFMADD231PD  Z21, Z7, Z13
+	VSUBPD       Z4, Z13, Z4
+	VFNMADD231PD Z21, Z4, Z7
+	VMOVAPD      Z7, Z11
+	VCVTPS2PD    128(AX), Z4
+	VMOVAPD      Z1, Z5
+	VFMADD231PD  Z21, Z4, Z1
+	VSUBPD       Z5, Z1, Z5
+	VFNMADD231PD Z21, Z5, Z4
+	VCVTPS2PD    160(AX), Z5
+	VMOVAPD      Z2, Z6
+	VFMADD231PD  Z21, Z5, Z2
+	VSUBPD       Z6, Z2, Z6
+	VFNMADD231PD Z21, Z6, Z5
+	VCVTPS2PD    192(AX), Z6
+	VMOVAPD      Z3, Z7
+	VFMADD231PD  Z21, Z6, Z3
+	VSUBPD       Z7, Z3, Z7
+	VFNMADD231PD Z21, Z7, Z6
+	VCVTPS2PD    224(AX), Z7
+	VMOVAPD      Z0, Z22
+	VFMADD231PD  Z21, Z7, Z0
+	VSUBPD       Z22, Z0, Z22
+	VFNMADD231PD Z21, Z22, Z7
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000040, CX
+	CMPQ         CX, $0x00000040
+	JGE          c3fold_loop
 
-fold_done:
-	// Drain the pipeline: folds B and C for the last loads, then fold C.
+c3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
 	VMOVAPD      Z18, Z22
 	VFMADD231PD  Z21, Z8, Z18
 	VSUBPD       Z22, Z18, Z22
@@ -840,7 +1883,7 @@ fold_done:
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD  mA+24(FP), Z4
+	VBROADCASTSD  mA+56(FP), Z4
 	VSUBPD        Z4, Z1, Z1
 	VSUBPD        Z4, Z2, Z2
 	VSUBPD        Z4, Z3, Z3
@@ -854,8 +1897,8 @@ fold_done:
 	VADDPD        X0, X1, X1
 	VPERMILPD     $0x01, X1, X0
 	VADDSD        X0, X1, X1
-	VMOVSD        X1, a+48(FP)
-	VBROADCASTSD  mB+32(FP), Z0
+	VMOVSD        X1, a+80(FP)
+	VBROADCASTSD  mB+64(FP), Z0
 	VSUBPD        Z0, Z14, Z14
 	VSUBPD        Z0, Z15, Z15
 	VSUBPD        Z0, Z16, Z16
@@ -869,8 +1912,8 @@ fold_done:
 	VADDPD        X0, X14, X14
 	VPERMILPD     $0x01, X14, X0
 	VADDSD        X0, X14, X14
-	VMOVSD        X14, b+56(FP)
-	VBROADCASTSD  mC+40(FP), Z0
+	VMOVSD        X14, b+88(FP)
+	VBROADCASTSD  mC+72(FP), Z0
 	VSUBPD        Z0, Z18, Z18
 	VSUBPD        Z0, Z19, Z19
 	VSUBPD        Z0, Z20, Z20
@@ -884,7 +1927,7 @@ fold_done:
 	VADDPD        X0, X18, X18
 	VPERMILPD     $0x01, X18, X0
 	VADDSD        X0, X18, X18
-	VMOVSD        X18, c+64(FP)
+	VMOVSD        X18, c+96(FP)
 	VEXTRACTF64X4 $0x01, Z12, Y0
 	VPORQ         Y0, Y12, Y12
 	VEXTRACTF32X4 $0x01, Y12, X0
@@ -894,74 +1937,414 @@ fold_done:
 	VMOVQ         X12, AX
 	MOVQ          $0x7fffffffffffffff, CX
 	ANDQ          CX, AX
-	MOVQ          AX, resid+72(FP)
+	MOVQ          AX, resid+104(FP)
 	VZEROUPPER
 	RET
 
-// func reproMaxF64AVX512(x []float64) uint32
-// Requires: AVX, AVX2, AVX512F, AVX512VL
-TEXT ·reproMaxF64AVX512(SB), NOSPLIT, $0-28
+x3:
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
-	MOVQ         $0x7ff0000000000000, DX
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Z0
+	VMOVAPD      Z0, Z1
+	VMOVAPD      Z0, Z2
+	VMOVAPD      Z0, Z3
+	VMOVAPD      Z0, Z14
+	VBROADCASTSD mB+64(FP), Z0
+	VMOVAPD      Z0, Z16
+	VMOVAPD      Z0, Z18
+	VMOVAPD      Z0, Z20
+	VMOVAPD      Z0, Z22
+	VBROADCASTSD mC+72(FP), Z0
+	VMOVAPD      Z0, Z24
+	VMOVAPD      Z0, Z25
+	VMOVAPD      Z0, Z26
+	VMOVAPD      Z0, Z27
+	VPXORQ       Z4, Z4, Z4
+	VPXORQ       Z5, Z5, Z5
+	VPXORQ       Z6, Z6, Z6
+	VPXORQ       Z7, Z7, Z7
+	VPXORQ       Z8, Z8, Z8
+	VPXORQ       Z9, Z9, Z9
+	VPXORQ       Z10, Z10, Z10
+	VPXORQ       Z11, Z11, Z11
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Z28
+	CMPQ         CX, $0x00000040
+	JL           x3fold_done
+
+x3fold_loop:
+	PREFETCHT1   (DX)
+	PREFETCHT1   64(DX)
+	PREFETCHT1   128(DX)
+	PREFETCHT1   192(DX)
+	ADDQ         $0x00000100, DX
+	VADDPD       Z8, Z24, Z24
+	VADDPD       Z9, Z25, Z25
+	VADDPD       Z10, Z26, Z26
+	VADDPD       Z11, Z27, Z27
+	VADDPD       Z4, Z16, Z17
+	VFMSUB231PD  Z28, Z17, Z16
+	VFNMADD231PD Z28, Z16, Z4
+	VADDPD       Z5, Z18, Z19
+	VFMSUB231PD  Z28, Z19, Z18
+	VFNMADD231PD Z28, Z18, Z5
+	VADDPD       Z6, Z20, Z21
+	VFMSUB231PD  Z28, Z21, Z20
+	VFNMADD231PD Z28, Z20, Z6
+	VADDPD       Z7, Z22, Z23
+	VFMSUB231PD  Z28, Z23, Z22
+	VFNMADD231PD Z28, Z22, Z7
+	VCVTPS2PD    (AX), Z8
+	VADDPD       Z8, Z1, Z0
+	VFMSUB231PD  Z28, Z0, Z1
+	VFNMADD231PD Z28, Z1, Z8
+	VCVTPS2PD    32(AX), Z9
+	VADDPD       Z9, Z2, Z12
+	VFMSUB231PD  Z28, Z12, Z2
+	VFNMADD231PD Z28, Z2, Z9
+	VCVTPS2PD    64(AX), Z10
+	VADDPD       Z10, Z3, Z13
+	VFMSUB231PD  Z28, Z13, Z3
+	VFNMADD231PD Z28, Z3, Z10
+	VCVTPS2PD    96(AX), Z11
+	VADDPD       Z11, Z14, Z15
+	VFMSUB231PD  Z28, Z15, Z14
+	VFNMADD231PD Z28, Z14, Z11
+	VADDPD       Z4, Z24, Z24
+	VADDPD       Z5, Z25, Z25
+	VADDPD       Z6, Z26, Z26
+	VADDPD       Z7, Z27, Z27
+	VADDPD       Z8, Z17, Z16
+	VFMSUB231PD  Z28, Z16, Z17
+	VFNMADD231PD Z28, Z17, Z8
+	VADDPD       Z9, Z19, Z18
+	VFMSUB231PD  Z28, Z18, Z19
+	VFNMADD231PD Z28, Z19, Z9
+	VADDPD       Z10, Z21, Z20
+	VFMSUB231PD  Z28, Z20, Z21
+	VFNMADD231PD Z28, Z21, Z10
+	VADDPD       Z11, Z23, Z22
+	VFMSUB231PD  Z28, Z22, Z23
+	VFNMADD231PD Z28, Z23, Z11
+	VCVTPS2PD    128(AX), Z4
+	VADDPD       Z4, Z0, Z1
+	VFMSUB231PD  Z28, Z1, Z0
+	VFNMADD231PD Z28, Z0, Z4
+	VCVTPS2PD    160(AX), Z5
+	VADDPD       Z5, Z12, Z2
+	VFMSUB231PD  Z28, Z2, Z12
+	VFNMADD231PD Z28, Z12, Z5
+	VCVTPS2PD    192(AX), Z6
+	VADDPD       Z6, Z13, Z3
+	VFMSUB231PD  Z28, Z3, Z13
+	VFNMADD231PD Z28, Z13, Z6
+	VCVTPS2PD    224(AX), Z7
+	VADDPD       Z7, Z15, Z14
+	VFMSUB231PD  Z28, Z14, Z15
+	VFNMADD231PD Z28, Z15, Z7
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000040, CX
+	CMPQ         CX, $0x00000040
+	JGE          x3fold_loop
+
+x3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD       Z8, Z24, Z24
+	VADDPD       Z9, Z25, Z25
+	VADDPD       Z10, Z26, Z26
+	VADDPD       Z11, Z27, Z27
+	VADDPD       Z4, Z16, Z17
+	VFMSUB231PD  Z28, Z17, Z16
+	VFNMADD231PD Z28, Z16, Z4
+	VADDPD       Z5, Z18, Z19
+	VFMSUB231PD  Z28, Z19, Z18
+	VFNMADD231PD Z28, Z18, Z5
+	VADDPD       Z6, Z20, Z21
+	VFMSUB231PD  Z28, Z21, Z20
+	VFNMADD231PD Z28, Z20, Z6
+	VADDPD       Z7, Z22, Z23
+	VFMSUB231PD  Z28, Z23, Z22
+	VFNMADD231PD Z28, Z22, Z7
+	VADDPD       Z4, Z24, Z24
+	VADDPD       Z5, Z25, Z25
+	VADDPD       Z6, Z26, Z26
+	VADDPD       Z7, Z27, Z27
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD  mA+56(FP), Z0
+	VSUBPD        Z0, Z1, Z1
+	VSUBPD        Z0, Z2, Z2
+	VSUBPD        Z0, Z3, Z3
+	VSUBPD        Z0, Z14, Z14
+	VADDPD        Z3, Z1, Z1
+	VADDPD        Z14, Z2, Z2
+	VADDPD        Z2, Z1, Z1
+	VEXTRACTF64X4 $0x01, Z1, Y0
+	VADDPD        Y0, Y1, Y1
+	VEXTRACTF32X4 $0x01, Y1, X0
+	VADDPD        X0, X1, X1
+	VPERMILPD     $0x01, X1, X0
+	VADDSD        X0, X1, X1
+	VMOVSD        X1, a+80(FP)
+	VBROADCASTSD  mB+64(FP), Z0
+	VSUBPD        Z0, Z17, Z17
+	VSUBPD        Z0, Z19, Z19
+	VSUBPD        Z0, Z21, Z21
+	VSUBPD        Z0, Z23, Z23
+	VADDPD        Z21, Z17, Z17
+	VADDPD        Z23, Z19, Z19
+	VADDPD        Z19, Z17, Z17
+	VEXTRACTF64X4 $0x01, Z17, Y0
+	VADDPD        Y0, Y17, Y17
+	VEXTRACTF32X4 $0x01, Y17, X0
+	VADDPD        X0, X17, X17
+	VPERMILPD     $0x01, X17, X0
+	VADDSD        X0, X17, X17
+	VMOVSD        X17, b+88(FP)
+	VBROADCASTSD  mC+72(FP), Z0
+	VSUBPD        Z0, Z24, Z24
+	VSUBPD        Z0, Z25, Z25
+	VSUBPD        Z0, Z26, Z26
+	VSUBPD        Z0, Z27, Z27
+	VADDPD        Z26, Z24, Z24
+	VADDPD        Z27, Z25, Z25
+	VADDPD        Z25, Z24, Z24
+	VEXTRACTF64X4 $0x01, Z24, Y0
+	VADDPD        Y0, Y24, Y24
+	VEXTRACTF32X4 $0x01, Y24, X0
+	VADDPD        X0, X24, X24
+	VPERMILPD     $0x01, X24, X0
+	VADDSD        X0, X24, X24
+	VMOVSD        X24, c+96(FP)
+	XORQ          AX, AX
+	MOVQ          AX, resid+104(FP)
+	VZEROUPPER
+	RET
+
+x2:
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Z0
+	VMOVAPD      Z0, Z1
+	VMOVAPD      Z0, Z2
+	VMOVAPD      Z0, Z3
+	VMOVAPD      Z0, Z10
+	VBROADCASTSD mB+64(FP), Z0
+	VMOVAPD      Z0, Z12
+	VMOVAPD      Z0, Z13
+	VMOVAPD      Z0, Z14
+	VMOVAPD      Z0, Z15
+	VPXORQ       Z4, Z4, Z4
+	VPXORQ       Z5, Z5, Z5
+	VPXORQ       Z6, Z6, Z6
+	VPXORQ       Z7, Z7, Z7
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Z16
+	CMPQ         CX, $0x00000040
+	JL           x2fold_done
+
+x2fold_loop:
+	PREFETCHT1   (DX)
+	PREFETCHT1   64(DX)
+	PREFETCHT1   128(DX)
+	PREFETCHT1   192(DX)
+	ADDQ         $0x00000100, DX
+	VADDPD       Z4, Z12, Z12
+	VADDPD       Z5, Z13, Z13
+	VADDPD       Z6, Z14, Z14
+	VADDPD       Z7, Z15, Z15
+	VCVTPS2PD    (AX), Z4
+	VADDPD       Z4, Z1, Z0
+	VFMSUB231PD  Z16, Z0, Z1
+	VFNMADD231PD Z16, Z1, Z4
+	VCVTPS2PD    32(AX), Z5
+	VADDPD       Z5, Z2, Z8
+	VFMSUB231PD  Z16, Z8, Z2
+	VFNMADD231PD Z16, Z2, Z5
+	VCVTPS2PD    64(AX), Z6
+	VADDPD       Z6, Z3, Z9
+	VFMSUB231PD  Z16, Z9, Z3
+	VFNMADD231PD Z16, Z3, Z6
+	VCVTPS2PD    96(AX), Z7
+	VADDPD       Z7, Z10, Z11
+	VFMSUB231PD  Z16, Z11, Z10
+	VFNMADD231PD Z16, Z10, Z7
+	VADDPD       Z4, Z12, Z12
+	VADDPD       Z5, Z13, Z13
+	VADDPD       Z6, Z14, Z14
+	VADDPD       Z7, Z15, Z15
+	VCVTPS2PD    128(AX), Z4
+	VADDPD       Z4, Z0, Z1
+	VFMSUB231PD  Z16, Z1, Z0
+	VFNMADD231PD Z16, Z0, Z4
+	VCVTPS2PD    160(AX), Z5
+	VADDPD       Z5, Z8, Z2
+	VFMSUB231PD  Z16, Z2, Z8
+	VFNMADD231PD Z16, Z8, Z5
+	VCVTPS2PD    192(AX), Z6
+	VADDPD       Z6, Z9, Z3
+	VFMSUB231PD  Z16, Z3, Z9
+	VFNMADD231PD Z16, Z9, Z6
+	VCVTPS2PD    224(AX), Z7
+	VADDPD       Z7, Z11, Z10
+	VFMSUB231PD  Z16, Z10, Z11
+	VFNMADD231PD Z16, Z11, Z7
+	ADDQ         $0x00000100, AX
+	SUBQ         $0x00000040, CX
+	CMPQ         CX, $0x00000040
+	JGE          x2fold_loop
+
+x2fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD Z4, Z12, Z12
+	VADDPD Z5, Z13, Z13
+	VADDPD Z6, Z14, Z14
+	VADDPD Z7, Z15, Z15
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD  mA+56(FP), Z0
+	VSUBPD        Z0, Z1, Z1
+	VSUBPD        Z0, Z2, Z2
+	VSUBPD        Z0, Z3, Z3
+	VSUBPD        Z0, Z10, Z10
+	VADDPD        Z3, Z1, Z1
+	VADDPD        Z10, Z2, Z2
+	VADDPD        Z2, Z1, Z1
+	VEXTRACTF64X4 $0x01, Z1, Y0
+	VADDPD        Y0, Y1, Y1
+	VEXTRACTF32X4 $0x01, Y1, X0
+	VADDPD        X0, X1, X1
+	VPERMILPD     $0x01, X1, X0
+	VADDSD        X0, X1, X1
+	VMOVSD        X1, a+80(FP)
+	VBROADCASTSD  mB+64(FP), Z0
+	VSUBPD        Z0, Z12, Z12
+	VSUBPD        Z0, Z13, Z13
+	VSUBPD        Z0, Z14, Z14
+	VSUBPD        Z0, Z15, Z15
+	VADDPD        Z14, Z12, Z12
+	VADDPD        Z15, Z13, Z13
+	VADDPD        Z13, Z12, Z12
+	VEXTRACTF64X4 $0x01, Z12, Y0
+	VADDPD        Y0, Y12, Y12
+	VEXTRACTF32X4 $0x01, Y12, X0
+	VADDPD        X0, X12, X12
+	VPERMILPD     $0x01, X12, X0
+	VADDSD        X0, X12, X12
+	VMOVSD        X12, b+88(FP)
+	XORQ          AX, AX
+	MOVQ          AX, c+96(FP)
+	XORQ          AX, AX
+	MOVQ          AX, resid+104(FP)
+	VZEROUPPER
+	RET
+
+// func reproRangeF64AVX512(x []float64) (hi uint32, lo uint32)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·reproRangeF64AVX512(SB), NOSPLIT, $0-32
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         $0x7fffffffffffffff, DX
 	VMOVQ        DX, X0
 	VPBROADCASTQ X0, Z0
-	VPXORQ       Z1, Z1, Z1
+	VPTERNLOGD   $0xff, Z1, Z1, Z1
 	VPXORQ       Z2, Z2, Z2
-	VPXORQ       Z3, Z3, Z3
+	VMOVAPD      Z1, Z3
 	VPXORQ       Z4, Z4, Z4
+	VMOVAPD      Z1, Z5
+	VPXORQ       Z6, Z6, Z6
+	VMOVAPD      Z1, Z7
+	VPXORQ       Z8, Z8, Z8
+	VMOVAPD      Z1, Z9
 	CMPQ         CX, $0x00000020
-	JL           max_done
+	JL           range_done
 
-max_loop:
-	VPANDQ  (AX), Z0, Z5
-	VPMAXUD Z5, Z1, Z1
-	VPANDQ  64(AX), Z0, Z5
-	VPMAXUD Z5, Z2, Z2
-	VPANDQ  128(AX), Z0, Z5
-	VPMAXUD Z5, Z3, Z3
-	VPANDQ  192(AX), Z0, Z5
-	VPMAXUD Z5, Z4, Z4
+range_loop:
+	VPANDQ  (AX), Z0, Z10
+	VPMAXUD Z10, Z2, Z2
+	VPADDQ  Z1, Z10, Z10
+	VPMINUD Z10, Z3, Z3
+	VPANDQ  64(AX), Z0, Z10
+	VPMAXUD Z10, Z4, Z4
+	VPADDQ  Z1, Z10, Z10
+	VPMINUD Z10, Z5, Z5
+	VPANDQ  128(AX), Z0, Z10
+	VPMAXUD Z10, Z6, Z6
+	VPADDQ  Z1, Z10, Z10
+	VPMINUD Z10, Z7, Z7
+	VPANDQ  192(AX), Z0, Z10
+	VPMAXUD Z10, Z8, Z8
+	VPADDQ  Z1, Z10, Z10
+	VPMINUD Z10, Z9, Z9
 	ADDQ    $0x00000100, AX
 	SUBQ    $0x00000020, CX
 	CMPQ    CX, $0x00000020
-	JGE     max_loop
+	JGE     range_loop
 
-max_done:
-	// The fields are in the high dwords (float64) or every dword (float32), the rest is zero:
-	// the largest dword of all is the answer.
-	VPMAXUD       Z3, Z1, Z1
+range_done:
+	VPMAXUD       Z6, Z2, Z2
+	VPMAXUD       Z8, Z4, Z4
 	VPMAXUD       Z4, Z2, Z2
-	VPMAXUD       Z2, Z1, Z1
-	VEXTRACTF64X4 $0x01, Z1, Y0
-	VPMAXUD       Y0, Y1, Y1
-	VEXTRACTF32X4 $0x01, Y1, X0
-	VPMAXUD       X0, X1, X1
-	VPSHUFD       $0x4e, X1, X0
-	VPMAXUD       X0, X1, X1
-	VPSHUFD       $0xb1, X1, X0
-	VPMAXUD       X0, X1, X1
-	VMOVD         X1, AX
-	MOVL          AX, ret+24(FP)
+	VEXTRACTF64X4 $0x01, Z2, Y0
+	VPMAXUD       Y0, Y2, Y2
+	VEXTRACTF32X4 $0x01, Y2, X0
+	VPMAXUD       X0, X2, X2
+
+	// Only the high dwords count: copy each over its low dword.
+	VPSHUFD       $0xf5, X2, X2
+	VPSHUFD       $0x4e, X2, X0
+	VPMAXUD       X0, X2, X2
+	VPSHUFD       $0xb1, X2, X0
+	VPMAXUD       X0, X2, X2
+	VMOVD         X2, AX
+	MOVL          AX, hi+24(FP)
+	VPMINUD       Z7, Z3, Z3
+	VPMINUD       Z9, Z5, Z5
+	VPMINUD       Z5, Z3, Z3
+	VEXTRACTF64X4 $0x01, Z3, Y0
+	VPMINUD       Y0, Y3, Y3
+	VEXTRACTF32X4 $0x01, Y3, X0
+	VPMINUD       X0, X3, X3
+
+	// Only the high dwords count: copy each over its low dword.
+	VPSHUFD $0xf5, X3, X3
+	VPSHUFD $0x4e, X3, X0
+	VPMINUD X0, X3, X3
+	VPSHUFD $0xb1, X3, X0
+	VPMINUD X0, X3, X3
+	VMOVD   X3, AX
+	MOVL    AX, lo+28(FP)
 	VZEROUPPER
 	RET
 
-// func reproFoldF64FMAAVX512(x []float64, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
-// Requires: AVX, AVX512DQ, AVX512F, AVX512VL
-TEXT ·reproFoldF64FMAAVX512(SB), NOSPLIT, $0-80
+// func reproFoldF64FMAAVX512(x []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·reproFoldF64FMAAVX512(SB), NOSPLIT, $0-112
+	MOVQ         plan+48(FP), AX
+	CMPQ         AX, $0x00000001
+	JE           x3
+	CMPQ         AX, $0x00000002
+	JE           x2
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
-	VBROADCASTSD mA+24(FP), Z0
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Z0
 	VMOVAPD      Z0, Z1
 	VMOVAPD      Z0, Z2
 	VMOVAPD      Z0, Z3
 	VMOVAPD      Z0, Z0
-	VBROADCASTSD mB+32(FP), Z13
+	VBROADCASTSD mB+64(FP), Z13
 	VMOVAPD      Z13, Z14
 	VMOVAPD      Z13, Z15
 	VMOVAPD      Z13, Z16
 	VMOVAPD      Z13, Z13
-	VBROADCASTSD mC+40(FP), Z17
+	VBROADCASTSD mC+72(FP), Z17
 	VMOVAPD      Z17, Z18
 	VMOVAPD      Z17, Z19
 	VMOVAPD      Z17, Z20
@@ -975,13 +2358,22 @@ TEXT ·reproFoldF64FMAAVX512(SB), NOSPLIT, $0-80
 	VPXORQ       Z10, Z10, Z10
 	VPXORQ       Z11, Z11, Z11
 	VPXORQ       Z12, Z12, Z12
-	MOVQ         $0x3ff0000000000000, DX
-	VMOVQ        DX, X21
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X21
 	VPBROADCASTQ X21, Z21
-	CMPQ         CX, $0x00000020
-	JL           fold_done
+	CMPQ         CX, $0x00000040
+	JL           c3fold_done
 
-fold_loop:
+c3fold_loop:
+	PREFETCHT1   (DX)
+	PREFETCHT1   64(DX)
+	PREFETCHT1   128(DX)
+	PREFETCHT1   192(DX)
+	PREFETCHT1   256(DX)
+	PREFETCHT1   320(DX)
+	PREFETCHT1   384(DX)
+	PREFETCHT1   448(DX)
+	ADDQ         $0x00000200, DX
 	VMOVAPD      Z18, Z22
 	VFMADD231PD  Z21, Z8, Z18
 	VSUBPD       Z22, Z18, Z22
@@ -1042,13 +2434,73 @@ fold_loop:
 	VFMADD231PD  Z21, Z7, Z0
 	VSUBPD       Z22, Z0, Z22
 	VFNMADD231PD Z21, Z22, Z7
-	ADDQ         $0x00000100, AX
-	SUBQ         $0x00000020, CX
-	CMPQ         CX, $0x00000020
-	JGE          fold_loop
+	VMOVAPD      Z18, Z22
+	VFMADD231PD  Z21, Z8, Z18
+	VSUBPD       Z22, Z18, Z22
+	VSUBPD       Z22, Z8, Z8
+	VORPD        Z8, Z12, Z12
+	VMOVAPD      Z19, Z8
+	VFMADD231PD  Z21, Z9, Z19
+	VSUBPD       Z8, Z19, Z8
+	VSUBPD       Z8, Z9, Z9
+	VORPD        Z9, Z12, Z12
+	VMOVAPD      Z20, Z8
+	VFMADD231PD  Z21, Z10, Z20
+	VSUBPD       Z8, Z20, Z8
+	VSUBPD       Z8, Z10, Z10
+	VORPD        Z10, Z12, Z12
+	VMOVAPD      Z17, Z8
+	VFMADD231PD  Z21, Z11, Z17
+	VSUBPD       Z8, Z17, Z8
+	VSUBPD       Z8, Z11, Z11
+	VORPD        Z11, Z12, Z12
+	VMOVAPD      Z14, Z8
+	VFMADD231PD  Z21, Z4, Z14
+	VSUBPD       Z8, Z14, Z8
+	VFNMADD231PD Z21, Z8, Z4
+	VMOVAPD      Z4, Z8
+	VMOVAPD      Z15, Z4
+	VFMADD231PD  Z21, Z5, Z15
+	VSUBPD       Z4, Z15, Z4
+	VFNMADD231PD Z21, Z4, Z5
+	VMOVAPD      Z5, Z9
+	VMOVAPD      Z16, Z4
+	VFMADD231PD  Z21, Z6, Z16
+	VSUBPD       Z4, Z16, Z4
+	VFNMADD231PD Z21, Z4, Z6
+	VMOVAPD      Z6, Z10
+	VMOVAPD      Z13, Z4
+	VFMADD231PD  Z21, Z7, Z13
+	VSUBPD       Z4, Z13, Z4
+	VFNMADD231PD Z21, Z4, Z7
+	VMOVAPD      Z7, Z11
+	VMOVUPD      256(AX), Z4
+	VMOVAPD      Z1, Z5
+	VFMADD231PD  Z21, Z4, Z1
+	VSUBPD       Z5, Z1, Z5
+	VFNMADD231PD Z21, Z5, Z4
+	VMOVUPD      320(AX), Z5
+	VMOVAPD      Z2, Z6
+	VFMADD231PD  Z21, Z5, Z2
+	VSUBPD       Z6, Z2, Z6
+	VFNMADD231PD Z21, Z6, Z5
+	VMOVUPD      384(AX), Z6
+	VMOVAPD      Z3, Z7
+	VFMADD231PD  Z21, Z6, Z3
+	VSUBPD       Z7, Z3, Z7
+	VFNMADD231PD Z21, Z7, Z6
+	VMOVUPD      448(AX), Z7
+	VMOVAPD      Z0, Z22
+	VFMADD231PD  Z21, Z7, Z0
+	VSUBPD       Z22, Z0, Z22
+	VFNMADD231PD Z21, Z22, Z7
+	ADDQ         $0x00000200, AX
+	SUBQ         $0x00000040, CX
+	CMPQ         CX, $0x00000040
+	JGE          c3fold_loop
 
-fold_done:
-	// Drain the pipeline: folds B and C for the last loads, then fold C.
+c3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
 	VMOVAPD      Z18, Z22
 	VFMADD231PD  Z21, Z8, Z18
 	VSUBPD       Z22, Z18, Z22
@@ -1112,7 +2564,7 @@ fold_done:
 
 	// Each lane's change is exact and all of them together stay below 2^50 grid units:
 	// these sums are exact in any order.
-	VBROADCASTSD  mA+24(FP), Z4
+	VBROADCASTSD  mA+56(FP), Z4
 	VSUBPD        Z4, Z1, Z1
 	VSUBPD        Z4, Z2, Z2
 	VSUBPD        Z4, Z3, Z3
@@ -1126,8 +2578,8 @@ fold_done:
 	VADDPD        X0, X1, X1
 	VPERMILPD     $0x01, X1, X0
 	VADDSD        X0, X1, X1
-	VMOVSD        X1, a+48(FP)
-	VBROADCASTSD  mB+32(FP), Z0
+	VMOVSD        X1, a+80(FP)
+	VBROADCASTSD  mB+64(FP), Z0
 	VSUBPD        Z0, Z14, Z14
 	VSUBPD        Z0, Z15, Z15
 	VSUBPD        Z0, Z16, Z16
@@ -1141,8 +2593,8 @@ fold_done:
 	VADDPD        X0, X14, X14
 	VPERMILPD     $0x01, X14, X0
 	VADDSD        X0, X14, X14
-	VMOVSD        X14, b+56(FP)
-	VBROADCASTSD  mC+40(FP), Z0
+	VMOVSD        X14, b+88(FP)
+	VBROADCASTSD  mC+72(FP), Z0
 	VSUBPD        Z0, Z18, Z18
 	VSUBPD        Z0, Z19, Z19
 	VSUBPD        Z0, Z20, Z20
@@ -1156,7 +2608,7 @@ fold_done:
 	VADDPD        X0, X18, X18
 	VPERMILPD     $0x01, X18, X0
 	VADDSD        X0, X18, X18
-	VMOVSD        X18, c+64(FP)
+	VMOVSD        X18, c+96(FP)
 	VEXTRACTF64X4 $0x01, Z12, Y0
 	VPORQ         Y0, Y12, Y12
 	VEXTRACTF32X4 $0x01, Y12, X0
@@ -1166,7 +2618,319 @@ fold_done:
 	VMOVQ         X12, AX
 	MOVQ          $0x7fffffffffffffff, CX
 	ANDQ          CX, AX
-	MOVQ          AX, resid+72(FP)
+	MOVQ          AX, resid+104(FP)
+	VZEROUPPER
+	RET
+
+x3:
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Z0
+	VMOVAPD      Z0, Z1
+	VMOVAPD      Z0, Z2
+	VMOVAPD      Z0, Z3
+	VMOVAPD      Z0, Z14
+	VBROADCASTSD mB+64(FP), Z0
+	VMOVAPD      Z0, Z16
+	VMOVAPD      Z0, Z18
+	VMOVAPD      Z0, Z20
+	VMOVAPD      Z0, Z22
+	VBROADCASTSD mC+72(FP), Z0
+	VMOVAPD      Z0, Z24
+	VMOVAPD      Z0, Z25
+	VMOVAPD      Z0, Z26
+	VMOVAPD      Z0, Z27
+	VPXORQ       Z4, Z4, Z4
+	VPXORQ       Z5, Z5, Z5
+	VPXORQ       Z6, Z6, Z6
+	VPXORQ       Z7, Z7, Z7
+	VPXORQ       Z8, Z8, Z8
+	VPXORQ       Z9, Z9, Z9
+	VPXORQ       Z10, Z10, Z10
+	VPXORQ       Z11, Z11, Z11
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Z28
+	CMPQ         CX, $0x00000040
+	JL           x3fold_done
+
+x3fold_loop:
+	PREFETCHT1   (DX)
+	PREFETCHT1   64(DX)
+	PREFETCHT1   128(DX)
+	PREFETCHT1   192(DX)
+	PREFETCHT1   256(DX)
+	PREFETCHT1   320(DX)
+	PREFETCHT1   384(DX)
+	PREFETCHT1   448(DX)
+	ADDQ         $0x00000200, DX
+	VADDPD       Z8, Z24, Z24
+	VADDPD       Z9, Z25, Z25
+	VADDPD       Z10, Z26, Z26
+	VADDPD       Z11, Z27, Z27
+	VADDPD       Z4, Z16, Z17
+	VFMSUB231PD  Z28, Z17, Z16
+	VFNMADD231PD Z28, Z16, Z4
+	VADDPD       Z5, Z18, Z19
+	VFMSUB231PD  Z28, Z19, Z18
+	VFNMADD231PD Z28, Z18, Z5
+	VADDPD       Z6, Z20, Z21
+	VFMSUB231PD  Z28, Z21, Z20
+	VFNMADD231PD Z28, Z20, Z6
+	VADDPD       Z7, Z22, Z23
+	VFMSUB231PD  Z28, Z23, Z22
+	VFNMADD231PD Z28, Z22, Z7
+	VMOVUPD      (AX), Z8
+	VADDPD       Z8, Z1, Z0
+	VFMSUB231PD  Z28, Z0, Z1
+	VFNMADD231PD Z28, Z1, Z8
+	VMOVUPD      64(AX), Z9
+	VADDPD       Z9, Z2, Z12
+	VFMSUB231PD  Z28, Z12, Z2
+	VFNMADD231PD Z28, Z2, Z9
+	VMOVUPD      128(AX), Z10
+	VADDPD       Z10, Z3, Z13
+	VFMSUB231PD  Z28, Z13, Z3
+	VFNMADD231PD Z28, Z3, Z10
+	VMOVUPD      192(AX), Z11
+	VADDPD       Z11, Z14, Z15
+	VFMSUB231PD  Z28, Z15, Z14
+	VFNMADD231PD Z28, Z14, Z11
+	VADDPD       Z4, Z24, Z24
+	VADDPD       Z5, Z25, Z25
+	VADDPD       Z6, Z26, Z26
+	VADDPD       Z7, Z27, Z27
+	VADDPD       Z8, Z17, Z16
+	VFMSUB231PD  Z28, Z16, Z17
+	VFNMADD231PD Z28, Z17, Z8
+	VADDPD       Z9, Z19, Z18
+	VFMSUB231PD  Z28, Z18, Z19
+	VFNMADD231PD Z28, Z19, Z9
+	VADDPD       Z10, Z21, Z20
+	VFMSUB231PD  Z28, Z20, Z21
+	VFNMADD231PD Z28, Z21, Z10
+	VADDPD       Z11, Z23, Z22
+	VFMSUB231PD  Z28, Z22, Z23
+	VFNMADD231PD Z28, Z23, Z11
+	VMOVUPD      256(AX), Z4
+	VADDPD       Z4, Z0, Z1
+	VFMSUB231PD  Z28, Z1, Z0
+	VFNMADD231PD Z28, Z0, Z4
+	VMOVUPD      320(AX), Z5
+	VADDPD       Z5, Z12, Z2
+	VFMSUB231PD  Z28, Z2, Z12
+	VFNMADD231PD Z28, Z12, Z5
+	VMOVUPD      384(AX), Z6
+	VADDPD       Z6, Z13, Z3
+	VFMSUB231PD  Z28, Z3, Z13
+	VFNMADD231PD Z28, Z13, Z6
+	VMOVUPD      448(AX), Z7
+	VADDPD       Z7, Z15, Z14
+	VFMSUB231PD  Z28, Z14, Z15
+	VFNMADD231PD Z28, Z15, Z7
+	ADDQ         $0x00000200, AX
+	SUBQ         $0x00000040, CX
+	CMPQ         CX, $0x00000040
+	JGE          x3fold_loop
+
+x3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD       Z8, Z24, Z24
+	VADDPD       Z9, Z25, Z25
+	VADDPD       Z10, Z26, Z26
+	VADDPD       Z11, Z27, Z27
+	VADDPD       Z4, Z16, Z17
+	VFMSUB231PD  Z28, Z17, Z16
+	VFNMADD231PD Z28, Z16, Z4
+	VADDPD       Z5, Z18, Z19
+	VFMSUB231PD  Z28, Z19, Z18
+	VFNMADD231PD Z28, Z18, Z5
+	VADDPD       Z6, Z20, Z21
+	VFMSUB231PD  Z28, Z21, Z20
+	VFNMADD231PD Z28, Z20, Z6
+	VADDPD       Z7, Z22, Z23
+	VFMSUB231PD  Z28, Z23, Z22
+	VFNMADD231PD Z28, Z22, Z7
+	VADDPD       Z4, Z24, Z24
+	VADDPD       Z5, Z25, Z25
+	VADDPD       Z6, Z26, Z26
+	VADDPD       Z7, Z27, Z27
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD  mA+56(FP), Z0
+	VSUBPD        Z0, Z1, Z1
+	VSUBPD        Z0, Z2, Z2
+	VSUBPD        Z0, Z3, Z3
+	VSUBPD        Z0, Z14, Z14
+	VADDPD        Z3, Z1, Z1
+	VADDPD        Z14, Z2, Z2
+	VADDPD        Z2, Z1, Z1
+	VEXTRACTF64X4 $0x01, Z1, Y0
+	VADDPD        Y0, Y1, Y1
+	VEXTRACTF32X4 $0x01, Y1, X0
+	VADDPD        X0, X1, X1
+	VPERMILPD     $0x01, X1, X0
+	VADDSD        X0, X1, X1
+	VMOVSD        X1, a+80(FP)
+	VBROADCASTSD  mB+64(FP), Z0
+	VSUBPD        Z0, Z17, Z17
+	VSUBPD        Z0, Z19, Z19
+	VSUBPD        Z0, Z21, Z21
+	VSUBPD        Z0, Z23, Z23
+	VADDPD        Z21, Z17, Z17
+	VADDPD        Z23, Z19, Z19
+	VADDPD        Z19, Z17, Z17
+	VEXTRACTF64X4 $0x01, Z17, Y0
+	VADDPD        Y0, Y17, Y17
+	VEXTRACTF32X4 $0x01, Y17, X0
+	VADDPD        X0, X17, X17
+	VPERMILPD     $0x01, X17, X0
+	VADDSD        X0, X17, X17
+	VMOVSD        X17, b+88(FP)
+	VBROADCASTSD  mC+72(FP), Z0
+	VSUBPD        Z0, Z24, Z24
+	VSUBPD        Z0, Z25, Z25
+	VSUBPD        Z0, Z26, Z26
+	VSUBPD        Z0, Z27, Z27
+	VADDPD        Z26, Z24, Z24
+	VADDPD        Z27, Z25, Z25
+	VADDPD        Z25, Z24, Z24
+	VEXTRACTF64X4 $0x01, Z24, Y0
+	VADDPD        Y0, Y24, Y24
+	VEXTRACTF32X4 $0x01, Y24, X0
+	VADDPD        X0, X24, X24
+	VPERMILPD     $0x01, X24, X0
+	VADDSD        X0, X24, X24
+	VMOVSD        X24, c+96(FP)
+	XORQ          AX, AX
+	MOVQ          AX, resid+104(FP)
+	VZEROUPPER
+	RET
+
+x2:
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         pf_base+24(FP), DX
+	VBROADCASTSD mA+56(FP), Z0
+	VMOVAPD      Z0, Z1
+	VMOVAPD      Z0, Z2
+	VMOVAPD      Z0, Z3
+	VMOVAPD      Z0, Z10
+	VBROADCASTSD mB+64(FP), Z0
+	VMOVAPD      Z0, Z12
+	VMOVAPD      Z0, Z13
+	VMOVAPD      Z0, Z14
+	VMOVAPD      Z0, Z15
+	VPXORQ       Z4, Z4, Z4
+	VPXORQ       Z5, Z5, Z5
+	VPXORQ       Z6, Z6, Z6
+	VPXORQ       Z7, Z7, Z7
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X0
+	VPBROADCASTQ X0, Z16
+	CMPQ         CX, $0x00000040
+	JL           x2fold_done
+
+x2fold_loop:
+	PREFETCHT1   (DX)
+	PREFETCHT1   64(DX)
+	PREFETCHT1   128(DX)
+	PREFETCHT1   192(DX)
+	PREFETCHT1   256(DX)
+	PREFETCHT1   320(DX)
+	PREFETCHT1   384(DX)
+	PREFETCHT1   448(DX)
+	ADDQ         $0x00000200, DX
+	VADDPD       Z4, Z12, Z12
+	VADDPD       Z5, Z13, Z13
+	VADDPD       Z6, Z14, Z14
+	VADDPD       Z7, Z15, Z15
+	VMOVUPD      (AX), Z4
+	VADDPD       Z4, Z1, Z0
+	VFMSUB231PD  Z16, Z0, Z1
+	VFNMADD231PD Z16, Z1, Z4
+	VMOVUPD      64(AX), Z5
+	VADDPD       Z5, Z2, Z8
+	VFMSUB231PD  Z16, Z8, Z2
+	VFNMADD231PD Z16, Z2, Z5
+	VMOVUPD      128(AX), Z6
+	VADDPD       Z6, Z3, Z9
+	VFMSUB231PD  Z16, Z9, Z3
+	VFNMADD231PD Z16, Z3, Z6
+	VMOVUPD      192(AX), Z7
+	VADDPD       Z7, Z10, Z11
+	VFMSUB231PD  Z16, Z11, Z10
+	VFNMADD231PD Z16, Z10, Z7
+	VADDPD       Z4, Z12, Z12
+	VADDPD       Z5, Z13, Z13
+	VADDPD       Z6, Z14, Z14
+	VADDPD       Z7, Z15, Z15
+	VMOVUPD      256(AX), Z4
+	VADDPD       Z4, Z0, Z1
+	VFMSUB231PD  Z16, Z1, Z0
+	VFNMADD231PD Z16, Z0, Z4
+	VMOVUPD      320(AX), Z5
+	VADDPD       Z5, Z8, Z2
+	VFMSUB231PD  Z16, Z2, Z8
+	VFNMADD231PD Z16, Z8, Z5
+	VMOVUPD      384(AX), Z6
+	VADDPD       Z6, Z9, Z3
+	VFMSUB231PD  Z16, Z3, Z9
+	VFNMADD231PD Z16, Z9, Z6
+	VMOVUPD      448(AX), Z7
+	VADDPD       Z7, Z11, Z10
+	VFMSUB231PD  Z16, Z10, Z11
+	VFNMADD231PD Z16, Z11, Z7
+	ADDQ         $0x00000200, AX
+	SUBQ         $0x00000040, CX
+	CMPQ         CX, $0x00000040
+	JGE          x2fold_loop
+
+x2fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD Z4, Z12, Z12
+	VADDPD Z5, Z13, Z13
+	VADDPD Z6, Z14, Z14
+	VADDPD Z7, Z15, Z15
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD  mA+56(FP), Z0
+	VSUBPD        Z0, Z1, Z1
+	VSUBPD        Z0, Z2, Z2
+	VSUBPD        Z0, Z3, Z3
+	VSUBPD        Z0, Z10, Z10
+	VADDPD        Z3, Z1, Z1
+	VADDPD        Z10, Z2, Z2
+	VADDPD        Z2, Z1, Z1
+	VEXTRACTF64X4 $0x01, Z1, Y0
+	VADDPD        Y0, Y1, Y1
+	VEXTRACTF32X4 $0x01, Y1, X0
+	VADDPD        X0, X1, X1
+	VPERMILPD     $0x01, X1, X0
+	VADDSD        X0, X1, X1
+	VMOVSD        X1, a+80(FP)
+	VBROADCASTSD  mB+64(FP), Z0
+	VSUBPD        Z0, Z12, Z12
+	VSUBPD        Z0, Z13, Z13
+	VSUBPD        Z0, Z14, Z14
+	VSUBPD        Z0, Z15, Z15
+	VADDPD        Z14, Z12, Z12
+	VADDPD        Z15, Z13, Z13
+	VADDPD        Z13, Z12, Z12
+	VEXTRACTF64X4 $0x01, Z12, Y0
+	VADDPD        Y0, Y12, Y12
+	VEXTRACTF32X4 $0x01, Y12, X0
+	VADDPD        X0, X12, X12
+	VPERMILPD     $0x01, X12, X0
+	VADDSD        X0, X12, X12
+	VMOVSD        X12, b+88(FP)
+	XORQ          AX, AX
+	MOVQ          AX, c+96(FP)
+	XORQ          AX, AX
+	MOVQ          AX, resid+104(FP)
 	VZEROUPPER
 	RET
 

@@ -19,10 +19,17 @@ func archReproMax[T float32 | float64](id reproID, x []T) uint64 {
 	return reproMaxF64(num.Cast[float64](x))
 }
 
+// archReproRange is never called on arm64: NEON has no range kernel, and
+// every block takes the checked folds.
+func archReproRange[T float32 | float64](id reproID, x []T) (hi, lo uint32) {
+	panic("quiver: internal error: no range kernel here")
+}
+
 // archReproFold runs the NEON fold kernel on x, a multiple of its step,
-// with a direct call.
-func archReproFold[T float32 | float64](id reproID, x []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
-	if id != reproNEON {
+// with a direct call; the only plan is reproC3, and pf, the next block, is
+// not prefetched here.
+func archReproFold[T float32 | float64](id reproID, p reproPlan, x, pf []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
+	if id != reproNEON || p != reproC3 {
 		panic("quiver: internal error: no reproducible-sum kernels here")
 	}
 	if num.KindOf[T]() == num.Float32 {

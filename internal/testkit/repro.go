@@ -1,6 +1,7 @@
 package testkit
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -93,4 +94,116 @@ func ReproInputs[T constraints.Float](r *rand.Rand, n int) map[string][]T {
 	}
 	r.Shuffle(len(in["cancel"]), func(i, j int) { in["cancel"][i], in["cancel"][j] = in["cancel"][j], in["cancel"][i] })
 	return in
+}
+
+// ReproProbe is one block of ReproThresholdInputs: the block, and whether
+// its probe value lies one binade below a fold's threshold (Over: the
+// next cheaper way to fold the block would lose the probe's last bit).
+type ReproProbe[T constraints.Float] struct {
+	X    []T
+	Over bool
+}
+
+// ReproThresholdInputs returns blocks of n values (n >= 2) that sit at the
+// thresholds where ADR-105's folds can be cut short. With top the largest
+// exponent field of a block (in T's format), a block whose values other
+// than zero all have an exponent field of at least top-24 (float32:
+// top-53) is on fold B's grid, so that fold B is a plain addition and fold
+// C is not needed; at least top-63 (float32: top-92), on fold C's grid.
+// Each block holds one value at top, one probe with an odd significand
+// (its last bit counts) at a threshold or one binade below it, or a
+// subnormal, values between the threshold and top with random odd
+// significands (none with a bit as low as the probe's), and, in the
+// "zeros" variants, zeros of both signs; in the "cancel" variants every
+// value but the probe comes with its negation, so that the sum is the
+// probe and a lost last bit shows in the rounded result. The tops include fields where
+// the grids are clamped at the smallest subnormal and fields next to the
+// largest the folds take.
+func ReproThresholdInputs[T constraints.Float](r *rand.Rand, n int) map[string]ReproProbe[T] {
+	f32 := num.KindOf[T]() == num.Float32
+	mantBits, spanB, spanC := 52, 24, 63
+	tops := []int{1023, 1500, 2000, 2031, 100, 64, 40, 26, 25, 10, 1}
+	if f32 {
+		mantBits, spanB, spanC = 23, 53, 92
+		tops = []int{127, 200, 254, 100, 60, 54, 30, 10, 1}
+	}
+	mk := func(field int, mant uint64, neg bool) T {
+		var v T
+		if f32 {
+			v = T(math.Float32frombits(uint32(field)<<23 | uint32(mant)))
+		} else {
+			v = T(math.Float64frombits(uint64(field)<<52 | mant))
+		}
+		if neg {
+			v = -v
+		}
+		return v
+	}
+	randMant := func() uint64 { return r.Uint64() & (1<<mantBits - 1) }
+	out := map[string]ReproProbe[T]{}
+	for _, top := range tops {
+		// A probe at field (0: a subnormal) among values at fill or
+		// above, so that no other value has a bit as low as the probe's.
+		type probe struct {
+			name        string
+			field, fill int
+			over        bool
+		}
+		var probes []probe
+		tB, tC := max(top-spanB, 1), max(top-spanC, 1)
+		for _, p := range []struct {
+			name string
+			t    int
+		}{{"B", tB}, {"C", tC}} {
+			probes = append(probes, probe{p.name, p.t, p.t, false})
+			if p.t >= 2 {
+				probes = append(probes, probe{p.name + "-1", p.t - 1, p.t, true})
+			}
+		}
+		// A subnormal whose high word is zero: it drops below every
+		// threshold above 1.
+		probes = append(probes, probe{"subnormal", 0, tB, tB > 1})
+		for _, p := range probes {
+			for _, variant := range []string{"", " zeros", " cancel"} {
+				if variant == " cancel" && n < 3 {
+					continue
+				}
+				x := make([]T, n)
+				for i := range x {
+					// Odd significands: no power of two, whose field the
+					// range pass reads one binade low.
+					x[i] = mk(p.fill+r.IntN(top-p.fill+1), randMant()|1, r.IntN(2) == 0)
+					if variant == " zeros" && r.IntN(3) == 0 {
+						x[i] = mk(0, 0, r.IntN(2) == 0)
+					}
+				}
+				var pr T
+				if p.field == 0 {
+					pr = mk(0, 1+2*(r.Uint64()&0xFFFF), r.IntN(2) == 0) // odd, high word zero
+				} else {
+					pr = mk(p.field, randMant()|1, r.IntN(2) == 0)
+				}
+				if variant == " cancel" {
+					// Every value but the probe next to its negation: the
+					// sum is the probe, whose last bit is the result's.
+					x[0] = mk(top, randMant()|1, r.IntN(2) == 0)
+					for i := 1; i+1 < n; i += 2 {
+						x[i] = -x[i-1]
+					}
+					x[n-1] = pr
+					if n%2 == 0 {
+						x[n-2] = 0
+					}
+					r.Shuffle(n, func(i, j int) { x[i], x[j] = x[j], x[i] })
+				} else {
+					it := r.IntN(n)
+					x[it] = mk(top, randMant()|1, r.IntN(2) == 0)
+					x[(it+1+r.IntN(n-1))%n] = pr // the probe, anywhere else
+				}
+				name := fmt.Sprintf("top=%d probe=%s%s", top, p.name, variant)
+				out[name] = ReproProbe[T]{x, p.over}
+			}
+		}
+	}
+	return out
 }

@@ -1,8 +1,10 @@
 // Command repro generates quiver's amd64 kernels for the reproducible
 // float sum (ADR-105), for AVX2 and AVX-512, float32 and float64: the
-// integer pass for a block's largest exponent field and the three
-// error-free extraction folds. Element type and instruction set are parameters of one
-// generator, so every kernel of the family has the same shape.
+// integer pass for a block's largest and smallest exponent fields, the
+// error-free extraction folds in each of their plans, and the compress
+// kernels of masked input. Element type and instruction set are
+// parameters of one generator, so every kernel of the family has the same
+// shape.
 //
 // Run through go generate from the repository root (see generate.go).
 package main
@@ -21,18 +23,32 @@ import (
 // elem is one element type of the family.
 type elem struct {
 	kit.Elem
-	expMask uint64 // the exponent field of one element
+	absMask uint64 // every bit of one element but the sign
 }
 
 var elems = []elem{
-	{kit.Elem{Name: "F32", GoType: "float32", Size: 4, Signed: true, Float: true}, 0x7F800000},
-	{kit.Elem{Name: "F64", GoType: "float64", Size: 8, Signed: true, Float: true}, 0x7FF0000000000000},
+	{kit.Elem{Name: "F32", GoType: "float32", Size: 4, Signed: true, Float: true}, 0x7FFFFFFF},
+	{kit.Elem{Name: "F64", GoType: "float64", Size: 8, Signed: true, Float: true}, 0x7FFFFFFFFFFFFFFF},
 }
 
-// folds is the number of extraction folds (ADR-105).
-const folds = 3
+// plan is one way to fold a block (ADR-105): how many extraction folds,
+// and whether the last one checks for a residual. A block whose values
+// all lie on the last fold's grid (its smallest exponent tells) needs no
+// check there: that fold is a plain addition, exact, and the folds below
+// it are not needed at all.
+type plan struct {
+	name    string
+	folds   int
+	checked bool
+}
 
-// maxUnroll is how many vectors one iteration of the exponent pass takes,
+// plans are the ways each fold kernel can fold, selected by its plan
+// argument (the index here, reproPlan in the kernel package): three folds
+// with the residual check (any block), three folds whose last is a plain
+// addition, two folds whose last is a plain addition.
+var plans = []plan{{"c3", 3, true}, {"x3", 3, false}, {"x2", 2, false}}
+
+// maxUnroll is how many vectors one iteration of the range pass takes,
 // each into its own accumulator.
 const maxUnroll = 4
 
@@ -53,7 +69,7 @@ func main() {
 	ConstraintExpr("amd64,!purego")
 	for _, s := range []kit.ISA{kit.AVX2, kit.AVX512} {
 		for _, e := range elems {
-			maxExp(e, s)
+			rangeExp(e, s)
 			if s == kit.AVX2 {
 				fold(e, s, false) // for AVX2 CPUs without FMA
 			}
@@ -187,105 +203,176 @@ func permTable(e elem) Mem {
 	return m
 }
 
-// foldStep is how many elements one fold iteration takes: foldUnroll
-// vectors of float64 lanes (a float32 kernel widens half a register's
-// worth of elements per vector).
-func foldStep(s kit.ISA) int { return foldUnroll(s) * s.Lanes(8) }
+// foldStep is how many elements one fold iteration takes: two rounds of
+// foldUnroll vectors of float64 lanes (a float32 kernel widens half a
+// register's worth of elements per vector).
+func foldStep(s kit.ISA) int { return 2 * foldUnroll(s) * s.Lanes(8) }
 
-// maxExp generates reproMax<E><ISA>(x []T) uint32: the largest exponent
-// field among x, as the high 32 bits of the element's bits with the sign
-// and the significand cleared (the whole element for float32). len(x) is
-// a multiple of the step.
-func maxExp(e elem, s kit.ISA) {
-	name := fmt.Sprintf("reproMax%s%s", e.Name, s)
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s) uint32", e.GoType))
+// rangeExp generates reproRange<E><ISA>(x []T) (hi, lo uint32): the
+// largest value of the high 32 bits of |x| (the whole of |x| for float32)
+// and the smallest of those of |x|-1, computed in the element's width, so
+// that a zero wraps to all ones and drops out of the minimum. hi's
+// exponent field is the block's largest; lo's is the smallest exponent
+// field of a value other than zero, or one less for a power of two whose
+// low word is zero (which errs on the safe side). len(x) is a multiple of
+// the step.
+//
+// Per vector: an AND, an unsigned maximum, a subtraction, an unsigned
+// minimum. The float64 lanes' low dwords take part in the dword max and
+// min as well (a qword max does not exist in AVX2), but only in their own
+// dword positions, which the final reduction drops.
+func rangeExp(e elem, s kit.ISA) {
+	name := fmt.Sprintf("reproRange%s%s", e.Name, s)
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s) (hi, lo uint32)", e.GoType))
 	Pragma("noescape")
 	lanes := s.Lanes(e.Size)
 	st := maxUnroll * lanes
-	Doc(fmt.Sprintf("%s returns the largest exponent field among x, in the high 32 bits of a float64", name),
-		fmt.Sprintf("(a float32's own bits); len(x) must be a multiple of %d.", st))
+	Doc(fmt.Sprintf("%s returns the largest high dword of |x| and the smallest of |x|-1 (float32: of the", name),
+		fmt.Sprintf("whole element); len(x) must be a multiple of %d.", st))
 	x, n := kit.Slice("x")
-	mask := s.Vec()
-	broadcast(e, mask, e.expMask)
-	acc := make([]reg.VecVirtual, maxUnroll)
-	for u := range acc {
-		acc[u] = s.Vec()
-		kit.Zero(acc[u])
+	abs, ones := s.Vec(), s.Vec()
+	broadcast(e, abs, e.absMask)
+	if s == kit.AVX512 {
+		VPTERNLOGD(U8(0xFF), ones, ones, ones) // all ones: -1 in every lane
+	} else {
+		VPCMPEQD(ones, ones, ones)
 	}
-	kit.Loop("max", n, st, func() {
-		for u := range acc {
+	hi := make([]reg.VecVirtual, maxUnroll)
+	lo := make([]reg.VecVirtual, maxUnroll)
+	for u := range hi {
+		hi[u], lo[u] = s.Vec(), s.Vec()
+		kit.Zero(hi[u])
+		VMOVAPD(ones, lo[u])
+	}
+	kit.Loop("range", n, st, func() {
+		for u := range hi {
 			t := s.Vec()
-			and(s, Mem{Base: x, Disp: u * s.VecBytes()}, mask, t)
-			VPMAXUD(t, acc[u], acc[u])
+			and(s, Mem{Base: x, Disp: u * s.VecBytes()}, abs, t)
+			VPMAXUD(t, hi[u], hi[u])
+			if e.Size == 8 {
+				VPADDQ(ones, t, t)
+			} else {
+				VPADDD(ones, t, t)
+			}
+			VPMINUD(t, lo[u], lo[u])
 		}
 		ADDQ(U32(st*e.Size), x)
 	})
-	Comment("The fields are in the high dwords (float64) or every dword (float32), the rest is zero:",
-		"the largest dword of all is the answer.")
-	VPMAXUD(acc[2], acc[0], acc[0])
-	VPMAXUD(acc[3], acc[1], acc[1])
-	VPMAXUD(acc[1], acc[0], acc[0])
-	v := narrow(s, acc[0], func(a, b, d Op) { VPMAXUD(a, b, d) })
-	t := XMM()
-	VPSHUFD(U8(0x4E), v, t)
-	VPMAXUD(t, v, v)
-	VPSHUFD(U8(0xB1), v, t)
-	VPMAXUD(t, v, v)
-	r := GP32()
-	VMOVD(v, r)
-	Store(r, ReturnIndex(0))
+	for k, acc := range [][]reg.VecVirtual{hi, lo} {
+		op := func(a, b, d Op) { VPMAXUD(a, b, d) }
+		if k == 1 {
+			op = func(a, b, d Op) { VPMINUD(a, b, d) }
+		}
+		op(acc[2], acc[0], acc[0])
+		op(acc[3], acc[1], acc[1])
+		op(acc[1], acc[0], acc[0])
+		v := narrow(s, acc[0], op)
+		if e.Size == 8 {
+			Comment("Only the high dwords count: copy each over its low dword.")
+			VPSHUFD(U8(0xF5), v, v)
+		}
+		t := XMM()
+		VPSHUFD(U8(0x4E), v, t)
+		op(t, v, v)
+		VPSHUFD(U8(0xB1), v, t)
+		op(t, v, v)
+		r := GP32()
+		VMOVD(v, r)
+		Store(r, ReturnIndex(k))
+	}
 	kit.Ret()
 }
 
-// fold generates reproFold<E>[FMA]<ISA>(x []T, mA, mB, mC float64) (a,
-// b, c float64, resid uint64): the three extraction folds of ADR-105 over
-// x (len(x) a multiple of the step), each lane of each accumulator
-// starting at the fold's constant. It returns the exact sums of the parts
-// each fold took and the OR of the residuals' bits without the sign bit.
+// fold generates reproFold<E>[FMA]<ISA>(x, pf []T, plan int, mA, mB, mC
+// float64) (a, b, c float64, resid uint64): the extraction folds of
+// ADR-105 over x (len(x) a multiple of the step) in the way plans[plan]
+// says, each lane of each accumulator starting at the fold's constant. It
+// returns the exact sums of the parts each fold took (c = 0 with two
+// folds) and, with the plan's check, the OR of the last residuals' bits
+// without the sign bit (else 0). pf, at least as long as x, is prefetched
+// meanwhile. Each plan has a loop of its own, chosen once at the start.
 //
 // Per vector and fold: t = acc + v, q = t - acc, v -= q, all three
-// additions. With useFMA, acc + v and v - q run as fused multiply-adds by
-// 1.0, which round exactly as the additions do (v·1 is exact) but issue
-// to the FMA units: on cores whose adders and FMA units are separate
-// pipes (Zen 4, Golden Cove) the nine additions per vector then spread
-// over four pipes instead of two. The residual's subtraction stays an
-// addition, to balance the pipes at five FMAs and four adds.
+// additions; a plan's unchecked last fold is acc += v alone, exact because
+// the caller has made sure that v is on the fold's grid. With useFMA,
+// acc + v and v - q run as fused multiply-adds by 1.0, which round exactly
+// as the additions do (v·1 is exact) but issue to the FMA units: on cores
+// whose adders and FMA units are separate pipes (Zen 4, Golden Cove) the
+// additions per vector then spread over four pipes instead of two. The
+// checked residual's subtraction stays an addition, to balance the pipes
+// at five FMAs and four adds.
 //
-// The three folds of one vector form a chain of nine dependent additions
+// The folds of one vector form a chain of up to nine dependent additions
 // (about 30 cycles), which would fill the scheduler with waiting work long
 // before the adders are busy. The loop is therefore software-pipelined:
 // an iteration runs fold A on the vectors it loads, fold B on the
 // residuals of the previous iteration's fold A and fold C on those of the
-// one before, three independent chains. The stages start at +0.0, which
-// passes through a fold without changing it, and two draining steps after
-// the loop finish the last vectors.
+// one before, independent chains. The stages start at +0.0, which passes
+// through a fold without changing it, and draining steps after the loop
+// finish the last vectors.
 func fold(e elem, s kit.ISA, useFMA bool) {
 	fma := ""
 	if useFMA {
 		fma = "FMA"
 	}
 	name := fmt.Sprintf("reproFold%s%s%s", e.Name, fma, s)
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, mA, mB, mC float64) (a, b, c float64, resid uint64)", e.GoType))
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(x, pf []%s, plan int, mA, mB, mC float64) (a, b, c float64, resid uint64)", e.GoType))
 	Pragma("noescape")
+	st := foldStep(s)
+	Doc(fmt.Sprintf("%s runs the extraction folds of ADR-105 over x as plans[plan] of the generator says:", name),
+		"0: three folds, the last with the residual check; 1: three folds, 2: two folds, the last a plain",
+		fmt.Sprintf("addition (x must be on its grid). len(x) must be a multiple of %d. It returns the exact sums", st),
+		"of the parts each fold took and the OR of the residuals' bits, sign cleared. pf, at least as long",
+		"as x, is prefetched into L2 meanwhile.")
+	pl := GP64()
+	Load(Param("plan"), pl)
+	for i := 1; i < len(plans); i++ {
+		CMPQ(pl, U32(i))
+		JE(LabelRef(plans[i].name))
+	}
+	for i, p := range plans {
+		if i > 0 {
+			Label(p.name)
+		}
+		foldPlan(e, s, useFMA, p)
+	}
+}
+
+// foldPlan emits the code of fold for plan p, through its return.
+func foldPlan(e elem, s kit.ISA, useFMA bool, p plan) {
+	folds := p.folds
 	st, unroll := foldStep(s), foldUnroll(s)
-	Doc(fmt.Sprintf("%s runs the three extraction folds of ADR-105 over x; len(x) must be a multiple of %d.", name, st),
-		"It returns the exact sums of the parts each fold took and the OR of the residuals' bits, sign cleared.")
 	x, n := kit.Slice("x")
-	params := []string{"mA", "mB", "mC"}
-	// acc[k][u] is fold k's accumulator for vector u; the constants are
-	// only needed again at the end, and are reloaded then.
-	acc := make([][]reg.VecVirtual, folds)
+	pf := GP64()
+	Load(Param("pf").Base(), pf)
+	params := []string{"mA", "mB", "mC"}[:folds]
+	// rot reports whether fold k's accumulators rotate between two
+	// registers: in the unchecked plans, every fold but the last (which
+	// adds in place). t = acc + v then lands in the other register, and
+	// the old one takes q = t - acc: no register moves, and with FMA the
+	// subtraction is a fused multiply-subtract by 1.0. Each loop iteration
+	// runs every fold twice, so the registers are back in place at its
+	// end. The checked plan keeps one register per accumulator and moves.
+	rot := func(k int) bool { return !p.checked && k < folds-1 }
+	// acc[k][u][cur[k][u]] is fold k's accumulator for vector u; the
+	// constants are only needed again at the end, and are reloaded then.
+	acc := make([][][2]reg.VecVirtual, folds)
+	cur := make([][]int, folds)
 	for k, p := range params {
 		m := s.Vec()
 		VBROADCASTSD(addr(Param(p)), m)
-		acc[k] = make([]reg.VecVirtual, unroll)
+		acc[k] = make([][2]reg.VecVirtual, unroll)
+		cur[k] = make([]int, unroll)
 		for u := range acc[k] {
-			acc[k][u] = s.Vec()
-			VMOVAPD(m, acc[k][u])
+			acc[k][u][0] = s.Vec()
+			VMOVAPD(m, acc[k][u][0])
+			if rot(k) {
+				acc[k][u][1] = s.Vec()
+			}
 		}
 	}
 	// stage[k][u] holds the value that fold k takes next for vector u
-	// (k = 1, 2; fold A takes a fresh load).
+	// (k >= 1; fold A takes a fresh load).
 	stage := make([][]reg.VecVirtual, folds)
 	for k := 1; k < folds; k++ {
 		stage[k] = make([]reg.VecVirtual, unroll)
@@ -294,17 +381,38 @@ func fold(e elem, s kit.ISA, useFMA bool) {
 			kit.Zero(stage[k][u])
 		}
 	}
-	res := s.Vec()
-	kit.Zero(res)
+	var res reg.VecVirtual
+	if p.checked {
+		res = s.Vec()
+		kit.Zero(res)
+	}
 	var one reg.VecVirtual
 	if useFMA {
 		one = s.Vec()
 		broadcast(elems[1], one, 0x3FF0000000000000) // 1.0
 	}
 	// step runs fold k on v in place: acc takes v's part on its grid, v
-	// keeps the rest.
+	// keeps the rest. An unchecked last fold takes all of v.
 	step := func(k, u int, v reg.VecVirtual) {
-		a, t, q := acc[k][u], s.Vec(), s.Vec()
+		a := acc[k][u][cur[k][u]]
+		if k == folds-1 && !p.checked {
+			VADDPD(v, a, a) // exact: v is on the fold's grid
+			return
+		}
+		if rot(k) {
+			t := acc[k][u][1-cur[k][u]]
+			cur[k][u] = 1 - cur[k][u]
+			VADDPD(v, a, t) // t = a + v: v rounded to the fold's grid, plus a
+			if useFMA {
+				VFMSUB231PD(one, t, a)  // a = t - a, exact: the part of v on the grid
+				VFNMADD231PD(one, a, v) // v -= a, exact: the rounding error of a + v
+			} else {
+				VSUBPD(a, t, a) // a = t - a, exact: the part of v on the grid
+				VSUBPD(a, v, v) // v -= a, exact: the rounding error of a + v
+			}
+			return
+		}
+		t, q := s.Vec(), s.Vec()
 		if useFMA {
 			VMOVAPD(a, t)
 			VFMADD231PD(one, v, a) // a += v: v rounded to the fold's grid
@@ -321,24 +429,32 @@ func fold(e elem, s kit.ISA, useFMA bool) {
 		VMOVAPD(t, a)
 		VSUBPD(q, v, v) // v - q, exact: the rounding error of a + v
 	}
-	// pipeline runs one iteration from fold `from` on: fold C on stage 2,
-	// fold B on stage 1 (moving its residual to stage 2), fold A on a
-	// fresh load when from is 0 (its residual to stage 1).
+	// pipeline runs one round from fold `from` on: each fold k >= 1 on
+	// stage k, from the last fold back (its residual to stage k+1: moved,
+	// or in the unchecked plans by swapping the two stages' registers,
+	// the last fold having emptied stage k+1), then fold A on a fresh load
+	// when from is 0 (its residual to stage 1), the loads half vectors on.
 	vecIn := s.VecBytes() * e.Size / 8 // bytes of x one vector of float64 lanes takes
-	pipeline := func(from int) {
-		for u := 0; u < unroll; u++ {
-			step(2, u, stage[2][u])
-			VORPD(stage[2][u], res, res)
-		}
-		for u := 0; u < unroll; u++ {
-			step(1, u, stage[1][u])
-			VMOVAPD(stage[1][u], stage[2][u])
+	pipeline := func(from, half int) {
+		for k := folds - 1; k >= max(from, 1); k-- {
+			for u := 0; u < unroll; u++ {
+				step(k, u, stage[k][u])
+				switch {
+				case k < folds-1 && p.checked:
+					VMOVAPD(stage[k][u], stage[k+1][u])
+				case p.checked:
+					VORPD(stage[k][u], res, res)
+				}
+			}
+			if k < folds-1 && !p.checked {
+				stage[k], stage[k+1] = stage[k+1], stage[k]
+			}
 		}
 		if from > 0 {
 			return
 		}
 		for u := 0; u < unroll; u++ {
-			src := Mem{Base: x, Disp: u * vecIn}
+			src := Mem{Base: x, Disp: (half*unroll + u) * vecIn}
 			if e.Size == 4 {
 				VCVTPS2PD(src, stage[1][u])
 			} else {
@@ -347,45 +463,70 @@ func fold(e elem, s kit.ISA, useFMA bool) {
 			step(0, u, stage[1][u])
 		}
 	}
-	kit.Loop("fold", n, st, func() {
-		pipeline(0)
+	kit.Loop(p.name+"fold", n, st, func() {
+		prefetch(pf, st*e.Size)
+		pipeline(0, 0)
+		pipeline(0, 1)
 		ADDQ(U32(st*e.Size), x)
 	})
-	Comment("Drain the pipeline: folds B and C for the last loads, then fold C.")
-	pipeline(1)
-	for u := 0; u < unroll; u++ {
-		step(2, u, stage[2][u])
-		VORPD(stage[2][u], res, res)
+	Comment("Drain the pipeline: the folds after A for the last loads.")
+	for from := 1; from < folds; from++ {
+		pipeline(from, 0)
 	}
 	Comment("Each lane's change is exact and all of them together stay below 2^50 grid units:",
 		"these sums are exact in any order.")
 	for k, p := range params {
 		m := s.Vec()
 		VBROADCASTSD(addr(Param(p)), m)
-		for u := range acc[k] {
-			VSUBPD(m, acc[k][u], acc[k][u])
+		fin := make([]reg.VecVirtual, unroll)
+		for u := range fin {
+			fin[u] = acc[k][u][cur[k][u]]
+			VSUBPD(m, fin[u], fin[u])
 		}
 		for w := unroll / 2; w >= 1; w /= 2 {
 			for u := 0; u < w; u++ {
-				VADDPD(acc[k][u+w], acc[k][u], acc[k][u])
+				VADDPD(fin[u+w], fin[u], fin[u])
 			}
 		}
-		v := narrow(s, acc[k][0], func(a, b, d Op) { VADDPD(a, b, d) })
+		v := narrow(s, fin[0], func(a, b, d Op) { VADDPD(a, b, d) })
 		t := XMM()
 		VPERMILPD(U8(1), v, t)
 		VADDSD(t, v, v)
 		VMOVSD(v, addr(ReturnIndex(k)))
 	}
-	v := narrow(s, res, func(a, b, d Op) { or(s, a, b, d) })
-	t := XMM()
-	VPSHUFD(U8(0x4E), v, t)
-	or(s, t, v, v)
-	r, sign := GP64(), GP64()
-	VMOVQ(v, r)
-	MOVQ(U64(1<<63-1), sign)
-	ANDQ(sign, r)
-	Store(r, ReturnIndex(folds))
+	for k := folds; k < 3; k++ {
+		z := GP64()
+		XORQ(z, z)
+		MOVQ(z, addr(ReturnIndex(k)))
+	}
+	r := GP64()
+	if p.checked {
+		v := narrow(s, res, func(a, b, d Op) { or(s, a, b, d) })
+		t := XMM()
+		VPSHUFD(U8(0x4E), v, t)
+		or(s, t, v, v)
+		sign := GP64()
+		VMOVQ(v, r)
+		MOVQ(U64(1<<63-1), sign)
+		ANDQ(sign, r)
+	} else {
+		XORQ(r, r)
+	}
+	Store(r, ReturnIndex(3))
 	kit.Ret()
+}
+
+// prefetch asks for the cache lines of the next bytes bytes at p to be
+// brought into L2 and advances p past them. The fold kernels prefetch the
+// block that follows theirs: the range pass of that block then reads
+// from L2, while the memory system would otherwise sit idle during the
+// folds, which are bound by arithmetic, and a dense sum from DRAM would
+// cost the time of the folds plus that of the memory.
+func prefetch(p reg.GPVirtual, bytes int) {
+	for off := 0; off < bytes; off += 64 {
+		PREFETCHT1(Mem{Base: p, Disp: off})
+	}
+	ADDQ(U32(bytes), p)
 }
 
 // addr is the memory operand of a parameter or result.

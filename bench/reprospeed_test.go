@@ -1,0 +1,77 @@
+package bench
+
+// SumReproducible against Sum on the same backend, dense float64, at sizes
+// where both should be bound by memory: 1M (8 MB, in L3 or just beyond)
+// and 16M (128 MB, from DRAM). Targets from issue 21; registered on
+// 2026-12-01 before the kernels they test were changed or measured at
+// 16M. The ratio is Sum's time over SumReproducible's, both in the same
+// run, sub-benchmarks adjacent; "avx2" is that backend on whatever CPU
+// runs the benchmark (on an AVX-512 machine, labelled as such in the
+// ledger).
+//
+//	H190 (measured by hand): SumReproducible float64 n=16777216 nulls=0%: avx512 >= 0.8x sum-avx512   within 1.25x Sum's time from DRAM
+//	H191 (measured by hand): SumReproducible float64 n=16777216 nulls=0%: avx2 >= 0.8x sum-avx2       within 1.25x Sum's time from DRAM
+//	H192 (measured by hand): SumReproducible float64 n=1048576 nulls=0%: avx512 >= 0.5x sum-avx512    at least half Sum's speed in L3
+//	H193 (measured by hand): SumReproducible float64 n=1048576 nulls=0%: avx2 >= 0.5x sum-avx2        at least half Sum's speed in L3
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/quiverlabs/quiver"
+)
+
+// reproSpeedInput caches the benchmark's float64 inputs (the harness's
+// random values, 2^-20..2^20 in magnitude, either sign).
+var reproSpeedInput = struct {
+	sync.Mutex
+	m map[int][]float64
+}{m: map[int][]float64{}}
+
+func reproSpeedData(n int) []float64 {
+	reproSpeedInput.Lock()
+	defer reproSpeedInput.Unlock()
+	x, ok := reproSpeedInput.m[n]
+	if !ok {
+		x = newInput[float64](n, 0).x
+		reproSpeedInput.m[n] = x
+	}
+	return x
+}
+
+// BenchmarkReproVsSum times Sum and SumReproducible on each SIMD backend
+// this CPU runs, next to each other, at n = 1M and 16M.
+func BenchmarkReproVsSum(b *testing.B) {
+	for _, n := range []int{1 << 20, 1 << 24} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			x := reproSpeedData(n)
+			for _, be := range quiver.Backends() {
+				if !be.Available || (be.Name != "avx512" && be.Name != "avx2") {
+					continue
+				}
+				b.Run("backend="+be.Name, func(b *testing.B) {
+					prev := quiver.ActiveBackend().Name
+					defer quiver.SetBackend(prev)
+					if err := quiver.SetBackend(be.Name); err != nil {
+						b.Fatal(err)
+					}
+					b.Run("impl=sum", func(b *testing.B) {
+						b.SetBytes(int64(8 * n))
+						for b.Loop() {
+							sinkFloat = quiver.Sum(x)
+						}
+					})
+					b.Run("impl=repro", func(b *testing.B) {
+						b.SetBytes(int64(8 * n))
+						for b.Loop() {
+							sinkFloat = quiver.SumReproducible(x)
+						}
+					})
+				})
+			}
+		})
+	}
+}
+
+var sinkFloat float64
