@@ -82,10 +82,6 @@ func hasNaN[T num.Number](x []T) bool {
 	return false
 }
 
-func (k summaryAsm[T]) masked(x []T, bits []byte, tail uint64) (lo, hi T, valid int, nan bool) {
-	return summaryMaskedAsm(k.isa, k.want, x, bits, tail)
-}
-
 // run returns the min and max over the valid elements, folded from the
 // order's Extremes (±Inf for floats: see floatSummary), the valid count,
 // and whether a valid element is NaN. A bitmap offset that is not a
@@ -134,7 +130,7 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 		m &^= max(k.lanes, 8) - 1
 	}
 	if m > 0 {
-		l, h, c, n := k.masked(x[:m], bits, tail)
+		l, h, c, n := summaryMaskedAsm(k.isa, k.want, x[:m], bits, tail) // no method between: a frame fewer
 		lo, hi, nan = summaryMerge(lo, hi, nan, l, h, n)
 		valid += c
 	}
