@@ -144,27 +144,22 @@ func (s *GroupSumState[T]) Reset() { clear(s.sums) }
 // groupExact is the exact per-group integer sum shared by
 // GroupIntSumState and GroupUintSumState. The exact sum of group g is
 // ex[g] + hi[g]·2^32 + int64(lo[g]): ex holds what was flushed; lo takes
-// rows as int64 values (kernel.GroupSumInt64) while a bound on their
-// magnitudes keeps every group's sum of them within ±2^62 (room is what
-// is left of that bound), and hi and lo take split halves
-// (kernel.GroupSumSplit, at most 2^30 rows, so lo's share stays below
-// 2^62 too) when it does not. Together lo stays within int64.
+// rows as int64 values (kernel.GroupAddInt64, which reports an overflow
+// of any entry; the chunk is then taken back, the tables flushed and the
+// chunk tried again), and hi and lo take split halves (kernel.GroupSumSplit,
+// at most 2^30 rows, so lo's share stays below 2^62) for a chunk that
+// overflows int64 on its own. Together lo stays within int64.
 type groupExact struct {
 	ex    []num.Int128
 	hi    []int64
-	lo    []uint64
-	room  uint64 // magnitude lo can still take as int64 values
-	split int    // rows in the split halves since the last flush
+	lo    []int64
+	rows  int // rows in lo through the int64 path since the last flush
+	fit   int // rows the int64 path is expected to take between flushes (0: unknown)
+	split int // rows in the split halves since the last flush
 }
-
-// groupRoom is the magnitude bound of the int64 path between flushes.
-const groupRoom = 1 << 62
 
 func (e *groupExact) grow(op string, groups int) {
 	groupCount(op, groups)
-	if e.ex == nil {
-		e.room = groupRoom
-	}
 	e.ex = groupGrow(e.ex, groups, num.Int128{})
 	e.hi = groupGrow(e.hi, groups, 0)
 	e.lo = groupGrow(e.lo, groups, 0)
@@ -172,105 +167,103 @@ func (e *groupExact) grow(op string, groups int) {
 
 // flush moves hi and lo into ex.
 func (e *groupExact) flush() {
-	for g := range e.ex {
-		e.ex[g] = e.at(g)
-		e.hi[g], e.lo[g] = 0, 0
+	if e.split == 0 {
+		for g, v := range e.lo[:len(e.ex)] {
+			e.ex[g] = e.ex[g].AddInt64(v)
+		}
+		clear(e.lo)
+	} else {
+		for g := range e.ex {
+			e.ex[g] = e.at(g)
+		}
+		clear(e.hi)
+		clear(e.lo)
 	}
-	e.room, e.split = groupRoom, 0
+	e.rows, e.split = 0, 0
 }
 
 // at is the exact sum of group g.
 func (e *groupExact) at(g int) num.Int128 {
 	h := e.hi[g]
-	return e.ex[g].Add(h>>32, uint64(h)<<32).AddInt64(int64(e.lo[g]))
+	return e.ex[g].Add(h>>32, uint64(h)<<32).AddInt64(e.lo[g])
 }
 
-// groupMagnitude is a bound on |v| for every element v of x: the larger of
-// |min| and |max|, from the dense min/max kernel of the active backend.
-func groupMagnitude[T constraints.Integer](x []T) uint64 {
-	if len(x) == 0 {
-		return 0
-	}
-	lo, hi := MinMax(x)
-	var zero T
-	switch {
-	case lo >= zero: // unsigned, or no negative value
-		return uint64(hi)
-	case hi < zero:
-		return uint64(-int64(lo))
-	}
-	return max(uint64(-int64(lo)), uint64(int64(hi)))
-}
+// groupChunk is the most rows the int64 path takes in one kernel call.
+const groupChunk = 1 << 16
 
-// groupExactAdd adds a validated batch: through the int64 path when the
-// magnitudes allow it (after a flush if the room is used up, and in
-// chunks with a flush after each when the batch alone is too large and
-// the flushes are cheap against the chunks), else through the split
-// halves.
+// groupExactAdd adds a validated batch, in chunks of visited rows: each
+// through the int64 path, which needs no bound on the values; a chunk
+// that overflows an entry is taken back (exactly: wrapping subtraction),
+// the tables are flushed and the chunk is tried again, halved while it
+// still overflows on its own from empty tables; a chunk too small for
+// its flush (fewer than 64 rows per group) takes the split halves. The
+// number of rows that fit between flushes is remembered (fit), so that
+// the tables are flushed before a chunk would overflow them rather than
+// after; it grows by an eighth at each such flush, to follow the data.
 func groupExactAdd[T constraints.Integer](e *groupExact, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool) {
 	n := len(x)
 	if hasSel {
 		n = len(sel)
 	}
-	if n == 0 {
-		return
-	}
-	m := groupMagnitude(x)
-	if m == 0 { // every value is 0
-		return
-	}
-	chunk := groupRoom / m // rows of magnitude m that fit in the room
-	if uint64(n) <= e.room/m {
-		kernel.GroupSumInt64(e.lo, x, ids, bits, off, sel, hasSel)
-		e.room -= uint64(n) * m
-		return
-	}
-	if uint64(n) <= chunk || chunk >= uint64(64*len(e.ex)) {
-		// After a flush the batch fits, or fits in chunks whose flushes
-		// cost at most 1/64 of a table access per row (measured: a flush of 16
-		// groups every 64 rows made the sum 2.6x slower than the split halves).
-		for n > 0 {
-			e.flush()
-			k := int(min(uint64(n), chunk))
-			groupInt64Part(e, x, ids, bits, off, sel, hasSel, k)
-			e.room -= uint64(k) * m
-			n -= k
-			if hasSel {
-				sel = sel[k:]
-			} else {
-				x, ids = x[k:], ids[k:]
-				bits, off = bitSpan(bits, off+k, len(x))
+	minChunk := 64 * len(e.ex)
+	for n > 0 {
+		k := min(n, groupChunk)
+		if e.fit > 0 {
+			k = min(k, max(e.fit/4, minChunk))
+			if e.rows > 0 && e.rows+k > e.fit {
+				e.flush()
+				e.fit = min(e.fit+e.fit/8, 1<<40)
 			}
 		}
-		return
-	}
-	for n > 0 {
-		k := min(n, kernel.GroupMaxRows/2)
-		if e.split+k > kernel.GroupMaxRows {
+		if e.rows+k > kernel.GroupMaxRows {
+			// Element types of at most 32 bits are added unchecked: at
+			// most 2^30 rows between flushes.
 			e.flush()
 		}
+		cx, cids, cbits, coff, csel := groupChunkOf(x, ids, bits, off, sel, hasSel, k)
+		done, ovf := kernel.GroupAddInt64(e.lo, cx, cids, cbits, coff, csel, hasSel)
+		if !ovf {
+			e.rows += k
+		} else {
+			ux, uids, ubits, uoff, usel := groupChunkOf(cx, cids, cbits, coff, csel, hasSel, done)
+			kernel.GroupSubInt64(e.lo, ux, uids, ubits, uoff, usel, hasSel)
+			if e.rows > 0 || e.split > 0 {
+				// The chunk fits in fresh tables, perhaps: flush, remember
+				// how many rows fitted, and try again.
+				e.fit = max(e.rows, minChunk)
+				e.flush()
+				continue
+			}
+			if k > minChunk {
+				// The chunk overflows on its own: halve it.
+				e.fit = max(k/2, minChunk)
+				continue
+			}
+			// Values so large that 64 rows per group overflow int64: the
+			// split halves.
+			if e.split+k > kernel.GroupMaxRows {
+				e.flush()
+			}
+			kernel.GroupSumSplit(e.hi, e.lo, cx, cids, cbits, coff, csel, hasSel)
+			e.split += k
+		}
+		n -= k
 		if hasSel {
-			kernel.GroupSumSplit(e.hi, e.lo, x, ids, bits, off, sel[:k], true)
 			sel = sel[k:]
 		} else {
-			bs, o := bitSpan(bits, off, k)
-			kernel.GroupSumSplit(e.hi, e.lo, x[:k], ids[:k], bs, o, nil, false)
 			x, ids = x[k:], ids[k:]
 			bits, off = bitSpan(bits, off+k, len(x))
 		}
-		e.split += k
-		n -= k
 	}
 }
 
-// groupInt64Part adds the first k visited rows through the int64 path.
-func groupInt64Part[T constraints.Integer](e *groupExact, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool, k int) {
+// groupChunkOf is the first k visited rows of a validated batch.
+func groupChunkOf[T any](x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool, k int) ([]T, []uint32, []byte, int, []uint32) {
 	if hasSel {
-		kernel.GroupSumInt64(e.lo, x, ids, bits, off, sel[:k], true)
-		return
+		return x, ids, bits, off, sel[:k]
 	}
 	bs, o := bitSpan(bits, off, k)
-	kernel.GroupSumInt64(e.lo, x[:k], ids[:k], bs, o, nil, false)
+	return x[:k], ids[:k], bs, o, nil
 }
 
 func (e *groupExact) merge(o *groupExact) {
@@ -284,7 +277,7 @@ func (e *groupExact) reset() {
 	clear(e.ex)
 	clear(e.hi)
 	clear(e.lo)
-	e.room, e.split = groupRoom, 0
+	e.rows, e.split = 0, 0
 }
 
 // GroupIntSumState is the grouped form of [SumInt] and [SumChecked]: the

@@ -21,6 +21,7 @@ package kernel
 //go:generate go -C ../asm run ./amd64/count -out ../kernel/count_amd64.s -stubs ../kernel/count_stubs_amd64.go -pkg kernel
 //go:generate go -C ../asm run ./amd64/gather -out ../kernel/gather_amd64.s -stubs ../kernel/gather_stubs_amd64.go -pkg kernel
 //go:generate go -C ../asm run ./amd64/repro -out ../kernel/repro_amd64.s -stubs ../kernel/repro_stubs_amd64.go -pkg kernel
+//go:generate go -C ../asm run ./amd64/group -out ../kernel/group_amd64.s -stubs ../kernel/group_stubs_amd64.go -pkg kernel
 //
 // arm64 (NEON, encoded from the Arm encodings as WORD directives):
 //

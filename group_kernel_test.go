@@ -1,0 +1,179 @@
+package quiver
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/quiverlabs/quiver/internal/ref"
+)
+
+// Tests of the grouped kernels' paths (the overflow-checked int64 table
+// with its undo and flushes, the split halves, the counting kernel with
+// its id check), against the one-call reference per group, at the group
+// counts around the kernels' boundaries and with 64-bit values chosen to
+// overflow int64 per group.
+
+// groupKernelCounts are group counts around the kernels' boundaries.
+var groupKernelCounts = []int{1, 2, 15, 16, 17, 255, 256, 257, 1023, 1024, 1025, 4096}
+
+// groupBigValues returns n int64 values for the overflow paths: style 0
+// near +2^63 (every group overflows int64 after two rows), 1 near ±2^63
+// mixed, 2 below 2^56 (a group overflows after 128 to 256 rows), 3 below
+// 2^56 with both signs, 4 the extremes MinInt64, MaxInt64, -1, 0, 1.
+func groupBigValues(r *rand.Rand, n, style int) []int64 {
+	x := make([]int64, n)
+	for i := range x {
+		switch style {
+		case 0:
+			x[i] = math.MaxInt64 - int64(r.IntN(1000))
+		case 1:
+			x[i] = int64(r.Uint64())
+			if r.IntN(2) == 0 {
+				x[i] = math.MinInt64 + int64(r.IntN(1000))
+			}
+		case 2:
+			x[i] = int64(r.Uint64() >> 8)
+		case 3:
+			x[i] = int64(r.Uint64()) >> 8
+		case 4:
+			x[i] = []int64{math.MinInt64, math.MaxInt64, -1, 0, 1}[r.IntN(5)]
+		}
+	}
+	return x
+}
+
+func TestGroupIntSumOverflowPaths(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b BackendInfo) {
+		r := rand.New(rand.NewPCG(7, 19))
+		for _, groups := range groupKernelCounts {
+			for style := range 5 {
+				for _, n := range []int{1, 100, 5000, 70000} {
+					if testing.Short() && n > 5000 && groups != 16 {
+						continue
+					}
+					x := groupBigValues(r, n, style)
+					ids := make([]uint32, n)
+					for i := range ids {
+						ids[i] = uint32(r.IntN(groups))
+					}
+					desc := fmt.Sprintf("groups=%d style=%d n=%d", groups, style, n)
+					want := groupExactWant[int64, int64](groupCase[int64]{x: x, ids: ids, groups: groups}, ref.Mask{})
+					// One Add, then the same rows in two batches on a state
+					// that already holds them (twice the sums, exact).
+					var s GroupIntSumState[int64]
+					s.Grow(groups)
+					s.Add(x, ids)
+					if got := s.CheckedSums(nil); !slices.Equal(got, want) {
+						t.Fatalf("%s: one Add: %v, want %v", desc, first(got, want), first(want, got))
+					}
+					exact := ref.GroupSumExact(x, ids, groups, ref.Mask{})
+					for g := range groups {
+						if e := s.Exact(g); e.Cmp(bigOf(exact[g])) != 0 {
+							t.Fatalf("%s: group %d: exact %v", desc, g, e)
+						}
+					}
+					s.Add(x[:n/2], ids[:n/2])
+					s.Add(x[n/2:], ids[n/2:])
+					for g := range groups {
+						twice := exact[g].Add128(exact[g])
+						if e := s.Exact(g); e.Cmp(bigOf(twice)) != 0 {
+							t.Fatalf("%s: group %d after two batches: exact %v, want %v", desc, g, e, bigOf(twice))
+						}
+					}
+					// A bitmap and a selection take the Go loops.
+					bits := make([]byte, (n+7)/8+1)
+					for i := range bits {
+						bits[i] = byte(r.Uint32())
+					}
+					m := Valid(bits, 3)
+					wantM := groupExactWant[int64, int64](groupCase[int64]{x: x, ids: ids, groups: groups}, ref.Mask{Bits: bits, Off: 3})
+					var sm GroupIntSumState[int64]
+					sm.Grow(groups)
+					sm.Add(x, ids, m)
+					if got := sm.CheckedSums(nil); !slices.Equal(got, wantM) {
+						t.Fatalf("%s: bitmap: %v, want %v", desc, first(got, wantM), first(wantM, got))
+					}
+				}
+			}
+		}
+	})
+}
+
+func TestGroupUintSumOverflowPaths(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 19))
+	for _, groups := range []int{1, 16, 256, 257} {
+		for _, n := range []int{3, 1000, 70000} {
+			x := make([]uint64, n)
+			ids := make([]uint32, n)
+			for i := range x {
+				x[i] = r.Uint64() >> uint(r.IntN(3)*4) // values at and above 2^63 too
+				ids[i] = uint32(r.IntN(groups))
+			}
+			want := groupExactWant[uint64, uint64](groupCase[uint64]{x: x, ids: ids, groups: groups}, ref.Mask{})
+			var s GroupUintSumState[uint64]
+			s.Grow(groups)
+			s.Add(x, ids)
+			if got := s.CheckedSums(nil); !slices.Equal(got, want) {
+				t.Fatalf("groups=%d n=%d: %v, want %v", groups, n, first(got, want), first(want, got))
+			}
+		}
+	}
+}
+
+func TestGroupCountPaths(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 19))
+	for _, groups := range groupKernelCounts {
+		for _, n := range []int{0, 1, 3, 4, 5, 1000, 70000} {
+			ids := make([]uint32, n)
+			for i := range ids {
+				ids[i] = uint32(r.IntN(groups))
+			}
+			want := ref.GroupCountValid(n, ids, groups, ref.Mask{})
+			var s GroupCountState
+			s.Grow(groups)
+			s.Add(ids)
+			s.Add(ids[:n/3])
+			for _, g := range ids[:n/3] {
+				want[g]++
+			}
+			if got := s.Counts(nil); !slices.Equal(got, want) {
+				t.Fatalf("groups=%d n=%d: %v, want %v", groups, n, first(got, want), first(want, got))
+			}
+			// A bad id at any row, the last ones of an unrolled step
+			// included: the panic names it and the counts are unchanged.
+			if n == 0 {
+				continue
+			}
+			for _, at := range []int{0, n / 2, n - 1} {
+				bad := slices.Clone(ids)
+				bad[at] = uint32(groups) + uint32(r.IntN(3))
+				msg := fmt.Sprintf("quiver: GroupCountState.Add: group id %d at row %d is out of range for %d groups", bad[at], at, groups)
+				func() {
+					defer func() {
+						if p := recover(); p != msg {
+							t.Fatalf("groups=%d n=%d row %d: panic %v, want %q", groups, n, at, p, msg)
+						}
+					}()
+					s.Add(bad)
+				}()
+				if got := s.Counts(nil); !slices.Equal(got, want) {
+					t.Fatalf("groups=%d n=%d: counts changed by a rejected batch", groups, n)
+				}
+			}
+		}
+	}
+}
+
+// first returns the first element of a that differs from b's, with its
+// index, for messages.
+func first[E comparable](a, b []E) string {
+	for i := range a {
+		if i >= len(b) || a[i] != b[i] {
+			return fmt.Sprintf("[%d]=%v", i, a[i])
+		}
+	}
+	return fmt.Sprintf("len %d", len(a))
+}
