@@ -548,17 +548,13 @@ func (s *GroupSummaryState[T]) Reset() {
 // GroupCountState is the grouped form of [CountValid]: the number of
 // valid rows of each group.
 type GroupCountState struct {
-	count   []int
-	scratch []uint32 // lane-private tables, for few groups
+	count []int
 }
 
 // Grow raises the group count to groups, as [GroupSumState.Grow] does.
 func (s *GroupCountState) Grow(groups int) {
 	groupCount("GroupCountState.Grow", groups)
 	s.count = groupGrow(s.count, groups, 0)
-	if len(s.count) <= kernel.GroupLaneMaxGroups && len(s.scratch) < kernel.GroupLanes*len(s.count) {
-		s.scratch = make([]uint32, kernel.GroupLanes*len(s.count))
-	}
 }
 
 // Groups returns the group count.
@@ -571,14 +567,26 @@ func (s *GroupCountState) Groups() int { return len(s.count) }
 // changing the state.
 func (s *GroupCountState) Add(ids []uint32, m ...Mask) {
 	bits, off, sel, hasSel := maskOf(len(ids), m)
+	if bits == nil && !hasSel {
+		// The counting kernel checks each id as it counts and stops at the
+		// first one out of range; the rows it counted are taken back
+		// before the panic, so no separate pass over the ids is needed.
+		if k := kernel.GroupCountDense(s.count, ids); k < len(ids) {
+			for _, g := range ids[:k] {
+				s.count[g]--
+			}
+			groupIDs("GroupCountState.Add", len(ids), ids, len(s.count))
+		}
+		return
+	}
 	groupIDs("GroupCountState.Add", len(ids), ids, len(s.count))
 	s.add(ids, bits, off, sel, hasSel)
 }
 
 // add is Add after validation.
 func (s *GroupCountState) add(ids []uint32, bits []byte, off int, sel []uint32, hasSel bool) {
-	if bits == nil && !hasSel && kernel.GroupUseLanes(len(ids), len(s.count)) {
-		kernel.GroupCountLanes(s.count, s.scratch, ids)
+	if bits == nil && !hasSel {
+		kernel.GroupCountDense(s.count, ids)
 		return
 	}
 	kernel.GroupCount(s.count, nil, len(ids), ids, bits, off, sel, hasSel)
