@@ -177,3 +177,56 @@ func first[E comparable](a, b []E) string {
 	}
 	return fmt.Sprintf("len %d", len(a))
 }
+
+// TestRunBoundsScan: RunBounds against the boundaries found row by row,
+// for runs of 0 to 19 rows (around the scan's steps of eight) and groups
+// with no rows at the start, middle and end; and a single corrupt id (one
+// below its predecessor, or out of range) at every row of short inputs,
+// which must panic.
+func TestRunBoundsScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(10, 19))
+	for range 2000 {
+		groups := 1 + r.IntN(12)
+		var ids []uint32
+		for g := range groups {
+			for range r.IntN(20) {
+				ids = append(ids, uint32(g))
+			}
+		}
+		want := []int{}
+		for g := range groups {
+			k := 0
+			for k < len(ids) && ids[k] < uint32(g) {
+				k++
+			}
+			want = append(want, k)
+		}
+		want = append(want, len(ids))
+		if got := RunBounds(nil, ids, groups); !slices.Equal(got, want) {
+			t.Fatalf("ids %v groups %d: %v, want %v", ids, groups, got, want)
+		}
+		if len(ids) > 40 {
+			continue
+		}
+		for at := range ids {
+			for _, v := range []uint32{uint32(groups), ids[at] - 1} {
+				if at == 0 && v == ids[at]-1 || v == ids[at] {
+					continue
+				}
+				bad := slices.Clone(ids)
+				bad[at] = v
+				if slices.IsSorted(bad) && v < uint32(groups) {
+					continue // still valid
+				}
+				func() {
+					defer func() {
+						if recover() == nil {
+							t.Fatalf("ids %v groups %d: no panic", bad, groups)
+						}
+					}()
+					RunBounds(nil, bad, groups)
+				}()
+			}
+		}
+	}
+}
