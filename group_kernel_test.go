@@ -230,3 +230,72 @@ func TestRunBoundsScan(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupSummaryNaNZeros: per group, NaNs (with payloads) at the first,
+// a middle or the last of its rows, or none; signed zeros in either order
+// next to positive and negative values; against the reference's summary
+// per group, bit for bit, at group counts around the boundaries.
+func TestGroupSummaryNaNZeros(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 19))
+	nan := math.Float64frombits(0x7FF8000000000123)
+	negNaN := math.Float64frombits(0xFFF0000000000001)
+	for _, groups := range []int{1, 2, 16, 255, 256, 257} {
+		for rep := range 30 {
+			n := 1 + r.IntN(3000)
+			x := make([]float64, n)
+			ids := make([]uint32, n)
+			for i := range x {
+				ids[i] = uint32(r.IntN(groups))
+				switch r.IntN(8) {
+				case 0:
+					x[i] = math.Copysign(0, -1)
+				case 1:
+					x[i] = 0
+				case 2:
+					x[i] = float64(r.IntN(3) - 1)
+				default:
+					x[i] = r.NormFloat64()
+				}
+				// A third of the inputs have no negative values (a zero is
+				// the minimum), a third no positive ones (the maximum).
+				switch rep % 3 {
+				case 1:
+					x[i] = math.Copysign(x[i], 1)
+					if x[i] == 0 && r.IntN(2) == 0 {
+						x[i] = math.Copysign(0, -1)
+					}
+				case 2:
+					x[i] = math.Copysign(x[i], -1)
+					if x[i] == 0 && r.IntN(2) == 0 {
+						x[i] = 0
+					}
+				}
+			}
+			// NaNs in a third of the groups, at a chosen row of the group.
+			for g := 0; g < groups; g += 3 {
+				var rows []int
+				for i, id := range ids {
+					if int(id) == g {
+						rows = append(rows, i)
+					}
+				}
+				if len(rows) == 0 {
+					continue
+				}
+				p := []int{0, len(rows) / 2, len(rows) - 1}[r.IntN(3)]
+				x[rows[p]] = []float64{nan, negNaN}[r.IntN(2)]
+			}
+			want := ref.GroupSummary(x, ids, groups, ref.Mask{})
+			var s GroupSummaryState[float64]
+			s.Grow(groups)
+			s.Add(x, ids)
+			for g, w := range want {
+				got := s.Summary(g)
+				if math.Float64bits(got.Min) != math.Float64bits(w.Lo) || math.Float64bits(got.Max) != math.Float64bits(w.Hi) ||
+					got.Count != w.Count || got.Nulls != w.Nulls {
+					t.Fatalf("groups=%d n=%d group %d: %+v, want %+v", groups, n, g, got, w)
+				}
+			}
+		}
+	}
+}
