@@ -98,6 +98,7 @@ func groupGrow[E any](t []E, n int, v E) []E {
 // continue each group's fold from there.
 type GroupSumState[T constraints.Float] struct {
 	sums []T
+	undo []T // the sums before a batch whose ids are checked as it is added
 }
 
 // Grow raises the group count to groups; the new groups are empty, and a
@@ -108,6 +109,12 @@ func (s *GroupSumState[T]) Grow(groups int) {
 	s.sums = groupGrow(s.sums, groups, 0)
 }
 
+// groupCheckInLoop is how many rows per group a dense batch needs for
+// the float sum to check its ids in the adding loop (with a copy of the
+// sums to restore when one is out of range) rather than in a pass of
+// their own.
+const groupCheckInLoop = 64
+
 // Groups returns the group count.
 func (s *GroupSumState[T]) Groups() int { return len(s.sums) }
 
@@ -115,6 +122,17 @@ func (s *GroupSumState[T]) Groups() int { return len(s.sums) }
 // panics as described at [GroupSumState], before changing the state.
 func (s *GroupSumState[T]) Add(x []T, ids []uint32, m ...Mask) {
 	bits, off, sel, hasSel := maskOf(len(x), m)
+	if bits == nil && !hasSel && len(ids) == len(x) && len(x) >= groupCheckInLoop*len(s.sums) && len(x) > 0 {
+		// The ids are checked as the rows are added (no pass of their
+		// own, which at 16M rows costs a read of the ids from memory);
+		// the sums are copied first, to be restored before the panic.
+		s.undo = append(s.undo[:0], s.sums...)
+		if k := kernel.GroupSumFloatDense(s.sums, x, ids); k < len(x) {
+			copy(s.sums, s.undo)
+			groupIDs("GroupSumState.Add", len(x), ids, len(s.sums))
+		}
+		return
+	}
 	groupIDs("GroupSumState.Add", len(x), ids, len(s.sums))
 	kernel.GroupSumFloat(s.sums, x, ids, bits, off, sel, hasSel)
 }

@@ -299,3 +299,44 @@ func TestGroupSummaryNaNZeros(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupSumFloatCheckInLoop: a dense float batch of at least 64 rows
+// per group checks its ids as it adds them; a bad id at the first, a
+// middle, or the last rows (inside and after the loop's steps of four)
+// panics with the id check's message and leaves the sums as they were,
+// bit for bit; good batches give the strict per-group fold.
+func TestGroupSumFloatCheckInLoop(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 19))
+	for _, groups := range []int{1, 3, 16, 257} {
+		for _, n := range []int{64 * groups, 64*groups + 3, 5000 + 64*groups} {
+			x := make([]float64, n)
+			ids := make([]uint32, n)
+			for i := range x {
+				x[i] = r.NormFloat64() * 1e10
+				ids[i] = uint32(r.IntN(groups))
+			}
+			var s GroupSumState[float64]
+			s.Grow(groups)
+			s.Add(x, ids)
+			want := ref.GroupSumFloat(x, ids, groups, ref.Mask{})
+			checkSums(t, fmt.Sprintf("groups=%d n=%d", groups, n), s.Sums(nil), want)
+			before := s.Sums(nil)
+			for _, at := range []int{0, 1, n / 2, n - 4, n - 2, n - 1} {
+				bad := slices.Clone(ids)
+				bad[at] = uint32(groups) + uint32(r.IntN(5))
+				msg := fmt.Sprintf("quiver: GroupSumState.Add: group id %d at row %d is out of range for %d groups", bad[at], at, groups)
+				func() {
+					defer func() {
+						if p := recover(); p != msg {
+							t.Fatalf("groups=%d n=%d row %d: panic %v, want %q", groups, n, at, p, msg)
+						}
+					}()
+					s.Add(x, bad)
+				}()
+				if got := s.Sums(nil); !slices.Equal(got, before) {
+					t.Fatalf("groups=%d n=%d row %d: sums changed by a rejected batch", groups, n, at)
+				}
+			}
+		}
+	}
+}
