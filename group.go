@@ -230,7 +230,7 @@ func groupExactAdd[T constraints.Integer](e *groupExact, x []T, ids []uint32, bi
 			k = min(k, max(e.fit/4, minChunk))
 			if e.rows > 0 && e.rows+k > e.fit {
 				e.flush()
-				e.fit = min(e.fit+e.fit/8, 1<<40)
+				e.fit = min(e.fit+e.fit/8, kernel.GroupMaxRows)
 			}
 		}
 		if e.rows+k > kernel.GroupMaxRows {
