@@ -29,3 +29,4 @@ package kernel
 //go:generate go -C ../asm run ./arm64/summary -out ../kernel/summary_arm64.s -stubs ../kernel/summary_stubs_arm64.go
 //go:generate go -C ../asm run ./arm64/count -out ../kernel/count_arm64.s -stubs ../kernel/count_stubs_arm64.go
 //go:generate go -C ../asm run ./arm64/repro -out ../kernel/repro_arm64.s -stubs ../kernel/repro_stubs_arm64.go
+//go:generate go -C ../asm run ./arm64/group -out ../kernel/group_arm64.s -stubs ../kernel/group_stubs_arm64.go
