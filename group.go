@@ -38,9 +38,20 @@ func groupIDs(op string, n int, ids []uint32, groups int) {
 	if len(ids) != n {
 		panic(fmt.Sprintf("quiver: %s: %d group ids for %d values", op, len(ids), n))
 	}
-	// The dense max kernel of the active backend: a vector pass, a small
-	// fraction of the grouped loop that follows.
-	if len(ids) == 0 || uint64(Max(ids)) < uint64(groups) {
+	// The dense max kernel of a vector backend: a pass a small fraction
+	// of the grouped loop that follows. The portable backends' Max (the
+	// contract's summary loop) costs more than the grouped loops
+	// themselves; they take a plain Go maximum.
+	if len(ids) == 0 {
+		return
+	}
+	var mx uint32
+	if active.Load().isa <= kernel.Generic {
+		mx = kernel.GroupMaxID(ids)
+	} else {
+		mx = Max(ids)
+	}
+	if uint64(mx) < uint64(groups) {
 		return
 	}
 	for i, g := range ids {

@@ -67,6 +67,25 @@ func groupUpdate[T constraints.Integer | constraints.Float](c *GroupCell[T], v T
 	}
 }
 
+// GroupMaxID is the largest of ids (0 for none), by the Go loop the
+// portable backends check ids with: four independent maxima, no branch
+// per id.
+func GroupMaxID(ids []uint32) uint32 {
+	var m0, m1, m2, m3 uint32
+	i := 0
+	for ; i+4 <= len(ids); i += 4 {
+		q := ids[i : i+4 : i+4]
+		m0 = max(m0, q[0])
+		m1 = max(m1, q[1])
+		m2 = max(m2, q[2])
+		m3 = max(m3, q[3])
+	}
+	for ; i < len(ids); i++ {
+		m0 = max(m0, ids[i])
+	}
+	return max(m0, m1, m2, m3)
+}
+
 // GroupRunBounds appends to dst, for ids all below groups and in
 // non-decreasing order, the first row of each group 0..groups-1 and then
 // len(ids), and reports true; it reports false (dst then holds part of the
