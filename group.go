@@ -38,9 +38,20 @@ func groupIDs(op string, n int, ids []uint32, groups int) {
 	if len(ids) != n {
 		panic(fmt.Sprintf("quiver: %s: %d group ids for %d values", op, len(ids), n))
 	}
-	// The dense max kernel of the active backend: a vector pass, a small
-	// fraction of the grouped loop that follows.
-	if len(ids) == 0 || uint64(Max(ids)) < uint64(groups) {
+	// The dense max kernel of a vector backend: a pass a small fraction
+	// of the grouped loop that follows. The portable backends' Max (the
+	// contract's summary loop) costs more than the grouped loops
+	// themselves; they take a plain Go maximum.
+	if len(ids) == 0 {
+		return
+	}
+	var mx uint32
+	if active.Load().isa <= kernel.Generic {
+		mx = kernel.GroupMaxID(ids)
+	} else {
+		mx = Max(ids)
+	}
+	if uint64(mx) < uint64(groups) {
 		return
 	}
 	for i, g := range ids {
@@ -98,6 +109,7 @@ func groupGrow[E any](t []E, n int, v E) []E {
 // continue each group's fold from there.
 type GroupSumState[T constraints.Float] struct {
 	sums []T
+	undo []T // the sums before a batch whose ids are checked as it is added
 }
 
 // Grow raises the group count to groups; the new groups are empty, and a
@@ -108,6 +120,12 @@ func (s *GroupSumState[T]) Grow(groups int) {
 	s.sums = groupGrow(s.sums, groups, 0)
 }
 
+// groupCheckInLoop is how many rows per group a dense batch needs for
+// the float sum to check its ids in the adding loop (with a copy of the
+// sums to restore when one is out of range) rather than in a pass of
+// their own.
+const groupCheckInLoop = 64
+
 // Groups returns the group count.
 func (s *GroupSumState[T]) Groups() int { return len(s.sums) }
 
@@ -115,6 +133,17 @@ func (s *GroupSumState[T]) Groups() int { return len(s.sums) }
 // panics as described at [GroupSumState], before changing the state.
 func (s *GroupSumState[T]) Add(x []T, ids []uint32, m ...Mask) {
 	bits, off, sel, hasSel := maskOf(len(x), m)
+	if bits == nil && !hasSel && len(ids) == len(x) && len(x) >= groupCheckInLoop*len(s.sums) && len(x) > 0 {
+		// The ids are checked as the rows are added (no pass of their
+		// own, which at 16M rows costs a read of the ids from memory);
+		// the sums are copied first, to be restored before the panic.
+		s.undo = append(s.undo[:0], s.sums...)
+		if k := kernel.GroupSumFloatDense(s.sums, x, ids); k < len(x) {
+			copy(s.sums, s.undo)
+			groupIDs("GroupSumState.Add", len(x), ids, len(s.sums))
+		}
+		return
+	}
 	groupIDs("GroupSumState.Add", len(x), ids, len(s.sums))
 	kernel.GroupSumFloat(s.sums, x, ids, bits, off, sel, hasSel)
 }
@@ -144,27 +173,22 @@ func (s *GroupSumState[T]) Reset() { clear(s.sums) }
 // groupExact is the exact per-group integer sum shared by
 // GroupIntSumState and GroupUintSumState. The exact sum of group g is
 // ex[g] + hi[g]·2^32 + int64(lo[g]): ex holds what was flushed; lo takes
-// rows as int64 values (kernel.GroupSumInt64) while a bound on their
-// magnitudes keeps every group's sum of them within ±2^62 (room is what
-// is left of that bound), and hi and lo take split halves
-// (kernel.GroupSumSplit, at most 2^30 rows, so lo's share stays below
-// 2^62 too) when it does not. Together lo stays within int64.
+// rows as int64 values (kernel.GroupAddInt64, which reports an overflow
+// of any entry; the chunk is then taken back, the tables flushed and the
+// chunk tried again), and hi and lo take split halves (kernel.GroupSumSplit,
+// at most 2^30 rows, so lo's share stays below 2^62) for a chunk that
+// overflows int64 on its own. Together lo stays within int64.
 type groupExact struct {
 	ex    []num.Int128
 	hi    []int64
-	lo    []uint64
-	room  uint64 // magnitude lo can still take as int64 values
-	split int    // rows in the split halves since the last flush
+	lo    []int64
+	rows  int // rows in lo through the int64 path since the last flush
+	fit   int // rows the int64 path is expected to take between flushes (0: unknown)
+	split int // rows in the split halves since the last flush
 }
-
-// groupRoom is the magnitude bound of the int64 path between flushes.
-const groupRoom = 1 << 62
 
 func (e *groupExact) grow(op string, groups int) {
 	groupCount(op, groups)
-	if e.ex == nil {
-		e.room = groupRoom
-	}
 	e.ex = groupGrow(e.ex, groups, num.Int128{})
 	e.hi = groupGrow(e.hi, groups, 0)
 	e.lo = groupGrow(e.lo, groups, 0)
@@ -172,105 +196,103 @@ func (e *groupExact) grow(op string, groups int) {
 
 // flush moves hi and lo into ex.
 func (e *groupExact) flush() {
-	for g := range e.ex {
-		e.ex[g] = e.at(g)
-		e.hi[g], e.lo[g] = 0, 0
+	if e.split == 0 {
+		for g, v := range e.lo[:len(e.ex)] {
+			e.ex[g] = e.ex[g].AddInt64(v)
+		}
+		clear(e.lo)
+	} else {
+		for g := range e.ex {
+			e.ex[g] = e.at(g)
+		}
+		clear(e.hi)
+		clear(e.lo)
 	}
-	e.room, e.split = groupRoom, 0
+	e.rows, e.split = 0, 0
 }
 
 // at is the exact sum of group g.
 func (e *groupExact) at(g int) num.Int128 {
 	h := e.hi[g]
-	return e.ex[g].Add(h>>32, uint64(h)<<32).AddInt64(int64(e.lo[g]))
+	return e.ex[g].Add(h>>32, uint64(h)<<32).AddInt64(e.lo[g])
 }
 
-// groupMagnitude is a bound on |v| for every element v of x: the larger of
-// |min| and |max|, from the dense min/max kernel of the active backend.
-func groupMagnitude[T constraints.Integer](x []T) uint64 {
-	if len(x) == 0 {
-		return 0
-	}
-	lo, hi := MinMax(x)
-	var zero T
-	switch {
-	case lo >= zero: // unsigned, or no negative value
-		return uint64(hi)
-	case hi < zero:
-		return uint64(-int64(lo))
-	}
-	return max(uint64(-int64(lo)), uint64(int64(hi)))
-}
+// groupChunk is the most rows the int64 path takes in one kernel call.
+const groupChunk = 1 << 16
 
-// groupExactAdd adds a validated batch: through the int64 path when the
-// magnitudes allow it (after a flush if the room is used up, and in
-// chunks with a flush after each when the batch alone is too large and
-// the flushes are cheap against the chunks), else through the split
-// halves.
+// groupExactAdd adds a validated batch, in chunks of visited rows: each
+// through the int64 path, which needs no bound on the values; a chunk
+// that overflows an entry is taken back (exactly: wrapping subtraction),
+// the tables are flushed and the chunk is tried again, halved while it
+// still overflows on its own from empty tables; a chunk too small for
+// its flush (fewer than 64 rows per group) takes the split halves. The
+// number of rows that fit between flushes is remembered (fit), so that
+// the tables are flushed before a chunk would overflow them rather than
+// after; it grows by an eighth at each such flush, to follow the data.
 func groupExactAdd[T constraints.Integer](e *groupExact, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool) {
 	n := len(x)
 	if hasSel {
 		n = len(sel)
 	}
-	if n == 0 {
-		return
-	}
-	m := groupMagnitude(x)
-	if m == 0 { // every value is 0
-		return
-	}
-	chunk := groupRoom / m // rows of magnitude m that fit in the room
-	if uint64(n) <= e.room/m {
-		kernel.GroupSumInt64(e.lo, x, ids, bits, off, sel, hasSel)
-		e.room -= uint64(n) * m
-		return
-	}
-	if uint64(n) <= chunk || chunk >= uint64(64*len(e.ex)) {
-		// After a flush the batch fits, or fits in chunks whose flushes
-		// cost at most 1/64 of a table access per row (measured: a flush of 16
-		// groups every 64 rows made the sum 2.6x slower than the split halves).
-		for n > 0 {
-			e.flush()
-			k := int(min(uint64(n), chunk))
-			groupInt64Part(e, x, ids, bits, off, sel, hasSel, k)
-			e.room -= uint64(k) * m
-			n -= k
-			if hasSel {
-				sel = sel[k:]
-			} else {
-				x, ids = x[k:], ids[k:]
-				bits, off = bitSpan(bits, off+k, len(x))
+	minChunk := 64 * len(e.ex)
+	for n > 0 {
+		k := min(n, groupChunk)
+		if e.fit > 0 {
+			k = min(k, max(e.fit/4, minChunk))
+			if e.rows > 0 && e.rows+k > e.fit {
+				e.flush()
+				e.fit = min(e.fit+e.fit/8, kernel.GroupMaxRows)
 			}
 		}
-		return
-	}
-	for n > 0 {
-		k := min(n, kernel.GroupMaxRows/2)
-		if e.split+k > kernel.GroupMaxRows {
+		if e.rows+k > kernel.GroupMaxRows {
+			// Element types of at most 32 bits are added unchecked: at
+			// most 2^30 rows between flushes.
 			e.flush()
 		}
+		cx, cids, cbits, coff, csel := groupChunkOf(x, ids, bits, off, sel, hasSel, k)
+		done, ovf := kernel.GroupAddInt64(e.lo, cx, cids, cbits, coff, csel, hasSel)
+		if !ovf {
+			e.rows += k
+		} else {
+			ux, uids, ubits, uoff, usel := groupChunkOf(cx, cids, cbits, coff, csel, hasSel, done)
+			kernel.GroupSubInt64(e.lo, ux, uids, ubits, uoff, usel, hasSel)
+			if e.rows > 0 || e.split > 0 {
+				// The chunk fits in fresh tables, perhaps: flush, remember
+				// how many rows fitted, and try again.
+				e.fit = max(e.rows, minChunk)
+				e.flush()
+				continue
+			}
+			if k > minChunk {
+				// The chunk overflows on its own: halve it.
+				e.fit = max(k/2, minChunk)
+				continue
+			}
+			// Values so large that 64 rows per group overflow int64: the
+			// split halves.
+			if e.split+k > kernel.GroupMaxRows {
+				e.flush()
+			}
+			kernel.GroupSumSplit(e.hi, e.lo, cx, cids, cbits, coff, csel, hasSel)
+			e.split += k
+		}
+		n -= k
 		if hasSel {
-			kernel.GroupSumSplit(e.hi, e.lo, x, ids, bits, off, sel[:k], true)
 			sel = sel[k:]
 		} else {
-			bs, o := bitSpan(bits, off, k)
-			kernel.GroupSumSplit(e.hi, e.lo, x[:k], ids[:k], bs, o, nil, false)
 			x, ids = x[k:], ids[k:]
 			bits, off = bitSpan(bits, off+k, len(x))
 		}
-		e.split += k
-		n -= k
 	}
 }
 
-// groupInt64Part adds the first k visited rows through the int64 path.
-func groupInt64Part[T constraints.Integer](e *groupExact, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool, k int) {
+// groupChunkOf is the first k visited rows of a validated batch.
+func groupChunkOf[T any](x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool, k int) ([]T, []uint32, []byte, int, []uint32) {
 	if hasSel {
-		kernel.GroupSumInt64(e.lo, x, ids, bits, off, sel[:k], true)
-		return
+		return x, ids, bits, off, sel[:k]
 	}
 	bs, o := bitSpan(bits, off, k)
-	kernel.GroupSumInt64(e.lo, x[:k], ids[:k], bs, o, nil, false)
+	return x[:k], ids[:k], bs, o, nil
 }
 
 func (e *groupExact) merge(o *groupExact) {
@@ -284,7 +306,7 @@ func (e *groupExact) reset() {
 	clear(e.ex)
 	clear(e.hi)
 	clear(e.lo)
-	e.room, e.split = groupRoom, 0
+	e.rows, e.split = 0, 0
 }
 
 // GroupIntSumState is the grouped form of [SumInt] and [SumChecked]: the
@@ -555,17 +577,13 @@ func (s *GroupSummaryState[T]) Reset() {
 // GroupCountState is the grouped form of [CountValid]: the number of
 // valid rows of each group.
 type GroupCountState struct {
-	count   []int
-	scratch []uint32 // lane-private tables, for few groups
+	count []int
 }
 
 // Grow raises the group count to groups, as [GroupSumState.Grow] does.
 func (s *GroupCountState) Grow(groups int) {
 	groupCount("GroupCountState.Grow", groups)
 	s.count = groupGrow(s.count, groups, 0)
-	if len(s.count) <= kernel.GroupLaneMaxGroups && len(s.scratch) < kernel.GroupLanes*len(s.count) {
-		s.scratch = make([]uint32, kernel.GroupLanes*len(s.count))
-	}
 }
 
 // Groups returns the group count.
@@ -578,14 +596,26 @@ func (s *GroupCountState) Groups() int { return len(s.count) }
 // changing the state.
 func (s *GroupCountState) Add(ids []uint32, m ...Mask) {
 	bits, off, sel, hasSel := maskOf(len(ids), m)
+	if bits == nil && !hasSel {
+		// The counting kernel checks each id as it counts and stops at the
+		// first one out of range; the rows it counted are taken back
+		// before the panic, so no separate pass over the ids is needed.
+		if k := kernel.GroupCountDense(s.count, ids); k < len(ids) {
+			for _, g := range ids[:k] {
+				s.count[g]--
+			}
+			groupIDs("GroupCountState.Add", len(ids), ids, len(s.count))
+		}
+		return
+	}
 	groupIDs("GroupCountState.Add", len(ids), ids, len(s.count))
 	s.add(ids, bits, off, sel, hasSel)
 }
 
 // add is Add after validation.
 func (s *GroupCountState) add(ids []uint32, bits []byte, off int, sel []uint32, hasSel bool) {
-	if bits == nil && !hasSel && kernel.GroupUseLanes(len(ids), len(s.count)) {
-		kernel.GroupCountLanes(s.count, s.scratch, ids)
+	if bits == nil && !hasSel {
+		kernel.GroupCountDense(s.count, ids)
 		return
 	}
 	kernel.GroupCount(s.count, nil, len(ids), ids, bits, off, sel, hasSel)

@@ -2,6 +2,7 @@ package quiver
 
 import (
 	"fmt"
+	"slices"
 
 	"golang.org/x/exp/constraints"
 
@@ -52,28 +53,10 @@ func windowMask(op string, n int, bounds []int, m []Mask) ([]byte, int) {
 // with no row), for use by the windowed functions. It panics if an id is
 // below the one before it (ids out of order) or at or above groups.
 //
-// The boundaries come from a binary search per group; the ids are then
-// checked window by window (every id of window g must be g, which holds
-// exactly when the ids are sorted and below groups) with the dense
-// min/max kernel when the windows are long, and by a scan otherwise.
+// One pass over the ids finds the boundaries and checks every id.
 func RunBounds(dst []int, ids []uint32, groups int) []int {
 	groupCount("RunBounds", groups)
-	start := len(dst)
-	dst = kernel.GroupRunBounds(dst, ids, groups)
-	ok := true
-	if len(ids) >= 16*groups {
-		b := dst[start:]
-		for g := range groups {
-			if lo, hi := b[g], b[g+1]; lo < hi {
-				if mn, mx := MinMax(ids[lo:hi]); mn != uint32(g) || mx != uint32(g) {
-					ok = false
-					break
-				}
-			}
-		}
-	} else {
-		ok = kernel.GroupSorted(ids) && (len(ids) == 0 || uint64(ids[len(ids)-1]) < uint64(groups))
-	}
+	dst, ok := kernel.GroupRunBounds(dst, ids, groups)
 	if !ok {
 		runBoundsPanic(ids, groups)
 	}
@@ -97,14 +80,23 @@ func runBoundsPanic(ids []uint32, groups int) {
 // SumWindows appends [Sum] of each window of x to dst.
 func SumWindows[T constraints.Float](dst, x []T, bounds []int, m ...Mask) []T {
 	bits, off := windowMask("SumWindows", len(x), bounds, m)
-	for k := 1; k < len(bounds); k++ {
-		a, b := bounds[k-1], bounds[k]
-		if bits == nil {
-			dst = append(dst, Sum(x[a:b]))
-		} else {
+	if bits != nil {
+		for k := 1; k < len(bounds); k++ {
+			a, b := bounds[k-1], bounds[k]
 			dst = append(dst, Sum(x[a:b], Valid(bits, off+a)))
 		}
+		return dst
 	}
+	// Sum's dense path, with the backend loaded once: the strict fold
+	// below the backend's cut, its kernel from there.
+	if len(bounds) < 2 {
+		return dst
+	}
+	be := active.Load()
+	dst = slices.Grow(dst, len(bounds)-1)
+	k := len(dst)
+	dst = dst[:k+len(bounds)-1]
+	kernel.SumFloatWindows(be.isa, dst[k:], x, bounds, floatSmallCut[T](be))
 	return dst
 }
 

@@ -26,6 +26,7 @@ package kernel
 //go:generate go -C ../asm run ./amd64/count -out ../kernel/count_amd64.s -stubs ../kernel/count_stubs_amd64.go -pkg kernel
 //go:generate go -C ../asm run ./amd64/gather -out ../kernel/gather_amd64.s -stubs ../kernel/gather_stubs_amd64.go -pkg kernel
 //go:generate go -C ../asm run ./amd64/repro -out ../kernel/repro_amd64.s -stubs ../kernel/repro_stubs_amd64.go -pkg kernel
+//go:generate go -C ../asm run ./amd64/group -out ../kernel/group_amd64.s -stubs ../kernel/group_stubs_amd64.go -pkg kernel
 //
 // The switches that call those kernels, read from the stubs above (so this
 // directive comes after them):
@@ -38,3 +39,4 @@ package kernel
 //go:generate go -C ../asm run ./arm64/summary -out ../kernel/summary_arm64.s -stubs ../kernel/summary_stubs_arm64.go
 //go:generate go -C ../asm run ./arm64/count -out ../kernel/count_arm64.s -stubs ../kernel/count_stubs_arm64.go
 //go:generate go -C ../asm run ./arm64/repro -out ../kernel/repro_arm64.s -stubs ../kernel/repro_stubs_arm64.go
+//go:generate go -C ../asm run ./arm64/group -out ../kernel/group_arm64.s -stubs ../kernel/group_stubs_arm64.go

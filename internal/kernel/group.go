@@ -8,7 +8,11 @@
 
 package kernel
 
-import "golang.org/x/exp/constraints"
+import (
+	"unsafe"
+
+	"golang.org/x/exp/constraints"
+)
 
 // groupBit reports whether bit off+i of bits is set; a nil bits means
 // every row is valid.
@@ -55,41 +59,201 @@ func GroupSumFloat[T constraints.Float](acc, x []T, ids []uint32, bits []byte, o
 	}
 }
 
+// GroupSumFloatDense is GroupSumFloat for a dense batch whose ids are not
+// yet checked: it checks each id against len(acc) as it adds and stops at
+// the first one out of range, returning the number of rows added
+// (len(x) when every id is in range). The explicit check takes the place
+// of the bounds check, so the loop costs what the checked loop does.
+func GroupSumFloatDense[T constraints.Float](acc, x []T, ids []uint32) int {
+	ids = ids[:len(x)]
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		q := ids[i : i+4 : i+4]
+		v := x[i : i+4 : i+4]
+		g0, g1, g2, g3 := q[0], q[1], q[2], q[3]
+		if uint(max(g0, g1, g2, g3)) >= uint(len(acc)) {
+			break
+		}
+		acc[g0] += v[0]
+		acc[g1] += v[1]
+		acc[g2] += v[2]
+		acc[g3] += v[3]
+	}
+	for ; i < len(x); i++ {
+		g := ids[i]
+		if uint(g) >= uint(len(acc)) {
+			return i
+		}
+		acc[g] += x[i]
+	}
+	return len(x)
+}
+
 // GroupMaxRows bounds the rows added to split tables between flushes:
 // with fewer than 2^31 rows the split halves cannot wrap; 2^30 keeps the
 // constant an int on 32-bit platforms.
 const GroupMaxRows = 1 << 30
 
-// GroupSumInt64 adds the participating rows of x to acc[ids[i]] as int64
-// values, wrapping (acc holds the two's complement bits): the plain
-// grouped loop, exact as long as no group's sum leaves int64, which the
-// caller guarantees from a bound on the magnitudes of x.
-func GroupSumInt64[T constraints.Integer](acc []uint64, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool) {
+// groupWide reports whether T holds values at or above 2^63 (uint64,
+// uint, uintptr on 64-bit platforms), which int64(v) would turn negative.
+func groupWide[T constraints.Integer]() bool {
+	var zero T
+	return ^zero > 0 && unsafe.Sizeof(zero) == 8
+}
+
+// groupNarrow reports whether every value of T is below 2^32 in
+// magnitude: then 2^30 rows cannot take an int64 sum past 2^62.
+func groupNarrow[T constraints.Integer]() bool {
+	var zero T
+	return unsafe.Sizeof(zero) <= 4
+}
+
+// GroupAddInt64 adds the participating rows of x to acc[ids[i]] as int64
+// values, wrapping, and reports in ovf whether the running value of an
+// entry left int64 on the way (or, for an unsigned T, a value was 2^63 or
+// more): when ovf is false every entry holds its exact sum, and done is
+// the whole batch (len(x) rows, or len(sel) entries with a selection).
+// When ovf is true, the first done rows (entries of sel) were added, and
+// [GroupSubInt64] over them restores acc exactly.
+//
+// For element types of at most 32 bits no addition is checked: the caller
+// adds at most 2^30 rows to a table between flushes, whose entries then
+// stay within 2^62 of where they started. The dense int64 loop is the
+// assembly kernel on amd64 (the overflow flag of each memory add); the Go
+// loops check with the sign bits of (a^s)&(v^s), or-ed over the rows and
+// tested once.
+func GroupAddInt64[T constraints.Integer](acc []int64, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool) (done int, ovf bool) {
+	if groupNarrow[T]() {
+		groupAddNarrow(acc, x, ids, bits, off, sel, hasSel)
+		return groupRows(x, sel, hasSel), false
+	}
+	if !hasSel && bits == nil {
+		return groupAddDense(acc, x, ids)
+	}
+	var o int64
+	if groupWide[T]() {
+		o = groupWideBits(x, bits, off, sel, hasSel)
+	}
 	switch {
 	case hasSel:
 		for _, i := range sel {
 			if groupBit(bits, off, int(i)) {
-				acc[ids[i]] += uint64(int64(x[i]))
+				p := &acc[ids[i]]
+				a, v := *p, int64(x[i])
+				s := a + v
+				o |= (a ^ s) & (v ^ s)
+				*p = s
+			}
+		}
+	default:
+		ids = ids[:len(x)]
+		for i, w := range x {
+			if groupBit(bits, off, i) {
+				p := &acc[ids[i]]
+				a, v := *p, int64(w)
+				s := a + v
+				o |= (a ^ s) & (v ^ s)
+				*p = s
+			}
+		}
+	}
+	return groupRows(x, sel, hasSel), o < 0
+}
+
+// groupRows is the number of rows of a batch: len(x), or len(sel).
+func groupRows[T any](x []T, sel []uint32, hasSel bool) int {
+	if hasSel {
+		return len(sel)
+	}
+	return len(x)
+}
+
+// groupAddDenseGo is the Go loop of GroupAddInt64 for a dense batch.
+func groupAddDenseGo[T constraints.Integer](acc []int64, x []T, ids []uint32) (int, bool) {
+	var o int64
+	if groupWide[T]() {
+		o = groupWideBits(x, nil, 0, nil, false)
+	}
+	ids = ids[:len(x)]
+	for i, w := range x {
+		p := &acc[ids[i]]
+		a, v := *p, int64(w)
+		s := a + v
+		o |= (a ^ s) & (v ^ s)
+		*p = s
+	}
+	return len(x), o < 0
+}
+
+// groupAddNarrow adds the participating rows of x to acc[ids[i]] with no
+// check: the plain grouped loop.
+func groupAddNarrow[T constraints.Integer](acc []int64, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool) {
+	switch {
+	case hasSel:
+		for _, i := range sel {
+			if groupBit(bits, off, int(i)) {
+				acc[ids[i]] += int64(x[i])
 			}
 		}
 	case bits != nil:
 		ids = ids[:len(x)]
-		for i, v := range x {
+		for i, w := range x {
 			if groupBit(bits, off, i) {
-				acc[ids[i]] += uint64(int64(v))
+				acc[ids[i]] += int64(w)
 			}
 		}
 	default:
 		ids = ids[:len(x)]
 		i := 0
 		for ; i+4 <= len(x); i += 4 {
-			acc[ids[i]] += uint64(int64(x[i]))
-			acc[ids[i+1]] += uint64(int64(x[i+1]))
-			acc[ids[i+2]] += uint64(int64(x[i+2]))
-			acc[ids[i+3]] += uint64(int64(x[i+3]))
+			acc[ids[i]] += int64(x[i])
+			acc[ids[i+1]] += int64(x[i+1])
+			acc[ids[i+2]] += int64(x[i+2])
+			acc[ids[i+3]] += int64(x[i+3])
 		}
 		for ; i < len(x); i++ {
-			acc[ids[i]] += uint64(int64(x[i]))
+			acc[ids[i]] += int64(x[i])
+		}
+	}
+}
+
+// groupWideBits is the or of the participating rows of x as int64 bits:
+// negative when one of them is 2^63 or more.
+func groupWideBits[T constraints.Integer](x []T, bits []byte, off int, sel []uint32, hasSel bool) int64 {
+	var o int64
+	switch {
+	case hasSel:
+		for _, i := range sel {
+			if groupBit(bits, off, int(i)) {
+				o |= int64(x[i])
+			}
+		}
+	default:
+		for i, w := range x {
+			if groupBit(bits, off, i) {
+				o |= int64(w)
+			}
+		}
+	}
+	return o
+}
+
+// GroupSubInt64 subtracts what [GroupAddInt64] added for the same rows,
+// wrapping, which restores acc exactly.
+func GroupSubInt64[T constraints.Integer](acc []int64, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool) {
+	switch {
+	case hasSel:
+		for _, i := range sel {
+			if groupBit(bits, off, int(i)) {
+				acc[ids[i]] -= int64(x[i])
+			}
+		}
+	default:
+		ids = ids[:len(x)]
+		for i, w := range x {
+			if groupBit(bits, off, i) {
+				acc[ids[i]] -= int64(w)
+			}
 		}
 	}
 }
@@ -99,7 +263,7 @@ func GroupSumInt64[T constraints.Integer](acc []uint64, x []T, ids []uint32, bit
 // sign) and lo[g] += v & (2^32-1), so that the exact sum of group g is
 // hi[g]·2^32 + lo[g] as long as fewer than 2^31 rows were added since
 // the tables were zero. It makes no assumption on the magnitudes.
-func GroupSumSplit[T constraints.Integer](hi []int64, lo []uint64, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool) {
+func GroupSumSplit[T constraints.Integer](hi, lo []int64, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool) {
 	sh := uint(32)
 	switch {
 	case hasSel:
@@ -107,7 +271,7 @@ func GroupSumSplit[T constraints.Integer](hi []int64, lo []uint64, x []T, ids []
 			if groupBit(bits, off, int(i)) {
 				g := ids[i]
 				hi[g] += int64(x[i] >> sh)
-				lo[g] += uint64(x[i]) & 0xFFFFFFFF
+				lo[g] += int64(uint64(x[i]) & 0xFFFFFFFF)
 			}
 		}
 	case bits != nil:
@@ -116,7 +280,7 @@ func GroupSumSplit[T constraints.Integer](hi []int64, lo []uint64, x []T, ids []
 			if groupBit(bits, off, i) {
 				g := ids[i]
 				hi[g] += int64(v >> sh)
-				lo[g] += uint64(v) & 0xFFFFFFFF
+				lo[g] += int64(uint64(v) & 0xFFFFFFFF)
 			}
 		}
 	default:
@@ -124,7 +288,7 @@ func GroupSumSplit[T constraints.Integer](hi []int64, lo []uint64, x []T, ids []
 		for i, v := range x {
 			g := ids[i]
 			hi[g] += int64(v >> sh)
-			lo[g] += uint64(v) & 0xFFFFFFFF
+			lo[g] += int64(uint64(v) & 0xFFFFFFFF)
 		}
 	}
 }

@@ -49,62 +49,79 @@ func GroupSummary[T constraints.Integer | constraints.Float](cells []GroupCell[T
 	}
 }
 
-// groupUpdate adds the participating value v to the cell c.
+// groupUpdate adds the participating value v to the cell c. The NaN test
+// shares the minimum's branch: !(v >= Lo) holds for a new minimum and for
+// a NaN (Lo is never NaN), both rare, so a row takes two compares and two
+// branches that are not taken.
 func groupUpdate[T constraints.Integer | constraints.Float](c *GroupCell[T], v T) {
 	c.Count++
-	if v < c.Lo {
-		c.Lo = v
+	if !(v >= c.Lo) {
+		if v < c.Lo {
+			c.Lo = v
+		} else {
+			c.NaN = true
+		}
 	}
 	if v > c.Hi {
 		c.Hi = v
 	}
-	if v != v {
-		c.NaN = true
-	}
 }
 
-// GroupSorted reports whether ids never decrease. b < a for uint32 a and
-// b is the sign of uint64(b) - uint64(a); the signs are or-ed, four
-// independent differences a step, with no branch per row.
-func GroupSorted(ids []uint32) bool {
-	if len(ids) < 2 {
-		return true
-	}
-	a, b := ids[:len(ids)-1], ids[1:]
-	b = b[:len(a)]
-	var d0, d1, d2, d3 uint64
+// GroupMaxID is the largest of ids (0 for none), by the Go loop the
+// portable backends check ids with: four independent maxima, no branch
+// per id.
+func GroupMaxID(ids []uint32) uint32 {
+	var m0, m1, m2, m3 uint32
 	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		d0 |= uint64(b[i]) - uint64(a[i])
-		d1 |= uint64(b[i+1]) - uint64(a[i+1])
-		d2 |= uint64(b[i+2]) - uint64(a[i+2])
-		d3 |= uint64(b[i+3]) - uint64(a[i+3])
+	for ; i+4 <= len(ids); i += 4 {
+		q := ids[i : i+4 : i+4]
+		m0 = max(m0, q[0])
+		m1 = max(m1, q[1])
+		m2 = max(m2, q[2])
+		m3 = max(m3, q[3])
 	}
-	for ; i < len(a); i++ {
-		d0 |= uint64(b[i]) - uint64(a[i])
+	for ; i < len(ids); i++ {
+		m0 = max(m0, ids[i])
 	}
-	return (d0|d1|d2|d3)>>63 == 0
+	return max(m0, m1, m2, m3)
 }
 
-// GroupRunBounds appends to dst, for sorted ids (checked by the caller)
-// all below groups, the first row of each group 0..groups-1 and then
-// len(ids): each boundary found by a binary search from the previous
-// one, so that long runs cost a logarithm, not a row each.
-func GroupRunBounds(dst []int, ids []uint32, groups int) []int {
-	lo := 0
-	for g := range groups {
-		// The first row at or after lo whose id is g or more.
-		i, j := lo, len(ids)
-		for i < j {
-			h := int(uint(i+j) >> 1)
-			if ids[h] < uint32(g) {
-				i = h + 1
-			} else {
-				j = h
+// GroupRunBounds appends to dst, for ids all below groups and in
+// non-decreasing order, the first row of each group 0..groups-1 and then
+// len(ids), and reports true; it reports false (dst then holds part of the
+// boundaries) when an id is below the one before it or not below groups.
+// One pass over the ids checks them eight at a time against the id of the
+// current run (an exclusive or each, one branch per eight rows), and steps
+// row by row only where a run ends.
+func GroupRunBounds(dst []int, ids []uint32, groups int) ([]int, bool) {
+	if groups <= 0 {
+		return append(dst, len(ids)), len(ids) == 0
+	}
+	dst = append(dst, 0)
+	cur := uint32(0)
+	i := 0
+	for i < len(ids) {
+		if i+8 <= len(ids) {
+			q := ids[i : i+8 : i+8]
+			if (q[0]^cur)|(q[1]^cur)|(q[2]^cur)|(q[3]^cur)|(q[4]^cur)|(q[5]^cur)|(q[6]^cur)|(q[7]^cur) == 0 {
+				i += 8
+				continue
 			}
 		}
-		dst = append(dst, i)
-		lo = i
+		id := ids[i]
+		if id != cur {
+			if id < cur || uint64(id) >= uint64(groups) {
+				return dst, false
+			}
+			for range id - cur {
+				dst = append(dst, i)
+			}
+			cur = id
+		}
+		i++
 	}
-	return append(dst, len(ids))
+	for range uint64(groups) - 1 - uint64(cur) {
+		dst = append(dst, len(ids))
+	}
+	return append(dst, len(ids)), true
 }

@@ -41,6 +41,33 @@ func entrySumF64(isa ISA, x []float64, bits []byte, off int) float64 {
 	return sumFloatOn(isa, x, bits, off)
 }
 
+// SumFloatWindows writes to sums[k-1] the float sum of window k of x,
+// x[bounds[k-1]:bounds[k]] (the bounds checked by the caller, len(sums)
+// = len(bounds)-1), as the API's dense Sum computes it on isa: the strict
+// fold below cut elements, SumFloat from there. One call for all windows
+// sheds the layers a call of SumFloat per window goes through.
+func SumFloatWindows[T constraints.Float](isa ISA, sums []T, x []T, bounds []int, cut int) {
+	switch num.KindOf[T]() {
+	case num.Float32:
+		entryWindowsF32(isa, num.Cast[float32](sums), num.Cast[float32](x), bounds, cut)
+		return
+	case num.Float64:
+		entryWindowsF64(isa, num.Cast[float64](sums), num.Cast[float64](x), bounds, cut)
+		return
+	}
+	panic("quiver: internal error: not a float type")
+}
+
+//go:noinline
+func entryWindowsF32(isa ISA, sums []float32, x []float32, bounds []int, cut int) {
+	sumWindows(isa, sums, x, bounds, cut)
+}
+
+//go:noinline
+func entryWindowsF64(isa ISA, sums []float64, x []float64, bounds []int, cut int) {
+	sumWindows(isa, sums, x, bounds, cut)
+}
+
 // SumInt is the wrapping sum of the valid elements of x, in S (the bits
 // are the same in int64 and uint64).
 func SumInt[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []byte, off int) S {

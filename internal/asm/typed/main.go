@@ -55,6 +55,15 @@ var families = []family{
 		call:    "sumFloatOn(isa, x, bits, off)",
 	},
 	{
+		name:    "SumFloatWindows",
+		doc:     "writes to sums[k-1] the float sum of window k of x,\nx[bounds[k-1]:bounds[k]] (the bounds checked by the caller, len(sums)\n= len(bounds)-1), as the API's dense Sum computes it on isa: the strict\nfold below cut elements, SumFloat from there. One call for all windows\nsheds the layers a call of SumFloat per window goes through.",
+		tparams: "[T constraints.Float]",
+		types:   floats,
+		params:  []string{"isa ISA", "sums []T", "x []T", "bounds []int", "cut int"},
+		entry:   "entryWindows",
+		call:    "sumWindows(isa, sums, x, bounds, cut)",
+	},
+	{
 		name:    "SumInt",
 		doc:     "is the wrapping sum of the valid elements of x, in S (the bits\nare the same in int64 and uint64).",
 		tparams: "[T constraints.Integer, S int64 | uint64]",

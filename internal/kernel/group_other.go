@@ -1,0 +1,23 @@
+//go:build (!amd64 && !arm64) || purego
+
+package kernel
+
+import "golang.org/x/exp/constraints"
+
+// groupAddDense is GroupAddInt64 for a dense batch.
+func groupAddDense[T constraints.Integer](acc []int64, x []T, ids []uint32) (int, bool) {
+	return groupAddDenseGo(acc, x, ids)
+}
+
+// GroupCountDense adds 1 to count[ids[i]] for each i in order, stopping
+// at the first id that is not below len(count), and returns the number
+// of rows counted: len(ids) when every id is in range.
+func GroupCountDense(count []int, ids []uint32) int {
+	for i, g := range ids {
+		if uint(g) >= uint(len(count)) {
+			return i
+		}
+		count[g]++
+	}
+	return len(ids)
+}
