@@ -28,6 +28,12 @@
 # its RAW and OUT default to bench/results/<date>-<commit>-subset.txt and
 # .md.
 set -euo pipefail
+# NOTE, RAW and OUT are read relative to the caller's directory.
+for v in NOTE RAW OUT; do
+	if [ -n "${!v:-}" ] && [ "${!v#/}" = "${!v}" ]; then
+		printf -v "$v" '%s/%s' "$(pwd)" "${!v}"
+	fi
+done
 cd "$(dirname "$0")"
 bench=$(pwd)
 root=$(cd .. && pwd)
