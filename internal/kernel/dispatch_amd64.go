@@ -10,10 +10,12 @@ import (
 )
 
 // The dispatch of every kernel family on amd64: one switch on the ISA per
-// family, each case a direct call. AVX2 and AVX512 run the wrappers of
-// sum_amd64.go, summary_amd64.go, count_amd64.go, gather_amd64.go and
-// repro_amd64.go around the generated assembly; Scalar and Generic the
-// portable Go of dispatch.go, generic.go and select.go.
+// family, each case a direct call. Where little Go surrounds a kernel
+// (the block split of the sums, the head and tail bits of a count) it is
+// written here, so that a short call crosses no wrapper; the rest runs
+// the wrappers of sum_amd64.go, summary_amd64.go, gather_amd64.go and
+// repro_amd64.go around the generated assembly. Scalar and Generic run
+// the portable Go of dispatch.go, generic.go and select.go.
 
 // sumFloatOn is the float sum of the valid elements of x in isa's ADR-013
 // order. On AVX2 and AVX512 the kernel adds the whole blocks and folds
@@ -84,11 +86,43 @@ func sumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []by
 // empty) and their count; with WantMin or WantMax only that extreme is
 // meaningful.
 func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes) (lo, hi T, valid int) {
-	switch isa {
-	case AVX2, AVX512:
-		return summaryAVX(isa, x, bits, off, want)
+	if isa != AVX2 && isa != AVX512 {
+		return portableSummary(isa, x, bits, off)
 	}
-	return portableSummary(isa, x, bits, off)
+	// MinMax and Summarize run the fused summary kernel; Min and Max of
+	// floats run kernels that compute only their extreme (integers run
+	// the fused one). The wrappers, run and denseExtreme, are in
+	// summary_amd64.go; they are called from here, with no layer between,
+	// because at short lengths each layer is a measurable part of a call.
+	k := summaryAsm[T]{isa: isa, lanes: 32 / sizeOf[T](), tailInAsm: isa == AVX512}
+	if isa == AVX512 {
+		k.lanes *= 2
+	}
+	if !num.IsFloat[T]() {
+		lo, hi, valid, _ = k.run(x, bits, off)
+		return lo, hi, valid
+	}
+	if want == WantBoth {
+		lo, hi, valid, nan := k.run(x, bits, off)
+		return settleSummary(x, bits, off, lo, hi, valid, nan)
+	}
+	k.want = want
+	if bits == nil && len(x) > 0 {
+		// Dense Min or Max: the single-extreme kernel straight away.
+		e := k.denseExtreme(x, want)
+		return e, e, len(x)
+	}
+	// A min-only (max-only) kernel returns the extreme it does not compute
+	// as its start, +Inf (-Inf); settleSummary's rescues run for the one
+	// extreme, passed as both lo and hi, so that the other cannot trigger
+	// the zero rescan.
+	lo, hi, valid, nan := k.run(x, bits, off)
+	if want == WantMin {
+		lo, _, valid = settleSummary(x, bits, off, lo, lo, valid, nan)
+		return lo, lo, valid
+	}
+	_, hi, valid = settleSummary(x, bits, off, hi, hi, valid, nan)
+	return hi, hi, valid
 }
 
 // CheckedI64 and CheckedU64 are the exact sums of 64-bit elements, in
@@ -111,11 +145,20 @@ func CheckedU64(isa ISA, x []uint64, bits []byte, off int) num.Int128 {
 
 // CountValid counts the set bits among bits off..off+n-1.
 func CountValid(isa ISA, bits []byte, off, n int) int {
-	switch isa {
-	case AVX2, AVX512:
-		return countValidAVX(isa, bits, off, n)
+	if isa != AVX2 && isa != AVX512 {
+		return portableCountValid(isa, bits, off, n)
 	}
-	return portableCountValid(isa, bits, off, n)
+	// The kernel counts whole 8-byte words; the bits before the first
+	// whole byte and those after the last whole word are counted by the
+	// generic loop, so nothing outside bytes off/8 .. (off+n-1)/8 is read.
+	head := min(n, (8-off&7)&7) // bits before the first whole byte
+	c := genericCountValid(bits, off, head)
+	p, end := off+head, off+n
+	if words := (end - p) >> 6; words > 0 {
+		c += countValidAsm(isa, bits[p>>3:p>>3+words*8])
+		p += words * 64
+	}
+	return c + genericCountValid(bits, p, end-p)
 }
 
 // SelInRange reports whether every index of sel is below n.

@@ -8,36 +8,6 @@ import (
 	"github.com/quiverlabs/quiver/internal/num"
 )
 
-// summaryAVX is Summary on isa (AVX2 or AVX512). MinMax and Summarize
-// run the fused summary kernel; Min and Max of floats run kernels that
-// compute only their extreme (integers run the fused one).
-func summaryAVX[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes) (lo, hi T, valid int) {
-	k := summaryAsm[T]{isa: isa, lanes: 32 / sizeOf[T](), tailInAsm: isa == AVX512}
-	if isa == AVX512 {
-		k.lanes *= 2
-	}
-	if !num.IsFloat[T]() {
-		lo, hi, valid, _ = k.run(x, bits, off)
-		return lo, hi, valid
-	}
-	if bits == nil && len(x) > 0 && want != WantBoth {
-		// Dense Min or Max: the single-extreme kernel straight away.
-		k.want = want
-		e := k.denseExtreme(x, want)
-		return e, e, len(x)
-	}
-	switch want {
-	case WantMin:
-		k.want = WantMin
-		return floatMin(k, x, bits, off)
-	case WantMax:
-		k.want = WantMax
-		return floatMax(k, x, bits, off)
-	}
-	lo, hi, valid, nan := k.run(x, bits, off)
-	return settleSummary(x, bits, off, lo, hi, valid, nan)
-}
-
 // sizeOf is the size of T in bytes.
 func sizeOf[T num.Number]() int {
 	var zero T
@@ -161,29 +131,6 @@ func summaryMerge[T num.Number](lo, hi T, nan bool, l, h T, n bool) (T, T, bool)
 		hi = h
 	}
 	return lo, hi, nan || n
-}
-
-// floatMin wraps min-only float kernels: settleFloatSummary's rescues for
-// the one extreme, passed as both lo and hi (the max the kernel did not
-// compute must not trigger the zero rescan). A dense column takes
-// denseExtreme.
-func floatMin[T num.Number](k summaryAsm[T], x []T, bits []byte, off int) (lo, hi T, valid int) {
-	if bits == nil && len(x) > 0 {
-		return k.denseExtreme(x, WantMin), 0, len(x)
-	}
-	lo, _, valid, nan := k.run(x, bits, off)
-	lo, _, valid = settleSummary(x, bits, off, lo, lo, valid, nan)
-	return lo, 0, valid
-}
-
-// floatMax is floatMin for max-only kernels.
-func floatMax[T num.Number](k summaryAsm[T], x []T, bits []byte, off int) (lo, hi T, valid int) {
-	if bits == nil && len(x) > 0 {
-		return 0, k.denseExtreme(x, WantMax), len(x)
-	}
-	_, hi, valid, nan := k.run(x, bits, off)
-	_, hi, valid = settleSummary(x, bits, off, hi, hi, valid, nan)
-	return 0, hi, valid
 }
 
 // denseExtreme is the min (want == WantMin) or max (WantMax) of a

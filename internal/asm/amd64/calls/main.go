@@ -203,9 +203,10 @@ import "github.com/quiverlabs/quiver/internal/num"
 // instruction set, T's machine type and, for the summary kernels, the
 // extremes wanted; each case is a direct call of the generated stub, so
 // that the compiler sees every callee (and its //go:noescape) and nothing
-// the caller passes has to move to the heap. The wrappers of sum_amd64.go,
-// summary_amd64.go, count_amd64.go and gather_amd64.go call these; the
-// reproducible sum's are in repro_amd64.go. A combination without a
+// the caller passes has to move to the heap. The dispatch
+// (dispatch_amd64.go) and the wrappers of sum_amd64.go, summary_amd64.go
+// and gather_amd64.go call these; the reproducible sum's are in
+// repro_amd64.go. A combination without a
 // kernel panics: the wrappers only ask for kernels that exist (see the
 // has* functions).
 `
