@@ -73,7 +73,11 @@ func testWindowsFloat[T constraints.Float](t *testing.T, r *rand.Rand) {
 					}
 					xs := x[a:b]
 					lo, hi, c, _ := ref.Summary(xs, rm)
-					if testkit.Bits(sums[k-1]) != testkit.Bits(Sum(xs, m...)) ||
+					// A NaN sum compares as a class, as in TestDifferential:
+					// Sum leaves its payload unspecified, and on wasm the
+					// payload a NaN addition keeps can differ between two
+					// compilations of the same fold.
+					if !sameFloat(sums[k-1], Sum(xs, m...)) ||
 						testkit.Bits(repro[k-1]) != testkit.Bits(SumReproducible(xs, m...)) ||
 						testkit.Bits(mins[k-1]) != testkit.Bits(lo) || testkit.Bits(maxs[k-1]) != testkit.Bits(hi) ||
 						testkit.Bits(los[k-1]) != testkit.Bits(lo) || testkit.Bits(his[k-1]) != testkit.Bits(hi) ||
