@@ -21,6 +21,20 @@ import "github.com/quiverlabs/quiver/internal/num"
 // isa for T on x, whose length is a multiple of the kernel's step.
 func sumAsm[T num.Number, S int64 | uint64 | float32 | float64](isa ISA, x []T, bits []byte, off int) S {
 	switch num.KindOf[T]() {
+	case num.Float32:
+		switch {
+		case isa == AVX2:
+			return S(sumF32AVX2(num.Cast[float32](x), bits, off))
+		case isa == AVX512:
+			return S(sumF32AVX512(num.Cast[float32](x), bits, off))
+		}
+	case num.Float64:
+		switch {
+		case isa == AVX2:
+			return S(sumF64AVX2(num.Cast[float64](x), bits, off))
+		case isa == AVX512:
+			return S(sumF64AVX512(num.Cast[float64](x), bits, off))
+		}
 	case num.Int8:
 		switch {
 		case isa == AVX2:
@@ -76,20 +90,6 @@ func sumAsm[T num.Number, S int64 | uint64 | float32 | float64](isa ISA, x []T, 
 			return S(sumU64AVX2(num.Cast[uint64](x), bits, off))
 		case isa == AVX512:
 			return S(sumU64AVX512(num.Cast[uint64](x), bits, off))
-		}
-	case num.Float32:
-		switch {
-		case isa == AVX2:
-			return S(sumF32AVX2(num.Cast[float32](x), bits, off))
-		case isa == AVX512:
-			return S(sumF32AVX512(num.Cast[float32](x), bits, off))
-		}
-	case num.Float64:
-		switch {
-		case isa == AVX2:
-			return S(sumF64AVX2(num.Cast[float64](x), bits, off))
-		case isa == AVX512:
-			return S(sumF64AVX512(num.Cast[float64](x), bits, off))
 		}
 	}
 	panic("quiver: internal error: no sum kernel")
@@ -163,6 +163,48 @@ func countValidAsm(isa ISA, b []byte) int {
 // serves any want).
 func summaryDenseAsm[T num.Number](isa ISA, want Extremes, x []T) (lo T, hi T, nan bool) {
 	switch num.KindOf[T]() {
+	case num.Float32:
+		switch {
+		case want == WantMax && isa == AVX2:
+			r0, r1, r2 := summaryMaxDenseF32AVX2(num.Cast[float32](x))
+			return T(r0), T(r1), r2
+		case want == WantMax && isa == AVX512:
+			r0, r1, r2 := summaryMaxDenseF32AVX512(num.Cast[float32](x))
+			return T(r0), T(r1), r2
+		case want == WantMin && isa == AVX2:
+			r0, r1, r2 := summaryMinDenseF32AVX2(num.Cast[float32](x))
+			return T(r0), T(r1), r2
+		case want == WantMin && isa == AVX512:
+			r0, r1, r2 := summaryMinDenseF32AVX512(num.Cast[float32](x))
+			return T(r0), T(r1), r2
+		case isa == AVX2:
+			r0, r1, r2 := summaryDenseF32AVX2(num.Cast[float32](x))
+			return T(r0), T(r1), r2
+		case isa == AVX512:
+			r0, r1, r2 := summaryDenseF32AVX512(num.Cast[float32](x))
+			return T(r0), T(r1), r2
+		}
+	case num.Float64:
+		switch {
+		case want == WantMax && isa == AVX2:
+			r0, r1, r2 := summaryMaxDenseF64AVX2(num.Cast[float64](x))
+			return T(r0), T(r1), r2
+		case want == WantMax && isa == AVX512:
+			r0, r1, r2 := summaryMaxDenseF64AVX512(num.Cast[float64](x))
+			return T(r0), T(r1), r2
+		case want == WantMin && isa == AVX2:
+			r0, r1, r2 := summaryMinDenseF64AVX2(num.Cast[float64](x))
+			return T(r0), T(r1), r2
+		case want == WantMin && isa == AVX512:
+			r0, r1, r2 := summaryMinDenseF64AVX512(num.Cast[float64](x))
+			return T(r0), T(r1), r2
+		case isa == AVX2:
+			r0, r1, r2 := summaryDenseF64AVX2(num.Cast[float64](x))
+			return T(r0), T(r1), r2
+		case isa == AVX512:
+			r0, r1, r2 := summaryDenseF64AVX512(num.Cast[float64](x))
+			return T(r0), T(r1), r2
+		}
 	case num.Int8:
 		switch {
 		case isa == AVX2:
@@ -235,48 +277,6 @@ func summaryDenseAsm[T num.Number](isa ISA, want Extremes, x []T) (lo T, hi T, n
 			r0, r1, r2 := summaryDenseU64AVX512(num.Cast[uint64](x))
 			return T(r0), T(r1), r2
 		}
-	case num.Float32:
-		switch {
-		case want == WantMax && isa == AVX2:
-			r0, r1, r2 := summaryMaxDenseF32AVX2(num.Cast[float32](x))
-			return T(r0), T(r1), r2
-		case want == WantMax && isa == AVX512:
-			r0, r1, r2 := summaryMaxDenseF32AVX512(num.Cast[float32](x))
-			return T(r0), T(r1), r2
-		case want == WantMin && isa == AVX2:
-			r0, r1, r2 := summaryMinDenseF32AVX2(num.Cast[float32](x))
-			return T(r0), T(r1), r2
-		case want == WantMin && isa == AVX512:
-			r0, r1, r2 := summaryMinDenseF32AVX512(num.Cast[float32](x))
-			return T(r0), T(r1), r2
-		case isa == AVX2:
-			r0, r1, r2 := summaryDenseF32AVX2(num.Cast[float32](x))
-			return T(r0), T(r1), r2
-		case isa == AVX512:
-			r0, r1, r2 := summaryDenseF32AVX512(num.Cast[float32](x))
-			return T(r0), T(r1), r2
-		}
-	case num.Float64:
-		switch {
-		case want == WantMax && isa == AVX2:
-			r0, r1, r2 := summaryMaxDenseF64AVX2(num.Cast[float64](x))
-			return T(r0), T(r1), r2
-		case want == WantMax && isa == AVX512:
-			r0, r1, r2 := summaryMaxDenseF64AVX512(num.Cast[float64](x))
-			return T(r0), T(r1), r2
-		case want == WantMin && isa == AVX2:
-			r0, r1, r2 := summaryMinDenseF64AVX2(num.Cast[float64](x))
-			return T(r0), T(r1), r2
-		case want == WantMin && isa == AVX512:
-			r0, r1, r2 := summaryMinDenseF64AVX512(num.Cast[float64](x))
-			return T(r0), T(r1), r2
-		case isa == AVX2:
-			r0, r1, r2 := summaryDenseF64AVX2(num.Cast[float64](x))
-			return T(r0), T(r1), r2
-		case isa == AVX512:
-			r0, r1, r2 := summaryDenseF64AVX512(num.Cast[float64](x))
-			return T(r0), T(r1), r2
-		}
 	}
 	panic("quiver: internal error: no summary kernel")
 }
@@ -286,6 +286,48 @@ func summaryDenseAsm[T num.Number](isa ISA, want Extremes, x []T) (lo T, hi T, n
 // past the last whole vector on AVX-512.
 func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, tail uint64) (lo T, hi T, valid int, nan bool) {
 	switch num.KindOf[T]() {
+	case num.Float32:
+		switch {
+		case want == WantMax && isa == AVX2:
+			r0, r1, r2, r3 := summaryMaxMaskedF32AVX2(num.Cast[float32](x), bits, tail)
+			return T(r0), T(r1), r2, r3
+		case want == WantMax && isa == AVX512:
+			r0, r1, r2, r3 := summaryMaxMaskedF32AVX512(num.Cast[float32](x), bits, tail)
+			return T(r0), T(r1), r2, r3
+		case want == WantMin && isa == AVX2:
+			r0, r1, r2, r3 := summaryMinMaskedF32AVX2(num.Cast[float32](x), bits, tail)
+			return T(r0), T(r1), r2, r3
+		case want == WantMin && isa == AVX512:
+			r0, r1, r2, r3 := summaryMinMaskedF32AVX512(num.Cast[float32](x), bits, tail)
+			return T(r0), T(r1), r2, r3
+		case isa == AVX2:
+			r0, r1, r2, r3 := summaryMaskedF32AVX2(num.Cast[float32](x), bits, tail)
+			return T(r0), T(r1), r2, r3
+		case isa == AVX512:
+			r0, r1, r2, r3 := summaryMaskedF32AVX512(num.Cast[float32](x), bits, tail)
+			return T(r0), T(r1), r2, r3
+		}
+	case num.Float64:
+		switch {
+		case want == WantMax && isa == AVX2:
+			r0, r1, r2, r3 := summaryMaxMaskedF64AVX2(num.Cast[float64](x), bits, tail)
+			return T(r0), T(r1), r2, r3
+		case want == WantMax && isa == AVX512:
+			r0, r1, r2, r3 := summaryMaxMaskedF64AVX512(num.Cast[float64](x), bits, tail)
+			return T(r0), T(r1), r2, r3
+		case want == WantMin && isa == AVX2:
+			r0, r1, r2, r3 := summaryMinMaskedF64AVX2(num.Cast[float64](x), bits, tail)
+			return T(r0), T(r1), r2, r3
+		case want == WantMin && isa == AVX512:
+			r0, r1, r2, r3 := summaryMinMaskedF64AVX512(num.Cast[float64](x), bits, tail)
+			return T(r0), T(r1), r2, r3
+		case isa == AVX2:
+			r0, r1, r2, r3 := summaryMaskedF64AVX2(num.Cast[float64](x), bits, tail)
+			return T(r0), T(r1), r2, r3
+		case isa == AVX512:
+			r0, r1, r2, r3 := summaryMaskedF64AVX512(num.Cast[float64](x), bits, tail)
+			return T(r0), T(r1), r2, r3
+		}
 	case num.Int8:
 		switch {
 		case isa == AVX2:
@@ -358,48 +400,6 @@ func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, 
 			r0, r1, r2, r3 := summaryMaskedU64AVX512(num.Cast[uint64](x), bits, tail)
 			return T(r0), T(r1), r2, r3
 		}
-	case num.Float32:
-		switch {
-		case want == WantMax && isa == AVX2:
-			r0, r1, r2, r3 := summaryMaxMaskedF32AVX2(num.Cast[float32](x), bits, tail)
-			return T(r0), T(r1), r2, r3
-		case want == WantMax && isa == AVX512:
-			r0, r1, r2, r3 := summaryMaxMaskedF32AVX512(num.Cast[float32](x), bits, tail)
-			return T(r0), T(r1), r2, r3
-		case want == WantMin && isa == AVX2:
-			r0, r1, r2, r3 := summaryMinMaskedF32AVX2(num.Cast[float32](x), bits, tail)
-			return T(r0), T(r1), r2, r3
-		case want == WantMin && isa == AVX512:
-			r0, r1, r2, r3 := summaryMinMaskedF32AVX512(num.Cast[float32](x), bits, tail)
-			return T(r0), T(r1), r2, r3
-		case isa == AVX2:
-			r0, r1, r2, r3 := summaryMaskedF32AVX2(num.Cast[float32](x), bits, tail)
-			return T(r0), T(r1), r2, r3
-		case isa == AVX512:
-			r0, r1, r2, r3 := summaryMaskedF32AVX512(num.Cast[float32](x), bits, tail)
-			return T(r0), T(r1), r2, r3
-		}
-	case num.Float64:
-		switch {
-		case want == WantMax && isa == AVX2:
-			r0, r1, r2, r3 := summaryMaxMaskedF64AVX2(num.Cast[float64](x), bits, tail)
-			return T(r0), T(r1), r2, r3
-		case want == WantMax && isa == AVX512:
-			r0, r1, r2, r3 := summaryMaxMaskedF64AVX512(num.Cast[float64](x), bits, tail)
-			return T(r0), T(r1), r2, r3
-		case want == WantMin && isa == AVX2:
-			r0, r1, r2, r3 := summaryMinMaskedF64AVX2(num.Cast[float64](x), bits, tail)
-			return T(r0), T(r1), r2, r3
-		case want == WantMin && isa == AVX512:
-			r0, r1, r2, r3 := summaryMinMaskedF64AVX512(num.Cast[float64](x), bits, tail)
-			return T(r0), T(r1), r2, r3
-		case isa == AVX2:
-			r0, r1, r2, r3 := summaryMaskedF64AVX2(num.Cast[float64](x), bits, tail)
-			return T(r0), T(r1), r2, r3
-		case isa == AVX512:
-			r0, r1, r2, r3 := summaryMaskedF64AVX512(num.Cast[float64](x), bits, tail)
-			return T(r0), T(r1), r2, r3
-		}
 	}
 	panic("quiver: internal error: no masked summary kernel")
 }
@@ -441,6 +441,48 @@ func selSumAsm[T int64 | uint64, S int64 | uint64](isa ISA, x []T, sel []uint32)
 // over sel (a whole number of steps); see hasSelMinMax.
 func selDenseAsm[T num.Number](isa ISA, want Extremes, x []T, sel []uint32) (lo T, hi T, nan bool) {
 	switch num.KindOf[T]() {
+	case num.Float32:
+		switch {
+		case want == WantMax && isa == AVX2:
+			r0, r1, r2 := selMaxF32AVX2(num.Cast[float32](x), sel)
+			return T(r0), T(r1), r2
+		case want == WantMax && isa == AVX512:
+			r0, r1, r2 := selMaxF32AVX512(num.Cast[float32](x), sel)
+			return T(r0), T(r1), r2
+		case want == WantMin && isa == AVX2:
+			r0, r1, r2 := selMinF32AVX2(num.Cast[float32](x), sel)
+			return T(r0), T(r1), r2
+		case want == WantMin && isa == AVX512:
+			r0, r1, r2 := selMinF32AVX512(num.Cast[float32](x), sel)
+			return T(r0), T(r1), r2
+		case isa == AVX2:
+			r0, r1, r2 := selMinMaxF32AVX2(num.Cast[float32](x), sel)
+			return T(r0), T(r1), r2
+		case isa == AVX512:
+			r0, r1, r2 := selMinMaxF32AVX512(num.Cast[float32](x), sel)
+			return T(r0), T(r1), r2
+		}
+	case num.Float64:
+		switch {
+		case want == WantMax && isa == AVX2:
+			r0, r1, r2 := selMaxF64AVX2(num.Cast[float64](x), sel)
+			return T(r0), T(r1), r2
+		case want == WantMax && isa == AVX512:
+			r0, r1, r2 := selMaxF64AVX512(num.Cast[float64](x), sel)
+			return T(r0), T(r1), r2
+		case want == WantMin && isa == AVX2:
+			r0, r1, r2 := selMinF64AVX2(num.Cast[float64](x), sel)
+			return T(r0), T(r1), r2
+		case want == WantMin && isa == AVX512:
+			r0, r1, r2 := selMinF64AVX512(num.Cast[float64](x), sel)
+			return T(r0), T(r1), r2
+		case isa == AVX2:
+			r0, r1, r2 := selMinMaxF64AVX2(num.Cast[float64](x), sel)
+			return T(r0), T(r1), r2
+		case isa == AVX512:
+			r0, r1, r2 := selMinMaxF64AVX512(num.Cast[float64](x), sel)
+			return T(r0), T(r1), r2
+		}
 	case num.Int32:
 		switch {
 		case want == WantMax && isa == AVX512:
@@ -489,48 +531,6 @@ func selDenseAsm[T num.Number](isa ISA, want Extremes, x []T, sel []uint32) (lo 
 			r0, r1, r2 := selMinMaxU64AVX512(num.Cast[uint64](x), sel)
 			return T(r0), T(r1), r2
 		}
-	case num.Float32:
-		switch {
-		case want == WantMax && isa == AVX2:
-			r0, r1, r2 := selMaxF32AVX2(num.Cast[float32](x), sel)
-			return T(r0), T(r1), r2
-		case want == WantMax && isa == AVX512:
-			r0, r1, r2 := selMaxF32AVX512(num.Cast[float32](x), sel)
-			return T(r0), T(r1), r2
-		case want == WantMin && isa == AVX2:
-			r0, r1, r2 := selMinF32AVX2(num.Cast[float32](x), sel)
-			return T(r0), T(r1), r2
-		case want == WantMin && isa == AVX512:
-			r0, r1, r2 := selMinF32AVX512(num.Cast[float32](x), sel)
-			return T(r0), T(r1), r2
-		case isa == AVX2:
-			r0, r1, r2 := selMinMaxF32AVX2(num.Cast[float32](x), sel)
-			return T(r0), T(r1), r2
-		case isa == AVX512:
-			r0, r1, r2 := selMinMaxF32AVX512(num.Cast[float32](x), sel)
-			return T(r0), T(r1), r2
-		}
-	case num.Float64:
-		switch {
-		case want == WantMax && isa == AVX2:
-			r0, r1, r2 := selMaxF64AVX2(num.Cast[float64](x), sel)
-			return T(r0), T(r1), r2
-		case want == WantMax && isa == AVX512:
-			r0, r1, r2 := selMaxF64AVX512(num.Cast[float64](x), sel)
-			return T(r0), T(r1), r2
-		case want == WantMin && isa == AVX2:
-			r0, r1, r2 := selMinF64AVX2(num.Cast[float64](x), sel)
-			return T(r0), T(r1), r2
-		case want == WantMin && isa == AVX512:
-			r0, r1, r2 := selMinF64AVX512(num.Cast[float64](x), sel)
-			return T(r0), T(r1), r2
-		case isa == AVX2:
-			r0, r1, r2 := selMinMaxF64AVX2(num.Cast[float64](x), sel)
-			return T(r0), T(r1), r2
-		case isa == AVX512:
-			r0, r1, r2 := selMinMaxF64AVX512(num.Cast[float64](x), sel)
-			return T(r0), T(r1), r2
-		}
 	}
 	panic("quiver: internal error: no gathered min/max kernel")
 }
@@ -539,6 +539,30 @@ func selDenseAsm[T num.Number](isa ISA, want Extremes, x []T, sel []uint32) (lo 
 // off) marks valid, with their count.
 func selValidAsm[T num.Number](isa ISA, want Extremes, x []T, sel []uint32, bits []byte, off int) (lo T, hi T, nan bool, valid int) {
 	switch num.KindOf[T]() {
+	case num.Float32:
+		switch {
+		case want == WantMax && isa == AVX512:
+			r0, r1, r2, r3 := selMaxF32ValidAVX512(num.Cast[float32](x), sel, bits, off)
+			return T(r0), T(r1), r2, r3
+		case want == WantMin && isa == AVX512:
+			r0, r1, r2, r3 := selMinF32ValidAVX512(num.Cast[float32](x), sel, bits, off)
+			return T(r0), T(r1), r2, r3
+		case isa == AVX512:
+			r0, r1, r2, r3 := selMinMaxF32ValidAVX512(num.Cast[float32](x), sel, bits, off)
+			return T(r0), T(r1), r2, r3
+		}
+	case num.Float64:
+		switch {
+		case want == WantMax && isa == AVX512:
+			r0, r1, r2, r3 := selMaxF64ValidAVX512(num.Cast[float64](x), sel, bits, off)
+			return T(r0), T(r1), r2, r3
+		case want == WantMin && isa == AVX512:
+			r0, r1, r2, r3 := selMinF64ValidAVX512(num.Cast[float64](x), sel, bits, off)
+			return T(r0), T(r1), r2, r3
+		case isa == AVX512:
+			r0, r1, r2, r3 := selMinMaxF64ValidAVX512(num.Cast[float64](x), sel, bits, off)
+			return T(r0), T(r1), r2, r3
+		}
 	case num.Int32:
 		switch {
 		case want == WantMax && isa == AVX512:
@@ -585,30 +609,6 @@ func selValidAsm[T num.Number](isa ISA, want Extremes, x []T, sel []uint32, bits
 			return T(r0), T(r1), r2, r3
 		case isa == AVX512:
 			r0, r1, r2, r3 := selMinMaxU64ValidAVX512(num.Cast[uint64](x), sel, bits, off)
-			return T(r0), T(r1), r2, r3
-		}
-	case num.Float32:
-		switch {
-		case want == WantMax && isa == AVX512:
-			r0, r1, r2, r3 := selMaxF32ValidAVX512(num.Cast[float32](x), sel, bits, off)
-			return T(r0), T(r1), r2, r3
-		case want == WantMin && isa == AVX512:
-			r0, r1, r2, r3 := selMinF32ValidAVX512(num.Cast[float32](x), sel, bits, off)
-			return T(r0), T(r1), r2, r3
-		case isa == AVX512:
-			r0, r1, r2, r3 := selMinMaxF32ValidAVX512(num.Cast[float32](x), sel, bits, off)
-			return T(r0), T(r1), r2, r3
-		}
-	case num.Float64:
-		switch {
-		case want == WantMax && isa == AVX512:
-			r0, r1, r2, r3 := selMaxF64ValidAVX512(num.Cast[float64](x), sel, bits, off)
-			return T(r0), T(r1), r2, r3
-		case want == WantMin && isa == AVX512:
-			r0, r1, r2, r3 := selMinF64ValidAVX512(num.Cast[float64](x), sel, bits, off)
-			return T(r0), T(r1), r2, r3
-		case isa == AVX512:
-			r0, r1, r2, r3 := selMinMaxF64ValidAVX512(num.Cast[float64](x), sel, bits, off)
 			return T(r0), T(r1), r2, r3
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/quiverlabs/quiver/internal/asm/elem"
 	"go/format"
 	"log"
 	"os"
@@ -144,21 +145,6 @@ var families = []family{
 	},
 }
 
-// machine is each type part's Go type and num.Kind.
-var machine = map[string][2]string{
-	"I8": {"int8", "Int8"}, "I16": {"int16", "Int16"}, "I32": {"int32", "Int32"}, "I64": {"int64", "Int64"},
-	"U8": {"uint8", "Uint8"}, "U16": {"uint16", "Uint16"}, "U32": {"uint32", "Uint32"}, "U64": {"uint64", "Uint64"},
-	"F32": {"float32", "Float32"}, "F64": {"float64", "Float64"},
-}
-
-// sumType is the 64-bit type an integer sum of the type part is kept in.
-func sumType(t string) string {
-	if t[0] == 'U' {
-		return "uint64"
-	}
-	return "int64"
-}
-
 func main() {
 	out := flag.String("out", "", "the file to write")
 	flag.Parse()
@@ -214,11 +200,11 @@ func split(p string) (name, typ string) {
 func subst(typ, t string) string {
 	switch typ {
 	case "T":
-		return machine[t][0]
+		return elem.Named(t).GoType
 	case "S":
-		return sumType(t)
+		return elem.Named(t).SumType()
 	case "[]T":
-		return "[]" + machine[t][0]
+		return "[]" + elem.Named(t).GoType
 	}
 	return typ
 }
@@ -252,7 +238,7 @@ func write(b *bytes.Buffer, f family) {
 		f.name, f.tparams, strings.Join(f.params, ", "), resultList(f.results, ""))
 	b.WriteString("switch num.KindOf[T]() {\n")
 	for _, t := range f.types {
-		mt := machine[t][0]
+		mt := elem.Named(t).GoType
 		var args []string
 		for _, p := range f.params {
 			n, typ := split(p)
@@ -266,7 +252,7 @@ func write(b *bytes.Buffer, f family) {
 			}
 		}
 		call := fmt.Sprintf("%s%s(%s)", f.entry, t, strings.Join(args, ", "))
-		fmt.Fprintf(b, "case num.%s:\n", machine[t][1])
+		fmt.Fprintf(b, "case num.%s:\n", elem.Named(t).Kind())
 		switch len(f.results) {
 		case 0:
 			fmt.Fprintf(b, "%s\nreturn\n", call)
@@ -291,7 +277,7 @@ func write(b *bytes.Buffer, f family) {
 			n, typ := split(p)
 			ps = append(ps, n+" "+subst(typ, t))
 		}
-		body := strings.NewReplacer("{T}", machine[t][0], "{S}", sumType(t)).Replace(f.call)
+		body := strings.NewReplacer("{T}", elem.Named(t).GoType, "{S}", elem.Named(t).SumType()).Replace(f.call)
 		ret := "return "
 		if len(f.results) == 0 {
 			ret = ""

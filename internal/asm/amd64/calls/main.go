@@ -22,6 +22,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/quiverlabs/quiver/internal/asm/elem"
 	"go/ast"
 	"go/format"
 	"go/parser"
@@ -148,16 +149,6 @@ var shapes = []shape{
 		missing: "no gathered min/max kernel",
 	},
 }
-
-// machine maps a stub's type part to its Go type and num.Kind.
-var machine = map[string][2]string{
-	"I8": {"int8", "Int8"}, "I16": {"int16", "Int16"}, "I32": {"int32", "Int32"}, "I64": {"int64", "Int64"},
-	"U8": {"uint8", "Uint8"}, "U16": {"uint16", "Uint16"}, "U32": {"uint32", "Uint32"}, "U64": {"uint64", "Uint64"},
-	"F32": {"float32", "Float32"}, "F64": {"float64", "Float64"},
-}
-
-// typeOrder is the order of the type switch's cases.
-var typeOrder = []string{"I8", "I16", "I32", "I64", "U8", "U16", "U32", "U64", "F32", "F64"}
 
 // wants maps a stub's extreme part to the Extremes it serves; "" and
 // MinMax are the fused kernels, which serve any want.
@@ -293,7 +284,8 @@ func writeShape(b *bytes.Buffer, s shape, stubs []stub) {
 	typed := m[0].typ != ""
 	if typed {
 		b.WriteString("switch num.KindOf[T]() {\n")
-		for _, t := range typeOrder {
+		for _, e := range elem.Elems {
+			t := e.Name
 			var of []stub
 			for _, st := range m {
 				if st.typ == t {
@@ -303,7 +295,7 @@ func writeShape(b *bytes.Buffer, s shape, stubs []stub) {
 			if len(of) == 0 {
 				continue
 			}
-			fmt.Fprintf(b, "case num.%s:\n", machine[t][1])
+			fmt.Fprintf(b, "case num.%s:\n", elem.Named(t).Kind())
 			writeCases(b, s, of)
 		}
 		b.WriteString("}\n")
@@ -341,7 +333,7 @@ func writeCall(b *bytes.Buffer, s shape, st stub) {
 	var args []string
 	for _, p := range s.params {
 		if p.typ == "[]T" {
-			args = append(args, fmt.Sprintf("num.Cast[%s](%s)", machine[st.typ][0], p.name))
+			args = append(args, fmt.Sprintf("num.Cast[%s](%s)", elem.Named(st.typ).GoType, p.name))
 		} else {
 			args = append(args, p.name)
 		}

@@ -1,36 +1,10 @@
 package kit
 
-// Elem describes one element type that the kernels are generated for.
-type Elem struct {
-	Name   string // suffix in kernel names: F64, I8, ...
-	GoType string // the Go type in kernel signatures
-	Size   int    // bytes
-	Signed bool   // signed integer or float
-	Float  bool
-}
+import "github.com/quiverlabs/quiver/internal/asm/elem"
 
-// SumType is the Go type of the element's sum: the element type for
-// floats, int64 for signed integers, uint64 for unsigned ones.
-func (e Elem) SumType() string {
-	switch {
-	case e.Float:
-		return e.GoType
-	case e.Signed:
-		return "int64"
-	}
-	return "uint64"
-}
+// Elem describes one element type that the kernels are generated for (see
+// package elem, which the generators of plain Go share).
+type Elem = elem.Elem
 
 // Elems lists every element type, in the order the kernels are emitted.
-var Elems = []Elem{
-	{"F32", "float32", 4, true, true},
-	{"F64", "float64", 8, true, true},
-	{"I8", "int8", 1, true, false},
-	{"I16", "int16", 2, true, false},
-	{"I32", "int32", 4, true, false},
-	{"I64", "int64", 8, true, false},
-	{"U8", "uint8", 1, false, false},
-	{"U16", "uint16", 2, false, false},
-	{"U32", "uint32", 4, false, false},
-	{"U64", "uint64", 8, false, false},
-}
+var Elems = elem.Elems
