@@ -40,14 +40,11 @@ func Sum[T constraints.Float](x []T, m ...Mask) T {
 // sumFloat is Sum past its short dense prefix.
 func sumFloat[T constraints.Float](x []T, m []Mask) T {
 	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // the selected fold checks sel
-	if hasSel {
-		return kernel.SelSumFloat(active.Load().isa, x, bits, off, sel)
-	}
 	b := active.Load()
-	if len(x) < floatSmallCut[T](b) {
-		return kernel.AddValid(T(0), x, bits, off)
+	if hasSel {
+		return kernel.SelSumFloat(b.isa, x, bits, off, sel)
 	}
-	return kernel.SumFloat(b.isa, x, bits, off)
+	return sumFloatOn(b, x, bits, off)
 }
 
 // sumFloatOn is the sum of x on b, with a validated bitmap span and no
