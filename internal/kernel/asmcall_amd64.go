@@ -165,17 +165,26 @@ func summaryDenseAsm[T num.Number](isa ISA, want Extremes, x []T) (lo T, hi T, n
 	switch num.KindOf[T]() {
 	case num.Float32:
 		switch {
+		case want == WantMax && isa == AVX2 && hasFMA:
+			r0, r1, r2 := summaryMaxDenseF32AVX2FMA(num.Cast[float32](x))
+			return T(r0), T(r1), r2
 		case want == WantMax && isa == AVX2:
 			r0, r1, r2 := summaryMaxDenseF32AVX2(num.Cast[float32](x))
 			return T(r0), T(r1), r2
 		case want == WantMax && isa == AVX512:
 			r0, r1, r2 := summaryMaxDenseF32AVX512(num.Cast[float32](x))
 			return T(r0), T(r1), r2
+		case want == WantMin && isa == AVX2 && hasFMA:
+			r0, r1, r2 := summaryMinDenseF32AVX2FMA(num.Cast[float32](x))
+			return T(r0), T(r1), r2
 		case want == WantMin && isa == AVX2:
 			r0, r1, r2 := summaryMinDenseF32AVX2(num.Cast[float32](x))
 			return T(r0), T(r1), r2
 		case want == WantMin && isa == AVX512:
 			r0, r1, r2 := summaryMinDenseF32AVX512(num.Cast[float32](x))
+			return T(r0), T(r1), r2
+		case isa == AVX2 && hasFMA:
+			r0, r1, r2 := summaryDenseF32AVX2FMA(num.Cast[float32](x))
 			return T(r0), T(r1), r2
 		case isa == AVX2:
 			r0, r1, r2 := summaryDenseF32AVX2(num.Cast[float32](x))
@@ -186,17 +195,26 @@ func summaryDenseAsm[T num.Number](isa ISA, want Extremes, x []T) (lo T, hi T, n
 		}
 	case num.Float64:
 		switch {
+		case want == WantMax && isa == AVX2 && hasFMA:
+			r0, r1, r2 := summaryMaxDenseF64AVX2FMA(num.Cast[float64](x))
+			return T(r0), T(r1), r2
 		case want == WantMax && isa == AVX2:
 			r0, r1, r2 := summaryMaxDenseF64AVX2(num.Cast[float64](x))
 			return T(r0), T(r1), r2
 		case want == WantMax && isa == AVX512:
 			r0, r1, r2 := summaryMaxDenseF64AVX512(num.Cast[float64](x))
 			return T(r0), T(r1), r2
+		case want == WantMin && isa == AVX2 && hasFMA:
+			r0, r1, r2 := summaryMinDenseF64AVX2FMA(num.Cast[float64](x))
+			return T(r0), T(r1), r2
 		case want == WantMin && isa == AVX2:
 			r0, r1, r2 := summaryMinDenseF64AVX2(num.Cast[float64](x))
 			return T(r0), T(r1), r2
 		case want == WantMin && isa == AVX512:
 			r0, r1, r2 := summaryMinDenseF64AVX512(num.Cast[float64](x))
+			return T(r0), T(r1), r2
+		case isa == AVX2 && hasFMA:
+			r0, r1, r2 := summaryDenseF64AVX2FMA(num.Cast[float64](x))
 			return T(r0), T(r1), r2
 		case isa == AVX2:
 			r0, r1, r2 := summaryDenseF64AVX2(num.Cast[float64](x))

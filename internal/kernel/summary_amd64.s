@@ -279,6 +279,111 @@ DATA alignedmsb32_3<>+24(SB)/4, $0x00000001
 DATA alignedmsb32_3<>+28(SB)/4, $0x00000000
 GLOBL alignedmsb32_3<>(SB), RODATA|NOPTR, $32
 
+// func summaryDenseF32AVX2FMA(x []float32) (lo float32, hi float32, nan bool)
+// Requires: AVX, AVX2, FMA3
+TEXT ·summaryDenseF32AVX2FMA(SB), NOSPLIT, $0-33
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y0
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y1
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y2
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y3
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y4
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y5
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y6
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y7
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	VPBROADCASTQ summarysplat4_3f800000<>+0(SB), Y10
+	CMPQ         CX, $0x00000020
+	JL           summaryDenseF32AVX2FMA_main_done
+
+summaryDenseF32AVX2FMA_main_loop:
+	VMOVUPS     (AX), Y11
+	VMINPS      Y0, Y11, Y0
+	VMAXPS      Y1, Y11, Y1
+	VMOVUPS     32(AX), Y12
+	VMINPS      Y2, Y12, Y2
+	VMAXPS      Y3, Y12, Y3
+	VFMADD231PS Y10, Y12, Y11
+	VFMADD231PS Y10, Y11, Y8
+	VMOVUPS     64(AX), Y11
+	VMINPS      Y4, Y11, Y4
+	VMAXPS      Y5, Y11, Y5
+	VMOVUPS     96(AX), Y12
+	VMINPS      Y6, Y12, Y6
+	VMAXPS      Y7, Y12, Y7
+	VFMADD231PS Y10, Y12, Y11
+	VFMADD231PS Y10, Y11, Y9
+	ADDQ        $0x00000080, AX
+	SUBQ        $0x00000020, CX
+	CMPQ        CX, $0x00000020
+	JGE         summaryDenseF32AVX2FMA_main_loop
+
+summaryDenseF32AVX2FMA_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryDenseF32AVX2FMA_single_done
+
+summaryDenseF32AVX2FMA_single_loop:
+	VMOVUPS     (AX), Y11
+	VMINPS      Y0, Y11, Y0
+	VMAXPS      Y1, Y11, Y1
+	VFMADD231PS Y10, Y11, Y11
+	VFMADD231PS Y10, Y11, Y8
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JGE         summaryDenseF32AVX2FMA_single_loop
+
+summaryDenseF32AVX2FMA_single_done:
+	VMINPS       Y0, Y4, Y0
+	VMINPS       Y2, Y6, Y2
+	VMINPS       Y0, Y2, Y0
+	VMAXPS       Y1, Y5, Y1
+	VMAXPS       Y3, Y7, Y3
+	VMAXPS       Y1, Y3, Y1
+	VEXTRACTI128 $0x01, Y0, X2
+	VMINPS       X0, X2, X0
+	VPSRLDQ      $0x08, X0, X2
+	VMINPS       X0, X2, X0
+	VPSRLDQ      $0x04, X0, X2
+	VMINPS       X0, X2, X0
+	VEXTRACTI128 $0x01, Y1, X2
+	VMAXPS       X1, X2, X1
+	VPSRLDQ      $0x08, X1, X2
+	VMAXPS       X1, X2, X1
+	VPSRLDQ      $0x04, X1, X2
+	VMAXPS       X1, X2, X1
+	VMOVQ        X0, AX
+	MOVL         AX, lo+24(FP)
+	VMOVQ        X1, AX
+	MOVL         AX, hi+28(FP)
+	VCMPPS       $0x03, Y9, Y8, Y0
+	VMOVMSKPS    Y0, AX
+	TESTL        AX, AX
+	SETNE        AL
+	MOVB         AL, nan+32(FP)
+	VZEROUPPER
+	RET
+
+DATA summarysplat4_3f800000<>+0(SB)/4, $0x3f800000
+DATA summarysplat4_3f800000<>+4(SB)/4, $0x3f800000
+DATA summarysplat4_3f800000<>+8(SB)/4, $0x3f800000
+DATA summarysplat4_3f800000<>+12(SB)/4, $0x3f800000
+DATA summarysplat4_3f800000<>+16(SB)/4, $0x3f800000
+DATA summarysplat4_3f800000<>+20(SB)/4, $0x3f800000
+DATA summarysplat4_3f800000<>+24(SB)/4, $0x3f800000
+DATA summarysplat4_3f800000<>+28(SB)/4, $0x3f800000
+DATA summarysplat4_3f800000<>+32(SB)/4, $0x3f800000
+DATA summarysplat4_3f800000<>+36(SB)/4, $0x3f800000
+DATA summarysplat4_3f800000<>+40(SB)/4, $0x3f800000
+DATA summarysplat4_3f800000<>+44(SB)/4, $0x3f800000
+DATA summarysplat4_3f800000<>+48(SB)/4, $0x3f800000
+DATA summarysplat4_3f800000<>+52(SB)/4, $0x3f800000
+DATA summarysplat4_3f800000<>+56(SB)/4, $0x3f800000
+DATA summarysplat4_3f800000<>+60(SB)/4, $0x3f800000
+GLOBL summarysplat4_3f800000<>(SB), RODATA|NOPTR, $64
+
 // func summaryMinDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryMinDenseF32AVX2(SB), NOSPLIT, $0-33
@@ -460,6 +565,99 @@ summaryMinMaskedF32AVX2_single_done:
 	VZEROUPPER
 	RET
 
+// func summaryMinDenseF32AVX2FMA(x []float32) (lo float32, hi float32, nan bool)
+// Requires: AVX, AVX2, FMA3
+TEXT ·summaryMinDenseF32AVX2FMA(SB), NOSPLIT, $0-33
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y0
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y1
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y2
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y3
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y4
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y5
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y6
+	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y7
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	VPBROADCASTQ summarysplat4_3f800000<>+0(SB), Y12
+	CMPQ         CX, $0x00000040
+	JL           summaryMinDenseF32AVX2FMA_main_done
+
+summaryMinDenseF32AVX2FMA_main_loop:
+	VMOVUPS     (AX), Y13
+	VMINPS      Y0, Y13, Y0
+	VMOVUPS     32(AX), Y14
+	VMINPS      Y1, Y14, Y1
+	VFMADD231PS Y12, Y14, Y13
+	VFMADD231PS Y12, Y13, Y8
+	VMOVUPS     64(AX), Y13
+	VMINPS      Y2, Y13, Y2
+	VMOVUPS     96(AX), Y14
+	VMINPS      Y3, Y14, Y3
+	VFMADD231PS Y12, Y14, Y13
+	VFMADD231PS Y12, Y13, Y9
+	VMOVUPS     128(AX), Y13
+	VMINPS      Y4, Y13, Y4
+	VMOVUPS     160(AX), Y14
+	VMINPS      Y5, Y14, Y5
+	VFMADD231PS Y12, Y14, Y13
+	VFMADD231PS Y12, Y13, Y10
+	VMOVUPS     192(AX), Y13
+	VMINPS      Y6, Y13, Y6
+	VMOVUPS     224(AX), Y14
+	VMINPS      Y7, Y14, Y7
+	VFMADD231PS Y12, Y14, Y13
+	VFMADD231PS Y12, Y13, Y11
+	ADDQ        $0x00000100, AX
+	SUBQ        $0x00000040, CX
+	CMPQ        CX, $0x00000040
+	JGE         summaryMinDenseF32AVX2FMA_main_loop
+
+summaryMinDenseF32AVX2FMA_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMinDenseF32AVX2FMA_single_done
+
+summaryMinDenseF32AVX2FMA_single_loop:
+	VMOVUPS     (AX), Y13
+	VMINPS      Y0, Y13, Y0
+	VFMADD231PS Y12, Y13, Y13
+	VFMADD231PS Y12, Y13, Y8
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JGE         summaryMinDenseF32AVX2FMA_single_loop
+
+summaryMinDenseF32AVX2FMA_single_done:
+	VMINPS       Y0, Y4, Y0
+	VMINPS       Y1, Y5, Y1
+	VMINPS       Y2, Y6, Y2
+	VMINPS       Y3, Y7, Y3
+	VMINPS       Y0, Y2, Y0
+	VMINPS       Y1, Y3, Y1
+	VMINPS       Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VMINPS       X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VMINPS       X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VMINPS       X0, X1, X0
+	VMOVQ        X0, AX
+	MOVL         AX, lo+24(FP)
+	MOVQ         $0x00000000ff800000, AX
+	MOVL         AX, hi+28(FP)
+	VCMPPS       $0x03, Y9, Y8, Y0
+	VCMPPS       $0x03, Y11, Y10, Y1
+	VORPD        Y1, Y0, Y0
+	VMOVMSKPS    Y0, AX
+	TESTL        AX, AX
+	SETNE        AL
+	MOVB         AL, nan+32(FP)
+	VZEROUPPER
+	RET
+
 // func summaryMaxDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryMaxDenseF32AVX2(SB), NOSPLIT, $0-33
@@ -638,6 +836,99 @@ summaryMaxMaskedF32AVX2_single_done:
 	TESTL        AX, AX
 	SETNE        AL
 	MOVB         AL, nan+72(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxDenseF32AVX2FMA(x []float32) (lo float32, hi float32, nan bool)
+// Requires: AVX, AVX2, FMA3
+TEXT ·summaryMaxDenseF32AVX2FMA(SB), NOSPLIT, $0-33
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y0
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y1
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y2
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y3
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y4
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y5
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y6
+	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y7
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	VPBROADCASTQ summarysplat4_3f800000<>+0(SB), Y12
+	CMPQ         CX, $0x00000040
+	JL           summaryMaxDenseF32AVX2FMA_main_done
+
+summaryMaxDenseF32AVX2FMA_main_loop:
+	VMOVUPS     (AX), Y13
+	VMAXPS      Y0, Y13, Y0
+	VMOVUPS     32(AX), Y14
+	VMAXPS      Y1, Y14, Y1
+	VFMADD231PS Y12, Y14, Y13
+	VFMADD231PS Y12, Y13, Y8
+	VMOVUPS     64(AX), Y13
+	VMAXPS      Y2, Y13, Y2
+	VMOVUPS     96(AX), Y14
+	VMAXPS      Y3, Y14, Y3
+	VFMADD231PS Y12, Y14, Y13
+	VFMADD231PS Y12, Y13, Y9
+	VMOVUPS     128(AX), Y13
+	VMAXPS      Y4, Y13, Y4
+	VMOVUPS     160(AX), Y14
+	VMAXPS      Y5, Y14, Y5
+	VFMADD231PS Y12, Y14, Y13
+	VFMADD231PS Y12, Y13, Y10
+	VMOVUPS     192(AX), Y13
+	VMAXPS      Y6, Y13, Y6
+	VMOVUPS     224(AX), Y14
+	VMAXPS      Y7, Y14, Y7
+	VFMADD231PS Y12, Y14, Y13
+	VFMADD231PS Y12, Y13, Y11
+	ADDQ        $0x00000100, AX
+	SUBQ        $0x00000040, CX
+	CMPQ        CX, $0x00000040
+	JGE         summaryMaxDenseF32AVX2FMA_main_loop
+
+summaryMaxDenseF32AVX2FMA_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaxDenseF32AVX2FMA_single_done
+
+summaryMaxDenseF32AVX2FMA_single_loop:
+	VMOVUPS     (AX), Y13
+	VMAXPS      Y0, Y13, Y0
+	VFMADD231PS Y12, Y13, Y13
+	VFMADD231PS Y12, Y13, Y8
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JGE         summaryMaxDenseF32AVX2FMA_single_loop
+
+summaryMaxDenseF32AVX2FMA_single_done:
+	VMAXPS       Y0, Y4, Y0
+	VMAXPS       Y1, Y5, Y1
+	VMAXPS       Y2, Y6, Y2
+	VMAXPS       Y3, Y7, Y3
+	VMAXPS       Y0, Y2, Y0
+	VMAXPS       Y1, Y3, Y1
+	VMAXPS       Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VMAXPS       X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VMAXPS       X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VMAXPS       X0, X1, X0
+	MOVQ         $0x000000007f800000, AX
+	MOVL         AX, lo+24(FP)
+	VMOVQ        X0, AX
+	MOVL         AX, hi+28(FP)
+	VCMPPS       $0x03, Y9, Y8, Y0
+	VCMPPS       $0x03, Y11, Y10, Y1
+	VORPD        Y1, Y0, Y0
+	VMOVMSKPS    Y0, AX
+	TESTL        AX, AX
+	SETNE        AL
+	MOVB         AL, nan+32(FP)
 	VZEROUPPER
 	RET
 
@@ -886,6 +1177,102 @@ DATA alignedmsb64_3<>+16(SB)/8, $0x0000000000000031
 DATA alignedmsb64_3<>+24(SB)/8, $0x0000000000000030
 GLOBL alignedmsb64_3<>(SB), RODATA|NOPTR, $32
 
+// func summaryDenseF64AVX2FMA(x []float64) (lo float64, hi float64, nan bool)
+// Requires: AVX, AVX2, FMA3
+TEXT ·summaryDenseF64AVX2FMA(SB), NOSPLIT, $0-41
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y0
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y1
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y2
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y3
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y4
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y5
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y6
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y7
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	VPBROADCASTQ summarysplat8_3ff0000000000000<>+0(SB), Y10
+	CMPQ         CX, $0x00000010
+	JL           summaryDenseF64AVX2FMA_main_done
+
+summaryDenseF64AVX2FMA_main_loop:
+	VMOVUPD     (AX), Y11
+	VMINPD      Y0, Y11, Y0
+	VMAXPD      Y1, Y11, Y1
+	VMOVUPD     32(AX), Y12
+	VMINPD      Y2, Y12, Y2
+	VMAXPD      Y3, Y12, Y3
+	VFMADD231PD Y10, Y12, Y11
+	VFMADD231PD Y10, Y11, Y8
+	VMOVUPD     64(AX), Y11
+	VMINPD      Y4, Y11, Y4
+	VMAXPD      Y5, Y11, Y5
+	VMOVUPD     96(AX), Y12
+	VMINPD      Y6, Y12, Y6
+	VMAXPD      Y7, Y12, Y7
+	VFMADD231PD Y10, Y12, Y11
+	VFMADD231PD Y10, Y11, Y9
+	ADDQ        $0x00000080, AX
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JGE         summaryDenseF64AVX2FMA_main_loop
+
+summaryDenseF64AVX2FMA_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryDenseF64AVX2FMA_single_done
+
+summaryDenseF64AVX2FMA_single_loop:
+	VMOVUPD     (AX), Y11
+	VMINPD      Y0, Y11, Y0
+	VMAXPD      Y1, Y11, Y1
+	VMOVUPD     32(AX), Y12
+	VMINPD      Y2, Y12, Y2
+	VMAXPD      Y3, Y12, Y3
+	VFMADD231PD Y10, Y12, Y11
+	VFMADD231PD Y10, Y11, Y8
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JGE         summaryDenseF64AVX2FMA_single_loop
+
+summaryDenseF64AVX2FMA_single_done:
+	VMINPD       Y0, Y4, Y0
+	VMINPD       Y2, Y6, Y2
+	VMINPD       Y0, Y2, Y0
+	VMAXPD       Y1, Y5, Y1
+	VMAXPD       Y3, Y7, Y3
+	VMAXPD       Y1, Y3, Y1
+	VEXTRACTI128 $0x01, Y0, X2
+	VMINPD       X0, X2, X0
+	VPSRLDQ      $0x08, X0, X2
+	VMINPD       X0, X2, X0
+	VEXTRACTI128 $0x01, Y1, X2
+	VMAXPD       X1, X2, X1
+	VPSRLDQ      $0x08, X1, X2
+	VMAXPD       X1, X2, X1
+	VMOVQ        X0, AX
+	MOVQ         AX, lo+24(FP)
+	VMOVQ        X1, AX
+	MOVQ         AX, hi+32(FP)
+	VCMPPD       $0x03, Y9, Y8, Y0
+	VMOVMSKPD    Y0, AX
+	TESTL        AX, AX
+	SETNE        AL
+	MOVB         AL, nan+40(FP)
+	VZEROUPPER
+	RET
+
+DATA summarysplat8_3ff0000000000000<>+0(SB)/8, $0x3ff0000000000000
+DATA summarysplat8_3ff0000000000000<>+8(SB)/8, $0x3ff0000000000000
+DATA summarysplat8_3ff0000000000000<>+16(SB)/8, $0x3ff0000000000000
+DATA summarysplat8_3ff0000000000000<>+24(SB)/8, $0x3ff0000000000000
+DATA summarysplat8_3ff0000000000000<>+32(SB)/8, $0x3ff0000000000000
+DATA summarysplat8_3ff0000000000000<>+40(SB)/8, $0x3ff0000000000000
+DATA summarysplat8_3ff0000000000000<>+48(SB)/8, $0x3ff0000000000000
+DATA summarysplat8_3ff0000000000000<>+56(SB)/8, $0x3ff0000000000000
+GLOBL summarysplat8_3ff0000000000000<>(SB), RODATA|NOPTR, $64
+
 // func summaryMinDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryMinDenseF64AVX2(SB), NOSPLIT, $0-41
@@ -1070,6 +1457,99 @@ summaryMinMaskedF64AVX2_single_done:
 	VZEROUPPER
 	RET
 
+// func summaryMinDenseF64AVX2FMA(x []float64) (lo float64, hi float64, nan bool)
+// Requires: AVX, AVX2, FMA3
+TEXT ·summaryMinDenseF64AVX2FMA(SB), NOSPLIT, $0-41
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y0
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y1
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y2
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y3
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y4
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y5
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y6
+	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y7
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	VPBROADCASTQ summarysplat8_3ff0000000000000<>+0(SB), Y12
+	CMPQ         CX, $0x00000020
+	JL           summaryMinDenseF64AVX2FMA_main_done
+
+summaryMinDenseF64AVX2FMA_main_loop:
+	VMOVUPD     (AX), Y13
+	VMINPD      Y0, Y13, Y0
+	VMOVUPD     32(AX), Y14
+	VMINPD      Y1, Y14, Y1
+	VFMADD231PD Y12, Y14, Y13
+	VFMADD231PD Y12, Y13, Y8
+	VMOVUPD     64(AX), Y13
+	VMINPD      Y2, Y13, Y2
+	VMOVUPD     96(AX), Y14
+	VMINPD      Y3, Y14, Y3
+	VFMADD231PD Y12, Y14, Y13
+	VFMADD231PD Y12, Y13, Y9
+	VMOVUPD     128(AX), Y13
+	VMINPD      Y4, Y13, Y4
+	VMOVUPD     160(AX), Y14
+	VMINPD      Y5, Y14, Y5
+	VFMADD231PD Y12, Y14, Y13
+	VFMADD231PD Y12, Y13, Y10
+	VMOVUPD     192(AX), Y13
+	VMINPD      Y6, Y13, Y6
+	VMOVUPD     224(AX), Y14
+	VMINPD      Y7, Y14, Y7
+	VFMADD231PD Y12, Y14, Y13
+	VFMADD231PD Y12, Y13, Y11
+	ADDQ        $0x00000100, AX
+	SUBQ        $0x00000020, CX
+	CMPQ        CX, $0x00000020
+	JGE         summaryMinDenseF64AVX2FMA_main_loop
+
+summaryMinDenseF64AVX2FMA_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMinDenseF64AVX2FMA_single_done
+
+summaryMinDenseF64AVX2FMA_single_loop:
+	VMOVUPD     (AX), Y13
+	VMINPD      Y0, Y13, Y0
+	VMOVUPD     32(AX), Y14
+	VMINPD      Y1, Y14, Y1
+	VFMADD231PD Y12, Y14, Y13
+	VFMADD231PD Y12, Y13, Y8
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JGE         summaryMinDenseF64AVX2FMA_single_loop
+
+summaryMinDenseF64AVX2FMA_single_done:
+	VMINPD       Y0, Y4, Y0
+	VMINPD       Y1, Y5, Y1
+	VMINPD       Y2, Y6, Y2
+	VMINPD       Y3, Y7, Y3
+	VMINPD       Y0, Y2, Y0
+	VMINPD       Y1, Y3, Y1
+	VMINPD       Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VMINPD       X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VMINPD       X0, X1, X0
+	VMOVQ        X0, AX
+	MOVQ         AX, lo+24(FP)
+	MOVQ         $0xfff0000000000000, AX
+	MOVQ         AX, hi+32(FP)
+	VCMPPD       $0x03, Y9, Y8, Y0
+	VCMPPD       $0x03, Y11, Y10, Y1
+	VORPD        Y1, Y0, Y0
+	VMOVMSKPD    Y0, AX
+	TESTL        AX, AX
+	SETNE        AL
+	MOVB         AL, nan+40(FP)
+	VZEROUPPER
+	RET
+
 // func summaryMaxDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryMaxDenseF64AVX2(SB), NOSPLIT, $0-41
@@ -1251,6 +1731,99 @@ summaryMaxMaskedF64AVX2_single_done:
 	TESTL        AX, AX
 	SETNE        AL
 	MOVB         AL, nan+80(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxDenseF64AVX2FMA(x []float64) (lo float64, hi float64, nan bool)
+// Requires: AVX, AVX2, FMA3
+TEXT ·summaryMaxDenseF64AVX2FMA(SB), NOSPLIT, $0-41
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y0
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y1
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y2
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y3
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y4
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y5
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y6
+	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y7
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	VPBROADCASTQ summarysplat8_3ff0000000000000<>+0(SB), Y12
+	CMPQ         CX, $0x00000020
+	JL           summaryMaxDenseF64AVX2FMA_main_done
+
+summaryMaxDenseF64AVX2FMA_main_loop:
+	VMOVUPD     (AX), Y13
+	VMAXPD      Y0, Y13, Y0
+	VMOVUPD     32(AX), Y14
+	VMAXPD      Y1, Y14, Y1
+	VFMADD231PD Y12, Y14, Y13
+	VFMADD231PD Y12, Y13, Y8
+	VMOVUPD     64(AX), Y13
+	VMAXPD      Y2, Y13, Y2
+	VMOVUPD     96(AX), Y14
+	VMAXPD      Y3, Y14, Y3
+	VFMADD231PD Y12, Y14, Y13
+	VFMADD231PD Y12, Y13, Y9
+	VMOVUPD     128(AX), Y13
+	VMAXPD      Y4, Y13, Y4
+	VMOVUPD     160(AX), Y14
+	VMAXPD      Y5, Y14, Y5
+	VFMADD231PD Y12, Y14, Y13
+	VFMADD231PD Y12, Y13, Y10
+	VMOVUPD     192(AX), Y13
+	VMAXPD      Y6, Y13, Y6
+	VMOVUPD     224(AX), Y14
+	VMAXPD      Y7, Y14, Y7
+	VFMADD231PD Y12, Y14, Y13
+	VFMADD231PD Y12, Y13, Y11
+	ADDQ        $0x00000100, AX
+	SUBQ        $0x00000020, CX
+	CMPQ        CX, $0x00000020
+	JGE         summaryMaxDenseF64AVX2FMA_main_loop
+
+summaryMaxDenseF64AVX2FMA_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaxDenseF64AVX2FMA_single_done
+
+summaryMaxDenseF64AVX2FMA_single_loop:
+	VMOVUPD     (AX), Y13
+	VMAXPD      Y0, Y13, Y0
+	VMOVUPD     32(AX), Y14
+	VMAXPD      Y1, Y14, Y1
+	VFMADD231PD Y12, Y14, Y13
+	VFMADD231PD Y12, Y13, Y8
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JGE         summaryMaxDenseF64AVX2FMA_single_loop
+
+summaryMaxDenseF64AVX2FMA_single_done:
+	VMAXPD       Y0, Y4, Y0
+	VMAXPD       Y1, Y5, Y1
+	VMAXPD       Y2, Y6, Y2
+	VMAXPD       Y3, Y7, Y3
+	VMAXPD       Y0, Y2, Y0
+	VMAXPD       Y1, Y3, Y1
+	VMAXPD       Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VMAXPD       X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VMAXPD       X0, X1, X0
+	MOVQ         $0x7ff0000000000000, AX
+	MOVQ         AX, lo+24(FP)
+	VMOVQ        X0, AX
+	MOVQ         AX, hi+32(FP)
+	VCMPPD       $0x03, Y9, Y8, Y0
+	VCMPPD       $0x03, Y11, Y10, Y1
+	VORPD        Y1, Y0, Y0
+	VMOVMSKPD    Y0, AX
+	TESTL        AX, AX
+	SETNE        AL
+	MOVB         AL, nan+40(FP)
 	VZEROUPPER
 	RET
 

@@ -20,6 +20,14 @@ func summaryDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
 //go:noescape
 func summaryMaskedF32AVX2(x []float32, bits []byte, tail uint64) (lo float32, hi float32, valid int, nan bool)
 
+// summaryDenseF32AVX2FMA returns the min and max over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryDenseF32AVX2FMA(x []float32) (lo float32, hi float32, nan bool)
+
 // summaryMinDenseF32AVX2 returns the min (hi is returned as -Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
@@ -35,6 +43,14 @@ func summaryMinDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
 //
 //go:noescape
 func summaryMinMaskedF32AVX2(x []float32, bits []byte, tail uint64) (lo float32, hi float32, valid int, nan bool)
+
+// summaryMinDenseF32AVX2FMA returns the min (hi is returned as -Inf) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMinDenseF32AVX2FMA(x []float32) (lo float32, hi float32, nan bool)
 
 // summaryMaxDenseF32AVX2 returns the max (lo is returned as +Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -52,6 +68,14 @@ func summaryMaxDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
 //go:noescape
 func summaryMaxMaskedF32AVX2(x []float32, bits []byte, tail uint64) (lo float32, hi float32, valid int, nan bool)
 
+// summaryMaxDenseF32AVX2FMA returns the max (lo is returned as +Inf) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMaxDenseF32AVX2FMA(x []float32) (lo float32, hi float32, nan bool)
+
 // summaryDenseF64AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
@@ -67,6 +91,14 @@ func summaryDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
 //
 //go:noescape
 func summaryMaskedF64AVX2(x []float64, bits []byte, tail uint64) (lo float64, hi float64, valid int, nan bool)
+
+// summaryDenseF64AVX2FMA returns the min and max over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryDenseF64AVX2FMA(x []float64) (lo float64, hi float64, nan bool)
 
 // summaryMinDenseF64AVX2 returns the min (hi is returned as -Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -84,6 +116,14 @@ func summaryMinDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
 //go:noescape
 func summaryMinMaskedF64AVX2(x []float64, bits []byte, tail uint64) (lo float64, hi float64, valid int, nan bool)
 
+// summaryMinDenseF64AVX2FMA returns the min (hi is returned as -Inf) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMinDenseF64AVX2FMA(x []float64) (lo float64, hi float64, nan bool)
+
 // summaryMaxDenseF64AVX2 returns the max (lo is returned as +Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
@@ -99,6 +139,14 @@ func summaryMaxDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
 //
 //go:noescape
 func summaryMaxMaskedF64AVX2(x []float64, bits []byte, tail uint64) (lo float64, hi float64, valid int, nan bool)
+
+// summaryMaxDenseF64AVX2FMA returns the max (lo is returned as +Inf) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMaxDenseF64AVX2FMA(x []float64) (lo float64, hi float64, nan bool)
 
 // summaryDenseI8AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element

@@ -14,8 +14,10 @@
 // A stub's name says what it is: the shape's prefix, the extreme it
 // computes (Min, Max, MinMax; none for a kernel that computes both),
 // the machine type (I8 ... U64, F32, F64), a variant (Dense, Masked,
-// Valid) and the instruction set (AVX2, AVX512); each shape names its
-// stubs with a pattern of those parts.
+// Valid), the instruction set (AVX2, AVX512) and, for a kernel that needs
+// more than its instruction set, the feature (FMA: called instead of the
+// kernel without it when the CPU has FMA3); each shape names its stubs
+// with a pattern of those parts.
 package main
 
 import (
@@ -98,7 +100,7 @@ var shapes = []shape{
 		params:  []param{{"x", "[]T"}},
 		results: []string{"lo T", "hi T", "nan bool"},
 		want:    true,
-		pattern: `^summary(?P<want>Min|Max)?Dense(?P<type>[IUF]\d+)(?P<isa>AVX2|AVX512)$`,
+		pattern: `^summary(?P<want>Min|Max)?Dense(?P<type>[IUF]\d+)(?P<isa>AVX2|AVX512)(?P<feat>FMA)?$`,
 		missing: "no summary kernel",
 	},
 	{
@@ -150,6 +152,10 @@ var shapes = []shape{
 	},
 }
 
+// feats maps a stub's feature suffix to the condition that the CPU has
+// it: such a stub is called in place of the one without the suffix.
+var feats = map[string]string{"FMA": "hasFMA"}
+
 // wants maps a stub's extreme part to the Extremes it serves; "" and
 // MinMax are the fused kernels, which serve any want.
 var wants = map[string]string{"Min": "WantMin", "Max": "WantMax"}
@@ -157,6 +163,7 @@ var wants = map[string]string{"Min": "WantMin", "Max": "WantMax"}
 type stub struct {
 	name              string
 	want, typ, isa    string
+	feat              string // a feature the stub needs beyond isa, or ""
 	nparams, nresults int
 }
 
@@ -249,6 +256,8 @@ func match(s shape, stubs []stub) []stub {
 				st.typ = sub[i]
 			case "isa":
 				st.isa = sub[i]
+			case "feat":
+				st.feat = sub[i]
 			}
 		}
 		if st.want == "MinMax" {
@@ -315,13 +324,19 @@ func writeCases(b *bytes.Buffer, s shape, of []stub) {
 		if of[i].want != of[j].want {
 			return of[i].want < of[j].want
 		}
-		return of[i].isa < of[j].isa
+		if of[i].isa != of[j].isa {
+			return of[i].isa < of[j].isa
+		}
+		return of[i].feat > of[j].feat // a stub needing a feature before its fallback
 	})
 	b.WriteString("switch {\n")
 	for _, st := range of {
 		cond := "isa == " + st.isa
 		if st.want != "" {
 			cond = "want == " + wants[st.want] + " && " + cond
+		}
+		if st.feat != "" {
+			cond += " && " + feats[st.feat]
 		}
 		fmt.Fprintf(b, "case %s:\n", cond)
 		writeCall(b, s, st)

@@ -24,7 +24,8 @@
 //     dense: sentinel sums, a + b of each vector pair added into a chain
 //     per pair, NaN at the end if a NaN went in, and also on the rare
 //     false alarm where +Inf met -Inf, which Go settles with an exact
-//     scan). One compare or sum covers a pair of vectors. Both rescues
+//     scan; a second set of dense kernels, named ...AVX2FMA, does the
+//     sums with FMAs by one, for CPUs with FMA3). One compare or sum covers a pair of vectors. Both rescues
 //     make the lane blocking bit-identical to the scalar fold of the
 //     reference.
 //   - Invalid lanes never take part: AVX-512 loads with zeroing and merges
@@ -51,10 +52,11 @@
 // single-extreme kernels with 8 vectors per iteration instead of 4 (the
 // registers are free) measured no faster on an AMD core with AVX-512
 // (float64 Min 318 against 312 ns), when their NaN check was an unordered
-// compare per vector pair. With the sentinel sums they take 8: the sums
-// run on the FP add pipes of AMD Zen 2/3 while VMINP*/VMAXP*/VCMPP* share
-// the other two, and 8 chains hide the 4-cycle VMINP* latency of Intel
-// cores. llvm-mca, cycles per vector of the dense float64 loops (znver3 /
+// compare per vector pair. With the sentinel sums they take 8, which hide
+// the 4-cycle VMINP* latency of Intel cores. (This paragraph's llvm-mca
+// figures put the sums on other pipes than VMINP* on Zen 3; measured on
+// a Zen 3 EPYC they share FP2/FP3, and the FMA variant takes them off:
+// see nanCheck.) llvm-mca, cycles per vector of the dense float64 loops (znver3 /
 // icelake-server): Min 0.77/1.02 with compares and 4 vectors, 0.59/1.01
 // with sentinel sums and 8 (vek's bare VMINPD loop: 0.51/1.01); fused
 // MinMax 1.27/1.27 with compares, 1.01/1.52 with sums (vek's two passes:
@@ -146,6 +148,13 @@ func main() {
 			for _, x := range exts {
 				newGen(e, is, x, false).kernel()
 				newGen(e, is, x, true).kernel()
+				if e.Float && !is.avx512 {
+					// The dense AVX2 float kernels again, with their
+					// sentinel sums on the FMA units (see nanCheck).
+					g := newGen(e, is, x, false)
+					g.fma = true
+					g.kernel()
+				}
 			}
 		}
 	}
@@ -158,8 +167,12 @@ type gen struct {
 	is     isa
 	ext    extremes
 	masked bool
-	w      int // lanes per vector
-	u      int // vectors per main-loop iteration
+	// fma: the sentinel sums of an AVX2 dense float kernel are FMAs by
+	// one (the kernel's name ends in FMA; Go calls it when the CPU has
+	// FMA3).
+	fma bool
+	w   int // lanes per vector
+	u   int // vectors per main-loop iteration
 
 	// flip: AVX2 has no unsigned 64-bit compare, so uint64 runs in the
 	// signed order after XOR with the sign bit (on the way in and out).
@@ -169,6 +182,7 @@ type gen struct {
 	lo, hi         []reg.VecVirtual    // nil for the extreme not computed
 	nanv           reg.VecVirtual      // AVX2 masked: unordered-compare accumulator
 	sent           []reg.VecVirtual    // AVX2 dense: NaN sentinel sums, one chain per vector pair
+	ones           reg.VecVirtual      // AVX2 dense with fma: 1.0 in every lane
 	kord           []reg.OpmaskVirtual // AVX-512: lanes still all-ordered, one chain per vector pair
 	signv          reg.VecVirtual
 	top, bottom    reg.VecVirtual // AVX2 masked: the extremes, for blends
@@ -195,7 +209,11 @@ func (g *gen) fname() string {
 	if g.masked {
 		kind = "Masked"
 	}
-	return fmt.Sprintf("summary%s%s%s%s", g.ext.name(), kind, g.e.Name, g.is.name)
+	name := fmt.Sprintf("summary%s%s%s%s", g.ext.name(), kind, g.e.Name, g.is.name)
+	if g.fma {
+		name += "FMA"
+	}
+	return name
 }
 
 func (g *gen) vec() reg.VecVirtual {
@@ -412,6 +430,10 @@ func (g *gen) kernel() {
 				g.sent[i] = g.vec()
 				VPXOR(g.sent[i], g.sent[i], g.sent[i])
 			}
+			if g.fma {
+				g.ones = g.vec()
+				VPBROADCASTQ(splat(oneBits(g.e.Size), g.e.Size), g.ones)
+			}
 		} else {
 			g.nanv = g.vec()
 			VPXOR(g.nanv, g.nanv, g.nanv)
@@ -584,12 +606,30 @@ func (g *gen) sentinel() bool { return g.e.Float && !g.is.avx512 && !g.masked }
 // nanCheck accumulates "a or b has a NaN lane". The AVX2 dense kernels add
 // instead of comparing: sent[chain] += a + b, which is NaN at the end if
 // a or b ever had a NaN lane, and also (a false alarm the Go wrapper
-// clears with an exact scan) if one lane's sum met +Inf and -Inf. On AMD
-// Zen 2/3 the additions run on the two FP add pipes, beside VMINP*/VMAXP*
-// and VCMPP* on the other two, so the NaN check no longer competes with
-// the min/max for issue slots there; on Intel cores all of them share
-// ports 0 and 1.
+// clears with an exact scan) if one lane's sum met +Inf and -Inf. With
+// fma the two additions are FMAs by one, which round as the additions do
+// (the same alarm) but issue to the FMA pipes: on AMD Zen 3 VADDP*,
+// VMINP*/VMAXP* and VCMPP* share the two pipes FP2/FP3 and FMAs go to
+// FP0/FP1 (measured on an EPYC, family 25 model 1, 8-vector float64 min
+// loops at n=4096, fastest of 100 interleaved samples: bare VMINPD 174 ns,
+// with sentinel additions 322, with unordered compares 253, with sentinel
+// FMAs 231; fused min+max 479 with additions, 403 with compares, 328 with
+// FMAs). On Intel cores all of them share ports 0 and 1, with the same
+// latency for the addition and the FMA.
 func (g *gen) nanCheck(a, b reg.VecVirtual, chain int) {
+	if g.sentinel() && g.fma {
+		// a = b*1 + a, then s = a*1 + s: each rounds as the addition
+		// does, so the alarm is the same; a and b are dead after this.
+		s := g.sent[chain]
+		if g.e.Size == 8 {
+			VFMADD231PD(g.ones, b, a)
+			VFMADD231PD(g.ones, a, s)
+		} else {
+			VFMADD231PS(g.ones, b, a)
+			VFMADD231PS(g.ones, a, s)
+		}
+		return
+	}
 	if g.sentinel() {
 		t := g.vec()
 		s := g.sent[chain]
@@ -847,4 +887,12 @@ func (g *gen) storeGP(r reg.GPVirtual, i int) {
 	default:
 		MOVQ(r, b.Addr)
 	}
+}
+
+// oneBits is the bit pattern of 1.0 in a float of size bytes.
+func oneBits(size int) uint64 {
+	if size == 8 {
+		return math.Float64bits(1)
+	}
+	return uint64(math.Float32bits(1))
 }
