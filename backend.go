@@ -95,6 +95,10 @@ type backend struct {
 	// inline strict loop (kernel/short.go): kernel.SmallCut, or the
 	// policy's block if shorter. Set by register.
 	cut32, cut64 int
+	// lanes32 and lanes64 are the policies' W when a dense float sum of
+	// one block up to two runs kernel.BlockSum (see
+	// kernel.ISA.BlockSumsInGo), else 0. Set by register.
+	lanes32, lanes64 int
 	// wideWordCut is the length from which a masked sum of 32- or 64-bit
 	// integers (SumInt, SumUint), and a checked sum with or without a
 	// bitmap, runs the backend's kernel instead of the inline loops (see
@@ -120,6 +124,10 @@ func register(name string, priority int, available bool, isa kernel.ISA) *backen
 		}
 	}
 	b.cut32, b.cut64 = floatCut(b.policy32), floatCut(b.policy64)
+	if isa.BlockSumsInGo() && b.policy32.A == 4 && b.policy64.A == 4 &&
+		b.cut32 == b.policy32.Block() && b.cut64 == b.policy64.Block() {
+		b.lanes32, b.lanes64 = b.policy32.W, b.policy64.W
+	}
 	registry = append(registry, b)
 	slices.SortStableFunc(registry, func(x, y *backend) int { return y.priority - x.priority })
 	return b
@@ -144,6 +152,16 @@ func floatSmallCut[T constraints.Float](b *backend) int {
 		return b.cut32
 	}
 	return b.cut64
+}
+
+// blockLanes is b's lanes32 or lanes64 for T: with w > 0 a dense float
+// sum of 4*w <= n < 8*w elements runs kernel.BlockSum(x, w).
+func blockLanes[T constraints.Float](b *backend) int {
+	var zero T
+	if unsafe.Sizeof(zero) == 4 { // a constant of T's shape: this inlines
+		return b.lanes32
+	}
+	return b.lanes64
 }
 
 // wordCut is the length below which a masked integer sum of T runs the

@@ -31,7 +31,11 @@ func Sum[T constraints.Float](x []T, m ...Mask) T {
 			return kernel.AddWord(T(0), x, w)
 		}
 	} else if len(m) == 0 {
-		// Dense: straight to the kernel, two calls fewer.
+		// Dense: one block up to two in Go where that beats the
+		// kernel's call, else straight to the kernel, two calls fewer.
+		if w := blockLanes[T](b); len(x) < 8*w {
+			return kernel.BlockSum(x, w)
+		}
 		return kernel.SumFloat(b.isa, x, nil, 0)
 	}
 	return sumFloat(x, m)

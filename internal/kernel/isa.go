@@ -88,6 +88,15 @@ func (i ISA) WideWordCut() int {
 	return SmallCut
 }
 
+// BlockSumsInGo says whether a dense float sum of one block up to two
+// (block <= n < 2*block, block the policy's A*W elements) runs BlockSum
+// here instead of isa's kernel: the kernel would add one block, fold it
+// and return, and its call costs more than the scalar adds. Measured on
+// AVX2 (AMD EPYC Zen 3, family 25 model 1; bench/shortblock_test.go):
+// float64 n = 16 to 31 and float32 n = 32 to 63. AVX-512 and NEON keep
+// their kernels until a machine of theirs measures the same.
+func (i ISA) BlockSumsInGo() bool { return i == AVX2 }
+
 // neonWideWordCut is WideWordCut on NEON, chosen from simulated whole
 // calls (scripts/neon-mca.sh; docs/neon.md, "Crossovers"): llvm-mca over
 // the executed instructions of a masked int64 or int32 SumInt and of a

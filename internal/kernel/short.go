@@ -131,6 +131,26 @@ func StrictSum[T constraints.Float](x []T) T {
 	return s
 }
 
+// BlockSum is the dense float sum of x, 4*w <= len(x) < 8*w, in the
+// order of ADR-013 under a policy of A = 4 accumulators of w lanes
+// (oracle.Sum): lane l of the one whole block is (x[l] + x[2w+l]) +
+// (x[w+l] + x[3w+l]), the lanes are added low to high from +0.0, and the
+// tail follows in index order. The accumulators' +0.0 start is left out:
+// it only turns a -0.0 into +0.0, and the final fold from +0.0 does the
+// same to any zero, so the result is the same bits (TestBlockSum).
+func BlockSum[T constraints.Float](x []T, w int) T {
+	x0, x1, x2, x3 := x[:w], x[w:2*w], x[2*w:3*w], x[3*w:4*w]
+	x1, x2, x3 = x1[:len(x0)], x2[:len(x0)], x3[:len(x0)]
+	var s T
+	for l, v := range x0 {
+		s += (v + x2[l]) + (x1[l] + x3[l])
+	}
+	for _, v := range x[4*w:] {
+		s += v
+	}
+	return s
+}
+
 // SumIntsWord is the wrapping sum of the elements of x (at most 64) whose
 // bit in w is set. Each element is added under a mask of its bit rather
 // than behind a branch, in two independent sums, so that a random bitmap
