@@ -377,27 +377,16 @@ func runBench(o benchOpts, stdout, stderr io.Writer) error {
 // and the ledger tool read the output as they read go test's.
 func printBenchHeader(w io.Writer, backends []string) {
 	fmt.Fprintf(w, "goos: %s\ngoarch: %s\npkg: github.com/quiverlabs/quiver/cmd/quiver\n", runtime.GOOS, runtime.GOARCH)
-	if cpu := cpuModel(); cpu != "" {
-		fmt.Fprintf(w, "cpu: %s\n", cpu)
+	if name, id, ok := cpuModel(); ok {
+		fmt.Fprintf(w, "cpu: %s\n", name)
+		if id != "" {
+			fmt.Fprintf(w, "cpuinfo-id: %s\n", id)
+		}
 	}
 	fmt.Fprintf(w, "go: %s\n", runtime.Version())
 	pref := slices.Clone(backends)
 	slices.Reverse(pref) // most preferred first, as the benchmark module prints them
 	fmt.Fprintf(w, "quiver-backends: %s\nquiver-active: %s\n", strings.Join(pref, " "), quiver.ActiveBackend().Name)
-}
-
-// cpuModel is the CPU's name from /proc/cpuinfo, "" where there is none.
-func cpuModel() string {
-	b, err := os.ReadFile("/proc/cpuinfo")
-	if err != nil {
-		return ""
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-			return strings.TrimSpace(v)
-		}
-	}
-	return ""
 }
 
 // flagSet sets one of the flags testing.Init registered.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"strings"
 	"text/tabwriter"
@@ -28,6 +29,7 @@ func features() []feature {
 			{"AVX2", cpu.X86.HasAVX2},
 			{"BMI2", cpu.X86.HasBMI2},
 			{"POPCNT", cpu.X86.HasPOPCNT},
+			{"FMA", cpu.X86.HasFMA}, // not required: AVX2 kernels use it where present
 			{"AVX-512 F", cpu.X86.HasAVX512F},
 			{"AVX-512 BW", cpu.X86.HasAVX512BW},
 			{"AVX-512 DQ", cpu.X86.HasAVX512DQ},
@@ -38,6 +40,49 @@ func features() []feature {
 		return []feature{{"ASIMD", cpu.ARM64.HasASIMD}}
 	}
 	return nil
+}
+
+// cpuModel names this machine's CPU as Linux's /proc/cpuinfo does: its
+// model name and, on x86, "family F model M" in id (the benchmark
+// module's cpuinfo-id line), so that figures measured here can say which
+// CPU they come from; ok is false where that file is missing.
+func cpuModel() (name, id string, ok bool) {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return "", "", false
+	}
+	return parseCPUInfo(string(b))
+}
+
+// parseCPUInfo reads the first processor's "model name", "cpu family"
+// and "model" lines of a /proc/cpuinfo text.
+func parseCPUInfo(text string) (name, id string, ok bool) {
+	var family, model string
+	for _, line := range strings.Split(text, "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			if strings.TrimSpace(line) == "" && name != "" {
+				break // the end of the first processor's block
+			}
+			continue
+		}
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		switch {
+		case k == "model name" && name == "":
+			name = v
+		case k == "cpu family" && family == "":
+			family = v
+		case k == "model" && model == "":
+			model = v
+		}
+	}
+	if name == "" {
+		return "", "", false
+	}
+	if family != "" && model != "" {
+		id = fmt.Sprintf("family %s model %s", family, model)
+	}
+	return name, id, true
 }
 
 // operations are the public reductions, each with the backend it runs on.
@@ -60,6 +105,12 @@ func info(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "quiver on %s/%s, %s\n\n", runtime.GOOS, runtime.GOARCH, runtime.Version())
 
+	if name, id, ok := cpuModel(); ok {
+		if id != "" {
+			name += " (" + id + ")"
+		}
+		fmt.Fprintf(tw, "CPU: %s\n\n", name)
+	}
 	fmt.Fprintln(tw, "CPU features:")
 	fs := features()
 	if len(fs) == 0 {

@@ -48,7 +48,7 @@ func TestInfo(t *testing.T) {
 	var want []string
 	switch runtime.GOARCH {
 	case "amd64":
-		want = []string{"AVX2", "AVX-512 F", "AVX-512 BW", "AVX-512 DQ", "AVX-512 VL", "AVX-512 VPOPCNTDQ", "BMI2", "POPCNT"}
+		want = []string{"AVX2", "AVX-512 F", "AVX-512 BW", "AVX-512 DQ", "AVX-512 VL", "AVX-512 VPOPCNTDQ", "BMI2", "POPCNT", "FMA"}
 	case "arm64":
 		want = []string{"ASIMD"}
 	}
@@ -56,6 +56,22 @@ func TestInfo(t *testing.T) {
 		if !regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(f) + `\s+(yes|no)$`).MatchString(text) {
 			t.Errorf("feature %s missing in:\n%s", f, text)
 		}
+	}
+}
+
+// TestParseCPUInfo reads the CPU's name, family and model from the first
+// processor of a /proc/cpuinfo text, and nothing from a text without them.
+func TestParseCPUInfo(t *testing.T) {
+	x86 := "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 1\nmodel name\t: AMD EPYC 7B13\nflags\t\t: fpu avx2\n\nprocessor\t: 1\ncpu family\t: 6\nmodel\t\t: 106\nmodel name\t: other\n"
+	if name, id, ok := parseCPUInfo(x86); !ok || name != "AMD EPYC 7B13" || id != "family 25 model 1" {
+		t.Errorf("x86: got %q, %q, %v", name, id, ok)
+	}
+	arm := "processor\t: 0\nBogoMIPS\t: 50.00\nmodel name\t: ARMv8 Processor rev 1 (v8l)\n"
+	if name, id, ok := parseCPUInfo(arm); !ok || name != "ARMv8 Processor rev 1 (v8l)" || id != "" {
+		t.Errorf("arm: got %q, %q, %v", name, id, ok)
+	}
+	if name, _, ok := parseCPUInfo("processor\t: 0\nBogoMIPS\t: 50.00\n"); ok {
+		t.Errorf("no model name: got %q, want none", name)
 	}
 }
 
