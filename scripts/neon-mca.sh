@@ -42,13 +42,17 @@ fi
 
 GOARCH=arm64 go test -c -o "$out/kernel.test" ./internal/kernel
 "$OBJDUMP" -t "$out/kernel.test" |
-	awk '$NF ~ /internal\/kernel\.(sum|split|summary|count|repro)[A-Za-z0-9]*\.abi0$/ {print $NF}' |
+	awk '$NF ~ /internal\/kernel\.(sum|split|summary|count|repro|group)[A-Za-z0-9]*\.abi0$/ || $NF ~ /internal\/kernel\.mcaLoop[A-Za-z0-9]*$/ {print $NF}' |
 	sort >"$out/symbols"
 
-# loop SYMBOL: the innermost loop of SYMBOL as llvm-mca input.
+# loop SYMBOL: the innermost loop of SYMBOL as llvm-mca input; for the
+# grouped kernels, whose one-row tail loop is shorter than their main
+# loop, the loop with the longest span.
 loop() {
+	local longest=0
+	case "$1" in *kernel.group*) longest=1 ;; esac
 	"$OBJDUMP" -d --no-show-raw-insn --disassemble="$1" "$out/kernel.test" |
-		awk '
+		awk -v longest=$longest '
 		function hex(s,   i, v) { v = 0; for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
 		/^ *[0-9a-f]+:\t/ {
 			addr = hex(substr($1, 1, length($1) - 1))
@@ -62,7 +66,7 @@ loop() {
 				t = line; sub(/^[^ \t]+[ \t]+/, "", t); k = split(t, f, /[ ,]+/)
 				for (j = 1; j <= k; j++) if (f[j] ~ /^[0-9a-f]+$/ && length(f[j]) >= 4) {
 					tgt = hex(f[j])
-					if (tgt < addr && (best == "" || addr - tgt < best)) { best = addr - tgt; lo = tgt; hi = addr }
+					if (tgt < addr && (best == "" || (longest ? addr - tgt > best : addr - tgt < best))) { best = addr - tgt; lo = tgt; hi = addr }
 				}
 			}
 		}
@@ -93,6 +97,8 @@ elements() {
 	k=${k%.abi0}
 	case "$k" in
 	countBits) echo 512 ;;
+	group*) echo 4 ;;        # rows per iteration of the grouped kernels
+	mcaLoopGroup*) echo 1 ;; # rows per iteration of the plain loops
 	reproFold*) echo 4 ;;
 	*8 | *8Masked) echo 64 ;;
 	*16 | *16Masked) echo 32 ;;
@@ -110,7 +116,8 @@ while read -r sym; do
 	for m in $MODELS; do
 		"$MCA" -mtriple=aarch64 -mcpu="$m" -iterations=$ITER "$out/$k.s" >"$out/$k.$m.txt" 2>&1
 		read -r lre vre < <(units "$m")
-		subs=$(grep -c '^subs' "$out/$k.s")
+		subs=$(grep -c '^subs' "$out/$k.s" || true)
+		[ "$subs" -gt 0 ] || subs=1 # the grouped kernels and loops count with SUB or CMP
 		awk -v k="$k" -v m="$m" -v el="$(($(elements "$sym") * subs))" -v it=$ITER \
 			-v lre="$lre" -v vre="$vre" '
 			/^Total Cycles:/ { cyc = $3 / it }

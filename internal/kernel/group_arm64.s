@@ -12,16 +12,59 @@ TEXT ·groupAddInt64(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD	x_len+32(FP), R3
 	MOVD	ZR, R4
 	MOVD	ZR, R8
+	LSR	$2, R3, R9
+	CBZ	R9, add_tail
 add_loop:
-	CMP	R3, R4
-	BGE	add_done
-	MOVWU	(R2)(R4<<2), R5
-	MOVD	(R1)(R4<<3), R6
+	MOVWU	0(R2), R5
+	MOVD	0(R1), R6
 	MOVD	(R0)(R5<<3), R7
 	ADDS	R6, R7, R7
 	MOVD	R7, (R0)(R5<<3)
+	BVS	add_overflow0
+	MOVWU	4(R2), R5
+	MOVD	8(R1), R6
+	MOVD	(R0)(R5<<3), R7
+	ADDS	R6, R7, R7
+	MOVD	R7, (R0)(R5<<3)
+	BVS	add_overflow1
+	MOVWU	8(R2), R5
+	MOVD	16(R1), R6
+	MOVD	(R0)(R5<<3), R7
+	ADDS	R6, R7, R7
+	MOVD	R7, (R0)(R5<<3)
+	BVS	add_overflow2
+	MOVWU	12(R2), R5
+	MOVD	24(R1), R6
+	MOVD	(R0)(R5<<3), R7
+	ADDS	R6, R7, R7
+	MOVD	R7, (R0)(R5<<3)
+	BVS	add_overflow3
+	ADD	$4, R4, R4
+	ADD	$16, R2, R2
+	ADD	$32, R1, R1
+	SUB	$1, R9, R9
+	CBNZ	R9, add_loop
+add_tail:
+	CMP	R3, R4
+	BGE	add_done
+	MOVWU	0(R2), R5
+	MOVD	0(R1), R6
+	MOVD	(R0)(R5<<3), R7
+	ADDS	R6, R7, R7
+	MOVD	R7, (R0)(R5<<3)
+	BVS	add_overflow0
 	ADD	$1, R4, R4
-	BVC	add_loop
+	ADD	$4, R2, R2
+	ADD	$8, R1, R1
+	B	add_tail
+add_overflow3:
+	ADD	$1, R4, R4
+add_overflow2:
+	ADD	$1, R4, R4
+add_overflow1:
+	ADD	$1, R4, R4
+add_overflow0:
+	ADD	$1, R4, R4
 	MOVD	$1, R8
 add_done:
 	MOVD	R4, n+72(FP)
@@ -35,17 +78,56 @@ TEXT ·groupCount(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD	count_len+8(FP), R2
 	MOVD	ids_len+32(FP), R3
 	MOVD	ZR, R4
+	LSR	$2, R3, R9
+	CBZ	R9, count_tail
 count_loop:
+	MOVWU	0(R1), R5
+	CMP	R2, R5
+	BHS	count_bad0
+	MOVD	(R0)(R5<<3), R6
+	ADD	$1, R6, R6
+	MOVD	R6, (R0)(R5<<3)
+	MOVWU	4(R1), R5
+	CMP	R2, R5
+	BHS	count_bad1
+	MOVD	(R0)(R5<<3), R6
+	ADD	$1, R6, R6
+	MOVD	R6, (R0)(R5<<3)
+	MOVWU	8(R1), R5
+	CMP	R2, R5
+	BHS	count_bad2
+	MOVD	(R0)(R5<<3), R6
+	ADD	$1, R6, R6
+	MOVD	R6, (R0)(R5<<3)
+	MOVWU	12(R1), R5
+	CMP	R2, R5
+	BHS	count_bad3
+	MOVD	(R0)(R5<<3), R6
+	ADD	$1, R6, R6
+	MOVD	R6, (R0)(R5<<3)
+	ADD	$4, R4, R4
+	ADD	$16, R1, R1
+	SUB	$1, R9, R9
+	CBNZ	R9, count_loop
+count_tail:
 	CMP	R3, R4
 	BGE	count_done
-	MOVWU	(R1)(R4<<2), R5
+	MOVWU	0(R1), R5
 	CMP	R2, R5
-	BHS	count_done
+	BHS	count_bad0
 	MOVD	(R0)(R5<<3), R6
 	ADD	$1, R6, R6
 	MOVD	R6, (R0)(R5<<3)
 	ADD	$1, R4, R4
-	B	count_loop
+	ADD	$4, R1, R1
+	B	count_tail
+count_bad3:
+	ADD	$1, R4, R4
+count_bad2:
+	ADD	$1, R4, R4
+count_bad1:
+	ADD	$1, R4, R4
+count_bad0:
 count_done:
 	MOVD	R4, ret+48(FP)
 	RET
