@@ -65,25 +65,7 @@ func addInt64(f *neon.File) neon.Func {
 		f.I("MOVD", "R7", "(R0)(R5<<3)")
 		f.I("BVS", fmt.Sprintf("add_overflow%d", k))
 	}
-	f.I("LSR", fmt.Sprintf("$%d", log2(unroll)), "R3", "R9") // whole iterations
-	f.I("CBZ", "R9", "add_tail")
-	f.P("add_loop:")
-	for k := range unroll {
-		row(k)
-	}
-	f.I("ADD", fmt.Sprintf("$%d", unroll), "R4", "R4")
-	f.I("ADD", fmt.Sprintf("$%d", 4*unroll), "R2", "R2")
-	f.I("ADD", fmt.Sprintf("$%d", 8*unroll), "R1", "R1")
-	f.I("SUB", "$1", "R9", "R9")
-	f.I("CBNZ", "R9", "add_loop")
-	f.P("add_tail:")
-	f.I("CMP", "R3", "R4")
-	f.I("BGE", "add_done")
-	row(0)
-	f.I("ADD", "$1", "R4", "R4")
-	f.I("ADD", "$4", "R2", "R2")
-	f.I("ADD", "$8", "R1", "R1")
-	f.I("B", "add_tail")
+	rows(f, "add", row, stride{"R2", 4}, stride{"R1", 8})
 	// Row i+k overflowed: i+k+1 rows were added.
 	for k := unroll - 1; k >= 0; k-- {
 		f.P("add_overflow%d:", k)
@@ -120,23 +102,7 @@ func count(f *neon.File) neon.Func {
 		f.I("ADD", "$1", "R6", "R6")
 		f.I("MOVD", "R6", "(R0)(R5<<3)")
 	}
-	f.I("LSR", fmt.Sprintf("$%d", log2(unroll)), "R3", "R9")
-	f.I("CBZ", "R9", "count_tail")
-	f.P("count_loop:")
-	for k := range unroll {
-		row(k)
-	}
-	f.I("ADD", fmt.Sprintf("$%d", unroll), "R4", "R4")
-	f.I("ADD", fmt.Sprintf("$%d", 4*unroll), "R1", "R1")
-	f.I("SUB", "$1", "R9", "R9")
-	f.I("CBNZ", "R9", "count_loop")
-	f.P("count_tail:")
-	f.I("CMP", "R3", "R4")
-	f.I("BGE", "count_done")
-	row(0)
-	f.I("ADD", "$1", "R4", "R4")
-	f.I("ADD", "$4", "R1", "R1")
-	f.I("B", "count_tail")
+	rows(f, "count", row, stride{"R1", 4})
 	// Row i+k is out of range: i+k rows were counted.
 	for k := unroll - 1; k >= 1; k-- {
 		f.P("count_bad%d:", k)
@@ -146,6 +112,41 @@ func count(f *neon.File) neon.Func {
 	f.P("count_done:")
 	f.Return(fn, "R4")
 	return fn
+}
+
+// stride is a pointer register and the bytes it moves a row.
+type stride struct {
+	reg   string
+	bytes int
+}
+
+// rows emits the loops over R3 rows that both kernels run, labels
+// <name>_loop and <name>_tail, ending at <name>_done: unroll rows an
+// iteration (row(k) reads row k at offsets from the pointers, which then
+// move unroll rows; R4 counts the rows of the iterations done, R9 the
+// iterations left), then one row at a time.
+func rows(f *neon.File, name string, row func(k int), ptrs ...stride) {
+	f.I("LSR", fmt.Sprintf("$%d", log2(unroll)), "R3", "R9")
+	f.I("CBZ", "R9", name+"_tail")
+	f.P("%s_loop:", name)
+	for k := range unroll {
+		row(k)
+	}
+	f.I("ADD", fmt.Sprintf("$%d", unroll), "R4", "R4")
+	for _, p := range ptrs {
+		f.I("ADD", fmt.Sprintf("$%d", unroll*p.bytes), p.reg, p.reg)
+	}
+	f.I("SUB", "$1", "R9", "R9")
+	f.I("CBNZ", "R9", name+"_loop")
+	f.P("%s_tail:", name)
+	f.I("CMP", "R3", "R4")
+	f.I("BGE", name+"_done")
+	row(0)
+	f.I("ADD", "$1", "R4", "R4")
+	for _, p := range ptrs {
+		f.I("ADD", fmt.Sprintf("$%d", p.bytes), p.reg, p.reg)
+	}
+	f.I("B", name+"_tail")
 }
 
 // log2 is the base-2 logarithm of a power of two.
