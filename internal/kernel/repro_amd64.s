@@ -783,6 +783,883 @@ x2fold_done:
 	VZEROUPPER
 	RET
 
+// func reproFoldRangeF32AVX2(x []float32, r []float32, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64, hi uint32, lo uint32)
+// Requires: AVX, AVX2
+TEXT ·reproFoldRangeF32AVX2(SB), NOSPLIT, $0-120
+	MOVQ         plan+48(FP), AX
+	CMPQ         AX, $0x00000001
+	JE           x3
+	CMPQ         AX, $0x00000002
+	JE           x2
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         r_base+24(FP), DX
+	VPXOR        Y0, Y0, Y0
+	VPCMPEQD     Y1, Y1, Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VMOVAPD      Y2, Y3
+	VMOVAPD      Y2, Y2
+	VBROADCASTSD mB+64(FP), Y4
+	VMOVAPD      Y4, Y5
+	VMOVAPD      Y4, Y4
+	VBROADCASTSD mC+72(FP), Y6
+	VMOVAPD      Y6, Y7
+	VMOVAPD      Y6, Y6
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	VPXOR        Y12, Y12, Y12
+	CMPQ         CX, $0x00000010
+	JL           c3fold_done
+
+c3fold_loop:
+	VADDPD    Y10, Y7, Y13
+	VSUBPD    Y7, Y13, Y14
+	VMOVAPD   Y13, Y7
+	VSUBPD    Y14, Y10, Y10
+	VORPD     Y10, Y12, Y12
+	VADDPD    Y11, Y6, Y10
+	VSUBPD    Y6, Y10, Y13
+	VMOVAPD   Y10, Y6
+	VSUBPD    Y13, Y11, Y11
+	VORPD     Y11, Y12, Y12
+	VADDPD    Y8, Y5, Y10
+	VSUBPD    Y5, Y10, Y11
+	VMOVAPD   Y10, Y5
+	VSUBPD    Y11, Y8, Y8
+	VMOVAPD   Y8, Y10
+	VADDPD    Y9, Y4, Y8
+	VSUBPD    Y4, Y8, Y11
+	VMOVAPD   Y8, Y4
+	VSUBPD    Y11, Y9, Y9
+	VMOVAPD   Y9, Y11
+	VCVTPS2PD (AX), Y8
+	VADDPD    Y8, Y3, Y9
+	VSUBPD    Y3, Y9, Y13
+	VMOVAPD   Y9, Y3
+	VSUBPD    Y13, Y8, Y8
+	VMOVDQU   (DX), Y9
+	VPAND     reproabsF32<>+0(SB), Y9, Y9
+	VPMAXUD   Y9, Y0, Y0
+	VPADDD    reproonesF32<>+0(SB), Y9, Y9
+	VPMINUD   Y9, Y1, Y1
+	VCVTPS2PD 16(AX), Y9
+	VADDPD    Y9, Y2, Y13
+	VSUBPD    Y2, Y13, Y14
+	VMOVAPD   Y13, Y2
+	VSUBPD    Y14, Y9, Y9
+	VADDPD    Y10, Y7, Y13
+	VSUBPD    Y7, Y13, Y14
+	VMOVAPD   Y13, Y7
+	VSUBPD    Y14, Y10, Y10
+	VORPD     Y10, Y12, Y12
+	VADDPD    Y11, Y6, Y10
+	VSUBPD    Y6, Y10, Y13
+	VMOVAPD   Y10, Y6
+	VSUBPD    Y13, Y11, Y11
+	VORPD     Y11, Y12, Y12
+	VADDPD    Y8, Y5, Y10
+	VSUBPD    Y5, Y10, Y11
+	VMOVAPD   Y10, Y5
+	VSUBPD    Y11, Y8, Y8
+	VMOVAPD   Y8, Y10
+	VADDPD    Y9, Y4, Y8
+	VSUBPD    Y4, Y8, Y11
+	VMOVAPD   Y8, Y4
+	VSUBPD    Y11, Y9, Y9
+	VMOVAPD   Y9, Y11
+	VCVTPS2PD 32(AX), Y8
+	VADDPD    Y8, Y3, Y9
+	VSUBPD    Y3, Y9, Y13
+	VMOVAPD   Y9, Y3
+	VSUBPD    Y13, Y8, Y8
+	VMOVDQU   32(DX), Y9
+	VPAND     reproabsF32<>+0(SB), Y9, Y9
+	VPMAXUD   Y9, Y0, Y0
+	VPADDD    reproonesF32<>+0(SB), Y9, Y9
+	VPMINUD   Y9, Y1, Y1
+	VCVTPS2PD 48(AX), Y9
+	VADDPD    Y9, Y2, Y13
+	VSUBPD    Y2, Y13, Y14
+	VMOVAPD   Y13, Y2
+	VSUBPD    Y14, Y9, Y9
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000040, DX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JGE       c3fold_loop
+
+c3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD  Y10, Y7, Y13
+	VSUBPD  Y7, Y13, Y14
+	VMOVAPD Y13, Y7
+	VSUBPD  Y14, Y10, Y10
+	VORPD   Y10, Y12, Y12
+	VADDPD  Y11, Y6, Y10
+	VSUBPD  Y6, Y10, Y13
+	VMOVAPD Y10, Y6
+	VSUBPD  Y13, Y11, Y11
+	VORPD   Y11, Y12, Y12
+	VADDPD  Y8, Y5, Y10
+	VSUBPD  Y5, Y10, Y11
+	VMOVAPD Y10, Y5
+	VSUBPD  Y11, Y8, Y8
+	VMOVAPD Y8, Y10
+	VADDPD  Y9, Y4, Y8
+	VSUBPD  Y4, Y8, Y11
+	VMOVAPD Y8, Y4
+	VSUBPD  Y11, Y9, Y9
+	VMOVAPD Y9, Y11
+	VADDPD  Y10, Y7, Y8
+	VSUBPD  Y7, Y8, Y9
+	VMOVAPD Y8, Y7
+	VSUBPD  Y9, Y10, Y10
+	VORPD   Y10, Y12, Y12
+	VADDPD  Y11, Y6, Y8
+	VSUBPD  Y6, Y8, Y9
+	VMOVAPD Y8, Y6
+	VSUBPD  Y9, Y11, Y11
+	VORPD   Y11, Y12, Y12
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y8
+	VSUBPD       Y8, Y3, Y3
+	VSUBPD       Y8, Y2, Y2
+	VADDPD       Y2, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X2
+	VADDPD       X2, X3, X3
+	VPERMILPD    $0x01, X3, X2
+	VADDSD       X2, X3, X3
+	VMOVSD       X3, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y2
+	VSUBPD       Y2, Y5, Y5
+	VSUBPD       Y2, Y4, Y4
+	VADDPD       Y4, Y5, Y5
+	VEXTRACTF128 $0x01, Y5, X2
+	VADDPD       X2, X5, X5
+	VPERMILPD    $0x01, X5, X2
+	VADDSD       X2, X5, X5
+	VMOVSD       X5, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y2
+	VSUBPD       Y2, Y7, Y7
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y6, Y7, Y7
+	VEXTRACTF128 $0x01, Y7, X2
+	VADDPD       X2, X7, X7
+	VPERMILPD    $0x01, X7, X2
+	VADDSD       X2, X7, X7
+	VMOVSD       X7, c+96(FP)
+	VEXTRACTF128 $0x01, Y12, X2
+	VPOR         X2, X12, X12
+	VPSHUFD      $0x4e, X12, X2
+	VPOR         X2, X12, X12
+	VMOVQ        X12, AX
+	MOVQ         $0x7fffffffffffffff, CX
+	ANDQ         CX, AX
+	MOVQ         AX, resid+104(FP)
+	VEXTRACTF128 $0x01, Y0, X2
+	VPMAXUD      X2, X0, X0
+	VPSHUFD      $0x4e, X0, X2
+	VPMAXUD      X2, X0, X0
+	VPSHUFD      $0xb1, X0, X2
+	VPMAXUD      X2, X0, X0
+	VMOVD        X0, AX
+	MOVL         AX, hi+112(FP)
+	VEXTRACTF128 $0x01, Y1, X0
+	VPMINUD      X0, X1, X1
+	VPSHUFD      $0x4e, X1, X0
+	VPMINUD      X0, X1, X1
+	VPSHUFD      $0xb1, X1, X0
+	VPMINUD      X0, X1, X1
+	VMOVD        X1, AX
+	MOVL         AX, lo+116(FP)
+	VZEROUPPER
+	RET
+
+x3:
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         r_base+24(FP), DX
+	VPXOR        Y0, Y0, Y0
+	VPCMPEQD     Y1, Y1, Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VMOVAPD      Y2, Y3
+	VMOVAPD      Y2, Y4
+	VBROADCASTSD mB+64(FP), Y2
+	VMOVAPD      Y2, Y6
+	VMOVAPD      Y2, Y8
+	VBROADCASTSD mC+72(FP), Y2
+	VMOVAPD      Y2, Y10
+	VMOVAPD      Y2, Y11
+	VPXOR        Y12, Y12, Y12
+	VPXOR        Y13, Y13, Y13
+	CMPQ         CX, $0x00000010
+	JL           x3fold_done
+
+x3fold_loop:
+	VADDPD    Y12, Y6, Y7
+	VSUBPD    Y6, Y7, Y6
+	VSUBPD    Y6, Y12, Y12
+	VADDPD    Y12, Y10, Y10
+	VADDPD    Y13, Y8, Y9
+	VSUBPD    Y8, Y9, Y8
+	VSUBPD    Y8, Y13, Y13
+	VADDPD    Y13, Y11, Y11
+	VCVTPS2PD (AX), Y12
+	VADDPD    Y12, Y3, Y2
+	VSUBPD    Y3, Y2, Y3
+	VSUBPD    Y3, Y12, Y12
+	VMOVDQU   (DX), Y3
+	VPAND     reproabsF32<>+0(SB), Y3, Y3
+	VPMAXUD   Y3, Y0, Y0
+	VPADDD    reproonesF32<>+0(SB), Y3, Y3
+	VPMINUD   Y3, Y1, Y1
+	VCVTPS2PD 16(AX), Y13
+	VADDPD    Y13, Y4, Y5
+	VSUBPD    Y4, Y5, Y4
+	VSUBPD    Y4, Y13, Y13
+	VADDPD    Y12, Y7, Y6
+	VSUBPD    Y7, Y6, Y7
+	VSUBPD    Y7, Y12, Y12
+	VADDPD    Y12, Y10, Y10
+	VADDPD    Y13, Y9, Y8
+	VSUBPD    Y9, Y8, Y9
+	VSUBPD    Y9, Y13, Y13
+	VADDPD    Y13, Y11, Y11
+	VCVTPS2PD 32(AX), Y12
+	VADDPD    Y12, Y2, Y3
+	VSUBPD    Y2, Y3, Y2
+	VSUBPD    Y2, Y12, Y12
+	VMOVDQU   32(DX), Y2
+	VPAND     reproabsF32<>+0(SB), Y2, Y2
+	VPMAXUD   Y2, Y0, Y0
+	VPADDD    reproonesF32<>+0(SB), Y2, Y2
+	VPMINUD   Y2, Y1, Y1
+	VCVTPS2PD 48(AX), Y13
+	VADDPD    Y13, Y5, Y4
+	VSUBPD    Y5, Y4, Y5
+	VSUBPD    Y5, Y13, Y13
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000040, DX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JGE       x3fold_loop
+
+x3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD Y12, Y6, Y7
+	VSUBPD Y6, Y7, Y6
+	VSUBPD Y6, Y12, Y12
+	VADDPD Y12, Y10, Y10
+	VADDPD Y13, Y8, Y9
+	VSUBPD Y8, Y9, Y8
+	VSUBPD Y8, Y13, Y13
+	VADDPD Y13, Y11, Y11
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y2
+	VSUBPD       Y2, Y3, Y3
+	VSUBPD       Y2, Y4, Y4
+	VADDPD       Y4, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X2
+	VADDPD       X2, X3, X3
+	VPERMILPD    $0x01, X3, X2
+	VADDSD       X2, X3, X3
+	VMOVSD       X3, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y2
+	VSUBPD       Y2, Y7, Y7
+	VSUBPD       Y2, Y9, Y9
+	VADDPD       Y9, Y7, Y7
+	VEXTRACTF128 $0x01, Y7, X2
+	VADDPD       X2, X7, X7
+	VPERMILPD    $0x01, X7, X2
+	VADDSD       X2, X7, X7
+	VMOVSD       X7, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y2
+	VSUBPD       Y2, Y10, Y10
+	VSUBPD       Y2, Y11, Y11
+	VADDPD       Y11, Y10, Y10
+	VEXTRACTF128 $0x01, Y10, X2
+	VADDPD       X2, X10, X10
+	VPERMILPD    $0x01, X10, X2
+	VADDSD       X2, X10, X10
+	VMOVSD       X10, c+96(FP)
+	XORQ         AX, AX
+	MOVQ         AX, resid+104(FP)
+	VEXTRACTF128 $0x01, Y0, X2
+	VPMAXUD      X2, X0, X0
+	VPSHUFD      $0x4e, X0, X2
+	VPMAXUD      X2, X0, X0
+	VPSHUFD      $0xb1, X0, X2
+	VPMAXUD      X2, X0, X0
+	VMOVD        X0, AX
+	MOVL         AX, hi+112(FP)
+	VEXTRACTF128 $0x01, Y1, X0
+	VPMINUD      X0, X1, X1
+	VPSHUFD      $0x4e, X1, X0
+	VPMINUD      X0, X1, X1
+	VPSHUFD      $0xb1, X1, X0
+	VPMINUD      X0, X1, X1
+	VMOVD        X1, AX
+	MOVL         AX, lo+116(FP)
+	VZEROUPPER
+	RET
+
+x2:
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         r_base+24(FP), DX
+	VPXOR        Y0, Y0, Y0
+	VPCMPEQD     Y1, Y1, Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VMOVAPD      Y2, Y3
+	VMOVAPD      Y2, Y4
+	VBROADCASTSD mB+64(FP), Y2
+	VMOVAPD      Y2, Y6
+	VMOVAPD      Y2, Y7
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	CMPQ         CX, $0x00000010
+	JL           x2fold_done
+
+x2fold_loop:
+	VADDPD    Y8, Y6, Y6
+	VADDPD    Y9, Y7, Y7
+	VCVTPS2PD (AX), Y8
+	VADDPD    Y8, Y3, Y2
+	VSUBPD    Y3, Y2, Y3
+	VSUBPD    Y3, Y8, Y8
+	VMOVDQU   (DX), Y3
+	VPAND     reproabsF32<>+0(SB), Y3, Y3
+	VPMAXUD   Y3, Y0, Y0
+	VPADDD    reproonesF32<>+0(SB), Y3, Y3
+	VPMINUD   Y3, Y1, Y1
+	VCVTPS2PD 16(AX), Y9
+	VADDPD    Y9, Y4, Y5
+	VSUBPD    Y4, Y5, Y4
+	VSUBPD    Y4, Y9, Y9
+	VADDPD    Y8, Y6, Y6
+	VADDPD    Y9, Y7, Y7
+	VCVTPS2PD 32(AX), Y8
+	VADDPD    Y8, Y2, Y3
+	VSUBPD    Y2, Y3, Y2
+	VSUBPD    Y2, Y8, Y8
+	VMOVDQU   32(DX), Y2
+	VPAND     reproabsF32<>+0(SB), Y2, Y2
+	VPMAXUD   Y2, Y0, Y0
+	VPADDD    reproonesF32<>+0(SB), Y2, Y2
+	VPMINUD   Y2, Y1, Y1
+	VCVTPS2PD 48(AX), Y9
+	VADDPD    Y9, Y5, Y4
+	VSUBPD    Y5, Y4, Y5
+	VSUBPD    Y5, Y9, Y9
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000040, DX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JGE       x2fold_loop
+
+x2fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD Y8, Y6, Y6
+	VADDPD Y9, Y7, Y7
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y2
+	VSUBPD       Y2, Y3, Y3
+	VSUBPD       Y2, Y4, Y4
+	VADDPD       Y4, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X2
+	VADDPD       X2, X3, X3
+	VPERMILPD    $0x01, X3, X2
+	VADDSD       X2, X3, X3
+	VMOVSD       X3, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y2
+	VSUBPD       Y2, Y6, Y6
+	VSUBPD       Y2, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VEXTRACTF128 $0x01, Y6, X2
+	VADDPD       X2, X6, X6
+	VPERMILPD    $0x01, X6, X2
+	VADDSD       X2, X6, X6
+	VMOVSD       X6, b+88(FP)
+	XORQ         AX, AX
+	MOVQ         AX, c+96(FP)
+	XORQ         AX, AX
+	MOVQ         AX, resid+104(FP)
+	VEXTRACTF128 $0x01, Y0, X2
+	VPMAXUD      X2, X0, X0
+	VPSHUFD      $0x4e, X0, X2
+	VPMAXUD      X2, X0, X0
+	VPSHUFD      $0xb1, X0, X2
+	VPMAXUD      X2, X0, X0
+	VMOVD        X0, AX
+	MOVL         AX, hi+112(FP)
+	VEXTRACTF128 $0x01, Y1, X0
+	VPMINUD      X0, X1, X1
+	VPSHUFD      $0x4e, X1, X0
+	VPMINUD      X0, X1, X1
+	VPSHUFD      $0xb1, X1, X0
+	VPMINUD      X0, X1, X1
+	VMOVD        X1, AX
+	MOVL         AX, lo+116(FP)
+	VZEROUPPER
+	RET
+
+DATA reproabsF32<>+0(SB)/8, $0x7fffffff7fffffff
+DATA reproabsF32<>+8(SB)/8, $0x7fffffff7fffffff
+DATA reproabsF32<>+16(SB)/8, $0x7fffffff7fffffff
+DATA reproabsF32<>+24(SB)/8, $0x7fffffff7fffffff
+GLOBL reproabsF32<>(SB), RODATA|NOPTR, $32
+
+DATA reproonesF32<>+0(SB)/8, $0xffffffffffffffff
+DATA reproonesF32<>+8(SB)/8, $0xffffffffffffffff
+DATA reproonesF32<>+16(SB)/8, $0xffffffffffffffff
+DATA reproonesF32<>+24(SB)/8, $0xffffffffffffffff
+GLOBL reproonesF32<>(SB), RODATA|NOPTR, $32
+
+// func reproFoldRangeF32FMAAVX2(x []float32, r []float32, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64, hi uint32, lo uint32)
+// Requires: AVX, AVX2, FMA3
+TEXT ·reproFoldRangeF32FMAAVX2(SB), NOSPLIT, $0-120
+	MOVQ         plan+48(FP), AX
+	CMPQ         AX, $0x00000001
+	JE           x3
+	CMPQ         AX, $0x00000002
+	JE           x2
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         r_base+24(FP), DX
+	VPXOR        Y0, Y0, Y0
+	VPCMPEQD     Y1, Y1, Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VMOVAPD      Y2, Y3
+	VMOVAPD      Y2, Y2
+	VBROADCASTSD mB+64(FP), Y4
+	VMOVAPD      Y4, Y5
+	VMOVAPD      Y4, Y4
+	VBROADCASTSD mC+72(FP), Y6
+	VMOVAPD      Y6, Y7
+	VMOVAPD      Y6, Y6
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	VPXOR        Y12, Y12, Y12
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X13
+	VPBROADCASTQ X13, Y13
+	CMPQ         CX, $0x00000010
+	JL           c3fold_done
+
+c3fold_loop:
+	VMOVAPD      Y7, Y14
+	VFMADD231PD  Y13, Y10, Y7
+	VSUBPD       Y14, Y7, Y14
+	VSUBPD       Y14, Y10, Y10
+	VORPD        Y10, Y12, Y12
+	VMOVAPD      Y6, Y10
+	VFMADD231PD  Y13, Y11, Y6
+	VSUBPD       Y10, Y6, Y10
+	VSUBPD       Y10, Y11, Y11
+	VORPD        Y11, Y12, Y12
+	VMOVAPD      Y5, Y10
+	VFMADD231PD  Y13, Y8, Y5
+	VSUBPD       Y10, Y5, Y10
+	VFNMADD231PD Y13, Y10, Y8
+	VMOVAPD      Y8, Y10
+	VMOVAPD      Y4, Y8
+	VFMADD231PD  Y13, Y9, Y4
+	VSUBPD       Y8, Y4, Y8
+	VFNMADD231PD Y13, Y8, Y9
+	VMOVAPD      Y9, Y11
+	VCVTPS2PD    (AX), Y8
+	VMOVAPD      Y3, Y9
+	VFMADD231PD  Y13, Y8, Y3
+	VSUBPD       Y9, Y3, Y9
+	VFNMADD231PD Y13, Y9, Y8
+	VMOVDQU      (DX), Y9
+	VPAND        reproabsF32<>+0(SB), Y9, Y9
+	VPMAXUD      Y9, Y0, Y0
+	VPADDD       reproonesF32<>+0(SB), Y9, Y9
+	VPMINUD      Y9, Y1, Y1
+	VCVTPS2PD    16(AX), Y9
+	VMOVAPD      Y2, Y14
+	VFMADD231PD  Y13, Y9, Y2
+	VSUBPD       Y14, Y2, Y14
+	VFNMADD231PD Y13, Y14, Y9
+	VMOVAPD      Y7, Y14
+	VFMADD231PD  Y13, Y10, Y7
+	VSUBPD       Y14, Y7, Y14
+	VSUBPD       Y14, Y10, Y10
+	VORPD        Y10, Y12, Y12
+	VMOVAPD      Y6, Y10
+	VFMADD231PD  Y13, Y11, Y6
+	VSUBPD       Y10, Y6, Y10
+	VSUBPD       Y10, Y11, Y11
+	VORPD        Y11, Y12, Y12
+	VMOVAPD      Y5, Y10
+	VFMADD231PD  Y13, Y8, Y5
+	VSUBPD       Y10, Y5, Y10
+	VFNMADD231PD Y13, Y10, Y8
+	VMOVAPD      Y8, Y10
+	VMOVAPD      Y4, Y8
+	VFMADD231PD  Y13, Y9, Y4
+	VSUBPD       Y8, Y4, Y8
+	VFNMADD231PD Y13, Y8, Y9
+	VMOVAPD      Y9, Y11
+	VCVTPS2PD    32(AX), Y8
+	VMOVAPD      Y3, Y9
+	VFMADD231PD  Y13, Y8, Y3
+	VSUBPD       Y9, Y3, Y9
+	VFNMADD231PD Y13, Y9, Y8
+	VMOVDQU      32(DX), Y9
+	VPAND        reproabsF32<>+0(SB), Y9, Y9
+	VPMAXUD      Y9, Y0, Y0
+	VPADDD       reproonesF32<>+0(SB), Y9, Y9
+	VPMINUD      Y9, Y1, Y1
+	VCVTPS2PD    48(AX), Y9
+	VMOVAPD      Y2, Y14
+	VFMADD231PD  Y13, Y9, Y2
+	VSUBPD       Y14, Y2, Y14
+	VFNMADD231PD Y13, Y14, Y9
+	ADDQ         $0x00000040, AX
+	ADDQ         $0x00000040, DX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          c3fold_loop
+
+c3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VMOVAPD      Y7, Y14
+	VFMADD231PD  Y13, Y10, Y7
+	VSUBPD       Y14, Y7, Y14
+	VSUBPD       Y14, Y10, Y10
+	VORPD        Y10, Y12, Y12
+	VMOVAPD      Y6, Y10
+	VFMADD231PD  Y13, Y11, Y6
+	VSUBPD       Y10, Y6, Y10
+	VSUBPD       Y10, Y11, Y11
+	VORPD        Y11, Y12, Y12
+	VMOVAPD      Y5, Y10
+	VFMADD231PD  Y13, Y8, Y5
+	VSUBPD       Y10, Y5, Y10
+	VFNMADD231PD Y13, Y10, Y8
+	VMOVAPD      Y8, Y10
+	VMOVAPD      Y4, Y8
+	VFMADD231PD  Y13, Y9, Y4
+	VSUBPD       Y8, Y4, Y8
+	VFNMADD231PD Y13, Y8, Y9
+	VMOVAPD      Y9, Y11
+	VMOVAPD      Y7, Y8
+	VFMADD231PD  Y13, Y10, Y7
+	VSUBPD       Y8, Y7, Y8
+	VSUBPD       Y8, Y10, Y10
+	VORPD        Y10, Y12, Y12
+	VMOVAPD      Y6, Y8
+	VFMADD231PD  Y13, Y11, Y6
+	VSUBPD       Y8, Y6, Y8
+	VSUBPD       Y8, Y11, Y11
+	VORPD        Y11, Y12, Y12
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y8
+	VSUBPD       Y8, Y3, Y3
+	VSUBPD       Y8, Y2, Y2
+	VADDPD       Y2, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X2
+	VADDPD       X2, X3, X3
+	VPERMILPD    $0x01, X3, X2
+	VADDSD       X2, X3, X3
+	VMOVSD       X3, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y2
+	VSUBPD       Y2, Y5, Y5
+	VSUBPD       Y2, Y4, Y4
+	VADDPD       Y4, Y5, Y5
+	VEXTRACTF128 $0x01, Y5, X2
+	VADDPD       X2, X5, X5
+	VPERMILPD    $0x01, X5, X2
+	VADDSD       X2, X5, X5
+	VMOVSD       X5, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y2
+	VSUBPD       Y2, Y7, Y7
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y6, Y7, Y7
+	VEXTRACTF128 $0x01, Y7, X2
+	VADDPD       X2, X7, X7
+	VPERMILPD    $0x01, X7, X2
+	VADDSD       X2, X7, X7
+	VMOVSD       X7, c+96(FP)
+	VEXTRACTF128 $0x01, Y12, X2
+	VPOR         X2, X12, X12
+	VPSHUFD      $0x4e, X12, X2
+	VPOR         X2, X12, X12
+	VMOVQ        X12, AX
+	MOVQ         $0x7fffffffffffffff, CX
+	ANDQ         CX, AX
+	MOVQ         AX, resid+104(FP)
+	VEXTRACTF128 $0x01, Y0, X2
+	VPMAXUD      X2, X0, X0
+	VPSHUFD      $0x4e, X0, X2
+	VPMAXUD      X2, X0, X0
+	VPSHUFD      $0xb1, X0, X2
+	VPMAXUD      X2, X0, X0
+	VMOVD        X0, AX
+	MOVL         AX, hi+112(FP)
+	VEXTRACTF128 $0x01, Y1, X0
+	VPMINUD      X0, X1, X1
+	VPSHUFD      $0x4e, X1, X0
+	VPMINUD      X0, X1, X1
+	VPSHUFD      $0xb1, X1, X0
+	VPMINUD      X0, X1, X1
+	VMOVD        X1, AX
+	MOVL         AX, lo+116(FP)
+	VZEROUPPER
+	RET
+
+x3:
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         r_base+24(FP), DX
+	VPXOR        Y0, Y0, Y0
+	VPCMPEQD     Y1, Y1, Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VMOVAPD      Y2, Y3
+	VMOVAPD      Y2, Y4
+	VBROADCASTSD mB+64(FP), Y2
+	VMOVAPD      Y2, Y6
+	VMOVAPD      Y2, Y8
+	VBROADCASTSD mC+72(FP), Y2
+	VMOVAPD      Y2, Y10
+	VMOVAPD      Y2, Y11
+	VPXOR        Y12, Y12, Y12
+	VPXOR        Y13, Y13, Y13
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X2
+	VPBROADCASTQ X2, Y14
+	CMPQ         CX, $0x00000010
+	JL           x3fold_done
+
+x3fold_loop:
+	VADDPD       Y12, Y6, Y7
+	VFMSUB231PD  Y14, Y7, Y6
+	VFNMADD231PD Y14, Y6, Y12
+	VADDPD       Y12, Y10, Y10
+	VADDPD       Y13, Y8, Y9
+	VFMSUB231PD  Y14, Y9, Y8
+	VFNMADD231PD Y14, Y8, Y13
+	VADDPD       Y13, Y11, Y11
+	VCVTPS2PD    (AX), Y12
+	VADDPD       Y12, Y3, Y2
+	VFMSUB231PD  Y14, Y2, Y3
+	VFNMADD231PD Y14, Y3, Y12
+	VMOVDQU      (DX), Y3
+	VPAND        reproabsF32<>+0(SB), Y3, Y3
+	VPMAXUD      Y3, Y0, Y0
+	VPADDD       reproonesF32<>+0(SB), Y3, Y3
+	VPMINUD      Y3, Y1, Y1
+	VCVTPS2PD    16(AX), Y13
+	VADDPD       Y13, Y4, Y5
+	VFMSUB231PD  Y14, Y5, Y4
+	VFNMADD231PD Y14, Y4, Y13
+	VADDPD       Y12, Y7, Y6
+	VFMSUB231PD  Y14, Y6, Y7
+	VFNMADD231PD Y14, Y7, Y12
+	VADDPD       Y12, Y10, Y10
+	VADDPD       Y13, Y9, Y8
+	VFMSUB231PD  Y14, Y8, Y9
+	VFNMADD231PD Y14, Y9, Y13
+	VADDPD       Y13, Y11, Y11
+	VCVTPS2PD    32(AX), Y12
+	VADDPD       Y12, Y2, Y3
+	VFMSUB231PD  Y14, Y3, Y2
+	VFNMADD231PD Y14, Y2, Y12
+	VMOVDQU      32(DX), Y2
+	VPAND        reproabsF32<>+0(SB), Y2, Y2
+	VPMAXUD      Y2, Y0, Y0
+	VPADDD       reproonesF32<>+0(SB), Y2, Y2
+	VPMINUD      Y2, Y1, Y1
+	VCVTPS2PD    48(AX), Y13
+	VADDPD       Y13, Y5, Y4
+	VFMSUB231PD  Y14, Y4, Y5
+	VFNMADD231PD Y14, Y5, Y13
+	ADDQ         $0x00000040, AX
+	ADDQ         $0x00000040, DX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          x3fold_loop
+
+x3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD       Y12, Y6, Y7
+	VFMSUB231PD  Y14, Y7, Y6
+	VFNMADD231PD Y14, Y6, Y12
+	VADDPD       Y12, Y10, Y10
+	VADDPD       Y13, Y8, Y9
+	VFMSUB231PD  Y14, Y9, Y8
+	VFNMADD231PD Y14, Y8, Y13
+	VADDPD       Y13, Y11, Y11
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y2
+	VSUBPD       Y2, Y3, Y3
+	VSUBPD       Y2, Y4, Y4
+	VADDPD       Y4, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X2
+	VADDPD       X2, X3, X3
+	VPERMILPD    $0x01, X3, X2
+	VADDSD       X2, X3, X3
+	VMOVSD       X3, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y2
+	VSUBPD       Y2, Y7, Y7
+	VSUBPD       Y2, Y9, Y9
+	VADDPD       Y9, Y7, Y7
+	VEXTRACTF128 $0x01, Y7, X2
+	VADDPD       X2, X7, X7
+	VPERMILPD    $0x01, X7, X2
+	VADDSD       X2, X7, X7
+	VMOVSD       X7, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y2
+	VSUBPD       Y2, Y10, Y10
+	VSUBPD       Y2, Y11, Y11
+	VADDPD       Y11, Y10, Y10
+	VEXTRACTF128 $0x01, Y10, X2
+	VADDPD       X2, X10, X10
+	VPERMILPD    $0x01, X10, X2
+	VADDSD       X2, X10, X10
+	VMOVSD       X10, c+96(FP)
+	XORQ         AX, AX
+	MOVQ         AX, resid+104(FP)
+	VEXTRACTF128 $0x01, Y0, X2
+	VPMAXUD      X2, X0, X0
+	VPSHUFD      $0x4e, X0, X2
+	VPMAXUD      X2, X0, X0
+	VPSHUFD      $0xb1, X0, X2
+	VPMAXUD      X2, X0, X0
+	VMOVD        X0, AX
+	MOVL         AX, hi+112(FP)
+	VEXTRACTF128 $0x01, Y1, X0
+	VPMINUD      X0, X1, X1
+	VPSHUFD      $0x4e, X1, X0
+	VPMINUD      X0, X1, X1
+	VPSHUFD      $0xb1, X1, X0
+	VPMINUD      X0, X1, X1
+	VMOVD        X1, AX
+	MOVL         AX, lo+116(FP)
+	VZEROUPPER
+	RET
+
+x2:
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         r_base+24(FP), DX
+	VPXOR        Y0, Y0, Y0
+	VPCMPEQD     Y1, Y1, Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VMOVAPD      Y2, Y3
+	VMOVAPD      Y2, Y4
+	VBROADCASTSD mB+64(FP), Y2
+	VMOVAPD      Y2, Y6
+	VMOVAPD      Y2, Y7
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X2
+	VPBROADCASTQ X2, Y10
+	CMPQ         CX, $0x00000010
+	JL           x2fold_done
+
+x2fold_loop:
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y7, Y7
+	VCVTPS2PD    (AX), Y8
+	VADDPD       Y8, Y3, Y2
+	VFMSUB231PD  Y10, Y2, Y3
+	VFNMADD231PD Y10, Y3, Y8
+	VMOVDQU      (DX), Y3
+	VPAND        reproabsF32<>+0(SB), Y3, Y3
+	VPMAXUD      Y3, Y0, Y0
+	VPADDD       reproonesF32<>+0(SB), Y3, Y3
+	VPMINUD      Y3, Y1, Y1
+	VCVTPS2PD    16(AX), Y9
+	VADDPD       Y9, Y4, Y5
+	VFMSUB231PD  Y10, Y5, Y4
+	VFNMADD231PD Y10, Y4, Y9
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y7, Y7
+	VCVTPS2PD    32(AX), Y8
+	VADDPD       Y8, Y2, Y3
+	VFMSUB231PD  Y10, Y3, Y2
+	VFNMADD231PD Y10, Y2, Y8
+	VMOVDQU      32(DX), Y2
+	VPAND        reproabsF32<>+0(SB), Y2, Y2
+	VPMAXUD      Y2, Y0, Y0
+	VPADDD       reproonesF32<>+0(SB), Y2, Y2
+	VPMINUD      Y2, Y1, Y1
+	VCVTPS2PD    48(AX), Y9
+	VADDPD       Y9, Y5, Y4
+	VFMSUB231PD  Y10, Y4, Y5
+	VFNMADD231PD Y10, Y5, Y9
+	ADDQ         $0x00000040, AX
+	ADDQ         $0x00000040, DX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          x2fold_loop
+
+x2fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD Y8, Y6, Y6
+	VADDPD Y9, Y7, Y7
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y2
+	VSUBPD       Y2, Y3, Y3
+	VSUBPD       Y2, Y4, Y4
+	VADDPD       Y4, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X2
+	VADDPD       X2, X3, X3
+	VPERMILPD    $0x01, X3, X2
+	VADDSD       X2, X3, X3
+	VMOVSD       X3, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y2
+	VSUBPD       Y2, Y6, Y6
+	VSUBPD       Y2, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VEXTRACTF128 $0x01, Y6, X2
+	VADDPD       X2, X6, X6
+	VPERMILPD    $0x01, X6, X2
+	VADDSD       X2, X6, X6
+	VMOVSD       X6, b+88(FP)
+	XORQ         AX, AX
+	MOVQ         AX, c+96(FP)
+	XORQ         AX, AX
+	MOVQ         AX, resid+104(FP)
+	VEXTRACTF128 $0x01, Y0, X2
+	VPMAXUD      X2, X0, X0
+	VPSHUFD      $0x4e, X0, X2
+	VPMAXUD      X2, X0, X0
+	VPSHUFD      $0xb1, X0, X2
+	VPMAXUD      X2, X0, X0
+	VMOVD        X0, AX
+	MOVL         AX, hi+112(FP)
+	VEXTRACTF128 $0x01, Y1, X0
+	VPMINUD      X0, X1, X1
+	VPSHUFD      $0x4e, X1, X0
+	VPMINUD      X0, X1, X1
+	VPSHUFD      $0xb1, X1, X0
+	VPMINUD      X0, X1, X1
+	VMOVD        X1, AX
+	MOVL         AX, lo+116(FP)
+	VZEROUPPER
+	RET
+
 // func reproRangeF64AVX2(x []float64) (hi uint32, lo uint32)
 // Requires: AVX, AVX2
 TEXT ·reproRangeF64AVX2(SB), NOSPLIT, $0-32
@@ -1571,6 +2448,979 @@ x2fold_done:
 	MOVQ         AX, c+96(FP)
 	XORQ         AX, AX
 	MOVQ         AX, resid+104(FP)
+	VZEROUPPER
+	RET
+
+// func reproFoldRangeF64AVX2(x []float64, r []float64, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64, hi uint32, lo uint32)
+// Requires: AVX, AVX2
+TEXT ·reproFoldRangeF64AVX2(SB), NOSPLIT, $0-120
+	MOVQ         plan+48(FP), AX
+	CMPQ         AX, $0x00000001
+	JE           x3
+	CMPQ         AX, $0x00000002
+	JE           x2
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         r_base+24(FP), DX
+	VPXOR        Y0, Y0, Y0
+	VPCMPEQD     Y1, Y1, Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VMOVAPD      Y2, Y3
+	VMOVAPD      Y2, Y2
+	VBROADCASTSD mB+64(FP), Y4
+	VMOVAPD      Y4, Y5
+	VMOVAPD      Y4, Y4
+	VBROADCASTSD mC+72(FP), Y6
+	VMOVAPD      Y6, Y7
+	VMOVAPD      Y6, Y6
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	VPXOR        Y12, Y12, Y12
+	CMPQ         CX, $0x00000010
+	JL           c3fold_done
+
+c3fold_loop:
+	VADDPD  Y10, Y7, Y13
+	VSUBPD  Y7, Y13, Y14
+	VMOVAPD Y13, Y7
+	VSUBPD  Y14, Y10, Y10
+	VORPD   Y10, Y12, Y12
+	VADDPD  Y11, Y6, Y10
+	VSUBPD  Y6, Y10, Y13
+	VMOVAPD Y10, Y6
+	VSUBPD  Y13, Y11, Y11
+	VORPD   Y11, Y12, Y12
+	VADDPD  Y8, Y5, Y10
+	VSUBPD  Y5, Y10, Y11
+	VMOVAPD Y10, Y5
+	VSUBPD  Y11, Y8, Y8
+	VMOVAPD Y8, Y10
+	VADDPD  Y9, Y4, Y8
+	VSUBPD  Y4, Y8, Y11
+	VMOVAPD Y8, Y4
+	VSUBPD  Y11, Y9, Y9
+	VMOVAPD Y9, Y11
+	VMOVUPD (AX), Y8
+	VADDPD  Y8, Y3, Y9
+	VSUBPD  Y3, Y9, Y13
+	VMOVAPD Y9, Y3
+	VSUBPD  Y13, Y8, Y8
+	VMOVDQU (DX), Y9
+	VPAND   reproabsF64<>+0(SB), Y9, Y9
+	VPMAXUD Y9, Y0, Y0
+	VPADDQ  reproonesF64<>+0(SB), Y9, Y9
+	VPMINUD Y9, Y1, Y1
+	VMOVUPD 32(AX), Y9
+	VADDPD  Y9, Y2, Y13
+	VSUBPD  Y2, Y13, Y14
+	VMOVAPD Y13, Y2
+	VSUBPD  Y14, Y9, Y9
+	VMOVDQU 32(DX), Y13
+	VPAND   reproabsF64<>+0(SB), Y13, Y13
+	VPMAXUD Y13, Y0, Y0
+	VPADDQ  reproonesF64<>+0(SB), Y13, Y13
+	VPMINUD Y13, Y1, Y1
+	VADDPD  Y10, Y7, Y13
+	VSUBPD  Y7, Y13, Y14
+	VMOVAPD Y13, Y7
+	VSUBPD  Y14, Y10, Y10
+	VORPD   Y10, Y12, Y12
+	VADDPD  Y11, Y6, Y10
+	VSUBPD  Y6, Y10, Y13
+	VMOVAPD Y10, Y6
+	VSUBPD  Y13, Y11, Y11
+	VORPD   Y11, Y12, Y12
+	VADDPD  Y8, Y5, Y10
+	VSUBPD  Y5, Y10, Y11
+	VMOVAPD Y10, Y5
+	VSUBPD  Y11, Y8, Y8
+	VMOVAPD Y8, Y10
+	VADDPD  Y9, Y4, Y8
+	VSUBPD  Y4, Y8, Y11
+	VMOVAPD Y8, Y4
+	VSUBPD  Y11, Y9, Y9
+	VMOVAPD Y9, Y11
+	VMOVUPD 64(AX), Y8
+	VADDPD  Y8, Y3, Y9
+	VSUBPD  Y3, Y9, Y13
+	VMOVAPD Y9, Y3
+	VSUBPD  Y13, Y8, Y8
+	VMOVDQU 64(DX), Y9
+	VPAND   reproabsF64<>+0(SB), Y9, Y9
+	VPMAXUD Y9, Y0, Y0
+	VPADDQ  reproonesF64<>+0(SB), Y9, Y9
+	VPMINUD Y9, Y1, Y1
+	VMOVUPD 96(AX), Y9
+	VADDPD  Y9, Y2, Y13
+	VSUBPD  Y2, Y13, Y14
+	VMOVAPD Y13, Y2
+	VSUBPD  Y14, Y9, Y9
+	VMOVDQU 96(DX), Y13
+	VPAND   reproabsF64<>+0(SB), Y13, Y13
+	VPMAXUD Y13, Y0, Y0
+	VPADDQ  reproonesF64<>+0(SB), Y13, Y13
+	VPMINUD Y13, Y1, Y1
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, DX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JGE     c3fold_loop
+
+c3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD  Y10, Y7, Y13
+	VSUBPD  Y7, Y13, Y14
+	VMOVAPD Y13, Y7
+	VSUBPD  Y14, Y10, Y10
+	VORPD   Y10, Y12, Y12
+	VADDPD  Y11, Y6, Y10
+	VSUBPD  Y6, Y10, Y13
+	VMOVAPD Y10, Y6
+	VSUBPD  Y13, Y11, Y11
+	VORPD   Y11, Y12, Y12
+	VADDPD  Y8, Y5, Y10
+	VSUBPD  Y5, Y10, Y11
+	VMOVAPD Y10, Y5
+	VSUBPD  Y11, Y8, Y8
+	VMOVAPD Y8, Y10
+	VADDPD  Y9, Y4, Y8
+	VSUBPD  Y4, Y8, Y11
+	VMOVAPD Y8, Y4
+	VSUBPD  Y11, Y9, Y9
+	VMOVAPD Y9, Y11
+	VADDPD  Y10, Y7, Y8
+	VSUBPD  Y7, Y8, Y9
+	VMOVAPD Y8, Y7
+	VSUBPD  Y9, Y10, Y10
+	VORPD   Y10, Y12, Y12
+	VADDPD  Y11, Y6, Y8
+	VSUBPD  Y6, Y8, Y9
+	VMOVAPD Y8, Y6
+	VSUBPD  Y9, Y11, Y11
+	VORPD   Y11, Y12, Y12
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y8
+	VSUBPD       Y8, Y3, Y3
+	VSUBPD       Y8, Y2, Y2
+	VADDPD       Y2, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X2
+	VADDPD       X2, X3, X3
+	VPERMILPD    $0x01, X3, X2
+	VADDSD       X2, X3, X3
+	VMOVSD       X3, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y2
+	VSUBPD       Y2, Y5, Y5
+	VSUBPD       Y2, Y4, Y4
+	VADDPD       Y4, Y5, Y5
+	VEXTRACTF128 $0x01, Y5, X2
+	VADDPD       X2, X5, X5
+	VPERMILPD    $0x01, X5, X2
+	VADDSD       X2, X5, X5
+	VMOVSD       X5, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y2
+	VSUBPD       Y2, Y7, Y7
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y6, Y7, Y7
+	VEXTRACTF128 $0x01, Y7, X2
+	VADDPD       X2, X7, X7
+	VPERMILPD    $0x01, X7, X2
+	VADDSD       X2, X7, X7
+	VMOVSD       X7, c+96(FP)
+	VEXTRACTF128 $0x01, Y12, X2
+	VPOR         X2, X12, X12
+	VPSHUFD      $0x4e, X12, X2
+	VPOR         X2, X12, X12
+	VMOVQ        X12, AX
+	MOVQ         $0x7fffffffffffffff, CX
+	ANDQ         CX, AX
+	MOVQ         AX, resid+104(FP)
+	VEXTRACTF128 $0x01, Y0, X2
+	VPMAXUD      X2, X0, X0
+
+	// Only the high dwords count: copy each over its low dword.
+	VPSHUFD      $0xf5, X0, X0
+	VPSHUFD      $0x4e, X0, X2
+	VPMAXUD      X2, X0, X0
+	VPSHUFD      $0xb1, X0, X2
+	VPMAXUD      X2, X0, X0
+	VMOVD        X0, AX
+	MOVL         AX, hi+112(FP)
+	VEXTRACTF128 $0x01, Y1, X0
+	VPMINUD      X0, X1, X1
+
+	// Only the high dwords count: copy each over its low dword.
+	VPSHUFD $0xf5, X1, X1
+	VPSHUFD $0x4e, X1, X0
+	VPMINUD X0, X1, X1
+	VPSHUFD $0xb1, X1, X0
+	VPMINUD X0, X1, X1
+	VMOVD   X1, AX
+	MOVL    AX, lo+116(FP)
+	VZEROUPPER
+	RET
+
+x3:
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         r_base+24(FP), DX
+	VPXOR        Y0, Y0, Y0
+	VPCMPEQD     Y1, Y1, Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VMOVAPD      Y2, Y3
+	VMOVAPD      Y2, Y4
+	VBROADCASTSD mB+64(FP), Y2
+	VMOVAPD      Y2, Y6
+	VMOVAPD      Y2, Y8
+	VBROADCASTSD mC+72(FP), Y2
+	VMOVAPD      Y2, Y10
+	VMOVAPD      Y2, Y11
+	VPXOR        Y12, Y12, Y12
+	VPXOR        Y13, Y13, Y13
+	CMPQ         CX, $0x00000010
+	JL           x3fold_done
+
+x3fold_loop:
+	VADDPD  Y12, Y6, Y7
+	VSUBPD  Y6, Y7, Y6
+	VSUBPD  Y6, Y12, Y12
+	VADDPD  Y12, Y10, Y10
+	VADDPD  Y13, Y8, Y9
+	VSUBPD  Y8, Y9, Y8
+	VSUBPD  Y8, Y13, Y13
+	VADDPD  Y13, Y11, Y11
+	VMOVUPD (AX), Y12
+	VADDPD  Y12, Y3, Y2
+	VSUBPD  Y3, Y2, Y3
+	VSUBPD  Y3, Y12, Y12
+	VMOVDQU (DX), Y3
+	VPAND   reproabsF64<>+0(SB), Y3, Y3
+	VPMAXUD Y3, Y0, Y0
+	VPADDQ  reproonesF64<>+0(SB), Y3, Y3
+	VPMINUD Y3, Y1, Y1
+	VMOVUPD 32(AX), Y13
+	VADDPD  Y13, Y4, Y5
+	VSUBPD  Y4, Y5, Y4
+	VSUBPD  Y4, Y13, Y13
+	VMOVDQU 32(DX), Y3
+	VPAND   reproabsF64<>+0(SB), Y3, Y3
+	VPMAXUD Y3, Y0, Y0
+	VPADDQ  reproonesF64<>+0(SB), Y3, Y3
+	VPMINUD Y3, Y1, Y1
+	VADDPD  Y12, Y7, Y6
+	VSUBPD  Y7, Y6, Y7
+	VSUBPD  Y7, Y12, Y12
+	VADDPD  Y12, Y10, Y10
+	VADDPD  Y13, Y9, Y8
+	VSUBPD  Y9, Y8, Y9
+	VSUBPD  Y9, Y13, Y13
+	VADDPD  Y13, Y11, Y11
+	VMOVUPD 64(AX), Y12
+	VADDPD  Y12, Y2, Y3
+	VSUBPD  Y2, Y3, Y2
+	VSUBPD  Y2, Y12, Y12
+	VMOVDQU 64(DX), Y2
+	VPAND   reproabsF64<>+0(SB), Y2, Y2
+	VPMAXUD Y2, Y0, Y0
+	VPADDQ  reproonesF64<>+0(SB), Y2, Y2
+	VPMINUD Y2, Y1, Y1
+	VMOVUPD 96(AX), Y13
+	VADDPD  Y13, Y5, Y4
+	VSUBPD  Y5, Y4, Y5
+	VSUBPD  Y5, Y13, Y13
+	VMOVDQU 96(DX), Y2
+	VPAND   reproabsF64<>+0(SB), Y2, Y2
+	VPMAXUD Y2, Y0, Y0
+	VPADDQ  reproonesF64<>+0(SB), Y2, Y2
+	VPMINUD Y2, Y1, Y1
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, DX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JGE     x3fold_loop
+
+x3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD Y12, Y6, Y7
+	VSUBPD Y6, Y7, Y6
+	VSUBPD Y6, Y12, Y12
+	VADDPD Y12, Y10, Y10
+	VADDPD Y13, Y8, Y9
+	VSUBPD Y8, Y9, Y8
+	VSUBPD Y8, Y13, Y13
+	VADDPD Y13, Y11, Y11
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y2
+	VSUBPD       Y2, Y3, Y3
+	VSUBPD       Y2, Y4, Y4
+	VADDPD       Y4, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X2
+	VADDPD       X2, X3, X3
+	VPERMILPD    $0x01, X3, X2
+	VADDSD       X2, X3, X3
+	VMOVSD       X3, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y2
+	VSUBPD       Y2, Y7, Y7
+	VSUBPD       Y2, Y9, Y9
+	VADDPD       Y9, Y7, Y7
+	VEXTRACTF128 $0x01, Y7, X2
+	VADDPD       X2, X7, X7
+	VPERMILPD    $0x01, X7, X2
+	VADDSD       X2, X7, X7
+	VMOVSD       X7, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y2
+	VSUBPD       Y2, Y10, Y10
+	VSUBPD       Y2, Y11, Y11
+	VADDPD       Y11, Y10, Y10
+	VEXTRACTF128 $0x01, Y10, X2
+	VADDPD       X2, X10, X10
+	VPERMILPD    $0x01, X10, X2
+	VADDSD       X2, X10, X10
+	VMOVSD       X10, c+96(FP)
+	XORQ         AX, AX
+	MOVQ         AX, resid+104(FP)
+	VEXTRACTF128 $0x01, Y0, X2
+	VPMAXUD      X2, X0, X0
+
+	// Only the high dwords count: copy each over its low dword.
+	VPSHUFD      $0xf5, X0, X0
+	VPSHUFD      $0x4e, X0, X2
+	VPMAXUD      X2, X0, X0
+	VPSHUFD      $0xb1, X0, X2
+	VPMAXUD      X2, X0, X0
+	VMOVD        X0, AX
+	MOVL         AX, hi+112(FP)
+	VEXTRACTF128 $0x01, Y1, X0
+	VPMINUD      X0, X1, X1
+
+	// Only the high dwords count: copy each over its low dword.
+	VPSHUFD $0xf5, X1, X1
+	VPSHUFD $0x4e, X1, X0
+	VPMINUD X0, X1, X1
+	VPSHUFD $0xb1, X1, X0
+	VPMINUD X0, X1, X1
+	VMOVD   X1, AX
+	MOVL    AX, lo+116(FP)
+	VZEROUPPER
+	RET
+
+x2:
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         r_base+24(FP), DX
+	VPXOR        Y0, Y0, Y0
+	VPCMPEQD     Y1, Y1, Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VMOVAPD      Y2, Y3
+	VMOVAPD      Y2, Y4
+	VBROADCASTSD mB+64(FP), Y2
+	VMOVAPD      Y2, Y6
+	VMOVAPD      Y2, Y7
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	CMPQ         CX, $0x00000010
+	JL           x2fold_done
+
+x2fold_loop:
+	VADDPD  Y8, Y6, Y6
+	VADDPD  Y9, Y7, Y7
+	VMOVUPD (AX), Y8
+	VADDPD  Y8, Y3, Y2
+	VSUBPD  Y3, Y2, Y3
+	VSUBPD  Y3, Y8, Y8
+	VMOVDQU (DX), Y3
+	VPAND   reproabsF64<>+0(SB), Y3, Y3
+	VPMAXUD Y3, Y0, Y0
+	VPADDQ  reproonesF64<>+0(SB), Y3, Y3
+	VPMINUD Y3, Y1, Y1
+	VMOVUPD 32(AX), Y9
+	VADDPD  Y9, Y4, Y5
+	VSUBPD  Y4, Y5, Y4
+	VSUBPD  Y4, Y9, Y9
+	VMOVDQU 32(DX), Y3
+	VPAND   reproabsF64<>+0(SB), Y3, Y3
+	VPMAXUD Y3, Y0, Y0
+	VPADDQ  reproonesF64<>+0(SB), Y3, Y3
+	VPMINUD Y3, Y1, Y1
+	VADDPD  Y8, Y6, Y6
+	VADDPD  Y9, Y7, Y7
+	VMOVUPD 64(AX), Y8
+	VADDPD  Y8, Y2, Y3
+	VSUBPD  Y2, Y3, Y2
+	VSUBPD  Y2, Y8, Y8
+	VMOVDQU 64(DX), Y2
+	VPAND   reproabsF64<>+0(SB), Y2, Y2
+	VPMAXUD Y2, Y0, Y0
+	VPADDQ  reproonesF64<>+0(SB), Y2, Y2
+	VPMINUD Y2, Y1, Y1
+	VMOVUPD 96(AX), Y9
+	VADDPD  Y9, Y5, Y4
+	VSUBPD  Y5, Y4, Y5
+	VSUBPD  Y5, Y9, Y9
+	VMOVDQU 96(DX), Y2
+	VPAND   reproabsF64<>+0(SB), Y2, Y2
+	VPMAXUD Y2, Y0, Y0
+	VPADDQ  reproonesF64<>+0(SB), Y2, Y2
+	VPMINUD Y2, Y1, Y1
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, DX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JGE     x2fold_loop
+
+x2fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD Y8, Y6, Y6
+	VADDPD Y9, Y7, Y7
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y2
+	VSUBPD       Y2, Y3, Y3
+	VSUBPD       Y2, Y4, Y4
+	VADDPD       Y4, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X2
+	VADDPD       X2, X3, X3
+	VPERMILPD    $0x01, X3, X2
+	VADDSD       X2, X3, X3
+	VMOVSD       X3, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y2
+	VSUBPD       Y2, Y6, Y6
+	VSUBPD       Y2, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VEXTRACTF128 $0x01, Y6, X2
+	VADDPD       X2, X6, X6
+	VPERMILPD    $0x01, X6, X2
+	VADDSD       X2, X6, X6
+	VMOVSD       X6, b+88(FP)
+	XORQ         AX, AX
+	MOVQ         AX, c+96(FP)
+	XORQ         AX, AX
+	MOVQ         AX, resid+104(FP)
+	VEXTRACTF128 $0x01, Y0, X2
+	VPMAXUD      X2, X0, X0
+
+	// Only the high dwords count: copy each over its low dword.
+	VPSHUFD      $0xf5, X0, X0
+	VPSHUFD      $0x4e, X0, X2
+	VPMAXUD      X2, X0, X0
+	VPSHUFD      $0xb1, X0, X2
+	VPMAXUD      X2, X0, X0
+	VMOVD        X0, AX
+	MOVL         AX, hi+112(FP)
+	VEXTRACTF128 $0x01, Y1, X0
+	VPMINUD      X0, X1, X1
+
+	// Only the high dwords count: copy each over its low dword.
+	VPSHUFD $0xf5, X1, X1
+	VPSHUFD $0x4e, X1, X0
+	VPMINUD X0, X1, X1
+	VPSHUFD $0xb1, X1, X0
+	VPMINUD X0, X1, X1
+	VMOVD   X1, AX
+	MOVL    AX, lo+116(FP)
+	VZEROUPPER
+	RET
+
+DATA reproabsF64<>+0(SB)/8, $0x7fffffffffffffff
+DATA reproabsF64<>+8(SB)/8, $0x7fffffffffffffff
+DATA reproabsF64<>+16(SB)/8, $0x7fffffffffffffff
+DATA reproabsF64<>+24(SB)/8, $0x7fffffffffffffff
+GLOBL reproabsF64<>(SB), RODATA|NOPTR, $32
+
+DATA reproonesF64<>+0(SB)/8, $0xffffffffffffffff
+DATA reproonesF64<>+8(SB)/8, $0xffffffffffffffff
+DATA reproonesF64<>+16(SB)/8, $0xffffffffffffffff
+DATA reproonesF64<>+24(SB)/8, $0xffffffffffffffff
+GLOBL reproonesF64<>(SB), RODATA|NOPTR, $32
+
+// func reproFoldRangeF64FMAAVX2(x []float64, r []float64, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64, hi uint32, lo uint32)
+// Requires: AVX, AVX2, FMA3
+TEXT ·reproFoldRangeF64FMAAVX2(SB), NOSPLIT, $0-120
+	MOVQ         plan+48(FP), AX
+	CMPQ         AX, $0x00000001
+	JE           x3
+	CMPQ         AX, $0x00000002
+	JE           x2
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         r_base+24(FP), DX
+	VPXOR        Y0, Y0, Y0
+	VPCMPEQD     Y1, Y1, Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VMOVAPD      Y2, Y3
+	VMOVAPD      Y2, Y2
+	VBROADCASTSD mB+64(FP), Y4
+	VMOVAPD      Y4, Y5
+	VMOVAPD      Y4, Y4
+	VBROADCASTSD mC+72(FP), Y6
+	VMOVAPD      Y6, Y7
+	VMOVAPD      Y6, Y6
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	VPXOR        Y12, Y12, Y12
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X13
+	VPBROADCASTQ X13, Y13
+	CMPQ         CX, $0x00000010
+	JL           c3fold_done
+
+c3fold_loop:
+	VMOVAPD      Y7, Y14
+	VFMADD231PD  Y13, Y10, Y7
+	VSUBPD       Y14, Y7, Y14
+	VSUBPD       Y14, Y10, Y10
+	VORPD        Y10, Y12, Y12
+	VMOVAPD      Y6, Y10
+	VFMADD231PD  Y13, Y11, Y6
+	VSUBPD       Y10, Y6, Y10
+	VSUBPD       Y10, Y11, Y11
+	VORPD        Y11, Y12, Y12
+	VMOVAPD      Y5, Y10
+	VFMADD231PD  Y13, Y8, Y5
+	VSUBPD       Y10, Y5, Y10
+	VFNMADD231PD Y13, Y10, Y8
+	VMOVAPD      Y8, Y10
+	VMOVAPD      Y4, Y8
+	VFMADD231PD  Y13, Y9, Y4
+	VSUBPD       Y8, Y4, Y8
+	VFNMADD231PD Y13, Y8, Y9
+	VMOVAPD      Y9, Y11
+	VMOVUPD      (AX), Y8
+	VMOVAPD      Y3, Y9
+	VFMADD231PD  Y13, Y8, Y3
+	VSUBPD       Y9, Y3, Y9
+	VFNMADD231PD Y13, Y9, Y8
+	VMOVDQU      (DX), Y9
+	VPAND        reproabsF64<>+0(SB), Y9, Y9
+	VPMAXUD      Y9, Y0, Y0
+	VPADDQ       reproonesF64<>+0(SB), Y9, Y9
+	VPMINUD      Y9, Y1, Y1
+	VMOVUPD      32(AX), Y9
+	VMOVAPD      Y2, Y14
+	VFMADD231PD  Y13, Y9, Y2
+	VSUBPD       Y14, Y2, Y14
+	VFNMADD231PD Y13, Y14, Y9
+	VMOVDQU      32(DX), Y14
+	VPAND        reproabsF64<>+0(SB), Y14, Y14
+	VPMAXUD      Y14, Y0, Y0
+	VPADDQ       reproonesF64<>+0(SB), Y14, Y14
+	VPMINUD      Y14, Y1, Y1
+	VMOVAPD      Y7, Y14
+	VFMADD231PD  Y13, Y10, Y7
+	VSUBPD       Y14, Y7, Y14
+	VSUBPD       Y14, Y10, Y10
+	VORPD        Y10, Y12, Y12
+	VMOVAPD      Y6, Y10
+	VFMADD231PD  Y13, Y11, Y6
+	VSUBPD       Y10, Y6, Y10
+	VSUBPD       Y10, Y11, Y11
+	VORPD        Y11, Y12, Y12
+	VMOVAPD      Y5, Y10
+	VFMADD231PD  Y13, Y8, Y5
+	VSUBPD       Y10, Y5, Y10
+	VFNMADD231PD Y13, Y10, Y8
+	VMOVAPD      Y8, Y10
+	VMOVAPD      Y4, Y8
+	VFMADD231PD  Y13, Y9, Y4
+	VSUBPD       Y8, Y4, Y8
+	VFNMADD231PD Y13, Y8, Y9
+	VMOVAPD      Y9, Y11
+	VMOVUPD      64(AX), Y8
+	VMOVAPD      Y3, Y9
+	VFMADD231PD  Y13, Y8, Y3
+	VSUBPD       Y9, Y3, Y9
+	VFNMADD231PD Y13, Y9, Y8
+	VMOVDQU      64(DX), Y9
+	VPAND        reproabsF64<>+0(SB), Y9, Y9
+	VPMAXUD      Y9, Y0, Y0
+	VPADDQ       reproonesF64<>+0(SB), Y9, Y9
+	VPMINUD      Y9, Y1, Y1
+	VMOVUPD      96(AX), Y9
+	VMOVAPD      Y2, Y14
+	VFMADD231PD  Y13, Y9, Y2
+	VSUBPD       Y14, Y2, Y14
+	VFNMADD231PD Y13, Y14, Y9
+	VMOVDQU      96(DX), Y14
+	VPAND        reproabsF64<>+0(SB), Y14, Y14
+	VPMAXUD      Y14, Y0, Y0
+	VPADDQ       reproonesF64<>+0(SB), Y14, Y14
+	VPMINUD      Y14, Y1, Y1
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000080, DX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          c3fold_loop
+
+c3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VMOVAPD      Y7, Y14
+	VFMADD231PD  Y13, Y10, Y7
+	VSUBPD       Y14, Y7, Y14
+	VSUBPD       Y14, Y10, Y10
+	VORPD        Y10, Y12, Y12
+	VMOVAPD      Y6, Y10
+	VFMADD231PD  Y13, Y11, Y6
+	VSUBPD       Y10, Y6, Y10
+	VSUBPD       Y10, Y11, Y11
+	VORPD        Y11, Y12, Y12
+	VMOVAPD      Y5, Y10
+	VFMADD231PD  Y13, Y8, Y5
+	VSUBPD       Y10, Y5, Y10
+	VFNMADD231PD Y13, Y10, Y8
+	VMOVAPD      Y8, Y10
+	VMOVAPD      Y4, Y8
+	VFMADD231PD  Y13, Y9, Y4
+	VSUBPD       Y8, Y4, Y8
+	VFNMADD231PD Y13, Y8, Y9
+	VMOVAPD      Y9, Y11
+	VMOVAPD      Y7, Y8
+	VFMADD231PD  Y13, Y10, Y7
+	VSUBPD       Y8, Y7, Y8
+	VSUBPD       Y8, Y10, Y10
+	VORPD        Y10, Y12, Y12
+	VMOVAPD      Y6, Y8
+	VFMADD231PD  Y13, Y11, Y6
+	VSUBPD       Y8, Y6, Y8
+	VSUBPD       Y8, Y11, Y11
+	VORPD        Y11, Y12, Y12
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y8
+	VSUBPD       Y8, Y3, Y3
+	VSUBPD       Y8, Y2, Y2
+	VADDPD       Y2, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X2
+	VADDPD       X2, X3, X3
+	VPERMILPD    $0x01, X3, X2
+	VADDSD       X2, X3, X3
+	VMOVSD       X3, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y2
+	VSUBPD       Y2, Y5, Y5
+	VSUBPD       Y2, Y4, Y4
+	VADDPD       Y4, Y5, Y5
+	VEXTRACTF128 $0x01, Y5, X2
+	VADDPD       X2, X5, X5
+	VPERMILPD    $0x01, X5, X2
+	VADDSD       X2, X5, X5
+	VMOVSD       X5, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y2
+	VSUBPD       Y2, Y7, Y7
+	VSUBPD       Y2, Y6, Y6
+	VADDPD       Y6, Y7, Y7
+	VEXTRACTF128 $0x01, Y7, X2
+	VADDPD       X2, X7, X7
+	VPERMILPD    $0x01, X7, X2
+	VADDSD       X2, X7, X7
+	VMOVSD       X7, c+96(FP)
+	VEXTRACTF128 $0x01, Y12, X2
+	VPOR         X2, X12, X12
+	VPSHUFD      $0x4e, X12, X2
+	VPOR         X2, X12, X12
+	VMOVQ        X12, AX
+	MOVQ         $0x7fffffffffffffff, CX
+	ANDQ         CX, AX
+	MOVQ         AX, resid+104(FP)
+	VEXTRACTF128 $0x01, Y0, X2
+	VPMAXUD      X2, X0, X0
+
+	// Only the high dwords count: copy each over its low dword.
+	VPSHUFD      $0xf5, X0, X0
+	VPSHUFD      $0x4e, X0, X2
+	VPMAXUD      X2, X0, X0
+	VPSHUFD      $0xb1, X0, X2
+	VPMAXUD      X2, X0, X0
+	VMOVD        X0, AX
+	MOVL         AX, hi+112(FP)
+	VEXTRACTF128 $0x01, Y1, X0
+	VPMINUD      X0, X1, X1
+
+	// Only the high dwords count: copy each over its low dword.
+	VPSHUFD $0xf5, X1, X1
+	VPSHUFD $0x4e, X1, X0
+	VPMINUD X0, X1, X1
+	VPSHUFD $0xb1, X1, X0
+	VPMINUD X0, X1, X1
+	VMOVD   X1, AX
+	MOVL    AX, lo+116(FP)
+	VZEROUPPER
+	RET
+
+x3:
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         r_base+24(FP), DX
+	VPXOR        Y0, Y0, Y0
+	VPCMPEQD     Y1, Y1, Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VMOVAPD      Y2, Y3
+	VMOVAPD      Y2, Y4
+	VBROADCASTSD mB+64(FP), Y2
+	VMOVAPD      Y2, Y6
+	VMOVAPD      Y2, Y8
+	VBROADCASTSD mC+72(FP), Y2
+	VMOVAPD      Y2, Y10
+	VMOVAPD      Y2, Y11
+	VPXOR        Y12, Y12, Y12
+	VPXOR        Y13, Y13, Y13
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X2
+	VPBROADCASTQ X2, Y14
+	CMPQ         CX, $0x00000010
+	JL           x3fold_done
+
+x3fold_loop:
+	VADDPD       Y12, Y6, Y7
+	VFMSUB231PD  Y14, Y7, Y6
+	VFNMADD231PD Y14, Y6, Y12
+	VADDPD       Y12, Y10, Y10
+	VADDPD       Y13, Y8, Y9
+	VFMSUB231PD  Y14, Y9, Y8
+	VFNMADD231PD Y14, Y8, Y13
+	VADDPD       Y13, Y11, Y11
+	VMOVUPD      (AX), Y12
+	VADDPD       Y12, Y3, Y2
+	VFMSUB231PD  Y14, Y2, Y3
+	VFNMADD231PD Y14, Y3, Y12
+	VMOVDQU      (DX), Y3
+	VPAND        reproabsF64<>+0(SB), Y3, Y3
+	VPMAXUD      Y3, Y0, Y0
+	VPADDQ       reproonesF64<>+0(SB), Y3, Y3
+	VPMINUD      Y3, Y1, Y1
+	VMOVUPD      32(AX), Y13
+	VADDPD       Y13, Y4, Y5
+	VFMSUB231PD  Y14, Y5, Y4
+	VFNMADD231PD Y14, Y4, Y13
+	VMOVDQU      32(DX), Y3
+	VPAND        reproabsF64<>+0(SB), Y3, Y3
+	VPMAXUD      Y3, Y0, Y0
+	VPADDQ       reproonesF64<>+0(SB), Y3, Y3
+	VPMINUD      Y3, Y1, Y1
+	VADDPD       Y12, Y7, Y6
+	VFMSUB231PD  Y14, Y6, Y7
+	VFNMADD231PD Y14, Y7, Y12
+	VADDPD       Y12, Y10, Y10
+	VADDPD       Y13, Y9, Y8
+	VFMSUB231PD  Y14, Y8, Y9
+	VFNMADD231PD Y14, Y9, Y13
+	VADDPD       Y13, Y11, Y11
+	VMOVUPD      64(AX), Y12
+	VADDPD       Y12, Y2, Y3
+	VFMSUB231PD  Y14, Y3, Y2
+	VFNMADD231PD Y14, Y2, Y12
+	VMOVDQU      64(DX), Y2
+	VPAND        reproabsF64<>+0(SB), Y2, Y2
+	VPMAXUD      Y2, Y0, Y0
+	VPADDQ       reproonesF64<>+0(SB), Y2, Y2
+	VPMINUD      Y2, Y1, Y1
+	VMOVUPD      96(AX), Y13
+	VADDPD       Y13, Y5, Y4
+	VFMSUB231PD  Y14, Y4, Y5
+	VFNMADD231PD Y14, Y5, Y13
+	VMOVDQU      96(DX), Y2
+	VPAND        reproabsF64<>+0(SB), Y2, Y2
+	VPMAXUD      Y2, Y0, Y0
+	VPADDQ       reproonesF64<>+0(SB), Y2, Y2
+	VPMINUD      Y2, Y1, Y1
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000080, DX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          x3fold_loop
+
+x3fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD       Y12, Y6, Y7
+	VFMSUB231PD  Y14, Y7, Y6
+	VFNMADD231PD Y14, Y6, Y12
+	VADDPD       Y12, Y10, Y10
+	VADDPD       Y13, Y8, Y9
+	VFMSUB231PD  Y14, Y9, Y8
+	VFNMADD231PD Y14, Y8, Y13
+	VADDPD       Y13, Y11, Y11
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y2
+	VSUBPD       Y2, Y3, Y3
+	VSUBPD       Y2, Y4, Y4
+	VADDPD       Y4, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X2
+	VADDPD       X2, X3, X3
+	VPERMILPD    $0x01, X3, X2
+	VADDSD       X2, X3, X3
+	VMOVSD       X3, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y2
+	VSUBPD       Y2, Y7, Y7
+	VSUBPD       Y2, Y9, Y9
+	VADDPD       Y9, Y7, Y7
+	VEXTRACTF128 $0x01, Y7, X2
+	VADDPD       X2, X7, X7
+	VPERMILPD    $0x01, X7, X2
+	VADDSD       X2, X7, X7
+	VMOVSD       X7, b+88(FP)
+	VBROADCASTSD mC+72(FP), Y2
+	VSUBPD       Y2, Y10, Y10
+	VSUBPD       Y2, Y11, Y11
+	VADDPD       Y11, Y10, Y10
+	VEXTRACTF128 $0x01, Y10, X2
+	VADDPD       X2, X10, X10
+	VPERMILPD    $0x01, X10, X2
+	VADDSD       X2, X10, X10
+	VMOVSD       X10, c+96(FP)
+	XORQ         AX, AX
+	MOVQ         AX, resid+104(FP)
+	VEXTRACTF128 $0x01, Y0, X2
+	VPMAXUD      X2, X0, X0
+
+	// Only the high dwords count: copy each over its low dword.
+	VPSHUFD      $0xf5, X0, X0
+	VPSHUFD      $0x4e, X0, X2
+	VPMAXUD      X2, X0, X0
+	VPSHUFD      $0xb1, X0, X2
+	VPMAXUD      X2, X0, X0
+	VMOVD        X0, AX
+	MOVL         AX, hi+112(FP)
+	VEXTRACTF128 $0x01, Y1, X0
+	VPMINUD      X0, X1, X1
+
+	// Only the high dwords count: copy each over its low dword.
+	VPSHUFD $0xf5, X1, X1
+	VPSHUFD $0x4e, X1, X0
+	VPMINUD X0, X1, X1
+	VPSHUFD $0xb1, X1, X0
+	VPMINUD X0, X1, X1
+	VMOVD   X1, AX
+	MOVL    AX, lo+116(FP)
+	VZEROUPPER
+	RET
+
+x2:
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         r_base+24(FP), DX
+	VPXOR        Y0, Y0, Y0
+	VPCMPEQD     Y1, Y1, Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VMOVAPD      Y2, Y3
+	VMOVAPD      Y2, Y4
+	VBROADCASTSD mB+64(FP), Y2
+	VMOVAPD      Y2, Y6
+	VMOVAPD      Y2, Y7
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	MOVQ         $0x3ff0000000000000, BX
+	VMOVQ        BX, X2
+	VPBROADCASTQ X2, Y10
+	CMPQ         CX, $0x00000010
+	JL           x2fold_done
+
+x2fold_loop:
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y7, Y7
+	VMOVUPD      (AX), Y8
+	VADDPD       Y8, Y3, Y2
+	VFMSUB231PD  Y10, Y2, Y3
+	VFNMADD231PD Y10, Y3, Y8
+	VMOVDQU      (DX), Y3
+	VPAND        reproabsF64<>+0(SB), Y3, Y3
+	VPMAXUD      Y3, Y0, Y0
+	VPADDQ       reproonesF64<>+0(SB), Y3, Y3
+	VPMINUD      Y3, Y1, Y1
+	VMOVUPD      32(AX), Y9
+	VADDPD       Y9, Y4, Y5
+	VFMSUB231PD  Y10, Y5, Y4
+	VFNMADD231PD Y10, Y4, Y9
+	VMOVDQU      32(DX), Y3
+	VPAND        reproabsF64<>+0(SB), Y3, Y3
+	VPMAXUD      Y3, Y0, Y0
+	VPADDQ       reproonesF64<>+0(SB), Y3, Y3
+	VPMINUD      Y3, Y1, Y1
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y9, Y7, Y7
+	VMOVUPD      64(AX), Y8
+	VADDPD       Y8, Y2, Y3
+	VFMSUB231PD  Y10, Y3, Y2
+	VFNMADD231PD Y10, Y2, Y8
+	VMOVDQU      64(DX), Y2
+	VPAND        reproabsF64<>+0(SB), Y2, Y2
+	VPMAXUD      Y2, Y0, Y0
+	VPADDQ       reproonesF64<>+0(SB), Y2, Y2
+	VPMINUD      Y2, Y1, Y1
+	VMOVUPD      96(AX), Y9
+	VADDPD       Y9, Y5, Y4
+	VFMSUB231PD  Y10, Y4, Y5
+	VFNMADD231PD Y10, Y5, Y9
+	VMOVDQU      96(DX), Y2
+	VPAND        reproabsF64<>+0(SB), Y2, Y2
+	VPMAXUD      Y2, Y0, Y0
+	VPADDQ       reproonesF64<>+0(SB), Y2, Y2
+	VPMINUD      Y2, Y1, Y1
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000080, DX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          x2fold_loop
+
+x2fold_done:
+	// Drain the pipeline: the folds after A for the last loads.
+	VADDPD Y8, Y6, Y6
+	VADDPD Y9, Y7, Y7
+
+	// Each lane's change is exact and all of them together stay below 2^50 grid units:
+	// these sums are exact in any order.
+	VBROADCASTSD mA+56(FP), Y2
+	VSUBPD       Y2, Y3, Y3
+	VSUBPD       Y2, Y4, Y4
+	VADDPD       Y4, Y3, Y3
+	VEXTRACTF128 $0x01, Y3, X2
+	VADDPD       X2, X3, X3
+	VPERMILPD    $0x01, X3, X2
+	VADDSD       X2, X3, X3
+	VMOVSD       X3, a+80(FP)
+	VBROADCASTSD mB+64(FP), Y2
+	VSUBPD       Y2, Y6, Y6
+	VSUBPD       Y2, Y7, Y7
+	VADDPD       Y7, Y6, Y6
+	VEXTRACTF128 $0x01, Y6, X2
+	VADDPD       X2, X6, X6
+	VPERMILPD    $0x01, X6, X2
+	VADDSD       X2, X6, X6
+	VMOVSD       X6, b+88(FP)
+	XORQ         AX, AX
+	MOVQ         AX, c+96(FP)
+	XORQ         AX, AX
+	MOVQ         AX, resid+104(FP)
+	VEXTRACTF128 $0x01, Y0, X2
+	VPMAXUD      X2, X0, X0
+
+	// Only the high dwords count: copy each over its low dword.
+	VPSHUFD      $0xf5, X0, X0
+	VPSHUFD      $0x4e, X0, X2
+	VPMAXUD      X2, X0, X0
+	VPSHUFD      $0xb1, X0, X2
+	VPMAXUD      X2, X0, X0
+	VMOVD        X0, AX
+	MOVL         AX, hi+112(FP)
+	VEXTRACTF128 $0x01, Y1, X0
+	VPMINUD      X0, X1, X1
+
+	// Only the high dwords count: copy each over its low dword.
+	VPSHUFD $0xf5, X1, X1
+	VPSHUFD $0x4e, X1, X0
+	VPMINUD X0, X1, X1
+	VPSHUFD $0xb1, X1, X0
+	VPMINUD X0, X1, X1
+	VMOVD   X1, AX
+	MOVL    AX, lo+116(FP)
 	VZEROUPPER
 	RET
 
