@@ -63,10 +63,6 @@ func archReproFold[T float32 | float64](id reproID, p reproPlan, x, pf []T, mA, 
 	panic("quiver: internal error: no reproducible-sum kernels here")
 }
 
-func archReproFoldRange[T float32 | float64](id reproID, p reproPlan, x, r []T, mA, mB, mC float64) (a, b, c float64, resid uint64, hi, lo uint32) {
-	panic("quiver: internal error: no reproducible-sum kernels here")
-}
-
 func archReproCompress[T float32 | float64](id reproID, dst, x []T, bits []byte, off int) int {
 	panic("quiver: internal error: no compress kernel here")
 }

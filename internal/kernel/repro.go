@@ -222,32 +222,6 @@ func (k reproKernels[T]) foldPlan(x, next []T, p reproPlan, mA, mB, mC float64) 
 	return a + ta, b + tb, c + tc, resid | tr
 }
 
-// hasFoldRange reports whether k has a kernel that folds a block and
-// runs the range pass of the next one in the same loop (AVX2; the
-// AVX-512 kernels fold and prefetch).
-func (k reproKernels[T]) hasFoldRange() bool { return k.id == reproAVX2 || k.id == reproAVX2FMA }
-
-// foldPlanRange is foldPlan for kernels with hasFoldRange, which also
-// returns rangeExp(next) (ok = true) when the kernel could take the range
-// pass of next with the folds of x: next must hold at least the kernel's
-// share of x. With ok false, nothing was folded.
-func (k reproKernels[T]) foldPlanRange(x, next []T, p reproPlan, mA, mB, mC float64) (a, b, c float64, resid uint64, hi, lo int, ok bool) {
-	_, step := reproSteps[T](k.id)
-	full := len(x) - len(x)%step
-	if !k.hasFoldRange() || full == 0 || len(next) < full {
-		return 0, 0, 0, 0, 0, 0, false
-	}
-	a, b, c, resid, h, l := archReproFoldRange(k.id, p, x[:full], next[:full], mA, mB, mC)
-	ta, tb, tc, tr := reproFoldGo(p, x[full:], mA, mB, mC)
-	sh := reproFieldShift[T]()
-	hi, lo = int(h>>sh), int(l>>sh)
-	if len(next) > full {
-		h, l := k.rangeExp(next[full:])
-		hi, lo = max(hi, h), min(lo, l)
-	}
-	return a + ta, b + tb, c + tc, resid | tr, hi, lo, true
-}
-
 // reproCompressStep is the multiple of elements the compress kernels
 // take.
 const reproCompressStep = 32
@@ -493,22 +467,11 @@ func reproExp64[T float32 | float64](e int) int {
 
 // reproAddDense adds the dense x in blocks with the kernels k.
 func reproAddDense[T float32 | float64](a *ReproAcc, k reproKernels[T], x []T) {
-	// With hasFoldRange, the fold kernel of a block runs the range pass of
-	// the next one: hi and lo are then known (known) when it comes up.
-	known, hi, lo := false, 0, 0
 	for len(x) > 0 {
 		blk := x[:min(len(x), reproBlock)]
 		x = x[len(blk):]
 		next := x[:min(len(x), len(blk))]
-		var e int
-		var p reproPlan
-		if known {
-			e = reproExp64[T](hi)
-			p = reproPlanOf[T](e, lo)
-		} else {
-			e, p = k.plan(blk)
-		}
-		known = false
+		e, p := k.plan(blk)
 		if e == 0 {
 			for _, v := range blk {
 				a.addOne(float64(v))
@@ -517,14 +480,7 @@ func reproAddDense[T float32 | float64](a *ReproAcc, k reproKernels[T], x []T) {
 			continue
 		}
 		mA, mB, mC := reproMagic(e)
-		var sA, sB, sC float64
-		var res uint64
-		if k.hasFoldRange() {
-			sA, sB, sC, res, hi, lo, known = k.foldPlanRange(blk, next, p, mA, mB, mC)
-		}
-		if !known {
-			sA, sB, sC, res = k.foldPlan(blk, next, p, mA, mB, mC)
-		}
+		sA, sB, sC, res := k.foldPlan(blk, next, p, mA, mB, mC)
 		if res != 0 {
 			sA, sB, sC = reproFoldDeposit(a, blk, mA, mB, mC)
 		}

@@ -55,24 +55,6 @@ func archReproFold[T float32 | float64](id reproID, p reproPlan, x, pf []T, mA, 
 	panic("quiver: internal error: no reproducible-sum kernels here")
 }
 
-// archReproFoldRange runs the AVX2 kernel of id that folds x as
-// archReproFold does and meanwhile runs the range pass over r (as long as
-// x, a multiple of the fold step), with a direct call.
-func archReproFoldRange[T float32 | float64](id reproID, p reproPlan, x, r []T, mA, mB, mC float64) (a, b, c float64, resid uint64, hi, lo uint32) {
-	f32 := num.KindOf[T]() == num.Float32
-	switch {
-	case id == reproAVX2FMA && f32:
-		return reproFoldRangeF32FMAAVX2(num.Cast[float32](x), num.Cast[float32](r), int(p), mA, mB, mC)
-	case id == reproAVX2FMA:
-		return reproFoldRangeF64FMAAVX2(num.Cast[float64](x), num.Cast[float64](r), int(p), mA, mB, mC)
-	case id == reproAVX2 && f32:
-		return reproFoldRangeF32AVX2(num.Cast[float32](x), num.Cast[float32](r), int(p), mA, mB, mC)
-	case id == reproAVX2:
-		return reproFoldRangeF64AVX2(num.Cast[float64](x), num.Cast[float64](r), int(p), mA, mB, mC)
-	}
-	panic("quiver: internal error: no fused range kernel here")
-}
-
 // archReproCompress runs the compress kernel of id on x, a multiple of
 // reproCompressStep, into dst (at least as long), with a direct call.
 func archReproCompress[T float32 | float64](id reproID, dst, x []T, bits []byte, off int) int {

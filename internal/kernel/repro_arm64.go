@@ -38,11 +38,6 @@ func archReproFold[T float32 | float64](id reproID, p reproPlan, x, pf []T, mA, 
 	return reproFoldF64(num.Cast[float64](x), mA, mB, mC)
 }
 
-// archReproFoldRange is never called on arm64: NEON has no range kernel.
-func archReproFoldRange[T float32 | float64](id reproID, p reproPlan, x, r []T, mA, mB, mC float64) (a, b, c float64, resid uint64, hi, lo uint32) {
-	panic("quiver: internal error: no range kernel here")
-}
-
 // archReproCompress is never called on arm64: only AVX-512 has a compress
 // kernel.
 func archReproCompress[T float32 | float64](id reproID, dst, x []T, bits []byte, off int) int {

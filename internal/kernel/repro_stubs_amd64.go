@@ -28,20 +28,6 @@ func reproFoldF32AVX2(x []float32, pf []float32, plan int, mA float64, mB float6
 //go:noescape
 func reproFoldF32FMAAVX2(x []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
 
-// reproFoldRangeF32AVX2 runs the extraction folds of ADR-105 over x as reproFoldF32AVX2 does
-// and meanwhile the range pass of reproRange over r, the block that follows x, whose hi and lo
-// it returns. len(x) must be a multiple of 16 and len(r) equal to len(x).
-//
-//go:noescape
-func reproFoldRangeF32AVX2(x []float32, r []float32, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64, hi uint32, lo uint32)
-
-// reproFoldRangeF32FMAAVX2 runs the extraction folds of ADR-105 over x as reproFoldF32FMAAVX2 does
-// and meanwhile the range pass of reproRange over r, the block that follows x, whose hi and lo
-// it returns. len(x) must be a multiple of 16 and len(r) equal to len(x).
-//
-//go:noescape
-func reproFoldRangeF32FMAAVX2(x []float32, r []float32, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64, hi uint32, lo uint32)
-
 // reproRangeF64AVX2 returns the largest high dword of |x| and the smallest of |x|-1 (float32: of the
 // whole element); len(x) must be a multiple of 16.
 //
@@ -65,20 +51,6 @@ func reproFoldF64AVX2(x []float64, pf []float64, plan int, mA float64, mB float6
 //
 //go:noescape
 func reproFoldF64FMAAVX2(x []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
-
-// reproFoldRangeF64AVX2 runs the extraction folds of ADR-105 over x as reproFoldF64AVX2 does
-// and meanwhile the range pass of reproRange over r, the block that follows x, whose hi and lo
-// it returns. len(x) must be a multiple of 16 and len(r) equal to len(x).
-//
-//go:noescape
-func reproFoldRangeF64AVX2(x []float64, r []float64, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64, hi uint32, lo uint32)
-
-// reproFoldRangeF64FMAAVX2 runs the extraction folds of ADR-105 over x as reproFoldF64FMAAVX2 does
-// and meanwhile the range pass of reproRange over r, the block that follows x, whose hi and lo
-// it returns. len(x) must be a multiple of 16 and len(r) equal to len(x).
-//
-//go:noescape
-func reproFoldRangeF64FMAAVX2(x []float64, r []float64, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64, hi uint32, lo uint32)
 
 // reproRangeF32AVX512 returns the largest high dword of |x| and the smallest of |x|-1 (float32: of the
 // whole element); len(x) must be a multiple of 64.

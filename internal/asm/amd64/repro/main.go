@@ -71,13 +71,9 @@ func main() {
 		for _, e := range elems {
 			rangeExp(e, s)
 			if s == kit.AVX2 {
-				fold(e, s, false, false) // for AVX2 CPUs without FMA
+				fold(e, s, false) // for AVX2 CPUs without FMA
 			}
-			fold(e, s, true, false)
-			if s == kit.AVX2 {
-				fold(e, s, false, true)
-				fold(e, s, true, true)
-			}
+			fold(e, s, true)
 		}
 	}
 	for _, s := range []kit.ISA{kit.AVX2, kit.AVX512} {
@@ -262,24 +258,14 @@ func rangeExp(e elem, s kit.ISA) {
 		}
 		ADDQ(U32(st*e.Size), x)
 	})
-	reduceRange(e, s, hi, lo, 0)
-	kit.Ret()
-}
-
-// reduceRange combines the range pass's accumulators (a power of two of
-// each) and stores the largest high dword of hi and the smallest of lo as
-// the results first and first+1.
-func reduceRange(e elem, s kit.ISA, hi, lo []reg.VecVirtual, first int) {
 	for k, acc := range [][]reg.VecVirtual{hi, lo} {
 		op := func(a, b, d Op) { VPMAXUD(a, b, d) }
 		if k == 1 {
 			op = func(a, b, d Op) { VPMINUD(a, b, d) }
 		}
-		for w := len(acc) / 2; w >= 1; w /= 2 {
-			for u := 0; u < w; u++ {
-				op(acc[u+w], acc[u], acc[u])
-			}
-		}
+		op(acc[2], acc[0], acc[0])
+		op(acc[3], acc[1], acc[1])
+		op(acc[1], acc[0], acc[0])
 		v := narrow(s, acc[0], op)
 		if e.Size == 8 {
 			Comment("Only the high dwords count: copy each over its low dword.")
@@ -292,8 +278,9 @@ func reduceRange(e elem, s kit.ISA, hi, lo []reg.VecVirtual, first int) {
 		op(t, v, v)
 		r := GP32()
 		VMOVD(v, r)
-		Store(r, ReturnIndex(first+k))
+		Store(r, ReturnIndex(k))
 	}
+	kit.Ret()
 }
 
 // fold generates reproFold<E>[FMA]<ISA>(x, pf []T, plan int, mA, mB, mC
@@ -323,42 +310,20 @@ func reduceRange(e elem, s kit.ISA, hi, lo []reg.VecVirtual, first int) {
 // one before, independent chains. The stages start at +0.0, which passes
 // through a fold without changing it, and draining steps after the loop
 // finish the last vectors.
-//
-// With rng, the kernel is reproFoldRange<E>[FMA]<ISA>(x, r []T, plan int,
-// mA, mB, mC float64) (a, b, c float64, resid uint64, hi, lo uint32): the
-// same folds over x, and meanwhile the range pass of rangeExp over r (as
-// long as x; the block that follows x), whose hi and lo it returns as
-// well. The block is then read from memory once, by the range pass of the
-// call before, and the folds find it in L1; the range pass's integer
-// operations and loads run beside the folds' additions instead of before
-// them. The range pass's constants are memory operands, and in the
-// unchecked three-fold plan fold C takes fold B's residual in the same
-// round instead of the next (no stage between them): AVX2's 16 registers
-// then hold the rotating accumulators, fold B's stages, the constant 1.0
-// and the range's two accumulators, with one temporary.
-func fold(e elem, s kit.ISA, useFMA, rng bool) {
+func fold(e elem, s kit.ISA, useFMA bool) {
 	fma := ""
 	if useFMA {
 		fma = "FMA"
 	}
+	name := fmt.Sprintf("reproFold%s%s%s", e.Name, fma, s)
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(x, pf []%s, plan int, mA, mB, mC float64) (a, b, c float64, resid uint64)", e.GoType))
+	Pragma("noescape")
 	st := foldStep(s)
-	if rng {
-		name := fmt.Sprintf("reproFoldRange%s%s%s", e.Name, fma, s)
-		TEXT(name, NOSPLIT, fmt.Sprintf("func(x, r []%s, plan int, mA, mB, mC float64) (a, b, c float64, resid uint64, hi, lo uint32)", e.GoType))
-		Pragma("noescape")
-		Doc(fmt.Sprintf("%s runs the extraction folds of ADR-105 over x as reproFold%s%s%s does", name, e.Name, fma, s),
-			"and meanwhile the range pass of reproRange over r, the block that follows x, whose hi and lo",
-			fmt.Sprintf("it returns. len(x) must be a multiple of %d and len(r) equal to len(x).", st))
-	} else {
-		name := fmt.Sprintf("reproFold%s%s%s", e.Name, fma, s)
-		TEXT(name, NOSPLIT, fmt.Sprintf("func(x, pf []%s, plan int, mA, mB, mC float64) (a, b, c float64, resid uint64)", e.GoType))
-		Pragma("noescape")
-		Doc(fmt.Sprintf("%s runs the extraction folds of ADR-105 over x as plans[plan] of the generator says:", name),
-			"0: three folds, the last with the residual check; 1: three folds, 2: two folds, the last a plain",
-			fmt.Sprintf("addition (x must be on its grid). len(x) must be a multiple of %d. It returns the exact sums", st),
-			"of the parts each fold took and the OR of the residuals' bits, sign cleared. pf, at least as long",
-			"as x, is prefetched into L2 meanwhile.")
-	}
+	Doc(fmt.Sprintf("%s runs the extraction folds of ADR-105 over x as plans[plan] of the generator says:", name),
+		"0: three folds, the last with the residual check; 1: three folds, 2: two folds, the last a plain",
+		fmt.Sprintf("addition (x must be on its grid). len(x) must be a multiple of %d. It returns the exact sums", st),
+		"of the parts each fold took and the OR of the residuals' bits, sign cleared. pf, at least as long",
+		"as x, is prefetched into L2 meanwhile.")
 	pl := GP64()
 	Load(Param("plan"), pl)
 	for i := 1; i < len(plans); i++ {
@@ -369,44 +334,17 @@ func fold(e elem, s kit.ISA, useFMA, rng bool) {
 		if i > 0 {
 			Label(p.name)
 		}
-		foldPlan(e, s, useFMA, rng, p)
+		foldPlan(e, s, useFMA, p)
 	}
 }
 
 // foldPlan emits the code of fold for plan p, through its return.
-func foldPlan(e elem, s kit.ISA, useFMA, rng bool, p plan) {
+func foldPlan(e elem, s kit.ISA, useFMA bool, p plan) {
 	folds := p.folds
 	st, unroll := foldStep(s), foldUnroll(s)
 	x, n := kit.Slice("x")
-	var pf, rp reg.GPVirtual
-	var hiAcc, loAcc reg.VecVirtual
-	var absC, onesC Mem
-	if rng {
-		rp = GP64()
-		Load(Param("r").Base(), rp)
-		absC, onesC = rangeConsts(e)
-		hiAcc, loAcc = s.Vec(), s.Vec()
-		kit.Zero(hiAcc)
-		VPCMPEQD(loAcc, loAcc, loAcc)
-	} else {
-		pf = GP64()
-		Load(Param("pf").Base(), pf)
-	}
-	// rangeVecs is how many vectors of r one loop iteration passes over:
-	// as many bytes as it folds of x.
-	rangeVecs := st * e.Size / s.VecBytes()
-	rangeStep := func(i int) {
-		t := s.Vec()
-		VMOVDQU(Mem{Base: rp, Disp: i * s.VecBytes()}, t)
-		VPAND(absC, t, t)
-		VPMAXUD(t, hiAcc, hiAcc)
-		if e.Size == 8 {
-			VPADDQ(onesC, t, t)
-		} else {
-			VPADDD(onesC, t, t)
-		}
-		VPMINUD(t, loAcc, loAcc)
-	}
+	pf := GP64()
+	Load(Param("pf").Base(), pf)
 	params := []string{"mA", "mB", "mC"}[:folds]
 	// rot reports whether fold k's accumulators rotate between two
 	// registers: in the unchecked plans, every fold but the last (which
@@ -416,12 +354,6 @@ func foldPlan(e elem, s kit.ISA, useFMA, rng bool, p plan) {
 	// runs every fold twice, so the registers are back in place at its
 	// end. The checked plan keeps one register per accumulator and moves.
 	rot := func(k int) bool { return !p.checked && k < folds-1 }
-	// direct: with rng, the unchecked three-fold plan does not pipeline
-	// between folds B and C: fold C (a plain addition) takes fold B's
-	// residual in the same round, so that the registers of fold B's
-	// residuals are free for the range pass's accumulators and the folds
-	// still rotate.
-	direct := rng && !p.checked && folds == 3
 	// acc[k][u][cur[k][u]] is fold k's accumulator for vector u; the
 	// constants are only needed again at the end, and are reloaded then.
 	acc := make([][][2]reg.VecVirtual, folds)
@@ -443,9 +375,6 @@ func foldPlan(e elem, s kit.ISA, useFMA, rng bool, p plan) {
 	// (k >= 1; fold A takes a fresh load).
 	stage := make([][]reg.VecVirtual, folds)
 	for k := 1; k < folds; k++ {
-		if direct && k > 1 {
-			break
-		}
 		stage[k] = make([]reg.VecVirtual, unroll)
 		for u := range stage[k] {
 			stage[k][u] = s.Vec()
@@ -507,11 +436,7 @@ func foldPlan(e elem, s kit.ISA, useFMA, rng bool, p plan) {
 	// when from is 0 (its residual to stage 1), the loads half vectors on.
 	vecIn := s.VecBytes() * e.Size / 8 // bytes of x one vector of float64 lanes takes
 	pipeline := func(from, half int) {
-		for u := 0; direct && u < unroll; u++ {
-			step(1, u, stage[1][u])
-			step(2, u, stage[1][u])
-		}
-		for k := folds - 1; !direct && k >= max(from, 1); k-- {
+		for k := folds - 1; k >= max(from, 1); k-- {
 			for u := 0; u < unroll; u++ {
 				step(k, u, stage[k][u])
 				switch {
@@ -536,27 +461,16 @@ func foldPlan(e elem, s kit.ISA, useFMA, rng bool, p plan) {
 				VMOVUPD(src, stage[1][u])
 			}
 			step(0, u, stage[1][u])
-			if rng && u < rangeVecs/2 {
-				rangeStep(half*rangeVecs/2 + u)
-			}
 		}
 	}
 	kit.Loop(p.name+"fold", n, st, func() {
-		if !rng {
-			prefetch(pf, st*e.Size)
-		}
+		prefetch(pf, st*e.Size)
 		pipeline(0, 0)
 		pipeline(0, 1)
 		ADDQ(U32(st*e.Size), x)
-		if rng {
-			ADDQ(U32(st*e.Size), rp)
-		}
 	})
 	Comment("Drain the pipeline: the folds after A for the last loads.")
 	for from := 1; from < folds; from++ {
-		if direct && from > 1 {
-			break
-		}
 		pipeline(from, 0)
 	}
 	Comment("Each lane's change is exact and all of them together stay below 2^50 grid units:",
@@ -599,36 +513,7 @@ func foldPlan(e elem, s kit.ISA, useFMA, rng bool, p plan) {
 		XORQ(r, r)
 	}
 	Store(r, ReturnIndex(3))
-	if rng {
-		reduceRange(e, s, []reg.VecVirtual{hiAcc}, []reg.VecVirtual{loAcc}, 4)
-	}
 	kit.Ret()
-}
-
-// rangeConstsOf remembers rangeConsts' operands by element name.
-var rangeConstsOf = map[string][2]Mem{}
-
-// rangeConsts emits (once per element type) the range pass's constants
-// as memory operands of one vector each: the mask of every bit but the
-// sign, and -1 in every element.
-func rangeConsts(e elem) (abs, ones Mem) {
-	if c, ok := rangeConstsOf[e.Name]; ok {
-		return c[0], c[1]
-	}
-	defer func() { rangeConstsOf[e.Name] = [2]Mem{abs, ones} }()
-	abs = GLOBL(fmt.Sprintf("reproabs%s", e.Name), RODATA|NOPTR)
-	for off := 0; off < 32; off += 8 {
-		if e.Size == 8 {
-			DATA(off, U64(e.absMask))
-		} else {
-			DATA(off, U64(e.absMask<<32|e.absMask))
-		}
-	}
-	ones = GLOBL(fmt.Sprintf("reproones%s", e.Name), RODATA|NOPTR)
-	for off := 0; off < 32; off += 8 {
-		DATA(off, U64(^uint64(0)))
-	}
-	return abs, ones
 }
 
 // prefetch asks for the cache lines of the next bytes bytes at p to be
