@@ -13,6 +13,18 @@ package bench
 //	H191 (measured by hand): SumReproducible float64 n=16777216 nulls=0%: avx2 >= 0.8x sum-avx2       within 1.25x Sum's time from DRAM
 //	H192 (measured by hand): SumReproducible float64 n=1048576 nulls=0%: avx512 >= 0.5x sum-avx512    at least half Sum's speed in L3
 //	H193 (measured by hand): SumReproducible float64 n=1048576 nulls=0%: avx2 >= 0.5x sum-avx2        at least half Sum's speed in L3
+//
+// Registered on 2026-12-01 before measuring, for the AVX2 kernel that runs
+// the range pass of the next block inside the folds of the current one (one
+// pass over memory instead of two, the range pass's integer operations
+// beside the folds' additions), on an AMD EPYC Zen 3 (AVX2 only); "before"
+// is the kernels of the parent commit, timed interleaved with "after":
+//
+//	H205 (measured by hand): SumReproducible float64 n=1048576 nulls=0%: avx2 >= 0.5x sum-avx2        H193 on Zen 3 with the fused kernel
+//	H206 (measured by hand): SumReproducible float64 n=16777216 nulls=0%: avx2 >= 0.8x sum-avx2       H191 on Zen 3 with the fused kernel
+//	H207 (measured by hand): SumReproducible float64 n=1048576 nulls=0%: avx2 after >= 1.15x before    the fused kernel, in L3
+//	H208 (measured by hand): SumReproducible float64 n=16777216 nulls=0%: avx2 after >= 1.10x before   the fused kernel, from DRAM
+//	H209 (measured by hand): SumReproducible float64 n=16777216 nulls=0%: avx2 with a software prefetch ahead of the fused range pass >= 1.05x without
 
 import (
 	"fmt"
