@@ -70,7 +70,20 @@ func sumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []by
 	full := len(x) &^ (step - 1) // steps are powers of two
 	var s S
 	if full > 0 {
-		s = sumAsm[T, S](isa, x[:full], bits, off)
+		// The 64-bit kernels are called from here, as sumFloatOn calls
+		// its own, a frame fewer than through sumAsm's switch.
+		switch k := num.KindOf[T](); {
+		case k == num.Int64 && isa == AVX2:
+			s = S(sumI64AVX2(num.Cast[int64](x[:full]), bits, off))
+		case k == num.Int64:
+			s = S(sumI64AVX512(num.Cast[int64](x[:full]), bits, off))
+		case k == num.Uint64 && isa == AVX2:
+			s = S(sumU64AVX2(num.Cast[uint64](x[:full]), bits, off))
+		case k == num.Uint64:
+			s = S(sumU64AVX512(num.Cast[uint64](x[:full]), bits, off))
+		default:
+			s = sumAsm[T, S](isa, x[:full], bits, off)
+		}
 	}
 	switch {
 	case full == len(x):
