@@ -17,3 +17,131 @@ package bench
 // H217 (measured by hand): SumWindows float64 n=65536, bounds given, runs of 64: >= 4x loop
 // H218 (measured by hand): GroupSumState float64 n=65536 groups=16, 256, 4096: >= 1.0x loop
 // H219 (measured by hand): GroupSumState float64 n=16777216 groups=1000: time <= 1.2x of Sum(x) + SumUint(ids)   expected MISS
+//
+// Registered on 2026-12-01 before any measurement of the min-only and
+// max-only grouped states (GroupMinState, GroupMaxState: one value per
+// group, no count, no seen flag; BenchmarkGroupExtreme below, loop and
+// quiver interleaved in one run; ratios are the loop's time over
+// quiver's; random values and ids, n=65536). The loops are the min-only
+// and max-only loops a user writes (loopGroupMin and its int64 and max
+// forms), each starting from the identity:
+//
+// H194 (measured by hand): GroupMinState float64 groups=16 and 256: >= 1.5x loop   expected MISS (the row costs what the loop's does: one load of the entry, one compare, one branch taken for a new minimum; about 1.0-1.2x)
+// H195 (measured by hand): GroupMinState int64 groups=16 and 256: >= 1.5x loop   expected MISS, same reason
+// H196 (measured by hand): GroupMinState float64 and int64 groups=4096: >= 1.2x loop   expected MISS (a 32 KB copy of the table for the in-loop id check, and the loop's own mispredicted new minima)
+// H197 (measured by hand): GroupMinState float64 and int64, GroupMaxState float64 groups=16, 256, 4096: >= 1.0x loop (dispatched avx2 build)
+// H198 (measured by hand): the same under -tags purego: >= 1.0x loop (the same Go kernel: the grouped kernels do not dispatch)
+// H199 (measured by hand): GroupMinState float64 against GroupSummaryState float64 (the state it replaces for a min-only query), groups=16 and 256: >= 1.5x
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/quiverlabs/quiver"
+)
+
+// The min-only and max-only loops a user writes, beside loopGroupMin.
+
+func loopGroupMinInt(lo []int64, x []int64, ids []uint32) {
+	for g := range lo {
+		lo[g] = math.MaxInt64
+	}
+	for i, v := range x {
+		if v < lo[ids[i]] {
+			lo[ids[i]] = v
+		}
+	}
+}
+
+func loopGroupMax(hi []float64, x []float64, ids []uint32) {
+	for g := range hi {
+		hi[g] = -1e308
+	}
+	for i, v := range x {
+		if v > hi[ids[i]] {
+			hi[ids[i]] = v
+		}
+	}
+}
+
+// BenchmarkGroupExtreme: the min-only and max-only grouped states against
+// the loops (H194-H199), and the summary state on the same query.
+func BenchmarkGroupExtreme(b *testing.B) {
+	for _, groups := range []int{16, 256, 4096} {
+		x, xi, ids := groupInput(65536, groups, false, 0)
+		name := fmt.Sprintf("n=%d/groups=%d", len(x), groups)
+		accF := make([]float64, groups)
+		accI := make([]int64, groups)
+		var mn quiver.GroupMinState[float64]
+		var mi quiver.GroupMinState[int64]
+		var mx quiver.GroupMaxState[float64]
+		var ss quiver.GroupSummaryState[float64]
+		mn.Grow(groups)
+		mi.Grow(groups)
+		mx.Grow(groups)
+		ss.Grow(groups)
+		b.Run("op=Min/type=float64/"+name+"/impl=loop", func(b *testing.B) {
+			for b.Loop() {
+				loopGroupMin(accF, x, ids)
+			}
+		})
+		b.Run("op=Min/type=float64/"+name+"/impl=quiver", func(b *testing.B) {
+			for b.Loop() {
+				mn.Reset()
+				mn.Add(x, ids)
+			}
+		})
+		b.Run("op=Min/type=float64/"+name+"/impl=summary", func(b *testing.B) {
+			for b.Loop() {
+				ss.Reset()
+				ss.Add(x, ids)
+			}
+		})
+		b.Run("op=Min/type=int64/"+name+"/impl=loop", func(b *testing.B) {
+			for b.Loop() {
+				loopGroupMinInt(accI, xi, ids)
+			}
+		})
+		b.Run("op=Min/type=int64/"+name+"/impl=quiver", func(b *testing.B) {
+			for b.Loop() {
+				mi.Reset()
+				mi.Add(xi, ids)
+			}
+		})
+		b.Run("op=Max/type=float64/"+name+"/impl=loop", func(b *testing.B) {
+			for b.Loop() {
+				loopGroupMax(accF, x, ids)
+			}
+		})
+		b.Run("op=Max/type=float64/"+name+"/impl=quiver", func(b *testing.B) {
+			for b.Loop() {
+				mx.Reset()
+				mx.Add(x, ids)
+			}
+		})
+	}
+}
+
+// TestGroupExtremeLoopsAgree: the loops and the states give the same
+// minima and maxima on the benchmark's input.
+func TestGroupExtremeLoopsAgree(t *testing.T) {
+	x, xi, ids := groupInput(65536, 256, false, 0)
+	lo, hi, loI := make([]float64, 256), make([]float64, 256), make([]int64, 256)
+	loopGroupMin(lo, x, ids)
+	loopGroupMax(hi, x, ids)
+	loopGroupMinInt(loI, xi, ids)
+	var mn quiver.GroupMinState[float64]
+	var mi quiver.GroupMinState[int64]
+	var mx quiver.GroupMaxState[float64]
+	mn.Grow(256)
+	mi.Grow(256)
+	mx.Grow(256)
+	mn.Add(x, ids)
+	mi.Add(xi, ids)
+	mx.Add(x, ids)
+	if !slices.Equal(mn.Mins(nil), lo) || !slices.Equal(mi.Mins(nil), loI) || !slices.Equal(mx.Maxs(nil), hi) {
+		t.Fatal("the loops and the states disagree")
+	}
+}
