@@ -36,8 +36,10 @@ package bench
 import (
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/quiverlabs/quiver"
 )
@@ -143,5 +145,79 @@ func TestGroupExtremeLoopsAgree(t *testing.T) {
 	mx.Add(x, ids)
 	if !slices.Equal(mn.Mins(nil), lo) || !slices.Equal(mi.Mins(nil), loI) || !slices.Equal(mx.Maxs(nil), hi) {
 		t.Fatal("the loops and the states disagree")
+	}
+}
+
+// TestGroupExtremeSamples times the cases of BenchmarkGroupExtreme
+// interleaved, for a machine shared with other work: set
+// GROUP_EXTREME_SAMPLES=1; 200 rounds, each timing every case once over
+// at least 200µs, then per case the fastest, 10th-percentile and median
+// sample, and the loop's time over quiver's for the fastest and the
+// median samples.
+func TestGroupExtremeSamples(t *testing.T) {
+	if os.Getenv("GROUP_EXTREME_SAMPLES") == "" {
+		t.Skip("set GROUP_EXTREME_SAMPLES=1 to time the grouped min and max")
+	}
+	type entry struct {
+		name, impl string
+		run        func()
+		ts         []float64
+	}
+	var es []*entry
+	for _, groups := range []int{16, 256, 4096} {
+		x, xi, ids := groupInput(65536, groups, false, 0)
+		accF := make([]float64, groups)
+		accI := make([]int64, groups)
+		var mn quiver.GroupMinState[float64]
+		var mi quiver.GroupMinState[int64]
+		var mx quiver.GroupMaxState[float64]
+		var ss quiver.GroupSummaryState[float64]
+		mn.Grow(groups)
+		mi.Grow(groups)
+		mx.Grow(groups)
+		ss.Grow(groups)
+		name := func(op string) string { return fmt.Sprintf("%s/groups=%d", op, groups) }
+		es = append(es,
+			&entry{name: name("Min/float64"), impl: "loop", run: func() { loopGroupMin(accF, x, ids) }},
+			&entry{name: name("Min/float64"), impl: "quiver", run: func() { mn.Reset(); mn.Add(x, ids) }},
+			&entry{name: name("Min/float64"), impl: "summary", run: func() { ss.Reset(); ss.Add(x, ids) }},
+			&entry{name: name("Min/int64"), impl: "loop", run: func() { loopGroupMinInt(accI, xi, ids) }},
+			&entry{name: name("Min/int64"), impl: "quiver", run: func() { mi.Reset(); mi.Add(xi, ids) }},
+			&entry{name: name("Max/float64"), impl: "loop", run: func() { loopGroupMax(accF, x, ids) }},
+			&entry{name: name("Max/float64"), impl: "quiver", run: func() { mx.Reset(); mx.Add(x, ids) }},
+		)
+	}
+	for range 200 {
+		for _, e := range es {
+			e.ts = append(e.ts, groupSampleNs(e.run))
+		}
+	}
+	byName := map[string]*entry{}
+	for _, e := range es {
+		slices.Sort(e.ts)
+		byName[e.name+"/"+e.impl] = e
+		fmt.Printf("%-28s %-8s min %8.0f  p10 %8.0f  med %8.0f ns\n", e.name, e.impl, e.ts[0], e.ts[len(e.ts)/10], e.ts[len(e.ts)/2])
+	}
+	for _, e := range es {
+		if e.impl == "loop" {
+			continue
+		}
+		l := byName[e.name+"/loop"]
+		fmt.Printf("%-28s loop/%-7s fastest %.2fx  median %.2fx\n", e.name, e.impl, l.ts[0]/e.ts[0], l.ts[len(l.ts)/2]/e.ts[len(e.ts)/2])
+	}
+}
+
+// groupSampleNs is the time of one call of run, in ns, averaged over
+// enough calls to take 200µs, after one call to warm up.
+func groupSampleNs(run func()) float64 {
+	run()
+	for reps := 1; ; reps *= 2 {
+		start := time.Now()
+		for range reps {
+			run()
+		}
+		if d := time.Since(start); d > 200*time.Microsecond {
+			return float64(d.Nanoseconds()) / float64(reps)
+		}
 	}
 }

@@ -141,9 +141,26 @@ func GroupMax[T num.Number](acc, x []T, ids []uint32, bits []byte, off int, sel 
 // GroupMinDense is GroupMin for a dense batch whose ids are not yet
 // checked: it checks each id against len(acc) as it goes and stops at the
 // first one out of range, returning the number of rows taken (len(x) when
-// every id is in range); the check of four ids at once takes the place of
-// the bounds checks.
+// every id is in range). On amd64 the 32- and 64-bit element types take
+// the generated scalar kernels (group_amd64.s), the others this Go loop.
 func GroupMinDense[T num.Number](acc, x []T, ids []uint32) int {
+	if k, ok := groupMinAsm(acc, x, ids); ok {
+		return k
+	}
+	return groupMinDenseGo(acc, x, ids)
+}
+
+// GroupMaxDense is GroupMinDense for the maximum table.
+func GroupMaxDense[T num.Number](acc, x []T, ids []uint32) int {
+	if k, ok := groupMaxAsm(acc, x, ids); ok {
+		return k
+	}
+	return groupMaxDenseGo(acc, x, ids)
+}
+
+// groupMinDenseGo is the Go loop of GroupMinDense: the check of four ids
+// at once takes the place of the bounds checks.
+func groupMinDenseGo[T num.Number](acc, x []T, ids []uint32) int {
 	ids = ids[:len(x)]
 	i := 0
 	for ; i+4 <= len(x); i += 4 {
@@ -178,8 +195,8 @@ func GroupMinDense[T num.Number](acc, x []T, ids []uint32) int {
 	return len(x)
 }
 
-// GroupMaxDense is GroupMinDense for the maximum table.
-func GroupMaxDense[T num.Number](acc, x []T, ids []uint32) int {
+// groupMaxDenseGo is groupMinDenseGo for the maximum table.
+func groupMaxDenseGo[T num.Number](acc, x []T, ids []uint32) int {
 	ids = ids[:len(x)]
 	i := 0
 	for ; i+4 <= len(x); i += 4 {

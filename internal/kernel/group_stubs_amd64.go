@@ -16,3 +16,87 @@ func groupAddInt64(acc []int64, x []int64, ids []uint32) (n int, overflow bool)
 //
 //go:noescape
 func groupCount(count []int, ids []uint32) int
+
+// groupMinF32 updates the minimum table acc with x[i] for each i in order (kernel.GroupMinDense),
+// stopping at the first id that is not below len(acc); it returns the number of rows taken.
+// len(ids) >= len(x).
+//
+//go:noescape
+func groupMinF32(acc []float32, x []float32, ids []uint32) int
+
+// groupMaxF32 updates the maximum table acc with x[i] for each i in order (kernel.GroupMaxDense),
+// stopping at the first id that is not below len(acc); it returns the number of rows taken.
+// len(ids) >= len(x).
+//
+//go:noescape
+func groupMaxF32(acc []float32, x []float32, ids []uint32) int
+
+// groupMinF64 updates the minimum table acc with x[i] for each i in order (kernel.GroupMinDense),
+// stopping at the first id that is not below len(acc); it returns the number of rows taken.
+// len(ids) >= len(x).
+//
+//go:noescape
+func groupMinF64(acc []float64, x []float64, ids []uint32) int
+
+// groupMaxF64 updates the maximum table acc with x[i] for each i in order (kernel.GroupMaxDense),
+// stopping at the first id that is not below len(acc); it returns the number of rows taken.
+// len(ids) >= len(x).
+//
+//go:noescape
+func groupMaxF64(acc []float64, x []float64, ids []uint32) int
+
+// groupMinI32 updates the minimum table acc with x[i] for each i in order (kernel.GroupMinDense),
+// stopping at the first id that is not below len(acc); it returns the number of rows taken.
+// len(ids) >= len(x).
+//
+//go:noescape
+func groupMinI32(acc []int32, x []int32, ids []uint32) int
+
+// groupMaxI32 updates the maximum table acc with x[i] for each i in order (kernel.GroupMaxDense),
+// stopping at the first id that is not below len(acc); it returns the number of rows taken.
+// len(ids) >= len(x).
+//
+//go:noescape
+func groupMaxI32(acc []int32, x []int32, ids []uint32) int
+
+// groupMinI64 updates the minimum table acc with x[i] for each i in order (kernel.GroupMinDense),
+// stopping at the first id that is not below len(acc); it returns the number of rows taken.
+// len(ids) >= len(x).
+//
+//go:noescape
+func groupMinI64(acc []int64, x []int64, ids []uint32) int
+
+// groupMaxI64 updates the maximum table acc with x[i] for each i in order (kernel.GroupMaxDense),
+// stopping at the first id that is not below len(acc); it returns the number of rows taken.
+// len(ids) >= len(x).
+//
+//go:noescape
+func groupMaxI64(acc []int64, x []int64, ids []uint32) int
+
+// groupMinU32 updates the minimum table acc with x[i] for each i in order (kernel.GroupMinDense),
+// stopping at the first id that is not below len(acc); it returns the number of rows taken.
+// len(ids) >= len(x).
+//
+//go:noescape
+func groupMinU32(acc []uint32, x []uint32, ids []uint32) int
+
+// groupMaxU32 updates the maximum table acc with x[i] for each i in order (kernel.GroupMaxDense),
+// stopping at the first id that is not below len(acc); it returns the number of rows taken.
+// len(ids) >= len(x).
+//
+//go:noescape
+func groupMaxU32(acc []uint32, x []uint32, ids []uint32) int
+
+// groupMinU64 updates the minimum table acc with x[i] for each i in order (kernel.GroupMinDense),
+// stopping at the first id that is not below len(acc); it returns the number of rows taken.
+// len(ids) >= len(x).
+//
+//go:noescape
+func groupMinU64(acc []uint64, x []uint64, ids []uint32) int
+
+// groupMaxU64 updates the maximum table acc with x[i] for each i in order (kernel.GroupMaxDense),
+// stopping at the first id that is not below len(acc); it returns the number of rows taken.
+// len(ids) >= len(x).
+//
+//go:noescape
+func groupMaxU64(acc []uint64, x []uint64, ids []uint32) int
