@@ -461,6 +461,341 @@ minF32canon8:
 	MOVL R10, (AX)(R11*4)
 	JMP  minF32next8
 
+// func groupMinStoreF32(acc []float32, x []float32, ids []uint32) int
+// Requires: SSE
+TEXT ·groupMinStoreF32(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	MOVL $0x7fe00000, R9
+	MOVL $0x7fc00000, R10
+	CMPQ DI, R8
+	JGE  minstoreF32tail
+
+minstoreF32loop:
+	MOVL    (SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF32bad0
+	MOVSS   (DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     minstoreF32nan0
+	MINSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+minstoreF32next0:
+	MOVL    4(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF32bad1
+	MOVSS   4(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     minstoreF32nan1
+	MINSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+minstoreF32next1:
+	MOVL    8(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF32bad2
+	MOVSS   8(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     minstoreF32nan2
+	MINSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+minstoreF32next2:
+	MOVL    12(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF32bad3
+	MOVSS   12(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     minstoreF32nan3
+	MINSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+minstoreF32next3:
+	MOVL    16(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF32bad4
+	MOVSS   16(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     minstoreF32nan4
+	MINSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+minstoreF32next4:
+	MOVL    20(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF32bad5
+	MOVSS   20(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     minstoreF32nan5
+	MINSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+minstoreF32next5:
+	MOVL    24(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF32bad6
+	MOVSS   24(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     minstoreF32nan6
+	MINSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+minstoreF32next6:
+	MOVL    28(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF32bad7
+	MOVSS   28(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     minstoreF32nan7
+	MINSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+minstoreF32next7:
+	ADDQ $0x08, DI
+	CMPQ DI, R8
+	JL   minstoreF32loop
+
+minstoreF32tail:
+	CMPQ    DI, BX
+	JGE     minstoreF32done
+	MOVL    (SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF32bad0
+	MOVSS   (DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     minstoreF32nan8
+	MINSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+minstoreF32next8:
+	INCQ DI
+	JMP  minstoreF32tail
+
+minstoreF32done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minstoreF32bad7:
+	INCQ DI
+
+minstoreF32bad6:
+	INCQ DI
+
+minstoreF32bad5:
+	INCQ DI
+
+minstoreF32bad4:
+	INCQ DI
+
+minstoreF32bad3:
+	INCQ DI
+
+minstoreF32bad2:
+	INCQ DI
+
+minstoreF32bad1:
+	INCQ DI
+
+minstoreF32bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minstoreF32store0:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minstoreF32next0
+
+minstoreF32nan0:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     minstoreF32seen0
+	UCOMISS X0, X0
+	JPC     minstoreF32store0
+	JMP     minstoreF32canon0
+
+minstoreF32seen0:
+	UCOMISS X0, X0
+	JPC     minstoreF32next0
+
+minstoreF32canon0:
+	MOVL R10, (AX)(R11*4)
+	JMP  minstoreF32next0
+
+minstoreF32store1:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minstoreF32next1
+
+minstoreF32nan1:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     minstoreF32seen1
+	UCOMISS X0, X0
+	JPC     minstoreF32store1
+	JMP     minstoreF32canon1
+
+minstoreF32seen1:
+	UCOMISS X0, X0
+	JPC     minstoreF32next1
+
+minstoreF32canon1:
+	MOVL R10, (AX)(R11*4)
+	JMP  minstoreF32next1
+
+minstoreF32store2:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minstoreF32next2
+
+minstoreF32nan2:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     minstoreF32seen2
+	UCOMISS X0, X0
+	JPC     minstoreF32store2
+	JMP     minstoreF32canon2
+
+minstoreF32seen2:
+	UCOMISS X0, X0
+	JPC     minstoreF32next2
+
+minstoreF32canon2:
+	MOVL R10, (AX)(R11*4)
+	JMP  minstoreF32next2
+
+minstoreF32store3:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minstoreF32next3
+
+minstoreF32nan3:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     minstoreF32seen3
+	UCOMISS X0, X0
+	JPC     minstoreF32store3
+	JMP     minstoreF32canon3
+
+minstoreF32seen3:
+	UCOMISS X0, X0
+	JPC     minstoreF32next3
+
+minstoreF32canon3:
+	MOVL R10, (AX)(R11*4)
+	JMP  minstoreF32next3
+
+minstoreF32store4:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minstoreF32next4
+
+minstoreF32nan4:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     minstoreF32seen4
+	UCOMISS X0, X0
+	JPC     minstoreF32store4
+	JMP     minstoreF32canon4
+
+minstoreF32seen4:
+	UCOMISS X0, X0
+	JPC     minstoreF32next4
+
+minstoreF32canon4:
+	MOVL R10, (AX)(R11*4)
+	JMP  minstoreF32next4
+
+minstoreF32store5:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minstoreF32next5
+
+minstoreF32nan5:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     minstoreF32seen5
+	UCOMISS X0, X0
+	JPC     minstoreF32store5
+	JMP     minstoreF32canon5
+
+minstoreF32seen5:
+	UCOMISS X0, X0
+	JPC     minstoreF32next5
+
+minstoreF32canon5:
+	MOVL R10, (AX)(R11*4)
+	JMP  minstoreF32next5
+
+minstoreF32store6:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minstoreF32next6
+
+minstoreF32nan6:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     minstoreF32seen6
+	UCOMISS X0, X0
+	JPC     minstoreF32store6
+	JMP     minstoreF32canon6
+
+minstoreF32seen6:
+	UCOMISS X0, X0
+	JPC     minstoreF32next6
+
+minstoreF32canon6:
+	MOVL R10, (AX)(R11*4)
+	JMP  minstoreF32next6
+
+minstoreF32store7:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minstoreF32next7
+
+minstoreF32nan7:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     minstoreF32seen7
+	UCOMISS X0, X0
+	JPC     minstoreF32store7
+	JMP     minstoreF32canon7
+
+minstoreF32seen7:
+	UCOMISS X0, X0
+	JPC     minstoreF32next7
+
+minstoreF32canon7:
+	MOVL R10, (AX)(R11*4)
+	JMP  minstoreF32next7
+
+minstoreF32store8:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minstoreF32next8
+
+minstoreF32nan8:
+	MOVL    (AX)(R11*4), R8
+	CMPL    R8, R9
+	JNE     minstoreF32seen8
+	UCOMISS X0, X0
+	JPC     minstoreF32store8
+	JMP     minstoreF32canon8
+
+minstoreF32seen8:
+	UCOMISS X0, X0
+	JPC     minstoreF32next8
+
+minstoreF32canon8:
+	MOVL R10, (AX)(R11*4)
+	JMP  minstoreF32next8
+
 // func groupMaxF32(acc []float32, x []float32, ids []uint32) int
 // Requires: SSE
 TEXT ·groupMaxF32(SB), NOSPLIT, $0-80
@@ -805,6 +1140,341 @@ maxF32canon8:
 	MOVL R10, (AX)(R11*4)
 	JMP  maxF32next8
 
+// func groupMaxStoreF32(acc []float32, x []float32, ids []uint32) int
+// Requires: SSE
+TEXT ·groupMaxStoreF32(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	MOVL $0x7fe00000, R9
+	MOVL $0x7fc00000, R10
+	CMPQ DI, R8
+	JGE  maxstoreF32tail
+
+maxstoreF32loop:
+	MOVL    (SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF32bad0
+	MOVSS   (DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     maxstoreF32nan0
+	MAXSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+maxstoreF32next0:
+	MOVL    4(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF32bad1
+	MOVSS   4(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     maxstoreF32nan1
+	MAXSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+maxstoreF32next1:
+	MOVL    8(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF32bad2
+	MOVSS   8(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     maxstoreF32nan2
+	MAXSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+maxstoreF32next2:
+	MOVL    12(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF32bad3
+	MOVSS   12(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     maxstoreF32nan3
+	MAXSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+maxstoreF32next3:
+	MOVL    16(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF32bad4
+	MOVSS   16(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     maxstoreF32nan4
+	MAXSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+maxstoreF32next4:
+	MOVL    20(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF32bad5
+	MOVSS   20(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     maxstoreF32nan5
+	MAXSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+maxstoreF32next5:
+	MOVL    24(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF32bad6
+	MOVSS   24(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     maxstoreF32nan6
+	MAXSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+maxstoreF32next6:
+	MOVL    28(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF32bad7
+	MOVSS   28(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     maxstoreF32nan7
+	MAXSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+maxstoreF32next7:
+	ADDQ $0x08, DI
+	CMPQ DI, R8
+	JL   maxstoreF32loop
+
+maxstoreF32tail:
+	CMPQ    DI, BX
+	JGE     maxstoreF32done
+	MOVL    (SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF32bad0
+	MOVSS   (DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     maxstoreF32nan8
+	MAXSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+maxstoreF32next8:
+	INCQ DI
+	JMP  maxstoreF32tail
+
+maxstoreF32done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxstoreF32bad7:
+	INCQ DI
+
+maxstoreF32bad6:
+	INCQ DI
+
+maxstoreF32bad5:
+	INCQ DI
+
+maxstoreF32bad4:
+	INCQ DI
+
+maxstoreF32bad3:
+	INCQ DI
+
+maxstoreF32bad2:
+	INCQ DI
+
+maxstoreF32bad1:
+	INCQ DI
+
+maxstoreF32bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxstoreF32store0:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxstoreF32next0
+
+maxstoreF32nan0:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     maxstoreF32seen0
+	UCOMISS X0, X0
+	JPC     maxstoreF32store0
+	JMP     maxstoreF32canon0
+
+maxstoreF32seen0:
+	UCOMISS X0, X0
+	JPC     maxstoreF32next0
+
+maxstoreF32canon0:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxstoreF32next0
+
+maxstoreF32store1:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxstoreF32next1
+
+maxstoreF32nan1:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     maxstoreF32seen1
+	UCOMISS X0, X0
+	JPC     maxstoreF32store1
+	JMP     maxstoreF32canon1
+
+maxstoreF32seen1:
+	UCOMISS X0, X0
+	JPC     maxstoreF32next1
+
+maxstoreF32canon1:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxstoreF32next1
+
+maxstoreF32store2:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxstoreF32next2
+
+maxstoreF32nan2:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     maxstoreF32seen2
+	UCOMISS X0, X0
+	JPC     maxstoreF32store2
+	JMP     maxstoreF32canon2
+
+maxstoreF32seen2:
+	UCOMISS X0, X0
+	JPC     maxstoreF32next2
+
+maxstoreF32canon2:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxstoreF32next2
+
+maxstoreF32store3:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxstoreF32next3
+
+maxstoreF32nan3:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     maxstoreF32seen3
+	UCOMISS X0, X0
+	JPC     maxstoreF32store3
+	JMP     maxstoreF32canon3
+
+maxstoreF32seen3:
+	UCOMISS X0, X0
+	JPC     maxstoreF32next3
+
+maxstoreF32canon3:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxstoreF32next3
+
+maxstoreF32store4:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxstoreF32next4
+
+maxstoreF32nan4:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     maxstoreF32seen4
+	UCOMISS X0, X0
+	JPC     maxstoreF32store4
+	JMP     maxstoreF32canon4
+
+maxstoreF32seen4:
+	UCOMISS X0, X0
+	JPC     maxstoreF32next4
+
+maxstoreF32canon4:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxstoreF32next4
+
+maxstoreF32store5:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxstoreF32next5
+
+maxstoreF32nan5:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     maxstoreF32seen5
+	UCOMISS X0, X0
+	JPC     maxstoreF32store5
+	JMP     maxstoreF32canon5
+
+maxstoreF32seen5:
+	UCOMISS X0, X0
+	JPC     maxstoreF32next5
+
+maxstoreF32canon5:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxstoreF32next5
+
+maxstoreF32store6:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxstoreF32next6
+
+maxstoreF32nan6:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     maxstoreF32seen6
+	UCOMISS X0, X0
+	JPC     maxstoreF32store6
+	JMP     maxstoreF32canon6
+
+maxstoreF32seen6:
+	UCOMISS X0, X0
+	JPC     maxstoreF32next6
+
+maxstoreF32canon6:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxstoreF32next6
+
+maxstoreF32store7:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxstoreF32next7
+
+maxstoreF32nan7:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     maxstoreF32seen7
+	UCOMISS X0, X0
+	JPC     maxstoreF32store7
+	JMP     maxstoreF32canon7
+
+maxstoreF32seen7:
+	UCOMISS X0, X0
+	JPC     maxstoreF32next7
+
+maxstoreF32canon7:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxstoreF32next7
+
+maxstoreF32store8:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxstoreF32next8
+
+maxstoreF32nan8:
+	MOVL    (AX)(R11*4), R8
+	CMPL    R8, R9
+	JNE     maxstoreF32seen8
+	UCOMISS X0, X0
+	JPC     maxstoreF32store8
+	JMP     maxstoreF32canon8
+
+maxstoreF32seen8:
+	UCOMISS X0, X0
+	JPC     maxstoreF32next8
+
+maxstoreF32canon8:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxstoreF32next8
+
 // func groupMinF64(acc []float64, x []float64, ids []uint32) int
 // Requires: SSE2
 TEXT ·groupMinF64(SB), NOSPLIT, $0-80
@@ -1139,6 +1809,341 @@ minF64seen8:
 minF64canon8:
 	MOVQ R10, (AX)(R11*8)
 	JMP  minF64next8
+
+// func groupMinStoreF64(acc []float64, x []float64, ids []uint32) int
+// Requires: SSE2
+TEXT ·groupMinStoreF64(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	MOVQ $0x7ffc000000000000, R9
+	MOVQ $0x7ff8000000000000, R10
+	CMPQ DI, R8
+	JGE  minstoreF64tail
+
+minstoreF64loop:
+	MOVL    (SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF64bad0
+	MOVSD   (DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     minstoreF64nan0
+	MINSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+minstoreF64next0:
+	MOVL    4(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF64bad1
+	MOVSD   8(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     minstoreF64nan1
+	MINSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+minstoreF64next1:
+	MOVL    8(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF64bad2
+	MOVSD   16(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     minstoreF64nan2
+	MINSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+minstoreF64next2:
+	MOVL    12(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF64bad3
+	MOVSD   24(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     minstoreF64nan3
+	MINSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+minstoreF64next3:
+	MOVL    16(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF64bad4
+	MOVSD   32(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     minstoreF64nan4
+	MINSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+minstoreF64next4:
+	MOVL    20(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF64bad5
+	MOVSD   40(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     minstoreF64nan5
+	MINSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+minstoreF64next5:
+	MOVL    24(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF64bad6
+	MOVSD   48(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     minstoreF64nan6
+	MINSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+minstoreF64next6:
+	MOVL    28(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF64bad7
+	MOVSD   56(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     minstoreF64nan7
+	MINSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+minstoreF64next7:
+	ADDQ $0x08, DI
+	CMPQ DI, R8
+	JL   minstoreF64loop
+
+minstoreF64tail:
+	CMPQ    DI, BX
+	JGE     minstoreF64done
+	MOVL    (SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF64bad0
+	MOVSD   (DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     minstoreF64nan8
+	MINSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+minstoreF64next8:
+	INCQ DI
+	JMP  minstoreF64tail
+
+minstoreF64done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minstoreF64bad7:
+	INCQ DI
+
+minstoreF64bad6:
+	INCQ DI
+
+minstoreF64bad5:
+	INCQ DI
+
+minstoreF64bad4:
+	INCQ DI
+
+minstoreF64bad3:
+	INCQ DI
+
+minstoreF64bad2:
+	INCQ DI
+
+minstoreF64bad1:
+	INCQ DI
+
+minstoreF64bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minstoreF64store0:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minstoreF64next0
+
+minstoreF64nan0:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     minstoreF64seen0
+	UCOMISD X0, X0
+	JPC     minstoreF64store0
+	JMP     minstoreF64canon0
+
+minstoreF64seen0:
+	UCOMISD X0, X0
+	JPC     minstoreF64next0
+
+minstoreF64canon0:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minstoreF64next0
+
+minstoreF64store1:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minstoreF64next1
+
+minstoreF64nan1:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     minstoreF64seen1
+	UCOMISD X0, X0
+	JPC     minstoreF64store1
+	JMP     minstoreF64canon1
+
+minstoreF64seen1:
+	UCOMISD X0, X0
+	JPC     minstoreF64next1
+
+minstoreF64canon1:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minstoreF64next1
+
+minstoreF64store2:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minstoreF64next2
+
+minstoreF64nan2:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     minstoreF64seen2
+	UCOMISD X0, X0
+	JPC     minstoreF64store2
+	JMP     minstoreF64canon2
+
+minstoreF64seen2:
+	UCOMISD X0, X0
+	JPC     minstoreF64next2
+
+minstoreF64canon2:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minstoreF64next2
+
+minstoreF64store3:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minstoreF64next3
+
+minstoreF64nan3:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     minstoreF64seen3
+	UCOMISD X0, X0
+	JPC     minstoreF64store3
+	JMP     minstoreF64canon3
+
+minstoreF64seen3:
+	UCOMISD X0, X0
+	JPC     minstoreF64next3
+
+minstoreF64canon3:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minstoreF64next3
+
+minstoreF64store4:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minstoreF64next4
+
+minstoreF64nan4:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     minstoreF64seen4
+	UCOMISD X0, X0
+	JPC     minstoreF64store4
+	JMP     minstoreF64canon4
+
+minstoreF64seen4:
+	UCOMISD X0, X0
+	JPC     minstoreF64next4
+
+minstoreF64canon4:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minstoreF64next4
+
+minstoreF64store5:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minstoreF64next5
+
+minstoreF64nan5:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     minstoreF64seen5
+	UCOMISD X0, X0
+	JPC     minstoreF64store5
+	JMP     minstoreF64canon5
+
+minstoreF64seen5:
+	UCOMISD X0, X0
+	JPC     minstoreF64next5
+
+minstoreF64canon5:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minstoreF64next5
+
+minstoreF64store6:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minstoreF64next6
+
+minstoreF64nan6:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     minstoreF64seen6
+	UCOMISD X0, X0
+	JPC     minstoreF64store6
+	JMP     minstoreF64canon6
+
+minstoreF64seen6:
+	UCOMISD X0, X0
+	JPC     minstoreF64next6
+
+minstoreF64canon6:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minstoreF64next6
+
+minstoreF64store7:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minstoreF64next7
+
+minstoreF64nan7:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     minstoreF64seen7
+	UCOMISD X0, X0
+	JPC     minstoreF64store7
+	JMP     minstoreF64canon7
+
+minstoreF64seen7:
+	UCOMISD X0, X0
+	JPC     minstoreF64next7
+
+minstoreF64canon7:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minstoreF64next7
+
+minstoreF64store8:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minstoreF64next8
+
+minstoreF64nan8:
+	MOVQ    (AX)(R11*8), R8
+	CMPQ    R8, R9
+	JNE     minstoreF64seen8
+	UCOMISD X0, X0
+	JPC     minstoreF64store8
+	JMP     minstoreF64canon8
+
+minstoreF64seen8:
+	UCOMISD X0, X0
+	JPC     minstoreF64next8
+
+minstoreF64canon8:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minstoreF64next8
 
 // func groupMaxF64(acc []float64, x []float64, ids []uint32) int
 // Requires: SSE2
@@ -1484,6 +2489,341 @@ maxF64canon8:
 	MOVQ R10, (AX)(R11*8)
 	JMP  maxF64next8
 
+// func groupMaxStoreF64(acc []float64, x []float64, ids []uint32) int
+// Requires: SSE2
+TEXT ·groupMaxStoreF64(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	MOVQ $0x7ffc000000000000, R9
+	MOVQ $0x7ff8000000000000, R10
+	CMPQ DI, R8
+	JGE  maxstoreF64tail
+
+maxstoreF64loop:
+	MOVL    (SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF64bad0
+	MOVSD   (DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     maxstoreF64nan0
+	MAXSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+maxstoreF64next0:
+	MOVL    4(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF64bad1
+	MOVSD   8(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     maxstoreF64nan1
+	MAXSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+maxstoreF64next1:
+	MOVL    8(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF64bad2
+	MOVSD   16(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     maxstoreF64nan2
+	MAXSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+maxstoreF64next2:
+	MOVL    12(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF64bad3
+	MOVSD   24(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     maxstoreF64nan3
+	MAXSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+maxstoreF64next3:
+	MOVL    16(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF64bad4
+	MOVSD   32(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     maxstoreF64nan4
+	MAXSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+maxstoreF64next4:
+	MOVL    20(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF64bad5
+	MOVSD   40(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     maxstoreF64nan5
+	MAXSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+maxstoreF64next5:
+	MOVL    24(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF64bad6
+	MOVSD   48(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     maxstoreF64nan6
+	MAXSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+maxstoreF64next6:
+	MOVL    28(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF64bad7
+	MOVSD   56(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     maxstoreF64nan7
+	MAXSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+maxstoreF64next7:
+	ADDQ $0x08, DI
+	CMPQ DI, R8
+	JL   maxstoreF64loop
+
+maxstoreF64tail:
+	CMPQ    DI, BX
+	JGE     maxstoreF64done
+	MOVL    (SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF64bad0
+	MOVSD   (DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     maxstoreF64nan8
+	MAXSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+maxstoreF64next8:
+	INCQ DI
+	JMP  maxstoreF64tail
+
+maxstoreF64done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxstoreF64bad7:
+	INCQ DI
+
+maxstoreF64bad6:
+	INCQ DI
+
+maxstoreF64bad5:
+	INCQ DI
+
+maxstoreF64bad4:
+	INCQ DI
+
+maxstoreF64bad3:
+	INCQ DI
+
+maxstoreF64bad2:
+	INCQ DI
+
+maxstoreF64bad1:
+	INCQ DI
+
+maxstoreF64bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxstoreF64store0:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxstoreF64next0
+
+maxstoreF64nan0:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     maxstoreF64seen0
+	UCOMISD X0, X0
+	JPC     maxstoreF64store0
+	JMP     maxstoreF64canon0
+
+maxstoreF64seen0:
+	UCOMISD X0, X0
+	JPC     maxstoreF64next0
+
+maxstoreF64canon0:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxstoreF64next0
+
+maxstoreF64store1:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxstoreF64next1
+
+maxstoreF64nan1:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     maxstoreF64seen1
+	UCOMISD X0, X0
+	JPC     maxstoreF64store1
+	JMP     maxstoreF64canon1
+
+maxstoreF64seen1:
+	UCOMISD X0, X0
+	JPC     maxstoreF64next1
+
+maxstoreF64canon1:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxstoreF64next1
+
+maxstoreF64store2:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxstoreF64next2
+
+maxstoreF64nan2:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     maxstoreF64seen2
+	UCOMISD X0, X0
+	JPC     maxstoreF64store2
+	JMP     maxstoreF64canon2
+
+maxstoreF64seen2:
+	UCOMISD X0, X0
+	JPC     maxstoreF64next2
+
+maxstoreF64canon2:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxstoreF64next2
+
+maxstoreF64store3:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxstoreF64next3
+
+maxstoreF64nan3:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     maxstoreF64seen3
+	UCOMISD X0, X0
+	JPC     maxstoreF64store3
+	JMP     maxstoreF64canon3
+
+maxstoreF64seen3:
+	UCOMISD X0, X0
+	JPC     maxstoreF64next3
+
+maxstoreF64canon3:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxstoreF64next3
+
+maxstoreF64store4:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxstoreF64next4
+
+maxstoreF64nan4:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     maxstoreF64seen4
+	UCOMISD X0, X0
+	JPC     maxstoreF64store4
+	JMP     maxstoreF64canon4
+
+maxstoreF64seen4:
+	UCOMISD X0, X0
+	JPC     maxstoreF64next4
+
+maxstoreF64canon4:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxstoreF64next4
+
+maxstoreF64store5:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxstoreF64next5
+
+maxstoreF64nan5:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     maxstoreF64seen5
+	UCOMISD X0, X0
+	JPC     maxstoreF64store5
+	JMP     maxstoreF64canon5
+
+maxstoreF64seen5:
+	UCOMISD X0, X0
+	JPC     maxstoreF64next5
+
+maxstoreF64canon5:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxstoreF64next5
+
+maxstoreF64store6:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxstoreF64next6
+
+maxstoreF64nan6:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     maxstoreF64seen6
+	UCOMISD X0, X0
+	JPC     maxstoreF64store6
+	JMP     maxstoreF64canon6
+
+maxstoreF64seen6:
+	UCOMISD X0, X0
+	JPC     maxstoreF64next6
+
+maxstoreF64canon6:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxstoreF64next6
+
+maxstoreF64store7:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxstoreF64next7
+
+maxstoreF64nan7:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     maxstoreF64seen7
+	UCOMISD X0, X0
+	JPC     maxstoreF64store7
+	JMP     maxstoreF64canon7
+
+maxstoreF64seen7:
+	UCOMISD X0, X0
+	JPC     maxstoreF64next7
+
+maxstoreF64canon7:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxstoreF64next7
+
+maxstoreF64store8:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxstoreF64next8
+
+maxstoreF64nan8:
+	MOVQ    (AX)(R11*8), R8
+	CMPQ    R8, R9
+	JNE     maxstoreF64seen8
+	UCOMISD X0, X0
+	JPC     maxstoreF64store8
+	JMP     maxstoreF64canon8
+
+maxstoreF64seen8:
+	UCOMISD X0, X0
+	JPC     maxstoreF64next8
+
+maxstoreF64canon8:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxstoreF64next8
+
 // func groupMinI32(acc []int32, x []int32, ids []uint32) int
 TEXT ·groupMinI32(SB), NOSPLIT, $0-80
 	MOVQ acc_base+0(FP), AX
@@ -1644,6 +2984,132 @@ minI32rare7:
 minI32rare8:
 	MOVL R10, (AX)(R9*4)
 	JMP  minI32next8
+
+// func groupMinStoreI32(acc []int32, x []int32, ids []uint32) int
+// Requires: CMOV
+TEXT ·groupMinStoreI32(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	CMPQ DI, R8
+	JGE  minstoreI32tail
+
+minstoreI32loop:
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI32bad0
+	MOVL    (DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLLT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    4(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI32bad1
+	MOVL    4(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLLT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    8(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI32bad2
+	MOVL    8(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLLT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    12(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI32bad3
+	MOVL    12(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLLT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    16(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI32bad4
+	MOVL    16(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLLT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    20(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI32bad5
+	MOVL    20(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLLT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    24(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI32bad6
+	MOVL    24(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLLT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    28(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI32bad7
+	MOVL    28(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLLT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	ADDQ    $0x08, DI
+	CMPQ    DI, R8
+	JL      minstoreI32loop
+
+minstoreI32tail:
+	CMPQ    DI, BX
+	JGE     minstoreI32done
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI32bad0
+	MOVL    (DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R8
+	CMPL    R10, R8
+	CMOVLLT R10, R8
+	MOVL    R8, (AX)(R9*4)
+	INCQ    DI
+	JMP     minstoreI32tail
+
+minstoreI32done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minstoreI32bad7:
+	INCQ DI
+
+minstoreI32bad6:
+	INCQ DI
+
+minstoreI32bad5:
+	INCQ DI
+
+minstoreI32bad4:
+	INCQ DI
+
+minstoreI32bad3:
+	INCQ DI
+
+minstoreI32bad2:
+	INCQ DI
+
+minstoreI32bad1:
+	INCQ DI
+
+minstoreI32bad0:
+	MOVQ DI, ret+72(FP)
+	RET
 
 // func groupMaxI32(acc []int32, x []int32, ids []uint32) int
 TEXT ·groupMaxI32(SB), NOSPLIT, $0-80
@@ -1806,6 +3272,132 @@ maxI32rare8:
 	MOVL R10, (AX)(R9*4)
 	JMP  maxI32next8
 
+// func groupMaxStoreI32(acc []int32, x []int32, ids []uint32) int
+// Requires: CMOV
+TEXT ·groupMaxStoreI32(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	CMPQ DI, R8
+	JGE  maxstoreI32tail
+
+maxstoreI32loop:
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI32bad0
+	MOVL    (DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLGT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    4(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI32bad1
+	MOVL    4(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLGT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    8(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI32bad2
+	MOVL    8(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLGT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    12(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI32bad3
+	MOVL    12(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLGT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    16(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI32bad4
+	MOVL    16(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLGT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    20(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI32bad5
+	MOVL    20(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLGT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    24(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI32bad6
+	MOVL    24(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLGT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    28(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI32bad7
+	MOVL    28(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLGT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	ADDQ    $0x08, DI
+	CMPQ    DI, R8
+	JL      maxstoreI32loop
+
+maxstoreI32tail:
+	CMPQ    DI, BX
+	JGE     maxstoreI32done
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI32bad0
+	MOVL    (DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R8
+	CMPL    R10, R8
+	CMOVLGT R10, R8
+	MOVL    R8, (AX)(R9*4)
+	INCQ    DI
+	JMP     maxstoreI32tail
+
+maxstoreI32done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxstoreI32bad7:
+	INCQ DI
+
+maxstoreI32bad6:
+	INCQ DI
+
+maxstoreI32bad5:
+	INCQ DI
+
+maxstoreI32bad4:
+	INCQ DI
+
+maxstoreI32bad3:
+	INCQ DI
+
+maxstoreI32bad2:
+	INCQ DI
+
+maxstoreI32bad1:
+	INCQ DI
+
+maxstoreI32bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
 // func groupMinI64(acc []int64, x []int64, ids []uint32) int
 TEXT ·groupMinI64(SB), NOSPLIT, $0-80
 	MOVQ acc_base+0(FP), AX
@@ -1966,6 +3558,132 @@ minI64rare7:
 minI64rare8:
 	MOVQ R10, (AX)(R9*8)
 	JMP  minI64next8
+
+// func groupMinStoreI64(acc []int64, x []int64, ids []uint32) int
+// Requires: CMOV
+TEXT ·groupMinStoreI64(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	CMPQ DI, R8
+	JGE  minstoreI64tail
+
+minstoreI64loop:
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI64bad0
+	MOVQ    (DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQLT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    4(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI64bad1
+	MOVQ    8(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQLT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    8(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI64bad2
+	MOVQ    16(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQLT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    12(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI64bad3
+	MOVQ    24(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQLT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    16(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI64bad4
+	MOVQ    32(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQLT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    20(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI64bad5
+	MOVQ    40(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQLT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    24(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI64bad6
+	MOVQ    48(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQLT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    28(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI64bad7
+	MOVQ    56(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQLT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	ADDQ    $0x08, DI
+	CMPQ    DI, R8
+	JL      minstoreI64loop
+
+minstoreI64tail:
+	CMPQ    DI, BX
+	JGE     minstoreI64done
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI64bad0
+	MOVQ    (DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R8
+	CMPQ    R10, R8
+	CMOVQLT R10, R8
+	MOVQ    R8, (AX)(R9*8)
+	INCQ    DI
+	JMP     minstoreI64tail
+
+minstoreI64done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minstoreI64bad7:
+	INCQ DI
+
+minstoreI64bad6:
+	INCQ DI
+
+minstoreI64bad5:
+	INCQ DI
+
+minstoreI64bad4:
+	INCQ DI
+
+minstoreI64bad3:
+	INCQ DI
+
+minstoreI64bad2:
+	INCQ DI
+
+minstoreI64bad1:
+	INCQ DI
+
+minstoreI64bad0:
+	MOVQ DI, ret+72(FP)
+	RET
 
 // func groupMaxI64(acc []int64, x []int64, ids []uint32) int
 TEXT ·groupMaxI64(SB), NOSPLIT, $0-80
@@ -2128,6 +3846,132 @@ maxI64rare8:
 	MOVQ R10, (AX)(R9*8)
 	JMP  maxI64next8
 
+// func groupMaxStoreI64(acc []int64, x []int64, ids []uint32) int
+// Requires: CMOV
+TEXT ·groupMaxStoreI64(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	CMPQ DI, R8
+	JGE  maxstoreI64tail
+
+maxstoreI64loop:
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI64bad0
+	MOVQ    (DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQGT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    4(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI64bad1
+	MOVQ    8(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQGT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    8(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI64bad2
+	MOVQ    16(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQGT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    12(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI64bad3
+	MOVQ    24(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQGT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    16(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI64bad4
+	MOVQ    32(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQGT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    20(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI64bad5
+	MOVQ    40(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQGT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    24(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI64bad6
+	MOVQ    48(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQGT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    28(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI64bad7
+	MOVQ    56(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQGT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	ADDQ    $0x08, DI
+	CMPQ    DI, R8
+	JL      maxstoreI64loop
+
+maxstoreI64tail:
+	CMPQ    DI, BX
+	JGE     maxstoreI64done
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI64bad0
+	MOVQ    (DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R8
+	CMPQ    R10, R8
+	CMOVQGT R10, R8
+	MOVQ    R8, (AX)(R9*8)
+	INCQ    DI
+	JMP     maxstoreI64tail
+
+maxstoreI64done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxstoreI64bad7:
+	INCQ DI
+
+maxstoreI64bad6:
+	INCQ DI
+
+maxstoreI64bad5:
+	INCQ DI
+
+maxstoreI64bad4:
+	INCQ DI
+
+maxstoreI64bad3:
+	INCQ DI
+
+maxstoreI64bad2:
+	INCQ DI
+
+maxstoreI64bad1:
+	INCQ DI
+
+maxstoreI64bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
 // func groupMinU32(acc []uint32, x []uint32, ids []uint32) int
 TEXT ·groupMinU32(SB), NOSPLIT, $0-80
 	MOVQ acc_base+0(FP), AX
@@ -2288,6 +4132,132 @@ minU32rare7:
 minU32rare8:
 	MOVL R10, (AX)(R9*4)
 	JMP  minU32next8
+
+// func groupMinStoreU32(acc []uint32, x []uint32, ids []uint32) int
+// Requires: CMOV
+TEXT ·groupMinStoreU32(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	CMPQ DI, R8
+	JGE  minstoreU32tail
+
+minstoreU32loop:
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU32bad0
+	MOVL    (DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLCS R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    4(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU32bad1
+	MOVL    4(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLCS R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    8(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU32bad2
+	MOVL    8(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLCS R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    12(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU32bad3
+	MOVL    12(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLCS R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    16(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU32bad4
+	MOVL    16(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLCS R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    20(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU32bad5
+	MOVL    20(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLCS R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    24(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU32bad6
+	MOVL    24(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLCS R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    28(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU32bad7
+	MOVL    28(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLCS R10, R11
+	MOVL    R11, (AX)(R9*4)
+	ADDQ    $0x08, DI
+	CMPQ    DI, R8
+	JL      minstoreU32loop
+
+minstoreU32tail:
+	CMPQ    DI, BX
+	JGE     minstoreU32done
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU32bad0
+	MOVL    (DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R8
+	CMPL    R10, R8
+	CMOVLCS R10, R8
+	MOVL    R8, (AX)(R9*4)
+	INCQ    DI
+	JMP     minstoreU32tail
+
+minstoreU32done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minstoreU32bad7:
+	INCQ DI
+
+minstoreU32bad6:
+	INCQ DI
+
+minstoreU32bad5:
+	INCQ DI
+
+minstoreU32bad4:
+	INCQ DI
+
+minstoreU32bad3:
+	INCQ DI
+
+minstoreU32bad2:
+	INCQ DI
+
+minstoreU32bad1:
+	INCQ DI
+
+minstoreU32bad0:
+	MOVQ DI, ret+72(FP)
+	RET
 
 // func groupMaxU32(acc []uint32, x []uint32, ids []uint32) int
 TEXT ·groupMaxU32(SB), NOSPLIT, $0-80
@@ -2450,6 +4420,132 @@ maxU32rare8:
 	MOVL R10, (AX)(R9*4)
 	JMP  maxU32next8
 
+// func groupMaxStoreU32(acc []uint32, x []uint32, ids []uint32) int
+// Requires: CMOV
+TEXT ·groupMaxStoreU32(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	CMPQ DI, R8
+	JGE  maxstoreU32tail
+
+maxstoreU32loop:
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU32bad0
+	MOVL    (DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLHI R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    4(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU32bad1
+	MOVL    4(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLHI R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    8(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU32bad2
+	MOVL    8(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLHI R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    12(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU32bad3
+	MOVL    12(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLHI R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    16(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU32bad4
+	MOVL    16(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLHI R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    20(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU32bad5
+	MOVL    20(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLHI R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    24(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU32bad6
+	MOVL    24(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLHI R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    28(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU32bad7
+	MOVL    28(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLHI R10, R11
+	MOVL    R11, (AX)(R9*4)
+	ADDQ    $0x08, DI
+	CMPQ    DI, R8
+	JL      maxstoreU32loop
+
+maxstoreU32tail:
+	CMPQ    DI, BX
+	JGE     maxstoreU32done
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU32bad0
+	MOVL    (DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R8
+	CMPL    R10, R8
+	CMOVLHI R10, R8
+	MOVL    R8, (AX)(R9*4)
+	INCQ    DI
+	JMP     maxstoreU32tail
+
+maxstoreU32done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxstoreU32bad7:
+	INCQ DI
+
+maxstoreU32bad6:
+	INCQ DI
+
+maxstoreU32bad5:
+	INCQ DI
+
+maxstoreU32bad4:
+	INCQ DI
+
+maxstoreU32bad3:
+	INCQ DI
+
+maxstoreU32bad2:
+	INCQ DI
+
+maxstoreU32bad1:
+	INCQ DI
+
+maxstoreU32bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
 // func groupMinU64(acc []uint64, x []uint64, ids []uint32) int
 TEXT ·groupMinU64(SB), NOSPLIT, $0-80
 	MOVQ acc_base+0(FP), AX
@@ -2611,6 +4707,132 @@ minU64rare8:
 	MOVQ R10, (AX)(R9*8)
 	JMP  minU64next8
 
+// func groupMinStoreU64(acc []uint64, x []uint64, ids []uint32) int
+// Requires: CMOV
+TEXT ·groupMinStoreU64(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	CMPQ DI, R8
+	JGE  minstoreU64tail
+
+minstoreU64loop:
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU64bad0
+	MOVQ    (DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQCS R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    4(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU64bad1
+	MOVQ    8(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQCS R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    8(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU64bad2
+	MOVQ    16(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQCS R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    12(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU64bad3
+	MOVQ    24(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQCS R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    16(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU64bad4
+	MOVQ    32(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQCS R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    20(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU64bad5
+	MOVQ    40(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQCS R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    24(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU64bad6
+	MOVQ    48(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQCS R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    28(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU64bad7
+	MOVQ    56(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQCS R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	ADDQ    $0x08, DI
+	CMPQ    DI, R8
+	JL      minstoreU64loop
+
+minstoreU64tail:
+	CMPQ    DI, BX
+	JGE     minstoreU64done
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU64bad0
+	MOVQ    (DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R8
+	CMPQ    R10, R8
+	CMOVQCS R10, R8
+	MOVQ    R8, (AX)(R9*8)
+	INCQ    DI
+	JMP     minstoreU64tail
+
+minstoreU64done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minstoreU64bad7:
+	INCQ DI
+
+minstoreU64bad6:
+	INCQ DI
+
+minstoreU64bad5:
+	INCQ DI
+
+minstoreU64bad4:
+	INCQ DI
+
+minstoreU64bad3:
+	INCQ DI
+
+minstoreU64bad2:
+	INCQ DI
+
+minstoreU64bad1:
+	INCQ DI
+
+minstoreU64bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
 // func groupMaxU64(acc []uint64, x []uint64, ids []uint32) int
 TEXT ·groupMaxU64(SB), NOSPLIT, $0-80
 	MOVQ acc_base+0(FP), AX
@@ -2771,3 +4993,129 @@ maxU64rare7:
 maxU64rare8:
 	MOVQ R10, (AX)(R9*8)
 	JMP  maxU64next8
+
+// func groupMaxStoreU64(acc []uint64, x []uint64, ids []uint32) int
+// Requires: CMOV
+TEXT ·groupMaxStoreU64(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	CMPQ DI, R8
+	JGE  maxstoreU64tail
+
+maxstoreU64loop:
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU64bad0
+	MOVQ    (DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQHI R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    4(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU64bad1
+	MOVQ    8(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQHI R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    8(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU64bad2
+	MOVQ    16(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQHI R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    12(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU64bad3
+	MOVQ    24(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQHI R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    16(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU64bad4
+	MOVQ    32(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQHI R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    20(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU64bad5
+	MOVQ    40(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQHI R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    24(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU64bad6
+	MOVQ    48(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQHI R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    28(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU64bad7
+	MOVQ    56(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQHI R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	ADDQ    $0x08, DI
+	CMPQ    DI, R8
+	JL      maxstoreU64loop
+
+maxstoreU64tail:
+	CMPQ    DI, BX
+	JGE     maxstoreU64done
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU64bad0
+	MOVQ    (DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R8
+	CMPQ    R10, R8
+	CMOVQHI R10, R8
+	MOVQ    R8, (AX)(R9*8)
+	INCQ    DI
+	JMP     maxstoreU64tail
+
+maxstoreU64done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxstoreU64bad7:
+	INCQ DI
+
+maxstoreU64bad6:
+	INCQ DI
+
+maxstoreU64bad5:
+	INCQ DI
+
+maxstoreU64bad4:
+	INCQ DI
+
+maxstoreU64bad3:
+	INCQ DI
+
+maxstoreU64bad2:
+	INCQ DI
+
+maxstoreU64bad1:
+	INCQ DI
+
+maxstoreU64bad0:
+	MOVQ DI, ret+72(FP)
+	RET

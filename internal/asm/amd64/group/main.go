@@ -27,7 +27,9 @@ func main() {
 	count()
 	for _, name := range []string{"F32", "F64", "I32", "I64", "U32", "U64"} {
 		for _, isMax := range []bool{false, true} {
-			extreme(elem.Named(name), isMax)
+			for _, store := range []bool{false, true} {
+				extreme(elem.Named(name), isMax, store)
+			}
 		}
 	}
 	kit.GenerateFiles("internal/asm/amd64/group")
@@ -176,17 +178,35 @@ const (
 // when the compare was unordered, the entry's bits tell the empty mark
 // (take the row, canonical if NaN) from a NaN seen before (stays) and from
 // a number (a NaN row stores the canonical NaN).
-func extreme(e elem.Elem, isMax bool) {
+//
+// With store, groupMinStore<E> (groupMaxStore<E>) is the same update with
+// no branch on the comparison: the entry is loaded, the smaller (larger)
+// of it and the row, the entry on a tie, taken by MINSD/MAXSD or a CMOV,
+// and stored back every row; for floats the compare's parity flag sends
+// an unordered pair (a NaN or the empty mark) to the rare code. It wins
+// where new extremes are frequent (few rows per group: the branch
+// mispredicts), and loses where a group's rows follow each other closely
+// (each store feeds the next load of the entry).
+func extreme(e elem.Elem, isMax, store bool) {
 	op := "Min"
 	if isMax {
 		op = "Max"
 	}
-	name := "group" + op + e.Name
+	variant := op
+	if store {
+		variant += "Store"
+	}
+	name := "group" + variant + e.Name
 	TEXT(name, NOSPLIT, "func(acc []"+e.GoType+", x []"+e.GoType+", ids []uint32) int")
 	Pragma("noescape")
-	Doc(name+" updates the "+strings.ToLower(op)+"imum table acc with x[i] for each i in order (kernel.Group"+op+"Dense),",
-		"stopping at the first id that is not below len(acc); it returns the number of rows taken.",
-		"len(ids) >= len(x).")
+	if store {
+		Doc(name+" is group"+op+e.Name+" with no branch on the comparison: every row's entry is",
+			"stored back. len(ids) >= len(x).")
+	} else {
+		Doc(name+" updates the "+strings.ToLower(op)+"imum table acc with x[i] for each i in order (kernel.Group"+op+"Dense),",
+			"stopping at the first id that is not below len(acc); it returns the number of rows taken.",
+			"len(ids) >= len(x).")
+	}
 	acc, groups := kit.Slice("acc")
 	xp, n := kit.Slice("x")
 	ids := Load(Param("ids").Base(), GP64())
@@ -209,7 +229,7 @@ func extreme(e elem.Elem, isMax bool) {
 	g := GP64()
 	v := GP64()
 	xv, av := XMM(), XMM()
-	pre := strings.ToLower(op) + e.Name
+	pre := strings.ToLower(variant) + e.Name
 	lbl := func(what string, k int) string { return pre + what + string(rune('0'+k)) }
 	xAt := func(off int) Mem { return Mem{Base: xp, Index: i, Scale: uint8(e.Size), Disp: e.Size * off} }
 	entry := Mem{Base: acc, Index: g, Scale: uint8(e.Size)}
@@ -220,6 +240,56 @@ func extreme(e elem.Elem, isMax bool) {
 		CMPQ(g, groups)
 		JAE(LabelRef(lbl("bad", off)))
 		switch {
+		case store && e.Float:
+			// PF: unordered; else the extreme of the two, the entry on a tie.
+			mov(e, xAt(off), xv)
+			mov(e, entry, av)
+			ucomis(e, av, xv)
+			JPS(LabelRef(lbl("nan", k)))
+			switch {
+			case isMax && e.Size == 4:
+				MAXSS(av, xv)
+			case isMax:
+				MAXSD(av, xv)
+			case e.Size == 4:
+				MINSS(av, xv)
+			default:
+				MINSD(av, xv)
+			}
+			mov(e, xv, entry)
+		case store:
+			a := GP64()
+			if e.Size == 4 {
+				MOVL(xAt(off), v.As32())
+				MOVL(entry, a.As32())
+				CMPL(v.As32(), a.As32())
+				switch {
+				case !isMax && e.Signed:
+					CMOVLLT(v.As32(), a.As32())
+				case !isMax:
+					CMOVLCS(v.As32(), a.As32())
+				case e.Signed:
+					CMOVLGT(v.As32(), a.As32())
+				default:
+					CMOVLHI(v.As32(), a.As32())
+				}
+				MOVL(a.As32(), entry)
+			} else {
+				MOVQ(xAt(off), v)
+				MOVQ(entry, a)
+				CMPQ(v, a)
+				switch {
+				case !isMax && e.Signed:
+					CMOVQLT(v, a)
+				case !isMax:
+					CMOVQCS(v, a)
+				case e.Signed:
+					CMOVQGT(v, a)
+				default:
+					CMOVQHI(v, a)
+				}
+				MOVQ(a, entry)
+			}
 		case e.Float && !isMax:
 			// CF: x < entry, or unordered.
 			mov(e, xAt(off), xv)
@@ -283,6 +353,14 @@ func extreme(e elem.Elem, isMax bool) {
 		if k == extremeUnroll {
 			off = 0 // the tail's row reads x at i
 		}
+		if store && !e.Float {
+			continue // no rare code
+		}
+		if store {
+			// The row is in xv; the compare was unordered.
+			rareFloat(e, lbl, k, xv, entry, mark, canon)
+			continue
+		}
 		Label(lbl("rare", k))
 		if !e.Float {
 			if e.Size == 4 {
@@ -297,6 +375,15 @@ func extreme(e elem.Elem, isMax bool) {
 			mov(e, xAt(off), xv) // the row, which the compare read from memory
 		}
 		JPS(LabelRef(lbl("nan", k)))
+		rareFloat(e, lbl, k, xv, entry, mark, canon)
+	}
+}
+
+// rareFloat is the rare code of row k of a float kernel: the store of the
+// row in xv (label store), and from label nan, where the entry or the row
+// is a NaN, the empty mark's and the NaNs' rules.
+func rareFloat(e elem.Elem, lbl func(string, int) string, k int, xv reg.VecVirtual, entry Mem, mark, canon reg.GPVirtual) {
+	{
 		Label(lbl("store", k))
 		mov(e, xv, entry)
 		JMP(LabelRef(lbl("next", k)))
