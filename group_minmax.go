@@ -67,26 +67,34 @@ func groupExtreme[T Number](a, id T) T {
 // table entry (at most 8 bytes) per group, the pass reads 4 bytes per row.
 const groupCheckCopy = 4
 
-// groupExtremeAdd is Add of a GroupMinState or GroupMaxState: dense is
-// the kernel that checks the ids as it goes, masked the one for
-// validated input.
-func groupExtremeAdd[T Number](op string, acc []T, undo *[]T, x []T, ids []uint32, m []Mask,
-	dense func(acc, x []T, ids []uint32) int,
-	masked func(acc, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool)) {
+// groupExtremeAdd is Add of a GroupMinState (isMax false) or a
+// GroupMaxState. The kernels are called directly, not through function
+// values, so that the slices of the caller do not escape.
+func groupExtremeAdd[T Number](op string, isMax bool, acc []T, undo *[]T, x []T, ids []uint32, m []Mask) {
 	bits, off, sel, hasSel := maskOf(len(x), m)
 	if bits == nil && !hasSel && len(ids) == len(x) && len(x) >= groupCheckCopy*len(acc) && len(x) > 0 {
 		// The ids are checked as the rows are taken (no pass of their
 		// own); the table is copied first, to be restored before the
 		// panic.
 		*undo = append((*undo)[:0], acc...)
-		if k := dense(acc, x, ids); k < len(x) {
+		var k int
+		if isMax {
+			k = kernel.GroupMaxDense(acc, x, ids)
+		} else {
+			k = kernel.GroupMinDense(acc, x, ids)
+		}
+		if k < len(x) {
 			copy(acc, *undo)
 			groupIDs(op, len(x), ids, len(acc))
 		}
 		return
 	}
 	groupIDs(op, len(x), ids, len(acc))
-	masked(acc, x, ids, bits, off, sel, hasSel)
+	if isMax {
+		kernel.GroupMax(acc, x, ids, bits, off, sel, hasSel)
+	} else {
+		kernel.GroupMin(acc, x, ids, bits, off, sel, hasSel)
+	}
 }
 
 // Grow raises the group count to groups, as [GroupSumState.Grow] does.
@@ -101,7 +109,7 @@ func (s *GroupMinState[T]) Groups() int { return len(s.acc) }
 // Add takes each participating row x[i] into the minimum of group ids[i].
 // It panics as described at [GroupSumState], before changing the state.
 func (s *GroupMinState[T]) Add(x []T, ids []uint32, m ...Mask) {
-	groupExtremeAdd("GroupMinState.Add", s.acc, &s.undo, x, ids, m, kernel.GroupMinDense[T], kernel.GroupMin[T])
+	groupExtremeAdd("GroupMinState.Add", false, s.acc, &s.undo, x, ids, m)
 }
 
 // Merge adds to s the state next of the piece of input that follows s's,
@@ -150,7 +158,7 @@ func (s *GroupMaxState[T]) Groups() int { return len(s.acc) }
 // Add takes each participating row x[i] into the maximum of group ids[i].
 // It panics as described at [GroupSumState], before changing the state.
 func (s *GroupMaxState[T]) Add(x []T, ids []uint32, m ...Mask) {
-	groupExtremeAdd("GroupMaxState.Add", s.acc, &s.undo, x, ids, m, kernel.GroupMaxDense[T], kernel.GroupMax[T])
+	groupExtremeAdd("GroupMaxState.Add", true, s.acc, &s.undo, x, ids, m)
 }
 
 // Merge adds to s the state next of the piece of input that follows s's,
