@@ -47,6 +47,8 @@ const (
 	encGroupUintSum      encKind = 20
 	encGroupSummary      encKind = 21
 	encGroupCount        encKind = 22
+	encGroupMin          encKind = 23
+	encGroupMax          encKind = 24
 )
 
 var encKindNames = map[encKind]string{
@@ -56,6 +58,7 @@ var encKindNames = map[encKind]string{
 	encGroupSum: "GroupSumState", encGroupReproducible: "GroupSumReproducibleState",
 	encGroupIntSum: "GroupIntSumState", encGroupUintSum: "GroupUintSumState",
 	encGroupSummary: "GroupSummaryState", encGroupCount: "GroupCountState",
+	encGroupMin: "GroupMinState", encGroupMax: "GroupMaxState",
 }
 
 // encMaxGroups is the largest group count a grouped state holds (Grow's

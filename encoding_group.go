@@ -307,3 +307,140 @@ func (s *GroupCountState) UnmarshalBinary(data []byte) error {
 	*s = t
 	return nil
 }
+
+// GroupMinState and GroupMaxState entry flags (float types).
+const (
+	extEmpty = 0 // the group saw no participating row
+	extValue = 1 // the group's extreme follows
+	extNaN   = 2 // a participating NaN was seen
+)
+
+// appendExtremes appends the group count and the groups of a min-only or
+// max-only table: for integer types each group's entry (the identity for
+// a group that saw nothing, which the state cannot tell from a group that
+// saw only the identity, and needs not); for float types a flag byte per
+// group (0: empty, 1: the extreme follows, 2: a NaN was seen) and the
+// extreme for flag 1. The empty mark itself is never written.
+func appendExtremes[T Number](dst []byte, k encKind, acc []T) []byte {
+	size := 8 + len(acc)*elemSize[T]()
+	if num.IsFloat[T]() {
+		size = 8
+		for _, a := range acc {
+			size++
+			if a == a {
+				size += elemSize[T]()
+			}
+		}
+	}
+	dst = appendHeader(dst, k, elemCode[T](), size)
+	dst = binary.LittleEndian.AppendUint64(dst, uint64(len(acc)))
+	for _, a := range acc {
+		switch {
+		case !num.IsFloat[T]():
+			dst = appendValue(dst, a)
+		case a == a:
+			dst = appendValue(append(dst, extValue), a)
+		case kernel.GroupIsEmpty(a):
+			dst = append(dst, extEmpty)
+		default:
+			dst = append(dst, extNaN)
+		}
+	}
+	return dst
+}
+
+// decodeExtremes reads what appendExtremes wrote into a new table whose
+// empty groups hold fresh; nil on error.
+func decodeExtremes[T Number](d *decoder, fresh T) []T {
+	per := elemSize[T]()
+	if num.IsFloat[T]() {
+		per = 1
+	}
+	n := d.groups(per)
+	body := d.b
+	if num.IsFloat[T]() {
+		// Check the whole input before allocating the table.
+		for g := 0; g < n && d.err == nil; g++ {
+			switch f := d.u8("a group's flag"); f {
+			case extEmpty, extNaN:
+			case extValue:
+				if v := value[T](d, "a group's extreme"); v != v {
+					d.fail("group %d: a NaN extreme under flag 1 (a NaN is flag 2)", g)
+				}
+			default:
+				if d.err == nil {
+					d.fail("group %d: unknown flag %#02x", g, f)
+				}
+			}
+		}
+	} else {
+		d.take(n*per, "the extremes")
+	}
+	if d.end() != nil {
+		return nil
+	}
+	acc := groupGrow([]T(nil), n, fresh)
+	d = &decoder{b: body}
+	for g := range acc {
+		if !num.IsFloat[T]() {
+			acc[g] = value[T](d, "")
+			continue
+		}
+		switch d.u8("") {
+		case extValue:
+			acc[g] = value[T](d, "")
+		case extNaN:
+			acc[g] = num.NaN[T]()
+		}
+	}
+	return acc
+}
+
+// AppendBinary appends the encoding of the state to dst; it allocates
+// only to grow dst. The body is the group count and, for integer types,
+// each group's minimum (the largest value of T for an empty group); for
+// float types, per group a flag byte (0: no participating row, 1: the
+// minimum follows, 2: a NaN took part) and the minimum for flag 1.
+func (s *GroupMinState[T]) AppendBinary(dst []byte) ([]byte, error) {
+	return appendExtremes(dst, encGroupMin, s.acc), nil
+}
+
+// MarshalBinary returns the encoding of the state, as
+// [GroupMinState.AppendBinary] appends it.
+func (s *GroupMinState[T]) MarshalBinary() ([]byte, error) { return s.AppendBinary(nil) }
+
+// UnmarshalBinary replaces the state with the one encoded in data: the
+// same results, and the same results after later Adds and Merges, on
+// every platform. On error the state is unchanged.
+func (s *GroupMinState[T]) UnmarshalBinary(data []byte) error {
+	d := newDecoder(data, encGroupMin, elemCode[T]())
+	acc := decodeExtremes(d, groupMinFresh[T]())
+	if d.err != nil {
+		return d.err
+	}
+	*s = GroupMinState[T]{acc: acc}
+	return nil
+}
+
+// AppendBinary appends the encoding of the state to dst, as
+// [GroupMinState.AppendBinary] does (the lowest value of T for an empty
+// integer group).
+func (s *GroupMaxState[T]) AppendBinary(dst []byte) ([]byte, error) {
+	return appendExtremes(dst, encGroupMax, s.acc), nil
+}
+
+// MarshalBinary returns the encoding of the state, as
+// [GroupMaxState.AppendBinary] appends it.
+func (s *GroupMaxState[T]) MarshalBinary() ([]byte, error) { return s.AppendBinary(nil) }
+
+// UnmarshalBinary replaces the state with the one encoded in data, as
+// [GroupMinState.UnmarshalBinary] does. On error the state is unchanged.
+func (s *GroupMaxState[T]) UnmarshalBinary(data []byte) error {
+	d := newDecoder(data, encGroupMax, elemCode[T]())
+	acc := decodeExtremes(d, groupMaxFresh[T]())
+	if d.err != nil {
+		return d.err
+	}
+	*s = GroupMaxState[T]{acc: acc}
+	return nil
+}

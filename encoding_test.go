@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -124,6 +125,8 @@ type (
 	eGUint[T constraints.Unsigned] struct{ GroupUintSumState[T] }
 	eGSummary[T Number]            struct{ GroupSummaryState[T] }
 	eGCount                        struct{ GroupCountState }
+	eGMin[T Number]                struct{ GroupMinState[T] }
+	eGMax[T Number]                struct{ GroupMaxState[T] }
 )
 
 func (w *eSum[T]) feed(g *encGen)     { x, m := encBatch[T](g); w.Add(x, m...) }
@@ -148,6 +151,8 @@ func (w *eGRepro[T]) feed(g *encGen)   { groupFeed(g, w.Grow, w.Add) }
 func (w *eGInt[T]) feed(g *encGen)     { groupFeed(g, w.Grow, w.Add) }
 func (w *eGUint[T]) feed(g *encGen)    { groupFeed(g, w.Grow, w.Add) }
 func (w *eGSummary[T]) feed(g *encGen) { groupFeed(g, w.Grow, w.Add) }
+func (w *eGMin[T]) feed(g *encGen)     { groupFeed(g, w.Grow, w.Add) }
+func (w *eGMax[T]) feed(g *encGen)     { groupFeed(g, w.Grow, w.Add) }
 func (w *eGCount) feed(g *encGen) {
 	groupFeed(g, w.Grow, func(x []uint8, ids []uint32, m ...Mask) { w.Add(ids, m...) })
 }
@@ -164,6 +169,8 @@ func (w *eGInt[T]) merge(o encState)     { w.Merge(&o.(*eGInt[T]).GroupIntSumSta
 func (w *eGUint[T]) merge(o encState)    { w.Merge(&o.(*eGUint[T]).GroupUintSumState) }
 func (w *eGSummary[T]) merge(o encState) { w.Merge(&o.(*eGSummary[T]).GroupSummaryState) }
 func (w *eGCount) merge(o encState)      { w.Merge(&o.(*eGCount).GroupCountState) }
+func (w *eGMin[T]) merge(o encState)     { w.Merge(&o.(*eGMin[T]).GroupMinState) }
+func (w *eGMax[T]) merge(o encState)     { w.Merge(&o.(*eGMax[T]).GroupMaxState) }
 
 func bitsOf[T Number](v []T) string {
 	var sb strings.Builder
@@ -214,6 +221,40 @@ func (w *eGSummary[T]) results() string {
 }
 func (w *eGCount) results() string { return fmt.Sprint(w.Groups(), w.Counts(nil)) }
 
+// The results of a min-only or max-only state, and of its continuation
+// by an infinity in every group, which tells an empty float group from
+// one whose extreme is the identity (±MaxFloat).
+func (w *eGMin[T]) results() string {
+	c := w.GroupMinState
+	c.acc = slices.Clone(c.acc)
+	c.Add(extremeRow[T](len(c.acc), 1))
+	return fmt.Sprint(w.Groups(), bitsOf(w.Mins(nil)), bitsOf(c.Mins(nil)))
+}
+func (w *eGMax[T]) results() string {
+	c := w.GroupMaxState
+	c.acc = slices.Clone(c.acc)
+	c.Add(extremeRow[T](len(c.acc), -1))
+	return fmt.Sprint(w.Groups(), bitsOf(w.Maxs(nil)), bitsOf(c.Maxs(nil)))
+}
+
+// extremeRow is a row of sign·Inf in each of n groups (the largest or
+// lowest value for integer types).
+func extremeRow[T Number](n, sign int) ([]T, []uint32) {
+	x := make([]T, n)
+	ids := make([]uint32, n)
+	v := num.MaxOf[T]()
+	if sign < 0 {
+		v = num.LowestOf[T]()
+	}
+	if num.IsFloat[T]() {
+		v = T(math.Inf(sign))
+	}
+	for g := range x {
+		x[g], ids[g] = v, uint32(g)
+	}
+	return x, ids
+}
+
 // encCase is one state type under test.
 type encCase struct {
 	name string // also the golden file's stem
@@ -245,6 +286,11 @@ var encCases = []encCase{
 	{"groupsummary_float64", func() encState { return new(eGSummary[float64]) }},
 	{"groupsummary_int16", func() encState { return new(eGSummary[int16]) }},
 	{"groupcount", func() encState { return new(eGCount) }},
+	{"groupmin_float64", func() encState { return new(eGMin[float64]) }},
+	{"groupmin_float32", func() encState { return new(eGMin[float32]) }},
+	{"groupmin_int64", func() encState { return new(eGMin[int64]) }},
+	{"groupmax_float64", func() encState { return new(eGMax[float64]) }},
+	{"groupmax_uint8", func() encState { return new(eGMax[uint8]) }},
 }
 
 // encFed returns a state of c fed k batches from a generator of seed.

@@ -244,3 +244,29 @@ func ExampleGroupSummaryState_MarshalBinary() {
 	// {Min:3 Max:8 Count:2 Nulls:0}
 	// {Min:-1 Max:10 Count:2 Nulls:1}
 }
+
+// A min-only state sent between processes: the empty group stays empty
+// (a later +Inf is its minimum), the NaN group stays NaN.
+func ExampleGroupMinState_MarshalBinary() {
+	var a quiver.GroupMinState[float64]
+	a.Grow(3)
+	a.Add([]float64{2, math.NaN()}, []uint32{0, 2})
+	b, _ := a.MarshalBinary()
+	var back quiver.GroupMinState[float64]
+	if err := back.UnmarshalBinary(b); err != nil {
+		fmt.Println(err)
+	}
+	back.Add([]float64{math.Inf(1), math.Inf(1)}, []uint32{0, 1})
+	fmt.Println(len(b), back.Mins(nil))
+	// Output: 24 [2 +Inf NaN]
+}
+
+func ExampleGroupMaxState_AppendBinary() {
+	var s quiver.GroupMaxState[int16]
+	s.Grow(2)
+	s.Add([]int16{7}, []uint32{1})
+	b, _ := s.AppendBinary([]byte("prefix:"))
+	var back quiver.GroupMaxState[int16]
+	fmt.Println(back.UnmarshalBinary(b[7:]), back.Maxs(nil))
+	// Output: <nil> [-32768 7]
+}

@@ -228,3 +228,73 @@ func ExampleGroupSumState_MergeMapped() {
 	// Output:
 	// [51 0 12]
 }
+
+// The cheapest grouped minimum: one value per group. An empty group gives
+// Min's identity, a group with a NaN the canonical NaN, and a lone +Inf
+// is its group's minimum.
+func ExampleGroupMinState() {
+	var s quiver.GroupMinState[float64]
+	s.Grow(4)
+	s.Add([]float64{3, math.Inf(1), -1, math.NaN(), 2}, []uint32{0, 1, 0, 3, 3})
+	fmt.Println(s.Mins(nil))
+	fmt.Println(s.Min(2) == math.MaxFloat64)
+	// Output:
+	// [-1 +Inf 1.7976931348623157e+308 NaN]
+	// true
+}
+
+func ExampleGroupMaxState() {
+	var s quiver.GroupMaxState[int32]
+	s.Grow(3)
+	s.Add([]int32{3, 9, -1, 4}, []uint32{0, 0, 2, 2})
+	fmt.Println(s.Maxs(nil), s.Max(2))
+	// Output: [9 -2147483648 4] 4
+}
+
+// Two consecutive pieces of a column, reduced on their own and merged in
+// input order: the result of one Add over the whole column.
+func ExampleGroupMinState_Merge() {
+	var a, b quiver.GroupMinState[float64]
+	a.Grow(2)
+	a.Add([]float64{0, 5}, []uint32{0, 1})
+	b.Grow(2)
+	b.Add([]float64{math.Copysign(0, -1), 4}, []uint32{0, 1})
+	a.Merge(&b)
+	fmt.Println(a.Mins(nil), math.Signbit(a.Min(0)))
+	// Output: [0 4] false
+}
+
+// A partition that numbered its groups itself (its group 0 is the
+// state's group 2, its group 1 the state's group 0).
+func ExampleGroupMaxState_MergeMapped() {
+	var s, part quiver.GroupMaxState[int64]
+	s.Grow(3)
+	s.Add([]int64{1, 2, 3}, []uint32{0, 1, 2})
+	part.Grow(2)
+	part.Add([]int64{10, 20}, []uint32{0, 1})
+	s.MergeMapped(&part, []uint32{2, 0})
+	fmt.Println(s.Maxs(nil))
+	// Output: [20 2 10]
+}
+
+func ExampleGroupMinState_AddParallel() {
+	x := make([]int64, 100000)
+	ids := make([]uint32, len(x))
+	for i := range x {
+		x[i], ids[i] = int64(i), uint32(i%7)
+	}
+	var s quiver.GroupMinState[int64]
+	s.Grow(7)
+	s.AddParallel(x, ids, 4)
+	fmt.Println(s.Mins(nil))
+	// Output: [0 1 2 3 4 5 6]
+}
+
+func ExampleGroupMaxState_Reset() {
+	var s quiver.GroupMaxState[float32]
+	s.Grow(2)
+	s.Add([]float32{1, 2}, []uint32{0, 1})
+	s.Reset()
+	fmt.Println(s.Groups(), s.Maxs(nil))
+	// Output: 2 [-3.4028235e+38 -3.4028235e+38]
+}

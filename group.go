@@ -443,7 +443,8 @@ func (s *GroupUintSumState[T]) Reset() { s.e.reset() }
 // values, identities when the group saw nothing). Merging the states of
 // consecutive pieces in input order gives the state of their
 // concatenation; in any other order only the sign of a zero extreme can
-// differ.
+// differ. For the minimum or the maximum alone, [GroupMinState] and
+// [GroupMaxState] keep one value per group and cost less per row.
 type GroupSummaryState[T Number] struct {
 	cells []kernel.GroupCell[T]
 }

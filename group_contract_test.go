@@ -47,6 +47,13 @@ func TestGroupContract(t *testing.T) {
 	cs.Grow(3)
 	var rs GroupSumReproducibleState[float32]
 	rs.Grow(3)
+	var mn GroupMinState[float64]
+	mn.Grow(3)
+	mn.Add([]float64{5, 6, 7}, []uint32{0, 1, 2})
+	var mx GroupMaxState[int32]
+	mx.Grow(3)
+	mx.Add([]int32{5, 6, 7}, []uint32{0, 1, 2})
+	mnBefore, mxBefore := mn.Mins(nil), mx.Maxs(nil)
 
 	groupPanics(t, "short ids", func() { s.Add(x, ids[:3]) }, "GroupSumState.Add", "3 group ids for 4 values")
 	groupPanics(t, "id out of range", func() { s.Add(x, []uint32{0, 1, 3, 0}) }, "group id 3 at row 2", "3 groups")
@@ -69,7 +76,34 @@ func TestGroupContract(t *testing.T) {
 	groupPanics(t, "count parallel", func() { cs.AddParallel([]uint32{4}, 2) }, "group id 4")
 	groupPanics(t, "repro id", func() { rs.Add([]float32{1}, []uint32{3}) }, "GroupSumReproducibleState.Add", "group id 3")
 	groupPanics(t, "repro parallel", func() { rs.AddParallel([]float32{1}, []uint32{3}, 2) }, "group id 3")
+	// Dense batches of at least 4 rows per group (checked in the updating
+	// loop, the table restored before the panic) and shorter ones (a pass
+	// over the ids first), with the bad id early and late.
+	long := make([]float64, 40)
+	longIDs := make([]uint32, 40)
+	for i := range long {
+		long[i], longIDs[i] = -float64(i), uint32(i%3)
+	}
+	longIDs[37] = 3
+	groupPanics(t, "min id late", func() { mn.Add(long, longIDs) }, "GroupMinState.Add", "group id 3 at row 37", "3 groups")
+	groupPanics(t, "min id", func() { mn.Add(x, []uint32{0, 1, 3, 0}) }, "GroupMinState.Add", "group id 3 at row 2")
+	groupPanics(t, "min short ids", func() { mn.Add(x, ids[:3]) }, "GroupMinState.Add", "3 group ids for 4 values")
+	groupPanics(t, "min bitmap", func() { mn.Add(x, ids, Valid([]byte{0xFF}, 5)) }, "bitmap has 1 bytes, need 2")
+	groupPanics(t, "min selection", func() { mn.Add(x, ids, Select([]uint32{0, 4})) }, "selection index 4 at position 1")
+	groupPanics(t, "min parallel", func() { mn.AddParallel(x, []uint32{0, 1, 9, 0}, 2) }, "GroupMinState.AddParallel", "group id 9")
+	longI := make([]int32, 40)
+	for i := range longI {
+		longI[i] = int32(100 + i)
+	}
+	longIDs[37], longIDs[2] = 0, math.MaxUint32
+	groupPanics(t, "max id", func() { mx.Add(longI, longIDs) }, "GroupMaxState.Add", "group id 4294967295 at row 2")
+	groupPanics(t, "max id masked", func() { mx.Add(longI, longIDs, Valid(make([]byte, 5), 0)) }, "GroupMaxState.Add", "group id 4294967295 at row 2")
+	groupPanics(t, "max parallel", func() { mx.AddParallel([]int32{1}, []uint32{}, 2) }, "GroupMaxState.AddParallel", "0 group ids for 1 values")
+	if !slices.Equal(mn.Mins(nil), mnBefore) || !slices.Equal(mx.Maxs(nil), mxBefore) {
+		t.Fatalf("a rejected batch changed the state: %v %v, want %v %v", mn.Mins(nil), mx.Maxs(nil), mnBefore, mxBefore)
+	}
 	for _, c := range []func(){
+		func() { mn.Min(3) }, func() { mn.Min(-1) }, func() { mx.Max(3) }, func() { mx.Max(-1) },
 		func() { s.Sum(3) }, func() { s.Sum(-1) }, func() { sm.Min(3) }, func() { sm.Max(3) }, func() { sm.MinMax(3) },
 		func() { sm.Summary(3) }, func() { is.Sum(3) }, func() { is.Checked(3) }, func() { is.Exact(3) },
 		func() { us.Sum(3) }, func() { us.Checked(3) }, func() { us.Exact(3) }, func() { cs.Count(3) }, func() { rs.Sum(3) },
@@ -77,11 +111,15 @@ func TestGroupContract(t *testing.T) {
 		groupPanics(t, "result of a group out of range", c, "group", "out of range for 3 groups")
 	}
 	groupPanics(t, "negative Grow", func() { s.Grow(-1) }, "group count -1")
+	groupPanics(t, "negative Grow min", func() { mn.Grow(-1) }, "GroupMinState.Grow", "group count -1")
+	groupPanics(t, "negative Grow max", func() { mx.Grow(-1) }, "GroupMaxState.Grow", "group count -1")
 	if strconv.IntSize == 64 {
 		sh := 32          // a variable shift: the constant would not compile for 32-bit ints
 		huge := 1<<sh + 1 // above what uint32 ids can name; checked before any allocation
 		groupPanics(t, "huge Grow", func() { s.Grow(huge) }, "group count 4294967297")
 		groupPanics(t, "huge Grow summary", func() { sm.Grow(math.MaxInt) }, "GroupSummaryState.Grow")
+		groupPanics(t, "huge Grow min", func() { mn.Grow(huge) }, "GroupMinState.Grow", "group count 4294967297")
+		groupPanics(t, "huge Grow max", func() { mx.Grow(math.MaxInt) }, "GroupMaxState.Grow")
 	}
 	// Nothing changed in the other states either.
 	if c := cs.Counts(nil); !slices.Equal(c, []int{0, 0, 0}) {
@@ -176,6 +214,31 @@ func TestGroupEmpty(t *testing.T) {
 	if got[2] != (Summary[float64]{Min: math.MaxFloat64, Max: -math.MaxFloat64}) {
 		t.Errorf("empty group: %+v", got[2])
 	}
+	// The same through the min-only and max-only states, and the empty
+	// group of each type's identity (+-MaxFloat, not +-Inf).
+	var mn GroupMinState[float64]
+	var mx GroupMaxState[float64]
+	mn.Grow(4)
+	mx.Grow(4)
+	mn.Add(x, ids)
+	mx.Add(x, ids)
+	lows, highs := mn.Mins(nil), mx.Maxs(nil)
+	for g, w := range got {
+		if testkit.Bits(lows[g]) != testkit.Bits(w.Min) || testkit.Bits(highs[g]) != testkit.Bits(w.Max) {
+			t.Errorf("group %d: min-only %v, max-only %v; summary %+v", g, lows[g], highs[g], w)
+		}
+	}
+	var m8 GroupMinState[uint8]
+	var x8 GroupMaxState[int8]
+	var m32 GroupMinState[float32]
+	m8.Grow(1)
+	x8.Grow(1)
+	m32.Grow(1)
+	m8.Add(nil, nil)
+	x8.Add([]int8{1}, []uint32{0}, Valid([]byte{0}, 0))
+	if m8.Min(0) != math.MaxUint8 || x8.Max(0) != math.MinInt8 || m32.Min(0) != math.MaxFloat32 {
+		t.Errorf("empty groups: %v %v %v", m8.Min(0), x8.Max(0), m32.Min(0))
+	}
 	var is GroupIntSumState[int8]
 	is.Grow(2)
 	is.Add([]int8{1}, []uint32{1})
@@ -227,6 +290,10 @@ func TestGroupNoAlloc(t *testing.T) {
 	var us GroupUintSumState[uint32]
 	var sm GroupSummaryState[float64]
 	var cs GroupCountState
+	var mn GroupMinState[float64]
+	var mx GroupMaxState[int64]
+	mn.Grow(100)
+	mx.Grow(100)
 	s.Grow(100)
 	rs.Grow(100)
 	is.Grow(100)
@@ -243,6 +310,9 @@ func TestGroupNoAlloc(t *testing.T) {
 		"uint":         func() { us.Add(xu, ids, Select(sel)) },
 		"summary":      func() { sm.Add(x, ids); sm.Add(x, ids, Valid(bits, 3)) },
 		"count":        func() { cs.Add(ids, Valid(bits, 3)) },
+		"min":          func() { mn.Add(x, ids); mn.Add(x, ids, Valid(bits, 3)); mn.Add(x, ids, Select(sel)) },
+		"max":          func() { mx.Add(xi, ids); mx.Add(xi[:150], ids[:150], Valid(bits, 3)) },
+		"min results":  func() { dst = mn.Mins(dst[:0]); _ = mn.Min(3) + float64(mx.Max(4)) },
 		"results": func() {
 			_ = s.Sum(3) + rs.Sum(4) + sm.Min(5) + float64(is.Sum(6)+is.Checked(7).Sum+int64(us.Sum(1))+int64(cs.Count(2)))
 			dst = s.Sums(dst[:0])
@@ -291,6 +361,12 @@ func TestGroupGuardPages(t *testing.T) {
 				var is GroupIntSumState[int16]
 				var cs GroupCountState
 				var rs GroupSumReproducibleState[float64]
+				var mn GroupMinState[float64]
+				var mx GroupMaxState[int16]
+				mn.Grow(5)
+				mx.Grow(5)
+				mn.Add(x, ids, m)
+				mx.Add(xi, ids, m)
 				s.Grow(5)
 				sm.Grow(5)
 				is.Grow(5)
@@ -318,6 +394,9 @@ func FuzzGroup(f *testing.F) {
 	f.Add([]byte{}, uint8(1), uint16(0))
 	f.Add(binary.LittleEndian.AppendUint64(nil, math.Float64bits(-0.0)), uint8(3), uint16(1))
 	f.Add(make([]byte, 80), uint8(0), uint16(3))
+	// A NaN with the payload of the min-only table's empty mark, then +Inf.
+	mark := binary.LittleEndian.AppendUint64(nil, 0x7FFC000000000000)
+	f.Add(append(append(mark, 0), binary.LittleEndian.AppendUint64(nil, math.Float64bits(math.Inf(1)))...), uint8(1), uint16(1))
 	f.Fuzz(func(t *testing.T, data []byte, groups uint8, cut uint16) {
 		n := len(data) / 9
 		G := int(groups%40) + 1
@@ -331,6 +410,14 @@ func FuzzGroup(f *testing.F) {
 		var s GroupSumState[float64]
 		var sm GroupSummaryState[float64]
 		var cs GroupCountState
+		var mn GroupMinState[float64]
+		var mx GroupMaxState[float64]
+		mn.Grow(G)
+		mx.Grow(G)
+		mn.Add(x[:k], ids[:k])
+		mx.Add(x[:k], ids[:k])
+		mn.Add(x[k:], ids[k:])
+		mx.Add(x[k:], ids[k:])
 		s.Grow(G)
 		sm.Grow(G)
 		cs.Grow(G)
@@ -347,6 +434,9 @@ func FuzzGroup(f *testing.F) {
 			if !sameFloat(s.Sum(g), want[g]) || testkit.Bits(got.Min) != testkit.Bits(sums[g].Lo) ||
 				testkit.Bits(got.Max) != testkit.Bits(sums[g].Hi) || got.Count != sums[g].Count || cs.Count(g) != counts[g] {
 				t.Fatalf("group %d of %d (cut %d): sum %v want %v, summary %+v want %+v", g, G, k, s.Sum(g), want[g], got, sums[g])
+			}
+			if testkit.Bits(mn.Min(g)) != testkit.Bits(sums[g].Lo) || testkit.Bits(mx.Max(g)) != testkit.Bits(sums[g].Hi) {
+				t.Fatalf("group %d of %d (cut %d): min-only %v max-only %v, want %+v", g, G, k, mn.Min(g), mx.Max(g), sums[g])
 			}
 		}
 	})

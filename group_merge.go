@@ -1,6 +1,10 @@
 package quiver
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/quiverlabs/quiver/internal/kernel"
+)
 
 // Merging the grouped states of partitions whose group ids differ: each
 // partition numbered its groups itself (a key index per partition, as
@@ -80,5 +84,25 @@ func (s *GroupSumReproducibleState[T]) MergeMapped(other *GroupSumReproducibleSt
 	groupRemap("GroupSumReproducibleState.MergeMapped", remap, len(other.acc), len(s.acc))
 	for j, g := range remap {
 		s.acc[g].Merge(&other.acc[j])
+	}
+}
+
+// MergeMapped merges the minimum of other's group j, the piece of input
+// that follows s's, into s's group remap[j], as
+// [GroupSumState.MergeMapped] (and with its panics).
+func (s *GroupMinState[T]) MergeMapped(other *GroupMinState[T], remap []uint32) {
+	groupRemap("GroupMinState.MergeMapped", remap, len(other.acc), len(s.acc))
+	for j, g := range remap {
+		s.acc[g] = kernel.GroupMergeMin(s.acc[g], other.acc[j])
+	}
+}
+
+// MergeMapped merges the maximum of other's group j, the piece of input
+// that follows s's, into s's group remap[j], as
+// [GroupSumState.MergeMapped] (and with its panics).
+func (s *GroupMaxState[T]) MergeMapped(other *GroupMaxState[T], remap []uint32) {
+	groupRemap("GroupMaxState.MergeMapped", remap, len(other.acc), len(s.acc))
+	for j, g := range remap {
+		s.acc[g] = kernel.GroupMergeMax(s.acc[g], other.acc[j])
 	}
 }

@@ -206,3 +206,46 @@ func (s *GroupSumReproducibleState[T]) AddParallel(x []T, ids []uint32, workers 
 		},
 		func(k int) { s.Merge(&parts[k]) })
 }
+
+// AddParallel adds x to the state as Add does, on up to workers
+// goroutines (GOMAXPROCS when workers <= 0), with the result of Add: the
+// parts merge in input order, so the first of equal values still wins.
+// It panics as Add does, before any goroutine starts.
+func (s *GroupMinState[T]) AddParallel(x []T, ids []uint32, workers int, m ...Mask) {
+	bits, off, sel, hasSel := maskOf(len(x), m)
+	groupIDs("GroupMinState.AddParallel", len(x), ids, len(s.acc))
+	w := groupWorkers[T](workers, groupVisited(len(x), sel, hasSel), len(s.acc))
+	if w <= 1 {
+		kernel.GroupMin(s.acc, x, ids, bits, off, sel, hasSel)
+		return
+	}
+	parts := make([]GroupMinState[T], w)
+	groupParallel(x, ids, bits, off, sel, hasSel, w,
+		func(k int, x []T, ids []uint32, bits []byte, off int, sel []uint32) {
+			p := &parts[k]
+			p.Grow(len(s.acc))
+			kernel.GroupMin(p.acc, x, ids, bits, off, sel, hasSel)
+		},
+		func(k int) { s.Merge(&parts[k]) })
+}
+
+// AddParallel adds x to the state as Add does, on up to workers
+// goroutines (GOMAXPROCS when workers <= 0), with the result of Add, as
+// [GroupMinState.AddParallel] does.
+func (s *GroupMaxState[T]) AddParallel(x []T, ids []uint32, workers int, m ...Mask) {
+	bits, off, sel, hasSel := maskOf(len(x), m)
+	groupIDs("GroupMaxState.AddParallel", len(x), ids, len(s.acc))
+	w := groupWorkers[T](workers, groupVisited(len(x), sel, hasSel), len(s.acc))
+	if w <= 1 {
+		kernel.GroupMax(s.acc, x, ids, bits, off, sel, hasSel)
+		return
+	}
+	parts := make([]GroupMaxState[T], w)
+	groupParallel(x, ids, bits, off, sel, hasSel, w,
+		func(k int, x []T, ids []uint32, bits []byte, off int, sel []uint32) {
+			p := &parts[k]
+			p.Grow(len(s.acc))
+			kernel.GroupMax(p.acc, x, ids, bits, off, sel, hasSel)
+		},
+		func(k int) { s.Merge(&parts[k]) })
+}

@@ -17,3 +17,207 @@ package bench
 // H217 (measured by hand): SumWindows float64 n=65536, bounds given, runs of 64: >= 4x loop
 // H218 (measured by hand): GroupSumState float64 n=65536 groups=16, 256, 4096: >= 1.0x loop
 // H219 (measured by hand): GroupSumState float64 n=16777216 groups=1000: time <= 1.2x of Sum(x) + SumUint(ids)   expected MISS
+//
+// Registered on 2026-12-01 before any measurement of the min-only and
+// max-only grouped states (GroupMinState, GroupMaxState: one value per
+// group, no count, no seen flag; BenchmarkGroupExtreme below, loop and
+// quiver interleaved in one run; ratios are the loop's time over
+// quiver's; random values and ids, n=65536). The loops are the min-only
+// and max-only loops a user writes (loopGroupMin and its int64 and max
+// forms), each starting from the identity:
+//
+// H194 (measured by hand): GroupMinState float64 groups=16 and 256: >= 1.5x loop   expected MISS (the row costs what the loop's does: one load of the entry, one compare, one branch taken for a new minimum; about 1.0-1.2x)
+// H195 (measured by hand): GroupMinState int64 groups=16 and 256: >= 1.5x loop   expected MISS, same reason
+// H196 (measured by hand): GroupMinState float64 and int64 groups=4096: >= 1.2x loop   expected MISS (a 32 KB copy of the table for the in-loop id check, and the loop's own mispredicted new minima)
+// H197 (measured by hand): GroupMinState float64 and int64, GroupMaxState float64 groups=16, 256, 4096: >= 1.0x loop (dispatched avx2 build)
+// H198 (measured by hand): the same under -tags purego: >= 1.0x loop (the same Go kernel: the grouped kernels do not dispatch)
+// H199 (measured by hand): GroupMinState float64 against GroupSummaryState float64 (the state it replaces for a min-only query), groups=16 and 256: >= 1.5x
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/quiverlabs/quiver"
+)
+
+// The min-only and max-only loops a user writes, beside loopGroupMin.
+
+func loopGroupMinInt(lo []int64, x []int64, ids []uint32) {
+	for g := range lo {
+		lo[g] = math.MaxInt64
+	}
+	for i, v := range x {
+		if v < lo[ids[i]] {
+			lo[ids[i]] = v
+		}
+	}
+}
+
+func loopGroupMax(hi []float64, x []float64, ids []uint32) {
+	for g := range hi {
+		hi[g] = -1e308
+	}
+	for i, v := range x {
+		if v > hi[ids[i]] {
+			hi[ids[i]] = v
+		}
+	}
+}
+
+// BenchmarkGroupExtreme: the min-only and max-only grouped states against
+// the loops (H194-H199), and the summary state on the same query.
+func BenchmarkGroupExtreme(b *testing.B) {
+	for _, groups := range []int{16, 256, 4096} {
+		x, xi, ids := groupInput(65536, groups, false, 0)
+		name := fmt.Sprintf("n=%d/groups=%d", len(x), groups)
+		accF := make([]float64, groups)
+		accI := make([]int64, groups)
+		var mn quiver.GroupMinState[float64]
+		var mi quiver.GroupMinState[int64]
+		var mx quiver.GroupMaxState[float64]
+		var ss quiver.GroupSummaryState[float64]
+		mn.Grow(groups)
+		mi.Grow(groups)
+		mx.Grow(groups)
+		ss.Grow(groups)
+		b.Run("op=Min/type=float64/"+name+"/impl=loop", func(b *testing.B) {
+			for b.Loop() {
+				loopGroupMin(accF, x, ids)
+			}
+		})
+		b.Run("op=Min/type=float64/"+name+"/impl=quiver", func(b *testing.B) {
+			for b.Loop() {
+				mn.Reset()
+				mn.Add(x, ids)
+			}
+		})
+		b.Run("op=Min/type=float64/"+name+"/impl=summary", func(b *testing.B) {
+			for b.Loop() {
+				ss.Reset()
+				ss.Add(x, ids)
+			}
+		})
+		b.Run("op=Min/type=int64/"+name+"/impl=loop", func(b *testing.B) {
+			for b.Loop() {
+				loopGroupMinInt(accI, xi, ids)
+			}
+		})
+		b.Run("op=Min/type=int64/"+name+"/impl=quiver", func(b *testing.B) {
+			for b.Loop() {
+				mi.Reset()
+				mi.Add(xi, ids)
+			}
+		})
+		b.Run("op=Max/type=float64/"+name+"/impl=loop", func(b *testing.B) {
+			for b.Loop() {
+				loopGroupMax(accF, x, ids)
+			}
+		})
+		b.Run("op=Max/type=float64/"+name+"/impl=quiver", func(b *testing.B) {
+			for b.Loop() {
+				mx.Reset()
+				mx.Add(x, ids)
+			}
+		})
+	}
+}
+
+// TestGroupExtremeLoopsAgree: the loops and the states give the same
+// minima and maxima on the benchmark's input.
+func TestGroupExtremeLoopsAgree(t *testing.T) {
+	x, xi, ids := groupInput(65536, 256, false, 0)
+	lo, hi, loI := make([]float64, 256), make([]float64, 256), make([]int64, 256)
+	loopGroupMin(lo, x, ids)
+	loopGroupMax(hi, x, ids)
+	loopGroupMinInt(loI, xi, ids)
+	var mn quiver.GroupMinState[float64]
+	var mi quiver.GroupMinState[int64]
+	var mx quiver.GroupMaxState[float64]
+	mn.Grow(256)
+	mi.Grow(256)
+	mx.Grow(256)
+	mn.Add(x, ids)
+	mi.Add(xi, ids)
+	mx.Add(x, ids)
+	if !slices.Equal(mn.Mins(nil), lo) || !slices.Equal(mi.Mins(nil), loI) || !slices.Equal(mx.Maxs(nil), hi) {
+		t.Fatal("the loops and the states disagree")
+	}
+}
+
+// TestGroupExtremeSamples times the cases of BenchmarkGroupExtreme
+// interleaved, for a machine shared with other work: set
+// GROUP_EXTREME_SAMPLES=1; 200 rounds, each timing every case once over
+// at least 200µs, then per case the fastest, 10th-percentile and median
+// sample, and the loop's time over quiver's for the fastest and the
+// median samples.
+func TestGroupExtremeSamples(t *testing.T) {
+	if os.Getenv("GROUP_EXTREME_SAMPLES") == "" {
+		t.Skip("set GROUP_EXTREME_SAMPLES=1 to time the grouped min and max")
+	}
+	type entry struct {
+		name, impl string
+		run        func()
+		ts         []float64
+	}
+	var es []*entry
+	for _, groups := range []int{16, 256, 4096} {
+		x, xi, ids := groupInput(65536, groups, false, 0)
+		accF := make([]float64, groups)
+		accI := make([]int64, groups)
+		var mn quiver.GroupMinState[float64]
+		var mi quiver.GroupMinState[int64]
+		var mx quiver.GroupMaxState[float64]
+		var ss quiver.GroupSummaryState[float64]
+		mn.Grow(groups)
+		mi.Grow(groups)
+		mx.Grow(groups)
+		ss.Grow(groups)
+		name := func(op string) string { return fmt.Sprintf("%s/groups=%d", op, groups) }
+		es = append(es,
+			&entry{name: name("Min/float64"), impl: "loop", run: func() { loopGroupMin(accF, x, ids) }},
+			&entry{name: name("Min/float64"), impl: "quiver", run: func() { mn.Reset(); mn.Add(x, ids) }},
+			&entry{name: name("Min/float64"), impl: "summary", run: func() { ss.Reset(); ss.Add(x, ids) }},
+			&entry{name: name("Min/int64"), impl: "loop", run: func() { loopGroupMinInt(accI, xi, ids) }},
+			&entry{name: name("Min/int64"), impl: "quiver", run: func() { mi.Reset(); mi.Add(xi, ids) }},
+			&entry{name: name("Max/float64"), impl: "loop", run: func() { loopGroupMax(accF, x, ids) }},
+			&entry{name: name("Max/float64"), impl: "quiver", run: func() { mx.Reset(); mx.Add(x, ids) }},
+		)
+	}
+	for range 200 {
+		for _, e := range es {
+			e.ts = append(e.ts, groupSampleNs(e.run))
+		}
+	}
+	byName := map[string]*entry{}
+	for _, e := range es {
+		slices.Sort(e.ts)
+		byName[e.name+"/"+e.impl] = e
+		fmt.Printf("%-28s %-8s min %8.0f  p10 %8.0f  med %8.0f ns\n", e.name, e.impl, e.ts[0], e.ts[len(e.ts)/10], e.ts[len(e.ts)/2])
+	}
+	for _, e := range es {
+		if e.impl == "loop" {
+			continue
+		}
+		l := byName[e.name+"/loop"]
+		fmt.Printf("%-28s loop/%-7s fastest %.2fx  median %.2fx\n", e.name, e.impl, l.ts[0]/e.ts[0], l.ts[len(l.ts)/2]/e.ts[len(e.ts)/2])
+	}
+}
+
+// groupSampleNs is the time of one call of run, in ns, averaged over
+// enough calls to take 200µs, after one call to warm up.
+func groupSampleNs(run func()) float64 {
+	run()
+	for reps := 1; ; reps *= 2 {
+		start := time.Now()
+		for range reps {
+			run()
+		}
+		if d := time.Since(start); d > 200*time.Microsecond {
+			return float64(d.Nanoseconds()) / float64(reps)
+		}
+	}
+}

@@ -125,3 +125,4997 @@ bad0:
 cdone:
 	MOVQ SI, ret+48(FP)
 	RET
+
+// func groupMinF32(acc []float32, x []float32, ids []uint32) int
+// Requires: SSE
+TEXT ·groupMinF32(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	MOVL $0x7fe00000, R9
+	MOVL $0x7fc00000, R10
+	CMPQ DI, R8
+	JGE  minF32tail
+
+minF32loop:
+	MOVL    (SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minF32bad0
+	MOVSS   (DX)(DI*4), X0
+	UCOMISS (AX)(R11*4), X0
+	JCS     minF32rare0
+
+minF32next0:
+	MOVL    4(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minF32bad1
+	MOVSS   4(DX)(DI*4), X0
+	UCOMISS (AX)(R11*4), X0
+	JCS     minF32rare1
+
+minF32next1:
+	MOVL    8(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minF32bad2
+	MOVSS   8(DX)(DI*4), X0
+	UCOMISS (AX)(R11*4), X0
+	JCS     minF32rare2
+
+minF32next2:
+	MOVL    12(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minF32bad3
+	MOVSS   12(DX)(DI*4), X0
+	UCOMISS (AX)(R11*4), X0
+	JCS     minF32rare3
+
+minF32next3:
+	MOVL    16(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minF32bad4
+	MOVSS   16(DX)(DI*4), X0
+	UCOMISS (AX)(R11*4), X0
+	JCS     minF32rare4
+
+minF32next4:
+	MOVL    20(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minF32bad5
+	MOVSS   20(DX)(DI*4), X0
+	UCOMISS (AX)(R11*4), X0
+	JCS     minF32rare5
+
+minF32next5:
+	MOVL    24(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minF32bad6
+	MOVSS   24(DX)(DI*4), X0
+	UCOMISS (AX)(R11*4), X0
+	JCS     minF32rare6
+
+minF32next6:
+	MOVL    28(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minF32bad7
+	MOVSS   28(DX)(DI*4), X0
+	UCOMISS (AX)(R11*4), X0
+	JCS     minF32rare7
+
+minF32next7:
+	ADDQ $0x08, DI
+	CMPQ DI, R8
+	JL   minF32loop
+
+minF32tail:
+	CMPQ    DI, BX
+	JGE     minF32done
+	MOVL    (SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minF32bad0
+	MOVSS   (DX)(DI*4), X0
+	UCOMISS (AX)(R11*4), X0
+	JCS     minF32rare8
+
+minF32next8:
+	INCQ DI
+	JMP  minF32tail
+
+minF32done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minF32bad7:
+	INCQ DI
+
+minF32bad6:
+	INCQ DI
+
+minF32bad5:
+	INCQ DI
+
+minF32bad4:
+	INCQ DI
+
+minF32bad3:
+	INCQ DI
+
+minF32bad2:
+	INCQ DI
+
+minF32bad1:
+	INCQ DI
+
+minF32bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minF32rare0:
+	JPS minF32nan0
+
+minF32store0:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minF32next0
+
+minF32nan0:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     minF32seen0
+	UCOMISS X0, X0
+	JPC     minF32store0
+	JMP     minF32canon0
+
+minF32seen0:
+	UCOMISS X0, X0
+	JPC     minF32next0
+
+minF32canon0:
+	MOVL R10, (AX)(R11*4)
+	JMP  minF32next0
+
+minF32rare1:
+	JPS minF32nan1
+
+minF32store1:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minF32next1
+
+minF32nan1:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     minF32seen1
+	UCOMISS X0, X0
+	JPC     minF32store1
+	JMP     minF32canon1
+
+minF32seen1:
+	UCOMISS X0, X0
+	JPC     minF32next1
+
+minF32canon1:
+	MOVL R10, (AX)(R11*4)
+	JMP  minF32next1
+
+minF32rare2:
+	JPS minF32nan2
+
+minF32store2:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minF32next2
+
+minF32nan2:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     minF32seen2
+	UCOMISS X0, X0
+	JPC     minF32store2
+	JMP     minF32canon2
+
+minF32seen2:
+	UCOMISS X0, X0
+	JPC     minF32next2
+
+minF32canon2:
+	MOVL R10, (AX)(R11*4)
+	JMP  minF32next2
+
+minF32rare3:
+	JPS minF32nan3
+
+minF32store3:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minF32next3
+
+minF32nan3:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     minF32seen3
+	UCOMISS X0, X0
+	JPC     minF32store3
+	JMP     minF32canon3
+
+minF32seen3:
+	UCOMISS X0, X0
+	JPC     minF32next3
+
+minF32canon3:
+	MOVL R10, (AX)(R11*4)
+	JMP  minF32next3
+
+minF32rare4:
+	JPS minF32nan4
+
+minF32store4:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minF32next4
+
+minF32nan4:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     minF32seen4
+	UCOMISS X0, X0
+	JPC     minF32store4
+	JMP     minF32canon4
+
+minF32seen4:
+	UCOMISS X0, X0
+	JPC     minF32next4
+
+minF32canon4:
+	MOVL R10, (AX)(R11*4)
+	JMP  minF32next4
+
+minF32rare5:
+	JPS minF32nan5
+
+minF32store5:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minF32next5
+
+minF32nan5:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     minF32seen5
+	UCOMISS X0, X0
+	JPC     minF32store5
+	JMP     minF32canon5
+
+minF32seen5:
+	UCOMISS X0, X0
+	JPC     minF32next5
+
+minF32canon5:
+	MOVL R10, (AX)(R11*4)
+	JMP  minF32next5
+
+minF32rare6:
+	JPS minF32nan6
+
+minF32store6:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minF32next6
+
+minF32nan6:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     minF32seen6
+	UCOMISS X0, X0
+	JPC     minF32store6
+	JMP     minF32canon6
+
+minF32seen6:
+	UCOMISS X0, X0
+	JPC     minF32next6
+
+minF32canon6:
+	MOVL R10, (AX)(R11*4)
+	JMP  minF32next6
+
+minF32rare7:
+	JPS minF32nan7
+
+minF32store7:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minF32next7
+
+minF32nan7:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     minF32seen7
+	UCOMISS X0, X0
+	JPC     minF32store7
+	JMP     minF32canon7
+
+minF32seen7:
+	UCOMISS X0, X0
+	JPC     minF32next7
+
+minF32canon7:
+	MOVL R10, (AX)(R11*4)
+	JMP  minF32next7
+
+minF32rare8:
+	JPS minF32nan8
+
+minF32store8:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minF32next8
+
+minF32nan8:
+	MOVL    (AX)(R11*4), R8
+	CMPL    R8, R9
+	JNE     minF32seen8
+	UCOMISS X0, X0
+	JPC     minF32store8
+	JMP     minF32canon8
+
+minF32seen8:
+	UCOMISS X0, X0
+	JPC     minF32next8
+
+minF32canon8:
+	MOVL R10, (AX)(R11*4)
+	JMP  minF32next8
+
+// func groupMinStoreF32(acc []float32, x []float32, ids []uint32) int
+// Requires: SSE
+TEXT ·groupMinStoreF32(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	MOVL $0x7fe00000, R9
+	MOVL $0x7fc00000, R10
+	CMPQ DI, R8
+	JGE  minstoreF32tail
+
+minstoreF32loop:
+	MOVL    (SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF32bad0
+	MOVSS   (DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     minstoreF32nan0
+	MINSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+minstoreF32next0:
+	MOVL    4(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF32bad1
+	MOVSS   4(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     minstoreF32nan1
+	MINSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+minstoreF32next1:
+	MOVL    8(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF32bad2
+	MOVSS   8(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     minstoreF32nan2
+	MINSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+minstoreF32next2:
+	MOVL    12(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF32bad3
+	MOVSS   12(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     minstoreF32nan3
+	MINSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+minstoreF32next3:
+	MOVL    16(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF32bad4
+	MOVSS   16(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     minstoreF32nan4
+	MINSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+minstoreF32next4:
+	MOVL    20(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF32bad5
+	MOVSS   20(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     minstoreF32nan5
+	MINSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+minstoreF32next5:
+	MOVL    24(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF32bad6
+	MOVSS   24(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     minstoreF32nan6
+	MINSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+minstoreF32next6:
+	MOVL    28(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF32bad7
+	MOVSS   28(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     minstoreF32nan7
+	MINSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+minstoreF32next7:
+	ADDQ $0x08, DI
+	CMPQ DI, R8
+	JL   minstoreF32loop
+
+minstoreF32tail:
+	CMPQ    DI, BX
+	JGE     minstoreF32done
+	MOVL    (SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF32bad0
+	MOVSS   (DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     minstoreF32nan8
+	MINSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+minstoreF32next8:
+	INCQ DI
+	JMP  minstoreF32tail
+
+minstoreF32done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minstoreF32bad7:
+	INCQ DI
+
+minstoreF32bad6:
+	INCQ DI
+
+minstoreF32bad5:
+	INCQ DI
+
+minstoreF32bad4:
+	INCQ DI
+
+minstoreF32bad3:
+	INCQ DI
+
+minstoreF32bad2:
+	INCQ DI
+
+minstoreF32bad1:
+	INCQ DI
+
+minstoreF32bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minstoreF32store0:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minstoreF32next0
+
+minstoreF32nan0:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     minstoreF32seen0
+	UCOMISS X0, X0
+	JPC     minstoreF32store0
+	JMP     minstoreF32canon0
+
+minstoreF32seen0:
+	UCOMISS X0, X0
+	JPC     minstoreF32next0
+
+minstoreF32canon0:
+	MOVL R10, (AX)(R11*4)
+	JMP  minstoreF32next0
+
+minstoreF32store1:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minstoreF32next1
+
+minstoreF32nan1:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     minstoreF32seen1
+	UCOMISS X0, X0
+	JPC     minstoreF32store1
+	JMP     minstoreF32canon1
+
+minstoreF32seen1:
+	UCOMISS X0, X0
+	JPC     minstoreF32next1
+
+minstoreF32canon1:
+	MOVL R10, (AX)(R11*4)
+	JMP  minstoreF32next1
+
+minstoreF32store2:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minstoreF32next2
+
+minstoreF32nan2:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     minstoreF32seen2
+	UCOMISS X0, X0
+	JPC     minstoreF32store2
+	JMP     minstoreF32canon2
+
+minstoreF32seen2:
+	UCOMISS X0, X0
+	JPC     minstoreF32next2
+
+minstoreF32canon2:
+	MOVL R10, (AX)(R11*4)
+	JMP  minstoreF32next2
+
+minstoreF32store3:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minstoreF32next3
+
+minstoreF32nan3:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     minstoreF32seen3
+	UCOMISS X0, X0
+	JPC     minstoreF32store3
+	JMP     minstoreF32canon3
+
+minstoreF32seen3:
+	UCOMISS X0, X0
+	JPC     minstoreF32next3
+
+minstoreF32canon3:
+	MOVL R10, (AX)(R11*4)
+	JMP  minstoreF32next3
+
+minstoreF32store4:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minstoreF32next4
+
+minstoreF32nan4:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     minstoreF32seen4
+	UCOMISS X0, X0
+	JPC     minstoreF32store4
+	JMP     minstoreF32canon4
+
+minstoreF32seen4:
+	UCOMISS X0, X0
+	JPC     minstoreF32next4
+
+minstoreF32canon4:
+	MOVL R10, (AX)(R11*4)
+	JMP  minstoreF32next4
+
+minstoreF32store5:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minstoreF32next5
+
+minstoreF32nan5:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     minstoreF32seen5
+	UCOMISS X0, X0
+	JPC     minstoreF32store5
+	JMP     minstoreF32canon5
+
+minstoreF32seen5:
+	UCOMISS X0, X0
+	JPC     minstoreF32next5
+
+minstoreF32canon5:
+	MOVL R10, (AX)(R11*4)
+	JMP  minstoreF32next5
+
+minstoreF32store6:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minstoreF32next6
+
+minstoreF32nan6:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     minstoreF32seen6
+	UCOMISS X0, X0
+	JPC     minstoreF32store6
+	JMP     minstoreF32canon6
+
+minstoreF32seen6:
+	UCOMISS X0, X0
+	JPC     minstoreF32next6
+
+minstoreF32canon6:
+	MOVL R10, (AX)(R11*4)
+	JMP  minstoreF32next6
+
+minstoreF32store7:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minstoreF32next7
+
+minstoreF32nan7:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     minstoreF32seen7
+	UCOMISS X0, X0
+	JPC     minstoreF32store7
+	JMP     minstoreF32canon7
+
+minstoreF32seen7:
+	UCOMISS X0, X0
+	JPC     minstoreF32next7
+
+minstoreF32canon7:
+	MOVL R10, (AX)(R11*4)
+	JMP  minstoreF32next7
+
+minstoreF32store8:
+	MOVSS X0, (AX)(R11*4)
+	JMP   minstoreF32next8
+
+minstoreF32nan8:
+	MOVL    (AX)(R11*4), R8
+	CMPL    R8, R9
+	JNE     minstoreF32seen8
+	UCOMISS X0, X0
+	JPC     minstoreF32store8
+	JMP     minstoreF32canon8
+
+minstoreF32seen8:
+	UCOMISS X0, X0
+	JPC     minstoreF32next8
+
+minstoreF32canon8:
+	MOVL R10, (AX)(R11*4)
+	JMP  minstoreF32next8
+
+// func groupMaxF32(acc []float32, x []float32, ids []uint32) int
+// Requires: SSE
+TEXT ·groupMaxF32(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	MOVL $0x7fe00000, R9
+	MOVL $0x7fc00000, R10
+	CMPQ DI, R8
+	JGE  maxF32tail
+
+maxF32loop:
+	MOVL    (SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxF32bad0
+	MOVSS   (AX)(R11*4), X0
+	UCOMISS (DX)(DI*4), X0
+	JCS     maxF32rare0
+
+maxF32next0:
+	MOVL    4(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxF32bad1
+	MOVSS   (AX)(R11*4), X0
+	UCOMISS 4(DX)(DI*4), X0
+	JCS     maxF32rare1
+
+maxF32next1:
+	MOVL    8(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxF32bad2
+	MOVSS   (AX)(R11*4), X0
+	UCOMISS 8(DX)(DI*4), X0
+	JCS     maxF32rare2
+
+maxF32next2:
+	MOVL    12(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxF32bad3
+	MOVSS   (AX)(R11*4), X0
+	UCOMISS 12(DX)(DI*4), X0
+	JCS     maxF32rare3
+
+maxF32next3:
+	MOVL    16(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxF32bad4
+	MOVSS   (AX)(R11*4), X0
+	UCOMISS 16(DX)(DI*4), X0
+	JCS     maxF32rare4
+
+maxF32next4:
+	MOVL    20(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxF32bad5
+	MOVSS   (AX)(R11*4), X0
+	UCOMISS 20(DX)(DI*4), X0
+	JCS     maxF32rare5
+
+maxF32next5:
+	MOVL    24(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxF32bad6
+	MOVSS   (AX)(R11*4), X0
+	UCOMISS 24(DX)(DI*4), X0
+	JCS     maxF32rare6
+
+maxF32next6:
+	MOVL    28(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxF32bad7
+	MOVSS   (AX)(R11*4), X0
+	UCOMISS 28(DX)(DI*4), X0
+	JCS     maxF32rare7
+
+maxF32next7:
+	ADDQ $0x08, DI
+	CMPQ DI, R8
+	JL   maxF32loop
+
+maxF32tail:
+	CMPQ    DI, BX
+	JGE     maxF32done
+	MOVL    (SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxF32bad0
+	MOVSS   (AX)(R11*4), X0
+	UCOMISS (DX)(DI*4), X0
+	JCS     maxF32rare8
+
+maxF32next8:
+	INCQ DI
+	JMP  maxF32tail
+
+maxF32done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxF32bad7:
+	INCQ DI
+
+maxF32bad6:
+	INCQ DI
+
+maxF32bad5:
+	INCQ DI
+
+maxF32bad4:
+	INCQ DI
+
+maxF32bad3:
+	INCQ DI
+
+maxF32bad2:
+	INCQ DI
+
+maxF32bad1:
+	INCQ DI
+
+maxF32bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxF32rare0:
+	MOVSS (DX)(DI*4), X0
+	JPS   maxF32nan0
+
+maxF32store0:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxF32next0
+
+maxF32nan0:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     maxF32seen0
+	UCOMISS X0, X0
+	JPC     maxF32store0
+	JMP     maxF32canon0
+
+maxF32seen0:
+	UCOMISS X0, X0
+	JPC     maxF32next0
+
+maxF32canon0:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxF32next0
+
+maxF32rare1:
+	MOVSS 4(DX)(DI*4), X0
+	JPS   maxF32nan1
+
+maxF32store1:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxF32next1
+
+maxF32nan1:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     maxF32seen1
+	UCOMISS X0, X0
+	JPC     maxF32store1
+	JMP     maxF32canon1
+
+maxF32seen1:
+	UCOMISS X0, X0
+	JPC     maxF32next1
+
+maxF32canon1:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxF32next1
+
+maxF32rare2:
+	MOVSS 8(DX)(DI*4), X0
+	JPS   maxF32nan2
+
+maxF32store2:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxF32next2
+
+maxF32nan2:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     maxF32seen2
+	UCOMISS X0, X0
+	JPC     maxF32store2
+	JMP     maxF32canon2
+
+maxF32seen2:
+	UCOMISS X0, X0
+	JPC     maxF32next2
+
+maxF32canon2:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxF32next2
+
+maxF32rare3:
+	MOVSS 12(DX)(DI*4), X0
+	JPS   maxF32nan3
+
+maxF32store3:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxF32next3
+
+maxF32nan3:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     maxF32seen3
+	UCOMISS X0, X0
+	JPC     maxF32store3
+	JMP     maxF32canon3
+
+maxF32seen3:
+	UCOMISS X0, X0
+	JPC     maxF32next3
+
+maxF32canon3:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxF32next3
+
+maxF32rare4:
+	MOVSS 16(DX)(DI*4), X0
+	JPS   maxF32nan4
+
+maxF32store4:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxF32next4
+
+maxF32nan4:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     maxF32seen4
+	UCOMISS X0, X0
+	JPC     maxF32store4
+	JMP     maxF32canon4
+
+maxF32seen4:
+	UCOMISS X0, X0
+	JPC     maxF32next4
+
+maxF32canon4:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxF32next4
+
+maxF32rare5:
+	MOVSS 20(DX)(DI*4), X0
+	JPS   maxF32nan5
+
+maxF32store5:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxF32next5
+
+maxF32nan5:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     maxF32seen5
+	UCOMISS X0, X0
+	JPC     maxF32store5
+	JMP     maxF32canon5
+
+maxF32seen5:
+	UCOMISS X0, X0
+	JPC     maxF32next5
+
+maxF32canon5:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxF32next5
+
+maxF32rare6:
+	MOVSS 24(DX)(DI*4), X0
+	JPS   maxF32nan6
+
+maxF32store6:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxF32next6
+
+maxF32nan6:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     maxF32seen6
+	UCOMISS X0, X0
+	JPC     maxF32store6
+	JMP     maxF32canon6
+
+maxF32seen6:
+	UCOMISS X0, X0
+	JPC     maxF32next6
+
+maxF32canon6:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxF32next6
+
+maxF32rare7:
+	MOVSS 28(DX)(DI*4), X0
+	JPS   maxF32nan7
+
+maxF32store7:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxF32next7
+
+maxF32nan7:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     maxF32seen7
+	UCOMISS X0, X0
+	JPC     maxF32store7
+	JMP     maxF32canon7
+
+maxF32seen7:
+	UCOMISS X0, X0
+	JPC     maxF32next7
+
+maxF32canon7:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxF32next7
+
+maxF32rare8:
+	MOVSS (DX)(DI*4), X0
+	JPS   maxF32nan8
+
+maxF32store8:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxF32next8
+
+maxF32nan8:
+	MOVL    (AX)(R11*4), R8
+	CMPL    R8, R9
+	JNE     maxF32seen8
+	UCOMISS X0, X0
+	JPC     maxF32store8
+	JMP     maxF32canon8
+
+maxF32seen8:
+	UCOMISS X0, X0
+	JPC     maxF32next8
+
+maxF32canon8:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxF32next8
+
+// func groupMaxStoreF32(acc []float32, x []float32, ids []uint32) int
+// Requires: SSE
+TEXT ·groupMaxStoreF32(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	MOVL $0x7fe00000, R9
+	MOVL $0x7fc00000, R10
+	CMPQ DI, R8
+	JGE  maxstoreF32tail
+
+maxstoreF32loop:
+	MOVL    (SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF32bad0
+	MOVSS   (DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     maxstoreF32nan0
+	MAXSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+maxstoreF32next0:
+	MOVL    4(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF32bad1
+	MOVSS   4(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     maxstoreF32nan1
+	MAXSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+maxstoreF32next1:
+	MOVL    8(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF32bad2
+	MOVSS   8(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     maxstoreF32nan2
+	MAXSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+maxstoreF32next2:
+	MOVL    12(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF32bad3
+	MOVSS   12(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     maxstoreF32nan3
+	MAXSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+maxstoreF32next3:
+	MOVL    16(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF32bad4
+	MOVSS   16(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     maxstoreF32nan4
+	MAXSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+maxstoreF32next4:
+	MOVL    20(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF32bad5
+	MOVSS   20(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     maxstoreF32nan5
+	MAXSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+maxstoreF32next5:
+	MOVL    24(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF32bad6
+	MOVSS   24(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     maxstoreF32nan6
+	MAXSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+maxstoreF32next6:
+	MOVL    28(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF32bad7
+	MOVSS   28(DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     maxstoreF32nan7
+	MAXSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+maxstoreF32next7:
+	ADDQ $0x08, DI
+	CMPQ DI, R8
+	JL   maxstoreF32loop
+
+maxstoreF32tail:
+	CMPQ    DI, BX
+	JGE     maxstoreF32done
+	MOVL    (SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF32bad0
+	MOVSS   (DX)(DI*4), X0
+	MOVSS   (AX)(R11*4), X1
+	UCOMISS X1, X0
+	JPS     maxstoreF32nan8
+	MAXSS   X1, X0
+	MOVSS   X0, (AX)(R11*4)
+
+maxstoreF32next8:
+	INCQ DI
+	JMP  maxstoreF32tail
+
+maxstoreF32done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxstoreF32bad7:
+	INCQ DI
+
+maxstoreF32bad6:
+	INCQ DI
+
+maxstoreF32bad5:
+	INCQ DI
+
+maxstoreF32bad4:
+	INCQ DI
+
+maxstoreF32bad3:
+	INCQ DI
+
+maxstoreF32bad2:
+	INCQ DI
+
+maxstoreF32bad1:
+	INCQ DI
+
+maxstoreF32bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxstoreF32store0:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxstoreF32next0
+
+maxstoreF32nan0:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     maxstoreF32seen0
+	UCOMISS X0, X0
+	JPC     maxstoreF32store0
+	JMP     maxstoreF32canon0
+
+maxstoreF32seen0:
+	UCOMISS X0, X0
+	JPC     maxstoreF32next0
+
+maxstoreF32canon0:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxstoreF32next0
+
+maxstoreF32store1:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxstoreF32next1
+
+maxstoreF32nan1:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     maxstoreF32seen1
+	UCOMISS X0, X0
+	JPC     maxstoreF32store1
+	JMP     maxstoreF32canon1
+
+maxstoreF32seen1:
+	UCOMISS X0, X0
+	JPC     maxstoreF32next1
+
+maxstoreF32canon1:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxstoreF32next1
+
+maxstoreF32store2:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxstoreF32next2
+
+maxstoreF32nan2:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     maxstoreF32seen2
+	UCOMISS X0, X0
+	JPC     maxstoreF32store2
+	JMP     maxstoreF32canon2
+
+maxstoreF32seen2:
+	UCOMISS X0, X0
+	JPC     maxstoreF32next2
+
+maxstoreF32canon2:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxstoreF32next2
+
+maxstoreF32store3:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxstoreF32next3
+
+maxstoreF32nan3:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     maxstoreF32seen3
+	UCOMISS X0, X0
+	JPC     maxstoreF32store3
+	JMP     maxstoreF32canon3
+
+maxstoreF32seen3:
+	UCOMISS X0, X0
+	JPC     maxstoreF32next3
+
+maxstoreF32canon3:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxstoreF32next3
+
+maxstoreF32store4:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxstoreF32next4
+
+maxstoreF32nan4:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     maxstoreF32seen4
+	UCOMISS X0, X0
+	JPC     maxstoreF32store4
+	JMP     maxstoreF32canon4
+
+maxstoreF32seen4:
+	UCOMISS X0, X0
+	JPC     maxstoreF32next4
+
+maxstoreF32canon4:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxstoreF32next4
+
+maxstoreF32store5:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxstoreF32next5
+
+maxstoreF32nan5:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     maxstoreF32seen5
+	UCOMISS X0, X0
+	JPC     maxstoreF32store5
+	JMP     maxstoreF32canon5
+
+maxstoreF32seen5:
+	UCOMISS X0, X0
+	JPC     maxstoreF32next5
+
+maxstoreF32canon5:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxstoreF32next5
+
+maxstoreF32store6:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxstoreF32next6
+
+maxstoreF32nan6:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     maxstoreF32seen6
+	UCOMISS X0, X0
+	JPC     maxstoreF32store6
+	JMP     maxstoreF32canon6
+
+maxstoreF32seen6:
+	UCOMISS X0, X0
+	JPC     maxstoreF32next6
+
+maxstoreF32canon6:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxstoreF32next6
+
+maxstoreF32store7:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxstoreF32next7
+
+maxstoreF32nan7:
+	MOVL    (AX)(R11*4), R12
+	CMPL    R12, R9
+	JNE     maxstoreF32seen7
+	UCOMISS X0, X0
+	JPC     maxstoreF32store7
+	JMP     maxstoreF32canon7
+
+maxstoreF32seen7:
+	UCOMISS X0, X0
+	JPC     maxstoreF32next7
+
+maxstoreF32canon7:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxstoreF32next7
+
+maxstoreF32store8:
+	MOVSS X0, (AX)(R11*4)
+	JMP   maxstoreF32next8
+
+maxstoreF32nan8:
+	MOVL    (AX)(R11*4), R8
+	CMPL    R8, R9
+	JNE     maxstoreF32seen8
+	UCOMISS X0, X0
+	JPC     maxstoreF32store8
+	JMP     maxstoreF32canon8
+
+maxstoreF32seen8:
+	UCOMISS X0, X0
+	JPC     maxstoreF32next8
+
+maxstoreF32canon8:
+	MOVL R10, (AX)(R11*4)
+	JMP  maxstoreF32next8
+
+// func groupMinF64(acc []float64, x []float64, ids []uint32) int
+// Requires: SSE2
+TEXT ·groupMinF64(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	MOVQ $0x7ffc000000000000, R9
+	MOVQ $0x7ff8000000000000, R10
+	CMPQ DI, R8
+	JGE  minF64tail
+
+minF64loop:
+	MOVL    (SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minF64bad0
+	MOVSD   (DX)(DI*8), X0
+	UCOMISD (AX)(R11*8), X0
+	JCS     minF64rare0
+
+minF64next0:
+	MOVL    4(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minF64bad1
+	MOVSD   8(DX)(DI*8), X0
+	UCOMISD (AX)(R11*8), X0
+	JCS     minF64rare1
+
+minF64next1:
+	MOVL    8(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minF64bad2
+	MOVSD   16(DX)(DI*8), X0
+	UCOMISD (AX)(R11*8), X0
+	JCS     minF64rare2
+
+minF64next2:
+	MOVL    12(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minF64bad3
+	MOVSD   24(DX)(DI*8), X0
+	UCOMISD (AX)(R11*8), X0
+	JCS     minF64rare3
+
+minF64next3:
+	MOVL    16(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minF64bad4
+	MOVSD   32(DX)(DI*8), X0
+	UCOMISD (AX)(R11*8), X0
+	JCS     minF64rare4
+
+minF64next4:
+	MOVL    20(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minF64bad5
+	MOVSD   40(DX)(DI*8), X0
+	UCOMISD (AX)(R11*8), X0
+	JCS     minF64rare5
+
+minF64next5:
+	MOVL    24(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minF64bad6
+	MOVSD   48(DX)(DI*8), X0
+	UCOMISD (AX)(R11*8), X0
+	JCS     minF64rare6
+
+minF64next6:
+	MOVL    28(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minF64bad7
+	MOVSD   56(DX)(DI*8), X0
+	UCOMISD (AX)(R11*8), X0
+	JCS     minF64rare7
+
+minF64next7:
+	ADDQ $0x08, DI
+	CMPQ DI, R8
+	JL   minF64loop
+
+minF64tail:
+	CMPQ    DI, BX
+	JGE     minF64done
+	MOVL    (SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minF64bad0
+	MOVSD   (DX)(DI*8), X0
+	UCOMISD (AX)(R11*8), X0
+	JCS     minF64rare8
+
+minF64next8:
+	INCQ DI
+	JMP  minF64tail
+
+minF64done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minF64bad7:
+	INCQ DI
+
+minF64bad6:
+	INCQ DI
+
+minF64bad5:
+	INCQ DI
+
+minF64bad4:
+	INCQ DI
+
+minF64bad3:
+	INCQ DI
+
+minF64bad2:
+	INCQ DI
+
+minF64bad1:
+	INCQ DI
+
+minF64bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minF64rare0:
+	JPS minF64nan0
+
+minF64store0:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minF64next0
+
+minF64nan0:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     minF64seen0
+	UCOMISD X0, X0
+	JPC     minF64store0
+	JMP     minF64canon0
+
+minF64seen0:
+	UCOMISD X0, X0
+	JPC     minF64next0
+
+minF64canon0:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minF64next0
+
+minF64rare1:
+	JPS minF64nan1
+
+minF64store1:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minF64next1
+
+minF64nan1:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     minF64seen1
+	UCOMISD X0, X0
+	JPC     minF64store1
+	JMP     minF64canon1
+
+minF64seen1:
+	UCOMISD X0, X0
+	JPC     minF64next1
+
+minF64canon1:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minF64next1
+
+minF64rare2:
+	JPS minF64nan2
+
+minF64store2:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minF64next2
+
+minF64nan2:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     minF64seen2
+	UCOMISD X0, X0
+	JPC     minF64store2
+	JMP     minF64canon2
+
+minF64seen2:
+	UCOMISD X0, X0
+	JPC     minF64next2
+
+minF64canon2:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minF64next2
+
+minF64rare3:
+	JPS minF64nan3
+
+minF64store3:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minF64next3
+
+minF64nan3:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     minF64seen3
+	UCOMISD X0, X0
+	JPC     minF64store3
+	JMP     minF64canon3
+
+minF64seen3:
+	UCOMISD X0, X0
+	JPC     minF64next3
+
+minF64canon3:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minF64next3
+
+minF64rare4:
+	JPS minF64nan4
+
+minF64store4:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minF64next4
+
+minF64nan4:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     minF64seen4
+	UCOMISD X0, X0
+	JPC     minF64store4
+	JMP     minF64canon4
+
+minF64seen4:
+	UCOMISD X0, X0
+	JPC     minF64next4
+
+minF64canon4:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minF64next4
+
+minF64rare5:
+	JPS minF64nan5
+
+minF64store5:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minF64next5
+
+minF64nan5:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     minF64seen5
+	UCOMISD X0, X0
+	JPC     minF64store5
+	JMP     minF64canon5
+
+minF64seen5:
+	UCOMISD X0, X0
+	JPC     minF64next5
+
+minF64canon5:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minF64next5
+
+minF64rare6:
+	JPS minF64nan6
+
+minF64store6:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minF64next6
+
+minF64nan6:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     minF64seen6
+	UCOMISD X0, X0
+	JPC     minF64store6
+	JMP     minF64canon6
+
+minF64seen6:
+	UCOMISD X0, X0
+	JPC     minF64next6
+
+minF64canon6:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minF64next6
+
+minF64rare7:
+	JPS minF64nan7
+
+minF64store7:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minF64next7
+
+minF64nan7:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     minF64seen7
+	UCOMISD X0, X0
+	JPC     minF64store7
+	JMP     minF64canon7
+
+minF64seen7:
+	UCOMISD X0, X0
+	JPC     minF64next7
+
+minF64canon7:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minF64next7
+
+minF64rare8:
+	JPS minF64nan8
+
+minF64store8:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minF64next8
+
+minF64nan8:
+	MOVQ    (AX)(R11*8), R8
+	CMPQ    R8, R9
+	JNE     minF64seen8
+	UCOMISD X0, X0
+	JPC     minF64store8
+	JMP     minF64canon8
+
+minF64seen8:
+	UCOMISD X0, X0
+	JPC     minF64next8
+
+minF64canon8:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minF64next8
+
+// func groupMinStoreF64(acc []float64, x []float64, ids []uint32) int
+// Requires: SSE2
+TEXT ·groupMinStoreF64(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	MOVQ $0x7ffc000000000000, R9
+	MOVQ $0x7ff8000000000000, R10
+	CMPQ DI, R8
+	JGE  minstoreF64tail
+
+minstoreF64loop:
+	MOVL    (SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF64bad0
+	MOVSD   (DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     minstoreF64nan0
+	MINSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+minstoreF64next0:
+	MOVL    4(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF64bad1
+	MOVSD   8(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     minstoreF64nan1
+	MINSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+minstoreF64next1:
+	MOVL    8(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF64bad2
+	MOVSD   16(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     minstoreF64nan2
+	MINSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+minstoreF64next2:
+	MOVL    12(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF64bad3
+	MOVSD   24(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     minstoreF64nan3
+	MINSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+minstoreF64next3:
+	MOVL    16(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF64bad4
+	MOVSD   32(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     minstoreF64nan4
+	MINSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+minstoreF64next4:
+	MOVL    20(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF64bad5
+	MOVSD   40(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     minstoreF64nan5
+	MINSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+minstoreF64next5:
+	MOVL    24(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF64bad6
+	MOVSD   48(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     minstoreF64nan6
+	MINSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+minstoreF64next6:
+	MOVL    28(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF64bad7
+	MOVSD   56(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     minstoreF64nan7
+	MINSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+minstoreF64next7:
+	ADDQ $0x08, DI
+	CMPQ DI, R8
+	JL   minstoreF64loop
+
+minstoreF64tail:
+	CMPQ    DI, BX
+	JGE     minstoreF64done
+	MOVL    (SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     minstoreF64bad0
+	MOVSD   (DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     minstoreF64nan8
+	MINSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+minstoreF64next8:
+	INCQ DI
+	JMP  minstoreF64tail
+
+minstoreF64done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minstoreF64bad7:
+	INCQ DI
+
+minstoreF64bad6:
+	INCQ DI
+
+minstoreF64bad5:
+	INCQ DI
+
+minstoreF64bad4:
+	INCQ DI
+
+minstoreF64bad3:
+	INCQ DI
+
+minstoreF64bad2:
+	INCQ DI
+
+minstoreF64bad1:
+	INCQ DI
+
+minstoreF64bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minstoreF64store0:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minstoreF64next0
+
+minstoreF64nan0:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     minstoreF64seen0
+	UCOMISD X0, X0
+	JPC     minstoreF64store0
+	JMP     minstoreF64canon0
+
+minstoreF64seen0:
+	UCOMISD X0, X0
+	JPC     minstoreF64next0
+
+minstoreF64canon0:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minstoreF64next0
+
+minstoreF64store1:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minstoreF64next1
+
+minstoreF64nan1:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     minstoreF64seen1
+	UCOMISD X0, X0
+	JPC     minstoreF64store1
+	JMP     minstoreF64canon1
+
+minstoreF64seen1:
+	UCOMISD X0, X0
+	JPC     minstoreF64next1
+
+minstoreF64canon1:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minstoreF64next1
+
+minstoreF64store2:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minstoreF64next2
+
+minstoreF64nan2:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     minstoreF64seen2
+	UCOMISD X0, X0
+	JPC     minstoreF64store2
+	JMP     minstoreF64canon2
+
+minstoreF64seen2:
+	UCOMISD X0, X0
+	JPC     minstoreF64next2
+
+minstoreF64canon2:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minstoreF64next2
+
+minstoreF64store3:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minstoreF64next3
+
+minstoreF64nan3:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     minstoreF64seen3
+	UCOMISD X0, X0
+	JPC     minstoreF64store3
+	JMP     minstoreF64canon3
+
+minstoreF64seen3:
+	UCOMISD X0, X0
+	JPC     minstoreF64next3
+
+minstoreF64canon3:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minstoreF64next3
+
+minstoreF64store4:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minstoreF64next4
+
+minstoreF64nan4:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     minstoreF64seen4
+	UCOMISD X0, X0
+	JPC     minstoreF64store4
+	JMP     minstoreF64canon4
+
+minstoreF64seen4:
+	UCOMISD X0, X0
+	JPC     minstoreF64next4
+
+minstoreF64canon4:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minstoreF64next4
+
+minstoreF64store5:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minstoreF64next5
+
+minstoreF64nan5:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     minstoreF64seen5
+	UCOMISD X0, X0
+	JPC     minstoreF64store5
+	JMP     minstoreF64canon5
+
+minstoreF64seen5:
+	UCOMISD X0, X0
+	JPC     minstoreF64next5
+
+minstoreF64canon5:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minstoreF64next5
+
+minstoreF64store6:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minstoreF64next6
+
+minstoreF64nan6:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     minstoreF64seen6
+	UCOMISD X0, X0
+	JPC     minstoreF64store6
+	JMP     minstoreF64canon6
+
+minstoreF64seen6:
+	UCOMISD X0, X0
+	JPC     minstoreF64next6
+
+minstoreF64canon6:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minstoreF64next6
+
+minstoreF64store7:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minstoreF64next7
+
+minstoreF64nan7:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     minstoreF64seen7
+	UCOMISD X0, X0
+	JPC     minstoreF64store7
+	JMP     minstoreF64canon7
+
+minstoreF64seen7:
+	UCOMISD X0, X0
+	JPC     minstoreF64next7
+
+minstoreF64canon7:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minstoreF64next7
+
+minstoreF64store8:
+	MOVSD X0, (AX)(R11*8)
+	JMP   minstoreF64next8
+
+minstoreF64nan8:
+	MOVQ    (AX)(R11*8), R8
+	CMPQ    R8, R9
+	JNE     minstoreF64seen8
+	UCOMISD X0, X0
+	JPC     minstoreF64store8
+	JMP     minstoreF64canon8
+
+minstoreF64seen8:
+	UCOMISD X0, X0
+	JPC     minstoreF64next8
+
+minstoreF64canon8:
+	MOVQ R10, (AX)(R11*8)
+	JMP  minstoreF64next8
+
+// func groupMaxF64(acc []float64, x []float64, ids []uint32) int
+// Requires: SSE2
+TEXT ·groupMaxF64(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	MOVQ $0x7ffc000000000000, R9
+	MOVQ $0x7ff8000000000000, R10
+	CMPQ DI, R8
+	JGE  maxF64tail
+
+maxF64loop:
+	MOVL    (SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxF64bad0
+	MOVSD   (AX)(R11*8), X0
+	UCOMISD (DX)(DI*8), X0
+	JCS     maxF64rare0
+
+maxF64next0:
+	MOVL    4(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxF64bad1
+	MOVSD   (AX)(R11*8), X0
+	UCOMISD 8(DX)(DI*8), X0
+	JCS     maxF64rare1
+
+maxF64next1:
+	MOVL    8(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxF64bad2
+	MOVSD   (AX)(R11*8), X0
+	UCOMISD 16(DX)(DI*8), X0
+	JCS     maxF64rare2
+
+maxF64next2:
+	MOVL    12(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxF64bad3
+	MOVSD   (AX)(R11*8), X0
+	UCOMISD 24(DX)(DI*8), X0
+	JCS     maxF64rare3
+
+maxF64next3:
+	MOVL    16(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxF64bad4
+	MOVSD   (AX)(R11*8), X0
+	UCOMISD 32(DX)(DI*8), X0
+	JCS     maxF64rare4
+
+maxF64next4:
+	MOVL    20(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxF64bad5
+	MOVSD   (AX)(R11*8), X0
+	UCOMISD 40(DX)(DI*8), X0
+	JCS     maxF64rare5
+
+maxF64next5:
+	MOVL    24(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxF64bad6
+	MOVSD   (AX)(R11*8), X0
+	UCOMISD 48(DX)(DI*8), X0
+	JCS     maxF64rare6
+
+maxF64next6:
+	MOVL    28(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxF64bad7
+	MOVSD   (AX)(R11*8), X0
+	UCOMISD 56(DX)(DI*8), X0
+	JCS     maxF64rare7
+
+maxF64next7:
+	ADDQ $0x08, DI
+	CMPQ DI, R8
+	JL   maxF64loop
+
+maxF64tail:
+	CMPQ    DI, BX
+	JGE     maxF64done
+	MOVL    (SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxF64bad0
+	MOVSD   (AX)(R11*8), X0
+	UCOMISD (DX)(DI*8), X0
+	JCS     maxF64rare8
+
+maxF64next8:
+	INCQ DI
+	JMP  maxF64tail
+
+maxF64done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxF64bad7:
+	INCQ DI
+
+maxF64bad6:
+	INCQ DI
+
+maxF64bad5:
+	INCQ DI
+
+maxF64bad4:
+	INCQ DI
+
+maxF64bad3:
+	INCQ DI
+
+maxF64bad2:
+	INCQ DI
+
+maxF64bad1:
+	INCQ DI
+
+maxF64bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxF64rare0:
+	MOVSD (DX)(DI*8), X0
+	JPS   maxF64nan0
+
+maxF64store0:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxF64next0
+
+maxF64nan0:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     maxF64seen0
+	UCOMISD X0, X0
+	JPC     maxF64store0
+	JMP     maxF64canon0
+
+maxF64seen0:
+	UCOMISD X0, X0
+	JPC     maxF64next0
+
+maxF64canon0:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxF64next0
+
+maxF64rare1:
+	MOVSD 8(DX)(DI*8), X0
+	JPS   maxF64nan1
+
+maxF64store1:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxF64next1
+
+maxF64nan1:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     maxF64seen1
+	UCOMISD X0, X0
+	JPC     maxF64store1
+	JMP     maxF64canon1
+
+maxF64seen1:
+	UCOMISD X0, X0
+	JPC     maxF64next1
+
+maxF64canon1:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxF64next1
+
+maxF64rare2:
+	MOVSD 16(DX)(DI*8), X0
+	JPS   maxF64nan2
+
+maxF64store2:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxF64next2
+
+maxF64nan2:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     maxF64seen2
+	UCOMISD X0, X0
+	JPC     maxF64store2
+	JMP     maxF64canon2
+
+maxF64seen2:
+	UCOMISD X0, X0
+	JPC     maxF64next2
+
+maxF64canon2:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxF64next2
+
+maxF64rare3:
+	MOVSD 24(DX)(DI*8), X0
+	JPS   maxF64nan3
+
+maxF64store3:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxF64next3
+
+maxF64nan3:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     maxF64seen3
+	UCOMISD X0, X0
+	JPC     maxF64store3
+	JMP     maxF64canon3
+
+maxF64seen3:
+	UCOMISD X0, X0
+	JPC     maxF64next3
+
+maxF64canon3:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxF64next3
+
+maxF64rare4:
+	MOVSD 32(DX)(DI*8), X0
+	JPS   maxF64nan4
+
+maxF64store4:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxF64next4
+
+maxF64nan4:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     maxF64seen4
+	UCOMISD X0, X0
+	JPC     maxF64store4
+	JMP     maxF64canon4
+
+maxF64seen4:
+	UCOMISD X0, X0
+	JPC     maxF64next4
+
+maxF64canon4:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxF64next4
+
+maxF64rare5:
+	MOVSD 40(DX)(DI*8), X0
+	JPS   maxF64nan5
+
+maxF64store5:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxF64next5
+
+maxF64nan5:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     maxF64seen5
+	UCOMISD X0, X0
+	JPC     maxF64store5
+	JMP     maxF64canon5
+
+maxF64seen5:
+	UCOMISD X0, X0
+	JPC     maxF64next5
+
+maxF64canon5:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxF64next5
+
+maxF64rare6:
+	MOVSD 48(DX)(DI*8), X0
+	JPS   maxF64nan6
+
+maxF64store6:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxF64next6
+
+maxF64nan6:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     maxF64seen6
+	UCOMISD X0, X0
+	JPC     maxF64store6
+	JMP     maxF64canon6
+
+maxF64seen6:
+	UCOMISD X0, X0
+	JPC     maxF64next6
+
+maxF64canon6:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxF64next6
+
+maxF64rare7:
+	MOVSD 56(DX)(DI*8), X0
+	JPS   maxF64nan7
+
+maxF64store7:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxF64next7
+
+maxF64nan7:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     maxF64seen7
+	UCOMISD X0, X0
+	JPC     maxF64store7
+	JMP     maxF64canon7
+
+maxF64seen7:
+	UCOMISD X0, X0
+	JPC     maxF64next7
+
+maxF64canon7:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxF64next7
+
+maxF64rare8:
+	MOVSD (DX)(DI*8), X0
+	JPS   maxF64nan8
+
+maxF64store8:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxF64next8
+
+maxF64nan8:
+	MOVQ    (AX)(R11*8), R8
+	CMPQ    R8, R9
+	JNE     maxF64seen8
+	UCOMISD X0, X0
+	JPC     maxF64store8
+	JMP     maxF64canon8
+
+maxF64seen8:
+	UCOMISD X0, X0
+	JPC     maxF64next8
+
+maxF64canon8:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxF64next8
+
+// func groupMaxStoreF64(acc []float64, x []float64, ids []uint32) int
+// Requires: SSE2
+TEXT ·groupMaxStoreF64(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	MOVQ $0x7ffc000000000000, R9
+	MOVQ $0x7ff8000000000000, R10
+	CMPQ DI, R8
+	JGE  maxstoreF64tail
+
+maxstoreF64loop:
+	MOVL    (SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF64bad0
+	MOVSD   (DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     maxstoreF64nan0
+	MAXSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+maxstoreF64next0:
+	MOVL    4(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF64bad1
+	MOVSD   8(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     maxstoreF64nan1
+	MAXSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+maxstoreF64next1:
+	MOVL    8(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF64bad2
+	MOVSD   16(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     maxstoreF64nan2
+	MAXSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+maxstoreF64next2:
+	MOVL    12(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF64bad3
+	MOVSD   24(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     maxstoreF64nan3
+	MAXSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+maxstoreF64next3:
+	MOVL    16(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF64bad4
+	MOVSD   32(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     maxstoreF64nan4
+	MAXSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+maxstoreF64next4:
+	MOVL    20(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF64bad5
+	MOVSD   40(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     maxstoreF64nan5
+	MAXSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+maxstoreF64next5:
+	MOVL    24(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF64bad6
+	MOVSD   48(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     maxstoreF64nan6
+	MAXSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+maxstoreF64next6:
+	MOVL    28(SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF64bad7
+	MOVSD   56(DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     maxstoreF64nan7
+	MAXSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+maxstoreF64next7:
+	ADDQ $0x08, DI
+	CMPQ DI, R8
+	JL   maxstoreF64loop
+
+maxstoreF64tail:
+	CMPQ    DI, BX
+	JGE     maxstoreF64done
+	MOVL    (SI)(DI*4), R11
+	CMPQ    R11, CX
+	JAE     maxstoreF64bad0
+	MOVSD   (DX)(DI*8), X0
+	MOVSD   (AX)(R11*8), X1
+	UCOMISD X1, X0
+	JPS     maxstoreF64nan8
+	MAXSD   X1, X0
+	MOVSD   X0, (AX)(R11*8)
+
+maxstoreF64next8:
+	INCQ DI
+	JMP  maxstoreF64tail
+
+maxstoreF64done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxstoreF64bad7:
+	INCQ DI
+
+maxstoreF64bad6:
+	INCQ DI
+
+maxstoreF64bad5:
+	INCQ DI
+
+maxstoreF64bad4:
+	INCQ DI
+
+maxstoreF64bad3:
+	INCQ DI
+
+maxstoreF64bad2:
+	INCQ DI
+
+maxstoreF64bad1:
+	INCQ DI
+
+maxstoreF64bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxstoreF64store0:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxstoreF64next0
+
+maxstoreF64nan0:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     maxstoreF64seen0
+	UCOMISD X0, X0
+	JPC     maxstoreF64store0
+	JMP     maxstoreF64canon0
+
+maxstoreF64seen0:
+	UCOMISD X0, X0
+	JPC     maxstoreF64next0
+
+maxstoreF64canon0:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxstoreF64next0
+
+maxstoreF64store1:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxstoreF64next1
+
+maxstoreF64nan1:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     maxstoreF64seen1
+	UCOMISD X0, X0
+	JPC     maxstoreF64store1
+	JMP     maxstoreF64canon1
+
+maxstoreF64seen1:
+	UCOMISD X0, X0
+	JPC     maxstoreF64next1
+
+maxstoreF64canon1:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxstoreF64next1
+
+maxstoreF64store2:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxstoreF64next2
+
+maxstoreF64nan2:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     maxstoreF64seen2
+	UCOMISD X0, X0
+	JPC     maxstoreF64store2
+	JMP     maxstoreF64canon2
+
+maxstoreF64seen2:
+	UCOMISD X0, X0
+	JPC     maxstoreF64next2
+
+maxstoreF64canon2:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxstoreF64next2
+
+maxstoreF64store3:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxstoreF64next3
+
+maxstoreF64nan3:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     maxstoreF64seen3
+	UCOMISD X0, X0
+	JPC     maxstoreF64store3
+	JMP     maxstoreF64canon3
+
+maxstoreF64seen3:
+	UCOMISD X0, X0
+	JPC     maxstoreF64next3
+
+maxstoreF64canon3:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxstoreF64next3
+
+maxstoreF64store4:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxstoreF64next4
+
+maxstoreF64nan4:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     maxstoreF64seen4
+	UCOMISD X0, X0
+	JPC     maxstoreF64store4
+	JMP     maxstoreF64canon4
+
+maxstoreF64seen4:
+	UCOMISD X0, X0
+	JPC     maxstoreF64next4
+
+maxstoreF64canon4:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxstoreF64next4
+
+maxstoreF64store5:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxstoreF64next5
+
+maxstoreF64nan5:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     maxstoreF64seen5
+	UCOMISD X0, X0
+	JPC     maxstoreF64store5
+	JMP     maxstoreF64canon5
+
+maxstoreF64seen5:
+	UCOMISD X0, X0
+	JPC     maxstoreF64next5
+
+maxstoreF64canon5:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxstoreF64next5
+
+maxstoreF64store6:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxstoreF64next6
+
+maxstoreF64nan6:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     maxstoreF64seen6
+	UCOMISD X0, X0
+	JPC     maxstoreF64store6
+	JMP     maxstoreF64canon6
+
+maxstoreF64seen6:
+	UCOMISD X0, X0
+	JPC     maxstoreF64next6
+
+maxstoreF64canon6:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxstoreF64next6
+
+maxstoreF64store7:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxstoreF64next7
+
+maxstoreF64nan7:
+	MOVQ    (AX)(R11*8), R12
+	CMPQ    R12, R9
+	JNE     maxstoreF64seen7
+	UCOMISD X0, X0
+	JPC     maxstoreF64store7
+	JMP     maxstoreF64canon7
+
+maxstoreF64seen7:
+	UCOMISD X0, X0
+	JPC     maxstoreF64next7
+
+maxstoreF64canon7:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxstoreF64next7
+
+maxstoreF64store8:
+	MOVSD X0, (AX)(R11*8)
+	JMP   maxstoreF64next8
+
+maxstoreF64nan8:
+	MOVQ    (AX)(R11*8), R8
+	CMPQ    R8, R9
+	JNE     maxstoreF64seen8
+	UCOMISD X0, X0
+	JPC     maxstoreF64store8
+	JMP     maxstoreF64canon8
+
+maxstoreF64seen8:
+	UCOMISD X0, X0
+	JPC     maxstoreF64next8
+
+maxstoreF64canon8:
+	MOVQ R10, (AX)(R11*8)
+	JMP  maxstoreF64next8
+
+// func groupMinI32(acc []int32, x []int32, ids []uint32) int
+TEXT ·groupMinI32(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	CMPQ DI, R8
+	JGE  minI32tail
+
+minI32loop:
+	MOVL (SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minI32bad0
+	MOVL (DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JLT  minI32rare0
+
+minI32next0:
+	MOVL 4(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minI32bad1
+	MOVL 4(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JLT  minI32rare1
+
+minI32next1:
+	MOVL 8(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minI32bad2
+	MOVL 8(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JLT  minI32rare2
+
+minI32next2:
+	MOVL 12(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minI32bad3
+	MOVL 12(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JLT  minI32rare3
+
+minI32next3:
+	MOVL 16(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minI32bad4
+	MOVL 16(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JLT  minI32rare4
+
+minI32next4:
+	MOVL 20(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minI32bad5
+	MOVL 20(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JLT  minI32rare5
+
+minI32next5:
+	MOVL 24(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minI32bad6
+	MOVL 24(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JLT  minI32rare6
+
+minI32next6:
+	MOVL 28(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minI32bad7
+	MOVL 28(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JLT  minI32rare7
+
+minI32next7:
+	ADDQ $0x08, DI
+	CMPQ DI, R8
+	JL   minI32loop
+
+minI32tail:
+	CMPQ DI, BX
+	JGE  minI32done
+	MOVL (SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minI32bad0
+	MOVL (DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JLT  minI32rare8
+
+minI32next8:
+	INCQ DI
+	JMP  minI32tail
+
+minI32done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minI32bad7:
+	INCQ DI
+
+minI32bad6:
+	INCQ DI
+
+minI32bad5:
+	INCQ DI
+
+minI32bad4:
+	INCQ DI
+
+minI32bad3:
+	INCQ DI
+
+minI32bad2:
+	INCQ DI
+
+minI32bad1:
+	INCQ DI
+
+minI32bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minI32rare0:
+	MOVL R10, (AX)(R9*4)
+	JMP  minI32next0
+
+minI32rare1:
+	MOVL R10, (AX)(R9*4)
+	JMP  minI32next1
+
+minI32rare2:
+	MOVL R10, (AX)(R9*4)
+	JMP  minI32next2
+
+minI32rare3:
+	MOVL R10, (AX)(R9*4)
+	JMP  minI32next3
+
+minI32rare4:
+	MOVL R10, (AX)(R9*4)
+	JMP  minI32next4
+
+minI32rare5:
+	MOVL R10, (AX)(R9*4)
+	JMP  minI32next5
+
+minI32rare6:
+	MOVL R10, (AX)(R9*4)
+	JMP  minI32next6
+
+minI32rare7:
+	MOVL R10, (AX)(R9*4)
+	JMP  minI32next7
+
+minI32rare8:
+	MOVL R10, (AX)(R9*4)
+	JMP  minI32next8
+
+// func groupMinStoreI32(acc []int32, x []int32, ids []uint32) int
+// Requires: CMOV
+TEXT ·groupMinStoreI32(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	CMPQ DI, R8
+	JGE  minstoreI32tail
+
+minstoreI32loop:
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI32bad0
+	MOVL    (DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLLT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    4(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI32bad1
+	MOVL    4(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLLT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    8(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI32bad2
+	MOVL    8(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLLT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    12(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI32bad3
+	MOVL    12(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLLT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    16(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI32bad4
+	MOVL    16(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLLT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    20(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI32bad5
+	MOVL    20(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLLT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    24(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI32bad6
+	MOVL    24(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLLT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    28(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI32bad7
+	MOVL    28(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLLT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	ADDQ    $0x08, DI
+	CMPQ    DI, R8
+	JL      minstoreI32loop
+
+minstoreI32tail:
+	CMPQ    DI, BX
+	JGE     minstoreI32done
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI32bad0
+	MOVL    (DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R8
+	CMPL    R10, R8
+	CMOVLLT R10, R8
+	MOVL    R8, (AX)(R9*4)
+	INCQ    DI
+	JMP     minstoreI32tail
+
+minstoreI32done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minstoreI32bad7:
+	INCQ DI
+
+minstoreI32bad6:
+	INCQ DI
+
+minstoreI32bad5:
+	INCQ DI
+
+minstoreI32bad4:
+	INCQ DI
+
+minstoreI32bad3:
+	INCQ DI
+
+minstoreI32bad2:
+	INCQ DI
+
+minstoreI32bad1:
+	INCQ DI
+
+minstoreI32bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+// func groupMaxI32(acc []int32, x []int32, ids []uint32) int
+TEXT ·groupMaxI32(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	CMPQ DI, R8
+	JGE  maxI32tail
+
+maxI32loop:
+	MOVL (SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxI32bad0
+	MOVL (DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JGT  maxI32rare0
+
+maxI32next0:
+	MOVL 4(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxI32bad1
+	MOVL 4(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JGT  maxI32rare1
+
+maxI32next1:
+	MOVL 8(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxI32bad2
+	MOVL 8(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JGT  maxI32rare2
+
+maxI32next2:
+	MOVL 12(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxI32bad3
+	MOVL 12(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JGT  maxI32rare3
+
+maxI32next3:
+	MOVL 16(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxI32bad4
+	MOVL 16(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JGT  maxI32rare4
+
+maxI32next4:
+	MOVL 20(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxI32bad5
+	MOVL 20(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JGT  maxI32rare5
+
+maxI32next5:
+	MOVL 24(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxI32bad6
+	MOVL 24(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JGT  maxI32rare6
+
+maxI32next6:
+	MOVL 28(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxI32bad7
+	MOVL 28(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JGT  maxI32rare7
+
+maxI32next7:
+	ADDQ $0x08, DI
+	CMPQ DI, R8
+	JL   maxI32loop
+
+maxI32tail:
+	CMPQ DI, BX
+	JGE  maxI32done
+	MOVL (SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxI32bad0
+	MOVL (DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JGT  maxI32rare8
+
+maxI32next8:
+	INCQ DI
+	JMP  maxI32tail
+
+maxI32done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxI32bad7:
+	INCQ DI
+
+maxI32bad6:
+	INCQ DI
+
+maxI32bad5:
+	INCQ DI
+
+maxI32bad4:
+	INCQ DI
+
+maxI32bad3:
+	INCQ DI
+
+maxI32bad2:
+	INCQ DI
+
+maxI32bad1:
+	INCQ DI
+
+maxI32bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxI32rare0:
+	MOVL R10, (AX)(R9*4)
+	JMP  maxI32next0
+
+maxI32rare1:
+	MOVL R10, (AX)(R9*4)
+	JMP  maxI32next1
+
+maxI32rare2:
+	MOVL R10, (AX)(R9*4)
+	JMP  maxI32next2
+
+maxI32rare3:
+	MOVL R10, (AX)(R9*4)
+	JMP  maxI32next3
+
+maxI32rare4:
+	MOVL R10, (AX)(R9*4)
+	JMP  maxI32next4
+
+maxI32rare5:
+	MOVL R10, (AX)(R9*4)
+	JMP  maxI32next5
+
+maxI32rare6:
+	MOVL R10, (AX)(R9*4)
+	JMP  maxI32next6
+
+maxI32rare7:
+	MOVL R10, (AX)(R9*4)
+	JMP  maxI32next7
+
+maxI32rare8:
+	MOVL R10, (AX)(R9*4)
+	JMP  maxI32next8
+
+// func groupMaxStoreI32(acc []int32, x []int32, ids []uint32) int
+// Requires: CMOV
+TEXT ·groupMaxStoreI32(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	CMPQ DI, R8
+	JGE  maxstoreI32tail
+
+maxstoreI32loop:
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI32bad0
+	MOVL    (DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLGT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    4(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI32bad1
+	MOVL    4(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLGT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    8(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI32bad2
+	MOVL    8(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLGT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    12(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI32bad3
+	MOVL    12(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLGT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    16(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI32bad4
+	MOVL    16(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLGT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    20(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI32bad5
+	MOVL    20(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLGT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    24(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI32bad6
+	MOVL    24(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLGT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    28(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI32bad7
+	MOVL    28(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLGT R10, R11
+	MOVL    R11, (AX)(R9*4)
+	ADDQ    $0x08, DI
+	CMPQ    DI, R8
+	JL      maxstoreI32loop
+
+maxstoreI32tail:
+	CMPQ    DI, BX
+	JGE     maxstoreI32done
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI32bad0
+	MOVL    (DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R8
+	CMPL    R10, R8
+	CMOVLGT R10, R8
+	MOVL    R8, (AX)(R9*4)
+	INCQ    DI
+	JMP     maxstoreI32tail
+
+maxstoreI32done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxstoreI32bad7:
+	INCQ DI
+
+maxstoreI32bad6:
+	INCQ DI
+
+maxstoreI32bad5:
+	INCQ DI
+
+maxstoreI32bad4:
+	INCQ DI
+
+maxstoreI32bad3:
+	INCQ DI
+
+maxstoreI32bad2:
+	INCQ DI
+
+maxstoreI32bad1:
+	INCQ DI
+
+maxstoreI32bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+// func groupMinI64(acc []int64, x []int64, ids []uint32) int
+TEXT ·groupMinI64(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	CMPQ DI, R8
+	JGE  minI64tail
+
+minI64loop:
+	MOVL (SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minI64bad0
+	MOVQ (DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JLT  minI64rare0
+
+minI64next0:
+	MOVL 4(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minI64bad1
+	MOVQ 8(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JLT  minI64rare1
+
+minI64next1:
+	MOVL 8(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minI64bad2
+	MOVQ 16(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JLT  minI64rare2
+
+minI64next2:
+	MOVL 12(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minI64bad3
+	MOVQ 24(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JLT  minI64rare3
+
+minI64next3:
+	MOVL 16(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minI64bad4
+	MOVQ 32(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JLT  minI64rare4
+
+minI64next4:
+	MOVL 20(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minI64bad5
+	MOVQ 40(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JLT  minI64rare5
+
+minI64next5:
+	MOVL 24(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minI64bad6
+	MOVQ 48(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JLT  minI64rare6
+
+minI64next6:
+	MOVL 28(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minI64bad7
+	MOVQ 56(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JLT  minI64rare7
+
+minI64next7:
+	ADDQ $0x08, DI
+	CMPQ DI, R8
+	JL   minI64loop
+
+minI64tail:
+	CMPQ DI, BX
+	JGE  minI64done
+	MOVL (SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minI64bad0
+	MOVQ (DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JLT  minI64rare8
+
+minI64next8:
+	INCQ DI
+	JMP  minI64tail
+
+minI64done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minI64bad7:
+	INCQ DI
+
+minI64bad6:
+	INCQ DI
+
+minI64bad5:
+	INCQ DI
+
+minI64bad4:
+	INCQ DI
+
+minI64bad3:
+	INCQ DI
+
+minI64bad2:
+	INCQ DI
+
+minI64bad1:
+	INCQ DI
+
+minI64bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minI64rare0:
+	MOVQ R10, (AX)(R9*8)
+	JMP  minI64next0
+
+minI64rare1:
+	MOVQ R10, (AX)(R9*8)
+	JMP  minI64next1
+
+minI64rare2:
+	MOVQ R10, (AX)(R9*8)
+	JMP  minI64next2
+
+minI64rare3:
+	MOVQ R10, (AX)(R9*8)
+	JMP  minI64next3
+
+minI64rare4:
+	MOVQ R10, (AX)(R9*8)
+	JMP  minI64next4
+
+minI64rare5:
+	MOVQ R10, (AX)(R9*8)
+	JMP  minI64next5
+
+minI64rare6:
+	MOVQ R10, (AX)(R9*8)
+	JMP  minI64next6
+
+minI64rare7:
+	MOVQ R10, (AX)(R9*8)
+	JMP  minI64next7
+
+minI64rare8:
+	MOVQ R10, (AX)(R9*8)
+	JMP  minI64next8
+
+// func groupMinStoreI64(acc []int64, x []int64, ids []uint32) int
+// Requires: CMOV
+TEXT ·groupMinStoreI64(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	CMPQ DI, R8
+	JGE  minstoreI64tail
+
+minstoreI64loop:
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI64bad0
+	MOVQ    (DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQLT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    4(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI64bad1
+	MOVQ    8(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQLT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    8(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI64bad2
+	MOVQ    16(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQLT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    12(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI64bad3
+	MOVQ    24(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQLT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    16(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI64bad4
+	MOVQ    32(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQLT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    20(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI64bad5
+	MOVQ    40(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQLT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    24(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI64bad6
+	MOVQ    48(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQLT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    28(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI64bad7
+	MOVQ    56(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQLT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	ADDQ    $0x08, DI
+	CMPQ    DI, R8
+	JL      minstoreI64loop
+
+minstoreI64tail:
+	CMPQ    DI, BX
+	JGE     minstoreI64done
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreI64bad0
+	MOVQ    (DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R8
+	CMPQ    R10, R8
+	CMOVQLT R10, R8
+	MOVQ    R8, (AX)(R9*8)
+	INCQ    DI
+	JMP     minstoreI64tail
+
+minstoreI64done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minstoreI64bad7:
+	INCQ DI
+
+minstoreI64bad6:
+	INCQ DI
+
+minstoreI64bad5:
+	INCQ DI
+
+minstoreI64bad4:
+	INCQ DI
+
+minstoreI64bad3:
+	INCQ DI
+
+minstoreI64bad2:
+	INCQ DI
+
+minstoreI64bad1:
+	INCQ DI
+
+minstoreI64bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+// func groupMaxI64(acc []int64, x []int64, ids []uint32) int
+TEXT ·groupMaxI64(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	CMPQ DI, R8
+	JGE  maxI64tail
+
+maxI64loop:
+	MOVL (SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxI64bad0
+	MOVQ (DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JGT  maxI64rare0
+
+maxI64next0:
+	MOVL 4(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxI64bad1
+	MOVQ 8(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JGT  maxI64rare1
+
+maxI64next1:
+	MOVL 8(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxI64bad2
+	MOVQ 16(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JGT  maxI64rare2
+
+maxI64next2:
+	MOVL 12(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxI64bad3
+	MOVQ 24(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JGT  maxI64rare3
+
+maxI64next3:
+	MOVL 16(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxI64bad4
+	MOVQ 32(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JGT  maxI64rare4
+
+maxI64next4:
+	MOVL 20(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxI64bad5
+	MOVQ 40(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JGT  maxI64rare5
+
+maxI64next5:
+	MOVL 24(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxI64bad6
+	MOVQ 48(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JGT  maxI64rare6
+
+maxI64next6:
+	MOVL 28(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxI64bad7
+	MOVQ 56(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JGT  maxI64rare7
+
+maxI64next7:
+	ADDQ $0x08, DI
+	CMPQ DI, R8
+	JL   maxI64loop
+
+maxI64tail:
+	CMPQ DI, BX
+	JGE  maxI64done
+	MOVL (SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxI64bad0
+	MOVQ (DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JGT  maxI64rare8
+
+maxI64next8:
+	INCQ DI
+	JMP  maxI64tail
+
+maxI64done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxI64bad7:
+	INCQ DI
+
+maxI64bad6:
+	INCQ DI
+
+maxI64bad5:
+	INCQ DI
+
+maxI64bad4:
+	INCQ DI
+
+maxI64bad3:
+	INCQ DI
+
+maxI64bad2:
+	INCQ DI
+
+maxI64bad1:
+	INCQ DI
+
+maxI64bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxI64rare0:
+	MOVQ R10, (AX)(R9*8)
+	JMP  maxI64next0
+
+maxI64rare1:
+	MOVQ R10, (AX)(R9*8)
+	JMP  maxI64next1
+
+maxI64rare2:
+	MOVQ R10, (AX)(R9*8)
+	JMP  maxI64next2
+
+maxI64rare3:
+	MOVQ R10, (AX)(R9*8)
+	JMP  maxI64next3
+
+maxI64rare4:
+	MOVQ R10, (AX)(R9*8)
+	JMP  maxI64next4
+
+maxI64rare5:
+	MOVQ R10, (AX)(R9*8)
+	JMP  maxI64next5
+
+maxI64rare6:
+	MOVQ R10, (AX)(R9*8)
+	JMP  maxI64next6
+
+maxI64rare7:
+	MOVQ R10, (AX)(R9*8)
+	JMP  maxI64next7
+
+maxI64rare8:
+	MOVQ R10, (AX)(R9*8)
+	JMP  maxI64next8
+
+// func groupMaxStoreI64(acc []int64, x []int64, ids []uint32) int
+// Requires: CMOV
+TEXT ·groupMaxStoreI64(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	CMPQ DI, R8
+	JGE  maxstoreI64tail
+
+maxstoreI64loop:
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI64bad0
+	MOVQ    (DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQGT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    4(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI64bad1
+	MOVQ    8(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQGT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    8(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI64bad2
+	MOVQ    16(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQGT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    12(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI64bad3
+	MOVQ    24(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQGT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    16(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI64bad4
+	MOVQ    32(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQGT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    20(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI64bad5
+	MOVQ    40(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQGT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    24(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI64bad6
+	MOVQ    48(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQGT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    28(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI64bad7
+	MOVQ    56(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQGT R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	ADDQ    $0x08, DI
+	CMPQ    DI, R8
+	JL      maxstoreI64loop
+
+maxstoreI64tail:
+	CMPQ    DI, BX
+	JGE     maxstoreI64done
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreI64bad0
+	MOVQ    (DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R8
+	CMPQ    R10, R8
+	CMOVQGT R10, R8
+	MOVQ    R8, (AX)(R9*8)
+	INCQ    DI
+	JMP     maxstoreI64tail
+
+maxstoreI64done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxstoreI64bad7:
+	INCQ DI
+
+maxstoreI64bad6:
+	INCQ DI
+
+maxstoreI64bad5:
+	INCQ DI
+
+maxstoreI64bad4:
+	INCQ DI
+
+maxstoreI64bad3:
+	INCQ DI
+
+maxstoreI64bad2:
+	INCQ DI
+
+maxstoreI64bad1:
+	INCQ DI
+
+maxstoreI64bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+// func groupMinU32(acc []uint32, x []uint32, ids []uint32) int
+TEXT ·groupMinU32(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	CMPQ DI, R8
+	JGE  minU32tail
+
+minU32loop:
+	MOVL (SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minU32bad0
+	MOVL (DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JCS  minU32rare0
+
+minU32next0:
+	MOVL 4(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minU32bad1
+	MOVL 4(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JCS  minU32rare1
+
+minU32next1:
+	MOVL 8(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minU32bad2
+	MOVL 8(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JCS  minU32rare2
+
+minU32next2:
+	MOVL 12(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minU32bad3
+	MOVL 12(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JCS  minU32rare3
+
+minU32next3:
+	MOVL 16(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minU32bad4
+	MOVL 16(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JCS  minU32rare4
+
+minU32next4:
+	MOVL 20(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minU32bad5
+	MOVL 20(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JCS  minU32rare5
+
+minU32next5:
+	MOVL 24(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minU32bad6
+	MOVL 24(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JCS  minU32rare6
+
+minU32next6:
+	MOVL 28(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minU32bad7
+	MOVL 28(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JCS  minU32rare7
+
+minU32next7:
+	ADDQ $0x08, DI
+	CMPQ DI, R8
+	JL   minU32loop
+
+minU32tail:
+	CMPQ DI, BX
+	JGE  minU32done
+	MOVL (SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minU32bad0
+	MOVL (DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JCS  minU32rare8
+
+minU32next8:
+	INCQ DI
+	JMP  minU32tail
+
+minU32done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minU32bad7:
+	INCQ DI
+
+minU32bad6:
+	INCQ DI
+
+minU32bad5:
+	INCQ DI
+
+minU32bad4:
+	INCQ DI
+
+minU32bad3:
+	INCQ DI
+
+minU32bad2:
+	INCQ DI
+
+minU32bad1:
+	INCQ DI
+
+minU32bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minU32rare0:
+	MOVL R10, (AX)(R9*4)
+	JMP  minU32next0
+
+minU32rare1:
+	MOVL R10, (AX)(R9*4)
+	JMP  minU32next1
+
+minU32rare2:
+	MOVL R10, (AX)(R9*4)
+	JMP  minU32next2
+
+minU32rare3:
+	MOVL R10, (AX)(R9*4)
+	JMP  minU32next3
+
+minU32rare4:
+	MOVL R10, (AX)(R9*4)
+	JMP  minU32next4
+
+minU32rare5:
+	MOVL R10, (AX)(R9*4)
+	JMP  minU32next5
+
+minU32rare6:
+	MOVL R10, (AX)(R9*4)
+	JMP  minU32next6
+
+minU32rare7:
+	MOVL R10, (AX)(R9*4)
+	JMP  minU32next7
+
+minU32rare8:
+	MOVL R10, (AX)(R9*4)
+	JMP  minU32next8
+
+// func groupMinStoreU32(acc []uint32, x []uint32, ids []uint32) int
+// Requires: CMOV
+TEXT ·groupMinStoreU32(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	CMPQ DI, R8
+	JGE  minstoreU32tail
+
+minstoreU32loop:
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU32bad0
+	MOVL    (DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLCS R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    4(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU32bad1
+	MOVL    4(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLCS R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    8(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU32bad2
+	MOVL    8(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLCS R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    12(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU32bad3
+	MOVL    12(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLCS R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    16(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU32bad4
+	MOVL    16(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLCS R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    20(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU32bad5
+	MOVL    20(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLCS R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    24(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU32bad6
+	MOVL    24(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLCS R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    28(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU32bad7
+	MOVL    28(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLCS R10, R11
+	MOVL    R11, (AX)(R9*4)
+	ADDQ    $0x08, DI
+	CMPQ    DI, R8
+	JL      minstoreU32loop
+
+minstoreU32tail:
+	CMPQ    DI, BX
+	JGE     minstoreU32done
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU32bad0
+	MOVL    (DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R8
+	CMPL    R10, R8
+	CMOVLCS R10, R8
+	MOVL    R8, (AX)(R9*4)
+	INCQ    DI
+	JMP     minstoreU32tail
+
+minstoreU32done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minstoreU32bad7:
+	INCQ DI
+
+minstoreU32bad6:
+	INCQ DI
+
+minstoreU32bad5:
+	INCQ DI
+
+minstoreU32bad4:
+	INCQ DI
+
+minstoreU32bad3:
+	INCQ DI
+
+minstoreU32bad2:
+	INCQ DI
+
+minstoreU32bad1:
+	INCQ DI
+
+minstoreU32bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+// func groupMaxU32(acc []uint32, x []uint32, ids []uint32) int
+TEXT ·groupMaxU32(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	CMPQ DI, R8
+	JGE  maxU32tail
+
+maxU32loop:
+	MOVL (SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxU32bad0
+	MOVL (DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JHI  maxU32rare0
+
+maxU32next0:
+	MOVL 4(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxU32bad1
+	MOVL 4(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JHI  maxU32rare1
+
+maxU32next1:
+	MOVL 8(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxU32bad2
+	MOVL 8(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JHI  maxU32rare2
+
+maxU32next2:
+	MOVL 12(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxU32bad3
+	MOVL 12(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JHI  maxU32rare3
+
+maxU32next3:
+	MOVL 16(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxU32bad4
+	MOVL 16(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JHI  maxU32rare4
+
+maxU32next4:
+	MOVL 20(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxU32bad5
+	MOVL 20(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JHI  maxU32rare5
+
+maxU32next5:
+	MOVL 24(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxU32bad6
+	MOVL 24(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JHI  maxU32rare6
+
+maxU32next6:
+	MOVL 28(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxU32bad7
+	MOVL 28(DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JHI  maxU32rare7
+
+maxU32next7:
+	ADDQ $0x08, DI
+	CMPQ DI, R8
+	JL   maxU32loop
+
+maxU32tail:
+	CMPQ DI, BX
+	JGE  maxU32done
+	MOVL (SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxU32bad0
+	MOVL (DX)(DI*4), R10
+	CMPL R10, (AX)(R9*4)
+	JHI  maxU32rare8
+
+maxU32next8:
+	INCQ DI
+	JMP  maxU32tail
+
+maxU32done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxU32bad7:
+	INCQ DI
+
+maxU32bad6:
+	INCQ DI
+
+maxU32bad5:
+	INCQ DI
+
+maxU32bad4:
+	INCQ DI
+
+maxU32bad3:
+	INCQ DI
+
+maxU32bad2:
+	INCQ DI
+
+maxU32bad1:
+	INCQ DI
+
+maxU32bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxU32rare0:
+	MOVL R10, (AX)(R9*4)
+	JMP  maxU32next0
+
+maxU32rare1:
+	MOVL R10, (AX)(R9*4)
+	JMP  maxU32next1
+
+maxU32rare2:
+	MOVL R10, (AX)(R9*4)
+	JMP  maxU32next2
+
+maxU32rare3:
+	MOVL R10, (AX)(R9*4)
+	JMP  maxU32next3
+
+maxU32rare4:
+	MOVL R10, (AX)(R9*4)
+	JMP  maxU32next4
+
+maxU32rare5:
+	MOVL R10, (AX)(R9*4)
+	JMP  maxU32next5
+
+maxU32rare6:
+	MOVL R10, (AX)(R9*4)
+	JMP  maxU32next6
+
+maxU32rare7:
+	MOVL R10, (AX)(R9*4)
+	JMP  maxU32next7
+
+maxU32rare8:
+	MOVL R10, (AX)(R9*4)
+	JMP  maxU32next8
+
+// func groupMaxStoreU32(acc []uint32, x []uint32, ids []uint32) int
+// Requires: CMOV
+TEXT ·groupMaxStoreU32(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	CMPQ DI, R8
+	JGE  maxstoreU32tail
+
+maxstoreU32loop:
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU32bad0
+	MOVL    (DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLHI R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    4(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU32bad1
+	MOVL    4(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLHI R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    8(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU32bad2
+	MOVL    8(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLHI R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    12(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU32bad3
+	MOVL    12(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLHI R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    16(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU32bad4
+	MOVL    16(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLHI R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    20(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU32bad5
+	MOVL    20(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLHI R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    24(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU32bad6
+	MOVL    24(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLHI R10, R11
+	MOVL    R11, (AX)(R9*4)
+	MOVL    28(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU32bad7
+	MOVL    28(DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R11
+	CMPL    R10, R11
+	CMOVLHI R10, R11
+	MOVL    R11, (AX)(R9*4)
+	ADDQ    $0x08, DI
+	CMPQ    DI, R8
+	JL      maxstoreU32loop
+
+maxstoreU32tail:
+	CMPQ    DI, BX
+	JGE     maxstoreU32done
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU32bad0
+	MOVL    (DX)(DI*4), R10
+	MOVL    (AX)(R9*4), R8
+	CMPL    R10, R8
+	CMOVLHI R10, R8
+	MOVL    R8, (AX)(R9*4)
+	INCQ    DI
+	JMP     maxstoreU32tail
+
+maxstoreU32done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxstoreU32bad7:
+	INCQ DI
+
+maxstoreU32bad6:
+	INCQ DI
+
+maxstoreU32bad5:
+	INCQ DI
+
+maxstoreU32bad4:
+	INCQ DI
+
+maxstoreU32bad3:
+	INCQ DI
+
+maxstoreU32bad2:
+	INCQ DI
+
+maxstoreU32bad1:
+	INCQ DI
+
+maxstoreU32bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+// func groupMinU64(acc []uint64, x []uint64, ids []uint32) int
+TEXT ·groupMinU64(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	CMPQ DI, R8
+	JGE  minU64tail
+
+minU64loop:
+	MOVL (SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minU64bad0
+	MOVQ (DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JCS  minU64rare0
+
+minU64next0:
+	MOVL 4(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minU64bad1
+	MOVQ 8(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JCS  minU64rare1
+
+minU64next1:
+	MOVL 8(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minU64bad2
+	MOVQ 16(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JCS  minU64rare2
+
+minU64next2:
+	MOVL 12(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minU64bad3
+	MOVQ 24(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JCS  minU64rare3
+
+minU64next3:
+	MOVL 16(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minU64bad4
+	MOVQ 32(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JCS  minU64rare4
+
+minU64next4:
+	MOVL 20(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minU64bad5
+	MOVQ 40(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JCS  minU64rare5
+
+minU64next5:
+	MOVL 24(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minU64bad6
+	MOVQ 48(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JCS  minU64rare6
+
+minU64next6:
+	MOVL 28(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minU64bad7
+	MOVQ 56(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JCS  minU64rare7
+
+minU64next7:
+	ADDQ $0x08, DI
+	CMPQ DI, R8
+	JL   minU64loop
+
+minU64tail:
+	CMPQ DI, BX
+	JGE  minU64done
+	MOVL (SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  minU64bad0
+	MOVQ (DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JCS  minU64rare8
+
+minU64next8:
+	INCQ DI
+	JMP  minU64tail
+
+minU64done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minU64bad7:
+	INCQ DI
+
+minU64bad6:
+	INCQ DI
+
+minU64bad5:
+	INCQ DI
+
+minU64bad4:
+	INCQ DI
+
+minU64bad3:
+	INCQ DI
+
+minU64bad2:
+	INCQ DI
+
+minU64bad1:
+	INCQ DI
+
+minU64bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minU64rare0:
+	MOVQ R10, (AX)(R9*8)
+	JMP  minU64next0
+
+minU64rare1:
+	MOVQ R10, (AX)(R9*8)
+	JMP  minU64next1
+
+minU64rare2:
+	MOVQ R10, (AX)(R9*8)
+	JMP  minU64next2
+
+minU64rare3:
+	MOVQ R10, (AX)(R9*8)
+	JMP  minU64next3
+
+minU64rare4:
+	MOVQ R10, (AX)(R9*8)
+	JMP  minU64next4
+
+minU64rare5:
+	MOVQ R10, (AX)(R9*8)
+	JMP  minU64next5
+
+minU64rare6:
+	MOVQ R10, (AX)(R9*8)
+	JMP  minU64next6
+
+minU64rare7:
+	MOVQ R10, (AX)(R9*8)
+	JMP  minU64next7
+
+minU64rare8:
+	MOVQ R10, (AX)(R9*8)
+	JMP  minU64next8
+
+// func groupMinStoreU64(acc []uint64, x []uint64, ids []uint32) int
+// Requires: CMOV
+TEXT ·groupMinStoreU64(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	CMPQ DI, R8
+	JGE  minstoreU64tail
+
+minstoreU64loop:
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU64bad0
+	MOVQ    (DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQCS R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    4(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU64bad1
+	MOVQ    8(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQCS R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    8(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU64bad2
+	MOVQ    16(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQCS R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    12(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU64bad3
+	MOVQ    24(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQCS R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    16(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU64bad4
+	MOVQ    32(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQCS R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    20(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU64bad5
+	MOVQ    40(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQCS R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    24(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU64bad6
+	MOVQ    48(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQCS R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    28(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU64bad7
+	MOVQ    56(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQCS R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	ADDQ    $0x08, DI
+	CMPQ    DI, R8
+	JL      minstoreU64loop
+
+minstoreU64tail:
+	CMPQ    DI, BX
+	JGE     minstoreU64done
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     minstoreU64bad0
+	MOVQ    (DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R8
+	CMPQ    R10, R8
+	CMOVQCS R10, R8
+	MOVQ    R8, (AX)(R9*8)
+	INCQ    DI
+	JMP     minstoreU64tail
+
+minstoreU64done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+minstoreU64bad7:
+	INCQ DI
+
+minstoreU64bad6:
+	INCQ DI
+
+minstoreU64bad5:
+	INCQ DI
+
+minstoreU64bad4:
+	INCQ DI
+
+minstoreU64bad3:
+	INCQ DI
+
+minstoreU64bad2:
+	INCQ DI
+
+minstoreU64bad1:
+	INCQ DI
+
+minstoreU64bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+// func groupMaxU64(acc []uint64, x []uint64, ids []uint32) int
+TEXT ·groupMaxU64(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	CMPQ DI, R8
+	JGE  maxU64tail
+
+maxU64loop:
+	MOVL (SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxU64bad0
+	MOVQ (DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JHI  maxU64rare0
+
+maxU64next0:
+	MOVL 4(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxU64bad1
+	MOVQ 8(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JHI  maxU64rare1
+
+maxU64next1:
+	MOVL 8(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxU64bad2
+	MOVQ 16(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JHI  maxU64rare2
+
+maxU64next2:
+	MOVL 12(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxU64bad3
+	MOVQ 24(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JHI  maxU64rare3
+
+maxU64next3:
+	MOVL 16(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxU64bad4
+	MOVQ 32(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JHI  maxU64rare4
+
+maxU64next4:
+	MOVL 20(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxU64bad5
+	MOVQ 40(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JHI  maxU64rare5
+
+maxU64next5:
+	MOVL 24(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxU64bad6
+	MOVQ 48(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JHI  maxU64rare6
+
+maxU64next6:
+	MOVL 28(SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxU64bad7
+	MOVQ 56(DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JHI  maxU64rare7
+
+maxU64next7:
+	ADDQ $0x08, DI
+	CMPQ DI, R8
+	JL   maxU64loop
+
+maxU64tail:
+	CMPQ DI, BX
+	JGE  maxU64done
+	MOVL (SI)(DI*4), R9
+	CMPQ R9, CX
+	JAE  maxU64bad0
+	MOVQ (DX)(DI*8), R10
+	CMPQ R10, (AX)(R9*8)
+	JHI  maxU64rare8
+
+maxU64next8:
+	INCQ DI
+	JMP  maxU64tail
+
+maxU64done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxU64bad7:
+	INCQ DI
+
+maxU64bad6:
+	INCQ DI
+
+maxU64bad5:
+	INCQ DI
+
+maxU64bad4:
+	INCQ DI
+
+maxU64bad3:
+	INCQ DI
+
+maxU64bad2:
+	INCQ DI
+
+maxU64bad1:
+	INCQ DI
+
+maxU64bad0:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxU64rare0:
+	MOVQ R10, (AX)(R9*8)
+	JMP  maxU64next0
+
+maxU64rare1:
+	MOVQ R10, (AX)(R9*8)
+	JMP  maxU64next1
+
+maxU64rare2:
+	MOVQ R10, (AX)(R9*8)
+	JMP  maxU64next2
+
+maxU64rare3:
+	MOVQ R10, (AX)(R9*8)
+	JMP  maxU64next3
+
+maxU64rare4:
+	MOVQ R10, (AX)(R9*8)
+	JMP  maxU64next4
+
+maxU64rare5:
+	MOVQ R10, (AX)(R9*8)
+	JMP  maxU64next5
+
+maxU64rare6:
+	MOVQ R10, (AX)(R9*8)
+	JMP  maxU64next6
+
+maxU64rare7:
+	MOVQ R10, (AX)(R9*8)
+	JMP  maxU64next7
+
+maxU64rare8:
+	MOVQ R10, (AX)(R9*8)
+	JMP  maxU64next8
+
+// func groupMaxStoreU64(acc []uint64, x []uint64, ids []uint32) int
+// Requires: CMOV
+TEXT ·groupMaxStoreU64(SB), NOSPLIT, $0-80
+	MOVQ acc_base+0(FP), AX
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ x_len+32(FP), BX
+	MOVQ ids_base+48(FP), SI
+	XORQ DI, DI
+	MOVQ BX, R8
+	ANDQ $-8, R8
+	CMPQ DI, R8
+	JGE  maxstoreU64tail
+
+maxstoreU64loop:
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU64bad0
+	MOVQ    (DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQHI R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    4(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU64bad1
+	MOVQ    8(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQHI R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    8(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU64bad2
+	MOVQ    16(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQHI R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    12(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU64bad3
+	MOVQ    24(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQHI R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    16(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU64bad4
+	MOVQ    32(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQHI R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    20(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU64bad5
+	MOVQ    40(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQHI R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    24(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU64bad6
+	MOVQ    48(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQHI R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	MOVL    28(SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU64bad7
+	MOVQ    56(DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R11
+	CMPQ    R10, R11
+	CMOVQHI R10, R11
+	MOVQ    R11, (AX)(R9*8)
+	ADDQ    $0x08, DI
+	CMPQ    DI, R8
+	JL      maxstoreU64loop
+
+maxstoreU64tail:
+	CMPQ    DI, BX
+	JGE     maxstoreU64done
+	MOVL    (SI)(DI*4), R9
+	CMPQ    R9, CX
+	JAE     maxstoreU64bad0
+	MOVQ    (DX)(DI*8), R10
+	MOVQ    (AX)(R9*8), R8
+	CMPQ    R10, R8
+	CMOVQHI R10, R8
+	MOVQ    R8, (AX)(R9*8)
+	INCQ    DI
+	JMP     maxstoreU64tail
+
+maxstoreU64done:
+	MOVQ DI, ret+72(FP)
+	RET
+
+maxstoreU64bad7:
+	INCQ DI
+
+maxstoreU64bad6:
+	INCQ DI
+
+maxstoreU64bad5:
+	INCQ DI
+
+maxstoreU64bad4:
+	INCQ DI
+
+maxstoreU64bad3:
+	INCQ DI
+
+maxstoreU64bad2:
+	INCQ DI
+
+maxstoreU64bad1:
+	INCQ DI
+
+maxstoreU64bad0:
+	MOVQ DI, ret+72(FP)
+	RET

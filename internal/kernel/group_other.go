@@ -2,7 +2,11 @@
 
 package kernel
 
-import "golang.org/x/exp/constraints"
+import (
+	"golang.org/x/exp/constraints"
+
+	"github.com/quiverlabs/quiver/internal/num"
+)
 
 // groupAddDense is GroupAddInt64 for a dense batch.
 func groupAddDense[T constraints.Integer](acc []int64, x []T, ids []uint32) (int, bool) {
@@ -21,3 +25,9 @@ func GroupCountDense(count []int, ids []uint32) int {
 	}
 	return len(ids)
 }
+
+// groupMinAsm: no min-only kernel in assembly here.
+func groupMinAsm[T num.Number](acc, x []T, ids []uint32) (int, bool) { return 0, false }
+
+// groupMaxAsm: no max-only kernel in assembly here.
+func groupMaxAsm[T num.Number](acc, x []T, ids []uint32) (int, bool) { return 0, false }

@@ -16,3 +16,159 @@ func groupAddInt64(acc []int64, x []int64, ids []uint32) (n int, overflow bool)
 //
 //go:noescape
 func groupCount(count []int, ids []uint32) int
+
+// groupMinF32 updates the minimum table acc with x[i] for each i in order (kernel.GroupMinDense),
+// stopping at the first id that is not below len(acc); it returns the number of rows taken.
+// len(ids) >= len(x).
+//
+//go:noescape
+func groupMinF32(acc []float32, x []float32, ids []uint32) int
+
+// groupMinStoreF32 is groupMinF32 with no branch on the comparison: every row's entry is
+// stored back. len(ids) >= len(x).
+//
+//go:noescape
+func groupMinStoreF32(acc []float32, x []float32, ids []uint32) int
+
+// groupMaxF32 updates the maximum table acc with x[i] for each i in order (kernel.GroupMaxDense),
+// stopping at the first id that is not below len(acc); it returns the number of rows taken.
+// len(ids) >= len(x).
+//
+//go:noescape
+func groupMaxF32(acc []float32, x []float32, ids []uint32) int
+
+// groupMaxStoreF32 is groupMaxF32 with no branch on the comparison: every row's entry is
+// stored back. len(ids) >= len(x).
+//
+//go:noescape
+func groupMaxStoreF32(acc []float32, x []float32, ids []uint32) int
+
+// groupMinF64 updates the minimum table acc with x[i] for each i in order (kernel.GroupMinDense),
+// stopping at the first id that is not below len(acc); it returns the number of rows taken.
+// len(ids) >= len(x).
+//
+//go:noescape
+func groupMinF64(acc []float64, x []float64, ids []uint32) int
+
+// groupMinStoreF64 is groupMinF64 with no branch on the comparison: every row's entry is
+// stored back. len(ids) >= len(x).
+//
+//go:noescape
+func groupMinStoreF64(acc []float64, x []float64, ids []uint32) int
+
+// groupMaxF64 updates the maximum table acc with x[i] for each i in order (kernel.GroupMaxDense),
+// stopping at the first id that is not below len(acc); it returns the number of rows taken.
+// len(ids) >= len(x).
+//
+//go:noescape
+func groupMaxF64(acc []float64, x []float64, ids []uint32) int
+
+// groupMaxStoreF64 is groupMaxF64 with no branch on the comparison: every row's entry is
+// stored back. len(ids) >= len(x).
+//
+//go:noescape
+func groupMaxStoreF64(acc []float64, x []float64, ids []uint32) int
+
+// groupMinI32 updates the minimum table acc with x[i] for each i in order (kernel.GroupMinDense),
+// stopping at the first id that is not below len(acc); it returns the number of rows taken.
+// len(ids) >= len(x).
+//
+//go:noescape
+func groupMinI32(acc []int32, x []int32, ids []uint32) int
+
+// groupMinStoreI32 is groupMinI32 with no branch on the comparison: every row's entry is
+// stored back. len(ids) >= len(x).
+//
+//go:noescape
+func groupMinStoreI32(acc []int32, x []int32, ids []uint32) int
+
+// groupMaxI32 updates the maximum table acc with x[i] for each i in order (kernel.GroupMaxDense),
+// stopping at the first id that is not below len(acc); it returns the number of rows taken.
+// len(ids) >= len(x).
+//
+//go:noescape
+func groupMaxI32(acc []int32, x []int32, ids []uint32) int
+
+// groupMaxStoreI32 is groupMaxI32 with no branch on the comparison: every row's entry is
+// stored back. len(ids) >= len(x).
+//
+//go:noescape
+func groupMaxStoreI32(acc []int32, x []int32, ids []uint32) int
+
+// groupMinI64 updates the minimum table acc with x[i] for each i in order (kernel.GroupMinDense),
+// stopping at the first id that is not below len(acc); it returns the number of rows taken.
+// len(ids) >= len(x).
+//
+//go:noescape
+func groupMinI64(acc []int64, x []int64, ids []uint32) int
+
+// groupMinStoreI64 is groupMinI64 with no branch on the comparison: every row's entry is
+// stored back. len(ids) >= len(x).
+//
+//go:noescape
+func groupMinStoreI64(acc []int64, x []int64, ids []uint32) int
+
+// groupMaxI64 updates the maximum table acc with x[i] for each i in order (kernel.GroupMaxDense),
+// stopping at the first id that is not below len(acc); it returns the number of rows taken.
+// len(ids) >= len(x).
+//
+//go:noescape
+func groupMaxI64(acc []int64, x []int64, ids []uint32) int
+
+// groupMaxStoreI64 is groupMaxI64 with no branch on the comparison: every row's entry is
+// stored back. len(ids) >= len(x).
+//
+//go:noescape
+func groupMaxStoreI64(acc []int64, x []int64, ids []uint32) int
+
+// groupMinU32 updates the minimum table acc with x[i] for each i in order (kernel.GroupMinDense),
+// stopping at the first id that is not below len(acc); it returns the number of rows taken.
+// len(ids) >= len(x).
+//
+//go:noescape
+func groupMinU32(acc []uint32, x []uint32, ids []uint32) int
+
+// groupMinStoreU32 is groupMinU32 with no branch on the comparison: every row's entry is
+// stored back. len(ids) >= len(x).
+//
+//go:noescape
+func groupMinStoreU32(acc []uint32, x []uint32, ids []uint32) int
+
+// groupMaxU32 updates the maximum table acc with x[i] for each i in order (kernel.GroupMaxDense),
+// stopping at the first id that is not below len(acc); it returns the number of rows taken.
+// len(ids) >= len(x).
+//
+//go:noescape
+func groupMaxU32(acc []uint32, x []uint32, ids []uint32) int
+
+// groupMaxStoreU32 is groupMaxU32 with no branch on the comparison: every row's entry is
+// stored back. len(ids) >= len(x).
+//
+//go:noescape
+func groupMaxStoreU32(acc []uint32, x []uint32, ids []uint32) int
+
+// groupMinU64 updates the minimum table acc with x[i] for each i in order (kernel.GroupMinDense),
+// stopping at the first id that is not below len(acc); it returns the number of rows taken.
+// len(ids) >= len(x).
+//
+//go:noescape
+func groupMinU64(acc []uint64, x []uint64, ids []uint32) int
+
+// groupMinStoreU64 is groupMinU64 with no branch on the comparison: every row's entry is
+// stored back. len(ids) >= len(x).
+//
+//go:noescape
+func groupMinStoreU64(acc []uint64, x []uint64, ids []uint32) int
+
+// groupMaxU64 updates the maximum table acc with x[i] for each i in order (kernel.GroupMaxDense),
+// stopping at the first id that is not below len(acc); it returns the number of rows taken.
+// len(ids) >= len(x).
+//
+//go:noescape
+func groupMaxU64(acc []uint64, x []uint64, ids []uint32) int
+
+// groupMaxStoreU64 is groupMaxU64 with no branch on the comparison: every row's entry is
+// stored back. len(ids) >= len(x).
+//
+//go:noescape
+func groupMaxStoreU64(acc []uint64, x []uint64, ids []uint32) int

@@ -81,3 +81,23 @@ func GroupCountValid(n int, ids []uint32, groups int, m Mask) []int {
 	}
 	return out
 }
+
+// GroupMin is Min per group: the group's minimum by the one-call rules
+// (canonical NaN, first of equal values, the largest value of T when the
+// group has no participating row).
+func GroupMin[T num.Number](x []T, ids []uint32, groups int, m Mask) []T {
+	out := make([]T, groups)
+	for g, gm := range GroupMasks(len(x), ids, groups, m) {
+		out[g], _, _, _ = Summary(x, gm)
+	}
+	return out
+}
+
+// GroupMax is Max per group, as GroupMin.
+func GroupMax[T num.Number](x []T, ids []uint32, groups int, m Mask) []T {
+	out := make([]T, groups)
+	for g, gm := range GroupMasks(len(x), ids, groups, m) {
+		_, out[g], _, _ = Summary(x, gm)
+	}
+	return out
+}

@@ -12,7 +12,7 @@ import (
 )
 
 func main() {
-	fmt.Println(reduceLocals())
+	fmt.Println(reduceLocals(), groupLocals())
 }
 
 //go:noinline
@@ -72,6 +72,37 @@ func reduceLocals() float64 {
 			r += s64.Sum() + float64(s32.Sum()) + float64(si.Sum()+si8.Sum()) + float64(su.Sum()) +
 				ss.Min() + float64(ssi.Max()) + float64(sc.Count()) + sr.Sum() + float64(sr32.Sum())
 		}
+	}
+	return r
+}
+
+// groupLocals adds slices of local arrays to the min-only and max-only
+// grouped states (their tables are allocated by Grow, so only the
+// compiler's escape analysis checks this function, not AllocsPerRun).
+//
+//go:noinline
+func groupLocals() float64 {
+	var f64 [300]float64
+	var i8 [300]int8
+	var u64 [300]uint64
+	var ids [300]uint32
+	var bm [40]byte
+	var sel [16]uint32
+	for i := range f64 {
+		f64[i], i8[i], u64[i], ids[i] = float64(i), int8(i), uint64(i), uint32(i%3)
+	}
+	var r float64
+	for _, m := range []quiver.Mask{{}, quiver.Valid(bm[:], 3), quiver.Select(sel[:])} {
+		var mn quiver.GroupMinState[float64]
+		var mx quiver.GroupMaxState[int8]
+		var mx64 quiver.GroupMaxState[uint64]
+		mn.Grow(3)
+		mx.Grow(3)
+		mx64.Grow(3)
+		mn.Add(f64[:], ids[:], m)
+		mx.Add(i8[:], ids[:], m)
+		mx64.Add(u64[:], ids[:])
+		r += mn.Min(0) + float64(mx.Max(1)) + float64(mx64.Max(2))
 	}
 	return r
 }
