@@ -59,7 +59,7 @@ func loopGroupMinInt(lo []int64, x []int64, ids []uint32) {
 
 func loopGroupMax(hi []float64, x []float64, ids []uint32) {
 	for g := range hi {
-		hi[g] = -1e308
+		hi[g] = math.Inf(-1)
 	}
 	for i, v := range x {
 		if v > hi[ids[i]] {

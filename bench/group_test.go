@@ -40,6 +40,7 @@ package bench
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -90,7 +91,7 @@ func loopGroupCount(cnt []int, ids []uint32) {
 
 func loopGroupMin(lo []float64, x []float64, ids []uint32) {
 	for g := range lo {
-		lo[g] = 1e308
+		lo[g] = math.Inf(1)
 	}
 	for i, v := range x {
 		if v < lo[ids[i]] {
@@ -101,7 +102,7 @@ func loopGroupMin(lo []float64, x []float64, ids []uint32) {
 
 func loopGroupSummary(lo, hi []float64, cnt []int, x []float64, ids []uint32) {
 	for g := range lo {
-		lo[g], hi[g], cnt[g] = 1e308, -1e308, 0
+		lo[g], hi[g], cnt[g] = math.Inf(1), math.Inf(-1), 0
 	}
 	for i, v := range x {
 		g := ids[i]
