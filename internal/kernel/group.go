@@ -108,27 +108,40 @@ func groupNarrow[T constraints.Integer]() bool {
 	return unsafe.Sizeof(zero) <= 4
 }
 
+// GroupNarrow reports whether GroupAddInt64 adds elements of type T
+// unchecked (at most 32 bits).
+func GroupNarrow[T constraints.Integer]() bool { return groupNarrow[T]() }
+
 // GroupAddInt64 adds the participating rows of x to acc[ids[i]] as int64
 // values, wrapping, and reports in ovf whether the running value of an
-// entry left int64 on the way (or, for an unsigned T, a value was 2^63 or
-// more): when ovf is false every entry holds its exact sum, and done is
-// the whole batch (len(x) rows, or len(sel) entries with a selection).
-// When ovf is true, the first done rows (entries of sel) were added, and
-// [GroupSubInt64] over them restores acc exactly.
+// entry may have left int64 on the way (or, for an unsigned T, a value
+// was 2^63 or more): when ovf is false every entry holds its exact sum,
+// and done is the whole batch (len(x) rows, or len(sel) entries with a
+// selection). When ovf is true, the first done rows (entries of sel) were
+// added, and [GroupSubInt64] over them restores acc exactly.
 //
 // For element types of at most 32 bits no addition is checked: the caller
 // adds at most 2^30 rows to a table between flushes, whose entries then
 // stay within 2^62 of where they started. The dense int64 loop is the
-// assembly kernel on amd64 (the overflow flag of each memory add); the Go
-// loops check with the sign bits of (a^s)&(v^s), or-ed over the rows and
-// tested once.
+// assembly kernel on amd64 and arm64 (the overflow flag of each add); the
+// masked Go loops check with the sign bits of (a^s)&(v^s), or-ed over the
+// rows and tested once, from any entries. The dense Go loop (every dense
+// batch where [GroupDenseChecksIDs], the other element types elsewhere)
+// needs the entries in range and keeps them there when ovf is false (see
+// groupAddDenseGo): for a signed T, every entry within [-2^62, 2^62)
+// (which the masked loops do not keep); an unsigned T's entries always
+// are. Where GroupDenseChecksIDs, a dense batch's ids need not be
+// checked: the loop stops before an id not below len(acc) with done <
+// len(x) (which then means that, not an overflow; ovf covers the first
+// done rows), and [GroupSubInt64] over the first done rows takes them
+// back.
 func GroupAddInt64[T constraints.Integer](acc []int64, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool) (done int, ovf bool) {
+	if !hasSel && bits == nil {
+		return groupAddDense(acc, x, ids)
+	}
 	if groupNarrow[T]() {
 		groupAddNarrow(acc, x, ids, bits, off, sel, hasSel)
 		return groupRows(x, sel, hasSel), false
-	}
-	if !hasSel && bits == nil {
-		return groupAddDense(acc, x, ids)
 	}
 	var o int64
 	if groupWide[T]() {
@@ -168,21 +181,95 @@ func groupRows[T any](x []T, sel []uint32, hasSel bool) int {
 	return len(x)
 }
 
-// groupAddDenseGo is the Go loop of GroupAddInt64 for a dense batch.
-func groupAddDenseGo[T constraints.Integer](acc []int64, x []T, ids []uint32) (int, bool) {
-	var o int64
-	if groupWide[T]() {
-		o = groupWideBits(x, nil, 0, nil, false)
-	}
+// groupRange is the half-width of the range the dense Go loop keeps the
+// entries of a signed table in: every entry within [-2^62, 2^62).
+const groupRange = 1 << 62
+
+// groupAddDenseGo is the Go loop of GroupAddInt64 for a dense batch. It
+// checks the ids as it adds, four rows at a time, and stops before the
+// first group of four rows (or, in the last three rows, before the first
+// row) with an id not below len(acc): done is len(x) when every id is in
+// range, and ovf covers the first done rows.
+//
+// The overflow test costs two operations a row instead of the four of
+// the exact test (a^s)&(v^s), because it needs the entries in a range on
+// entry, which it keeps: for a signed T, every entry within
+// [-2^62, 2^62) (an add from there overflows only to a wrapped sum
+// outside that range, so s+2^62 has its sign bit set for every sum out of
+// the range and every overflow); for an unsigned T, every entry at or
+// above 0 (an add of a value below 2^63 from there overflows only to a
+// negative sum; a value of 2^63 or more is negative as int64). ovf may be
+// set by a sum that did not overflow but left the range: the caller then
+// takes the rows back and flushes, as for an overflow. Element types of
+// at most 32 bits are added unchecked (GroupAddInt64).
+func groupAddDenseGo[T constraints.Integer](acc []int64, x []T, ids []uint32) (done int, ovf bool) {
+	var zero T
+	signed := ^zero < 0
+	narrow := groupNarrow[T]()
+	var o uint64
 	ids = ids[:len(x)]
-	for i, w := range x {
-		p := &acc[ids[i]]
-		a, v := *p, int64(w)
-		s := a + v
-		o |= (a ^ s) & (v ^ s)
-		*p = s
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		is := ids[i : i+4 : i+4]
+		xs := x[i : i+4 : i+4]
+		g0, g1, g2, g3 := is[0], is[1], is[2], is[3]
+		if uint(max(g0, g1, g2, g3)) >= uint(len(acc)) {
+			break
+		}
+		switch {
+		case narrow:
+			acc[g0] += int64(xs[0])
+			acc[g1] += int64(xs[1])
+			acc[g2] += int64(xs[2])
+			acc[g3] += int64(xs[3])
+		case signed:
+			s := acc[g0] + int64(xs[0])
+			acc[g0] = s
+			o |= uint64(s + groupRange)
+			s = acc[g1] + int64(xs[1])
+			acc[g1] = s
+			o |= uint64(s + groupRange)
+			s = acc[g2] + int64(xs[2])
+			acc[g2] = s
+			o |= uint64(s + groupRange)
+			s = acc[g3] + int64(xs[3])
+			acc[g3] = s
+			o |= uint64(s + groupRange)
+		default:
+			v := int64(xs[0])
+			s := acc[g0] + v
+			acc[g0] = s
+			o |= uint64(s | v)
+			v = int64(xs[1])
+			s = acc[g1] + v
+			acc[g1] = s
+			o |= uint64(s | v)
+			v = int64(xs[2])
+			s = acc[g2] + v
+			acc[g2] = s
+			o |= uint64(s | v)
+			v = int64(xs[3])
+			s = acc[g3] + v
+			acc[g3] = s
+			o |= uint64(s | v)
+		}
 	}
-	return len(x), o < 0
+	for ; i < len(x); i++ {
+		g := ids[i]
+		if uint(g) >= uint(len(acc)) {
+			break
+		}
+		s := acc[g] + int64(x[i])
+		acc[g] = s
+		switch {
+		case narrow:
+		case signed:
+			o |= uint64(s + groupRange)
+		default:
+			o |= uint64(s) | uint64(x[i])
+		}
+	}
+	return i, int64(o) < 0
 }
 
 // groupAddNarrow adds the participating rows of x to acc[ids[i]] with no
@@ -291,6 +378,33 @@ func GroupSumSplit[T constraints.Integer](hi, lo []int64, x []T, ids []uint32, b
 			lo[g] += int64(uint64(v) & 0xFFFFFFFF)
 		}
 	}
+}
+
+// groupCountGo is GroupCountDense in Go: four rows at a time, their ids
+// checked with one comparison of their maximum (which also takes the
+// place of the bounds checks), then row by row from the first group of
+// four with an id out of range.
+func groupCountGo(count []int, ids []uint32) int {
+	i := 0
+	for ; i+4 <= len(ids); i += 4 {
+		q := ids[i : i+4 : i+4]
+		g0, g1, g2, g3 := q[0], q[1], q[2], q[3]
+		if uint(max(g0, g1, g2, g3)) >= uint(len(count)) {
+			break
+		}
+		count[g0]++
+		count[g1]++
+		count[g2]++
+		count[g3]++
+	}
+	for ; i < len(ids); i++ {
+		g := ids[i]
+		if uint(g) >= uint(len(count)) {
+			return i
+		}
+		count[g]++
+	}
+	return len(ids)
 }
 
 // GroupCount adds, per group, the selected rows that are valid to

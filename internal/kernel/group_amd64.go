@@ -23,3 +23,7 @@ func groupAddDense[T constraints.Integer](acc []int64, x []T, ids []uint32) (int
 func GroupCountDense(count []int, ids []uint32) int {
 	return groupCount(count, ids)
 }
+
+// GroupDenseChecksIDs reports that GroupAddInt64 checks the ids of a
+// dense batch: not here, where int64 elements take the assembly kernel.
+const GroupDenseChecksIDs = false

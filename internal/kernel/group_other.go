@@ -13,11 +13,9 @@ func groupAddDense[T constraints.Integer](acc []int64, x []T, ids []uint32) (int
 // at the first id that is not below len(count), and returns the number
 // of rows counted: len(ids) when every id is in range.
 func GroupCountDense(count []int, ids []uint32) int {
-	for i, g := range ids {
-		if uint(g) >= uint(len(count)) {
-			return i
-		}
-		count[g]++
-	}
-	return len(ids)
+	return groupCountGo(count, ids)
 }
+
+// GroupDenseChecksIDs reports that GroupAddInt64 checks the ids of a
+// dense batch (the Go loop of every element type).
+const GroupDenseChecksIDs = true
