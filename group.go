@@ -179,6 +179,10 @@ func (s *GroupSumState[T]) Reset() { clear(s.sums) }
 // chunk tried again), and hi and lo take split halves (kernel.GroupSumSplit,
 // at most 2^30 rows, so lo's share stays below 2^62) for a chunk that
 // overflows int64 on its own. Together lo stays within int64.
+//
+// lo's entries are biased: an entry holds groupBias more than its share
+// of the sum, so that the dense Go loop, which needs its entries
+// non-negative (kernel.GroupAddInt64), takes shares from -2^62 to 2^62.
 type groupExact struct {
 	ex    []num.Int128
 	hi    []int64
@@ -191,11 +195,21 @@ type groupExact struct {
 	hiSet bool // hi may be nonzero
 }
 
+// groupBias is the bias of lo's entries.
+const groupBias = 1 << 62
+
 func (e *groupExact) grow(op string, groups int) {
 	groupCount(op, groups)
 	e.ex = groupGrow(e.ex, groups, num.Int128{})
 	e.hi = groupGrow(e.hi, groups, 0)
-	e.lo = groupGrow(e.lo, groups, 0)
+	e.lo = groupGrow(e.lo, groups, groupBias)
+}
+
+// clearLo sets every entry of lo to an empty share.
+func (e *groupExact) clearLo() {
+	for g := range e.lo {
+		e.lo[g] = groupBias
+	}
 }
 
 // flush moves hi and lo into ex. It returns the largest magnitude of lo's
@@ -204,17 +218,17 @@ func (e *groupExact) flush() uint64 {
 	var big uint64
 	if e.split == 0 {
 		for g, v := range e.lo[:len(e.ex)] {
-			e.ex[g] = e.ex[g].AddInt64(v)
-			big = max(big, uint64(v^v>>63))
+			e.ex[g] = e.ex[g].AddInt64(v).Sub(0, groupBias)
+			d := v - groupBias
+			big = max(big, uint64(d^d>>63))
 		}
-		clear(e.lo)
 	} else {
 		for g := range e.ex {
 			e.ex[g] = e.at(g)
 		}
 		clear(e.hi)
-		clear(e.lo)
 	}
+	e.clearLo()
 	e.rows, e.split, e.loose, e.exSet = 0, 0, false, true
 	return big
 }
@@ -238,7 +252,7 @@ func (e *groupExact) refit(minChunk int) {
 // at is the exact sum of group g.
 func (e *groupExact) at(g int) num.Int128 {
 	h := e.hi[g]
-	return e.ex[g].Add(h>>32, uint64(h)<<32).AddInt64(e.lo[g])
+	return e.ex[g].Add(h>>32, uint64(h)<<32).AddInt64(e.lo[g]).Sub(0, groupBias)
 }
 
 // groupChunk is the most rows the int64 path takes in one kernel call.
@@ -383,7 +397,7 @@ func (e *groupExact) reset() {
 	if e.hiSet {
 		clear(e.hi)
 	}
-	clear(e.lo)
+	e.clearLo()
 	e.rows, e.split, e.loose, e.exSet, e.hiSet = 0, 0, false, false, false
 }
 

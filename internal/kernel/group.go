@@ -127,10 +127,8 @@ func GroupNarrow[T constraints.Integer]() bool { return groupNarrow[T]() }
 // masked Go loops check with the sign bits of (a^s)&(v^s), or-ed over the
 // rows and tested once, from any entries. The dense Go loop (every dense
 // batch where [GroupDenseChecksIDs], the other element types elsewhere)
-// needs the entries in range and keeps them there when ovf is false (see
-// groupAddDenseGo): for a signed T, every entry within [-2^62, 2^62)
-// (which the masked loops do not keep); an unsigned T's entries always
-// are. Where GroupDenseChecksIDs, a dense batch's ids need not be
+// needs every entry non-negative and keeps them so when ovf is false
+// (see groupAddDenseGo; the masked loops do not keep them so). Where GroupDenseChecksIDs, a dense batch's ids need not be
 // checked: the loop stops before an id not below len(acc) with done <
 // len(x) (which then means that, not an overflow; ovf covers the first
 // done rows), and [GroupSubInt64] over the first done rows takes them
@@ -181,27 +179,23 @@ func groupRows[T any](x []T, sel []uint32, hasSel bool) int {
 	return len(x)
 }
 
-// groupRange is the half-width of the range the dense Go loop keeps the
-// entries of a signed table in: every entry within [-2^62, 2^62).
-const groupRange = 1 << 62
-
 // groupAddDenseGo is the Go loop of GroupAddInt64 for a dense batch. It
 // checks the ids as it adds, four rows at a time, and stops before the
 // first group of four rows (or, in the last three rows, before the first
 // row) with an id not below len(acc): done is len(x) when every id is in
 // range, and ovf covers the first done rows.
 //
-// The overflow test costs two operations a row instead of the four of
-// the exact test (a^s)&(v^s), because it needs the entries in a range on
-// entry, which it keeps: for a signed T, every entry within
-// [-2^62, 2^62) (an add from there overflows only to a wrapped sum
-// outside that range, so s+2^62 has its sign bit set for every sum out of
-// the range and every overflow); for an unsigned T, every entry at or
-// above 0 (an add of a value below 2^63 from there overflows only to a
-// negative sum; a value of 2^63 or more is negative as int64). ovf may be
-// set by a sum that did not overflow but left the range: the caller then
-// takes the rows back and flushes, as for an overflow. Element types of
-// at most 32 bits are added unchecked (GroupAddInt64).
+// The overflow test costs one operation a row for a signed T and two for
+// an unsigned one instead of the four of the exact test (a^s)&(v^s),
+// because it needs every entry of acc non-negative on entry, and keeps
+// them so: from a in [0, 2^63), a+v wraps to a negative s exactly when
+// the sum leaves [0, 2^63) (below 0 without wrapping, or past 2^63-1
+// with); for an unsigned T, a value of 2^63 or more is negative as int64
+// and tested too. ovf is then set by the first sum that leaves the range,
+// overflow or not, and the caller takes the rows back and flushes, as
+// for an overflow (the caller biases its entries by 2^62 to give signed
+// sums room on both sides). Element types of at most 32 bits are added
+// unchecked (GroupAddInt64).
 func groupAddDenseGo[T constraints.Integer](acc []int64, x []T, ids []uint32) (done int, ovf bool) {
 	var zero T
 	signed := ^zero < 0
@@ -225,16 +219,16 @@ func groupAddDenseGo[T constraints.Integer](acc []int64, x []T, ids []uint32) (d
 		case signed:
 			s := acc[g0] + int64(xs[0])
 			acc[g0] = s
-			o |= uint64(s + groupRange)
+			o |= uint64(s)
 			s = acc[g1] + int64(xs[1])
 			acc[g1] = s
-			o |= uint64(s + groupRange)
+			o |= uint64(s)
 			s = acc[g2] + int64(xs[2])
 			acc[g2] = s
-			o |= uint64(s + groupRange)
+			o |= uint64(s)
 			s = acc[g3] + int64(xs[3])
 			acc[g3] = s
-			o |= uint64(s + groupRange)
+			o |= uint64(s)
 		default:
 			v := int64(xs[0])
 			s := acc[g0] + v
@@ -264,7 +258,7 @@ func groupAddDenseGo[T constraints.Integer](acc []int64, x []T, ids []uint32) (d
 		switch {
 		case narrow:
 		case signed:
-			o |= uint64(s + groupRange)
+			o |= uint64(s)
 		default:
 			o |= uint64(s) | uint64(x[i])
 		}
