@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 
 	"golang.org/x/exp/constraints"
 
@@ -187,12 +188,13 @@ type groupExact struct {
 	ex    []num.Int128
 	hi    []int64
 	lo    []int64
-	rows  int  // rows in lo through the int64 path since the last flush
-	fit   int  // rows the int64 path is expected to take between flushes (0: unknown)
-	split int  // rows in the split halves since the last flush
-	loose bool // a masked batch since the last flush: lo may be out of the dense loop's range
-	exSet bool // ex may be nonzero (Reset clears it only then)
-	hiSet bool // hi may be nonzero
+	rows  int    // rows in lo through the int64 path since the last flush
+	fit   int    // rows the int64 path is expected to take between flushes (0: unknown)
+	split int    // rows in the split halves since the last flush
+	loose bool   // a masked batch since the last flush: lo may be out of the dense loop's range
+	mag   uint64 // a bound on the magnitude of every share in lo (groupBias: only that it is in range)
+	exSet bool   // ex may be nonzero (Reset clears it only then)
+	hiSet bool   // hi may be nonzero
 }
 
 // groupBias is the bias of lo's entries.
@@ -229,7 +231,7 @@ func (e *groupExact) flush() uint64 {
 		clear(e.hi)
 	}
 	e.clearLo()
-	e.rows, e.split, e.loose, e.exSet = 0, 0, false, true
+	e.rows, e.split, e.loose, e.exSet, e.mag = 0, 0, false, true, 0
 	return big
 }
 
@@ -299,6 +301,24 @@ func groupExactAdd[T constraints.Integer](e *groupExact, x []T, ids []uint32, bi
 			e.flush()
 		}
 		cx, cids, cbits, coff, csel := groupChunkOf(x, ids, bits, off, sel, hasSel, k)
+		if dense && !narrow && kernel.GroupDenseChecksIDs && groupSmall(e, cx) {
+			// Values small enough for the plain loop: its or bounds them.
+			done, o := kernel.GroupAddBounded(e.lo, cx, cids)
+			if m, ok := groupMoved(o, k); done == k && ok && e.mag+m < groupBias {
+				e.mag += m
+				e.rows += k
+				x, ids = x[k:], ids[k:]
+				n -= k
+				continue
+			}
+			kernel.GroupSubInt64(e.lo, cx[:done], cids[:done], nil, 0, nil, false)
+			if done < k {
+				groupUnadd(e, x0[:len(x0)-len(x)], ids0)
+				groupIDs(op, len(x0), ids0, len(e.ex))
+				panic("quiver: " + op + ": group ids out of range") // not reached: groupIDs panics
+			}
+			// Not small after all: the chunk takes the checked loop.
+		}
 		done, ovf := kernel.GroupAddInt64(e.lo, cx, cids, cbits, coff, csel, hasSel)
 		if op != "" && done < k {
 			// An id out of range (only a dense batch gets here).
@@ -309,6 +329,7 @@ func groupExactAdd[T constraints.Integer](e *groupExact, x []T, ids []uint32, bi
 		}
 		if !ovf {
 			e.rows += k
+			e.mag = groupBias
 			if !dense {
 				e.loose = true
 			}
@@ -334,6 +355,7 @@ func groupExactAdd[T constraints.Integer](e *groupExact, x []T, ids []uint32, bi
 			}
 			kernel.GroupSumSplit(e.hi, e.lo, cx, cids, cbits, coff, csel, hasSel)
 			e.split += k
+			e.mag = groupBias
 			e.hiSet = true
 		}
 		n -= k
@@ -344,6 +366,38 @@ func groupExactAdd[T constraints.Integer](e *groupExact, x []T, ids []uint32, bi
 			bits, off = bitSpan(bits, off+k, len(x))
 		}
 	}
+}
+
+// groupMoved bounds how far k rows whose values or to o moved an entry:
+// k·2^bits.Len64(o), when o is non-negative and that is below 2^61.
+func groupMoved(o uint64, k int) (uint64, bool) {
+	l := bits.Len64(o)
+	if int64(o) < 0 || l+bits.Len(uint(k)) > 60 {
+		return 0, false
+	}
+	return uint64(k) << l, true
+}
+
+// groupSmall reports whether a dense chunk looks small enough for
+// kernel.GroupAddBounded, from its first 64 values (non-negative, and
+// their bound times the chunk's rows within lo's room), flushing the
+// tables first when they lack the room.
+func groupSmall[T constraints.Integer](e *groupExact, x []T) bool {
+	var o uint64
+	for _, v := range x[:min(len(x), 64)] {
+		o |= uint64(int64(v))
+	}
+	m, ok := groupMoved(o, len(x))
+	if !ok {
+		return false
+	}
+	if e.mag+m >= groupBias {
+		if e.rows == 0 && e.split == 0 {
+			return false
+		}
+		e.flush()
+	}
+	return true
 }
 
 // groupUnadd takes back exactly the rows x (of groups ids[:len(x)]) that
@@ -398,7 +452,7 @@ func (e *groupExact) reset() {
 		clear(e.hi)
 	}
 	e.clearLo()
-	e.rows, e.split, e.loose, e.exSet, e.hiSet = 0, 0, false, false, false
+	e.rows, e.split, e.loose, e.exSet, e.hiSet, e.mag = 0, 0, false, false, false, 0
 }
 
 // GroupIntSumState is the grouped form of [SumInt] and [SumChecked]: the

@@ -414,7 +414,8 @@ func checkGroupExactInLoop[T constraints.Integer](t *testing.T, op string, s gro
 // batch in the adding loop where the kernel does (the portable build);
 // a bad id, at any row, leaves the state as it was. Values below 2^56 fill
 // the tables after a few hundred rows per group (flushes between
-// chunks), values near 2^63 take the split halves, small ones neither.
+// chunks), values near 2^63 take the split halves, small non-negative
+// ones the unchecked loop.
 func TestGroupExactCheckInLoop(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 19))
 	for _, groups := range []int{1, 3, 16, 257} {
@@ -427,6 +428,21 @@ func TestGroupExactCheckInLoop(t *testing.T) {
 				checkGroupExactInLoop(t, "GroupIntSumState", &GroupIntSumState[int]{}, intsOf[int](groupBigValues(r, n, style)), groups, r)
 				checkGroupExactInLoop(t, "GroupUintSumState", &GroupUintSumState[uint64]{}, intsOf[uint64](groupBigValues(r, n, style)), groups, r)
 			}
+			// Small non-negative values take the plain loop (bounded by the
+			// or of the values); small ones first and large ones after it
+			// are taken back from there.
+			small := groupBigValues(r, n, 2)
+			late := slices.Clone(small)
+			for i := range small {
+				small[i] >>= 24
+				if i < 100 {
+					late[i] >>= 24
+				}
+			}
+			checkGroupExactInLoop(t, "GroupIntSumState", &GroupIntSumState[int64]{}, small, groups, r)
+			checkGroupExactInLoop(t, "GroupIntSumState", &GroupIntSumState[int64]{}, late, groups, r)
+			checkGroupExactInLoop(t, "GroupUintSumState", &GroupUintSumState[uint64]{}, intsOf[uint64](small), groups, r)
+			checkGroupExactInLoop(t, "GroupUintSumState", &GroupUintSumState[uint]{}, intsOf[uint](late), groups, r)
 			checkGroupExactInLoop(t, "GroupIntSumState", &GroupIntSumState[int32]{}, intsOf[int32](groupBigValues(r, n, 1)), groups, r)
 			checkGroupExactInLoop(t, "GroupUintSumState", &GroupUintSumState[uint16]{}, intsOf[uint16](groupBigValues(r, n, 1)), groups, r)
 		}

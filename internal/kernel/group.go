@@ -266,6 +266,43 @@ func groupAddDenseGo[T constraints.Integer](acc []int64, x []T, ids []uint32) (d
 	return i, int64(o) < 0
 }
 
+// GroupAddBounded adds the rows of a dense batch to acc[ids[i]] as int64
+// values, wrapping, with no overflow test, and returns the or of the
+// values as int64 bits: when it is non-negative every value is below
+// 2^bits.Len64(or), from which the caller bounds what each entry moved,
+// and otherwise takes the rows back with [GroupSubInt64]. It checks the
+// ids as groupAddDenseGo does (done < len(x) at an id not below len(acc)).
+// The loop is the plain grouped loop (one read-modify-write a row) and an
+// or: the way for values known to be small.
+func GroupAddBounded[T constraints.Integer](acc []int64, x []T, ids []uint32) (done int, or uint64) {
+	var o uint64
+	ids = ids[:len(x)]
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		is := ids[i : i+4 : i+4]
+		xs := x[i : i+4 : i+4]
+		g0, g1, g2, g3 := is[0], is[1], is[2], is[3]
+		if uint(max(g0, g1, g2, g3)) >= uint(len(acc)) {
+			break
+		}
+		v0, v1, v2, v3 := int64(xs[0]), int64(xs[1]), int64(xs[2]), int64(xs[3])
+		acc[g0] += v0
+		acc[g1] += v1
+		acc[g2] += v2
+		acc[g3] += v3
+		o |= uint64(v0 | v1 | v2 | v3)
+	}
+	for ; i < len(x); i++ {
+		g := ids[i]
+		if uint(g) >= uint(len(acc)) {
+			break
+		}
+		acc[g] += int64(x[i])
+		o |= uint64(x[i])
+	}
+	return i, o
+}
+
 // groupAddNarrow adds the participating rows of x to acc[ids[i]] with no
 // check: the plain grouped loop.
 func groupAddNarrow[T constraints.Integer](acc []int64, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool) {
