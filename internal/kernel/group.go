@@ -67,13 +67,13 @@ func GroupSumFloat[T constraints.Float](acc, x []T, ids []uint32, bits []byte, o
 func GroupSumFloatDense[T constraints.Float](acc, x []T, ids []uint32) int {
 	ids = ids[:len(x)]
 	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		q := ids[i : i+4 : i+4]
-		v := x[i : i+4 : i+4]
-		g0, g1, g2, g3 := q[0], q[1], q[2], q[3]
-		if uint(max(g0, g1, g2, g3)) >= uint(len(acc)) {
+	for ; i < len(x)-3; i += 4 {
+		_ = ids[i+3] // one bounds check for the four (none, with the loop's)
+		g0, g1, g2, g3 := ids[i], ids[i+1], ids[i+2], ids[i+3]
+		if n := uint(len(acc)); uint(g0) >= n || uint(g1) >= n || uint(g2) >= n || uint(g3) >= n {
 			break
 		}
+		v := (*[4]T)(x[i:])
 		acc[g0] += v[0]
 		acc[g1] += v[1]
 		acc[g2] += v[2]
@@ -180,8 +180,9 @@ func groupRows[T any](x []T, sel []uint32, hasSel bool) int {
 }
 
 // groupAddDenseGo is the Go loop of GroupAddInt64 for a dense batch. It
-// checks the ids as it adds, four rows at a time, and stops before the
-// first group of four rows (or, in the last three rows, before the first
+// checks the ids as it adds, four rows at a time (a comparison each, which
+// also takes the place of the bounds checks), and stops before the first
+// group of four rows (or, in the last three rows, before the first
 // row) with an id not below len(acc): done is len(x) when every id is in
 // range, and ovf covers the first done rows.
 //
@@ -203,13 +204,13 @@ func groupAddDenseGo[T constraints.Integer](acc []int64, x []T, ids []uint32) (d
 	var o uint64
 	ids = ids[:len(x)]
 	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		is := ids[i : i+4 : i+4]
-		xs := x[i : i+4 : i+4]
-		g0, g1, g2, g3 := is[0], is[1], is[2], is[3]
-		if uint(max(g0, g1, g2, g3)) >= uint(len(acc)) {
+	for ; i < len(x)-3; i += 4 {
+		_ = ids[i+3] // one bounds check for the four (none, with the loop's)
+		g0, g1, g2, g3 := ids[i], ids[i+1], ids[i+2], ids[i+3]
+		if n := uint(len(acc)); uint(g0) >= n || uint(g1) >= n || uint(g2) >= n || uint(g3) >= n {
 			break
 		}
+		xs := (*[4]T)(x[i:])
 		switch {
 		case narrow:
 			acc[g0] += int64(xs[0])
@@ -278,13 +279,13 @@ func GroupAddBounded[T constraints.Integer](acc []int64, x []T, ids []uint32) (d
 	var o uint64
 	ids = ids[:len(x)]
 	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		is := ids[i : i+4 : i+4]
-		xs := x[i : i+4 : i+4]
-		g0, g1, g2, g3 := is[0], is[1], is[2], is[3]
-		if uint(max(g0, g1, g2, g3)) >= uint(len(acc)) {
+	for ; i < len(x)-3; i += 4 {
+		_ = ids[i+3] // one bounds check for the four (none, with the loop's)
+		g0, g1, g2, g3 := ids[i], ids[i+1], ids[i+2], ids[i+3]
+		if n := uint(len(acc)); uint(g0) >= n || uint(g1) >= n || uint(g2) >= n || uint(g3) >= n {
 			break
 		}
+		xs := (*[4]T)(x[i:])
 		v0, v1, v2, v3 := int64(xs[0]), int64(xs[1]), int64(xs[2]), int64(xs[3])
 		acc[g0] += v0
 		acc[g1] += v1
@@ -412,15 +413,15 @@ func GroupSumSplit[T constraints.Integer](hi, lo []int64, x []T, ids []uint32, b
 }
 
 // groupCountGo is GroupCountDense in Go: four rows at a time, their ids
-// checked with one comparison of their maximum (which also takes the
-// place of the bounds checks), then row by row from the first group of
-// four with an id out of range.
+// checked first (the comparisons also take the place of the bounds
+// checks), then row by row from the first group of four with an id out
+// of range.
 func groupCountGo(count []int, ids []uint32) int {
 	i := 0
-	for ; i+4 <= len(ids); i += 4 {
-		q := ids[i : i+4 : i+4]
-		g0, g1, g2, g3 := q[0], q[1], q[2], q[3]
-		if uint(max(g0, g1, g2, g3)) >= uint(len(count)) {
+	for ; i < len(ids)-3; i += 4 {
+		_ = ids[i+3] // one bounds check for the four (none, with the loop's)
+		g0, g1, g2, g3 := ids[i], ids[i+1], ids[i+2], ids[i+3]
+		if n := uint(len(count)); uint(g0) >= n || uint(g1) >= n || uint(g2) >= n || uint(g3) >= n {
 			break
 		}
 		count[g0]++
