@@ -207,10 +207,15 @@ func (e *groupExact) grow(op string, groups int) {
 	e.lo = groupGrow(e.lo, groups, groupBias)
 }
 
-// clearLo sets every entry of lo to an empty share.
+// clearLo sets every entry of lo to an empty share (by doubling copies,
+// which move memory faster than a loop of stores).
 func (e *groupExact) clearLo() {
-	for g := range e.lo {
-		e.lo[g] = groupBias
+	if len(e.lo) == 0 {
+		return
+	}
+	e.lo[0] = groupBias
+	for k := 1; k < len(e.lo); k *= 2 {
+		copy(e.lo[k:], e.lo[:k])
 	}
 }
 
@@ -287,6 +292,9 @@ func groupExactAdd[T constraints.Integer](e *groupExact, x []T, ids []uint32, bi
 	x0, ids0 := x, ids
 	minChunk := 64 * len(e.ex)
 	narrow := kernel.GroupNarrow[T]()
+	// small: the chunks may be small enough for the unchecked loop; once
+	// one is not, the rest of the batch is not tried.
+	small := dense && !narrow && kernel.GroupDenseChecksIDs
 	for n > 0 {
 		k := min(n, groupChunk)
 		if e.fit > 0 && !narrow {
@@ -301,7 +309,7 @@ func groupExactAdd[T constraints.Integer](e *groupExact, x []T, ids []uint32, bi
 			e.flush()
 		}
 		cx, cids, cbits, coff, csel := groupChunkOf(x, ids, bits, off, sel, hasSel, k)
-		if dense && !narrow && kernel.GroupDenseChecksIDs && groupSmall(e, cx) {
+		if small = small && groupSmall(e, cx); small {
 			// Values small enough for the plain loop: its or bounds them.
 			done, o := kernel.GroupAddBounded(e.lo, cx, cids)
 			if m, ok := groupMoved(o, k); done == k && ok && e.mag+m < groupBias {
@@ -318,6 +326,7 @@ func groupExactAdd[T constraints.Integer](e *groupExact, x []T, ids []uint32, bi
 				panic("quiver: " + op + ": group ids out of range") // not reached: groupIDs panics
 			}
 			// Not small after all: the chunk takes the checked loop.
+			small = false
 		}
 		done, ovf := kernel.GroupAddInt64(e.lo, cx, cids, cbits, coff, csel, hasSel)
 		if op != "" && done < k {
