@@ -131,6 +131,7 @@ func decodeExact(d *decoder, op string, unsigned bool) (e groupExact) {
 		return e
 	}
 	e.grow(op, n)
+	e.exSet = true
 	for g := range n {
 		e.ex[g] = int128At(p[16*g:])
 	}

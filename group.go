@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 
 	"golang.org/x/exp/constraints"
 
@@ -123,8 +124,9 @@ func (s *GroupSumState[T]) Grow(groups int) {
 // groupCheckInLoop is how many rows per group a dense batch needs for
 // the float sum to check its ids in the adding loop (with a copy of the
 // sums to restore when one is out of range) rather than in a pass of
-// their own.
-const groupCheckInLoop = 64
+// their own: the copy moves 8 bytes or fewer a group, the pass reads 4
+// bytes a row and compares them, so one row a group pays for it.
+const groupCheckInLoop = 1
 
 // Groups returns the group count.
 func (s *GroupSumState[T]) Groups() int { return len(s.sums) }
@@ -178,43 +180,86 @@ func (s *GroupSumState[T]) Reset() { clear(s.sums) }
 // chunk tried again), and hi and lo take split halves (kernel.GroupSumSplit,
 // at most 2^30 rows, so lo's share stays below 2^62) for a chunk that
 // overflows int64 on its own. Together lo stays within int64.
+//
+// lo's entries are biased: an entry holds groupBias more than its share
+// of the sum, so that the dense Go loop, which needs its entries
+// non-negative (kernel.GroupAddInt64), takes shares from -2^62 to 2^62.
 type groupExact struct {
 	ex    []num.Int128
 	hi    []int64
 	lo    []int64
-	rows  int // rows in lo through the int64 path since the last flush
-	fit   int // rows the int64 path is expected to take between flushes (0: unknown)
-	split int // rows in the split halves since the last flush
+	rows  int    // rows in lo through the int64 path since the last flush
+	fit   int    // rows the int64 path is expected to take between flushes (0: unknown)
+	split int    // rows in the split halves since the last flush
+	loose bool   // a masked batch since the last flush: lo may be out of the dense loop's range
+	mag   uint64 // a bound on the magnitude of every share in lo (groupBias: only that it is in range)
+	exSet bool   // ex may be nonzero (Reset clears it only then)
+	hiSet bool   // hi may be nonzero
 }
+
+// groupBias is the bias of lo's entries.
+const groupBias = 1 << 62
 
 func (e *groupExact) grow(op string, groups int) {
 	groupCount(op, groups)
 	e.ex = groupGrow(e.ex, groups, num.Int128{})
 	e.hi = groupGrow(e.hi, groups, 0)
-	e.lo = groupGrow(e.lo, groups, 0)
+	e.lo = groupGrow(e.lo, groups, groupBias)
 }
 
-// flush moves hi and lo into ex.
-func (e *groupExact) flush() {
+// clearLo sets every entry of lo to an empty share (by doubling copies,
+// which move memory faster than a loop of stores).
+func (e *groupExact) clearLo() {
+	if len(e.lo) == 0 {
+		return
+	}
+	e.lo[0] = groupBias
+	for k := 1; k < len(e.lo); k *= 2 {
+		copy(e.lo[k:], e.lo[:k])
+	}
+}
+
+// flush moves hi and lo into ex. It returns the largest magnitude of lo's
+// entries when the int64 path alone filled them (0 otherwise).
+func (e *groupExact) flush() uint64 {
+	var big uint64
 	if e.split == 0 {
 		for g, v := range e.lo[:len(e.ex)] {
-			e.ex[g] = e.ex[g].AddInt64(v)
+			e.ex[g] = e.ex[g].AddInt64(v).Sub(0, groupBias)
+			d := v - groupBias
+			big = max(big, uint64(d^d>>63))
 		}
-		clear(e.lo)
 	} else {
 		for g := range e.ex {
 			e.ex[g] = e.at(g)
 		}
 		clear(e.hi)
-		clear(e.lo)
 	}
-	e.rows, e.split = 0, 0
+	e.clearLo()
+	e.rows, e.split, e.loose, e.exSet, e.mag = 0, 0, false, true, 0
+	return big
+}
+
+// refit flushes the tables after e.rows rows of the int64 path and sets
+// fit from how full they were: the rows that would take the largest
+// entry to 3/4 of the dense loop's range (2^62).
+func (e *groupExact) refit(minChunk int) {
+	rows := e.rows
+	big := e.flush()
+	if rows == 0 {
+		return
+	}
+	f := float64(kernel.GroupMaxRows)
+	if big > 0 {
+		f = min(f, float64(rows)*0.75*(1<<62)/float64(big))
+	}
+	e.fit = max(int(f), minChunk)
 }
 
 // at is the exact sum of group g.
 func (e *groupExact) at(g int) num.Int128 {
 	h := e.hi[g]
-	return e.ex[g].Add(h>>32, uint64(h)<<32).AddInt64(e.lo[g])
+	return e.ex[g].Add(h>>32, uint64(h)<<32).AddInt64(e.lo[g]).Sub(0, groupBias)
 }
 
 // groupChunk is the most rows the int64 path takes in one kernel call.
@@ -226,22 +271,36 @@ const groupChunk = 1 << 16
 // the tables are flushed and the chunk is tried again, halved while it
 // still overflows on its own from empty tables; a chunk too small for
 // its flush (fewer than 64 rows per group) takes the split halves. The
-// number of rows that fit between flushes is remembered (fit), so that
-// the tables are flushed before a chunk would overflow them rather than
-// after; it grows by an eighth at each such flush, to follow the data.
-func groupExactAdd[T constraints.Integer](e *groupExact, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool) {
+// number of rows that fit between flushes is estimated at each flush
+// from the largest entry (fit), so that the tables are flushed before a
+// chunk would overflow them rather than after.
+//
+// A dense batch whose ids are not checked yet (op names the method, and
+// kernel.GroupDenseChecksIDs) has them checked by the int64 path as it
+// adds: at an id out of range the batch's rows are taken back, exactly,
+// and groupIDs panics.
+func groupExactAdd[T constraints.Integer](e *groupExact, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool, op string) {
 	n := len(x)
 	if hasSel {
 		n = len(sel)
 	}
+	dense := !hasSel && bits == nil
+	if dense && e.loose {
+		// The dense Go loop needs lo within its range.
+		e.refit(64 * len(e.ex))
+	}
+	x0, ids0 := x, ids
 	minChunk := 64 * len(e.ex)
+	narrow := kernel.GroupNarrow[T]()
+	// small: the chunks may be small enough for the unchecked loop; once
+	// one is not, the rest of the batch is not tried.
+	small := dense && !narrow && kernel.GroupDenseChecksIDs
 	for n > 0 {
 		k := min(n, groupChunk)
-		if e.fit > 0 {
+		if e.fit > 0 && !narrow {
 			k = min(k, max(e.fit/4, minChunk))
 			if e.rows > 0 && e.rows+k > e.fit {
-				e.flush()
-				e.fit = min(e.fit+e.fit/8, kernel.GroupMaxRows)
+				e.refit(minChunk)
 			}
 		}
 		if e.rows+k > kernel.GroupMaxRows {
@@ -250,9 +309,39 @@ func groupExactAdd[T constraints.Integer](e *groupExact, x []T, ids []uint32, bi
 			e.flush()
 		}
 		cx, cids, cbits, coff, csel := groupChunkOf(x, ids, bits, off, sel, hasSel, k)
+		if small = small && groupSmall(e, cx); small {
+			// Values small enough for the plain loop: its or bounds them.
+			done, o := kernel.GroupAddBounded(e.lo, cx, cids)
+			if m, ok := groupMoved(o, k); done == k && ok && e.mag+m < groupBias {
+				e.mag += m
+				e.rows += k
+				x, ids = x[k:], ids[k:]
+				n -= k
+				continue
+			}
+			kernel.GroupSubInt64(e.lo, cx[:done], cids[:done], nil, 0, nil, false)
+			if done < k {
+				groupUnadd(e, x0[:len(x0)-len(x)], ids0)
+				groupIDs(op, len(x0), ids0, len(e.ex))
+				panic("quiver: " + op + ": group ids out of range") // not reached: groupIDs panics
+			}
+			// Not small after all: the chunk takes the checked loop.
+			small = false
+		}
 		done, ovf := kernel.GroupAddInt64(e.lo, cx, cids, cbits, coff, csel, hasSel)
+		if op != "" && done < k {
+			// An id out of range (only a dense batch gets here).
+			kernel.GroupSubInt64(e.lo, cx[:done], cids[:done], nil, 0, nil, false)
+			groupUnadd(e, x0[:len(x0)-len(x)], ids0)
+			groupIDs(op, len(x0), ids0, len(e.ex))
+			panic("quiver: " + op + ": group ids out of range") // not reached: groupIDs panics
+		}
 		if !ovf {
 			e.rows += k
+			e.mag = groupBias
+			if !dense {
+				e.loose = true
+			}
 		} else {
 			ux, uids, ubits, uoff, usel := groupChunkOf(cx, cids, cbits, coff, csel, hasSel, done)
 			kernel.GroupSubInt64(e.lo, ux, uids, ubits, uoff, usel, hasSel)
@@ -275,6 +364,8 @@ func groupExactAdd[T constraints.Integer](e *groupExact, x []T, ids []uint32, bi
 			}
 			kernel.GroupSumSplit(e.hi, e.lo, cx, cids, cbits, coff, csel, hasSel)
 			e.split += k
+			e.mag = groupBias
+			e.hiSet = true
 		}
 		n -= k
 		if hasSel {
@@ -284,6 +375,65 @@ func groupExactAdd[T constraints.Integer](e *groupExact, x []T, ids []uint32, bi
 			bits, off = bitSpan(bits, off+k, len(x))
 		}
 	}
+}
+
+// groupMoved bounds how far k rows whose values or to o moved an entry:
+// k·2^bits.Len64(o), when o is non-negative and that is below 2^61.
+func groupMoved(o uint64, k int) (uint64, bool) {
+	l := bits.Len64(o)
+	if int64(o) < 0 || l+bits.Len(uint(k)) > 60 {
+		return 0, false
+	}
+	return uint64(k) << l, true
+}
+
+// groupSmall reports whether a dense chunk looks small enough for
+// kernel.GroupAddBounded, from its first 64 values (non-negative, and
+// their bound times the chunk's rows within lo's room), flushing the
+// tables first when they lack the room.
+func groupSmall[T constraints.Integer](e *groupExact, x []T) bool {
+	var o uint64
+	for _, v := range x[:min(len(x), 64)] {
+		o |= uint64(int64(v))
+	}
+	m, ok := groupMoved(o, len(x))
+	if !ok {
+		return false
+	}
+	if e.mag+m >= groupBias {
+		if e.rows == 0 && e.split == 0 {
+			return false
+		}
+		e.flush()
+	}
+	return true
+}
+
+// groupUnadd takes back exactly the rows x (of groups ids[:len(x)]) that
+// were added to e: after a flush, from ex.
+func groupUnadd[T constraints.Integer](e *groupExact, x []T, ids []uint32) {
+	e.flush()
+	var zero T
+	for i, v := range x {
+		g := ids[i]
+		if ^zero < 0 {
+			e.ex[g] = e.ex[g].Sub(int64(v)>>63, uint64(int64(v)))
+		} else {
+			e.ex[g] = e.ex[g].Sub(0, uint64(v))
+		}
+	}
+}
+
+// groupExactChecked is the Add of the exact states: a dense batch has its
+// ids checked by the int64 path where it can (kernel.GroupDenseChecksIDs),
+// every other batch before it is added.
+func groupExactChecked[T constraints.Integer](e *groupExact, op string, x []T, ids []uint32, m []Mask) {
+	bits, off, sel, hasSel := maskOf(len(x), m)
+	if bits != nil || hasSel || !kernel.GroupDenseChecksIDs || len(ids) != len(x) {
+		groupIDs(op, len(x), ids, len(e.ex))
+		op = ""
+	}
+	groupExactAdd(e, x, ids, bits, off, sel, hasSel, op)
 }
 
 // groupChunkOf is the first k visited rows of a validated batch.
@@ -297,16 +447,21 @@ func groupChunkOf[T any](x []T, ids []uint32, bits []byte, off int, sel []uint32
 
 func (e *groupExact) merge(o *groupExact) {
 	e.grow("Merge", len(o.ex))
+	e.exSet = true
 	for g := range o.ex {
 		e.ex[g] = e.ex[g].Add128(o.at(g))
 	}
 }
 
 func (e *groupExact) reset() {
-	clear(e.ex)
-	clear(e.hi)
-	clear(e.lo)
-	e.rows, e.split = 0, 0
+	if e.exSet {
+		clear(e.ex)
+	}
+	if e.hiSet {
+		clear(e.hi)
+	}
+	e.clearLo()
+	e.rows, e.split, e.loose, e.exSet, e.hiSet, e.mag = 0, 0, false, false, false, 0
 }
 
 // GroupIntSumState is the grouped form of [SumInt] and [SumChecked]: the
@@ -326,9 +481,7 @@ func (s *GroupIntSumState[T]) Groups() int { return len(s.e.ex) }
 // Add adds each participating row x[i] to the sum of group ids[i]. It
 // panics as described at [GroupSumState], before changing the state.
 func (s *GroupIntSumState[T]) Add(x []T, ids []uint32, m ...Mask) {
-	bits, off, sel, hasSel := maskOf(len(x), m)
-	groupIDs("GroupIntSumState.Add", len(x), ids, len(s.e.ex))
-	groupExactAdd(&s.e, x, ids, bits, off, sel, hasSel)
+	groupExactChecked(&s.e, "GroupIntSumState.Add", x, ids, m)
 }
 
 // Merge adds other's sums to s's, group by group, exactly (s grows to
@@ -389,9 +542,7 @@ func (s *GroupUintSumState[T]) Groups() int { return len(s.e.ex) }
 // Add adds each participating row x[i] to the sum of group ids[i]. It
 // panics as described at [GroupSumState], before changing the state.
 func (s *GroupUintSumState[T]) Add(x []T, ids []uint32, m ...Mask) {
-	bits, off, sel, hasSel := maskOf(len(x), m)
-	groupIDs("GroupUintSumState.Add", len(x), ids, len(s.e.ex))
-	groupExactAdd(&s.e, x, ids, bits, off, sel, hasSel)
+	groupExactChecked(&s.e, "GroupUintSumState.Add", x, ids, m)
 }
 
 // Merge adds other's sums to s's, group by group, exactly. other is not

@@ -3,9 +3,13 @@ package quiver
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
+
+	"golang.org/x/exp/constraints"
 
 	"github.com/quiverlabs/quiver/internal/ref"
 )
@@ -300,15 +304,15 @@ func TestGroupSummaryNaNZeros(t *testing.T) {
 	}
 }
 
-// TestGroupSumFloatCheckInLoop: a dense float batch of at least 64 rows
-// per group checks its ids as it adds them; a bad id at the first, a
+// TestGroupSumFloatCheckInLoop: a dense float batch of at least
+// groupCheckInLoop rows per group checks its ids as it adds them; a bad id at the first, a
 // middle, or the last rows (inside and after the loop's steps of four)
 // panics with the id check's message and leaves the sums as they were,
 // bit for bit; good batches give the strict per-group fold.
 func TestGroupSumFloatCheckInLoop(t *testing.T) {
 	r := rand.New(rand.NewPCG(12, 19))
 	for _, groups := range []int{1, 3, 16, 257} {
-		for _, n := range []int{64 * groups, 64*groups + 3, 5000 + 64*groups} {
+		for _, n := range []int{max(4, groupCheckInLoop*groups), groupCheckInLoop*groups + 3, 5000 + groupCheckInLoop*groups} {
 			x := make([]float64, n)
 			ids := make([]uint32, n)
 			for i := range x {
@@ -338,5 +342,160 @@ func TestGroupSumFloatCheckInLoop(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// groupExactAdder is what TestGroupExactCheckInLoop needs of the exact
+// grouped states.
+type groupExactAdder[T constraints.Integer] interface {
+	Grow(int)
+	Add([]T, []uint32, ...Mask)
+	Exact(int) *big.Int
+}
+
+// groupExactSnapshot is the exact sum of every group.
+func groupExactSnapshot[T constraints.Integer](s groupExactAdder[T], groups int) []string {
+	out := make([]string, groups)
+	for g := range out {
+		out[g] = s.Exact(g).String()
+	}
+	return out
+}
+
+// checkGroupExactInLoop adds x, then x again with one id out of range at
+// each of several rows (in the first and the later chunks of the exact
+// path, before and after flushes of its tables): every rejected batch
+// panics with the id check's message and leaves every group's exact sum
+// as it was; the state then still adds exactly.
+func checkGroupExactInLoop[T constraints.Integer](t *testing.T, op string, s groupExactAdder[T], x []T, groups int, r *rand.Rand) {
+	t.Helper()
+	n := len(x)
+	ids := make([]uint32, n)
+	for i := range ids {
+		ids[i] = uint32(r.IntN(groups))
+	}
+	s.Grow(groups)
+	s.Add(x, ids)
+	exact := ref.GroupSumExact(x, ids, groups, ref.Mask{})
+	before := groupExactSnapshot(s, groups)
+	for g := range groups {
+		if w := bigOf(exact[g]).String(); before[g] != w {
+			t.Fatalf("%s groups=%d n=%d: group %d: %s, want %s", op, groups, n, g, before[g], w)
+		}
+	}
+	for _, at := range []int{0, 1, 3, n / 2, n - 5, n - 4, n - 1, 65536 + 7} {
+		if at < 0 || at >= n {
+			continue
+		}
+		bad := slices.Clone(ids)
+		bad[at] = uint32(groups) + uint32(r.IntN(5))
+		msg := fmt.Sprintf("quiver: %s.Add: group id %d at row %d is out of range for %d groups", op, bad[at], at, groups)
+		func() {
+			defer func() {
+				if p := recover(); p != msg {
+					t.Fatalf("%s groups=%d n=%d row %d: panic %v, want %q", op, groups, n, at, p, msg)
+				}
+			}()
+			s.Add(x, bad)
+		}()
+		if got := groupExactSnapshot(s, groups); !slices.Equal(got, before) {
+			t.Fatalf("%s groups=%d n=%d row %d: sums changed by a rejected batch: %v, want %v", op, groups, n, at, first(got, before), first(before, got))
+		}
+	}
+	s.Add(x, ids)
+	for g := range groups {
+		twice := bigOf(exact[g].Add128(exact[g])).String()
+		if e := s.Exact(g).String(); e != twice {
+			t.Fatalf("%s groups=%d n=%d: group %d after a second batch: %s, want %s", op, groups, n, g, e, twice)
+		}
+	}
+}
+
+// TestGroupExactCheckInLoop: the exact states check the ids of a dense
+// batch in the adding loop where the kernel does (the portable build);
+// a bad id, at any row, leaves the state as it was. Values below 2^56 fill
+// the tables after a few hundred rows per group (flushes between
+// chunks), values near 2^63 take the split halves, small non-negative
+// ones the unchecked loop.
+func TestGroupExactCheckInLoop(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 19))
+	for _, groups := range []int{1, 3, 16, 257} {
+		for _, n := range []int{5, 5000, 70000} {
+			if testing.Short() && n > 5000 && groups != 16 {
+				continue
+			}
+			for style := range 5 {
+				checkGroupExactInLoop(t, "GroupIntSumState", &GroupIntSumState[int64]{}, groupBigValues(r, n, style), groups, r)
+				checkGroupExactInLoop(t, "GroupIntSumState", &GroupIntSumState[int]{}, intsOf[int](groupBigValues(r, n, style)), groups, r)
+				checkGroupExactInLoop(t, "GroupUintSumState", &GroupUintSumState[uint64]{}, intsOf[uint64](groupBigValues(r, n, style)), groups, r)
+			}
+			// Small non-negative values take the plain loop (bounded by the
+			// or of the values); small ones first and large ones after it
+			// are taken back from there.
+			small := groupBigValues(r, n, 2)
+			late := slices.Clone(small)
+			for i := range small {
+				small[i] >>= 24
+				if i < 100 {
+					late[i] >>= 24
+				}
+			}
+			checkGroupExactInLoop(t, "GroupIntSumState", &GroupIntSumState[int64]{}, small, groups, r)
+			checkGroupExactInLoop(t, "GroupIntSumState", &GroupIntSumState[int64]{}, late, groups, r)
+			checkGroupExactInLoop(t, "GroupUintSumState", &GroupUintSumState[uint64]{}, intsOf[uint64](small), groups, r)
+			checkGroupExactInLoop(t, "GroupUintSumState", &GroupUintSumState[uint]{}, intsOf[uint](late), groups, r)
+			checkGroupExactInLoop(t, "GroupIntSumState", &GroupIntSumState[int32]{}, intsOf[int32](groupBigValues(r, n, 1)), groups, r)
+			checkGroupExactInLoop(t, "GroupUintSumState", &GroupUintSumState[uint16]{}, intsOf[uint16](groupBigValues(r, n, 1)), groups, r)
+		}
+	}
+}
+
+// groupMixedShapes is the exact sum of 2^62 and 2^62-1 added with a
+// Mask, then 2^63-1 added without, for a 64-bit T.
+func groupMixedShapes[T constraints.Signed]() *big.Int {
+	var s GroupIntSumState[T]
+	s.Grow(1)
+	a, b, c := int64(1<<62), int64(1<<62-1), int64(math.MaxInt64)
+	s.Add([]T{T(a), T(b)}, []uint32{0, 0}, Valid([]byte{0xFF}, 0))
+	s.Add([]T{T(c)}, []uint32{0})
+	return s.Exact(0)
+}
+
+// intsOf converts x to T, wrapping.
+func intsOf[T constraints.Integer](x []int64) []T {
+	out := make([]T, len(x))
+	for i, v := range x {
+		out[i] = T(v)
+	}
+	return out
+}
+
+// TestGroupIntSumMixedShapes: a masked batch may leave an int64 table
+// entry anywhere in int64 (its loop tests each add for overflow); the
+// dense loop, whose cheaper test needs the entries within ±2^62, must not
+// take over from there unchecked. A sum that ends at 2^64-2 from an entry
+// of 2^63-1 wraps to -2, inside that range.
+func TestGroupIntSumMixedShapes(t *testing.T) {
+	all := []byte{0xFF}
+	want := new(big.Int).Lsh(big.NewInt(1), 64)
+	want.Sub(want, big.NewInt(2))
+	if e := groupMixedShapes[int64](); e.Cmp(want) != 0 {
+		t.Fatalf("int64: masked then dense: exact %v, want %v", e, want)
+	}
+	if strconv.IntSize == 64 {
+		// int takes the Go loops on every platform (int64 the assembly on
+		// some).
+		if e := groupMixedShapes[int](); e.Cmp(want) != 0 {
+			t.Fatalf("int: masked then dense: exact %v, want %v", e, want)
+		}
+	}
+	var u GroupUintSumState[uint64]
+	u.Grow(1)
+	u.Add([]uint64{1 << 63, 1<<63 - 1}, []uint32{0, 0}, Valid(all, 0))
+	u.Add([]uint64{math.MaxUint64}, []uint32{0})
+	wantU := new(big.Int).Lsh(big.NewInt(1), 65)
+	wantU.Sub(wantU, big.NewInt(2))
+	if e := u.Exact(0); e.Cmp(wantU) != 0 {
+		t.Fatalf("uint: masked then dense: exact %v, want %v", e, wantU)
 	}
 }

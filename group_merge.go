@@ -54,6 +54,7 @@ func (s *GroupUintSumState[T]) MergeMapped(other *GroupUintSumState[T], remap []
 }
 
 func (e *groupExact) mergeMapped(o *groupExact, remap []uint32) {
+	e.exSet = true
 	for j, g := range remap {
 		e.ex[g] = e.ex[g].Add128(o.at(j))
 	}

@@ -129,14 +129,14 @@ func (s *GroupUintSumState[T]) AddParallel(x []T, ids []uint32, workers int, m .
 func groupExactParallel[T constraints.Integer](e *groupExact, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool, workers int) {
 	w := groupWorkers[T](workers, groupVisited(len(x), sel, hasSel), len(e.ex))
 	if w <= 1 {
-		groupExactAdd(e, x, ids, bits, off, sel, hasSel)
+		groupExactAdd(e, x, ids, bits, off, sel, hasSel, "")
 		return
 	}
 	parts := make([]groupExact, w)
 	groupParallel(x, ids, bits, off, sel, hasSel, w,
 		func(k int, x []T, ids []uint32, bits []byte, off int, sel []uint32) {
 			parts[k].grow("AddParallel", len(e.ex))
-			groupExactAdd(&parts[k], x, ids, bits, off, sel, hasSel)
+			groupExactAdd(&parts[k], x, ids, bits, off, sel, hasSel, "")
 		},
 		func(k int) { e.merge(&parts[k]) })
 }

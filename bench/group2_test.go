@@ -32,10 +32,24 @@ package bench
 // H197 (measured by hand): GroupMinState float64 and int64, GroupMaxState float64 groups=16, 256, 4096: >= 1.0x loop (dispatched avx2 build)
 // H198 (measured by hand): the same under -tags purego: >= 1.0x loop (the same Go kernel: the grouped kernels do not dispatch)
 // H199 (measured by hand): GroupMinState float64 against GroupSummaryState float64 (the state it replaces for a min-only query), groups=16 and 256: >= 1.5x
+//
+// Registered on 2026-12-01 before measuring the portable Go (-tags purego)
+// kernels of the exact integer sums, the count and the float sum
+// (BenchmarkGroup and BenchmarkGroupExact, n=65536, random ids, the
+// wrapping loop acc[ids[i]] += x[i] in a function of its own; before and
+// after binaries interleaved, fastest of the passes; ratios are the loop's
+// time over quiver's):
+//
+// H200 (measured by hand): -tags purego GroupIntSumState int64 (values < 2^56 and < 2^32), groups=16, 256, 4096: >= 1.0x the wrapping loop
+// H201 (measured by hand): -tags purego GroupUintSumState uint64 (values < 2^56), groups=16, 256, 4096: >= 1.0x the wrapping loop
+// H202 (measured by hand): -tags purego GroupCountState groups=16, 256, 4096: >= 1.0x loop
+// H203 (measured by hand): -tags purego GroupSumState float64 groups=16, 256, 4096: >= 1.0x loop (same bits)
+// H204 (measured by hand): -tags purego GroupIntSumState int64 (values < 2^56), groups=16, 256, 4096: >= 1.5x an exact 128-bit user loop (bits.Add64 per row)
 
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"os"
 	"slices"
 	"testing"
@@ -218,6 +232,92 @@ func groupSampleNs(run func()) float64 {
 		}
 		if d := time.Since(start); d > 200*time.Microsecond {
 			return float64(d.Nanoseconds()) / float64(reps)
+		}
+	}
+}
+
+// loopGroupSumUint is the wrapping loop for unsigned values.
+func loopGroupSumUint(acc []uint64, x []uint64, ids []uint32) {
+	clear(acc)
+	for i, v := range x {
+		acc[ids[i]] += v
+	}
+}
+
+// loopGroupSumExact is the exact loop a user writes for what the grouped
+// integer states return: a 128-bit sum per group, the low word added with
+// its carry, the sign of the value into the high word.
+func loopGroupSumExact(hi []int64, lo []uint64, x []int64, ids []uint32) {
+	clear(hi)
+	clear(lo)
+	for i, v := range x {
+		g := ids[i]
+		var c uint64
+		lo[g], c = bits.Add64(lo[g], uint64(v), 0)
+		hi[g] += int64(c) + v>>63
+	}
+}
+
+// BenchmarkGroupExact: the exact grouped integer sums against the
+// wrapping loops (less work: no overflow is seen) and the exact loop
+// (the same work), n=65536 random ids.
+func BenchmarkGroupExact(b *testing.B) {
+	for _, groups := range []int{16, 256, 4096} {
+		_, xi, ids := groupInput(65536, groups, false, 0)
+		xu := make([]uint64, len(xi))
+		for i, v := range xi {
+			xu[i] = uint64(v)
+		}
+		accI := make([]int64, groups)
+		accU := make([]uint64, groups)
+		var si quiver.GroupIntSumState[int64]
+		var su quiver.GroupUintSumState[uint64]
+		si.Grow(groups)
+		su.Grow(groups)
+		name := fmt.Sprintf("n=65536/groups=%d", groups)
+		b.Run("op=SumInt/type=int64/"+name+"/impl=loop", func(b *testing.B) {
+			for b.Loop() {
+				loopGroupSumInt(accI, xi, ids)
+			}
+		})
+		b.Run("op=SumInt/type=int64/"+name+"/impl=loop-exact", func(b *testing.B) {
+			for b.Loop() {
+				loopGroupSumExact(accI, accU, xi, ids)
+			}
+		})
+		b.Run("op=SumInt/type=int64/"+name+"/impl=quiver", func(b *testing.B) {
+			for b.Loop() {
+				si.Reset()
+				si.Add(xi, ids)
+			}
+		})
+		b.Run("op=SumUint/type=uint64/"+name+"/impl=loop", func(b *testing.B) {
+			for b.Loop() {
+				loopGroupSumUint(accU, xu, ids)
+			}
+		})
+		b.Run("op=SumUint/type=uint64/"+name+"/impl=quiver", func(b *testing.B) {
+			for b.Loop() {
+				su.Reset()
+				su.Add(xu, ids)
+			}
+		})
+	}
+}
+
+// TestGroupExactLoopsAgree: the exact loop computes what the grouped
+// integer state returns.
+func TestGroupExactLoopsAgree(t *testing.T) {
+	_, xi, ids := groupInput(4096, 37, false, 0)
+	hi, lo := make([]int64, 37), make([]uint64, 37)
+	loopGroupSumExact(hi, lo, xi, ids)
+	var si quiver.GroupIntSumState[int64]
+	si.Grow(37)
+	si.Add(xi, ids)
+	for g := range 37 {
+		e := si.Exact(g)
+		if e.Uint64() != lo[g] || e.Rsh(e, 64).Int64() != hi[g] {
+			t.Fatalf("group %d: exact loop %d:%d, state %v", g, hi[g], lo[g], si.Exact(g))
 		}
 	}
 }

@@ -67,13 +67,13 @@ func GroupSumFloat[T constraints.Float](acc, x []T, ids []uint32, bits []byte, o
 func GroupSumFloatDense[T constraints.Float](acc, x []T, ids []uint32) int {
 	ids = ids[:len(x)]
 	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		q := ids[i : i+4 : i+4]
-		v := x[i : i+4 : i+4]
-		g0, g1, g2, g3 := q[0], q[1], q[2], q[3]
-		if uint(max(g0, g1, g2, g3)) >= uint(len(acc)) {
+	for ; i < len(x)-3; i += 4 {
+		_ = ids[i+3] // one bounds check for the four (none, with the loop's)
+		g0, g1, g2, g3 := ids[i], ids[i+1], ids[i+2], ids[i+3]
+		if n := uint(len(acc)); uint(g0) >= n || uint(g1) >= n || uint(g2) >= n || uint(g3) >= n {
 			break
 		}
+		v := (*[4]T)(x[i:])
 		acc[g0] += v[0]
 		acc[g1] += v[1]
 		acc[g2] += v[2]
@@ -108,27 +108,38 @@ func groupNarrow[T constraints.Integer]() bool {
 	return unsafe.Sizeof(zero) <= 4
 }
 
+// GroupNarrow reports whether GroupAddInt64 adds elements of type T
+// unchecked (at most 32 bits).
+func GroupNarrow[T constraints.Integer]() bool { return groupNarrow[T]() }
+
 // GroupAddInt64 adds the participating rows of x to acc[ids[i]] as int64
 // values, wrapping, and reports in ovf whether the running value of an
-// entry left int64 on the way (or, for an unsigned T, a value was 2^63 or
-// more): when ovf is false every entry holds its exact sum, and done is
-// the whole batch (len(x) rows, or len(sel) entries with a selection).
-// When ovf is true, the first done rows (entries of sel) were added, and
-// [GroupSubInt64] over them restores acc exactly.
+// entry may have left int64 on the way (or, for an unsigned T, a value
+// was 2^63 or more): when ovf is false every entry holds its exact sum,
+// and done is the whole batch (len(x) rows, or len(sel) entries with a
+// selection). When ovf is true, the first done rows (entries of sel) were
+// added, and [GroupSubInt64] over them restores acc exactly.
 //
 // For element types of at most 32 bits no addition is checked: the caller
 // adds at most 2^30 rows to a table between flushes, whose entries then
 // stay within 2^62 of where they started. The dense int64 loop is the
-// assembly kernel on amd64 (the overflow flag of each memory add); the Go
-// loops check with the sign bits of (a^s)&(v^s), or-ed over the rows and
-// tested once.
+// assembly kernel on amd64 and arm64 (the overflow flag of each add); the
+// masked Go loops check with the sign bits of (a^s)&(v^s), or-ed over the
+// rows and tested once, from any entries. The dense Go loop (every dense
+// batch where [GroupDenseChecksIDs], the other element types elsewhere)
+// needs every entry non-negative and keeps them so when ovf is false
+// (see groupAddDenseGo; the masked loops do not keep them so). Where GroupDenseChecksIDs, a dense batch's ids need not be
+// checked: the loop stops before an id not below len(acc) with done <
+// len(x) (which then means that, not an overflow; ovf covers the first
+// done rows), and [GroupSubInt64] over the first done rows takes them
+// back.
 func GroupAddInt64[T constraints.Integer](acc []int64, x []T, ids []uint32, bits []byte, off int, sel []uint32, hasSel bool) (done int, ovf bool) {
+	if !hasSel && bits == nil {
+		return groupAddDense(acc, x, ids)
+	}
 	if groupNarrow[T]() {
 		groupAddNarrow(acc, x, ids, bits, off, sel, hasSel)
 		return groupRows(x, sel, hasSel), false
-	}
-	if !hasSel && bits == nil {
-		return groupAddDense(acc, x, ids)
 	}
 	var o int64
 	if groupWide[T]() {
@@ -168,21 +179,129 @@ func groupRows[T any](x []T, sel []uint32, hasSel bool) int {
 	return len(x)
 }
 
-// groupAddDenseGo is the Go loop of GroupAddInt64 for a dense batch.
-func groupAddDenseGo[T constraints.Integer](acc []int64, x []T, ids []uint32) (int, bool) {
-	var o int64
-	if groupWide[T]() {
-		o = groupWideBits(x, nil, 0, nil, false)
-	}
+// groupAddDenseGo is the Go loop of GroupAddInt64 for a dense batch. It
+// checks the ids as it adds, four rows at a time (a comparison each, which
+// also takes the place of the bounds checks), and stops before the first
+// group of four rows (or, in the last three rows, before the first
+// row) with an id not below len(acc): done is len(x) when every id is in
+// range, and ovf covers the first done rows.
+//
+// The overflow test costs one operation a row for a signed T and two for
+// an unsigned one instead of the four of the exact test (a^s)&(v^s),
+// because it needs every entry of acc non-negative on entry, and keeps
+// them so: from a in [0, 2^63), a+v wraps to a negative s exactly when
+// the sum leaves [0, 2^63) (below 0 without wrapping, or past 2^63-1
+// with); for an unsigned T, a value of 2^63 or more is negative as int64
+// and tested too. ovf is then set by the first sum that leaves the range,
+// overflow or not, and the caller takes the rows back and flushes, as
+// for an overflow (the caller biases its entries by 2^62 to give signed
+// sums room on both sides). Element types of at most 32 bits are added
+// unchecked (GroupAddInt64).
+func groupAddDenseGo[T constraints.Integer](acc []int64, x []T, ids []uint32) (done int, ovf bool) {
+	var zero T
+	signed := ^zero < 0
+	narrow := groupNarrow[T]()
+	var o uint64
 	ids = ids[:len(x)]
-	for i, w := range x {
-		p := &acc[ids[i]]
-		a, v := *p, int64(w)
-		s := a + v
-		o |= (a ^ s) & (v ^ s)
-		*p = s
+	i := 0
+	for ; i < len(x)-3; i += 4 {
+		_ = ids[i+3] // one bounds check for the four (none, with the loop's)
+		g0, g1, g2, g3 := ids[i], ids[i+1], ids[i+2], ids[i+3]
+		if n := uint(len(acc)); uint(g0) >= n || uint(g1) >= n || uint(g2) >= n || uint(g3) >= n {
+			break
+		}
+		xs := (*[4]T)(x[i:])
+		switch {
+		case narrow:
+			acc[g0] += int64(xs[0])
+			acc[g1] += int64(xs[1])
+			acc[g2] += int64(xs[2])
+			acc[g3] += int64(xs[3])
+		case signed:
+			s := acc[g0] + int64(xs[0])
+			acc[g0] = s
+			o |= uint64(s)
+			s = acc[g1] + int64(xs[1])
+			acc[g1] = s
+			o |= uint64(s)
+			s = acc[g2] + int64(xs[2])
+			acc[g2] = s
+			o |= uint64(s)
+			s = acc[g3] + int64(xs[3])
+			acc[g3] = s
+			o |= uint64(s)
+		default:
+			v := int64(xs[0])
+			s := acc[g0] + v
+			acc[g0] = s
+			o |= uint64(s | v)
+			v = int64(xs[1])
+			s = acc[g1] + v
+			acc[g1] = s
+			o |= uint64(s | v)
+			v = int64(xs[2])
+			s = acc[g2] + v
+			acc[g2] = s
+			o |= uint64(s | v)
+			v = int64(xs[3])
+			s = acc[g3] + v
+			acc[g3] = s
+			o |= uint64(s | v)
+		}
 	}
-	return len(x), o < 0
+	for ; i < len(x); i++ {
+		g := ids[i]
+		if uint(g) >= uint(len(acc)) {
+			break
+		}
+		s := acc[g] + int64(x[i])
+		acc[g] = s
+		switch {
+		case narrow:
+		case signed:
+			o |= uint64(s)
+		default:
+			o |= uint64(s) | uint64(x[i])
+		}
+	}
+	return i, int64(o) < 0
+}
+
+// GroupAddBounded adds the rows of a dense batch to acc[ids[i]] as int64
+// values, wrapping, with no overflow test, and returns the or of the
+// values as int64 bits: when it is non-negative every value is below
+// 2^bits.Len64(or), from which the caller bounds what each entry moved,
+// and otherwise takes the rows back with [GroupSubInt64]. It checks the
+// ids as groupAddDenseGo does (done < len(x) at an id not below len(acc)).
+// The loop is the plain grouped loop (one read-modify-write a row) and an
+// or: the way for values known to be small.
+func GroupAddBounded[T constraints.Integer](acc []int64, x []T, ids []uint32) (done int, or uint64) {
+	var o uint64
+	ids = ids[:len(x)]
+	i := 0
+	for ; i < len(x)-3; i += 4 {
+		_ = ids[i+3] // one bounds check for the four (none, with the loop's)
+		g0, g1, g2, g3 := ids[i], ids[i+1], ids[i+2], ids[i+3]
+		if n := uint(len(acc)); uint(g0) >= n || uint(g1) >= n || uint(g2) >= n || uint(g3) >= n {
+			break
+		}
+		xs := (*[4]T)(x[i:])
+		v0, v1, v2, v3 := int64(xs[0]), int64(xs[1]), int64(xs[2]), int64(xs[3])
+		acc[g0] += v0
+		acc[g1] += v1
+		acc[g2] += v2
+		acc[g3] += v3
+		o |= uint64(v0 | v1 | v2 | v3)
+	}
+	for ; i < len(x); i++ {
+		g := ids[i]
+		if uint(g) >= uint(len(acc)) {
+			break
+		}
+		acc[g] += int64(x[i])
+		o |= uint64(x[i])
+	}
+	return i, o
 }
 
 // groupAddNarrow adds the participating rows of x to acc[ids[i]] with no
@@ -291,6 +410,33 @@ func GroupSumSplit[T constraints.Integer](hi, lo []int64, x []T, ids []uint32, b
 			lo[g] += int64(uint64(v) & 0xFFFFFFFF)
 		}
 	}
+}
+
+// groupCountGo is GroupCountDense in Go: four rows at a time, their ids
+// checked first (the comparisons also take the place of the bounds
+// checks), then row by row from the first group of four with an id out
+// of range.
+func groupCountGo(count []int, ids []uint32) int {
+	i := 0
+	for ; i < len(ids)-3; i += 4 {
+		_ = ids[i+3] // one bounds check for the four (none, with the loop's)
+		g0, g1, g2, g3 := ids[i], ids[i+1], ids[i+2], ids[i+3]
+		if n := uint(len(count)); uint(g0) >= n || uint(g1) >= n || uint(g2) >= n || uint(g3) >= n {
+			break
+		}
+		count[g0]++
+		count[g1]++
+		count[g2]++
+		count[g3]++
+	}
+	for ; i < len(ids); i++ {
+		g := ids[i]
+		if uint(g) >= uint(len(count)) {
+			return i
+		}
+		count[g]++
+	}
+	return len(ids)
 }
 
 // GroupCount adds, per group, the selected rows that are valid to

@@ -34,3 +34,7 @@ func groupMinAsm[T num.Number](acc, x []T, ids []uint32) (int, bool) { return 0,
 
 // groupMaxAsm: no max-only kernel in assembly here.
 func groupMaxAsm[T num.Number](acc, x []T, ids []uint32) (int, bool) { return 0, false }
+
+// GroupDenseChecksIDs reports that GroupAddInt64 checks the ids of a
+// dense batch: not here, where int64 elements take the assembly kernel.
+const GroupDenseChecksIDs = false

@@ -17,13 +17,7 @@ func groupAddDense[T constraints.Integer](acc []int64, x []T, ids []uint32) (int
 // at the first id that is not below len(count), and returns the number
 // of rows counted: len(ids) when every id is in range.
 func GroupCountDense(count []int, ids []uint32) int {
-	for i, g := range ids {
-		if uint(g) >= uint(len(count)) {
-			return i
-		}
-		count[g]++
-	}
-	return len(ids)
+	return groupCountGo(count, ids)
 }
 
 // groupMinAsm: no min-only kernel in assembly here.
@@ -31,3 +25,7 @@ func groupMinAsm[T num.Number](acc, x []T, ids []uint32) (int, bool) { return 0,
 
 // groupMaxAsm: no max-only kernel in assembly here.
 func groupMaxAsm[T num.Number](acc, x []T, ids []uint32) (int, bool) { return 0, false }
+
+// GroupDenseChecksIDs reports that GroupAddInt64 checks the ids of a
+// dense batch (the Go loop of every element type).
+const GroupDenseChecksIDs = true
