@@ -72,12 +72,13 @@ func groupStep[T num.Number](a, v T) T {
 // call, so that the loops keep their values in registers: groupStep for
 // the entry *p and the row v, storing only when the entry changes.
 func groupPut[T num.Number](p *T, v T) {
-	// float64(a) keeps a float32 mark's payload (0x7FE00000 becomes
-	// 0x7FFC000000000000), and T of the canonical float64 NaN is the
-	// canonical NaN of T; for integer types a == a and v == v hold.
-	if a := *p; a == a || math.Float64bits(float64(a)) == groupMark64 {
+	// The mark is tested on T's own bits: a float32 widened to float64
+	// keeps its payload on amd64 and arm64, but RISC-V's FCVT.D.S returns
+	// the canonical NaN for every NaN input, so a test of float64(a)
+	// never saw the mark there. For integer types a == a and v == v hold.
+	if a := *p; a == a || GroupIsEmpty(a) {
 		if v != v {
-			v = T(math.Float64frombits(num.CanonicalNaN64))
+			v = num.NaN[T]()
 		}
 		*p = v
 	}
