@@ -12,7 +12,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n== %s\n' "$*"; }
+# Each step prints the seconds since the start, so that a slow step shows.
+t0=$(date +%s)
+step() { printf '\n== [%ss] %s\n' "$(($(date +%s) - t0))" "$*"; }
 
 step "go test ./..."
 go test -count=1 ./...

@@ -28,16 +28,6 @@ func GroupCountDense(count []int, ids []uint32) int {
 	return groupCount(count, ids)
 }
 
-// groupStoreBelow is the rows per group under which a dense batch takes
-// the kernels that store every row (groupMinStore<E>, groupMaxStore<E>)
-// rather than those that branch on a new extreme: with random values a
-// group's k-th row is a new extreme with probability 1/k, so with few
-// rows per group the branch mispredicts often (about one row in five at
-// 16 rows per group), and with many the stores' chains through the
-// entries of few groups cost more (measured at 16, 256 and 4096 groups of
-// 65536 rows, bench/group2_test.go).
-const groupStoreBelow = 64
-
 // groupMinAsm runs the generated min-only kernel of T's machine type,
 // when there is one (32- and 64-bit types); ok is false otherwise.
 func groupMinAsm[T num.Number](acc, x []T, ids []uint32) (int, bool) {

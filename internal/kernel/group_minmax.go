@@ -143,10 +143,16 @@ func GroupMax[T num.Number](acc, x []T, ids []uint32, bits []byte, off int, sel 
 // checked: it checks each id against len(acc) as it goes and stops at the
 // first one out of range, returning the number of rows taken (len(x) when
 // every id is in range). On amd64 the 32- and 64-bit element types take
-// the generated scalar kernels (group_amd64.s), the others this Go loop.
+// the generated scalar kernels (group_amd64.s); the others, and every
+// type elsewhere, the Go loops: for integer types with fewer than
+// groupStoreBelow rows per group the storing one (groupMinStoreGo), else
+// the branching one.
 func GroupMinDense[T num.Number](acc, x []T, ids []uint32) int {
 	if k, ok := groupMinAsm(acc, x, ids); ok {
 		return k
+	}
+	if !num.IsFloat[T]() && len(x) < groupStoreBelow*len(acc) {
+		return groupMinStoreGo(acc, x, ids)
 	}
 	return groupMinDenseGo(acc, x, ids)
 }
@@ -156,7 +162,62 @@ func GroupMaxDense[T num.Number](acc, x []T, ids []uint32) int {
 	if k, ok := groupMaxAsm(acc, x, ids); ok {
 		return k
 	}
+	if !num.IsFloat[T]() && len(x) < groupStoreBelow*len(acc) {
+		return groupMaxStoreGo(acc, x, ids)
+	}
 	return groupMaxDenseGo(acc, x, ids)
+}
+
+// groupStoreBelow is the rows per group under which a dense batch takes
+// the loops that store every row (on amd64 the generated groupMinStore<E>
+// and groupMaxStore<E>; elsewhere, for integer types, groupMinStoreGo and
+// groupMaxStoreGo)
+// rather than those that branch on a new extreme: with random values a
+// group's k-th row is a new extreme with probability 1/k, so with few
+// rows per group the branch mispredicts often (about one row in five at
+// 16 rows per group), and with many the stores' chains through the
+// entries of few groups cost more (measured at 16, 256 and 4096 groups of
+// 65536 rows, bench/group2_test.go).
+const groupStoreBelow = 64
+
+// groupMinStoreGo is GroupMinDense for an integer type with no branch on
+// the comparison: each row's entry is stored back, the smaller of it and
+// the row, chosen by a conditional move (CMOV, CSEL). Float types keep the
+// branching loop: Go selects integers without a branch but not floats, and
+// a select on the floats' bits after a float compare, with the unordered
+// pairs (the empty mark, NaNs) sent to a rare branch, measured slower than
+// the branching loop at 16, 256 and 4096 groups (ADR-106).
+func groupMinStoreGo[T num.Number](acc, x []T, ids []uint32) int {
+	ids = ids[:len(x)]
+	for i, v := range x {
+		g := ids[i]
+		if uint(g) >= uint(len(acc)) {
+			return i
+		}
+		a := acc[g]
+		if v < a {
+			a = v
+		}
+		acc[g] = a
+	}
+	return len(x)
+}
+
+// groupMaxStoreGo is groupMinStoreGo for the maximum table.
+func groupMaxStoreGo[T num.Number](acc, x []T, ids []uint32) int {
+	ids = ids[:len(x)]
+	for i, v := range x {
+		g := ids[i]
+		if uint(g) >= uint(len(acc)) {
+			return i
+		}
+		a := acc[g]
+		if v > a {
+			a = v
+		}
+		acc[g] = a
+	}
+	return len(x)
 }
 
 // groupMinDenseGo is the Go loop of GroupMinDense: the check of four ids
