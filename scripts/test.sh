@@ -60,16 +60,14 @@ go run ./examples/nullcolumn
 step "go test -tags purego ./..."
 QUIVER_EXPECT_BACKEND=scalar go test -count=1 -tags purego ./...
 
-step "go test -race -short ./..."
-go test -count=1 -race -short ./...
-
-step "generator module tests"
-go -C internal/asm test -count=1 ./...
-
+# The race detector's run is mostly one process (the root package's
+# tests), so the other modules' tests build and run beside it.
+mods=("go test -race -short ./..." "go test -count=1 -race -short ./..."
+  "generator module tests" "go -C internal/asm test -count=1 ./...")
 if [ -f bench/go.mod ]; then
-  step "benchmark module tests"
-  go -C bench test -count=1 -short ./...
+  mods+=("benchmark module tests" "go -C bench test -count=1 -short ./...")
 fi
+together "${mods[@]}"
 
 need() {
   if command -v "$1" >/dev/null 2>&1; then return 0; fi
@@ -87,16 +85,22 @@ if [ "$(go env GOARCH)" = amd64 ] && need qemu-x86_64-static; then
 fi
 
 if need qemu-aarch64-static; then
-  together \
-    "arm64 with NEON under emulation (go test -short)" \
-    "QUIVER_EXPECT_BACKEND=neon GOARCH=arm64 go test -count=1 -short -exec qemu-aarch64-static ./..." \
-    "arm64 purego under emulation" \
-    "QUIVER_EXPECT_BACKEND=scalar GOARCH=arm64 go test -count=1 -short -tags purego -exec qemu-aarch64-static ."
+  arm=("arm64 with NEON under emulation (go test -short)"
+    "QUIVER_EXPECT_BACKEND=neon GOARCH=arm64 go test -count=1 -short -exec qemu-aarch64-static ./..."
+    "arm64 purego under emulation"
+    "QUIVER_EXPECT_BACKEND=scalar GOARCH=arm64 go test -count=1 -short -tags purego -exec qemu-aarch64-static .")
+  # The Arrow adapter (below) on arm64 too.
+  if [ -f quiverarrow/go.mod ]; then
+    arm+=("quiverarrow on arm64 under emulation (go test -short)"
+      "GOARCH=arm64 go -C quiverarrow test -count=1 -short -exec qemu-aarch64-static ./...")
+  fi
+  together "${arm[@]}"
 fi
 
 # The Arrow adapter is a module of its own, so that the core module does
-# not depend on arrow-go: its tests natively and, short, on arm64 under
-# emulation, and its example program, which round-trips a Parquet file.
+# not depend on arrow-go: its tests natively (and, above, short on arm64
+# under emulation), and its example program, which round-trips a Parquet
+# file.
 if [ -f quiverarrow/go.mod ]; then
   step "quiverarrow module tests and example program"
   go -C quiverarrow test -count=1 ./...
@@ -104,10 +108,6 @@ if [ -f quiverarrow/go.mod ]; then
   go -C quiverarrow run ./examples/parquetsummary -by station
   grouped=$(go -C quiverarrow run ./examples/parquetsummary -by time -every 24h)
   printf '%s\n' "$grouped" | sed -n '1,8p'
-  if need qemu-aarch64-static; then
-    step "quiverarrow on arm64 under emulation (go test -short)"
-    GOARCH=arm64 go -C quiverarrow test -count=1 -short -exec qemu-aarch64-static ./...
-  fi
 fi
 
 # Every first-class Go port. The generic backend is what they run; 386
@@ -132,18 +132,21 @@ if [ ${#ports[@]} -gt 0 ]; then
   together "${ports[@]}"
 fi
 
-# go vet type-checks every package and its tests for each target and checks
-# its assembly against the Go declarations; compiling and linking the test
-# binaries adds what only the compiler and linker see (a stub with no body
-# for a target, a symbol missing at link time), which depends on the
-# target's set of files: one target per set of build-constrained files
-# (amd64 and arm64 assembly off Linux, the portable code on a 32-bit, a
-# big-endian and a wasm target) is compiled, every target vetted.
+# The files a target builds depend only on its architecture (amd64, arm64
+# or the portable code; 32 or 64 bits; byte order), whether it is unix,
+# and the purego and race tags, so one target per such set stands for the
+# others (freebsd for darwin, ppc64le and mips64le for loong64 and
+# riscv64). go vet type-checks every package and its tests for each and
+# checks the assembly against the Go declarations; compiling and linking
+# the test binaries adds what only the compiler and linker see (a stub
+# with no body, a symbol missing at link time) and is done for one target
+# per kind of file set (amd64 and arm64 assembly off Linux, the portable
+# code on a 32-bit, a big-endian and a wasm target).
 step "go vet and compile the tests for other systems and architectures"
 testbins=$(mktemp -d)
 trap 'rm -rf "$testbins"' EXIT
-for target in windows/amd64 windows/arm64 darwin/amd64 darwin/arm64 freebsd/amd64 freebsd/arm64 \
-  wasip1/wasm linux/arm linux/ppc64le linux/ppc64 linux/mips64le linux/loong64; do
+for target in windows/amd64 windows/arm64 darwin/amd64 darwin/arm64 \
+  wasip1/wasm linux/arm linux/ppc64 linux/loong64; do
   echo "$target"
   GOOS=${target%/*} GOARCH=${target#*/} go vet ./...
   case $target in
