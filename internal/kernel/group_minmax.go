@@ -68,17 +68,22 @@ func groupStep[T num.Number](a, v T) T {
 	return v
 }
 
-// groupPut is the rare branch of a row's test inside the loops, with no
-// call, so that the loops keep their values in registers: groupStep for
-// the entry *p and the row v, storing only when the entry changes.
+// groupPut is the rare branch of a row's test inside the loops: groupStep
+// for the entry *p and the row v, storing only when the entry changes. It
+// is small but over Go's inlining budget (cost 92 of 80 for each shape),
+// so the loops call it; they take it for a new extreme, a NaN and a
+// group's first row only.
 func groupPut[T num.Number](p *T, v T) {
 	// The mark is tested on T's own bits: a float32 widened to float64
 	// keeps its payload on amd64 and arm64, but RISC-V's FCVT.D.S returns
 	// the canonical NaN for every NaN input, so a test of float64(a)
-	// never saw the mark there. For integer types a == a and v == v hold.
+	// never saw the mark there. The canonical float64 NaN narrows to the
+	// canonical NaN of T everywhere (num.NaN[T] would cost the inliner
+	// more: a kind switch that is not folded in shaped code). For integer
+	// types a == a and v == v hold.
 	if a := *p; a == a || GroupIsEmpty(a) {
 		if v != v {
-			v = num.NaN[T]()
+			v = T(math.Float64frombits(num.CanonicalNaN64))
 		}
 		*p = v
 	}
@@ -171,8 +176,8 @@ func GroupMaxDense[T num.Number](acc, x []T, ids []uint32) int {
 // groupStoreBelow is the rows per group under which a dense batch takes
 // the loops that store every row (on amd64 the generated groupMinStore<E>
 // and groupMaxStore<E>; elsewhere, for integer types, groupMinStoreGo and
-// groupMaxStoreGo)
-// rather than those that branch on a new extreme: with random values a
+// groupMaxStoreGo) rather than those that branch on a new extreme: with
+// random values a
 // group's k-th row is a new extreme with probability 1/k, so with few
 // rows per group the branch mispredicts often (about one row in five at
 // 16 rows per group), and with many the stores' chains through the
