@@ -177,12 +177,11 @@ func GroupMaxDense[T num.Number](acc, x []T, ids []uint32) int {
 // the loops that store every row (on amd64 the generated groupMinStore<E>
 // and groupMaxStore<E>; elsewhere, for integer types, groupMinStoreGo and
 // groupMaxStoreGo) rather than those that branch on a new extreme: with
-// random values a
-// group's k-th row is a new extreme with probability 1/k, so with few
-// rows per group the branch mispredicts often (about one row in five at
-// 16 rows per group), and with many the stores' chains through the
-// entries of few groups cost more (measured at 16, 256 and 4096 groups of
-// 65536 rows, bench/group2_test.go).
+// random values a group's k-th row is a new extreme with probability 1/k,
+// so with few rows per group the branch mispredicts often (about one row
+// in five at 16 rows per group), and with many the stores' chains through
+// the entries of few groups cost more (measured at 16, 256 and 4096
+// groups of 65536 rows, bench/group2_test.go).
 const groupStoreBelow = 64
 
 // groupMinStoreGo is GroupMinDense for an integer type with no branch on
