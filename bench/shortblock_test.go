@@ -11,6 +11,16 @@ package bench
 //	H220 (measured by hand): Sum float64 nulls=0% n=16/20/24/31 on avx2: >= 1.0x loop (was 0.5-0.6x at n=16)
 //	H221 (measured by hand): Sum float32 nulls=0% n=32/40/48/63 on avx2: >= 1.0x loop
 //	H222 (measured by hand): Sum float64 n=16/24/31 and float32 n=32/48/63 on avx2: BlockSum's time <= 0.7x the kernel path's (the commit before it), same run
+//
+// The same for the avx512 backend (float64 n = 32..63, float32 n =
+// 64..127), registered on an AMD EPYC (Zen 4, family 25 model 17) before
+// BlockSum served it there: the generated ledger's H43 had the kernel
+// path at 0.605x the loop at float64 n=32 on that CPU (1.20x on the
+// Zen 5-class EPYC, 0.94x on Ice Lake).
+//
+//	H223 (measured by hand): Sum float64 nulls=0% n=32/40/48/63 on avx512: >= 1.0x loop
+//	H224 (measured by hand): Sum float32 nulls=0% n=64/80/96/127 on avx512: >= 1.0x loop
+//	H225 (measured by hand): Sum float64 n=32/48/63 and float32 n=64/96/127 on avx512: BlockSum's time <= 0.7x the kernel path's (the commit before it), same run
 
 import (
 	"fmt"
@@ -30,14 +40,29 @@ func BenchmarkShortBlock(b *testing.B) {
 	if err := quiver.SetBackend("avx2"); err != nil {
 		b.Fatal(err)
 	}
-	shortBlockCases[float64](b, []int{16, 20, 24, 31})
-	shortBlockCases[float32](b, []int{32, 40, 48, 63})
+	shortBlockCases[float64](b, "avx2", []int{16, 20, 24, 31})
+	shortBlockCases[float32](b, "avx2", []int{32, 40, 48, 63})
 }
 
-func shortBlockCases[T float32 | float64](b *testing.B, ns []int) {
+// BenchmarkShortBlock512 is BenchmarkShortBlock on the avx512 backend at
+// the lengths of H223 and H224.
+func BenchmarkShortBlock512(b *testing.B) {
+	if !backendAvailable("avx512") {
+		b.Skip("no avx512 backend on this CPU")
+	}
+	prev := quiver.ActiveBackend().Name
+	defer quiver.SetBackend(prev)
+	if err := quiver.SetBackend("avx512"); err != nil {
+		b.Fatal(err)
+	}
+	shortBlockCases[float64](b, "avx512", []int{32, 40, 48, 63})
+	shortBlockCases[float32](b, "avx512", []int{64, 80, 96, 127})
+}
+
+func shortBlockCases[T float32 | float64](b *testing.B, backend string, ns []int) {
 	for _, n := range ns {
 		x := newInput[T](n, 0).x
-		b.Run(fmt.Sprintf("type=%s/n=%d/impl=avx2", typeName[T](), n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("type=%s/n=%d/impl=%s", typeName[T](), n, backend), func(b *testing.B) {
 			var s T
 			for b.Loop() {
 				s += quiver.Sum(x)
@@ -52,4 +77,14 @@ func shortBlockCases[T float32 | float64](b *testing.B, ns []int) {
 			sink = res{uint64(s)}
 		})
 	}
+}
+
+// backendAvailable says whether the backend called name runs on this CPU.
+func backendAvailable(name string) bool {
+	for _, b := range quiver.Backends() {
+		if b.Name == name {
+			return b.Available
+		}
+	}
+	return false
 }
