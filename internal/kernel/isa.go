@@ -93,9 +93,11 @@ func (i ISA) WideWordCut() int {
 // here instead of isa's kernel: the kernel would add one block, fold it
 // and return, and its call costs more than the scalar adds. Measured on
 // AVX2 (AMD EPYC Zen 3, family 25 model 1; bench/shortblock_test.go):
-// float64 n = 16 to 31 and float32 n = 32 to 63. AVX-512 and NEON keep
-// their kernels until a machine of theirs measures the same.
-func (i ISA) BlockSumsInGo() bool { return i == AVX2 }
+// float64 n = 16 to 31 and float32 n = 32 to 63; and on AVX-512 (AMD EPYC
+// Zen 4, family 25 model 17): float64 n = 32 to 63 and float32 n = 64 to
+// 127. NEON keeps its kernels until a machine of its own measures the
+// same.
+func (i ISA) BlockSumsInGo() bool { return i == AVX2 || i == AVX512 }
 
 // neonWideWordCut is WideWordCut on NEON, chosen from simulated whole
 // calls (scripts/neon-mca.sh; docs/neon.md, "Crossovers"): llvm-mca over
