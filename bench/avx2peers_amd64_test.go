@@ -17,6 +17,17 @@ package bench
 //	H185 (measured by hand): Min and Max float32 nulls=0% n=4096/65536/1048576: avx2 >= 1.0x vek32
 //	H186 (measured by hand): MinMax and Summarize float64 and float32 nulls=0% n=4096/65536/1048576: avx2 >= 1.0x vek (Min then Max, two passes)
 //	H187 (measured by hand): the masked forms (nulls=10%) of Sum float64/float32, SumInt int64, Min, Max, MinMax and Summarize float64/float32 at n=4096/65536/1048576: avx2 >= 1.0x the fastest peer's dense time at the same n (no peer reads a bitmap)
+//
+// The one-FMA-per-pair NaN sentinel of the AVX2 dense float kernels (s =
+// a*b + s instead of a = b*1 + a, s = a*1 + s; see nanCheck in
+// internal/asm/amd64/summary), registered on an AMD EPYC Zen 4 (family
+// 25 model 17, the avx2 backend on an AVX-512 core) before its A/B against
+// the two-FMA kernels (the commit before it), fastest of 150 interleaved
+// samples (TestAVX2Samples) for the vek ratios:
+//
+//	H226 (measured by hand): Min and Max float64 and float32 nulls=0% n=4096: avx2 time <= 0.9x the two-FMA kernels'
+//	H227 (measured by hand): Min and Max float64 nulls=0% n=4096/65536: avx2 >= 0.9x vek
+//	H228 (measured by hand): MinMax and Summarize float64 and float32 nulls=0% n=4096: avx2 time <= 1.0x the two-FMA kernels' (no slower where the min and max, not the sentinel, fill the pipes)
 
 import (
 	"math"
