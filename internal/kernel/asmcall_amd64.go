@@ -160,12 +160,14 @@ func countValidAsm(isa ISA, b []byte) int {
 
 // summaryDenseAsm is the dense summary kernel of isa for T computing want
 // (min-only and max-only kernels exist for floats; the fused kernel
-// serves any want).
-func summaryDenseAsm[T num.Number](isa ISA, want Extremes, x []T) (lo T, hi T, nan bool) {
+// serves any want); fma chooses the AVX2 float kernels whose NaN
+// sentinel is an FMA (the caller passes hasFMA, or false for the
+// additions' kernel).
+func summaryDenseAsm[T num.Number](isa ISA, want Extremes, fma bool, x []T) (lo T, hi T, nan bool) {
 	switch num.KindOf[T]() {
 	case num.Float32:
 		switch {
-		case want == WantMax && isa == AVX2 && hasFMA:
+		case want == WantMax && isa == AVX2 && fma:
 			r0, r1, r2 := summaryMaxDenseF32AVX2FMA(num.Cast[float32](x))
 			return T(r0), T(r1), r2
 		case want == WantMax && isa == AVX2:
@@ -174,7 +176,7 @@ func summaryDenseAsm[T num.Number](isa ISA, want Extremes, x []T) (lo T, hi T, n
 		case want == WantMax && isa == AVX512:
 			r0, r1, r2 := summaryMaxDenseF32AVX512(num.Cast[float32](x))
 			return T(r0), T(r1), r2
-		case want == WantMin && isa == AVX2 && hasFMA:
+		case want == WantMin && isa == AVX2 && fma:
 			r0, r1, r2 := summaryMinDenseF32AVX2FMA(num.Cast[float32](x))
 			return T(r0), T(r1), r2
 		case want == WantMin && isa == AVX2:
@@ -183,7 +185,7 @@ func summaryDenseAsm[T num.Number](isa ISA, want Extremes, x []T) (lo T, hi T, n
 		case want == WantMin && isa == AVX512:
 			r0, r1, r2 := summaryMinDenseF32AVX512(num.Cast[float32](x))
 			return T(r0), T(r1), r2
-		case isa == AVX2 && hasFMA:
+		case isa == AVX2 && fma:
 			r0, r1, r2 := summaryDenseF32AVX2FMA(num.Cast[float32](x))
 			return T(r0), T(r1), r2
 		case isa == AVX2:
@@ -195,7 +197,7 @@ func summaryDenseAsm[T num.Number](isa ISA, want Extremes, x []T) (lo T, hi T, n
 		}
 	case num.Float64:
 		switch {
-		case want == WantMax && isa == AVX2 && hasFMA:
+		case want == WantMax && isa == AVX2 && fma:
 			r0, r1, r2 := summaryMaxDenseF64AVX2FMA(num.Cast[float64](x))
 			return T(r0), T(r1), r2
 		case want == WantMax && isa == AVX2:
@@ -204,7 +206,7 @@ func summaryDenseAsm[T num.Number](isa ISA, want Extremes, x []T) (lo T, hi T, n
 		case want == WantMax && isa == AVX512:
 			r0, r1, r2 := summaryMaxDenseF64AVX512(num.Cast[float64](x))
 			return T(r0), T(r1), r2
-		case want == WantMin && isa == AVX2 && hasFMA:
+		case want == WantMin && isa == AVX2 && fma:
 			r0, r1, r2 := summaryMinDenseF64AVX2FMA(num.Cast[float64](x))
 			return T(r0), T(r1), r2
 		case want == WantMin && isa == AVX2:
@@ -213,7 +215,7 @@ func summaryDenseAsm[T num.Number](isa ISA, want Extremes, x []T) (lo T, hi T, n
 		case want == WantMin && isa == AVX512:
 			r0, r1, r2 := summaryMinDenseF64AVX512(num.Cast[float64](x))
 			return T(r0), T(r1), r2
-		case isa == AVX2 && hasFMA:
+		case isa == AVX2 && fma:
 			r0, r1, r2 := summaryDenseF64AVX2FMA(num.Cast[float64](x))
 			return T(r0), T(r1), r2
 		case isa == AVX2:

@@ -31,13 +31,21 @@ type summaryAsm[T num.Number] struct {
 }
 
 func (k summaryAsm[T]) dense(x []T) (lo, hi T, nan bool) {
-	lo, hi, nan = summaryDenseAsm(k.isa, k.want, x)
+	lo, hi, nan = summaryDenseAsm(k.isa, k.want, hasFMA, x)
 	if nan && k.isa == AVX2 {
-		// The AVX2 dense float kernels detect NaN by sentinel sums, which
-		// also turn NaN where +Inf meets -Inf or a sum overflows both
-		// ways (their lo and hi leave NaN out either way): the rare alarm
-		// is settled by an exact scan.
-		nan = hasNaN(x)
+		// The AVX2 dense float kernels detect NaN by sentinels, which can
+		// also turn NaN without one (their lo and hi leave NaN out either
+		// way). With FMA the sentinel sums products of vector pairs,
+		// where an infinity times a zero alarms too, so the additions'
+		// kernel checks again first. Its sums alarm falsely only where
+		// +Inf meets -Inf or a sum overflows both ways, which the exact
+		// scan settles.
+		if hasFMA {
+			_, _, nan = summaryDenseAsm(k.isa, k.want, false, x)
+		}
+		if nan {
+			nan = hasNaN(x)
+		}
 	}
 	return lo, hi, nan
 }

@@ -18,7 +18,9 @@ import (
 // inputs that exercise the sentinels: a NaN at every position of short
 // columns and at random positions of long ones, +Inf meeting -Inf (the
 // false alarm the exact scan settles), sums that overflow both ways, and
-// ±0 ties.
+// ±0 ties; and for the FMA kernels' products, pairs whose products
+// overflow both ways (no alarm) and an infinity meeting a zero (an alarm
+// the additions' kernel clears).
 func TestSummaryDenseAVX2Sentinels(t *testing.T) {
 	if !hasISA(AVX2) {
 		t.Skip("no AVX2")
@@ -88,6 +90,36 @@ func sentinelDiff[T float32 | float64](t *testing.T) {
 					}
 				}
 				check("overflowing sums", y)
+				// Products of pairs that overflow to +Inf and to -Inf
+				// while their sums stay finite: no alarm, since an FMA
+				// adds the exact product to an infinite sentinel.
+				root := T(math.Sqrt(float64(big)) * 4)
+				for i := range y {
+					y[i] = root * T(1+r.Float64())
+					if r.IntN(2) == 0 {
+						y[i] = -y[i]
+					}
+				}
+				check("overflowing products", y)
+				// +Inf meeting a zero in a product (the FMA sentinel's
+				// false alarm), no NaN.
+				for i := range y {
+					y[i] = T(r.IntN(2))
+				}
+				for range 8 {
+					y[r.IntN(n)] = T(math.Inf(1))
+				}
+				check("Inf times 0", y)
+				if fma {
+					// The case reaches the second kernel: the products
+					// alarm, the sums do not.
+					if _, _, a := summaryDenseAsm(AVX2, WantMin, true, y); !a {
+						t.Fatalf("n=%d: Inf times 0 did not alarm the FMA kernel", n)
+					}
+					if _, _, a := summaryDenseAsm(AVX2, WantMin, false, y); a {
+						t.Fatalf("n=%d: Inf times 0 alarmed the additions' kernel", n)
+					}
+				}
 				y = append([]T(nil), x...)
 				for i := range y {
 					y[i] = T(math.Abs(float64(y[i])))

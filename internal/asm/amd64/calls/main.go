@@ -45,6 +45,10 @@ type shape struct {
 	params  []param  // after "isa ISA" (and "want Extremes" if want)
 	results []string // "type" or "name type"; a type parameter's result is converted
 	want    bool     // the switch takes want and chooses among extremes
+	// featArg, if set, names a bool parameter (after want) that chooses
+	// the stubs with a feature suffix in place of the CPU's feature
+	// variable, so that a caller can also run the stub without it.
+	featArg string
 	pattern string   // the stub names: (?P<want>), (?P<type>), (?P<isa>)
 	missing string   // the panic when no stub fits
 }
@@ -95,11 +99,12 @@ var shapes = []shape{
 	},
 	{
 		name:    "summaryDenseAsm",
-		doc:     "is the dense summary kernel of isa for T computing want\n(min-only and max-only kernels exist for floats; the fused kernel\nserves any want).",
+		doc:     "is the dense summary kernel of isa for T computing want\n(min-only and max-only kernels exist for floats; the fused kernel\nserves any want); fma chooses the AVX2 float kernels whose NaN\nsentinel is an FMA (the caller passes hasFMA, or false for the\nadditions' kernel).",
 		tparams: "[T num.Number]",
 		params:  []param{{"x", "[]T"}},
 		results: []string{"lo T", "hi T", "nan bool"},
 		want:    true,
+		featArg: "fma",
 		pattern: `^summary(?P<want>Min|Max)?Dense(?P<type>[IUF]\d+)(?P<isa>AVX2|AVX512)(?P<feat>FMA)?$`,
 		missing: "no summary kernel",
 	},
@@ -282,6 +287,9 @@ func writeShape(b *bytes.Buffer, s shape, stubs []stub) {
 	if s.want {
 		sig = append(sig, "want Extremes")
 	}
+	if s.featArg != "" {
+		sig = append(sig, s.featArg+" bool")
+	}
 	for _, p := range s.params {
 		sig = append(sig, p.name+" "+p.typ)
 	}
@@ -335,7 +343,10 @@ func writeCases(b *bytes.Buffer, s shape, of []stub) {
 		if st.want != "" {
 			cond = "want == " + wants[st.want] + " && " + cond
 		}
-		if st.feat != "" {
+		switch {
+		case st.feat != "" && s.featArg != "":
+			cond += " && " + s.featArg
+		case st.feat != "":
 			cond += " && " + feats[st.feat]
 		}
 		fmt.Fprintf(b, "case %s:\n", cond)

@@ -24,8 +24,11 @@
 //     dense: sentinel sums, a + b of each vector pair added into a chain
 //     per pair, NaN at the end if a NaN went in, and also on the rare
 //     false alarm where +Inf met -Inf, which Go settles with an exact
-//     scan; a second set of dense kernels, named ...AVX2FMA, does the
-//     sums with FMAs by one, for CPUs with FMA3). One compare or sum covers a pair of vectors. Both rescues
+//     scan; a second set of dense kernels, named ...AVX2FMA, for CPUs with
+//     FMA3, accumulates the products a*b instead, one FMA per pair, whose
+//     wider false alarms Go settles with the first set's kernel before
+//     the exact scan). One compare, sum or product covers a pair of
+//     vectors. Both rescues
 //     make the lane blocking bit-identical to the scalar fold of the
 //     reference.
 //   - Invalid lanes never take part: AVX-512 loads with zeroing and merges
@@ -150,7 +153,7 @@ func main() {
 				newGen(e, is, x, true).kernel()
 				if e.Float && !is.avx512 {
 					// The dense AVX2 float kernels again, with their
-					// sentinel sums on the FMA units (see nanCheck).
+					// sentinel as one FMA per pair (see nanCheck).
 					g := newGen(e, is, x, false)
 					g.fma = true
 					g.kernel()
@@ -167,9 +170,9 @@ type gen struct {
 	is     isa
 	ext    extremes
 	masked bool
-	// fma: the sentinel sums of an AVX2 dense float kernel are FMAs by
-	// one (the kernel's name ends in FMA; Go calls it when the CPU has
-	// FMA3).
+	// fma: the sentinel of an AVX2 dense float kernel is one FMA per
+	// vector pair, s = a*b + s, instead of two additions (the kernel's
+	// name ends in FMA; Go calls it when the CPU has FMA3).
 	fma bool
 	w   int // lanes per vector
 	u   int // vectors per main-loop iteration
@@ -182,7 +185,6 @@ type gen struct {
 	lo, hi         []reg.VecVirtual    // nil for the extreme not computed
 	nanv           reg.VecVirtual      // AVX2 masked: unordered-compare accumulator
 	sent           []reg.VecVirtual    // AVX2 dense: NaN sentinel sums, one chain per vector pair
-	ones           reg.VecVirtual      // AVX2 dense with fma: 1.0 in every lane
 	kord           []reg.OpmaskVirtual // AVX-512: lanes still all-ordered, one chain per vector pair
 	signv          reg.VecVirtual
 	top, bottom    reg.VecVirtual // AVX2 masked: the extremes, for blends
@@ -430,10 +432,6 @@ func (g *gen) kernel() {
 				g.sent[i] = g.vec()
 				VPXOR(g.sent[i], g.sent[i], g.sent[i])
 			}
-			if g.fma {
-				g.ones = g.vec()
-				VPBROADCASTQ(splat(oneBits(g.e.Size), g.e.Size), g.ones)
-			}
 		} else {
 			g.nanv = g.vec()
 			VPXOR(g.nanv, g.nanv, g.nanv)
@@ -606,27 +604,34 @@ func (g *gen) sentinel() bool { return g.e.Float && !g.is.avx512 && !g.masked }
 // nanCheck accumulates "a or b has a NaN lane". The AVX2 dense kernels add
 // instead of comparing: sent[chain] += a + b, which is NaN at the end if
 // a or b ever had a NaN lane, and also (a false alarm the Go wrapper
-// clears with an exact scan) if one lane's sum met +Inf and -Inf. With
-// fma the two additions are FMAs by one, which round as the additions do
-// (the same alarm) but issue to the FMA pipes: on AMD Zen 3 VADDP*,
-// VMINP*/VMAXP* and VCMPP* share the two pipes FP2/FP3 and FMAs go to
-// FP0/FP1 (measured on an EPYC, family 25 model 1, 8-vector float64 min
-// loops at n=4096, fastest of 100 interleaved samples: bare VMINPD 174 ns,
-// with sentinel additions 322, with unordered compares 253, with sentinel
-// FMAs 231; fused min+max 479 with additions, 403 with compares, 328 with
-// FMAs). On Intel cores all of them share ports 0 and 1, with the same
-// latency for the addition and the FMA.
+// clears with an exact scan) if one lane's sum met +Inf and -Inf. On AMD
+// Zen 3 VADDP*, VMINP*/VMAXP* and VCMPP* share the two pipes FP2/FP3 and
+// FMAs go to FP0/FP1 (measured on an EPYC, family 25 model 1, 8-vector
+// float64 min loops at n=4096, fastest of 100 interleaved samples: bare
+// VMINPD 174 ns, with sentinel additions 322, with unordered compares
+// 253, with sentinel FMAs by one, a = b*1 + a then s = a*1 + s, 231;
+// fused min+max 479 with additions, 403 with compares, 328 with FMAs).
+// With fma the sentinel is instead one FMA per pair, s = a*b + s: NaN at
+// the end if a or b ever had a NaN lane, one instruction instead of two,
+// on the FMA pipes. A finite product that overflows cannot alarm (the FMA
+// adds it exactly, so an infinite s stays what it is); an infinite input
+// can, where it meets a zero or an infinite product of the other sign in
+// one lane, which the sums would not always do, so the Go wrapper settles
+// an alarm with the additions' kernel first and the exact scan only if
+// that alarms too. Measured on an
+// AMD EPYC Zen 4 (family 25 model 17), 8-vector float64 min loops,
+// n=4096, fastest of 200 interleaved samples: bare VMINPD 153 ns, FMAs
+// by one 189, one FMA per pair 156 (docs/amd64.md). On Intel cores all of
+// them share ports 0 and 1, so one FMA per pair is a quarter fewer
+// instructions there too.
 func (g *gen) nanCheck(a, b reg.VecVirtual, chain int) {
 	if g.sentinel() && g.fma {
-		// a = b*1 + a, then s = a*1 + s: each rounds as the addition
-		// does, so the alarm is the same; a and b are dead after this.
+		// s = a*b + s; a and b are dead after this.
 		s := g.sent[chain]
 		if g.e.Size == 8 {
-			VFMADD231PD(g.ones, b, a)
-			VFMADD231PD(g.ones, a, s)
+			VFMADD231PD(b, a, s)
 		} else {
-			VFMADD231PS(g.ones, b, a)
-			VFMADD231PS(g.ones, a, s)
+			VFMADD231PS(b, a, s)
 		}
 		return
 	}
@@ -887,12 +892,4 @@ func (g *gen) storeGP(r reg.GPVirtual, i int) {
 	default:
 		MOVQ(r, b.Addr)
 	}
-}
-
-// oneBits is the bit pattern of 1.0 in a float of size bytes.
-func oneBits(size int) uint64 {
-	if size == 8 {
-		return math.Float64bits(1)
-	}
-	return uint64(math.Float32bits(1))
 }
