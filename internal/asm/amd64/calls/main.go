@@ -45,12 +45,12 @@ type shape struct {
 	params  []param  // after "isa ISA" (and "want Extremes" if want)
 	results []string // "type" or "name type"; a type parameter's result is converted
 	want    bool     // the switch takes want and chooses among extremes
+	pattern string   // the stub names: (?P<want>), (?P<type>), (?P<isa>)
+	missing string   // the panic when no stub fits
 	// featArg, if set, names a bool parameter (after want) that chooses
 	// the stubs with a feature suffix in place of the CPU's feature
 	// variable, so that a caller can also run the stub without it.
 	featArg string
-	pattern string   // the stub names: (?P<want>), (?P<type>), (?P<isa>)
-	missing string   // the panic when no stub fits
 }
 
 type param struct{ name, typ string }
