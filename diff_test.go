@@ -244,3 +244,30 @@ func TestOracleA1IsReference(t *testing.T) {
 		}
 	}
 }
+
+// TestSumLargeDense checks dense float sums long enough for the kernels'
+// large-input loops (the AVX-512 loop over 256-bit halves takes inputs of
+// 2 MB and more) against the oracle on every backend, bit for bit, at
+// lengths around that cut and off the block size.
+func TestSumLargeDense(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large inputs")
+	}
+	forEachBackend(t, func(t *testing.T, b BackendInfo) {
+		t.Run("float64", func(t *testing.T) { sumLarge[float64](t, b, []int{1<<18 - 32, 1 << 18, 1<<18 + 37, 600_003}) })
+		t.Run("float32", func(t *testing.T) { sumLarge[float32](t, b, []int{1<<19 - 64, 1 << 19, 1<<19 + 101}) })
+	})
+}
+
+func sumLarge[T constraints.Float](t *testing.T, b BackendInfo, ns []int) {
+	r := rand.New(rand.NewPCG(11, uint64(num.KindOf[T]())))
+	p := policyOf(b, num.KindOf[T]())
+	for _, n := range ns {
+		for _, style := range []testkit.Style{testkit.Plain, testkit.Mixed} {
+			x := testkit.Values[T](r, n, style)
+			if got, want := Sum(x), oracle.Sum(x, nil, 0, p); !sameFloat(got, want) {
+				t.Fatalf("n=%d style %v: Sum = %v (%#x), oracle %+v = %v (%#x)", n, style, got, testkit.Bits(got), p, want, testkit.Bits(want))
+			}
+		}
+	}
+}

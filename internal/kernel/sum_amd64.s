@@ -2832,14 +2832,16 @@ TEXT ·sumF32AVX512(SB), NOSPLIT, $8-60
 	JNZ    masked
 
 	// Dense: every element participates.
+	CMPQ          CX, $0x00080000
+	JB            dense_full
 	VEXTRACTF64X4 $0x01, Z0, Y4
 	VEXTRACTF64X4 $0x01, Z1, Y5
 	VEXTRACTF64X4 $0x01, Z2, Y6
 	VEXTRACTF64X4 $0x01, Z3, Y7
 	CMPQ          CX, $0x00000040
-	JL            dense_done
+	JL            dense_halves_done
 
-dense_loop:
+dense_halves_loop:
 	VADDPS (AX), Y0, Y0
 	VADDPS 32(AX), Y4, Y4
 	VADDPS 64(AX), Y1, Y1
@@ -2851,14 +2853,31 @@ dense_loop:
 	ADDQ   $0x00000100, AX
 	SUBQ   $0x00000040, CX
 	CMPQ   CX, $0x00000040
-	JGE    dense_loop
+	JGE    dense_halves_loop
 
-dense_done:
+dense_halves_done:
 	VINSERTF64X4 $0x01, Y4, Z0, Z0
 	VINSERTF64X4 $0x01, Y5, Z1, Z1
 	VINSERTF64X4 $0x01, Y6, Z2, Z2
 	VINSERTF64X4 $0x01, Y7, Z3, Z3
 	JMP          fold
+
+dense_full:
+	CMPQ CX, $0x00000040
+	JL   dense_done
+
+dense_loop:
+	VADDPS (AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
+	VADDPS 192(AX), Z3, Z3
+	ADDQ   $0x00000100, AX
+	SUBQ   $0x00000040, CX
+	CMPQ   CX, $0x00000040
+	JGE    dense_loop
+
+dense_done:
+	JMP fold
 
 masked:
 	// Masked: an invalid element adds -0.0, the exact neutral.
@@ -3025,14 +3044,16 @@ TEXT ·sumLanesF32AVX512(SB), NOSPLIT, $8-80
 	JNZ     masked
 
 	// Dense: every element participates.
+	CMPQ          DX, $0x00080000
+	JB            dense_full
 	VEXTRACTF64X4 $0x01, Z0, Y4
 	VEXTRACTF64X4 $0x01, Z1, Y5
 	VEXTRACTF64X4 $0x01, Z2, Y6
 	VEXTRACTF64X4 $0x01, Z3, Y7
 	CMPQ          DX, $0x00000040
-	JL            dense_done
+	JL            dense_halves_done
 
-dense_loop:
+dense_halves_loop:
 	VADDPS (CX), Y0, Y0
 	VADDPS 32(CX), Y4, Y4
 	VADDPS 64(CX), Y1, Y1
@@ -3044,14 +3065,31 @@ dense_loop:
 	ADDQ   $0x00000100, CX
 	SUBQ   $0x00000040, DX
 	CMPQ   DX, $0x00000040
-	JGE    dense_loop
+	JGE    dense_halves_loop
 
-dense_done:
+dense_halves_done:
 	VINSERTF64X4 $0x01, Y4, Z0, Z0
 	VINSERTF64X4 $0x01, Y5, Z1, Z1
 	VINSERTF64X4 $0x01, Y6, Z2, Z2
 	VINSERTF64X4 $0x01, Y7, Z3, Z3
 	JMP          fold
+
+dense_full:
+	CMPQ DX, $0x00000040
+	JL   dense_done
+
+dense_loop:
+	VADDPS (CX), Z0, Z0
+	VADDPS 64(CX), Z1, Z1
+	VADDPS 128(CX), Z2, Z2
+	VADDPS 192(CX), Z3, Z3
+	ADDQ   $0x00000100, CX
+	SUBQ   $0x00000040, DX
+	CMPQ   DX, $0x00000040
+	JGE    dense_loop
+
+dense_done:
+	JMP fold
 
 masked:
 	// Masked: an invalid element adds -0.0, the exact neutral.
@@ -3185,14 +3223,16 @@ TEXT ·sumF64AVX512(SB), NOSPLIT, $8-64
 	JNZ    masked
 
 	// Dense: every element participates.
+	CMPQ          CX, $0x00040000
+	JB            dense_full
 	VEXTRACTF64X4 $0x01, Z0, Y4
 	VEXTRACTF64X4 $0x01, Z1, Y5
 	VEXTRACTF64X4 $0x01, Z2, Y6
 	VEXTRACTF64X4 $0x01, Z3, Y7
 	CMPQ          CX, $0x00000020
-	JL            dense_done
+	JL            dense_halves_done
 
-dense_loop:
+dense_halves_loop:
 	VADDPD (AX), Y0, Y0
 	VADDPD 32(AX), Y4, Y4
 	VADDPD 64(AX), Y1, Y1
@@ -3204,14 +3244,31 @@ dense_loop:
 	ADDQ   $0x00000100, AX
 	SUBQ   $0x00000020, CX
 	CMPQ   CX, $0x00000020
-	JGE    dense_loop
+	JGE    dense_halves_loop
 
-dense_done:
+dense_halves_done:
 	VINSERTF64X4 $0x01, Y4, Z0, Z0
 	VINSERTF64X4 $0x01, Y5, Z1, Z1
 	VINSERTF64X4 $0x01, Y6, Z2, Z2
 	VINSERTF64X4 $0x01, Y7, Z3, Z3
 	JMP          fold
+
+dense_full:
+	CMPQ CX, $0x00000020
+	JL   dense_done
+
+dense_loop:
+	VADDPD (AX), Z0, Z0
+	VADDPD 64(AX), Z1, Z1
+	VADDPD 128(AX), Z2, Z2
+	VADDPD 192(AX), Z3, Z3
+	ADDQ   $0x00000100, AX
+	SUBQ   $0x00000020, CX
+	CMPQ   CX, $0x00000020
+	JGE    dense_loop
+
+dense_done:
+	JMP fold
 
 masked:
 	// Masked: an invalid element adds -0.0, the exact neutral.
@@ -3346,14 +3403,16 @@ TEXT ·sumLanesF64AVX512(SB), NOSPLIT, $8-80
 	JNZ     masked
 
 	// Dense: every element participates.
+	CMPQ          DX, $0x00040000
+	JB            dense_full
 	VEXTRACTF64X4 $0x01, Z0, Y4
 	VEXTRACTF64X4 $0x01, Z1, Y5
 	VEXTRACTF64X4 $0x01, Z2, Y6
 	VEXTRACTF64X4 $0x01, Z3, Y7
 	CMPQ          DX, $0x00000020
-	JL            dense_done
+	JL            dense_halves_done
 
-dense_loop:
+dense_halves_loop:
 	VADDPD (CX), Y0, Y0
 	VADDPD 32(CX), Y4, Y4
 	VADDPD 64(CX), Y1, Y1
@@ -3365,14 +3424,31 @@ dense_loop:
 	ADDQ   $0x00000100, CX
 	SUBQ   $0x00000020, DX
 	CMPQ   DX, $0x00000020
-	JGE    dense_loop
+	JGE    dense_halves_loop
 
-dense_done:
+dense_halves_done:
 	VINSERTF64X4 $0x01, Y4, Z0, Z0
 	VINSERTF64X4 $0x01, Y5, Z1, Z1
 	VINSERTF64X4 $0x01, Y6, Z2, Z2
 	VINSERTF64X4 $0x01, Y7, Z3, Z3
 	JMP          fold
+
+dense_full:
+	CMPQ DX, $0x00000020
+	JL   dense_done
+
+dense_loop:
+	VADDPD (CX), Z0, Z0
+	VADDPD 64(CX), Z1, Z1
+	VADDPD 128(CX), Z2, Z2
+	VADDPD 192(CX), Z3, Z3
+	ADDQ   $0x00000100, CX
+	SUBQ   $0x00000020, DX
+	CMPQ   DX, $0x00000020
+	JGE    dense_loop
+
+dense_done:
+	JMP fold
 
 masked:
 	// Masked: an invalid element adds -0.0, the exact neutral.

@@ -49,6 +49,12 @@ const accumulators = 4
 // slower for float32 AVX2 at n=65536, so it stays 1.
 const floatUnroll = 1
 
+// halvesFrom is the input size in bytes from which the AVX-512 dense
+// float loop adds 256-bit halves (see floatSum): twice the largest L2 of
+// the AVX-512 cores measured (1 MB on Zen 4 and Zen 5, 1.25 MB on Ice
+// Lake-SP), so that it serves only inputs read from L3 or DRAM.
+const halvesFrom = 2 << 20
+
 // floatSum generates sum<E><ISA>(x []T, bits []byte, off int) T: the
 // ADR-013 block phase over x, whose length is a multiple of the block
 // (A×W elements), with the accumulators combined and folded to a scalar.
@@ -114,22 +120,27 @@ func floatSum(e elem, s kit.ISA, lanes bool) {
 		})
 	}
 	if s == kit.AVX512 {
-		// AVX-512 dense blocks go through 256-bit halves: accumulator a's
-		// lanes 0..W/2-1 in its low half, the others in hi[a], so every
-		// lane takes the same additions in the same order as with 512-bit
-		// adds. From DRAM, 512-bit loads took 1.12-1.15x the time of
-		// 256-bit ones on an AMD EPYC Zen 4 (family 25 model 17; 16M
-		// float64, loop-only), and the same at L1 to L3 sizes, where the
-		// four chains' latency bounds both. A VEX-encoded write zeroes
-		// the upper half of the 512-bit register, so the halves are
-		// split before the loop and joined after it.
+		// From DRAM, AVX-512 dense blocks go through 256-bit halves:
+		// accumulator a's lanes 0..W/2-1 in its low half, the others in
+		// hi[a], so every lane takes the same additions in the same order
+		// as with 512-bit adds. 512-bit loads from DRAM took 1.12-1.15x
+		// the time of 256-bit ones on an AMD EPYC Zen 4 (family 25 model
+		// 17; 16M float64, loop-only), and the same from L1 to L3. Below
+		// halvesFrom bytes the 512-bit loop stays: where a 512-bit add
+		// has the throughput of two 256-bit ones and a short latency (Zen
+		// 5), four 512-bit chains add twice the lanes per cycle of eight
+		// 256-bit ones, and from L3 down either loop waits for memory. A
+		// VEX-encoded write zeroes the upper half of the 512-bit register,
+		// so the halves are split before the loop and joined after it.
+		CMPQ(n, U32(halvesFrom/e.Size))
+		JB(LabelRef("dense_full"))
 		hi := make([]reg.VecVirtual, accumulators)
 		for a := range acc {
 			hi[a] = YMM()
 			VEXTRACTF64X4(U8(1), acc[a], hi[a])
 		}
 		half := func(a, h int) Mem { return Mem{Base: x, Disp: a*s.VecBytes() + h*32} }
-		kit.Loop("dense", n, block, func() {
+		kit.Loop("dense_halves", n, block, func() {
 			for a := range acc {
 				f.add(half(a, 0), acc[a].AsY(), acc[a].AsY())
 				f.add(half(a, 1), hi[a], hi[a])
@@ -139,6 +150,14 @@ func floatSum(e elem, s kit.ISA, lanes bool) {
 		for a := range acc {
 			VINSERTF64X4(U8(1), hi[a], acc[a], acc[a])
 		}
+		JMP(LabelRef("fold"))
+		Label("dense_full")
+		kit.Loop("dense", n, block, func() {
+			for a := range acc {
+				f.add(vec(a), acc[a], acc[a])
+			}
+			ADDQ(U32(block*e.Size), x)
+		})
 		JMP(LabelRef("fold"))
 	} else {
 		kit.Loop("dense", n, block, func() {
