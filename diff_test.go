@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"golang.org/x/exp/constraints"
 
@@ -270,4 +271,71 @@ func sumLarge[T constraints.Float](t *testing.T, b BackendInfo, ns []int) {
 			}
 		}
 	}
+}
+
+// TestLargeDenseOrderFree checks the order-free reductions (Summarize,
+// MinMax, Min, Max and the wrapping integer sums) on dense inputs of 2 MB
+// and more, where the AVX-512 backend runs the AVX2 kernels, against the
+// reference on every backend: lengths off every kernel step, a NaN for
+// the float types, and ±0 ties whose first zero must win.
+func TestLargeDenseOrderFree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large inputs")
+	}
+	forEachBackend(t, func(t *testing.T, b BackendInfo) {
+		t.Run("float64", func(t *testing.T) { largeOrderFree[float64](t) })
+		t.Run("float32", func(t *testing.T) { largeOrderFree[float32](t) })
+		t.Run("int64", func(t *testing.T) { largeOrderFree[int64](t) })
+		t.Run("uint64", func(t *testing.T) { largeOrderFree[uint64](t) })
+		t.Run("int32", func(t *testing.T) { largeOrderFree[int32](t) })
+		t.Run("uint16", func(t *testing.T) { largeOrderFree[uint16](t) })
+		t.Run("int8", func(t *testing.T) { largeOrderFree[int8](t) })
+	})
+}
+
+func largeOrderFree[T Number](t *testing.T) {
+	r := rand.New(rand.NewPCG(12, uint64(num.KindOf[T]())))
+	size := int(unsafe.Sizeof(*new(T)))
+	for _, n := range []int{2<<20/size - 1, 2 << 20 / size, 2<<20/size + 7} {
+		c := diffCase{n: n, nullFrac: -1}
+		x := testkit.Values[T](r, n, testkit.Plain)
+		diffSummary(t, c, x, nil, 0)
+		if num.IsFloat[T]() {
+			y := append([]T(nil), x...)
+			y[r.IntN(n)] = num.NaN[T]()
+			diffSummary(t, c, y, nil, 0)
+			for i, v := range x {
+				if v < 0 {
+					y[i] = -v
+				} else {
+					y[i] = v
+				}
+			}
+			negZero := T(0)
+			negZero = -negZero // -0.0 for floats
+			y[n-1], y[n/2] = 0, negZero
+			diffSummary(t, c, y, nil, 0)
+			continue
+		}
+		if got, want := wrappingSum(x), ref.SumInt[T, uint64](x, ref.Mask{}); got != want {
+			t.Fatalf("n=%d: wrapping sum %d, reference %d", n, got, want)
+		}
+	}
+}
+
+// wrappingSum is SumInt or SumUint of x as the bits of its 64-bit sum.
+func wrappingSum[T Number](x []T) uint64 {
+	switch x := any(x).(type) {
+	case []int64:
+		return uint64(SumInt(x))
+	case []int32:
+		return uint64(SumInt(x))
+	case []int8:
+		return uint64(SumInt(x))
+	case []uint64:
+		return SumUint(x)
+	case []uint16:
+		return SumUint(x)
+	}
+	panic("wrappingSum: type not listed")
 }
