@@ -496,3 +496,30 @@ func reproMaskedZeros[T constraints.Float](t *testing.T) {
 		}
 	}
 }
+
+// TestSumReproducibleLarge checks SumReproducible on a dense input of
+// 64 MB and more, where the AVX-512 backend runs other kernels (see
+// reproDRAMBytes in internal/kernel), against the same values added in
+// 1M-element batches of a state (kernels below that size), on every
+// backend: the bits must not differ.
+func TestSumReproducibleLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large inputs")
+	}
+	r := rand.New(rand.NewPCG(13, 14))
+	x := make([]float64, 8<<20+5)
+	for i := range x {
+		x[i] = (r.Float64()*2 - 1) * math.Ldexp(1, r.IntN(80)-40)
+	}
+	x[12345] = math.Ldexp(1, 300) // a spread that needs the checked folds in one block
+	var batched SumReproducibleState[float64]
+	for i := 0; i < len(x); i += 1 << 20 {
+		batched.Add(x[i:min(i+1<<20, len(x))])
+	}
+	want := batched.Sum()
+	forEachBackend(t, func(t *testing.T, b BackendInfo) {
+		if got := SumReproducible(x); math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("SumReproducible = %v (%#x), batched %v (%#x)", got, math.Float64bits(got), want, math.Float64bits(want))
+		}
+	})
+}

@@ -244,6 +244,22 @@ func fromDRAM[T num.Number](n int) bool { return n >= dramBytes/sizeOf[T]() }
 // additions on the FMA units (the AVX2 ISA does not require FMA).
 var hasFMA = cpu.X86.HasFMA
 
+// reproDRAMBytes is the dense input size from which the AVX-512 backend's
+// SumReproducible runs the AVX2 kernels (its result is exact on any
+// kernels): from DRAM the AVX-512 ones took 1.20-1.22x their time on an
+// AMD EPYC Zen 4 (family 25 model 17; 64 and 128 MB of float64), while
+// from L3 (8 to 32 MB, the L3 of that core) they were 0.88-0.98x.
+const reproDRAMBytes = 64 << 20
+
+// reproIDDense names the reproducible-sum kernels for a dense input of n
+// bytes on isa.
+func reproIDDense(isa ISA, n int) reproID {
+	if isa == AVX512 && n >= reproDRAMBytes {
+		isa = AVX2
+	}
+	return reproIDOf(isa)
+}
+
 // reproIDOf names isa's reproducible-sum kernels.
 func reproIDOf(isa ISA) reproID {
 	switch {
