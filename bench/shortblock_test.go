@@ -32,14 +32,7 @@ import (
 // BenchmarkShortBlock times quiver.Sum on the avx2 backend and the plain
 // loop at the lengths of H220 and H221.
 func BenchmarkShortBlock(b *testing.B) {
-	if !avx2Available() {
-		b.Skip("no avx2 backend on this CPU")
-	}
-	prev := quiver.ActiveBackend().Name
-	defer quiver.SetBackend(prev)
-	if err := quiver.SetBackend("avx2"); err != nil {
-		b.Fatal(err)
-	}
+	useBackend(b, "avx2")
 	shortBlockCases[float64](b, "avx2", []int{16, 20, 24, 31})
 	shortBlockCases[float32](b, "avx2", []int{32, 40, 48, 63})
 }
@@ -47,14 +40,7 @@ func BenchmarkShortBlock(b *testing.B) {
 // BenchmarkShortBlock512 is BenchmarkShortBlock on the avx512 backend at
 // the lengths of H223 and H224.
 func BenchmarkShortBlock512(b *testing.B) {
-	if !backendAvailable("avx512") {
-		b.Skip("no avx512 backend on this CPU")
-	}
-	prev := quiver.ActiveBackend().Name
-	defer quiver.SetBackend(prev)
-	if err := quiver.SetBackend("avx512"); err != nil {
-		b.Fatal(err)
-	}
+	useBackend(b, "avx512")
 	shortBlockCases[float64](b, "avx512", []int{32, 40, 48, 63})
 	shortBlockCases[float32](b, "avx512", []int{64, 80, 96, 127})
 }
@@ -87,4 +73,18 @@ func backendAvailable(name string) bool {
 		}
 	}
 	return false
+}
+
+// useBackend makes the backend called name the active one until b ends,
+// and skips b where this CPU does not run it.
+func useBackend(b *testing.B, name string) {
+	b.Helper()
+	if !backendAvailable(name) {
+		b.Skipf("no %s backend on this CPU", name)
+	}
+	prev := quiver.ActiveBackend().Name
+	b.Cleanup(func() { quiver.SetBackend(prev) })
+	if err := quiver.SetBackend(name); err != nil {
+		b.Fatal(err)
+	}
 }

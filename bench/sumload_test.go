@@ -46,11 +46,7 @@ func BenchmarkSumLoads(b *testing.B) {
 				continue
 			}
 			b.Run(fmt.Sprintf("n=%d/backend=%s", n, be), func(b *testing.B) {
-				prev := quiver.ActiveBackend().Name
-				defer quiver.SetBackend(prev)
-				if err := quiver.SetBackend(be); err != nil {
-					b.Fatal(err)
-				}
+				useBackend(b, be)
 				b.Run("type=float64", func(b *testing.B) {
 					b.SetBytes(int64(8 * n))
 					for b.Loop() {
@@ -73,14 +69,7 @@ func BenchmarkSumLoads(b *testing.B) {
 // BenchmarkDRAMOps times the order-free dense kernels on the avx512
 // backend below and above the 2 MB cut (H231, H232).
 func BenchmarkDRAMOps(b *testing.B) {
-	if !backendAvailable("avx512") {
-		b.Skip("no avx512 backend on this CPU")
-	}
-	prev := quiver.ActiveBackend().Name
-	defer quiver.SetBackend(prev)
-	if err := quiver.SetBackend("avx512"); err != nil {
-		b.Fatal(err)
-	}
+	useBackend(b, "avx512")
 	for _, n := range []int{65536, 1 << 24} {
 		x := reproSpeedData(n)
 		xi := make([]int64, n)
