@@ -248,15 +248,16 @@ func TestOracleA1IsReference(t *testing.T) {
 
 // TestSumLargeDense checks dense float sums long enough for the kernels'
 // large-input loops (the AVX-512 loop over 256-bit halves takes inputs of
-// 2 MB and more) against the oracle on every backend, bit for bit, at
-// lengths around that cut and off the block size.
+// 2 MB and more), in one call and through a SumState, against the oracle
+// on every backend, bit for bit, at lengths around that cut and off the
+// block size.
 func TestSumLargeDense(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large inputs")
 	}
 	forEachBackend(t, func(t *testing.T, b BackendInfo) {
 		t.Run("float64", func(t *testing.T) { sumLarge[float64](t, b, []int{1<<18 - 32, 1 << 18, 1<<18 + 37, 600_003}) })
-		t.Run("float32", func(t *testing.T) { sumLarge[float32](t, b, []int{1<<19 - 64, 1 << 19, 1<<19 + 101}) })
+		t.Run("float32", func(t *testing.T) { sumLarge[float32](t, b, []int{1<<19 - 64, 1 << 19, 1<<19 + 101, 1_200_007}) })
 	})
 }
 
@@ -268,6 +269,14 @@ func sumLarge[T constraints.Float](t *testing.T, b BackendInfo, ns []int) {
 			x := testkit.Values[T](r, n, style)
 			if got, want := Sum(x), oracle.Sum(x, nil, 0, p); !sameFloat(got, want) {
 				t.Fatalf("n=%d style %v: Sum = %v (%#x), oracle %+v = %v (%#x)", n, style, got, testkit.Bits(got), p, want, testkit.Bits(want))
+			}
+			// A state fed in two batches, the first one large, takes the
+			// lane kernel's large loop and must give the same bits.
+			var st SumState[T]
+			st.Add(x[:n-n/7])
+			st.Add(x[n-n/7:])
+			if got, want := st.Sum(), oracle.Sum(x, nil, 0, p); !sameFloat(got, want) {
+				t.Fatalf("n=%d style %v: SumState = %v (%#x), oracle %v (%#x)", n, style, got, testkit.Bits(got), want, testkit.Bits(want))
 			}
 		}
 	}
