@@ -131,19 +131,10 @@ func avx2FloatCases[T float32 | float64](n int) []avx2Case {
 	return out
 }
 
-func avx2Available() bool {
-	for _, b := range quiver.Backends() {
-		if b.Name == "avx2" {
-			return b.Available
-		}
-	}
-	return false
-}
-
 // BenchmarkAVX2Peers times each case's implementations one after the
 // other; run it with -count to interleave passes.
 func BenchmarkAVX2Peers(b *testing.B) {
-	if !avx2Available() {
+	if !backendAvailable("avx2") {
 		b.Skip("no avx2 backend on this CPU")
 	}
 	for _, c := range avx2Cases() {
@@ -169,7 +160,7 @@ func BenchmarkAVX2Peers(b *testing.B) {
 // exact order (so its result is the backend's, bit for bit), asm8 is close,
 // and every peer agrees with quiver where the input leaves no choice.
 func TestAVX2Baselines(t *testing.T) {
-	if !avx2Available() {
+	if !backendAvailable("avx2") {
 		t.Skip("no avx2 backend on this CPU")
 	}
 	prev := quiver.ActiveBackend().Name

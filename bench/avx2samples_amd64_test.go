@@ -26,7 +26,7 @@ func TestAVX2Samples(t *testing.T) {
 	if pat == "" {
 		t.Skip("set AVX2_SAMPLES to a regexp of the cases to time")
 	}
-	if !avx2Available() {
+	if !backendAvailable("avx2") {
 		t.Skip("no avx2 backend on this CPU")
 	}
 	re := regexp.MustCompile(pat)

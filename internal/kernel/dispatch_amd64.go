@@ -105,6 +105,9 @@ func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes
 	if isa != AVX2 && isa != AVX512 {
 		return portableSummary(isa, x, bits, off)
 	}
+	if isa == AVX512 && bits == nil && fromDRAM[T](len(x)) {
+		isa = AVX2
+	}
 	// MinMax and Summarize run the fused summary kernel; Min and Max of
 	// floats run kernels that compute only their extreme (integers run
 	// the fused one). The wrappers, run and denseExtreme, are in

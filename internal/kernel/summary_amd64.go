@@ -31,17 +31,6 @@ type summaryAsm[T num.Number] struct {
 }
 
 func (k summaryAsm[T]) dense(x []T) (lo, hi T, nan bool) {
-	if k.isa == AVX512 && fromDRAM[T](len(x)) {
-		// From DRAM the AVX2 kernel (see dramBytes), on its whole steps;
-		// the rest is folded here.
-		m := len(x) &^ (max(32/sizeOf[T](), 8) - 1)
-		k.isa = AVX2
-		lo, hi, nan = k.dense(x[:m])
-		for _, v := range x[m:] {
-			lo, hi, nan = summaryFold(lo, hi, nan, v)
-		}
-		return lo, hi, nan
-	}
 	lo, hi, nan = summaryDenseAsm(k.isa, k.want, hasFMA, x)
 	if nan && k.isa == AVX2 {
 		// The AVX2 dense float kernels detect NaN by sentinels, which can

@@ -152,22 +152,14 @@ func floatSum(e elem, s kit.ISA, lanes bool) {
 		}
 		JMP(LabelRef("fold"))
 		Label("dense_full")
-		kit.Loop("dense", n, block, func() {
-			for a := range acc {
-				f.add(vec(a), acc[a], acc[a])
-			}
-			ADDQ(U32(block*e.Size), x)
-		})
-		JMP(LabelRef("fold"))
-	} else {
-		kit.Loop("dense", n, block, func() {
-			for a := range acc {
-				f.add(vec(a), acc[a], acc[a])
-			}
-			ADDQ(U32(block*e.Size), x)
-		})
-		JMP(LabelRef("fold"))
 	}
+	kit.Loop("dense", n, block, func() {
+		for a := range acc {
+			f.add(vec(a), acc[a], acc[a])
+		}
+		ADDQ(U32(block*e.Size), x)
+	})
+	JMP(LabelRef("fold"))
 
 	Label("masked")
 	Comment("Masked: an invalid element adds -0.0, the exact neutral.")
