@@ -254,13 +254,13 @@ var hasFMA = cpu.X86.HasFMA
 // from L3 (8 to 32 MB, the L3 of that core) they were 0.88-0.98x.
 const reproDRAMBytes = 64 << 20
 
-// reproIDDense names the reproducible-sum kernels for a dense input of n
-// bytes on isa.
-func reproIDDense(isa ISA, n int) reproID {
-	if isa == AVX512 && n >= reproDRAMBytes {
-		isa = AVX2
+// reproIDDense names the reproducible-sum kernels that take a dense
+// input of n bytes in place of the kernels id.
+func reproIDDense(id reproID, n int) reproID {
+	if id == reproAVX512 && n >= reproDRAMBytes {
+		return reproIDOf(AVX2)
 	}
-	return reproIDOf(isa)
+	return id
 }
 
 // reproIDOf names isa's reproducible-sum kernels.

@@ -48,9 +48,9 @@ func sumLanesOn[T constraints.Float](isa ISA, acc, x []T, bits []byte, off int) 
 	acc[0] = AddValid(acc[0], x, bits, off)
 }
 
-// reproIDDense names the reproducible-sum kernels for a dense input of n
-// bytes on isa: those of isa at every size.
-func reproIDDense(isa ISA, n int) reproID { return reproIDOf(isa) }
+// reproIDDense names the reproducible-sum kernels that take a dense
+// input of n bytes in place of the kernels id: id itself at every size.
+func reproIDDense(id reproID, n int) reproID { return id }
 
 // reproIDOf names isa's reproducible-sum kernels: the portable ones.
 func reproIDOf(isa ISA) reproID { return reproGo }

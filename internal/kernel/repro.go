@@ -561,26 +561,20 @@ func ReproAdd[T constraints.Float](isa ISA, a *ReproAcc, x []T, bits []byte, off
 //
 //go:noinline
 func reproAdd32(isa ISA, a *ReproAcc, x []float32, bits []byte, off int, sel []uint32, hasSel bool) {
-	id := reproIDOf(isa)
-	if bits == nil && !hasSel {
-		id = reproIDDense(isa, 4*len(x))
-	}
-	reproAdd(a, reproKernels[float32]{id}, x, bits, off, sel, hasSel)
+	reproAdd(a, reproKernels[float32]{reproIDOf(isa)}, x, bits, off, sel, hasSel)
 }
 
 //go:noinline
 func reproAdd64(isa ISA, a *ReproAcc, x []float64, bits []byte, off int, sel []uint32, hasSel bool) {
-	id := reproIDOf(isa)
-	if bits == nil && !hasSel {
-		id = reproIDDense(isa, 8*len(x))
-	}
-	reproAdd(a, reproKernels[float64]{id}, x, bits, off, sel, hasSel)
+	reproAdd(a, reproKernels[float64]{reproIDOf(isa)}, x, bits, off, sel, hasSel)
 }
 
 // reproAdd adds validated input with the kernels k: dense input straight
 // through them, the rest gathered first.
 func reproAdd[T float32 | float64](a *ReproAcc, k reproKernels[T], x []T, bits []byte, off int, sel []uint32, hasSel bool) {
 	if bits == nil && !hasSel {
+		var zero T
+		k.id = reproIDDense(k.id, int(unsafe.Sizeof(zero))*len(x))
 		reproAddDense(a, k, x)
 		return
 	}

@@ -23,20 +23,20 @@ func TestReproFoldAVX2NoFMA(t *testing.T) {
 
 // TestReproIDDense checks the size cut of the AVX-512 backend's
 // reproducible kernels: its own below reproDRAMBytes, the AVX2 ones from
-// there, and AVX2 unchanged at every size.
+// there, and the AVX2 ones unchanged at every size.
 func TestReproIDDense(t *testing.T) {
 	for _, c := range []struct {
-		isa  ISA
+		id   reproID
 		n    int
 		want reproID
 	}{
-		{AVX512, reproDRAMBytes - 8, reproAVX512},
-		{AVX512, reproDRAMBytes, reproIDOf(AVX2)},
-		{AVX2, reproDRAMBytes, reproIDOf(AVX2)},
-		{AVX2, 8, reproIDOf(AVX2)},
+		{reproAVX512, reproDRAMBytes - 8, reproAVX512},
+		{reproAVX512, reproDRAMBytes, reproIDOf(AVX2)},
+		{reproIDOf(AVX2), reproDRAMBytes, reproIDOf(AVX2)},
+		{reproIDOf(AVX2), 8, reproIDOf(AVX2)},
 	} {
-		if got := reproIDDense(c.isa, c.n); got != c.want {
-			t.Errorf("reproIDDense(%v, %d) = %v, want %v", c.isa, c.n, got, c.want)
+		if got := reproIDDense(c.id, c.n); got != c.want {
+			t.Errorf("reproIDDense(%v, %d) = %v, want %v", c.id, c.n, got, c.want)
 		}
 	}
 }
