@@ -29,8 +29,10 @@ func Min[T Number](x []T, m ...Mask) T {
 			}
 			return kernel.IntMin(x)
 		}
-		lo, _, _ := kernel.Summary(active.Load().isa, x, nil, 0, kernel.WantMin)
-		return lo
+		if len(x) == 0 {
+			return num.MaxOf[T]()
+		}
+		return kernel.DenseExtreme(active.Load().isa, x, kernel.WantMin)
 	}
 	if len(x) < kernel.SmallCut {
 		if w, ok := shortWord(len(x), m); ok {
@@ -69,8 +71,10 @@ func Max[T Number](x []T, m ...Mask) T {
 			}
 			return kernel.IntMax(x)
 		}
-		_, hi, _ := kernel.Summary(active.Load().isa, x, nil, 0, kernel.WantMax)
-		return hi
+		if len(x) == 0 {
+			return num.LowestOf[T]()
+		}
+		return kernel.DenseExtreme(active.Load().isa, x, kernel.WantMax)
 	}
 	if len(x) < kernel.SmallCut {
 		if w, ok := shortWord(len(x), m); ok {

@@ -201,3 +201,11 @@ func policyOf[T num.Number](isa ISA) oracle.Policy {
 	}
 	return isa.Policy64()
 }
+
+// pickExtreme is lo with want WantMin and hi otherwise.
+func pickExtreme[T num.Number](lo, hi T, want Extremes) T {
+	if want == WantMin {
+		return lo
+	}
+	return hi
+}

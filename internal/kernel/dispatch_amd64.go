@@ -105,18 +105,14 @@ func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes
 	if isa != AVX2 && isa != AVX512 {
 		return portableSummary(isa, x, bits, off)
 	}
-	if isa == AVX512 && bits == nil && fromDRAM[T](len(x)) {
-		isa = AVX2
+	if num.IsFloat[T]() && want != WantBoth && bits == nil && len(x) > 0 {
+		e := denseExtremeOn(isa, x, want)
+		return e, e, len(x)
 	}
-	// MinMax and Summarize run the fused summary kernel; Min and Max of
-	// floats run kernels that compute only their extreme (integers run
-	// the fused one). The wrappers, run and denseExtreme, are in
-	// summary_amd64.go; they are called from here, with no layer between,
-	// because at short lengths each layer is a measurable part of a call.
-	k := summaryAsm[T]{isa: isa, lanes: 32 / sizeOf[T](), tailInAsm: isa == AVX512}
-	if isa == AVX512 {
-		k.lanes *= 2
-	}
+	// MinMax and Summarize run the fused summary kernel, integers too;
+	// Min and Max of floats under a bitmap run kernels that compute only
+	// their extreme. The wrapper, run, is in summary_amd64.go.
+	k := summaryKernels[T](isa, len(x), bits)
 	if !num.IsFloat[T]() {
 		lo, hi, valid, _ = k.run(x, bits, off)
 		return lo, hi, valid
@@ -125,16 +121,11 @@ func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes
 		lo, hi, valid, nan := k.run(x, bits, off)
 		return settleSummary(x, bits, off, lo, hi, valid, nan)
 	}
-	k.want = want
-	if bits == nil && len(x) > 0 {
-		// Dense Min or Max: the single-extreme kernel straight away.
-		e := k.denseExtreme(x, want)
-		return e, e, len(x)
-	}
 	// A min-only (max-only) kernel returns the extreme it does not compute
 	// as its start, +Inf (-Inf); settleSummary's rescues run for the one
 	// extreme, passed as both lo and hi, so that the other cannot trigger
 	// the zero rescan.
+	k.want = want
 	lo, hi, valid, nan := k.run(x, bits, off)
 	if want == WantMin {
 		lo, _, valid = settleSummary(x, bits, off, lo, lo, valid, nan)
@@ -142,6 +133,58 @@ func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes
 	}
 	_, hi, valid = settleSummary(x, bits, off, hi, hi, valid, nan)
 	return hi, hi, valid
+}
+
+// denseExtremeOn is the min (want WantMin) or max (WantMax) of a
+// non-empty dense x under the rules of ref.Summary. For floats on AVX2
+// and AVX512 it calls the single-extreme kernel from here, with no
+// wrapper between (AVX2 kernels take whole steps, the rest is folded
+// here), and leaves the rescues out of line: neither is needed unless
+// the column has a NaN or a zero extreme, and at n = 64 each frame on
+// the way to the kernel cost a tenth of the call (BenchmarkMinLayers).
+func denseExtremeOn[T num.Number](isa ISA, x []T, want Extremes) T {
+	if !num.IsFloat[T]() || (isa != AVX2 && isa != AVX512) {
+		lo, hi, _ := summaryOn(isa, x, nil, 0, want)
+		return pickExtreme(lo, hi, want)
+	}
+	k := summaryKernels[T](isa, len(x), nil)
+	k.want = want
+	m := len(x)
+	if !k.tailInAsm {
+		m &^= max(k.lanes, 8) - 1
+	}
+	var lo, hi T
+	alarm := false // the kernel's NaN flag, a sentinel's on AVX2
+	if m > 0 {
+		lo, hi, alarm = summaryDenseAsm(k.isa, k.want, hasFMA, x[:m])
+	} else {
+		lo, hi = summaryStart[T]()
+	}
+	nan := false
+	for _, v := range x[m:] {
+		nan = nan || v != v
+		lo, hi = min(lo, v), max(hi, v) // a NaN here is settled below
+	}
+	e := pickExtreme(lo, hi, want)
+	if alarm || nan || e == 0 {
+		return k.settleExtreme(x, m, e, alarm, nan)
+	}
+	return e
+}
+
+// summaryKernels names the summary kernels for an input of n elements of
+// T on isa (AVX2 or AVX512), with bits the input's bitmap or nil: from
+// dramBytes of dense input the avx512 backend runs the AVX2 kernels
+// (fromDRAM; the same results by contract).
+func summaryKernels[T num.Number](isa ISA, n int, bits []byte) summaryAsm[T] {
+	if isa == AVX512 && bits == nil && fromDRAM[T](n) {
+		isa = AVX2
+	}
+	k := summaryAsm[T]{isa: isa, lanes: 32 / sizeOf[T](), tailInAsm: isa == AVX512}
+	if isa == AVX512 {
+		k.lanes *= 2
+	}
+	return k
 }
 
 // CheckedI64 and CheckedU64 are the exact sums of 64-bit elements, in

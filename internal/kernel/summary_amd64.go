@@ -32,22 +32,30 @@ type summaryAsm[T num.Number] struct {
 
 func (k summaryAsm[T]) dense(x []T) (lo, hi T, nan bool) {
 	lo, hi, nan = summaryDenseAsm(k.isa, k.want, hasFMA, x)
-	if nan && k.isa == AVX2 {
-		// The AVX2 dense float kernels detect NaN by sentinels, which can
-		// also turn NaN without one (their lo and hi leave NaN out either
-		// way). With FMA the sentinel sums products of vector pairs,
-		// where an infinity times a zero alarms too, so the additions'
-		// kernel checks again first. Its sums alarm falsely only where
-		// +Inf meets -Inf or a sum overflows both ways, which the exact
-		// scan settles.
-		if hasFMA {
-			_, _, nan = summaryDenseAsm(k.isa, k.want, false, x)
-		}
-		if nan {
-			nan = hasNaN(x)
-		}
+	if nan {
+		nan = k.confirmNaN(x)
 	}
 	return lo, hi, nan
+}
+
+// confirmNaN says whether x, over which k's dense kernel reported a NaN,
+// has one. The AVX2 dense float kernels detect NaN by sentinels, which
+// can also turn NaN without one (their lo and hi leave NaN out either
+// way). With FMA the sentinel sums products of vector pairs, where an
+// infinity times a zero alarms too, so the additions' kernel checks
+// again first. Its sums alarm falsely only where +Inf meets -Inf or a
+// sum overflows both ways, which the exact scan settles. The other
+// kernels' reports are exact.
+func (k summaryAsm[T]) confirmNaN(x []T) bool {
+	if k.isa != AVX2 || !num.IsFloat[T]() {
+		return true
+	}
+	if hasFMA {
+		if _, _, nan := summaryDenseAsm(k.isa, k.want, false, x); !nan {
+			return false
+		}
+	}
+	return hasNaN(x)
 }
 
 // hasNaN says whether an element of x is NaN.
@@ -141,34 +149,13 @@ func summaryMerge[T num.Number](lo, hi T, nan bool, l, h T, n bool) (T, T, bool)
 	return lo, hi, nan || n
 }
 
-// denseExtreme is the min (want == WantMin) or max (WantMax) of a
-// non-empty dense column by a single-extreme kernel, called straight away
-// (AVX2 kernels take whole steps, the rest is folded here): at L1 sizes
-// the layers of run and settleFloatSummary cost as much as a tenth of the
-// kernel, and neither rescue is needed unless the column has a NaN or a
-// zero extreme.
-func (k summaryAsm[T]) denseExtreme(x []T, want Extremes) T {
-	var lo, hi T
-	nan := false
-	m := len(x)
-	if !k.tailInAsm {
-		m &^= max(k.lanes, 8) - 1
+// settleExtreme finishes denseExtremeOn's extreme e of x when the kernel
+// over x[:m] alarmed, the Go fold of x[m:] met a NaN, or e is a zero:
+// the rare cases, out of the line of a call.
+func (k summaryAsm[T]) settleExtreme(x []T, m int, e T, alarm, nan bool) T {
+	if alarm && !nan {
+		nan = k.confirmNaN(x[:m])
 	}
-	if m > 0 {
-		lo, hi, nan = k.dense(x[:m])
-	} else {
-		lo, hi = summaryStart[T]()
-	}
-	for _, v := range x[m:] {
-		nan = nan || v != v
-		lo, hi = min(lo, v), max(hi, v) // a NaN here is settled below
-	}
-	e := lo
-	if want == WantMax {
-		e = hi
-	}
-	if nan || e == 0 {
-		e, _, _ = settleSummary(x, nil, 0, e, e, len(x), nan)
-	}
+	e, _, _ = settleSummary(x, nil, 0, e, e, len(x), nan)
 	return e
 }

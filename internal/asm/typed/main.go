@@ -85,6 +85,16 @@ var families = []family{
 		call:    "summaryOn(isa, x, bits, off, want)",
 	},
 	{
+		name:    "DenseExtreme",
+		doc:     "is the min (want WantMin) or max (WantMax) of a non-empty\ndense x under the rules of Summary, by the shortest path: the API's dense\nMin and Max.",
+		tparams: "[T num.Number]",
+		types:   numbers,
+		params:  []string{"isa ISA", "x []T", "want Extremes"},
+		results: []string{"T"},
+		entry:   "entryDenseExtreme",
+		call:    "denseExtremeOn(isa, x, want)",
+	},
+	{
 		name:    "SelSumInt",
 		doc:     "is the wrapping sum of the selected valid elements, in S; it\nchecks the indices.",
 		tparams: "[T constraints.Integer, S int64 | uint64]",

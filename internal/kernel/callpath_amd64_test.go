@@ -1,0 +1,56 @@
+//go:build amd64 && !purego
+
+package kernel
+
+import (
+	"fmt"
+	"testing"
+
+	"golang.org/x/sys/cpu"
+)
+
+// BenchmarkMinLayers times a dense float64 Min at each layer of its path,
+// from the generated kernel alone up to the exported entry, so that the
+// cost of each layer is the difference between two rows of one run:
+//
+//	go test -run '^$' -bench MinLayers -count 10 ./internal/kernel
+//
+// stub is the kernel called directly; extreme is DenseExtreme, the path
+// the API takes for a dense Min or Max of floats; summary is the fused
+// summary entry the API took before it.
+func BenchmarkMinLayers(b *testing.B) {
+	for _, isa := range []ISA{AVX2, AVX512} {
+		if isa == AVX512 && !cpu.X86.HasAVX512F {
+			continue
+		}
+		for _, n := range []int{64, 4096} {
+			x := make([]float64, n)
+			for i := range x {
+				x[i] = float64((i*7919)%n) - float64(n/2) + 0.5
+			}
+			stub := summaryMinDenseF64AVX512
+			if isa == AVX2 {
+				stub = summaryMinDenseF64AVX2FMA
+			}
+			layers := []struct {
+				name string
+				f    func([]float64) float64
+			}{
+				{"stub", func(x []float64) float64 { lo, _, _ := stub(x); return lo }},
+				{"extreme", func(x []float64) float64 { return DenseExtreme(isa, x, WantMin) }},
+				{"summary", func(x []float64) float64 { lo, _, _ := Summary(isa, x, nil, 0, WantMin); return lo }},
+			}
+			for _, l := range layers {
+				b.Run(fmt.Sprintf("isa=%s/n=%d/%s", isa, n, l.name), func(b *testing.B) {
+					var s float64
+					for b.Loop() {
+						s += l.f(x)
+					}
+					benchSink = s
+				})
+			}
+		}
+	}
+}
+
+var benchSink float64
