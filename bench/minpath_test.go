@@ -17,6 +17,7 @@ package bench
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/viterin/vek"
@@ -49,6 +50,62 @@ func minPathCases[T float32 | float64](b *testing.B, n int, x []T, vmin, vmax fu
 		{"Max/impl=quiver", func(x []T) T { return quiver.Max(x) }},
 		{"Min/impl=vek", vmin},
 		{"Max/impl=vek", vmax},
+	}
+	for _, im := range impls {
+		b.Run(fmt.Sprintf("type=%s/n=%d/op=%s", typeName[T](), n, im.name), func(b *testing.B) {
+			var s T
+			for b.Loop() {
+				s += im.f(x)
+			}
+			sink = res{uint64(s)}
+		})
+	}
+}
+
+// Dense float Min, Max, MinMax and Summarize below kernel.SmallCut (64)
+// on the kernels instead of the inline Go loops, from a backend's
+// ExtremeCut. Registered before measuring, on an Intel Xeon (family 6
+// model 207, AVX-512), from the generated ledger of 5f51b59 on that CPU:
+// a dense float64 Min of 32 took 32.0 ns in the Go loop and one of 64 took
+// 26.7 ns on the kernel (avx512); Summarize 51.8 ns at 32 against 35.9
+// ns at 64; MinMax 60.9 against 47.9 ns. Ratios are the commit before's
+// time over this one's (BenchmarkShortExtremes, the same binary built
+// from each commit), or the plain loop's time over quiver's, same run:
+//
+//	H239 (measured by hand): Min, Max, MinMax and Summarize float64 and float32 nulls=0% n=32/48/63 on avx512 and avx2: >= 1.2x the commit before
+//	H240 (measured by hand): the same at n=16 and 24: >= 1.0x the commit before (the cut is no slower where it starts)
+//	H241 (measured by hand): Min and Max float64 nulls=0% n=32 on avx512: >= 1.0x loop (H51 missed at 0.961x on this CPU)
+//	H242 (measured by hand): Summarize float64 nulls=0% n=32 on avx512: >= 1.0x loop (H55 missed at 0.864x on this CPU)
+
+// BenchmarkShortExtremes times dense float Min, Max, MinMax and Summarize
+// at lengths below kernel.SmallCut on the avx2 and avx512 backends, and
+// the plain loops beside them, for H239-H242.
+func BenchmarkShortExtremes(b *testing.B) {
+	for _, backend := range []string{"avx2", "avx512"} {
+		b.Run("backend="+backend, func(b *testing.B) {
+			useBackend(b, backend)
+			for _, n := range []int{8, 12, 16, 24, 32, 48, 63} {
+				shortExtremeCases[float64](b, n)
+				shortExtremeCases[float32](b, n)
+			}
+		})
+	}
+}
+
+func shortExtremeCases[T float32 | float64](b *testing.B, n int) {
+	x := newInput[T](n, 0).x
+	top, bottom := T(math.Inf(1)), T(math.Inf(-1))
+	impls := []struct {
+		name string
+		f    func([]T) T
+	}{
+		{"Min/impl=quiver", func(x []T) T { return quiver.Min(x) }},
+		{"Max/impl=quiver", func(x []T) T { return quiver.Max(x) }},
+		{"MinMax/impl=quiver", func(x []T) T { lo, hi := quiver.MinMax(x); return lo + hi }},
+		{"Summary/impl=quiver", func(x []T) T { s := quiver.Summarize(x); return s.Min + s.Max + T(s.Count) }},
+		{"Min/impl=loop", func(x []T) T { return loopMin(x, nil, top) }},
+		{"Max/impl=loop", func(x []T) T { return loopMax(x, nil, bottom) }},
+		{"Summary/impl=loop", func(x []T) T { lo, hi, c := loopSummary(x, nil, top, bottom); return lo + hi + T(c) }},
 	}
 	for _, im := range impls {
 		b.Run(fmt.Sprintf("type=%s/n=%d/op=%s", typeName[T](), n, im.name), func(b *testing.B) {
