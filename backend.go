@@ -9,6 +9,7 @@ import (
 	"golang.org/x/exp/constraints"
 
 	"github.com/quiverlabs/quiver/internal/kernel"
+	"github.com/quiverlabs/quiver/internal/num"
 	"github.com/quiverlabs/quiver/internal/oracle"
 )
 
@@ -104,6 +105,10 @@ type backend struct {
 	// bitmap, runs the backend's kernel instead of the inline loops (see
 	// kernel.ISA.WideWordCut). Set by register.
 	wideWordCut int
+	// extremeCut is the length from which a dense float Min, Max, MinMax
+	// or Summarize runs the backend's kernels instead of the inline loops
+	// (see kernel.ISA.ExtremeCut). Set by register.
+	extremeCut int
 }
 
 var (
@@ -116,7 +121,8 @@ var (
 // the init below sees every one of them.
 func register(name string, priority int, available bool, isa kernel.ISA) *backend {
 	b := &backend{name: name, priority: priority, available: available, isa: isa,
-		policy32: isa.Policy32(), policy64: isa.Policy64(), wideWordCut: isa.WideWordCut()}
+		policy32: isa.Policy32(), policy64: isa.Policy64(), wideWordCut: isa.WideWordCut(),
+		extremeCut: isa.ExtremeCut()}
 	for _, p := range []oracle.Policy{b.policy32, b.policy64} {
 		// SumState cuts whole blocks with a mask, not a division.
 		if blk := p.Block(); blk&(blk-1) != 0 || blk > maxBlock {
@@ -170,6 +176,17 @@ func wordCut[T Number](b *backend) int {
 	var zero T
 	if unsafe.Sizeof(zero) >= 4 { // a constant of T's shape: this inlines
 		return b.wideWordCut
+	}
+	return kernel.SmallCut
+}
+
+// denseCut is the length below which a dense Min, Max, MinMax or
+// Summarize of T runs the inline loops on b: b.extremeCut for floats,
+// kernel.SmallCut for integers, whose loops keep up with the kernels
+// below it.
+func denseCut[T Number](b *backend) int {
+	if num.IsFloat[T]() { // a constant of T's shape: this inlines
+		return b.extremeCut
 	}
 	return kernel.SmallCut
 }

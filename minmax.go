@@ -20,19 +20,19 @@ import (
 // if a selection index is len(x) or more.
 func Min[T Number](x []T, m ...Mask) T {
 	if len(m) == 0 {
-		if len(x) < kernel.SmallCut && len(x) > 0 {
-			// The dense loops directly: a call less for the shortest
-			// inputs (kernel.SummarySmall makes this choice too).
-			if num.IsFloat[T]() {
-				lo, _, _ := kernel.FloatExtremes(x, kernel.WantMin)
-				return lo
-			}
-			return kernel.IntMin(x)
-		}
-		if len(x) == 0 {
+		b := active.Load()
+		switch {
+		case len(x) >= denseCut[T](b):
+			return kernel.DenseExtreme(b.isa, x, kernel.WantMin)
+		case len(x) == 0:
 			return num.MaxOf[T]()
+		case num.IsFloat[T]():
+			// The dense loops directly: a call less for the shortest
+			// inputs (summarizeOn makes this choice too).
+			lo, _, _ := kernel.FloatExtremes(x, kernel.WantMin)
+			return lo
 		}
-		return kernel.DenseExtreme(active.Load().isa, x, kernel.WantMin)
+		return kernel.IntMin(x)
 	}
 	if len(x) < kernel.SmallCut {
 		if w, ok := shortWord(len(x), m); ok {
@@ -62,19 +62,19 @@ func Min[T Number](x []T, m ...Mask) T {
 // if a selection index is len(x) or more.
 func Max[T Number](x []T, m ...Mask) T {
 	if len(m) == 0 {
-		if len(x) < kernel.SmallCut && len(x) > 0 {
-			// The dense loops directly: a call less for the shortest
-			// inputs (kernel.SummarySmall makes this choice too).
-			if num.IsFloat[T]() {
-				_, hi, _ := kernel.FloatExtremes(x, kernel.WantMax)
-				return hi
-			}
-			return kernel.IntMax(x)
-		}
-		if len(x) == 0 {
+		b := active.Load()
+		switch {
+		case len(x) >= denseCut[T](b):
+			return kernel.DenseExtreme(b.isa, x, kernel.WantMax)
+		case len(x) == 0:
 			return num.LowestOf[T]()
+		case num.IsFloat[T]():
+			// The dense loops directly: a call less for the shortest
+			// inputs (summarizeOn makes this choice too).
+			_, hi, _ := kernel.FloatExtremes(x, kernel.WantMax)
+			return hi
 		}
-		return kernel.DenseExtreme(active.Load().isa, x, kernel.WantMax)
+		return kernel.IntMax(x)
 	}
 	if len(x) < kernel.SmallCut {
 		if w, ok := shortWord(len(x), m); ok {
@@ -103,7 +103,7 @@ func Max[T Number](x []T, m ...Mask) T {
 // if a selection index is len(x) or more.
 func MinMax[T Number](x []T, m ...Mask) (lo, hi T) {
 	if len(x) < kernel.SmallCut {
-		if len(m) == 0 {
+		if len(m) == 0 && len(x) < denseCut[T](active.Load()) {
 			switch {
 			case len(x) == 0:
 				return num.MaxOf[T](), num.LowestOf[T]()

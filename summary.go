@@ -35,7 +35,7 @@ func (s Summary[T]) Empty() bool { return s.Count == 0 }
 // if a selection index is len(x) or more.
 func Summarize[T Number](x []T, m ...Mask) Summary[T] {
 	if len(x) < kernel.SmallCut {
-		if len(m) == 0 {
+		if len(m) == 0 && len(x) < denseCut[T](active.Load()) {
 			var s Summary[T]
 			switch {
 			case len(x) == 0:
@@ -71,15 +71,15 @@ func summarize[T Number](x []T, m []Mask, want kernel.Extremes) (lo, hi T, count
 }
 
 // summarizeOn is summarize on b from validated parts (see maskOf): the
-// selection loops or kernels, the short loop below kernel.SmallCut, or b's
-// kernels.
+// selection loops or kernels, the short loop below kernel.SmallCut (a
+// dense one below denseCut), or b's kernels.
 func summarizeOn[T Number](b *backend, x []T, bits []byte, off int, sel []uint32, hasSel bool, want kernel.Extremes) (lo, hi T, count, nulls int) {
 	if hasSel {
 		lo, hi, count = kernel.SelSummary(b.isa, x, bits, off, sel, want)
 		return lo, hi, count, len(sel) - count
 	}
 	var valid int
-	if len(x) < kernel.SmallCut {
+	if len(x) < kernel.SmallCut && (bits != nil || len(x) < denseCut[T](b)) {
 		lo, hi, valid = kernel.SummarySmall(x, bits, off, want)
 	} else {
 		lo, hi, valid = kernel.Summary(b.isa, x, bits, off, want)

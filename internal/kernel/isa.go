@@ -88,6 +88,25 @@ func (i ISA) WideWordCut() int {
 	return SmallCut
 }
 
+// ExtremeCut is the length from which a dense float Min, Max, MinMax or
+// Summarize runs isa's summary kernels instead of the inline loops of
+// short.go (SmallCut, the loops' own cut, where isa has no kernels or
+// none measured). The loops carry one dependent min (and max) per element
+// with the NaN and zero rules in Go, about a nanosecond an element; the
+// kernels' fixed cost is a few calls and a horizontal fold. Measured on
+// an Intel Xeon (family 6 model 207, AVX-512; bench's
+// BenchmarkShortExtremes, H239-H242).
+func (i ISA) ExtremeCut() int {
+	switch i {
+	case AVX2, AVX512:
+		return extremeCutAVX
+	}
+	return SmallCut
+}
+
+// extremeCutAVX is ExtremeCut on AVX2 and AVX512.
+const extremeCutAVX = 16
+
 // BlockSumsInGo says whether a dense float sum of one block up to two
 // (block <= n < 2*block, block the policy's A*W elements) runs BlockSum
 // here instead of isa's kernel: the kernel would add one block, fold it
