@@ -194,7 +194,7 @@ func CheckedI64(isa ISA, x []int64, bits []byte, off int) num.Int128 {
 	case AVX2, AVX512:
 		return checkedSigned(isa, x, bits, off)
 	}
-	return portableCheckedI64(x, bits, off)
+	return portableCheckedI64(isa, x, bits, off)
 }
 
 func CheckedU64(isa ISA, x []uint64, bits []byte, off int) num.Int128 {
@@ -202,7 +202,7 @@ func CheckedU64(isa ISA, x []uint64, bits []byte, off int) num.Int128 {
 	case AVX2, AVX512:
 		return checkedUnsigned(isa, x, bits, off)
 	}
-	return portableCheckedU64(x, bits, off)
+	return portableCheckedU64(isa, x, bits, off)
 }
 
 // CountValid counts the set bits among bits off..off+n-1.

@@ -66,14 +66,14 @@ func CheckedI64(isa ISA, x []int64, bits []byte, off int) num.Int128 {
 	if isa == NEON {
 		return neonCheckedI64(x, bits, off)
 	}
-	return portableCheckedI64(x, bits, off)
+	return portableCheckedI64(isa, x, bits, off)
 }
 
 func CheckedU64(isa ISA, x []uint64, bits []byte, off int) num.Int128 {
 	if isa == NEON {
 		return neonCheckedU64(x, bits, off)
 	}
-	return portableCheckedU64(x, bits, off)
+	return portableCheckedU64(isa, x, bits, off)
 }
 
 // CountValid counts the set bits among bits off..off+n-1.

@@ -37,11 +37,11 @@ func denseExtremeOn[T num.Number](isa ISA, x []T, want Extremes) T {
 // CheckedI64 and CheckedU64 are the exact sums of 64-bit elements, in
 // 128 bits.
 func CheckedI64(isa ISA, x []int64, bits []byte, off int) num.Int128 {
-	return portableCheckedI64(x, bits, off)
+	return portableCheckedI64(isa, x, bits, off)
 }
 
 func CheckedU64(isa ISA, x []uint64, bits []byte, off int) num.Int128 {
-	return portableCheckedU64(x, bits, off)
+	return portableCheckedU64(isa, x, bits, off)
 }
 
 // CountValid counts the set bits among bits off..off+n-1.
