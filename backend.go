@@ -191,6 +191,16 @@ func denseCut[T Number](b *backend) int {
 	return kernel.SmallCut
 }
 
+// denseShort reports whether a dense Min, Max, MinMax or Summarize of n
+// elements of T runs the inline loops on the active backend (see
+// denseCut), reading the backend only for floats.
+func denseShort[T Number](n int) bool {
+	if !num.IsFloat[T]() {
+		return n < kernel.SmallCut
+	}
+	return n < active.Load().extremeCut
+}
+
 func init() {
 	for _, b := range registry {
 		if b.available {

@@ -103,7 +103,7 @@ func Max[T Number](x []T, m ...Mask) T {
 // if a selection index is len(x) or more.
 func MinMax[T Number](x []T, m ...Mask) (lo, hi T) {
 	if len(x) < kernel.SmallCut {
-		if len(m) == 0 && len(x) < denseCut[T](active.Load()) {
+		if len(m) == 0 && denseShort[T](len(x)) {
 			switch {
 			case len(x) == 0:
 				return num.MaxOf[T](), num.LowestOf[T]()

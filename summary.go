@@ -35,7 +35,7 @@ func (s Summary[T]) Empty() bool { return s.Count == 0 }
 // if a selection index is len(x) or more.
 func Summarize[T Number](x []T, m ...Mask) Summary[T] {
 	if len(x) < kernel.SmallCut {
-		if len(m) == 0 && len(x) < denseCut[T](active.Load()) {
+		if len(m) == 0 && denseShort[T](len(x)) {
 			var s Summary[T]
 			switch {
 			case len(x) == 0:

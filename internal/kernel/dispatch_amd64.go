@@ -105,13 +105,9 @@ func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes
 	if isa != AVX2 && isa != AVX512 {
 		return portableSummary(isa, x, bits, off)
 	}
-	if num.IsFloat[T]() && want != WantBoth && bits == nil && len(x) > 0 {
-		e := denseExtremeOn(isa, x, want)
-		return e, e, len(x)
-	}
 	// MinMax and Summarize run the fused summary kernel, integers too;
-	// Min and Max of floats under a bitmap run kernels that compute only
-	// their extreme. The wrapper, run, is in summary_amd64.go.
+	// Min and Max of floats run kernels that compute only their extreme.
+	// The wrapper, run, is in summary_amd64.go.
 	k := summaryKernels[T](isa, len(x), bits)
 	if !num.IsFloat[T]() {
 		lo, hi, valid, _ = k.run(x, bits, off)
@@ -120,6 +116,10 @@ func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes
 	if want == WantBoth {
 		lo, hi, valid, nan := k.run(x, bits, off)
 		return settleSummary(x, bits, off, lo, hi, valid, nan)
+	}
+	if bits == nil && len(x) > 0 {
+		e := denseExtremeOn(isa, x, want)
+		return e, e, len(x)
 	}
 	// A min-only (max-only) kernel returns the extreme it does not compute
 	// as its start, +Inf (-Inf); settleSummary's rescues run for the one
