@@ -212,6 +212,24 @@ func diffSummary[T Number](t *testing.T, c diffCase, x []T, bits []byte, off int
 	if g := Max(x, Valid(bits, off)); testkit.Bits(g) != testkit.Bits(hi) {
 		t.Fatalf("%v: Max = %v, reference %v", c, g, hi)
 	}
+	if bits != nil {
+		return
+	}
+	// The same without a Mask: the dense calls take paths of their own
+	// (the short loops below each backend's cut, kernel.DenseExtreme).
+	if got := Summarize(x); testkit.Bits(got.Min) != testkit.Bits(want.Min) || testkit.Bits(got.Max) != testkit.Bits(want.Max) ||
+		got.Count != want.Count || got.Nulls != want.Nulls {
+		t.Fatalf("%v: dense Summarize = %+v, reference %+v", c, got, want)
+	}
+	if gl, gh := MinMax(x); testkit.Bits(gl) != testkit.Bits(lo) || testkit.Bits(gh) != testkit.Bits(hi) {
+		t.Fatalf("%v: dense MinMax = %v, %v; reference %v, %v", c, gl, gh, lo, hi)
+	}
+	if g := Min(x); testkit.Bits(g) != testkit.Bits(lo) {
+		t.Fatalf("%v: dense Min = %v, reference %v", c, g, lo)
+	}
+	if g := Max(x); testkit.Bits(g) != testkit.Bits(hi) {
+		t.Fatalf("%v: dense Max = %v, reference %v", c, g, hi)
+	}
 }
 
 func diffCount(t *testing.T, cases []diffCase) {

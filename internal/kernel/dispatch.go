@@ -245,3 +245,17 @@ func pickExtreme[T num.Number](lo, hi T, want Extremes) T {
 	}
 	return hi
 }
+
+// denseExtremeGo is denseExtremeOn where no single-extreme kernel runs.
+// On Generic, floats take the short loops' two chains of the one extreme
+// (FloatExtremes) at every length: the portable summary computes both
+// extremes in four chains, twice the time for a Min or a Max at 4096
+// (bench's H246). Everything else takes summaryOn's answer.
+func denseExtremeGo[T num.Number](isa ISA, x []T, want Extremes) T {
+	if isa == Generic && num.IsFloat[T]() {
+		lo, hi, _ := FloatExtremes(x, want)
+		return pickExtreme(lo, hi, want)
+	}
+	lo, hi, _ := summaryOn(isa, x, nil, 0, want)
+	return pickExtreme(lo, hi, want)
+}

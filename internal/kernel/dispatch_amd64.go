@@ -144,8 +144,7 @@ func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes
 // the way to the kernel cost a tenth of the call (BenchmarkMinLayers).
 func denseExtremeOn[T num.Number](isa ISA, x []T, want Extremes) T {
 	if !num.IsFloat[T]() || (isa != AVX2 && isa != AVX512) {
-		lo, hi, _ := summaryOn(isa, x, nil, 0, want)
-		return pickExtreme(lo, hi, want)
+		return denseExtremeGo(isa, x, want)
 	}
 	k := summaryKernels[T](isa, len(x), nil)
 	k.want = want

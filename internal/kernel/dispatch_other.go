@@ -30,8 +30,7 @@ func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes
 // denseExtremeOn is the min (want WantMin) or max (WantMax) of a
 // non-empty dense x under the rules of ref.Summary.
 func denseExtremeOn[T num.Number](isa ISA, x []T, want Extremes) T {
-	lo, hi, _ := summaryOn(isa, x, nil, 0, want)
-	return pickExtreme(lo, hi, want)
+	return denseExtremeGo(isa, x, want)
 }
 
 // CheckedI64 and CheckedU64 are the exact sums of 64-bit elements, in
