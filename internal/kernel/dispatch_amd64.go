@@ -115,6 +115,9 @@ func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes
 	}
 	if want == WantBoth {
 		lo, hi, valid, nan := k.run(x, bits, off)
+		if settled(lo, hi, valid, nan) {
+			return lo, hi, valid
+		}
 		return settleSummary(x, bits, off, lo, hi, valid, nan)
 	}
 	if bits == nil && len(x) > 0 {

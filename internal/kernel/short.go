@@ -597,6 +597,13 @@ func settleSummary[T num.Number](x []T, bits []byte, off int, lo, hi T, valid in
 	return lo, hi, valid
 }
 
+// settled says whether settleSummary would return lo, hi and valid as
+// they are: no NaN, some valid element, no zero extreme. Small enough to
+// inline, so that a caller's common case costs no call.
+func settled[T num.Number](lo, hi T, valid int, nan bool) bool {
+	return !nan && valid != 0 && lo != 0 && hi != 0
+}
+
 // firstZero returns the first valid element of x that equals zero (+0.0
 // or -0.0); the caller knows there is one.
 func firstZero[T num.Number](x []T, bits []byte, off int) T {
