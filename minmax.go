@@ -23,7 +23,8 @@ func Min[T Number](x []T, m ...Mask) T {
 		b := active.Load()
 		switch {
 		case len(x) >= denseCut[T](b):
-			return kernel.DenseExtreme(b.isa, x, kernel.WantMin)
+			lo, _ := kernel.DenseSummary(b.isa, x, kernel.WantMin)
+			return lo
 		case len(x) == 0:
 			return num.MaxOf[T]()
 		case num.IsFloat[T]():
@@ -65,7 +66,8 @@ func Max[T Number](x []T, m ...Mask) T {
 		b := active.Load()
 		switch {
 		case len(x) >= denseCut[T](b):
-			return kernel.DenseExtreme(b.isa, x, kernel.WantMax)
+			_, hi := kernel.DenseSummary(b.isa, x, kernel.WantMax)
+			return hi
 		case len(x) == 0:
 			return num.LowestOf[T]()
 		case num.IsFloat[T]():
@@ -102,18 +104,19 @@ func Max[T Number](x []T, m ...Mask) T {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func MinMax[T Number](x []T, m ...Mask) (lo, hi T) {
-	if len(x) < kernel.SmallCut {
-		if len(m) == 0 && denseShort[T](len(x)) {
-			switch {
-			case len(x) == 0:
-				return num.MaxOf[T](), num.LowestOf[T]()
-			case num.IsFloat[T]():
-				lo, hi, _ = kernel.FloatExtremes(x, kernel.WantBoth)
-			default:
-				lo, hi = kernel.IntMinMax(x)
-			}
+	if len(m) == 0 {
+		switch {
+		case len(x) == 0:
+			return num.MaxOf[T](), num.LowestOf[T]()
+		case !denseShort[T](len(x)):
+			return kernel.DenseSummary(active.Load().isa, x, kernel.WantBoth)
+		case num.IsFloat[T]():
+			lo, hi, _ = kernel.FloatExtremes(x, kernel.WantBoth)
 			return lo, hi
 		}
+		return kernel.IntMinMax(x)
+	}
+	if len(x) < kernel.SmallCut {
 		if w, ok := shortWord(len(x), m); ok {
 			if !num.IsFloat[T]() && w != 0 {
 				return kernel.IntMinMaxWord(x, w)

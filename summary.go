@@ -34,20 +34,21 @@ func (s Summary[T]) Empty() bool { return s.Count == 0 }
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func Summarize[T Number](x []T, m ...Mask) Summary[T] {
-	if len(x) < kernel.SmallCut {
-		if len(m) == 0 && denseShort[T](len(x)) {
-			var s Summary[T]
-			switch {
-			case len(x) == 0:
-				s.Min, s.Max = num.MaxOf[T](), num.LowestOf[T]()
-			case num.IsFloat[T]():
-				s.Min, s.Max, s.Count = kernel.FloatExtremes(x, kernel.WantBoth)
-			default:
-				s.Min, s.Max = kernel.IntMinMax(x)
-				s.Count = len(x)
-			}
-			return s
+	if len(m) == 0 {
+		s := Summary[T]{Count: len(x)}
+		switch {
+		case len(x) == 0:
+			s.Min, s.Max = num.MaxOf[T](), num.LowestOf[T]()
+		case !denseShort[T](len(x)):
+			s.Min, s.Max = kernel.DenseSummary(active.Load().isa, x, kernel.WantBoth)
+		case num.IsFloat[T]():
+			s.Min, s.Max, _ = kernel.FloatExtremes(x, kernel.WantBoth)
+		default:
+			s.Min, s.Max = kernel.IntMinMax(x)
 		}
+		return s
+	}
+	if len(x) < kernel.SmallCut {
 		if w, ok := shortWord(len(x), m); ok {
 			if !num.IsFloat[T]() && w != 0 {
 				lo, hi := kernel.IntMinMaxWord(x, w)

@@ -16,10 +16,9 @@ import (
 //	go test -run '^$' -bench MinLayers -count 10 ./internal/kernel
 //
 // stub is the kernel called directly, switch the generated switch that
-// picks it, on the dispatch (denseExtremeOn), entry its typed entry and
-// extreme the exported DenseExtreme, the path the API takes for a dense
-// Min or Max of floats; summary is the fused summary entry the API took
-// before it.
+// picks it, on the dispatch (denseSummaryOn), entry its typed entry and
+// dense the exported DenseSummary, the path the API takes for a dense
+// Min or Max of floats; summary is the entry the API took before it.
 func BenchmarkMinLayers(b *testing.B) {
 	for _, isa := range []ISA{AVX2, AVX512} {
 		if isa == AVX512 && !cpu.X86.HasAVX512F {
@@ -40,9 +39,9 @@ func BenchmarkMinLayers(b *testing.B) {
 			}{
 				{"stub", func(x []float64) float64 { lo, _, _ := stub(x); return lo }},
 				{"switch", func(x []float64) float64 { lo, _, _ := summaryDenseAsm(isa, WantMin, hasFMA, x); return lo }},
-				{"on", func(x []float64) float64 { return denseExtremeOn(isa, x, WantMin) }},
-				{"entry", func(x []float64) float64 { return entryDenseExtremeF64(isa, x, WantMin) }},
-				{"extreme", func(x []float64) float64 { return DenseExtreme(isa, x, WantMin) }},
+				{"on", func(x []float64) float64 { lo, _ := denseSummaryOn(isa, x, WantMin); return lo }},
+				{"entry", func(x []float64) float64 { lo, _ := entryDenseSummaryF64(isa, x, WantMin); return lo }},
+				{"dense", func(x []float64) float64 { lo, _ := DenseSummary(isa, x, WantMin); return lo }},
 				{"summary", func(x []float64) float64 { lo, _, _ := Summary(isa, x, nil, 0, WantMin); return lo }},
 			}
 			for _, l := range layers {

@@ -238,24 +238,22 @@ func policyOf[T num.Number](isa ISA) oracle.Policy {
 	return isa.Policy64()
 }
 
-// pickExtreme is lo with want WantMin and hi otherwise.
-func pickExtreme[T num.Number](lo, hi T, want Extremes) T {
-	if want == WantMin {
-		return lo
-	}
-	return hi
-}
-
-// denseExtremeGo is denseExtremeOn where no single-extreme kernel runs.
-// On Generic, floats take the short loops' two chains of the one extreme
-// (FloatExtremes) at every length: the portable summary computes both
-// extremes in four chains, twice the time for a Min or a Max at 4096
+// denseSummaryGo is denseSummaryOn where no kernel of isa runs from it.
+// On Generic, floats take the short loops' chains (FloatExtremes) at
+// every length: for a Min or a Max two chains of the one extreme, where
+// the portable summary computes both in four, twice the time at 4096
 // (bench's H246). Everything else takes summaryOn's answer.
-func denseExtremeGo[T num.Number](isa ISA, x []T, want Extremes) T {
+func denseSummaryGo[T num.Number](isa ISA, x []T, want Extremes) (lo, hi T) {
 	if isa == Generic && num.IsFloat[T]() {
-		lo, hi, _ := FloatExtremes(x, want)
-		return pickExtreme(lo, hi, want)
+		lo, hi, _ = FloatExtremes(x, want)
+	} else {
+		lo, hi, _ = summaryOn(isa, x, nil, 0, want)
 	}
-	lo, hi, _ := summaryOn(isa, x, nil, 0, want)
-	return pickExtreme(lo, hi, want)
+	switch want {
+	case WantMin:
+		hi = lo
+	case WantMax:
+		lo = hi
+	}
+	return lo, hi
 }

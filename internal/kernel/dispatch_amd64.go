@@ -121,8 +121,8 @@ func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes
 		return settleSummary(x, bits, off, lo, hi, valid, nan)
 	}
 	if bits == nil && len(x) > 0 {
-		e := denseExtremeOn(isa, x, want)
-		return e, e, len(x)
+		lo, hi = denseSummaryOn(isa, x, want)
+		return lo, hi, len(x)
 	}
 	// A min-only (max-only) kernel returns the extreme it does not compute
 	// as its start, +Inf (-Inf); settleSummary's rescues run for the one
@@ -138,16 +138,16 @@ func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes
 	return hi, hi, valid
 }
 
-// denseExtremeOn is the min (want WantMin) or max (WantMax) of a
-// non-empty dense x under the rules of ref.Summary. For floats on AVX2
-// and AVX512 it calls the single-extreme kernel from here, with no
-// wrapper between (AVX2 kernels take whole steps, the rest is folded
-// here), and leaves the rescues out of line: neither is needed unless
-// the column has a NaN or a zero extreme, and at n = 64 each frame on
-// the way to the kernel cost a tenth of the call (BenchmarkMinLayers).
-func denseExtremeOn[T num.Number](isa ISA, x []T, want Extremes) T {
+// denseSummaryOn is the min and max of a non-empty dense x under the
+// rules of ref.Summary; with WantMin (WantMax) only that extreme, returned
+// as both. For floats on AVX2 and AVX512 it calls the kernel switch from
+// here, with no wrapper between (AVX2 kernels take whole steps, the rest
+// is folded here), and leaves the rescues out of line: neither is needed
+// unless the column has a NaN or a zero extreme, and at n = 64 each frame
+// on the way to the kernel cost a tenth of the call (BenchmarkMinLayers).
+func denseSummaryOn[T num.Number](isa ISA, x []T, want Extremes) (lo, hi T) {
 	if !num.IsFloat[T]() || (isa != AVX2 && isa != AVX512) {
-		return denseExtremeGo(isa, x, want)
+		return denseSummaryGo(isa, x, want)
 	}
 	k := summaryKernels[T](isa, len(x), nil)
 	k.want = want
@@ -155,7 +155,6 @@ func denseExtremeOn[T num.Number](isa ISA, x []T, want Extremes) T {
 	if !k.tailInAsm {
 		m &^= max(k.lanes, 8) - 1
 	}
-	var lo, hi T
 	alarm := false // the kernel's NaN flag, a sentinel's on AVX2
 	if m > 0 {
 		lo, hi, alarm = summaryDenseAsm(k.isa, k.want, hasFMA, x[:m])
@@ -167,11 +166,19 @@ func denseExtremeOn[T num.Number](isa ISA, x []T, want Extremes) T {
 		nan = nan || v != v
 		lo, hi = min(lo, v), max(hi, v) // a NaN here is settled below
 	}
-	e := pickExtreme(lo, hi, want)
-	if alarm || nan || e == 0 {
-		return k.settleExtreme(x, m, e, alarm, nan)
+	// A single-extreme kernel returns the other extreme as its start, ±Inf;
+	// the one computed stands for both, so that the other cannot trigger
+	// the zero rescan.
+	switch want {
+	case WantMin:
+		hi = lo
+	case WantMax:
+		lo = hi
 	}
-	return e
+	if alarm || nan || lo == 0 || hi == 0 {
+		return k.settleDense(x, m, lo, hi, alarm, nan)
+	}
+	return lo, hi
 }
 
 // summaryKernels names the summary kernels for an input of n elements of

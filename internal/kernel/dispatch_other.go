@@ -27,10 +27,11 @@ func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes
 	return portableSummary(isa, x, bits, off)
 }
 
-// denseExtremeOn is the min (want WantMin) or max (WantMax) of a
-// non-empty dense x under the rules of ref.Summary.
-func denseExtremeOn[T num.Number](isa ISA, x []T, want Extremes) T {
-	return denseExtremeGo(isa, x, want)
+// denseSummaryOn is the min and max of a non-empty dense x under the
+// rules of ref.Summary; with WantMin (WantMax) only that extreme, returned
+// as both.
+func denseSummaryOn[T num.Number](isa ISA, x []T, want Extremes) (lo, hi T) {
+	return denseSummaryGo(isa, x, want)
 }
 
 // CheckedI64 and CheckedU64 are the exact sums of 64-bit elements, in

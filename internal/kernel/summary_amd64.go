@@ -149,13 +149,13 @@ func summaryMerge[T num.Number](lo, hi T, nan bool, l, h T, n bool) (T, T, bool)
 	return lo, hi, nan || n
 }
 
-// settleExtreme finishes denseExtremeOn's extreme e of x when the kernel
-// over x[:m] alarmed, the Go fold of x[m:] met a NaN, or e is a zero:
-// the rare cases, out of the line of a call.
-func (k summaryAsm[T]) settleExtreme(x []T, m int, e T, alarm, nan bool) T {
+// settleDense finishes denseSummaryOn's lo and hi of x when the kernel
+// over x[:m] alarmed, the Go fold of x[m:] met a NaN, or an extreme is a
+// zero: the rare cases, out of the line of a call.
+func (k summaryAsm[T]) settleDense(x []T, m int, lo, hi T, alarm, nan bool) (T, T) {
 	if alarm && !nan {
 		nan = k.confirmNaN(x[:m])
 	}
-	e, _, _ = settleSummary(x, nil, 0, e, e, len(x), nan)
-	return e
+	lo, hi, _ = settleSummary(x, nil, 0, lo, hi, len(x), nan)
+	return lo, hi
 }

@@ -222,83 +222,94 @@ func entrySummaryF64(isa ISA, x []float64, bits []byte, off int, want Extremes) 
 	return summaryOn(isa, x, bits, off, want)
 }
 
-// DenseExtreme is the min (want WantMin) or max (WantMax) of a non-empty
-// dense x under the rules of Summary, by the shortest path: the API's dense
-// Min and Max.
-func DenseExtreme[T num.Number](isa ISA, x []T, want Extremes) T {
+// DenseSummary is the min and max of a non-empty dense x under the rules of
+// Summary, by the shortest path: the API's dense Min, Max, MinMax and
+// Summarize. With WantMin (WantMax) only that extreme is computed, and
+// returned as both.
+func DenseSummary[T num.Number](isa ISA, x []T, want Extremes) (lo T, hi T) {
 	switch num.KindOf[T]() {
 	case num.Int8:
-		return T(entryDenseExtremeI8(isa, num.Cast[int8](x), want))
+		r0, r1 := entryDenseSummaryI8(isa, num.Cast[int8](x), want)
+		return T(r0), T(r1)
 	case num.Int16:
-		return T(entryDenseExtremeI16(isa, num.Cast[int16](x), want))
+		r0, r1 := entryDenseSummaryI16(isa, num.Cast[int16](x), want)
+		return T(r0), T(r1)
 	case num.Int32:
-		return T(entryDenseExtremeI32(isa, num.Cast[int32](x), want))
+		r0, r1 := entryDenseSummaryI32(isa, num.Cast[int32](x), want)
+		return T(r0), T(r1)
 	case num.Int64:
-		return T(entryDenseExtremeI64(isa, num.Cast[int64](x), want))
+		r0, r1 := entryDenseSummaryI64(isa, num.Cast[int64](x), want)
+		return T(r0), T(r1)
 	case num.Uint8:
-		return T(entryDenseExtremeU8(isa, num.Cast[uint8](x), want))
+		r0, r1 := entryDenseSummaryU8(isa, num.Cast[uint8](x), want)
+		return T(r0), T(r1)
 	case num.Uint16:
-		return T(entryDenseExtremeU16(isa, num.Cast[uint16](x), want))
+		r0, r1 := entryDenseSummaryU16(isa, num.Cast[uint16](x), want)
+		return T(r0), T(r1)
 	case num.Uint32:
-		return T(entryDenseExtremeU32(isa, num.Cast[uint32](x), want))
+		r0, r1 := entryDenseSummaryU32(isa, num.Cast[uint32](x), want)
+		return T(r0), T(r1)
 	case num.Uint64:
-		return T(entryDenseExtremeU64(isa, num.Cast[uint64](x), want))
+		r0, r1 := entryDenseSummaryU64(isa, num.Cast[uint64](x), want)
+		return T(r0), T(r1)
 	case num.Float32:
-		return T(entryDenseExtremeF32(isa, num.Cast[float32](x), want))
+		r0, r1 := entryDenseSummaryF32(isa, num.Cast[float32](x), want)
+		return T(r0), T(r1)
 	case num.Float64:
-		return T(entryDenseExtremeF64(isa, num.Cast[float64](x), want))
+		r0, r1 := entryDenseSummaryF64(isa, num.Cast[float64](x), want)
+		return T(r0), T(r1)
 	}
 	panic("quiver: internal error: not a number type")
 }
 
 //go:noinline
-func entryDenseExtremeI8(isa ISA, x []int8, want Extremes) int8 {
-	return denseExtremeOn(isa, x, want)
+func entryDenseSummaryI8(isa ISA, x []int8, want Extremes) (lo int8, hi int8) {
+	return denseSummaryOn(isa, x, want)
 }
 
 //go:noinline
-func entryDenseExtremeI16(isa ISA, x []int16, want Extremes) int16 {
-	return denseExtremeOn(isa, x, want)
+func entryDenseSummaryI16(isa ISA, x []int16, want Extremes) (lo int16, hi int16) {
+	return denseSummaryOn(isa, x, want)
 }
 
 //go:noinline
-func entryDenseExtremeI32(isa ISA, x []int32, want Extremes) int32 {
-	return denseExtremeOn(isa, x, want)
+func entryDenseSummaryI32(isa ISA, x []int32, want Extremes) (lo int32, hi int32) {
+	return denseSummaryOn(isa, x, want)
 }
 
 //go:noinline
-func entryDenseExtremeI64(isa ISA, x []int64, want Extremes) int64 {
-	return denseExtremeOn(isa, x, want)
+func entryDenseSummaryI64(isa ISA, x []int64, want Extremes) (lo int64, hi int64) {
+	return denseSummaryOn(isa, x, want)
 }
 
 //go:noinline
-func entryDenseExtremeU8(isa ISA, x []uint8, want Extremes) uint8 {
-	return denseExtremeOn(isa, x, want)
+func entryDenseSummaryU8(isa ISA, x []uint8, want Extremes) (lo uint8, hi uint8) {
+	return denseSummaryOn(isa, x, want)
 }
 
 //go:noinline
-func entryDenseExtremeU16(isa ISA, x []uint16, want Extremes) uint16 {
-	return denseExtremeOn(isa, x, want)
+func entryDenseSummaryU16(isa ISA, x []uint16, want Extremes) (lo uint16, hi uint16) {
+	return denseSummaryOn(isa, x, want)
 }
 
 //go:noinline
-func entryDenseExtremeU32(isa ISA, x []uint32, want Extremes) uint32 {
-	return denseExtremeOn(isa, x, want)
+func entryDenseSummaryU32(isa ISA, x []uint32, want Extremes) (lo uint32, hi uint32) {
+	return denseSummaryOn(isa, x, want)
 }
 
 //go:noinline
-func entryDenseExtremeU64(isa ISA, x []uint64, want Extremes) uint64 {
-	return denseExtremeOn(isa, x, want)
+func entryDenseSummaryU64(isa ISA, x []uint64, want Extremes) (lo uint64, hi uint64) {
+	return denseSummaryOn(isa, x, want)
 }
 
 //go:noinline
-func entryDenseExtremeF32(isa ISA, x []float32, want Extremes) float32 {
-	return denseExtremeOn(isa, x, want)
+func entryDenseSummaryF32(isa ISA, x []float32, want Extremes) (lo float32, hi float32) {
+	return denseSummaryOn(isa, x, want)
 }
 
 //go:noinline
-func entryDenseExtremeF64(isa ISA, x []float64, want Extremes) float64 {
-	return denseExtremeOn(isa, x, want)
+func entryDenseSummaryF64(isa ISA, x []float64, want Extremes) (lo float64, hi float64) {
+	return denseSummaryOn(isa, x, want)
 }
 
 // SelSumInt is the wrapping sum of the selected valid elements, in S; it
