@@ -216,7 +216,7 @@ func diffSummary[T Number](t *testing.T, c diffCase, x []T, bits []byte, off int
 		return
 	}
 	// The same without a Mask: the dense calls take paths of their own
-	// (the short loops below each backend's cut, kernel.DenseExtreme).
+	// (the short loops below each backend's cut, kernel.DenseSummary).
 	if got := Summarize(x); testkit.Bits(got.Min) != testkit.Bits(want.Min) || testkit.Bits(got.Max) != testkit.Bits(want.Max) ||
 		got.Count != want.Count || got.Nulls != want.Nulls {
 		t.Fatalf("%v: dense Summarize = %+v, reference %+v", c, got, want)
