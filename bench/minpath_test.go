@@ -42,24 +42,12 @@ func BenchmarkMinPath(b *testing.B) {
 }
 
 func minPathCases[T float32 | float64](b *testing.B, n int, x []T, vmin, vmax func([]T) T) {
-	impls := []struct {
-		name string
-		f    func([]T) T
-	}{
+	runFloatImpls(b, n, x, []floatImpl[T]{
 		{"Min/impl=quiver", func(x []T) T { return quiver.Min(x) }},
 		{"Max/impl=quiver", func(x []T) T { return quiver.Max(x) }},
 		{"Min/impl=vek", vmin},
 		{"Max/impl=vek", vmax},
-	}
-	for _, im := range impls {
-		b.Run(fmt.Sprintf("type=%s/n=%d/op=%s", typeName[T](), n, im.name), func(b *testing.B) {
-			var s T
-			for b.Loop() {
-				s += im.f(x)
-			}
-			sink = res{uint64(s)}
-		})
-	}
+	})
 }
 
 // Dense float Min, Max, MinMax and Summarize below kernel.SmallCut (64)
@@ -115,10 +103,7 @@ func BenchmarkShortExtremes(b *testing.B) {
 func shortExtremeCases[T float32 | float64](b *testing.B, n int) {
 	x := newInput[T](n, 0).x
 	top, bottom := T(math.Inf(1)), T(math.Inf(-1))
-	impls := []struct {
-		name string
-		f    func([]T) T
-	}{
+	runFloatImpls(b, n, x, []floatImpl[T]{
 		{"Min/impl=quiver", func(x []T) T { return quiver.Min(x) }},
 		{"Max/impl=quiver", func(x []T) T { return quiver.Max(x) }},
 		{"MinMax/impl=quiver", func(x []T) T { lo, hi := quiver.MinMax(x); return lo + hi }},
@@ -126,7 +111,18 @@ func shortExtremeCases[T float32 | float64](b *testing.B, n int) {
 		{"Min/impl=loop", func(x []T) T { return loopMin(x, nil, top) }},
 		{"Max/impl=loop", func(x []T) T { return loopMax(x, nil, bottom) }},
 		{"Summary/impl=loop", func(x []T) T { lo, hi, c := loopSummary(x, nil, top, bottom); return lo + hi + T(c) }},
-	}
+	})
+}
+
+// floatImpl is one implementation of a float reduction in a benchmark.
+type floatImpl[T float32 | float64] struct {
+	name string
+	f    func([]T) T
+}
+
+// runFloatImpls runs each implementation over x as a sub-benchmark named
+// type=T/n=n/op=name.
+func runFloatImpls[T float32 | float64](b *testing.B, n int, x []T, impls []floatImpl[T]) {
 	for _, im := range impls {
 		b.Run(fmt.Sprintf("type=%s/n=%d/op=%s", typeName[T](), n, im.name), func(b *testing.B) {
 			var s T

@@ -71,22 +71,10 @@ func BenchmarkGenericExtremes(b *testing.B) {
 
 func genericExtremeCases[T float32 | float64](b *testing.B, n int) {
 	x := newInput[T](n, 0).x
-	impls := []struct {
-		name string
-		f    func([]T) T
-	}{
+	runFloatImpls(b, n, x, []floatImpl[T]{
 		{"Min/impl=generic", func(x []T) T { return quiver.Min(x) }},
 		{"Max/impl=generic", func(x []T) T { return quiver.Max(x) }},
 		{"Min/impl=loop", func(x []T) T { return loopMin(x, nil, 0) }},
 		{"Max/impl=loop", func(x []T) T { return loopMax(x, nil, 0) }},
-	}
-	for _, im := range impls {
-		b.Run(fmt.Sprintf("type=%s/n=%d/op=%s", typeName[T](), n, im.name), func(b *testing.B) {
-			var s T
-			for b.Loop() {
-				s += im.f(x)
-			}
-			sink = res{uint64(s)}
-		})
-	}
+	})
 }
