@@ -20,13 +20,12 @@ import (
 // if a selection index is len(x) or more.
 func Min[T Number](x []T, m ...Mask) T {
 	if len(m) == 0 {
-		b := active.Load()
 		switch {
-		case len(x) >= denseCut[T](b):
-			lo, _ := kernel.DenseSummary(b.isa, x, kernel.WantMin)
-			return lo
 		case len(x) == 0:
 			return num.MaxOf[T]()
+		case !denseShort[T](len(x)):
+			lo, _ := kernel.DenseSummary(active.Load().isa, x, kernel.WantMin)
+			return lo
 		case num.IsFloat[T]():
 			// The dense loops directly: a call less for the shortest
 			// inputs (summarizeOn makes this choice too).
@@ -63,13 +62,12 @@ func Min[T Number](x []T, m ...Mask) T {
 // if a selection index is len(x) or more.
 func Max[T Number](x []T, m ...Mask) T {
 	if len(m) == 0 {
-		b := active.Load()
 		switch {
-		case len(x) >= denseCut[T](b):
-			_, hi := kernel.DenseSummary(b.isa, x, kernel.WantMax)
-			return hi
 		case len(x) == 0:
 			return num.LowestOf[T]()
+		case !denseShort[T](len(x)):
+			_, hi := kernel.DenseSummary(active.Load().isa, x, kernel.WantMax)
+			return hi
 		case num.IsFloat[T]():
 			// The dense loops directly: a call less for the shortest
 			// inputs (summarizeOn makes this choice too).
