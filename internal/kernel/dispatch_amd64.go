@@ -139,8 +139,8 @@ func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes
 }
 
 // denseSummaryOn is the min and max of a non-empty dense x under the
-// rules of ref.Summary; with WantMin (WantMax) only that extreme, returned
-// as both. For floats on AVX2 and AVX512 it calls the kernel switch from
+// rules of ref.Summary; with WantMin (WantMax) only that extreme is
+// meaningful. For floats on AVX2 and AVX512 it calls the kernel switch from
 // here, with no wrapper between (AVX2 kernels take whole steps, the rest
 // is folded here), and leaves the rescues out of line: neither is needed
 // unless the column has a NaN or a zero extreme, and at n = 64 each frame

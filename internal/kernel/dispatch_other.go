@@ -28,8 +28,8 @@ func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes
 }
 
 // denseSummaryOn is the min and max of a non-empty dense x under the
-// rules of ref.Summary; with WantMin (WantMax) only that extreme, returned
-// as both.
+// rules of ref.Summary; with WantMin (WantMax) only that extreme is
+// meaningful.
 func denseSummaryOn[T num.Number](isa ISA, x []T, want Extremes) (lo, hi T) {
 	return denseSummaryGo(isa, x, want)
 }

@@ -224,8 +224,7 @@ func entrySummaryF64(isa ISA, x []float64, bits []byte, off int, want Extremes) 
 
 // DenseSummary is the min and max of a non-empty dense x under the rules of
 // Summary, by the shortest path: the API's dense Min, Max, MinMax and
-// Summarize. With WantMin (WantMax) only that extreme is computed, and
-// returned as both.
+// Summarize. With WantMin (WantMax) only that extreme is meaningful.
 func DenseSummary[T num.Number](isa ISA, x []T, want Extremes) (lo T, hi T) {
 	switch num.KindOf[T]() {
 	case num.Int8:

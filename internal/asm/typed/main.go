@@ -86,7 +86,7 @@ var families = []family{
 	},
 	{
 		name:    "DenseSummary",
-		doc:     "is the min and max of a non-empty dense x under the rules of\nSummary, by the shortest path: the API's dense Min, Max, MinMax and\nSummarize. With WantMin (WantMax) only that extreme is computed, and\nreturned as both.",
+		doc:     "is the min and max of a non-empty dense x under the rules of\nSummary, by the shortest path: the API's dense Min, Max, MinMax and\nSummarize. With WantMin (WantMax) only that extreme is meaningful.",
 		tparams: "[T num.Number]",
 		types:   numbers,
 		params:  []string{"isa ISA", "x []T", "want Extremes"},
