@@ -1,7 +1,7 @@
 package bench
 
 // The exact sums of 64-bit integers on the generic backend (the portable
-// Go that purego builds and the architectures without kernels run) from
+// Go that amd64 without AVX2 and the architectures without kernels run) from
 // kernel.SmallCut up: they ran the reference's element-by-element 128-bit
 // additions, where below the cut the short loops' two carry-free chains of
 // halves ran. Registered before measuring, on an Intel Xeon (family 6
