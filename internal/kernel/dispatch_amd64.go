@@ -106,15 +106,15 @@ func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes
 		return portableSummary(isa, x, bits, off)
 	}
 	// MinMax and Summarize run the fused summary kernel, integers too;
-	// Min and Max of floats run kernels that compute only their extreme.
-	// The wrapper, run, is in summary_amd64.go.
-	k := summaryKernels[T](isa, len(x), bits)
+	// Min and Max of floats run kernels that compute only their extreme
+	// (denseSummaryOn without a bitmap). The wrapper, run, is in
+	// summary_amd64.go.
 	if !num.IsFloat[T]() {
-		lo, hi, valid, _ = k.run(x, bits, off)
+		lo, hi, valid, _ = summaryKernels[T](isa, len(x), bits).run(x, bits, off)
 		return lo, hi, valid
 	}
 	if want == WantBoth {
-		lo, hi, valid, nan := k.run(x, bits, off)
+		lo, hi, valid, nan := summaryKernels[T](isa, len(x), bits).run(x, bits, off)
 		if settled(lo, hi, valid, nan) {
 			return lo, hi, valid
 		}
@@ -128,6 +128,7 @@ func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes
 	// as its start, +Inf (-Inf); settleSummary's rescues run for the one
 	// extreme, passed as both lo and hi, so that the other cannot trigger
 	// the zero rescan.
+	k := summaryKernels[T](isa, len(x), bits)
 	k.want = want
 	lo, hi, valid, nan := k.run(x, bits, off)
 	if want == WantMin {
