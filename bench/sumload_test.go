@@ -24,6 +24,20 @@ package bench
 //
 //	H231 (measured by hand): Min, Max, MinMax, Summarize float64 and SumInt int64 nulls=0% n=16777216 on avx512: >= 1.05x the 512-bit kernels
 //	H232 (measured by hand): the same at n=65536 (below the cut, same code): >= 0.97x
+//
+// The three DRAM cuts were measured on Zen 4, whose 512-bit operations
+// take two passes through 256-bit units. Registered on an AMD EPYC
+// family 26 model 2 (Zen 5 class, full-width 512-bit units) before
+// measuring them there: the commit's binary against one built with the
+// three cuts moved out of reach (dramBytes, halvesFrom, reproDRAMBytes),
+// so that the avx512 backend runs its 512-bit kernels at every size.
+// Ratio: the cuts' time over the 512-bit kernels' time, medians of
+// interleaved passes of BenchmarkReproVsSum, BenchmarkDRAMOps and
+// BenchmarkSumLoads at n=16777216. A ratio below 1 keeps a cut on this CPU.
+//
+//	H251 (measured by hand): SumReproducible float64 n=16777216 on avx512, Zen 5: the AVX-512 kernels >= 1.10x the AVX2 ones (the 64 MB cut)
+//	H252 (measured by hand): Sum float64 and float32 n=16777216 on avx512, Zen 5: the 512-bit loop >= 1.03x the 256-bit halves (the 2 MB cut)
+//	H253 (measured by hand): Min, Max, MinMax, Summarize float64 and SumInt int64 n=16777216 on avx512, Zen 5: the 512-bit kernels >= 1.03x the AVX2 ones
 
 import (
 	"fmt"
