@@ -284,17 +284,44 @@ func sumLanesOn[T constraints.Float](isa ISA, acc, x []T, bits []byte, off int) 
 
 // dramBytes is the input size from which a dense order-free kernel on the
 // AVX-512 backend (wrapping integer sums, min, max and summaries) is the
-// AVX2 one, whose results are the same: from DRAM, 512-bit loads took
-// 1.10-1.17x the time of 256-bit ones on an AMD EPYC Zen 4 (family 25
-// model 17; 16M float64 sum and min loops), and from L3 down, where a
-// 512-bit kernel can be faster, the input is below this size (twice the
-// largest L2 of the AVX-512 cores measured). The float sums, whose
-// order is the backend's, add 256-bit halves from the same size instead
-// (internal/asm/amd64/sum: halvesFrom).
+// AVX2 one where avx2FromDRAM says so, whose results are the same: from
+// DRAM, 512-bit loads took 1.10-1.17x the time of 256-bit ones on an AMD
+// EPYC Zen 4 (family 25 model 17; 16M float64 sum and min loops), and
+// from L3 down, where a 512-bit kernel can be faster, the input is below
+// this size (twice the largest L2 of the AVX-512 cores measured). The
+// float sums, whose order is the backend's, add 256-bit halves from the
+// same size instead (internal/asm/amd64/sum: halvesFrom).
 const dramBytes = 2 << 20
 
-// fromDRAM says whether n elements of T are dramBytes or more.
-func fromDRAM[T num.Number](n int) bool { return n >= dramBytes/sizeOf[T]() }
+// avx2FromDRAM says whether the AVX-512 backend runs the AVX2 order-free
+// kernels from dramBytes on. Not on AMD family 26 (Zen 5) and later, whose
+// 512-bit units are full width: there the 512-bit kernels took 0.86-0.97x
+// the AVX2 ones' time at 16M elements (H253). The cut stays on every other
+// AVX-512 CPU, Zen 4 measured and Intel's not; the feature bits are the
+// same on Zen 4 and Zen 5, so the family decides.
+var avx2FromDRAM = amdFamily() < 26
+
+// fromDRAM says whether the AVX-512 backend takes the AVX2 kernel for n
+// dense elements of T: n is dramBytes or more, on a CPU that avx2FromDRAM
+// names.
+func fromDRAM[T num.Number](n int) bool {
+	return avx2FromDRAM && n >= dramBytes/sizeOf[T]()
+}
+
+// amdFamily is the CPU's family (CPUID leaf 1, with the extended family)
+// on an AMD CPU, and 0 on any other vendor's.
+func amdFamily() int {
+	_, b, c, d := cpuid(0, 0)
+	if b != 0x68747541 || d != 0x69746e65 || c != 0x444d4163 { // "AuthenticAMD"
+		return 0
+	}
+	a, _, _, _ := cpuid(1, 0)
+	f := int(a >> 8 & 0xF)
+	if f == 0xF {
+		f += int(a >> 20 & 0xFF)
+	}
+	return f
+}
 
 // hasFMA says whether the AVX2 reproducible folds may put part of their
 // additions on the FMA units (the AVX2 ISA does not require FMA).

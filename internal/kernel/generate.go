@@ -17,9 +17,11 @@ package kernel
 //go:generate go -C ../asm run ./typed -out ../kernel/typed.go
 //
 // amd64 (avo): the sum family (float and integer sums, checked sums), the
-// summary family (min, max and the valid count), valid-bit counts, and the
-// gather family (selection index checks and gathered selected sums), and
-// the reproducible sum's range pass and extraction folds.
+// summary family (min, max and the valid count), valid-bit counts, the
+// gather family (selection index checks and gathered selected sums), the
+// reproducible sum's range pass and extraction folds, the grouped
+// kernels, and CPUID for the vendor and family that x/sys/cpu does not
+// report.
 //
 //go:generate go -C ../asm run ./amd64/sum -out ../kernel/sum_amd64.s -stubs ../kernel/sum_stubs_amd64.go -pkg kernel
 //go:generate go -C ../asm run ./amd64/summary -out ../kernel/summary_amd64.s -stubs ../kernel/summary_stubs_amd64.go -pkg kernel
@@ -27,6 +29,7 @@ package kernel
 //go:generate go -C ../asm run ./amd64/gather -out ../kernel/gather_amd64.s -stubs ../kernel/gather_stubs_amd64.go -pkg kernel
 //go:generate go -C ../asm run ./amd64/repro -out ../kernel/repro_amd64.s -stubs ../kernel/repro_stubs_amd64.go -pkg kernel
 //go:generate go -C ../asm run ./amd64/group -out ../kernel/group_amd64.s -stubs ../kernel/group_stubs_amd64.go -pkg kernel
+//go:generate go -C ../asm run ./amd64/cpuid -out ../kernel/cpuid_amd64.s -stubs ../kernel/cpuid_stubs_amd64.go -pkg kernel
 //
 // The switches that call those kernels, read from the stubs above (so this
 // directive comes after them):
