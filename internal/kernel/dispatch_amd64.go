@@ -295,8 +295,10 @@ const dramBytes = 2 << 20
 
 // avx2FromDRAM says whether the AVX-512 backend runs the AVX2 order-free
 // kernels from dramBytes on. Not on AMD family 26 (Zen 5) and later, whose
-// 512-bit units are full width: there the 512-bit kernels took 0.86-0.97x
-// the AVX2 ones' time at 16M elements (H253). The cut stays on every other
+// 512-bit units are full width: there the 512-bit kernels took 0.83-0.97x
+// the AVX2 ones' time at 16M elements by the fastest samples of two
+// interleaved runs (H253, AMD EPYC family 26 model 2; MinMax and Summarize
+// by the medians of both as well). The cut stays on every other
 // AVX-512 CPU, Zen 4 measured and Intel's not; the feature bits are the
 // same on Zen 4 and Zen 5, so the family decides.
 var avx2FromDRAM = amdFamily() < 26
