@@ -295,19 +295,21 @@ const dramBytes = 2 << 20
 
 // avx2FromDRAM says whether the AVX-512 backend runs the AVX2 order-free
 // kernels from dramBytes on. Not on AMD family 26 (Zen 5) and later, whose
-// 512-bit units are full width: there the 512-bit kernels took 0.83-0.97x
-// the AVX2 ones' time at 16M elements by the fastest samples of two
-// interleaved runs (H253, AMD EPYC family 26 model 2; MinMax and Summarize
-// by the medians of both as well). The cut stays on every other
+// 512-bit units are full width: there, at 16M elements, the 512-bit Min,
+// Max, MinMax and Summarize took 0.83-0.96x the AVX2 ones' time by the
+// fastest samples of two interleaved runs and SumInt 0.87-1.00x (H253,
+// AMD EPYC family 26 model 2; MinMax and Summarize by the medians of both
+// as well). The cut stays on every other
 // AVX-512 CPU, Zen 4 measured and Intel's not; the feature bits are the
 // same on Zen 4 and Zen 5, so the family decides.
 var avx2FromDRAM = amdFamily() < 26
 
 // fromDRAM says whether the AVX-512 backend takes the AVX2 kernel for n
 // dense elements of T: n is dramBytes or more, on a CPU that avx2FromDRAM
-// names.
+// names. The size is tested first: it is a compare against a constant,
+// false for every short call, which then reads no variable.
 func fromDRAM[T num.Number](n int) bool {
-	return avx2FromDRAM && n >= dramBytes/sizeOf[T]()
+	return n >= dramBytes/sizeOf[T]() && avx2FromDRAM
 }
 
 // amdFamily is the CPU's family (CPUID leaf 1, with the extended family)

@@ -26,6 +26,6 @@ func main() {
 	Store(reg.EBX, Return("b"))
 	Store(reg.ECX, Return("c"))
 	Store(reg.EDX, Return("d"))
-	RET()
+	RET() // not kit.Ret: no vector register was written, so no VZEROUPPER
 	kit.GenerateFiles("internal/asm/amd64/cpuid")
 }
