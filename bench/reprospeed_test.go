@@ -35,6 +35,24 @@ package bench
 //	H233 (measured by hand): SumReproducible float64 n=16777216 nulls=0% on avx512: >= 1.12x the commit before
 //	H234 (measured by hand): SumReproducible float64 n=1048576 nulls=0% on avx512 (below the cut, same code): >= 0.97x the commit before
 
+// Registered on 2026-12-02 before the change, on an AMD EPYC family 26
+// model 2 (Zen 5 class, AVX-512): the amd64 and portable folds add their
+// accumulators' bits into 64-bit integers every 8 values per lane, so the
+// grids can lie 48 binades apart instead of 39 and two folds take every
+// block whose values lie within 42 binades of its largest (24 before):
+// this benchmark's data (2^-20..2^20) moves from three folds to two.
+// "before" is the parent commit's binary, timed alternately with "after";
+// the kernel figures are BenchmarkReproKernels in internal/kernel (one
+// L1-resident block):
+//
+//	H254 (measured by hand): SumReproducible float64 n=1048576 nulls=0%: avx512 after >= 1.20x before   two folds for 40 binades
+//	H255 (measured by hand): SumReproducible float64 n=1048576 nulls=0%: avx2 after >= 1.20x before     the same on the AVX2 kernels
+//	H256 (measured by hand): SumReproducible float64 n=16777216 nulls=0%: avx512 >= 0.8x sum-avx512     H190 with the wider grids
+//	H257 (measured by hand): SumReproducible float64 n=16777216 nulls=0%: avx2 >= 0.8x sum-avx2         H191 with the wider grids
+//	H258 (measured by hand): SumReproducible float64 n=1048576 nulls=0%: avx2 >= 0.5x sum-avx2          H193 with the wider grids
+//	H259 (measured by hand): BenchmarkReproKernels fold x2 and x3 (avx2fma, avx512): after >= 0.93x before   the flushes cost at most 7% per plan
+//	H260 (measured by hand): BenchmarkReproKernels go/fold for the bench data: after >= 1.3x before      the portable fold takes two folds too
+
 import (
 	"fmt"
 	"sync"
