@@ -70,7 +70,7 @@ func archReproRange[T float32 | float64](id reproID, x []T) (hi, lo uint32) {
 	panic("quiver: internal error: no reproducible-sum kernels here")
 }
 
-func archReproFold[T float32 | float64](id reproID, p reproPlan, x, pf []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
+func archReproFold[T float32 | float64](id reproID, p reproPlan, x, pf []T, mA, mB, mC float64) (a, b, c int64, resid uint64) {
 	panic("quiver: internal error: no reproducible-sum kernels here")
 }
 

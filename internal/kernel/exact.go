@@ -91,13 +91,33 @@ func (a *ReproAcc) deposit(v float64) {
 	} else {
 		m |= 1 << 52
 	}
-	pos := e - 1 // the significand's unit is 2^(e-1075) = 2^(pos-1074)
+	a.depositAt(m, b>>63 != 0, e-1) // the significand's unit is 2^(e-1075)
+}
+
+// depositUnits adds u units of the grid of the fold constant m to the
+// digits exactly: m = 1.5·2^52·g is a normal float64 whose unit in the
+// last place is the grid g.
+func (a *ReproAcc) depositUnits(u int64, m float64) {
+	if u == 0 {
+		return
+	}
+	mag := uint64(u)
+	if u < 0 {
+		mag = -mag
+	}
+	a.depositAt(mag, u < 0, int(math.Float64bits(m)>>52)-1)
+}
+
+// depositAt adds ±m·2^(pos-1074) to the digits: m·2^(pos mod 40), below
+// 2^103, spans at most three digits, each part below 2^40. pos+103 must
+// stay within the digits' 2240 bits.
+func (a *ReproAcc) depositAt(m uint64, neg bool, pos int) {
 	i, sh := pos/reproDigitBits, uint(pos%reproDigitBits)
-	lo, hi := m<<sh, m>>(64-sh) // m·2^sh, below 2^92; m>>64 is 0
+	lo, hi := m<<sh, m>>(64-sh) // m·2^sh, below 2^103; m>>64 is 0
 	d0 := int64(lo & reproDigitMask)
 	d1 := int64((lo>>40 | hi<<24) & reproDigitMask)
 	d2 := int64(hi >> 16)
-	if b>>63 != 0 {
+	if neg {
 		d0, d1, d2 = -d0, -d1, -d2
 	}
 	a.digits[i] += d0

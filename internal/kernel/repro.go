@@ -24,22 +24,25 @@ import (
 //     a lower bound on the smallest of a value other than zero (the range
 //     kernel; NEON's finds the largest only).
 //  2. Three error-free extraction folds split every value x exactly into
-//     x = qA + qB + qC + r, where qA is a multiple of gA = 2^(e-1060), qB
-//     of gB = gA·2^-39, qC of gC = gB·2^-39 (each grid at least 2^-1074),
-//     and |r| <= gC/2 (the fold kernel). Each fold keeps one accumulator
-//     per lane that starts at M = 1.5·2^52·g; adding x rounds it to the
-//     grid g, the accumulator's change is the extracted part and the
-//     rounding error is what goes on to the next fold. Every operation is
-//     exact or an IEEE rounding whose error is carried on, so which way a
-//     tie rounds moves value between folds but never loses it, and the
-//     sums of the extracted parts are exact in float64 (at most 2^50
-//     units g).
+//     x = qA + qB + qC + r, where qA is a multiple of a grid gA with every
+//     |x| < 2^47·gA, qB of gB = gA·2^-48, qC of gC = gB·2^-48 (each grid
+//     at least 2^-1074; reproGrid), and |r| <= gC/2 (the fold kernel).
+//     Each fold keeps one accumulator per lane that starts at M =
+//     1.5·2^52·g; adding x rounds it to the grid g, the accumulator's
+//     change is the extracted part and the rounding error is what goes on
+//     to the next fold. Every operation is exact or an IEEE rounding whose
+//     error is carried on, so which way a tie rounds moves value between
+//     folds but never loses it. An accumulator takes at most reproFlush
+//     parts (less than 2^51 units g together), so it stays in M's binade,
+//     where the difference of its bits and M's counts its units exactly;
+//     those differences are summed as 64-bit integers, and the
+//     accumulator starts again from M.
 //     When every value lies on fold C's grid (the smallest exponent
 //     tells), fold C is a plain addition and checks nothing; on fold B's,
 //     fold B is and fold C is not run (reproPlan).
-//  3. The fold sums are deposited exactly into the digits. If some r
-//     is not zero (a float64 more than about 2^63 below the block's
-//     largest, a float32 more than 2^92), the block is redone in Go with
+//  3. The fold sums, in grid units, are deposited exactly into the digits. If some r
+//     is not zero (a float64 more than about 2^90 below the block's
+//     largest, a float32 more than 2^119), the block is redone in Go with
 //     the residuals deposited one by one; blocks with an infinity, a NaN,
 //     only zeros and subnormals, or a value of 2^1009 or more are
 //     deposited value by value.
@@ -49,11 +52,19 @@ import (
 // the bits anyway.
 
 const (
-	// reproBlock is the largest block one fold call takes: with parts of
-	// at most 2^38 units, a block's fold sums stay below 2^50 units, so
-	// each fold accumulator stays in the binade of its start, on any
-	// number of lanes, and the lane sums add exactly.
+	// reproBlock is the largest block one range pass and fold call take:
+	// with parts of at most 2^47 units, a block's fold sums stay below
+	// 2^59 units, well inside the int64 they are summed in (and, for the
+	// NEON kernels' grids, with parts of at most 2^38 units, below the
+	// 2^50 that keep one float64 accumulator per lane in its binade for a
+	// whole block).
 	reproBlock = 4096
+	// reproFlush is the most parts one fold accumulator lane of the
+	// amd64 and portable kernels takes before its units are moved into an
+	// integer sum and it starts again (reproGridFlush): 14 parts of at
+	// most 2^47 units move it by less than 2^51 from its start, 1.5·2^52
+	// units, inside the binade [2^52, 2^53) (16 would reach its edge).
+	reproFlush = 14
 	// ReproChunk is how many participating values of a masked or
 	// selected input are gathered at a time for the dense path.
 	ReproChunk = 1024
@@ -95,6 +106,71 @@ const (
 	reproX3                  // three folds, the last a plain addition
 	reproX2                  // two folds, the last a plain addition
 )
+
+// reproGrid places the grids of a kernel set's three folds below a
+// block's largest exponent field e: every |x| of the block is below
+// 2^head·gA, and gA = 2^gap·gB = 2^(2·gap)·gC. An accumulator that takes
+// parts of up to 2^head (fold A) or 2^(gap-1) (folds B and C) units of
+// its grid must stay in the binade [2^52, 2^53) units of its start M =
+// 1.5·2^52·g, so the count of parts per accumulator bounds head and gap:
+// below 2^51 units for 14 parts of 2^47 (reproGridFlush), 2^50 for a
+// whole block of 4096 parts of 2^38 (reproGridBlock). The wider the grids lie apart,
+// the wider the span of exponents that two or three folds take exactly
+// (spans).
+type reproGrid struct{ head, gap int }
+
+var (
+	// reproGridFlush is the grid of the kernels whose accumulators take
+	// at most reproFlush parts between flushes (amd64, portable): two
+	// folds take every block whose values lie within 42 binades of its
+	// largest, three within 90.
+	reproGridFlush = reproGrid{head: 47, gap: 48}
+	// reproGridBlock is the grid of kernels whose accumulators take a
+	// whole block (NEON, which keeps float64 lane sums): 24 and 63
+	// binades.
+	reproGridBlock = reproGrid{head: 38, gap: 39}
+)
+
+// fields returns the exponent fields of the three fold constants for a
+// block whose largest float64 exponent field is e, before the clamp to
+// at least 1 that keeps every grid at or above 2^-1074: M = 1.5·2^52·g
+// has the field f when g = 2^(f-1075).
+func (g reproGrid) fields(e int) (fA, fB, fC int) {
+	fA = e + 53 - g.head
+	return fA, fA - g.gap, fA - 2*g.gap
+}
+
+// spans returns how many binades below a block's largest exponent field
+// every value other than zero may lie for two folds (b) or three (c) to
+// take the block exactly, in float64 fields (a float32 has 29 bits fewer
+// below its lowest set one, so 29 more binades).
+func (g reproGrid) spans() (b, c int) {
+	_, fB, fC := g.fields(0)
+	return -fB, -fC
+}
+
+// ReproSpans returns the spans (reproGrid.spans) of every grid some
+// kernel set uses, for the tests that probe the thresholds.
+func ReproSpans() [][2]int {
+	var out [][2]int
+	for _, g := range []reproGrid{reproGridFlush, reproGridBlock} {
+		b, c := g.spans()
+		out = append(out, [2]int{b, c})
+	}
+	return out
+}
+
+// grid returns the grid k's fold kernels are built for.
+func (k reproKernels[T]) grid() reproGrid {
+	if k.id == reproNEON {
+		return reproGridBlock
+	}
+	return reproGridFlush
+}
+
+// magic returns the fold constants for a block whose largest float64
+// exponent field is e (reproMagic with k's grid).
+func (k reproKernels[T]) magic(e int) (mA, mB, mC float64) { return reproMagic(e, k.grid()) }
 
 // hasRange reports whether k has a range pass, and with it the folds of
 // every plan; without one (NEON), every block takes reproC3.
@@ -161,40 +237,41 @@ func (k reproKernels[T]) plan(x []T) (e int, p reproPlan) {
 	}
 	hi, lo := k.rangeExp(x)
 	e = reproExp64[T](hi)
-	return e, reproPlanOf[T](e, lo)
+	return e, reproPlanOf[T](e, lo, k.grid())
 }
 
 // reproPlanOf chooses the plan for a block whose largest float64
-// exponent field is e (reproExp64) and whose lo is rangeExp's. A value v
-// other than zero is a multiple of its unit in the last place, 2^(f-1075)
-// with f = max(field, 1) for a float64 (subnormals: f = 1) and f =
-// max(field, 1) + 925 for a float32 (24 bits instead of 53). A fold's
-// input is a multiple of that too (it is v less multiples of coarser
-// grids), so the fold whose grid is 2^(g-1075), g its constant's field,
-// takes all of it exactly when f >= g for every v. lo is at most the
-// smallest field, so testing it errs on the safe side.
-func reproPlanOf[T float32 | float64](e, lo int) reproPlan {
+// exponent field is e (reproExp64) and whose lo is rangeExp's, folded on
+// the grid g. A value v other than zero is a multiple of its unit in the
+// last place, 2^(f-1075) with f = max(field, 1) for a float64
+// (subnormals: f = 1) and f = max(field, 1) + 925 for a float32 (24 bits
+// instead of 53). A fold's input is a multiple of that too (it is v less
+// multiples of coarser grids), so the fold whose grid is 2^(h-1075), h
+// its constant's field, takes all of it exactly when f >= h for every v.
+// lo is at most the smallest field, so testing it errs on the safe side.
+func reproPlanOf[T float32 | float64](e, lo int, g reproGrid) reproPlan {
 	f := max(lo, 1)
 	if num.KindOf[T]() == num.Float32 {
 		f += 925
 	}
+	_, fB, fC := g.fields(e)
 	switch {
-	case f >= max(e-24, 1): // fold B's grid (reproMagic)
+	case f >= max(fB, 1): // fold B's grid (reproMagic)
 		return reproX2
-	case f >= max(e-63, 1): // fold C's
+	case f >= max(fC, 1): // fold C's
 		return reproX3
 	}
 	return reproC3
 }
 
 // fold runs the three extraction folds over x with the fold constants mA,
-// mB, mC (1.5·2^52 times each fold's grid), widening float32 to float64,
-// and returns the exact sums of the extracted parts and the OR of the
-// residuals' bits without their sign bit (0: every residual is 0). It
-// needs every |x| < 2^38·gA. A SIMD kernel takes the largest multiple of
-// its step; the tail's fold sums are multiples of the same grids and add
-// to the kernel's exactly.
-func (k reproKernels[T]) fold(x []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
+// mB, mC (1.5·2^52 times each fold's grid: k.magic), widening float32 to
+// float64, and returns the exact sums of the extracted parts in units of
+// each fold's grid and the OR of the residuals' bits without their sign
+// bit (0: every residual is 0). It needs every |x| < 2^head·gA (k.grid).
+// A SIMD kernel takes the largest multiple of its step, the portable
+// fold the tail.
+func (k reproKernels[T]) fold(x []T, mA, mB, mC float64) (a, b, c int64, resid uint64) {
 	return k.foldPlan(x, nil, reproC3, mA, mB, mC)
 }
 
@@ -202,7 +279,7 @@ func (k reproKernels[T]) fold(x []T, mA, mB, mC float64) (a, b, c float64, resid
 // for x (with reproX2 c is 0; the unchecked plans leave no residual), and
 // next, the block that follows x (if any), handed to the kernel to
 // prefetch while it folds x.
-func (k reproKernels[T]) foldPlan(x, next []T, p reproPlan, mA, mB, mC float64) (a, b, c float64, resid uint64) {
+func (k reproKernels[T]) foldPlan(x, next []T, p reproPlan, mA, mB, mC float64) (a, b, c int64, resid uint64) {
 	if k.id == reproGo {
 		return reproFoldGo(p, x, mA, mB, mC)
 	}
@@ -332,30 +409,45 @@ func reproRangeField[U uint32 | uint64](u []U, abs U, shift uint) (hi, lo int) {
 // are tested against; every backend without kernels of its own runs them.
 func reproGoKernels[T float32 | float64]() reproKernels[T] { return reproKernels[T]{id: reproGo} }
 
-// reproFold is the portable fold: two lanes, so that the adds of
-// neighbouring elements overlap. Per element: three adds or subtracts per
-// fold and an OR.
-func reproFold[T float32 | float64](x []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
-	a0, a1 := mA, mA
-	b0, b1 := mB, mB
-	c0, c1 := mC, mC
+// The portable folds keep two lanes, so that the additions of
+// neighbouring elements overlap, and take x in chunks of 2·reproFlush
+// elements: each chunk's accumulators start at the constants, and their
+// changes (reproUnits) are added into the integer sums.
+
+// reproUnits is the change of the fold accumulator s from its start m, in
+// units of the fold's grid: s stays in m's binade, whose low 52 bits
+// count the grid's units, so the difference of the bits is exact.
+func reproUnits(s, m float64) int64 {
+	return int64(math.Float64bits(s)) - int64(math.Float64bits(m))
+}
+
+// reproFold is the portable fold of plan reproC3. Per element: three
+// additions or subtractions per fold and an OR.
+func reproFold[T float32 | float64](x []T, mA, mB, mC float64) (a, b, c int64, resid uint64) {
 	var r0, r1 uint64
-	i := 0
-	for ; i+2 <= len(x); i += 2 {
-		a0, b0, c0, r0 = reproStep(float64(x[i]), a0, b0, c0, r0)
-		a1, b1, c1, r1 = reproStep(float64(x[i+1]), a1, b1, c1, r1)
+	for len(x) > 0 {
+		ch := x[:min(len(x), 2*reproFlush)]
+		x = x[len(ch):]
+		a0, a1 := mA, mA
+		b0, b1 := mB, mB
+		c0, c1 := mC, mC
+		i := 0
+		for ; i+2 <= len(ch); i += 2 {
+			a0, b0, c0, r0 = reproStep(float64(ch[i]), a0, b0, c0, r0)
+			a1, b1, c1, r1 = reproStep(float64(ch[i+1]), a1, b1, c1, r1)
+		}
+		if i < len(ch) {
+			a0, b0, c0, r0 = reproStep(float64(ch[i]), a0, b0, c0, r0)
+		}
+		a += reproUnits(a0, mA) + reproUnits(a1, mA)
+		b += reproUnits(b0, mB) + reproUnits(b1, mB)
+		c += reproUnits(c0, mC) + reproUnits(c1, mC)
 	}
-	if i < len(x) {
-		a0, b0, c0, r0 = reproStep(float64(x[i]), a0, b0, c0, r0)
-	}
-	// Each lane's change is exact (Sterbenz) and a multiple of its grid,
-	// and all of them together stay below 2^50 units: these sums are
-	// exact in any order.
-	return (a0 - mA) + (a1 - mA), (b0 - mB) + (b1 - mB), (c0 - mC) + (c1 - mC), (r0 | r1) &^ (1 << 63)
+	return a, b, c, (r0 | r1) &^ (1 << 63)
 }
 
 // reproFoldGo runs the portable fold of plan p.
-func reproFoldGo[T float32 | float64](p reproPlan, x []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
+func reproFoldGo[T float32 | float64](p reproPlan, x []T, mA, mB, mC float64) (a, b, c int64, resid uint64) {
 	switch p {
 	case reproX3:
 		a, b, c = reproFoldX3(x, mA, mB, mC)
@@ -369,49 +461,62 @@ func reproFoldGo[T float32 | float64](p reproPlan, x []T, mA, mB, mC float64) (a
 
 // reproFoldX3 is reproFold for a block on fold C's grid (reproX3): fold
 // C is a plain addition and leaves no residual.
-func reproFoldX3[T float32 | float64](x []T, mA, mB, mC float64) (a, b, c float64) {
-	a0, a1 := mA, mA
-	b0, b1 := mB, mB
-	c0, c1 := mC, mC
-	i := 0
-	for ; i+2 <= len(x); i += 2 {
-		var v0, v1 float64
-		a0, b0, v0 = reproStep2(float64(x[i]), a0, b0)
-		a1, b1, v1 = reproStep2(float64(x[i+1]), a1, b1)
-		c0 += v0 // exact: v0 is on fold C's grid
-		c1 += v1
+func reproFoldX3[T float32 | float64](x []T, mA, mB, mC float64) (a, b, c int64) {
+	for len(x) > 0 {
+		ch := x[:min(len(x), 2*reproFlush)]
+		x = x[len(ch):]
+		a0, a1 := mA, mA
+		b0, b1 := mB, mB
+		c0, c1 := mC, mC
+		i := 0
+		for ; i+2 <= len(ch); i += 2 {
+			var v0, v1 float64
+			a0, b0, v0 = reproStep2(float64(ch[i]), a0, b0)
+			a1, b1, v1 = reproStep2(float64(ch[i+1]), a1, b1)
+			c0 += v0 // exact: v0 is on fold C's grid
+			c1 += v1
+		}
+		if i < len(ch) {
+			var v float64
+			a0, b0, v = reproStep2(float64(ch[i]), a0, b0)
+			c0 += v
+		}
+		a += reproUnits(a0, mA) + reproUnits(a1, mA)
+		b += reproUnits(b0, mB) + reproUnits(b1, mB)
+		c += reproUnits(c0, mC) + reproUnits(c1, mC)
 	}
-	if i < len(x) {
-		var v float64
-		a0, b0, v = reproStep2(float64(x[i]), a0, b0)
-		c0 += v
-	}
-	return (a0 - mA) + (a1 - mA), (b0 - mB) + (b1 - mB), (c0 - mC) + (c1 - mC)
+	return a, b, c
 }
 
 // reproFoldX2 is reproFold for a block on fold B's grid (reproX2): fold
 // B is a plain addition and there is no fold C.
-func reproFoldX2[T float32 | float64](x []T, mA, mB float64) (a, b float64) {
-	a0, a1 := mA, mA
-	b0, b1 := mB, mB
-	i := 0
-	for ; i+2 <= len(x); i += 2 {
-		v0, v1 := float64(x[i]), float64(x[i+1])
-		t0, t1 := a0+v0, a1+v1
-		v0 -= t0 - a0 // exact: the rounding error of a0 + v0
-		v1 -= t1 - a1
-		a0, a1 = t0, t1
-		b0 += v0 // exact: v0 is on fold B's grid
-		b1 += v1
+func reproFoldX2[T float32 | float64](x []T, mA, mB float64) (a, b int64) {
+	for len(x) > 0 {
+		ch := x[:min(len(x), 2*reproFlush)]
+		x = x[len(ch):]
+		a0, a1 := mA, mA
+		b0, b1 := mB, mB
+		i := 0
+		for ; i+2 <= len(ch); i += 2 {
+			v0, v1 := float64(ch[i]), float64(ch[i+1])
+			t0, t1 := a0+v0, a1+v1
+			v0 -= t0 - a0 // exact: the rounding error of a0 + v0
+			v1 -= t1 - a1
+			a0, a1 = t0, t1
+			b0 += v0 // exact: v0 is on fold B's grid
+			b1 += v1
+		}
+		if i < len(ch) {
+			v := float64(ch[i])
+			t := a0 + v
+			v -= t - a0
+			a0 = t
+			b0 += v
+		}
+		a += reproUnits(a0, mA) + reproUnits(a1, mA)
+		b += reproUnits(b0, mB) + reproUnits(b1, mB)
 	}
-	if i < len(x) {
-		v := float64(x[i])
-		t := a0 + v
-		v -= t - a0
-		a0 = t
-		b0 += v
-	}
-	return (a0 - mA) + (a1 - mA), (b0 - mB) + (b1 - mB)
+	return a, b
 }
 
 // reproStep2 runs folds A and B on one value and returns what is left.
@@ -437,15 +542,16 @@ func reproStep(v, sA, sB, sC float64, res uint64) (float64, float64, float64, ui
 	return t, u, w, res | math.Float64bits(v-q)
 }
 
-// reproMagic returns the fold constants for a block whose largest
-// exponent field is e (1..reproFastExp): mA = 1.5·2^52·gA with
-// gA = 2^(e-1060), so that every |x| < 2^(e-1022) = 2^38·gA, and
-// mB, mC likewise with gB = gA·2^-39 and gC = gB·2^-39, each grid at least
-// 2^-1074 (every float64 is a multiple of that). A fold's residual is at
-// most half its grid, 2^38 units of the next one.
-func reproMagic(e int) (mA, mB, mC float64) {
+// reproMagic returns the fold constants on the grid g for a block whose
+// largest exponent field is e (1..reproFastExp): mA = 1.5·2^52·gA with
+// every |x| < 2^(e-1022) = 2^head·gA, and mB, mC likewise with gB =
+// gA·2^-gap and gC = gB·2^-gap, each grid at least 2^-1074 (every float64
+// is a multiple of that). A fold's residual is at most half its grid,
+// 2^(gap-1) units of the next one.
+func reproMagic(e int, g reproGrid) (mA, mB, mC float64) {
 	m := func(field int) float64 { return math.Float64frombits(uint64(max(field, 1))<<52 | 1<<51) }
-	return m(e + 15), m(e - 24), m(e - 63)
+	fA, fB, fC := g.fields(e)
+	return m(fA), m(fB), m(fC)
 }
 
 // reproExp64 turns a block's largest exponent field in T's format into
@@ -479,14 +585,14 @@ func reproAddDense[T float32 | float64](a *ReproAcc, k reproKernels[T], x []T) {
 			a.settle()
 			continue
 		}
-		mA, mB, mC := reproMagic(e)
-		sA, sB, sC, res := k.foldPlan(blk, next, p, mA, mB, mC)
+		mA, mB, mC := k.magic(e)
+		uA, uB, uC, res := k.foldPlan(blk, next, p, mA, mB, mC)
 		if res != 0 {
-			sA, sB, sC = reproFoldDeposit(a, blk, mA, mB, mC)
+			uA, uB, uC = reproFoldDeposit(a, blk, mA, mB, mC)
 		}
-		a.deposit(sA)
-		a.deposit(sB)
-		a.deposit(sC)
+		a.depositUnits(uA, mA)
+		a.depositUnits(uB, mB)
+		a.depositUnits(uC, mC)
 		// e > 0: a value other than a zero took part.
 		a.any, a.nonNegZero = true, true
 		a.settle()
@@ -494,18 +600,25 @@ func reproAddDense[T float32 | float64](a *ReproAcc, k reproKernels[T], x []T) {
 }
 
 // reproFoldDeposit is the fold on one lane with every residual deposited
-// exactly: the path of a block whose values span more than the two folds
-// cover.
-func reproFoldDeposit[T float32 | float64](a *ReproAcc, x []T, mA, mB, mC float64) (sA, sB, sC float64) {
-	tA, tB, tC := mA, mB, mC
-	for _, v := range x {
-		var r uint64
-		tA, tB, tC, r = reproStep(float64(v), tA, tB, tC, 0)
-		if r&^(1<<63) != 0 {
-			a.deposit(math.Float64frombits(r))
+// exactly: the path of a block whose values span more than the three
+// folds cover. It returns the fold sums in grid units, as fold does.
+func reproFoldDeposit[T float32 | float64](a *ReproAcc, x []T, mA, mB, mC float64) (uA, uB, uC int64) {
+	for len(x) > 0 {
+		ch := x[:min(len(x), reproFlush)]
+		x = x[len(ch):]
+		tA, tB, tC := mA, mB, mC
+		for _, v := range ch {
+			var r uint64
+			tA, tB, tC, r = reproStep(float64(v), tA, tB, tC, 0)
+			if r&^(1<<63) != 0 {
+				a.deposit(math.Float64frombits(r))
+			}
 		}
+		uA += reproUnits(tA, mA)
+		uB += reproUnits(tB, mB)
+		uC += reproUnits(tC, mC)
 	}
-	return tA - mA, tB - mB, tC - mC
+	return uA, uB, uC
 }
 
 // reproAddMasked adds the participating elements of x under a validity

@@ -35,8 +35,8 @@ func archReproRange[T float32 | float64](id reproID, x []T) (hi, lo uint32) {
 
 // archReproFold runs the fold kernel of id on x, a multiple of its step,
 // in the way plan p says, with a direct call; pf (at least as long as x)
-// is prefetched meanwhile.
-func archReproFold[T float32 | float64](id reproID, p reproPlan, x, pf []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
+// is prefetched meanwhile. The sums are in units of each fold's grid.
+func archReproFold[T float32 | float64](id reproID, p reproPlan, x, pf []T, mA, mB, mC float64) (a, b, c int64, resid uint64) {
 	f32 := num.KindOf[T]() == num.Float32
 	switch {
 	case id == reproAVX512 && f32:

@@ -72,9 +72,9 @@ range_done:
 	VZEROUPPER
 	RET
 
-// func reproFoldF32AVX2(x []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// func reproFoldF32AVX2(x []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64)
 // Requires: AVX, AVX2, MMX+
-TEXT ·reproFoldF32AVX2(SB), NOSPLIT, $0-112
+TEXT ·reproFoldF32AVX2(SB), NOSPLIT, $96-112
 	MOVQ         plan+48(FP), AX
 	CMPQ         AX, $0x00000001
 	JE           x3
@@ -97,139 +97,190 @@ TEXT ·reproFoldF32AVX2(SB), NOSPLIT, $0-112
 	VPXOR        Y8, Y8, Y8
 	VPXOR        Y9, Y9, Y9
 	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	VMOVDQU      Y11, (SP)
+	VPXOR        Y11, Y11, Y11
+	VMOVDQU      Y11, 32(SP)
+	VPXOR        Y11, Y11, Y11
+	VMOVDQU      Y11, 64(SP)
+	XORQ         BX, BX
+	MOVQ         $0x00000006, SI
 	CMPQ         CX, $0x00000010
 	JL           c3fold_done
 
 c3fold_loop:
-	PREFETCHT1 (DX)
-	ADDQ       $0x00000040, DX
-	VADDPD     Y8, Y5, Y11
-	VSUBPD     Y5, Y11, Y12
-	VMOVAPD    Y11, Y5
-	VSUBPD     Y12, Y8, Y8
-	VORPD      Y8, Y10, Y10
-	VADDPD     Y9, Y4, Y8
-	VSUBPD     Y4, Y8, Y11
-	VMOVAPD    Y8, Y4
-	VSUBPD     Y11, Y9, Y9
-	VORPD      Y9, Y10, Y10
-	VADDPD     Y6, Y3, Y8
-	VSUBPD     Y3, Y8, Y9
-	VMOVAPD    Y8, Y3
-	VSUBPD     Y9, Y6, Y6
-	VMOVAPD    Y6, Y8
-	VADDPD     Y7, Y2, Y6
-	VSUBPD     Y2, Y6, Y9
-	VMOVAPD    Y6, Y2
-	VSUBPD     Y9, Y7, Y7
-	VMOVAPD    Y7, Y9
-	VCVTPS2PD  (AX), Y6
-	VADDPD     Y6, Y1, Y7
-	VSUBPD     Y1, Y7, Y11
-	VMOVAPD    Y7, Y1
-	VSUBPD     Y11, Y6, Y6
-	VCVTPS2PD  16(AX), Y7
-	VADDPD     Y7, Y0, Y11
-	VSUBPD     Y0, Y11, Y12
-	VMOVAPD    Y11, Y0
-	VSUBPD     Y12, Y7, Y7
-	VADDPD     Y8, Y5, Y11
-	VSUBPD     Y5, Y11, Y12
-	VMOVAPD    Y11, Y5
-	VSUBPD     Y12, Y8, Y8
-	VORPD      Y8, Y10, Y10
-	VADDPD     Y9, Y4, Y8
-	VSUBPD     Y4, Y8, Y11
-	VMOVAPD    Y8, Y4
-	VSUBPD     Y11, Y9, Y9
-	VORPD      Y9, Y10, Y10
-	VADDPD     Y6, Y3, Y8
-	VSUBPD     Y3, Y8, Y9
-	VMOVAPD    Y8, Y3
-	VSUBPD     Y9, Y6, Y6
-	VMOVAPD    Y6, Y8
-	VADDPD     Y7, Y2, Y6
-	VSUBPD     Y2, Y6, Y9
-	VMOVAPD    Y6, Y2
-	VSUBPD     Y9, Y7, Y7
-	VMOVAPD    Y7, Y9
-	VCVTPS2PD  32(AX), Y6
-	VADDPD     Y6, Y1, Y7
-	VSUBPD     Y1, Y7, Y11
-	VMOVAPD    Y7, Y1
-	VSUBPD     Y11, Y6, Y6
-	VCVTPS2PD  48(AX), Y7
-	VADDPD     Y7, Y0, Y11
-	VSUBPD     Y0, Y11, Y12
-	VMOVAPD    Y11, Y0
-	VSUBPD     Y12, Y7, Y7
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000010, CX
-	CMPQ       CX, $0x00000010
-	JGE        c3fold_loop
+	PREFETCHT1   (DX)
+	ADDQ         $0x00000040, DX
+	VADDPD       Y8, Y5, Y11
+	VSUBPD       Y5, Y11, Y12
+	VMOVAPD      Y11, Y5
+	VSUBPD       Y12, Y8, Y8
+	VORPD        Y8, Y10, Y10
+	VADDPD       Y9, Y4, Y8
+	VSUBPD       Y4, Y8, Y11
+	VMOVAPD      Y8, Y4
+	VSUBPD       Y11, Y9, Y9
+	VORPD        Y9, Y10, Y10
+	VADDPD       Y6, Y3, Y8
+	VSUBPD       Y3, Y8, Y9
+	VMOVAPD      Y8, Y3
+	VSUBPD       Y9, Y6, Y6
+	VMOVAPD      Y6, Y8
+	VADDPD       Y7, Y2, Y6
+	VSUBPD       Y2, Y6, Y9
+	VMOVAPD      Y6, Y2
+	VSUBPD       Y9, Y7, Y7
+	VMOVAPD      Y7, Y9
+	VCVTPS2PD    (AX), Y6
+	VADDPD       Y6, Y1, Y7
+	VSUBPD       Y1, Y7, Y11
+	VMOVAPD      Y7, Y1
+	VSUBPD       Y11, Y6, Y6
+	VCVTPS2PD    16(AX), Y7
+	VADDPD       Y7, Y0, Y11
+	VSUBPD       Y0, Y11, Y12
+	VMOVAPD      Y11, Y0
+	VSUBPD       Y12, Y7, Y7
+	VADDPD       Y8, Y5, Y11
+	VSUBPD       Y5, Y11, Y12
+	VMOVAPD      Y11, Y5
+	VSUBPD       Y12, Y8, Y8
+	VORPD        Y8, Y10, Y10
+	VADDPD       Y9, Y4, Y8
+	VSUBPD       Y4, Y8, Y11
+	VMOVAPD      Y8, Y4
+	VSUBPD       Y11, Y9, Y9
+	VORPD        Y9, Y10, Y10
+	VADDPD       Y6, Y3, Y8
+	VSUBPD       Y3, Y8, Y9
+	VMOVAPD      Y8, Y3
+	VSUBPD       Y9, Y6, Y6
+	VMOVAPD      Y6, Y8
+	VADDPD       Y7, Y2, Y6
+	VSUBPD       Y2, Y6, Y9
+	VMOVAPD      Y6, Y2
+	VSUBPD       Y9, Y7, Y7
+	VMOVAPD      Y7, Y9
+	VCVTPS2PD    32(AX), Y6
+	VADDPD       Y6, Y1, Y7
+	VSUBPD       Y1, Y7, Y11
+	VMOVAPD      Y7, Y1
+	VSUBPD       Y11, Y6, Y6
+	VCVTPS2PD    48(AX), Y7
+	VADDPD       Y7, Y0, Y11
+	VSUBPD       Y0, Y11, Y12
+	VMOVAPD      Y11, Y0
+	VSUBPD       Y12, Y7, Y7
+	ADDQ         $0x00000040, AX
+	DECQ         SI
+	JNZ          c3noflush
+	VPADDQ       (SP), Y1, Y1
+	VPADDQ       Y0, Y1, Y1
+	VMOVDQU      Y1, (SP)
+	VBROADCASTSD mA+56(FP), Y1
+	VBROADCASTSD mA+56(FP), Y0
+	VPADDQ       32(SP), Y3, Y3
+	VPADDQ       Y2, Y3, Y3
+	VMOVDQU      Y3, 32(SP)
+	VBROADCASTSD mB+64(FP), Y3
+	VBROADCASTSD mB+64(FP), Y2
+	VPADDQ       64(SP), Y5, Y5
+	VPADDQ       Y4, Y5, Y5
+	VMOVDQU      Y5, 64(SP)
+	VBROADCASTSD mC+72(FP), Y5
+	VBROADCASTSD mC+72(FP), Y4
+	INCQ         BX
+	MOVQ         $0x00000006, SI
+
+c3noflush:
+	SUBQ $0x00000010, CX
+	CMPQ CX, $0x00000010
+	JGE  c3fold_loop
 
 c3fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VADDPD  Y8, Y5, Y11
-	VSUBPD  Y5, Y11, Y12
-	VMOVAPD Y11, Y5
-	VSUBPD  Y12, Y8, Y8
-	VORPD   Y8, Y10, Y10
-	VADDPD  Y9, Y4, Y8
-	VSUBPD  Y4, Y8, Y11
-	VMOVAPD Y8, Y4
-	VSUBPD  Y11, Y9, Y9
-	VORPD   Y9, Y10, Y10
-	VADDPD  Y6, Y3, Y8
-	VSUBPD  Y3, Y8, Y9
-	VMOVAPD Y8, Y3
-	VSUBPD  Y9, Y6, Y6
-	VMOVAPD Y6, Y8
-	VADDPD  Y7, Y2, Y6
-	VSUBPD  Y2, Y6, Y9
-	VMOVAPD Y6, Y2
-	VSUBPD  Y9, Y7, Y7
-	VMOVAPD Y7, Y9
-	VADDPD  Y8, Y5, Y6
-	VSUBPD  Y5, Y6, Y7
-	VMOVAPD Y6, Y5
-	VSUBPD  Y7, Y8, Y8
-	VORPD   Y8, Y10, Y10
-	VADDPD  Y9, Y4, Y6
-	VSUBPD  Y4, Y6, Y7
-	VMOVAPD Y6, Y4
-	VSUBPD  Y7, Y9, Y9
-	VORPD   Y9, Y10, Y10
+	VADDPD       Y8, Y5, Y11
+	VSUBPD       Y5, Y11, Y12
+	VMOVAPD      Y11, Y5
+	VSUBPD       Y12, Y8, Y8
+	VORPD        Y8, Y10, Y10
+	VADDPD       Y9, Y4, Y8
+	VSUBPD       Y4, Y8, Y11
+	VMOVAPD      Y8, Y4
+	VSUBPD       Y11, Y9, Y9
+	VORPD        Y9, Y10, Y10
+	VADDPD       Y6, Y3, Y8
+	VSUBPD       Y3, Y8, Y9
+	VMOVAPD      Y8, Y3
+	VSUBPD       Y9, Y6, Y6
+	VMOVAPD      Y6, Y8
+	VADDPD       Y7, Y2, Y6
+	VSUBPD       Y2, Y6, Y9
+	VMOVAPD      Y6, Y2
+	VSUBPD       Y9, Y7, Y7
+	VMOVAPD      Y7, Y9
+	VADDPD       Y8, Y5, Y6
+	VSUBPD       Y5, Y6, Y7
+	VMOVAPD      Y6, Y5
+	VSUBPD       Y7, Y8, Y8
+	VORPD        Y8, Y10, Y10
+	VADDPD       Y9, Y4, Y6
+	VSUBPD       Y4, Y6, Y7
+	VMOVAPD      Y6, Y4
+	VSUBPD       Y7, Y9, Y9
+	VORPD        Y9, Y10, Y10
+	VPADDQ       (SP), Y1, Y1
+	VPADDQ       Y0, Y1, Y1
+	VMOVDQU      Y1, (SP)
+	VBROADCASTSD mA+56(FP), Y1
+	VBROADCASTSD mA+56(FP), Y0
+	VPADDQ       32(SP), Y3, Y0
+	VPADDQ       Y2, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	VBROADCASTSD mB+64(FP), Y3
+	VBROADCASTSD mB+64(FP), Y2
+	VPADDQ       64(SP), Y5, Y0
+	VPADDQ       Y4, Y0, Y0
+	VMOVDQU      Y0, 64(SP)
+	VBROADCASTSD mC+72(FP), Y5
+	VBROADCASTSD mC+72(FP), Y4
+	INCQ         BX
 
-	// Each lane's change is exact and all of them together stay below 2^50 grid units:
-	// these sums are exact in any order.
-	VBROADCASTSD mA+56(FP), Y6
-	VSUBPD       Y6, Y1, Y1
-	VSUBPD       Y6, Y0, Y0
-	VADDPD       Y0, Y1, Y1
-	VEXTRACTF128 $0x01, Y1, X0
-	VADDPD       X0, X1, X1
-	VPERMILPD    $0x01, X1, X0
-	VADDSD       X0, X1, X1
-	VMOVSD       X1, a+80(FP)
-	VBROADCASTSD mB+64(FP), Y0
-	VSUBPD       Y0, Y3, Y3
-	VSUBPD       Y0, Y2, Y2
-	VADDPD       Y2, Y3, Y3
-	VEXTRACTF128 $0x01, Y3, X0
-	VADDPD       X0, X3, X3
-	VPERMILPD    $0x01, X3, X0
-	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+88(FP)
-	VBROADCASTSD mC+72(FP), Y0
-	VSUBPD       Y0, Y5, Y5
-	VSUBPD       Y0, Y4, Y4
-	VADDPD       Y4, Y5, Y5
-	VEXTRACTF128 $0x01, Y5, X0
-	VADDPD       X0, X5, X5
-	VPERMILPD    $0x01, X5, X0
-	VADDSD       X0, X5, X5
-	VMOVSD       X5, c+96(FP)
+	// Each fold's sum of bits less its constant's bits once per lane and flush: its
+	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	VMOVDQU      (SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mA+56(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, a+80(FP)
+	VMOVDQU      32(SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mB+64(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, b+88(FP)
+	VMOVDQU      64(SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mC+72(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, c+96(FP)
 	VEXTRACTF128 $0x01, Y10, X0
 	VPOR         X0, X10, X10
 	VPSHUFD      $0x4e, X10, X0
@@ -258,91 +309,142 @@ x3:
 	VPXOR        Y11, Y11, Y11
 	VPXOR        Y12, Y12, Y12
 	VPXOR        Y13, Y13, Y13
+	VPXOR        Y0, Y0, Y0
+	VMOVDQU      Y0, (SP)
+	VPXOR        Y0, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	VPXOR        Y0, Y0, Y0
+	VMOVDQU      Y0, 64(SP)
+	XORQ         BX, BX
+	MOVQ         $0x00000006, SI
 	CMPQ         CX, $0x00000010
 	JL           x3fold_done
 
 x3fold_loop:
-	PREFETCHT1 (DX)
-	ADDQ       $0x00000040, DX
-	VADDPD     Y12, Y8, Y8
-	VADDPD     Y13, Y9, Y9
-	VADDPD     Y10, Y4, Y5
-	VSUBPD     Y4, Y5, Y4
-	VSUBPD     Y4, Y10, Y10
-	VADDPD     Y11, Y6, Y7
-	VSUBPD     Y6, Y7, Y6
-	VSUBPD     Y6, Y11, Y11
-	VCVTPS2PD  (AX), Y12
-	VADDPD     Y12, Y1, Y0
-	VSUBPD     Y1, Y0, Y1
-	VSUBPD     Y1, Y12, Y12
-	VCVTPS2PD  16(AX), Y13
-	VADDPD     Y13, Y2, Y3
-	VSUBPD     Y2, Y3, Y2
-	VSUBPD     Y2, Y13, Y13
-	VADDPD     Y10, Y8, Y8
-	VADDPD     Y11, Y9, Y9
-	VADDPD     Y12, Y5, Y4
-	VSUBPD     Y5, Y4, Y5
-	VSUBPD     Y5, Y12, Y12
-	VADDPD     Y13, Y7, Y6
-	VSUBPD     Y7, Y6, Y7
-	VSUBPD     Y7, Y13, Y13
-	VCVTPS2PD  32(AX), Y10
-	VADDPD     Y10, Y0, Y1
-	VSUBPD     Y0, Y1, Y0
-	VSUBPD     Y0, Y10, Y10
-	VCVTPS2PD  48(AX), Y11
-	VADDPD     Y11, Y3, Y2
-	VSUBPD     Y3, Y2, Y3
-	VSUBPD     Y3, Y11, Y11
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000010, CX
-	CMPQ       CX, $0x00000010
-	JGE        x3fold_loop
+	PREFETCHT1   (DX)
+	ADDQ         $0x00000040, DX
+	VADDPD       Y12, Y8, Y8
+	VADDPD       Y13, Y9, Y9
+	VADDPD       Y10, Y4, Y5
+	VSUBPD       Y4, Y5, Y4
+	VSUBPD       Y4, Y10, Y10
+	VADDPD       Y11, Y6, Y7
+	VSUBPD       Y6, Y7, Y6
+	VSUBPD       Y6, Y11, Y11
+	VCVTPS2PD    (AX), Y12
+	VADDPD       Y12, Y1, Y0
+	VSUBPD       Y1, Y0, Y1
+	VSUBPD       Y1, Y12, Y12
+	VCVTPS2PD    16(AX), Y13
+	VADDPD       Y13, Y2, Y3
+	VSUBPD       Y2, Y3, Y2
+	VSUBPD       Y2, Y13, Y13
+	VADDPD       Y10, Y8, Y8
+	VADDPD       Y11, Y9, Y9
+	VADDPD       Y12, Y5, Y4
+	VSUBPD       Y5, Y4, Y5
+	VSUBPD       Y5, Y12, Y12
+	VADDPD       Y13, Y7, Y6
+	VSUBPD       Y7, Y6, Y7
+	VSUBPD       Y7, Y13, Y13
+	VCVTPS2PD    32(AX), Y10
+	VADDPD       Y10, Y0, Y1
+	VSUBPD       Y0, Y1, Y0
+	VSUBPD       Y0, Y10, Y10
+	VCVTPS2PD    48(AX), Y11
+	VADDPD       Y11, Y3, Y2
+	VSUBPD       Y3, Y2, Y3
+	VSUBPD       Y3, Y11, Y11
+	ADDQ         $0x00000040, AX
+	DECQ         SI
+	JNZ          x3noflush
+	VPADDQ       (SP), Y1, Y0
+	VPADDQ       Y2, Y0, Y0
+	VMOVDQU      Y0, (SP)
+	VBROADCASTSD mA+56(FP), Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VPADDQ       32(SP), Y4, Y0
+	VPADDQ       Y6, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	VBROADCASTSD mB+64(FP), Y4
+	VBROADCASTSD mB+64(FP), Y6
+	VPADDQ       64(SP), Y8, Y0
+	VPADDQ       Y9, Y0, Y0
+	VMOVDQU      Y0, 64(SP)
+	VBROADCASTSD mC+72(FP), Y8
+	VBROADCASTSD mC+72(FP), Y9
+	INCQ         BX
+	MOVQ         $0x00000006, SI
+
+x3noflush:
+	SUBQ $0x00000010, CX
+	CMPQ CX, $0x00000010
+	JGE  x3fold_loop
 
 x3fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VADDPD Y12, Y8, Y8
-	VADDPD Y13, Y9, Y9
-	VADDPD Y10, Y4, Y5
-	VSUBPD Y4, Y5, Y4
-	VSUBPD Y4, Y10, Y10
-	VADDPD Y11, Y6, Y7
-	VSUBPD Y6, Y7, Y6
-	VSUBPD Y6, Y11, Y11
-	VADDPD Y10, Y8, Y8
-	VADDPD Y11, Y9, Y9
+	VADDPD       Y12, Y8, Y8
+	VADDPD       Y13, Y9, Y9
+	VADDPD       Y10, Y4, Y5
+	VSUBPD       Y4, Y5, Y4
+	VSUBPD       Y4, Y10, Y10
+	VADDPD       Y11, Y6, Y7
+	VSUBPD       Y6, Y7, Y6
+	VSUBPD       Y6, Y11, Y11
+	VADDPD       Y10, Y8, Y8
+	VADDPD       Y11, Y9, Y9
+	VPADDQ       (SP), Y1, Y0
+	VPADDQ       Y2, Y0, Y0
+	VMOVDQU      Y0, (SP)
+	VBROADCASTSD mA+56(FP), Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VPADDQ       32(SP), Y5, Y0
+	VPADDQ       Y7, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	VBROADCASTSD mB+64(FP), Y5
+	VBROADCASTSD mB+64(FP), Y7
+	VPADDQ       64(SP), Y8, Y0
+	VPADDQ       Y9, Y0, Y0
+	VMOVDQU      Y0, 64(SP)
+	VBROADCASTSD mC+72(FP), Y8
+	VBROADCASTSD mC+72(FP), Y9
+	INCQ         BX
 
-	// Each lane's change is exact and all of them together stay below 2^50 grid units:
-	// these sums are exact in any order.
-	VBROADCASTSD mA+56(FP), Y0
-	VSUBPD       Y0, Y1, Y1
-	VSUBPD       Y0, Y2, Y2
-	VADDPD       Y2, Y1, Y1
-	VEXTRACTF128 $0x01, Y1, X0
-	VADDPD       X0, X1, X1
-	VPERMILPD    $0x01, X1, X0
-	VADDSD       X0, X1, X1
-	VMOVSD       X1, a+80(FP)
-	VBROADCASTSD mB+64(FP), Y0
-	VSUBPD       Y0, Y5, Y5
-	VSUBPD       Y0, Y7, Y7
-	VADDPD       Y7, Y5, Y5
-	VEXTRACTF128 $0x01, Y5, X0
-	VADDPD       X0, X5, X5
-	VPERMILPD    $0x01, X5, X0
-	VADDSD       X0, X5, X5
-	VMOVSD       X5, b+88(FP)
-	VBROADCASTSD mC+72(FP), Y0
-	VSUBPD       Y0, Y8, Y8
-	VSUBPD       Y0, Y9, Y9
-	VADDPD       Y9, Y8, Y8
-	VEXTRACTF128 $0x01, Y8, X0
-	VADDPD       X0, X8, X8
-	VPERMILPD    $0x01, X8, X0
-	VADDSD       X0, X8, X8
-	VMOVSD       X8, c+96(FP)
+	// Each fold's sum of bits less its constant's bits once per lane and flush: its
+	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	VMOVDQU      (SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mA+56(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, a+80(FP)
+	VMOVDQU      32(SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mB+64(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, b+88(FP)
+	VMOVDQU      64(SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mC+72(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, c+96(FP)
 	XORQ         AX, AX
 	MOVQ         AX, resid+104(FP)
 	VZEROUPPER
@@ -360,62 +462,99 @@ x2:
 	VMOVAPD      Y0, Y5
 	VPXOR        Y6, Y6, Y6
 	VPXOR        Y7, Y7, Y7
+	VPXOR        Y0, Y0, Y0
+	VMOVDQU      Y0, (SP)
+	VPXOR        Y0, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	XORQ         BX, BX
+	MOVQ         $0x00000006, SI
 	CMPQ         CX, $0x00000010
 	JL           x2fold_done
 
 x2fold_loop:
-	PREFETCHT1 (DX)
-	ADDQ       $0x00000040, DX
-	VADDPD     Y6, Y4, Y4
-	VADDPD     Y7, Y5, Y5
-	VCVTPS2PD  (AX), Y6
-	VADDPD     Y6, Y1, Y0
-	VSUBPD     Y1, Y0, Y1
-	VSUBPD     Y1, Y6, Y6
-	VCVTPS2PD  16(AX), Y7
-	VADDPD     Y7, Y2, Y3
-	VSUBPD     Y2, Y3, Y2
-	VSUBPD     Y2, Y7, Y7
-	VADDPD     Y6, Y4, Y4
-	VADDPD     Y7, Y5, Y5
-	VCVTPS2PD  32(AX), Y6
-	VADDPD     Y6, Y0, Y1
-	VSUBPD     Y0, Y1, Y0
-	VSUBPD     Y0, Y6, Y6
-	VCVTPS2PD  48(AX), Y7
-	VADDPD     Y7, Y3, Y2
-	VSUBPD     Y3, Y2, Y3
-	VSUBPD     Y3, Y7, Y7
-	ADDQ       $0x00000040, AX
-	SUBQ       $0x00000010, CX
-	CMPQ       CX, $0x00000010
-	JGE        x2fold_loop
+	PREFETCHT1   (DX)
+	ADDQ         $0x00000040, DX
+	VADDPD       Y6, Y4, Y4
+	VADDPD       Y7, Y5, Y5
+	VCVTPS2PD    (AX), Y6
+	VADDPD       Y6, Y1, Y0
+	VSUBPD       Y1, Y0, Y1
+	VSUBPD       Y1, Y6, Y6
+	VCVTPS2PD    16(AX), Y7
+	VADDPD       Y7, Y2, Y3
+	VSUBPD       Y2, Y3, Y2
+	VSUBPD       Y2, Y7, Y7
+	VADDPD       Y6, Y4, Y4
+	VADDPD       Y7, Y5, Y5
+	VCVTPS2PD    32(AX), Y6
+	VADDPD       Y6, Y0, Y1
+	VSUBPD       Y0, Y1, Y0
+	VSUBPD       Y0, Y6, Y6
+	VCVTPS2PD    48(AX), Y7
+	VADDPD       Y7, Y3, Y2
+	VSUBPD       Y3, Y2, Y3
+	VSUBPD       Y3, Y7, Y7
+	ADDQ         $0x00000040, AX
+	DECQ         SI
+	JNZ          x2noflush
+	VPADDQ       (SP), Y1, Y0
+	VPADDQ       Y2, Y0, Y0
+	VMOVDQU      Y0, (SP)
+	VBROADCASTSD mA+56(FP), Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VPADDQ       32(SP), Y4, Y0
+	VPADDQ       Y5, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	VBROADCASTSD mB+64(FP), Y4
+	VBROADCASTSD mB+64(FP), Y5
+	INCQ         BX
+	MOVQ         $0x00000006, SI
+
+x2noflush:
+	SUBQ $0x00000010, CX
+	CMPQ CX, $0x00000010
+	JGE  x2fold_loop
 
 x2fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VADDPD Y6, Y4, Y4
-	VADDPD Y7, Y5, Y5
+	VADDPD       Y6, Y4, Y4
+	VADDPD       Y7, Y5, Y5
+	VPADDQ       (SP), Y1, Y0
+	VPADDQ       Y2, Y0, Y0
+	VMOVDQU      Y0, (SP)
+	VBROADCASTSD mA+56(FP), Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VPADDQ       32(SP), Y4, Y0
+	VPADDQ       Y5, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	VBROADCASTSD mB+64(FP), Y4
+	VBROADCASTSD mB+64(FP), Y5
+	INCQ         BX
 
-	// Each lane's change is exact and all of them together stay below 2^50 grid units:
-	// these sums are exact in any order.
-	VBROADCASTSD mA+56(FP), Y0
-	VSUBPD       Y0, Y1, Y1
-	VSUBPD       Y0, Y2, Y2
-	VADDPD       Y2, Y1, Y1
-	VEXTRACTF128 $0x01, Y1, X0
-	VADDPD       X0, X1, X1
-	VPERMILPD    $0x01, X1, X0
-	VADDSD       X0, X1, X1
-	VMOVSD       X1, a+80(FP)
-	VBROADCASTSD mB+64(FP), Y0
-	VSUBPD       Y0, Y4, Y4
-	VSUBPD       Y0, Y5, Y5
-	VADDPD       Y5, Y4, Y4
-	VEXTRACTF128 $0x01, Y4, X0
-	VADDPD       X0, X4, X4
-	VPERMILPD    $0x01, X4, X0
-	VADDSD       X0, X4, X4
-	VMOVSD       X4, b+88(FP)
+	// Each fold's sum of bits less its constant's bits once per lane and flush: its
+	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	VMOVDQU      (SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mA+56(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, a+80(FP)
+	VMOVDQU      32(SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mB+64(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, b+88(FP)
 	XORQ         AX, AX
 	MOVQ         AX, c+96(FP)
 	XORQ         AX, AX
@@ -423,9 +562,9 @@ x2fold_done:
 	VZEROUPPER
 	RET
 
-// func reproFoldF32FMAAVX2(x []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// func reproFoldF32FMAAVX2(x []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64)
 // Requires: AVX, AVX2, FMA3, MMX+
-TEXT ·reproFoldF32FMAAVX2(SB), NOSPLIT, $0-112
+TEXT ·reproFoldF32FMAAVX2(SB), NOSPLIT, $96-112
 	MOVQ         plan+48(FP), AX
 	CMPQ         AX, $0x00000001
 	JE           x3
@@ -451,6 +590,14 @@ TEXT ·reproFoldF32FMAAVX2(SB), NOSPLIT, $0-112
 	MOVQ         $0x3ff0000000000000, BX
 	VMOVQ        BX, X11
 	VPBROADCASTQ X11, Y11
+	VPXOR        Y12, Y12, Y12
+	VMOVDQU      Y12, (SP)
+	VPXOR        Y12, Y12, Y12
+	VMOVDQU      Y12, 32(SP)
+	VPXOR        Y12, Y12, Y12
+	VMOVDQU      Y12, 64(SP)
+	XORQ         BX, BX
+	MOVQ         $0x00000006, SI
 	CMPQ         CX, $0x00000010
 	JL           c3fold_done
 
@@ -518,9 +665,30 @@ c3fold_loop:
 	VSUBPD       Y12, Y0, Y12
 	VFNMADD231PD Y11, Y12, Y7
 	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000010, CX
-	CMPQ         CX, $0x00000010
-	JGE          c3fold_loop
+	DECQ         SI
+	JNZ          c3noflush
+	VPADDQ       (SP), Y1, Y1
+	VPADDQ       Y0, Y1, Y1
+	VMOVDQU      Y1, (SP)
+	VBROADCASTSD mA+56(FP), Y1
+	VBROADCASTSD mA+56(FP), Y0
+	VPADDQ       32(SP), Y3, Y3
+	VPADDQ       Y2, Y3, Y3
+	VMOVDQU      Y3, 32(SP)
+	VBROADCASTSD mB+64(FP), Y3
+	VBROADCASTSD mB+64(FP), Y2
+	VPADDQ       64(SP), Y5, Y5
+	VPADDQ       Y4, Y5, Y5
+	VMOVDQU      Y5, 64(SP)
+	VBROADCASTSD mC+72(FP), Y5
+	VBROADCASTSD mC+72(FP), Y4
+	INCQ         BX
+	MOVQ         $0x00000006, SI
+
+c3noflush:
+	SUBQ $0x00000010, CX
+	CMPQ CX, $0x00000010
+	JGE  c3fold_loop
 
 c3fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
@@ -554,36 +722,58 @@ c3fold_done:
 	VSUBPD       Y6, Y4, Y6
 	VSUBPD       Y6, Y9, Y9
 	VORPD        Y9, Y10, Y10
+	VPADDQ       (SP), Y1, Y1
+	VPADDQ       Y0, Y1, Y1
+	VMOVDQU      Y1, (SP)
+	VBROADCASTSD mA+56(FP), Y1
+	VBROADCASTSD mA+56(FP), Y0
+	VPADDQ       32(SP), Y3, Y0
+	VPADDQ       Y2, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	VBROADCASTSD mB+64(FP), Y3
+	VBROADCASTSD mB+64(FP), Y2
+	VPADDQ       64(SP), Y5, Y0
+	VPADDQ       Y4, Y0, Y0
+	VMOVDQU      Y0, 64(SP)
+	VBROADCASTSD mC+72(FP), Y5
+	VBROADCASTSD mC+72(FP), Y4
+	INCQ         BX
 
-	// Each lane's change is exact and all of them together stay below 2^50 grid units:
-	// these sums are exact in any order.
-	VBROADCASTSD mA+56(FP), Y6
-	VSUBPD       Y6, Y1, Y1
-	VSUBPD       Y6, Y0, Y0
-	VADDPD       Y0, Y1, Y1
-	VEXTRACTF128 $0x01, Y1, X0
-	VADDPD       X0, X1, X1
-	VPERMILPD    $0x01, X1, X0
-	VADDSD       X0, X1, X1
-	VMOVSD       X1, a+80(FP)
-	VBROADCASTSD mB+64(FP), Y0
-	VSUBPD       Y0, Y3, Y3
-	VSUBPD       Y0, Y2, Y2
-	VADDPD       Y2, Y3, Y3
-	VEXTRACTF128 $0x01, Y3, X0
-	VADDPD       X0, X3, X3
-	VPERMILPD    $0x01, X3, X0
-	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+88(FP)
-	VBROADCASTSD mC+72(FP), Y0
-	VSUBPD       Y0, Y5, Y5
-	VSUBPD       Y0, Y4, Y4
-	VADDPD       Y4, Y5, Y5
-	VEXTRACTF128 $0x01, Y5, X0
-	VADDPD       X0, X5, X5
-	VPERMILPD    $0x01, X5, X0
-	VADDSD       X0, X5, X5
-	VMOVSD       X5, c+96(FP)
+	// Each fold's sum of bits less its constant's bits once per lane and flush: its
+	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	VMOVDQU      (SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mA+56(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, a+80(FP)
+	VMOVDQU      32(SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mB+64(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, b+88(FP)
+	VMOVDQU      64(SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mC+72(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, c+96(FP)
 	VEXTRACTF128 $0x01, Y10, X0
 	VPOR         X0, X10, X10
 	VPSHUFD      $0x4e, X10, X0
@@ -615,6 +805,14 @@ x3:
 	MOVQ         $0x3ff0000000000000, BX
 	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y14
+	VPXOR        Y0, Y0, Y0
+	VMOVDQU      Y0, (SP)
+	VPXOR        Y0, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	VPXOR        Y0, Y0, Y0
+	VMOVDQU      Y0, 64(SP)
+	XORQ         BX, BX
+	MOVQ         $0x00000006, SI
 	CMPQ         CX, $0x00000010
 	JL           x3fold_done
 
@@ -654,9 +852,30 @@ x3fold_loop:
 	VFMSUB231PD  Y14, Y2, Y3
 	VFNMADD231PD Y14, Y3, Y11
 	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000010, CX
-	CMPQ         CX, $0x00000010
-	JGE          x3fold_loop
+	DECQ         SI
+	JNZ          x3noflush
+	VPADDQ       (SP), Y1, Y0
+	VPADDQ       Y2, Y0, Y0
+	VMOVDQU      Y0, (SP)
+	VBROADCASTSD mA+56(FP), Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VPADDQ       32(SP), Y4, Y0
+	VPADDQ       Y6, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	VBROADCASTSD mB+64(FP), Y4
+	VBROADCASTSD mB+64(FP), Y6
+	VPADDQ       64(SP), Y8, Y0
+	VPADDQ       Y9, Y0, Y0
+	VMOVDQU      Y0, 64(SP)
+	VBROADCASTSD mC+72(FP), Y8
+	VBROADCASTSD mC+72(FP), Y9
+	INCQ         BX
+	MOVQ         $0x00000006, SI
+
+x3noflush:
+	SUBQ $0x00000010, CX
+	CMPQ CX, $0x00000010
+	JGE  x3fold_loop
 
 x3fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
@@ -670,36 +889,58 @@ x3fold_done:
 	VFNMADD231PD Y14, Y6, Y11
 	VADDPD       Y10, Y8, Y8
 	VADDPD       Y11, Y9, Y9
+	VPADDQ       (SP), Y1, Y0
+	VPADDQ       Y2, Y0, Y0
+	VMOVDQU      Y0, (SP)
+	VBROADCASTSD mA+56(FP), Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VPADDQ       32(SP), Y5, Y0
+	VPADDQ       Y7, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	VBROADCASTSD mB+64(FP), Y5
+	VBROADCASTSD mB+64(FP), Y7
+	VPADDQ       64(SP), Y8, Y0
+	VPADDQ       Y9, Y0, Y0
+	VMOVDQU      Y0, 64(SP)
+	VBROADCASTSD mC+72(FP), Y8
+	VBROADCASTSD mC+72(FP), Y9
+	INCQ         BX
 
-	// Each lane's change is exact and all of them together stay below 2^50 grid units:
-	// these sums are exact in any order.
-	VBROADCASTSD mA+56(FP), Y0
-	VSUBPD       Y0, Y1, Y1
-	VSUBPD       Y0, Y2, Y2
-	VADDPD       Y2, Y1, Y1
-	VEXTRACTF128 $0x01, Y1, X0
-	VADDPD       X0, X1, X1
-	VPERMILPD    $0x01, X1, X0
-	VADDSD       X0, X1, X1
-	VMOVSD       X1, a+80(FP)
-	VBROADCASTSD mB+64(FP), Y0
-	VSUBPD       Y0, Y5, Y5
-	VSUBPD       Y0, Y7, Y7
-	VADDPD       Y7, Y5, Y5
-	VEXTRACTF128 $0x01, Y5, X0
-	VADDPD       X0, X5, X5
-	VPERMILPD    $0x01, X5, X0
-	VADDSD       X0, X5, X5
-	VMOVSD       X5, b+88(FP)
-	VBROADCASTSD mC+72(FP), Y0
-	VSUBPD       Y0, Y8, Y8
-	VSUBPD       Y0, Y9, Y9
-	VADDPD       Y9, Y8, Y8
-	VEXTRACTF128 $0x01, Y8, X0
-	VADDPD       X0, X8, X8
-	VPERMILPD    $0x01, X8, X0
-	VADDSD       X0, X8, X8
-	VMOVSD       X8, c+96(FP)
+	// Each fold's sum of bits less its constant's bits once per lane and flush: its
+	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	VMOVDQU      (SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mA+56(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, a+80(FP)
+	VMOVDQU      32(SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mB+64(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, b+88(FP)
+	VMOVDQU      64(SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mC+72(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, c+96(FP)
 	XORQ         AX, AX
 	MOVQ         AX, resid+104(FP)
 	VZEROUPPER
@@ -720,6 +961,12 @@ x2:
 	MOVQ         $0x3ff0000000000000, BX
 	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y8
+	VPXOR        Y0, Y0, Y0
+	VMOVDQU      Y0, (SP)
+	VPXOR        Y0, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	XORQ         BX, BX
+	MOVQ         $0x00000006, SI
 	CMPQ         CX, $0x00000010
 	JL           x2fold_done
 
@@ -747,35 +994,66 @@ x2fold_loop:
 	VFMSUB231PD  Y8, Y2, Y3
 	VFNMADD231PD Y8, Y3, Y7
 	ADDQ         $0x00000040, AX
-	SUBQ         $0x00000010, CX
-	CMPQ         CX, $0x00000010
-	JGE          x2fold_loop
+	DECQ         SI
+	JNZ          x2noflush
+	VPADDQ       (SP), Y1, Y0
+	VPADDQ       Y2, Y0, Y0
+	VMOVDQU      Y0, (SP)
+	VBROADCASTSD mA+56(FP), Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VPADDQ       32(SP), Y4, Y0
+	VPADDQ       Y5, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	VBROADCASTSD mB+64(FP), Y4
+	VBROADCASTSD mB+64(FP), Y5
+	INCQ         BX
+	MOVQ         $0x00000006, SI
+
+x2noflush:
+	SUBQ $0x00000010, CX
+	CMPQ CX, $0x00000010
+	JGE  x2fold_loop
 
 x2fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VADDPD Y6, Y4, Y4
-	VADDPD Y7, Y5, Y5
+	VADDPD       Y6, Y4, Y4
+	VADDPD       Y7, Y5, Y5
+	VPADDQ       (SP), Y1, Y0
+	VPADDQ       Y2, Y0, Y0
+	VMOVDQU      Y0, (SP)
+	VBROADCASTSD mA+56(FP), Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VPADDQ       32(SP), Y4, Y0
+	VPADDQ       Y5, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	VBROADCASTSD mB+64(FP), Y4
+	VBROADCASTSD mB+64(FP), Y5
+	INCQ         BX
 
-	// Each lane's change is exact and all of them together stay below 2^50 grid units:
-	// these sums are exact in any order.
-	VBROADCASTSD mA+56(FP), Y0
-	VSUBPD       Y0, Y1, Y1
-	VSUBPD       Y0, Y2, Y2
-	VADDPD       Y2, Y1, Y1
-	VEXTRACTF128 $0x01, Y1, X0
-	VADDPD       X0, X1, X1
-	VPERMILPD    $0x01, X1, X0
-	VADDSD       X0, X1, X1
-	VMOVSD       X1, a+80(FP)
-	VBROADCASTSD mB+64(FP), Y0
-	VSUBPD       Y0, Y4, Y4
-	VSUBPD       Y0, Y5, Y5
-	VADDPD       Y5, Y4, Y4
-	VEXTRACTF128 $0x01, Y4, X0
-	VADDPD       X0, X4, X4
-	VPERMILPD    $0x01, X4, X0
-	VADDSD       X0, X4, X4
-	VMOVSD       X4, b+88(FP)
+	// Each fold's sum of bits less its constant's bits once per lane and flush: its
+	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	VMOVDQU      (SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mA+56(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, a+80(FP)
+	VMOVDQU      32(SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mB+64(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, b+88(FP)
 	XORQ         AX, AX
 	MOVQ         AX, c+96(FP)
 	XORQ         AX, AX
@@ -857,9 +1135,9 @@ range_done:
 	VZEROUPPER
 	RET
 
-// func reproFoldF64AVX2(x []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// func reproFoldF64AVX2(x []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64)
 // Requires: AVX, AVX2, MMX+
-TEXT ·reproFoldF64AVX2(SB), NOSPLIT, $0-112
+TEXT ·reproFoldF64AVX2(SB), NOSPLIT, $96-112
 	MOVQ         plan+48(FP), AX
 	CMPQ         AX, $0x00000001
 	JE           x3
@@ -882,140 +1160,191 @@ TEXT ·reproFoldF64AVX2(SB), NOSPLIT, $0-112
 	VPXOR        Y8, Y8, Y8
 	VPXOR        Y9, Y9, Y9
 	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	VMOVDQU      Y11, (SP)
+	VPXOR        Y11, Y11, Y11
+	VMOVDQU      Y11, 32(SP)
+	VPXOR        Y11, Y11, Y11
+	VMOVDQU      Y11, 64(SP)
+	XORQ         BX, BX
+	MOVQ         $0x00000006, SI
 	CMPQ         CX, $0x00000010
 	JL           c3fold_done
 
 c3fold_loop:
-	PREFETCHT1 (DX)
-	PREFETCHT1 64(DX)
-	ADDQ       $0x00000080, DX
-	VADDPD     Y8, Y5, Y11
-	VSUBPD     Y5, Y11, Y12
-	VMOVAPD    Y11, Y5
-	VSUBPD     Y12, Y8, Y8
-	VORPD      Y8, Y10, Y10
-	VADDPD     Y9, Y4, Y8
-	VSUBPD     Y4, Y8, Y11
-	VMOVAPD    Y8, Y4
-	VSUBPD     Y11, Y9, Y9
-	VORPD      Y9, Y10, Y10
-	VADDPD     Y6, Y3, Y8
-	VSUBPD     Y3, Y8, Y9
-	VMOVAPD    Y8, Y3
-	VSUBPD     Y9, Y6, Y6
-	VMOVAPD    Y6, Y8
-	VADDPD     Y7, Y2, Y6
-	VSUBPD     Y2, Y6, Y9
-	VMOVAPD    Y6, Y2
-	VSUBPD     Y9, Y7, Y7
-	VMOVAPD    Y7, Y9
-	VMOVUPD    (AX), Y6
-	VADDPD     Y6, Y1, Y7
-	VSUBPD     Y1, Y7, Y11
-	VMOVAPD    Y7, Y1
-	VSUBPD     Y11, Y6, Y6
-	VMOVUPD    32(AX), Y7
-	VADDPD     Y7, Y0, Y11
-	VSUBPD     Y0, Y11, Y12
-	VMOVAPD    Y11, Y0
-	VSUBPD     Y12, Y7, Y7
-	VADDPD     Y8, Y5, Y11
-	VSUBPD     Y5, Y11, Y12
-	VMOVAPD    Y11, Y5
-	VSUBPD     Y12, Y8, Y8
-	VORPD      Y8, Y10, Y10
-	VADDPD     Y9, Y4, Y8
-	VSUBPD     Y4, Y8, Y11
-	VMOVAPD    Y8, Y4
-	VSUBPD     Y11, Y9, Y9
-	VORPD      Y9, Y10, Y10
-	VADDPD     Y6, Y3, Y8
-	VSUBPD     Y3, Y8, Y9
-	VMOVAPD    Y8, Y3
-	VSUBPD     Y9, Y6, Y6
-	VMOVAPD    Y6, Y8
-	VADDPD     Y7, Y2, Y6
-	VSUBPD     Y2, Y6, Y9
-	VMOVAPD    Y6, Y2
-	VSUBPD     Y9, Y7, Y7
-	VMOVAPD    Y7, Y9
-	VMOVUPD    64(AX), Y6
-	VADDPD     Y6, Y1, Y7
-	VSUBPD     Y1, Y7, Y11
-	VMOVAPD    Y7, Y1
-	VSUBPD     Y11, Y6, Y6
-	VMOVUPD    96(AX), Y7
-	VADDPD     Y7, Y0, Y11
-	VSUBPD     Y0, Y11, Y12
-	VMOVAPD    Y11, Y0
-	VSUBPD     Y12, Y7, Y7
-	ADDQ       $0x00000080, AX
-	SUBQ       $0x00000010, CX
-	CMPQ       CX, $0x00000010
-	JGE        c3fold_loop
+	PREFETCHT1   (DX)
+	PREFETCHT1   64(DX)
+	ADDQ         $0x00000080, DX
+	VADDPD       Y8, Y5, Y11
+	VSUBPD       Y5, Y11, Y12
+	VMOVAPD      Y11, Y5
+	VSUBPD       Y12, Y8, Y8
+	VORPD        Y8, Y10, Y10
+	VADDPD       Y9, Y4, Y8
+	VSUBPD       Y4, Y8, Y11
+	VMOVAPD      Y8, Y4
+	VSUBPD       Y11, Y9, Y9
+	VORPD        Y9, Y10, Y10
+	VADDPD       Y6, Y3, Y8
+	VSUBPD       Y3, Y8, Y9
+	VMOVAPD      Y8, Y3
+	VSUBPD       Y9, Y6, Y6
+	VMOVAPD      Y6, Y8
+	VADDPD       Y7, Y2, Y6
+	VSUBPD       Y2, Y6, Y9
+	VMOVAPD      Y6, Y2
+	VSUBPD       Y9, Y7, Y7
+	VMOVAPD      Y7, Y9
+	VMOVUPD      (AX), Y6
+	VADDPD       Y6, Y1, Y7
+	VSUBPD       Y1, Y7, Y11
+	VMOVAPD      Y7, Y1
+	VSUBPD       Y11, Y6, Y6
+	VMOVUPD      32(AX), Y7
+	VADDPD       Y7, Y0, Y11
+	VSUBPD       Y0, Y11, Y12
+	VMOVAPD      Y11, Y0
+	VSUBPD       Y12, Y7, Y7
+	VADDPD       Y8, Y5, Y11
+	VSUBPD       Y5, Y11, Y12
+	VMOVAPD      Y11, Y5
+	VSUBPD       Y12, Y8, Y8
+	VORPD        Y8, Y10, Y10
+	VADDPD       Y9, Y4, Y8
+	VSUBPD       Y4, Y8, Y11
+	VMOVAPD      Y8, Y4
+	VSUBPD       Y11, Y9, Y9
+	VORPD        Y9, Y10, Y10
+	VADDPD       Y6, Y3, Y8
+	VSUBPD       Y3, Y8, Y9
+	VMOVAPD      Y8, Y3
+	VSUBPD       Y9, Y6, Y6
+	VMOVAPD      Y6, Y8
+	VADDPD       Y7, Y2, Y6
+	VSUBPD       Y2, Y6, Y9
+	VMOVAPD      Y6, Y2
+	VSUBPD       Y9, Y7, Y7
+	VMOVAPD      Y7, Y9
+	VMOVUPD      64(AX), Y6
+	VADDPD       Y6, Y1, Y7
+	VSUBPD       Y1, Y7, Y11
+	VMOVAPD      Y7, Y1
+	VSUBPD       Y11, Y6, Y6
+	VMOVUPD      96(AX), Y7
+	VADDPD       Y7, Y0, Y11
+	VSUBPD       Y0, Y11, Y12
+	VMOVAPD      Y11, Y0
+	VSUBPD       Y12, Y7, Y7
+	ADDQ         $0x00000080, AX
+	DECQ         SI
+	JNZ          c3noflush
+	VPADDQ       (SP), Y1, Y1
+	VPADDQ       Y0, Y1, Y1
+	VMOVDQU      Y1, (SP)
+	VBROADCASTSD mA+56(FP), Y1
+	VBROADCASTSD mA+56(FP), Y0
+	VPADDQ       32(SP), Y3, Y3
+	VPADDQ       Y2, Y3, Y3
+	VMOVDQU      Y3, 32(SP)
+	VBROADCASTSD mB+64(FP), Y3
+	VBROADCASTSD mB+64(FP), Y2
+	VPADDQ       64(SP), Y5, Y5
+	VPADDQ       Y4, Y5, Y5
+	VMOVDQU      Y5, 64(SP)
+	VBROADCASTSD mC+72(FP), Y5
+	VBROADCASTSD mC+72(FP), Y4
+	INCQ         BX
+	MOVQ         $0x00000006, SI
+
+c3noflush:
+	SUBQ $0x00000010, CX
+	CMPQ CX, $0x00000010
+	JGE  c3fold_loop
 
 c3fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VADDPD  Y8, Y5, Y11
-	VSUBPD  Y5, Y11, Y12
-	VMOVAPD Y11, Y5
-	VSUBPD  Y12, Y8, Y8
-	VORPD   Y8, Y10, Y10
-	VADDPD  Y9, Y4, Y8
-	VSUBPD  Y4, Y8, Y11
-	VMOVAPD Y8, Y4
-	VSUBPD  Y11, Y9, Y9
-	VORPD   Y9, Y10, Y10
-	VADDPD  Y6, Y3, Y8
-	VSUBPD  Y3, Y8, Y9
-	VMOVAPD Y8, Y3
-	VSUBPD  Y9, Y6, Y6
-	VMOVAPD Y6, Y8
-	VADDPD  Y7, Y2, Y6
-	VSUBPD  Y2, Y6, Y9
-	VMOVAPD Y6, Y2
-	VSUBPD  Y9, Y7, Y7
-	VMOVAPD Y7, Y9
-	VADDPD  Y8, Y5, Y6
-	VSUBPD  Y5, Y6, Y7
-	VMOVAPD Y6, Y5
-	VSUBPD  Y7, Y8, Y8
-	VORPD   Y8, Y10, Y10
-	VADDPD  Y9, Y4, Y6
-	VSUBPD  Y4, Y6, Y7
-	VMOVAPD Y6, Y4
-	VSUBPD  Y7, Y9, Y9
-	VORPD   Y9, Y10, Y10
+	VADDPD       Y8, Y5, Y11
+	VSUBPD       Y5, Y11, Y12
+	VMOVAPD      Y11, Y5
+	VSUBPD       Y12, Y8, Y8
+	VORPD        Y8, Y10, Y10
+	VADDPD       Y9, Y4, Y8
+	VSUBPD       Y4, Y8, Y11
+	VMOVAPD      Y8, Y4
+	VSUBPD       Y11, Y9, Y9
+	VORPD        Y9, Y10, Y10
+	VADDPD       Y6, Y3, Y8
+	VSUBPD       Y3, Y8, Y9
+	VMOVAPD      Y8, Y3
+	VSUBPD       Y9, Y6, Y6
+	VMOVAPD      Y6, Y8
+	VADDPD       Y7, Y2, Y6
+	VSUBPD       Y2, Y6, Y9
+	VMOVAPD      Y6, Y2
+	VSUBPD       Y9, Y7, Y7
+	VMOVAPD      Y7, Y9
+	VADDPD       Y8, Y5, Y6
+	VSUBPD       Y5, Y6, Y7
+	VMOVAPD      Y6, Y5
+	VSUBPD       Y7, Y8, Y8
+	VORPD        Y8, Y10, Y10
+	VADDPD       Y9, Y4, Y6
+	VSUBPD       Y4, Y6, Y7
+	VMOVAPD      Y6, Y4
+	VSUBPD       Y7, Y9, Y9
+	VORPD        Y9, Y10, Y10
+	VPADDQ       (SP), Y1, Y1
+	VPADDQ       Y0, Y1, Y1
+	VMOVDQU      Y1, (SP)
+	VBROADCASTSD mA+56(FP), Y1
+	VBROADCASTSD mA+56(FP), Y0
+	VPADDQ       32(SP), Y3, Y0
+	VPADDQ       Y2, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	VBROADCASTSD mB+64(FP), Y3
+	VBROADCASTSD mB+64(FP), Y2
+	VPADDQ       64(SP), Y5, Y0
+	VPADDQ       Y4, Y0, Y0
+	VMOVDQU      Y0, 64(SP)
+	VBROADCASTSD mC+72(FP), Y5
+	VBROADCASTSD mC+72(FP), Y4
+	INCQ         BX
 
-	// Each lane's change is exact and all of them together stay below 2^50 grid units:
-	// these sums are exact in any order.
-	VBROADCASTSD mA+56(FP), Y6
-	VSUBPD       Y6, Y1, Y1
-	VSUBPD       Y6, Y0, Y0
-	VADDPD       Y0, Y1, Y1
-	VEXTRACTF128 $0x01, Y1, X0
-	VADDPD       X0, X1, X1
-	VPERMILPD    $0x01, X1, X0
-	VADDSD       X0, X1, X1
-	VMOVSD       X1, a+80(FP)
-	VBROADCASTSD mB+64(FP), Y0
-	VSUBPD       Y0, Y3, Y3
-	VSUBPD       Y0, Y2, Y2
-	VADDPD       Y2, Y3, Y3
-	VEXTRACTF128 $0x01, Y3, X0
-	VADDPD       X0, X3, X3
-	VPERMILPD    $0x01, X3, X0
-	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+88(FP)
-	VBROADCASTSD mC+72(FP), Y0
-	VSUBPD       Y0, Y5, Y5
-	VSUBPD       Y0, Y4, Y4
-	VADDPD       Y4, Y5, Y5
-	VEXTRACTF128 $0x01, Y5, X0
-	VADDPD       X0, X5, X5
-	VPERMILPD    $0x01, X5, X0
-	VADDSD       X0, X5, X5
-	VMOVSD       X5, c+96(FP)
+	// Each fold's sum of bits less its constant's bits once per lane and flush: its
+	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	VMOVDQU      (SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mA+56(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, a+80(FP)
+	VMOVDQU      32(SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mB+64(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, b+88(FP)
+	VMOVDQU      64(SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mC+72(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, c+96(FP)
 	VEXTRACTF128 $0x01, Y10, X0
 	VPOR         X0, X10, X10
 	VPSHUFD      $0x4e, X10, X0
@@ -1044,92 +1373,143 @@ x3:
 	VPXOR        Y11, Y11, Y11
 	VPXOR        Y12, Y12, Y12
 	VPXOR        Y13, Y13, Y13
+	VPXOR        Y0, Y0, Y0
+	VMOVDQU      Y0, (SP)
+	VPXOR        Y0, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	VPXOR        Y0, Y0, Y0
+	VMOVDQU      Y0, 64(SP)
+	XORQ         BX, BX
+	MOVQ         $0x00000006, SI
 	CMPQ         CX, $0x00000010
 	JL           x3fold_done
 
 x3fold_loop:
-	PREFETCHT1 (DX)
-	PREFETCHT1 64(DX)
-	ADDQ       $0x00000080, DX
-	VADDPD     Y12, Y8, Y8
-	VADDPD     Y13, Y9, Y9
-	VADDPD     Y10, Y4, Y5
-	VSUBPD     Y4, Y5, Y4
-	VSUBPD     Y4, Y10, Y10
-	VADDPD     Y11, Y6, Y7
-	VSUBPD     Y6, Y7, Y6
-	VSUBPD     Y6, Y11, Y11
-	VMOVUPD    (AX), Y12
-	VADDPD     Y12, Y1, Y0
-	VSUBPD     Y1, Y0, Y1
-	VSUBPD     Y1, Y12, Y12
-	VMOVUPD    32(AX), Y13
-	VADDPD     Y13, Y2, Y3
-	VSUBPD     Y2, Y3, Y2
-	VSUBPD     Y2, Y13, Y13
-	VADDPD     Y10, Y8, Y8
-	VADDPD     Y11, Y9, Y9
-	VADDPD     Y12, Y5, Y4
-	VSUBPD     Y5, Y4, Y5
-	VSUBPD     Y5, Y12, Y12
-	VADDPD     Y13, Y7, Y6
-	VSUBPD     Y7, Y6, Y7
-	VSUBPD     Y7, Y13, Y13
-	VMOVUPD    64(AX), Y10
-	VADDPD     Y10, Y0, Y1
-	VSUBPD     Y0, Y1, Y0
-	VSUBPD     Y0, Y10, Y10
-	VMOVUPD    96(AX), Y11
-	VADDPD     Y11, Y3, Y2
-	VSUBPD     Y3, Y2, Y3
-	VSUBPD     Y3, Y11, Y11
-	ADDQ       $0x00000080, AX
-	SUBQ       $0x00000010, CX
-	CMPQ       CX, $0x00000010
-	JGE        x3fold_loop
+	PREFETCHT1   (DX)
+	PREFETCHT1   64(DX)
+	ADDQ         $0x00000080, DX
+	VADDPD       Y12, Y8, Y8
+	VADDPD       Y13, Y9, Y9
+	VADDPD       Y10, Y4, Y5
+	VSUBPD       Y4, Y5, Y4
+	VSUBPD       Y4, Y10, Y10
+	VADDPD       Y11, Y6, Y7
+	VSUBPD       Y6, Y7, Y6
+	VSUBPD       Y6, Y11, Y11
+	VMOVUPD      (AX), Y12
+	VADDPD       Y12, Y1, Y0
+	VSUBPD       Y1, Y0, Y1
+	VSUBPD       Y1, Y12, Y12
+	VMOVUPD      32(AX), Y13
+	VADDPD       Y13, Y2, Y3
+	VSUBPD       Y2, Y3, Y2
+	VSUBPD       Y2, Y13, Y13
+	VADDPD       Y10, Y8, Y8
+	VADDPD       Y11, Y9, Y9
+	VADDPD       Y12, Y5, Y4
+	VSUBPD       Y5, Y4, Y5
+	VSUBPD       Y5, Y12, Y12
+	VADDPD       Y13, Y7, Y6
+	VSUBPD       Y7, Y6, Y7
+	VSUBPD       Y7, Y13, Y13
+	VMOVUPD      64(AX), Y10
+	VADDPD       Y10, Y0, Y1
+	VSUBPD       Y0, Y1, Y0
+	VSUBPD       Y0, Y10, Y10
+	VMOVUPD      96(AX), Y11
+	VADDPD       Y11, Y3, Y2
+	VSUBPD       Y3, Y2, Y3
+	VSUBPD       Y3, Y11, Y11
+	ADDQ         $0x00000080, AX
+	DECQ         SI
+	JNZ          x3noflush
+	VPADDQ       (SP), Y1, Y0
+	VPADDQ       Y2, Y0, Y0
+	VMOVDQU      Y0, (SP)
+	VBROADCASTSD mA+56(FP), Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VPADDQ       32(SP), Y4, Y0
+	VPADDQ       Y6, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	VBROADCASTSD mB+64(FP), Y4
+	VBROADCASTSD mB+64(FP), Y6
+	VPADDQ       64(SP), Y8, Y0
+	VPADDQ       Y9, Y0, Y0
+	VMOVDQU      Y0, 64(SP)
+	VBROADCASTSD mC+72(FP), Y8
+	VBROADCASTSD mC+72(FP), Y9
+	INCQ         BX
+	MOVQ         $0x00000006, SI
+
+x3noflush:
+	SUBQ $0x00000010, CX
+	CMPQ CX, $0x00000010
+	JGE  x3fold_loop
 
 x3fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VADDPD Y12, Y8, Y8
-	VADDPD Y13, Y9, Y9
-	VADDPD Y10, Y4, Y5
-	VSUBPD Y4, Y5, Y4
-	VSUBPD Y4, Y10, Y10
-	VADDPD Y11, Y6, Y7
-	VSUBPD Y6, Y7, Y6
-	VSUBPD Y6, Y11, Y11
-	VADDPD Y10, Y8, Y8
-	VADDPD Y11, Y9, Y9
+	VADDPD       Y12, Y8, Y8
+	VADDPD       Y13, Y9, Y9
+	VADDPD       Y10, Y4, Y5
+	VSUBPD       Y4, Y5, Y4
+	VSUBPD       Y4, Y10, Y10
+	VADDPD       Y11, Y6, Y7
+	VSUBPD       Y6, Y7, Y6
+	VSUBPD       Y6, Y11, Y11
+	VADDPD       Y10, Y8, Y8
+	VADDPD       Y11, Y9, Y9
+	VPADDQ       (SP), Y1, Y0
+	VPADDQ       Y2, Y0, Y0
+	VMOVDQU      Y0, (SP)
+	VBROADCASTSD mA+56(FP), Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VPADDQ       32(SP), Y5, Y0
+	VPADDQ       Y7, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	VBROADCASTSD mB+64(FP), Y5
+	VBROADCASTSD mB+64(FP), Y7
+	VPADDQ       64(SP), Y8, Y0
+	VPADDQ       Y9, Y0, Y0
+	VMOVDQU      Y0, 64(SP)
+	VBROADCASTSD mC+72(FP), Y8
+	VBROADCASTSD mC+72(FP), Y9
+	INCQ         BX
 
-	// Each lane's change is exact and all of them together stay below 2^50 grid units:
-	// these sums are exact in any order.
-	VBROADCASTSD mA+56(FP), Y0
-	VSUBPD       Y0, Y1, Y1
-	VSUBPD       Y0, Y2, Y2
-	VADDPD       Y2, Y1, Y1
-	VEXTRACTF128 $0x01, Y1, X0
-	VADDPD       X0, X1, X1
-	VPERMILPD    $0x01, X1, X0
-	VADDSD       X0, X1, X1
-	VMOVSD       X1, a+80(FP)
-	VBROADCASTSD mB+64(FP), Y0
-	VSUBPD       Y0, Y5, Y5
-	VSUBPD       Y0, Y7, Y7
-	VADDPD       Y7, Y5, Y5
-	VEXTRACTF128 $0x01, Y5, X0
-	VADDPD       X0, X5, X5
-	VPERMILPD    $0x01, X5, X0
-	VADDSD       X0, X5, X5
-	VMOVSD       X5, b+88(FP)
-	VBROADCASTSD mC+72(FP), Y0
-	VSUBPD       Y0, Y8, Y8
-	VSUBPD       Y0, Y9, Y9
-	VADDPD       Y9, Y8, Y8
-	VEXTRACTF128 $0x01, Y8, X0
-	VADDPD       X0, X8, X8
-	VPERMILPD    $0x01, X8, X0
-	VADDSD       X0, X8, X8
-	VMOVSD       X8, c+96(FP)
+	// Each fold's sum of bits less its constant's bits once per lane and flush: its
+	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	VMOVDQU      (SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mA+56(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, a+80(FP)
+	VMOVDQU      32(SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mB+64(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, b+88(FP)
+	VMOVDQU      64(SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mC+72(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, c+96(FP)
 	XORQ         AX, AX
 	MOVQ         AX, resid+104(FP)
 	VZEROUPPER
@@ -1147,63 +1527,100 @@ x2:
 	VMOVAPD      Y0, Y5
 	VPXOR        Y6, Y6, Y6
 	VPXOR        Y7, Y7, Y7
+	VPXOR        Y0, Y0, Y0
+	VMOVDQU      Y0, (SP)
+	VPXOR        Y0, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	XORQ         BX, BX
+	MOVQ         $0x00000006, SI
 	CMPQ         CX, $0x00000010
 	JL           x2fold_done
 
 x2fold_loop:
-	PREFETCHT1 (DX)
-	PREFETCHT1 64(DX)
-	ADDQ       $0x00000080, DX
-	VADDPD     Y6, Y4, Y4
-	VADDPD     Y7, Y5, Y5
-	VMOVUPD    (AX), Y6
-	VADDPD     Y6, Y1, Y0
-	VSUBPD     Y1, Y0, Y1
-	VSUBPD     Y1, Y6, Y6
-	VMOVUPD    32(AX), Y7
-	VADDPD     Y7, Y2, Y3
-	VSUBPD     Y2, Y3, Y2
-	VSUBPD     Y2, Y7, Y7
-	VADDPD     Y6, Y4, Y4
-	VADDPD     Y7, Y5, Y5
-	VMOVUPD    64(AX), Y6
-	VADDPD     Y6, Y0, Y1
-	VSUBPD     Y0, Y1, Y0
-	VSUBPD     Y0, Y6, Y6
-	VMOVUPD    96(AX), Y7
-	VADDPD     Y7, Y3, Y2
-	VSUBPD     Y3, Y2, Y3
-	VSUBPD     Y3, Y7, Y7
-	ADDQ       $0x00000080, AX
-	SUBQ       $0x00000010, CX
-	CMPQ       CX, $0x00000010
-	JGE        x2fold_loop
+	PREFETCHT1   (DX)
+	PREFETCHT1   64(DX)
+	ADDQ         $0x00000080, DX
+	VADDPD       Y6, Y4, Y4
+	VADDPD       Y7, Y5, Y5
+	VMOVUPD      (AX), Y6
+	VADDPD       Y6, Y1, Y0
+	VSUBPD       Y1, Y0, Y1
+	VSUBPD       Y1, Y6, Y6
+	VMOVUPD      32(AX), Y7
+	VADDPD       Y7, Y2, Y3
+	VSUBPD       Y2, Y3, Y2
+	VSUBPD       Y2, Y7, Y7
+	VADDPD       Y6, Y4, Y4
+	VADDPD       Y7, Y5, Y5
+	VMOVUPD      64(AX), Y6
+	VADDPD       Y6, Y0, Y1
+	VSUBPD       Y0, Y1, Y0
+	VSUBPD       Y0, Y6, Y6
+	VMOVUPD      96(AX), Y7
+	VADDPD       Y7, Y3, Y2
+	VSUBPD       Y3, Y2, Y3
+	VSUBPD       Y3, Y7, Y7
+	ADDQ         $0x00000080, AX
+	DECQ         SI
+	JNZ          x2noflush
+	VPADDQ       (SP), Y1, Y0
+	VPADDQ       Y2, Y0, Y0
+	VMOVDQU      Y0, (SP)
+	VBROADCASTSD mA+56(FP), Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VPADDQ       32(SP), Y4, Y0
+	VPADDQ       Y5, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	VBROADCASTSD mB+64(FP), Y4
+	VBROADCASTSD mB+64(FP), Y5
+	INCQ         BX
+	MOVQ         $0x00000006, SI
+
+x2noflush:
+	SUBQ $0x00000010, CX
+	CMPQ CX, $0x00000010
+	JGE  x2fold_loop
 
 x2fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VADDPD Y6, Y4, Y4
-	VADDPD Y7, Y5, Y5
+	VADDPD       Y6, Y4, Y4
+	VADDPD       Y7, Y5, Y5
+	VPADDQ       (SP), Y1, Y0
+	VPADDQ       Y2, Y0, Y0
+	VMOVDQU      Y0, (SP)
+	VBROADCASTSD mA+56(FP), Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VPADDQ       32(SP), Y4, Y0
+	VPADDQ       Y5, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	VBROADCASTSD mB+64(FP), Y4
+	VBROADCASTSD mB+64(FP), Y5
+	INCQ         BX
 
-	// Each lane's change is exact and all of them together stay below 2^50 grid units:
-	// these sums are exact in any order.
-	VBROADCASTSD mA+56(FP), Y0
-	VSUBPD       Y0, Y1, Y1
-	VSUBPD       Y0, Y2, Y2
-	VADDPD       Y2, Y1, Y1
-	VEXTRACTF128 $0x01, Y1, X0
-	VADDPD       X0, X1, X1
-	VPERMILPD    $0x01, X1, X0
-	VADDSD       X0, X1, X1
-	VMOVSD       X1, a+80(FP)
-	VBROADCASTSD mB+64(FP), Y0
-	VSUBPD       Y0, Y4, Y4
-	VSUBPD       Y0, Y5, Y5
-	VADDPD       Y5, Y4, Y4
-	VEXTRACTF128 $0x01, Y4, X0
-	VADDPD       X0, X4, X4
-	VPERMILPD    $0x01, X4, X0
-	VADDSD       X0, X4, X4
-	VMOVSD       X4, b+88(FP)
+	// Each fold's sum of bits less its constant's bits once per lane and flush: its
+	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	VMOVDQU      (SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mA+56(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, a+80(FP)
+	VMOVDQU      32(SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mB+64(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, b+88(FP)
 	XORQ         AX, AX
 	MOVQ         AX, c+96(FP)
 	XORQ         AX, AX
@@ -1211,9 +1628,9 @@ x2fold_done:
 	VZEROUPPER
 	RET
 
-// func reproFoldF64FMAAVX2(x []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+// func reproFoldF64FMAAVX2(x []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64)
 // Requires: AVX, AVX2, FMA3, MMX+
-TEXT ·reproFoldF64FMAAVX2(SB), NOSPLIT, $0-112
+TEXT ·reproFoldF64FMAAVX2(SB), NOSPLIT, $96-112
 	MOVQ         plan+48(FP), AX
 	CMPQ         AX, $0x00000001
 	JE           x3
@@ -1239,6 +1656,14 @@ TEXT ·reproFoldF64FMAAVX2(SB), NOSPLIT, $0-112
 	MOVQ         $0x3ff0000000000000, BX
 	VMOVQ        BX, X11
 	VPBROADCASTQ X11, Y11
+	VPXOR        Y12, Y12, Y12
+	VMOVDQU      Y12, (SP)
+	VPXOR        Y12, Y12, Y12
+	VMOVDQU      Y12, 32(SP)
+	VPXOR        Y12, Y12, Y12
+	VMOVDQU      Y12, 64(SP)
+	XORQ         BX, BX
+	MOVQ         $0x00000006, SI
 	CMPQ         CX, $0x00000010
 	JL           c3fold_done
 
@@ -1307,9 +1732,30 @@ c3fold_loop:
 	VSUBPD       Y12, Y0, Y12
 	VFNMADD231PD Y11, Y12, Y7
 	ADDQ         $0x00000080, AX
-	SUBQ         $0x00000010, CX
-	CMPQ         CX, $0x00000010
-	JGE          c3fold_loop
+	DECQ         SI
+	JNZ          c3noflush
+	VPADDQ       (SP), Y1, Y1
+	VPADDQ       Y0, Y1, Y1
+	VMOVDQU      Y1, (SP)
+	VBROADCASTSD mA+56(FP), Y1
+	VBROADCASTSD mA+56(FP), Y0
+	VPADDQ       32(SP), Y3, Y3
+	VPADDQ       Y2, Y3, Y3
+	VMOVDQU      Y3, 32(SP)
+	VBROADCASTSD mB+64(FP), Y3
+	VBROADCASTSD mB+64(FP), Y2
+	VPADDQ       64(SP), Y5, Y5
+	VPADDQ       Y4, Y5, Y5
+	VMOVDQU      Y5, 64(SP)
+	VBROADCASTSD mC+72(FP), Y5
+	VBROADCASTSD mC+72(FP), Y4
+	INCQ         BX
+	MOVQ         $0x00000006, SI
+
+c3noflush:
+	SUBQ $0x00000010, CX
+	CMPQ CX, $0x00000010
+	JGE  c3fold_loop
 
 c3fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
@@ -1343,36 +1789,58 @@ c3fold_done:
 	VSUBPD       Y6, Y4, Y6
 	VSUBPD       Y6, Y9, Y9
 	VORPD        Y9, Y10, Y10
+	VPADDQ       (SP), Y1, Y1
+	VPADDQ       Y0, Y1, Y1
+	VMOVDQU      Y1, (SP)
+	VBROADCASTSD mA+56(FP), Y1
+	VBROADCASTSD mA+56(FP), Y0
+	VPADDQ       32(SP), Y3, Y0
+	VPADDQ       Y2, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	VBROADCASTSD mB+64(FP), Y3
+	VBROADCASTSD mB+64(FP), Y2
+	VPADDQ       64(SP), Y5, Y0
+	VPADDQ       Y4, Y0, Y0
+	VMOVDQU      Y0, 64(SP)
+	VBROADCASTSD mC+72(FP), Y5
+	VBROADCASTSD mC+72(FP), Y4
+	INCQ         BX
 
-	// Each lane's change is exact and all of them together stay below 2^50 grid units:
-	// these sums are exact in any order.
-	VBROADCASTSD mA+56(FP), Y6
-	VSUBPD       Y6, Y1, Y1
-	VSUBPD       Y6, Y0, Y0
-	VADDPD       Y0, Y1, Y1
-	VEXTRACTF128 $0x01, Y1, X0
-	VADDPD       X0, X1, X1
-	VPERMILPD    $0x01, X1, X0
-	VADDSD       X0, X1, X1
-	VMOVSD       X1, a+80(FP)
-	VBROADCASTSD mB+64(FP), Y0
-	VSUBPD       Y0, Y3, Y3
-	VSUBPD       Y0, Y2, Y2
-	VADDPD       Y2, Y3, Y3
-	VEXTRACTF128 $0x01, Y3, X0
-	VADDPD       X0, X3, X3
-	VPERMILPD    $0x01, X3, X0
-	VADDSD       X0, X3, X3
-	VMOVSD       X3, b+88(FP)
-	VBROADCASTSD mC+72(FP), Y0
-	VSUBPD       Y0, Y5, Y5
-	VSUBPD       Y0, Y4, Y4
-	VADDPD       Y4, Y5, Y5
-	VEXTRACTF128 $0x01, Y5, X0
-	VADDPD       X0, X5, X5
-	VPERMILPD    $0x01, X5, X0
-	VADDSD       X0, X5, X5
-	VMOVSD       X5, c+96(FP)
+	// Each fold's sum of bits less its constant's bits once per lane and flush: its
+	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	VMOVDQU      (SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mA+56(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, a+80(FP)
+	VMOVDQU      32(SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mB+64(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, b+88(FP)
+	VMOVDQU      64(SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mC+72(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, c+96(FP)
 	VEXTRACTF128 $0x01, Y10, X0
 	VPOR         X0, X10, X10
 	VPSHUFD      $0x4e, X10, X0
@@ -1404,6 +1872,14 @@ x3:
 	MOVQ         $0x3ff0000000000000, BX
 	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y14
+	VPXOR        Y0, Y0, Y0
+	VMOVDQU      Y0, (SP)
+	VPXOR        Y0, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	VPXOR        Y0, Y0, Y0
+	VMOVDQU      Y0, 64(SP)
+	XORQ         BX, BX
+	MOVQ         $0x00000006, SI
 	CMPQ         CX, $0x00000010
 	JL           x3fold_done
 
@@ -1444,9 +1920,30 @@ x3fold_loop:
 	VFMSUB231PD  Y14, Y2, Y3
 	VFNMADD231PD Y14, Y3, Y11
 	ADDQ         $0x00000080, AX
-	SUBQ         $0x00000010, CX
-	CMPQ         CX, $0x00000010
-	JGE          x3fold_loop
+	DECQ         SI
+	JNZ          x3noflush
+	VPADDQ       (SP), Y1, Y0
+	VPADDQ       Y2, Y0, Y0
+	VMOVDQU      Y0, (SP)
+	VBROADCASTSD mA+56(FP), Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VPADDQ       32(SP), Y4, Y0
+	VPADDQ       Y6, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	VBROADCASTSD mB+64(FP), Y4
+	VBROADCASTSD mB+64(FP), Y6
+	VPADDQ       64(SP), Y8, Y0
+	VPADDQ       Y9, Y0, Y0
+	VMOVDQU      Y0, 64(SP)
+	VBROADCASTSD mC+72(FP), Y8
+	VBROADCASTSD mC+72(FP), Y9
+	INCQ         BX
+	MOVQ         $0x00000006, SI
+
+x3noflush:
+	SUBQ $0x00000010, CX
+	CMPQ CX, $0x00000010
+	JGE  x3fold_loop
 
 x3fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
@@ -1460,36 +1957,58 @@ x3fold_done:
 	VFNMADD231PD Y14, Y6, Y11
 	VADDPD       Y10, Y8, Y8
 	VADDPD       Y11, Y9, Y9
+	VPADDQ       (SP), Y1, Y0
+	VPADDQ       Y2, Y0, Y0
+	VMOVDQU      Y0, (SP)
+	VBROADCASTSD mA+56(FP), Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VPADDQ       32(SP), Y5, Y0
+	VPADDQ       Y7, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	VBROADCASTSD mB+64(FP), Y5
+	VBROADCASTSD mB+64(FP), Y7
+	VPADDQ       64(SP), Y8, Y0
+	VPADDQ       Y9, Y0, Y0
+	VMOVDQU      Y0, 64(SP)
+	VBROADCASTSD mC+72(FP), Y8
+	VBROADCASTSD mC+72(FP), Y9
+	INCQ         BX
 
-	// Each lane's change is exact and all of them together stay below 2^50 grid units:
-	// these sums are exact in any order.
-	VBROADCASTSD mA+56(FP), Y0
-	VSUBPD       Y0, Y1, Y1
-	VSUBPD       Y0, Y2, Y2
-	VADDPD       Y2, Y1, Y1
-	VEXTRACTF128 $0x01, Y1, X0
-	VADDPD       X0, X1, X1
-	VPERMILPD    $0x01, X1, X0
-	VADDSD       X0, X1, X1
-	VMOVSD       X1, a+80(FP)
-	VBROADCASTSD mB+64(FP), Y0
-	VSUBPD       Y0, Y5, Y5
-	VSUBPD       Y0, Y7, Y7
-	VADDPD       Y7, Y5, Y5
-	VEXTRACTF128 $0x01, Y5, X0
-	VADDPD       X0, X5, X5
-	VPERMILPD    $0x01, X5, X0
-	VADDSD       X0, X5, X5
-	VMOVSD       X5, b+88(FP)
-	VBROADCASTSD mC+72(FP), Y0
-	VSUBPD       Y0, Y8, Y8
-	VSUBPD       Y0, Y9, Y9
-	VADDPD       Y9, Y8, Y8
-	VEXTRACTF128 $0x01, Y8, X0
-	VADDPD       X0, X8, X8
-	VPERMILPD    $0x01, X8, X0
-	VADDSD       X0, X8, X8
-	VMOVSD       X8, c+96(FP)
+	// Each fold's sum of bits less its constant's bits once per lane and flush: its
+	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	VMOVDQU      (SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mA+56(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, a+80(FP)
+	VMOVDQU      32(SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mB+64(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, b+88(FP)
+	VMOVDQU      64(SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mC+72(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, c+96(FP)
 	XORQ         AX, AX
 	MOVQ         AX, resid+104(FP)
 	VZEROUPPER
@@ -1510,6 +2029,12 @@ x2:
 	MOVQ         $0x3ff0000000000000, BX
 	VMOVQ        BX, X0
 	VPBROADCASTQ X0, Y8
+	VPXOR        Y0, Y0, Y0
+	VMOVDQU      Y0, (SP)
+	VPXOR        Y0, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	XORQ         BX, BX
+	MOVQ         $0x00000006, SI
 	CMPQ         CX, $0x00000010
 	JL           x2fold_done
 
@@ -1538,35 +2063,66 @@ x2fold_loop:
 	VFMSUB231PD  Y8, Y2, Y3
 	VFNMADD231PD Y8, Y3, Y7
 	ADDQ         $0x00000080, AX
-	SUBQ         $0x00000010, CX
-	CMPQ         CX, $0x00000010
-	JGE          x2fold_loop
+	DECQ         SI
+	JNZ          x2noflush
+	VPADDQ       (SP), Y1, Y0
+	VPADDQ       Y2, Y0, Y0
+	VMOVDQU      Y0, (SP)
+	VBROADCASTSD mA+56(FP), Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VPADDQ       32(SP), Y4, Y0
+	VPADDQ       Y5, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	VBROADCASTSD mB+64(FP), Y4
+	VBROADCASTSD mB+64(FP), Y5
+	INCQ         BX
+	MOVQ         $0x00000006, SI
+
+x2noflush:
+	SUBQ $0x00000010, CX
+	CMPQ CX, $0x00000010
+	JGE  x2fold_loop
 
 x2fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VADDPD Y6, Y4, Y4
-	VADDPD Y7, Y5, Y5
+	VADDPD       Y6, Y4, Y4
+	VADDPD       Y7, Y5, Y5
+	VPADDQ       (SP), Y1, Y0
+	VPADDQ       Y2, Y0, Y0
+	VMOVDQU      Y0, (SP)
+	VBROADCASTSD mA+56(FP), Y1
+	VBROADCASTSD mA+56(FP), Y2
+	VPADDQ       32(SP), Y4, Y0
+	VPADDQ       Y5, Y0, Y0
+	VMOVDQU      Y0, 32(SP)
+	VBROADCASTSD mB+64(FP), Y4
+	VBROADCASTSD mB+64(FP), Y5
+	INCQ         BX
 
-	// Each lane's change is exact and all of them together stay below 2^50 grid units:
-	// these sums are exact in any order.
-	VBROADCASTSD mA+56(FP), Y0
-	VSUBPD       Y0, Y1, Y1
-	VSUBPD       Y0, Y2, Y2
-	VADDPD       Y2, Y1, Y1
-	VEXTRACTF128 $0x01, Y1, X0
-	VADDPD       X0, X1, X1
-	VPERMILPD    $0x01, X1, X0
-	VADDSD       X0, X1, X1
-	VMOVSD       X1, a+80(FP)
-	VBROADCASTSD mB+64(FP), Y0
-	VSUBPD       Y0, Y4, Y4
-	VSUBPD       Y0, Y5, Y5
-	VADDPD       Y5, Y4, Y4
-	VEXTRACTF128 $0x01, Y4, X0
-	VADDPD       X0, X4, X4
-	VPERMILPD    $0x01, X4, X0
-	VADDSD       X0, X4, X4
-	VMOVSD       X4, b+88(FP)
+	// Each fold's sum of bits less its constant's bits once per lane and flush: its
+	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	VMOVDQU      (SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mA+56(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, a+80(FP)
+	VMOVDQU      32(SP), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         mB+64(FP), CX
+	IMULQ        BX, CX
+	SHLQ         $0x03, CX
+	SUBQ         CX, AX
+	MOVQ         AX, b+88(FP)
 	XORQ         AX, AX
 	MOVQ         AX, c+96(FP)
 	XORQ         AX, AX
@@ -1646,9 +2202,9 @@ range_done:
 	VZEROUPPER
 	RET
 
-// func reproFoldF32FMAAVX512(x []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
-// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, MMX+
-TEXT ·reproFoldF32FMAAVX512(SB), NOSPLIT, $0-112
+// func reproFoldF32FMAAVX512(x []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64)
+// Requires: AVX, AVX2, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·reproFoldF32FMAAVX512(SB), NOSPLIT, $192-112
 	MOVQ         plan+48(FP), AX
 	CMPQ         AX, $0x00000001
 	JE           x3
@@ -1662,16 +2218,16 @@ TEXT ·reproFoldF32FMAAVX512(SB), NOSPLIT, $0-112
 	VMOVAPD      Z0, Z2
 	VMOVAPD      Z0, Z3
 	VMOVAPD      Z0, Z0
-	VBROADCASTSD mB+64(FP), Z13
-	VMOVAPD      Z13, Z14
-	VMOVAPD      Z13, Z15
-	VMOVAPD      Z13, Z16
-	VMOVAPD      Z13, Z13
-	VBROADCASTSD mC+72(FP), Z17
-	VMOVAPD      Z17, Z18
-	VMOVAPD      Z17, Z19
-	VMOVAPD      Z17, Z20
-	VMOVAPD      Z17, Z17
+	VBROADCASTSD mB+64(FP), Z16
+	VMOVAPD      Z16, Z17
+	VMOVAPD      Z16, Z18
+	VMOVAPD      Z16, Z19
+	VMOVAPD      Z16, Z16
+	VBROADCASTSD mC+72(FP), Z20
+	VMOVAPD      Z20, Z21
+	VMOVAPD      Z20, Z22
+	VMOVAPD      Z20, Z23
+	VMOVAPD      Z20, Z20
 	VPXORQ       Z4, Z4, Z4
 	VPXORQ       Z5, Z5, Z5
 	VPXORQ       Z6, Z6, Z6
@@ -1682,8 +2238,16 @@ TEXT ·reproFoldF32FMAAVX512(SB), NOSPLIT, $0-112
 	VPXORQ       Z11, Z11, Z11
 	VPXORQ       Z12, Z12, Z12
 	MOVQ         $0x3ff0000000000000, BX
-	VMOVQ        BX, X21
-	VPBROADCASTQ X21, Z21
+	VMOVQ        BX, X24
+	VPBROADCASTQ X24, Z24
+	VPXORQ       Z13, Z13, Z13
+	VMOVDQU64    Z13, (SP)
+	VPXORQ       Z14, Z14, Z14
+	VMOVDQU64    Z14, 64(SP)
+	VPXORQ       Z15, Z15, Z15
+	VMOVDQU64    Z15, 128(SP)
+	XORQ         BX, BX
+	MOVQ         $0x00000006, SI
 	CMPQ         CX, $0x00000040
 	JL           c3fold_done
 
@@ -1693,241 +2257,296 @@ c3fold_loop:
 	PREFETCHT1   128(DX)
 	PREFETCHT1   192(DX)
 	ADDQ         $0x00000100, DX
-	VMOVAPD      Z18, Z22
-	VFMADD231PD  Z21, Z8, Z18
-	VSUBPD       Z22, Z18, Z22
-	VSUBPD       Z22, Z8, Z8
+	VMOVAPD      Z21, Z13
+	VFMADD231PD  Z24, Z8, Z21
+	VSUBPD       Z13, Z21, Z13
+	VSUBPD       Z13, Z8, Z8
 	VORPD        Z8, Z12, Z12
-	VMOVAPD      Z19, Z8
-	VFMADD231PD  Z21, Z9, Z19
-	VSUBPD       Z8, Z19, Z8
+	VMOVAPD      Z22, Z8
+	VFMADD231PD  Z24, Z9, Z22
+	VSUBPD       Z8, Z22, Z8
 	VSUBPD       Z8, Z9, Z9
 	VORPD        Z9, Z12, Z12
-	VMOVAPD      Z20, Z8
-	VFMADD231PD  Z21, Z10, Z20
-	VSUBPD       Z8, Z20, Z8
+	VMOVAPD      Z23, Z8
+	VFMADD231PD  Z24, Z10, Z23
+	VSUBPD       Z8, Z23, Z8
 	VSUBPD       Z8, Z10, Z10
 	VORPD        Z10, Z12, Z12
-	VMOVAPD      Z17, Z8
-	VFMADD231PD  Z21, Z11, Z17
-	VSUBPD       Z8, Z17, Z8
+	VMOVAPD      Z20, Z8
+	VFMADD231PD  Z24, Z11, Z20
+	VSUBPD       Z8, Z20, Z8
 	VSUBPD       Z8, Z11, Z11
 	VORPD        Z11, Z12, Z12
-	VMOVAPD      Z14, Z8
-	VFMADD231PD  Z21, Z4, Z14
-	VSUBPD       Z8, Z14, Z8
-	VFNMADD231PD Z21, Z8, Z4
+	VMOVAPD      Z17, Z8
+	VFMADD231PD  Z24, Z4, Z17
+	VSUBPD       Z8, Z17, Z8
+	VFNMADD231PD Z24, Z8, Z4
 	VMOVAPD      Z4, Z8
-	VMOVAPD      Z15, Z4
-	VFMADD231PD  Z21, Z5, Z15
-	VSUBPD       Z4, Z15, Z4
-	VFNMADD231PD Z21, Z4, Z5
+	VMOVAPD      Z18, Z4
+	VFMADD231PD  Z24, Z5, Z18
+	VSUBPD       Z4, Z18, Z4
+	VFNMADD231PD Z24, Z4, Z5
 	VMOVAPD      Z5, Z9
-	VMOVAPD      Z16, Z4
-	VFMADD231PD  Z21, Z6, Z16
-	VSUBPD       Z4, Z16, Z4
-	VFNMADD231PD Z21, Z4, Z6
+	VMOVAPD      Z19, Z4
+	VFMADD231PD  Z24, Z6, Z19
+	VSUBPD       Z4, Z19, Z4
+	VFNMADD231PD Z24, Z4, Z6
 	VMOVAPD      Z6, Z10
-	VMOVAPD      Z13, Z4
-	VFMADD231PD  Z21, Z7, Z13
-	VSUBPD       Z4, Z13, Z4
-	VFNMADD231PD Z21, Z4, Z7
+	VMOVAPD      Z16, Z4
+	VFMADD231PD  Z24, Z7, Z16
+	VSUBPD       Z4, Z16, Z4
+	VFNMADD231PD Z24, Z4, Z7
 	VMOVAPD      Z7, Z11
 	VCVTPS2PD    (AX), Z4
 	VMOVAPD      Z1, Z5
-	VFMADD231PD  Z21, Z4, Z1
+	VFMADD231PD  Z24, Z4, Z1
 	VSUBPD       Z5, Z1, Z5
-	VFNMADD231PD Z21, Z5, Z4
+	VFNMADD231PD Z24, Z5, Z4
 	VCVTPS2PD    32(AX), Z5
 	VMOVAPD      Z2, Z6
-	VFMADD231PD  Z21, Z5, Z2
+	VFMADD231PD  Z24, Z5, Z2
 	VSUBPD       Z6, Z2, Z6
-	VFNMADD231PD Z21, Z6, Z5
+	VFNMADD231PD Z24, Z6, Z5
 	VCVTPS2PD    64(AX), Z6
 	VMOVAPD      Z3, Z7
-	VFMADD231PD  Z21, Z6, Z3
+	VFMADD231PD  Z24, Z6, Z3
 	VSUBPD       Z7, Z3, Z7
-	VFNMADD231PD Z21, Z7, Z6
+	VFNMADD231PD Z24, Z7, Z6
 	VCVTPS2PD    96(AX), Z7
-	VMOVAPD      Z0, Z22
-	VFMADD231PD  Z21, Z7, Z0
-	VSUBPD       Z22, Z0, Z22
-	VFNMADD231PD Z21, Z22, Z7
-	VMOVAPD      Z18, Z22
-	VFMADD231PD  Z21, Z8, Z18
-	VSUBPD       Z22, Z18, Z22
-	VSUBPD       Z22, Z8, Z8
+	VMOVAPD      Z0, Z13
+	VFMADD231PD  Z24, Z7, Z0
+	VSUBPD       Z13, Z0, Z13
+	VFNMADD231PD Z24, Z13, Z7
+	VMOVAPD      Z21, Z13
+	VFMADD231PD  Z24, Z8, Z21
+	VSUBPD       Z13, Z21, Z13
+	VSUBPD       Z13, Z8, Z8
 	VORPD        Z8, Z12, Z12
-	VMOVAPD      Z19, Z8
-	VFMADD231PD  Z21, Z9, Z19
-	VSUBPD       Z8, Z19, Z8
+	VMOVAPD      Z22, Z8
+	VFMADD231PD  Z24, Z9, Z22
+	VSUBPD       Z8, Z22, Z8
 	VSUBPD       Z8, Z9, Z9
 	VORPD        Z9, Z12, Z12
-	VMOVAPD      Z20, Z8
-	VFMADD231PD  Z21, Z10, Z20
-	VSUBPD       Z8, Z20, Z8
+	VMOVAPD      Z23, Z8
+	VFMADD231PD  Z24, Z10, Z23
+	VSUBPD       Z8, Z23, Z8
 	VSUBPD       Z8, Z10, Z10
 	VORPD        Z10, Z12, Z12
-	VMOVAPD      Z17, Z8
-	VFMADD231PD  Z21, Z11, Z17
-	VSUBPD       Z8, Z17, Z8
+	VMOVAPD      Z20, Z8
+	VFMADD231PD  Z24, Z11, Z20
+	VSUBPD       Z8, Z20, Z8
 	VSUBPD       Z8, Z11, Z11
 	VORPD        Z11, Z12, Z12
-	VMOVAPD      Z14, Z8
-	VFMADD231PD  Z21, Z4, Z14
-	VSUBPD       Z8, Z14, Z8
-	VFNMADD231PD Z21, Z8, Z4
+	VMOVAPD      Z17, Z8
+	VFMADD231PD  Z24, Z4, Z17
+	VSUBPD       Z8, Z17, Z8
+	VFNMADD231PD Z24, Z8, Z4
 	VMOVAPD      Z4, Z8
-	VMOVAPD      Z15, Z4
-	VFMADD231PD  Z21, Z5, Z15
-	VSUBPD       Z4, Z15, Z4
-	VFNMADD231PD Z21, Z4, Z5
+	VMOVAPD      Z18, Z4
+	VFMADD231PD  Z24, Z5, Z18
+	VSUBPD       Z4, Z18, Z4
+	VFNMADD231PD Z24, Z4, Z5
 	VMOVAPD      Z5, Z9
-	VMOVAPD      Z16, Z4
-	VFMADD231PD  Z21, Z6, Z16
-	VSUBPD       Z4, Z16, Z4
-	VFNMADD231PD Z21, Z4, Z6
+	VMOVAPD      Z19, Z4
+	VFMADD231PD  Z24, Z6, Z19
+	VSUBPD       Z4, Z19, Z4
+	VFNMADD231PD Z24, Z4, Z6
 	VMOVAPD      Z6, Z10
-	VMOVAPD      Z13, Z4
-	VFMADD231PD  Z21, Z7, Z13
-	VSUBPD       Z4, Z13, Z4
-	VFNMADD231PD Z21, Z4, Z7
+	VMOVAPD      Z16, Z4
+	VFMADD231PD  Z24, Z7, Z16
+	VSUBPD       Z4, Z16, Z4
+	VFNMADD231PD Z24, Z4, Z7
 	VMOVAPD      Z7, Z11
 	VCVTPS2PD    128(AX), Z4
 	VMOVAPD      Z1, Z5
-	VFMADD231PD  Z21, Z4, Z1
+	VFMADD231PD  Z24, Z4, Z1
 	VSUBPD       Z5, Z1, Z5
-	VFNMADD231PD Z21, Z5, Z4
+	VFNMADD231PD Z24, Z5, Z4
 	VCVTPS2PD    160(AX), Z5
 	VMOVAPD      Z2, Z6
-	VFMADD231PD  Z21, Z5, Z2
+	VFMADD231PD  Z24, Z5, Z2
 	VSUBPD       Z6, Z2, Z6
-	VFNMADD231PD Z21, Z6, Z5
+	VFNMADD231PD Z24, Z6, Z5
 	VCVTPS2PD    192(AX), Z6
 	VMOVAPD      Z3, Z7
-	VFMADD231PD  Z21, Z6, Z3
+	VFMADD231PD  Z24, Z6, Z3
 	VSUBPD       Z7, Z3, Z7
-	VFNMADD231PD Z21, Z7, Z6
+	VFNMADD231PD Z24, Z7, Z6
 	VCVTPS2PD    224(AX), Z7
-	VMOVAPD      Z0, Z22
-	VFMADD231PD  Z21, Z7, Z0
-	VSUBPD       Z22, Z0, Z22
-	VFNMADD231PD Z21, Z22, Z7
+	VMOVAPD      Z0, Z13
+	VFMADD231PD  Z24, Z7, Z0
+	VSUBPD       Z13, Z0, Z13
+	VFNMADD231PD Z24, Z13, Z7
 	ADDQ         $0x00000100, AX
-	SUBQ         $0x00000040, CX
-	CMPQ         CX, $0x00000040
-	JGE          c3fold_loop
+	DECQ         SI
+	JNZ          c3noflush
+	VPADDQ       (SP), Z1, Z1
+	VPADDQ       Z2, Z1, Z1
+	VPADDQ       Z3, Z1, Z1
+	VPADDQ       Z0, Z1, Z1
+	VMOVDQU64    Z1, (SP)
+	VBROADCASTSD mA+56(FP), Z1
+	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+56(FP), Z3
+	VBROADCASTSD mA+56(FP), Z0
+	VPADDQ       64(SP), Z17, Z13
+	VPADDQ       Z18, Z13, Z13
+	VPADDQ       Z19, Z13, Z13
+	VPADDQ       Z16, Z13, Z13
+	VMOVDQU64    Z13, 64(SP)
+	VBROADCASTSD mB+64(FP), Z17
+	VBROADCASTSD mB+64(FP), Z18
+	VBROADCASTSD mB+64(FP), Z19
+	VBROADCASTSD mB+64(FP), Z16
+	VPADDQ       128(SP), Z21, Z13
+	VPADDQ       Z22, Z13, Z13
+	VPADDQ       Z23, Z13, Z13
+	VPADDQ       Z20, Z13, Z13
+	VMOVDQU64    Z13, 128(SP)
+	VBROADCASTSD mC+72(FP), Z21
+	VBROADCASTSD mC+72(FP), Z22
+	VBROADCASTSD mC+72(FP), Z23
+	VBROADCASTSD mC+72(FP), Z20
+	INCQ         BX
+	MOVQ         $0x00000006, SI
+
+c3noflush:
+	SUBQ $0x00000040, CX
+	CMPQ CX, $0x00000040
+	JGE  c3fold_loop
 
 c3fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VMOVAPD      Z18, Z22
-	VFMADD231PD  Z21, Z8, Z18
-	VSUBPD       Z22, Z18, Z22
-	VSUBPD       Z22, Z8, Z8
+	VMOVAPD      Z21, Z13
+	VFMADD231PD  Z24, Z8, Z21
+	VSUBPD       Z13, Z21, Z13
+	VSUBPD       Z13, Z8, Z8
 	VORPD        Z8, Z12, Z12
-	VMOVAPD      Z19, Z8
-	VFMADD231PD  Z21, Z9, Z19
-	VSUBPD       Z8, Z19, Z8
+	VMOVAPD      Z22, Z8
+	VFMADD231PD  Z24, Z9, Z22
+	VSUBPD       Z8, Z22, Z8
 	VSUBPD       Z8, Z9, Z9
 	VORPD        Z9, Z12, Z12
-	VMOVAPD      Z20, Z8
-	VFMADD231PD  Z21, Z10, Z20
-	VSUBPD       Z8, Z20, Z8
+	VMOVAPD      Z23, Z8
+	VFMADD231PD  Z24, Z10, Z23
+	VSUBPD       Z8, Z23, Z8
 	VSUBPD       Z8, Z10, Z10
 	VORPD        Z10, Z12, Z12
-	VMOVAPD      Z17, Z8
-	VFMADD231PD  Z21, Z11, Z17
-	VSUBPD       Z8, Z17, Z8
+	VMOVAPD      Z20, Z8
+	VFMADD231PD  Z24, Z11, Z20
+	VSUBPD       Z8, Z20, Z8
 	VSUBPD       Z8, Z11, Z11
 	VORPD        Z11, Z12, Z12
-	VMOVAPD      Z14, Z8
-	VFMADD231PD  Z21, Z4, Z14
-	VSUBPD       Z8, Z14, Z8
-	VFNMADD231PD Z21, Z8, Z4
+	VMOVAPD      Z17, Z8
+	VFMADD231PD  Z24, Z4, Z17
+	VSUBPD       Z8, Z17, Z8
+	VFNMADD231PD Z24, Z8, Z4
 	VMOVAPD      Z4, Z8
-	VMOVAPD      Z15, Z4
-	VFMADD231PD  Z21, Z5, Z15
-	VSUBPD       Z4, Z15, Z4
-	VFNMADD231PD Z21, Z4, Z5
-	VMOVAPD      Z5, Z9
-	VMOVAPD      Z16, Z4
-	VFMADD231PD  Z21, Z6, Z16
-	VSUBPD       Z4, Z16, Z4
-	VFNMADD231PD Z21, Z4, Z6
-	VMOVAPD      Z6, Z10
-	VMOVAPD      Z13, Z4
-	VFMADD231PD  Z21, Z7, Z13
-	VSUBPD       Z4, Z13, Z4
-	VFNMADD231PD Z21, Z4, Z7
-	VMOVAPD      Z7, Z11
 	VMOVAPD      Z18, Z4
-	VFMADD231PD  Z21, Z8, Z18
+	VFMADD231PD  Z24, Z5, Z18
 	VSUBPD       Z4, Z18, Z4
+	VFNMADD231PD Z24, Z4, Z5
+	VMOVAPD      Z5, Z9
+	VMOVAPD      Z19, Z4
+	VFMADD231PD  Z24, Z6, Z19
+	VSUBPD       Z4, Z19, Z4
+	VFNMADD231PD Z24, Z4, Z6
+	VMOVAPD      Z6, Z10
+	VMOVAPD      Z16, Z4
+	VFMADD231PD  Z24, Z7, Z16
+	VSUBPD       Z4, Z16, Z4
+	VFNMADD231PD Z24, Z4, Z7
+	VMOVAPD      Z7, Z11
+	VMOVAPD      Z21, Z4
+	VFMADD231PD  Z24, Z8, Z21
+	VSUBPD       Z4, Z21, Z4
 	VSUBPD       Z4, Z8, Z8
 	VORPD        Z8, Z12, Z12
-	VMOVAPD      Z19, Z4
-	VFMADD231PD  Z21, Z9, Z19
-	VSUBPD       Z4, Z19, Z4
+	VMOVAPD      Z22, Z4
+	VFMADD231PD  Z24, Z9, Z22
+	VSUBPD       Z4, Z22, Z4
 	VSUBPD       Z4, Z9, Z9
 	VORPD        Z9, Z12, Z12
-	VMOVAPD      Z20, Z4
-	VFMADD231PD  Z21, Z10, Z20
-	VSUBPD       Z4, Z20, Z4
+	VMOVAPD      Z23, Z4
+	VFMADD231PD  Z24, Z10, Z23
+	VSUBPD       Z4, Z23, Z4
 	VSUBPD       Z4, Z10, Z10
 	VORPD        Z10, Z12, Z12
-	VMOVAPD      Z17, Z4
-	VFMADD231PD  Z21, Z11, Z17
-	VSUBPD       Z4, Z17, Z4
+	VMOVAPD      Z20, Z4
+	VFMADD231PD  Z24, Z11, Z20
+	VSUBPD       Z4, Z20, Z4
 	VSUBPD       Z4, Z11, Z11
 	VORPD        Z11, Z12, Z12
+	VPADDQ       (SP), Z1, Z1
+	VPADDQ       Z2, Z1, Z1
+	VPADDQ       Z3, Z1, Z1
+	VPADDQ       Z0, Z1, Z1
+	VMOVDQU64    Z1, (SP)
+	VBROADCASTSD mA+56(FP), Z1
+	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+56(FP), Z3
+	VBROADCASTSD mA+56(FP), Z0
+	VPADDQ       64(SP), Z17, Z0
+	VPADDQ       Z18, Z0, Z0
+	VPADDQ       Z19, Z0, Z0
+	VPADDQ       Z16, Z0, Z0
+	VMOVDQU64    Z0, 64(SP)
+	VBROADCASTSD mB+64(FP), Z17
+	VBROADCASTSD mB+64(FP), Z18
+	VBROADCASTSD mB+64(FP), Z19
+	VBROADCASTSD mB+64(FP), Z16
+	VPADDQ       128(SP), Z21, Z0
+	VPADDQ       Z22, Z0, Z0
+	VPADDQ       Z23, Z0, Z0
+	VPADDQ       Z20, Z0, Z0
+	VMOVDQU64    Z0, 128(SP)
+	VBROADCASTSD mC+72(FP), Z21
+	VBROADCASTSD mC+72(FP), Z22
+	VBROADCASTSD mC+72(FP), Z23
+	VBROADCASTSD mC+72(FP), Z20
+	INCQ         BX
 
-	// Each lane's change is exact and all of them together stay below 2^50 grid units:
-	// these sums are exact in any order.
-	VBROADCASTSD  mA+56(FP), Z4
-	VSUBPD        Z4, Z1, Z1
-	VSUBPD        Z4, Z2, Z2
-	VSUBPD        Z4, Z3, Z3
-	VSUBPD        Z4, Z0, Z0
-	VADDPD        Z3, Z1, Z1
-	VADDPD        Z0, Z2, Z2
-	VADDPD        Z2, Z1, Z1
-	VEXTRACTF64X4 $0x01, Z1, Y0
-	VADDPD        Y0, Y1, Y1
-	VEXTRACTF32X4 $0x01, Y1, X0
-	VADDPD        X0, X1, X1
-	VPERMILPD     $0x01, X1, X0
-	VADDSD        X0, X1, X1
-	VMOVSD        X1, a+80(FP)
-	VBROADCASTSD  mB+64(FP), Z0
-	VSUBPD        Z0, Z14, Z14
-	VSUBPD        Z0, Z15, Z15
-	VSUBPD        Z0, Z16, Z16
-	VSUBPD        Z0, Z13, Z13
-	VADDPD        Z16, Z14, Z14
-	VADDPD        Z13, Z15, Z15
-	VADDPD        Z15, Z14, Z14
-	VEXTRACTF64X4 $0x01, Z14, Y0
-	VADDPD        Y0, Y14, Y14
-	VEXTRACTF32X4 $0x01, Y14, X0
-	VADDPD        X0, X14, X14
-	VPERMILPD     $0x01, X14, X0
-	VADDSD        X0, X14, X14
-	VMOVSD        X14, b+88(FP)
-	VBROADCASTSD  mC+72(FP), Z0
-	VSUBPD        Z0, Z18, Z18
-	VSUBPD        Z0, Z19, Z19
-	VSUBPD        Z0, Z20, Z20
-	VSUBPD        Z0, Z17, Z17
-	VADDPD        Z20, Z18, Z18
-	VADDPD        Z17, Z19, Z19
-	VADDPD        Z19, Z18, Z18
-	VEXTRACTF64X4 $0x01, Z18, Y0
-	VADDPD        Y0, Y18, Y18
-	VEXTRACTF32X4 $0x01, Y18, X0
-	VADDPD        X0, X18, X18
-	VPERMILPD     $0x01, X18, X0
-	VADDSD        X0, X18, X18
-	VMOVSD        X18, c+96(FP)
+	// Each fold's sum of bits less its constant's bits once per lane and flush: its
+	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	VMOVDQU64     (SP), Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPADDQ        X1, X0, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	MOVQ          mA+56(FP), CX
+	IMULQ         BX, CX
+	SHLQ          $0x05, CX
+	SUBQ          CX, AX
+	MOVQ          AX, a+80(FP)
+	VMOVDQU64     64(SP), Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPADDQ        X1, X0, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	MOVQ          mB+64(FP), CX
+	IMULQ         BX, CX
+	SHLQ          $0x05, CX
+	SUBQ          CX, AX
+	MOVQ          AX, b+88(FP)
+	VMOVDQU64     128(SP), Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPADDQ        X1, X0, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	MOVQ          mC+72(FP), CX
+	IMULQ         BX, CX
+	SHLQ          $0x05, CX
+	SUBQ          CX, AX
+	MOVQ          AX, c+96(FP)
 	VEXTRACTF64X4 $0x01, Z12, Y0
 	VPORQ         Y0, Y12, Y12
 	VEXTRACTF32X4 $0x01, Y12, X0
@@ -1949,17 +2568,17 @@ x3:
 	VMOVAPD      Z0, Z1
 	VMOVAPD      Z0, Z2
 	VMOVAPD      Z0, Z3
-	VMOVAPD      Z0, Z14
-	VBROADCASTSD mB+64(FP), Z0
-	VMOVAPD      Z0, Z16
-	VMOVAPD      Z0, Z18
-	VMOVAPD      Z0, Z20
-	VMOVAPD      Z0, Z22
-	VBROADCASTSD mC+72(FP), Z0
-	VMOVAPD      Z0, Z24
-	VMOVAPD      Z0, Z25
-	VMOVAPD      Z0, Z26
-	VMOVAPD      Z0, Z27
+	VMOVAPD      Z0, Z0
+	VBROADCASTSD mB+64(FP), Z15
+	VMOVAPD      Z15, Z16
+	VMOVAPD      Z15, Z17
+	VMOVAPD      Z15, Z18
+	VMOVAPD      Z15, Z15
+	VBROADCASTSD mC+72(FP), Z19
+	VMOVAPD      Z19, Z20
+	VMOVAPD      Z19, Z21
+	VMOVAPD      Z19, Z22
+	VMOVAPD      Z19, Z19
 	VPXORQ       Z4, Z4, Z4
 	VPXORQ       Z5, Z5, Z5
 	VPXORQ       Z6, Z6, Z6
@@ -1969,8 +2588,16 @@ x3:
 	VPXORQ       Z10, Z10, Z10
 	VPXORQ       Z11, Z11, Z11
 	MOVQ         $0x3ff0000000000000, BX
-	VMOVQ        BX, X0
-	VPBROADCASTQ X0, Z28
+	VMOVQ        BX, X23
+	VPBROADCASTQ X23, Z23
+	VPXORQ       Z12, Z12, Z12
+	VMOVDQU64    Z12, (SP)
+	VPXORQ       Z13, Z13, Z13
+	VMOVDQU64    Z13, 64(SP)
+	VPXORQ       Z14, Z14, Z14
+	VMOVDQU64    Z14, 128(SP)
+	XORQ         BX, BX
+	MOVQ         $0x00000006, SI
 	CMPQ         CX, $0x00000040
 	JL           x3fold_done
 
@@ -1980,145 +2607,200 @@ x3fold_loop:
 	PREFETCHT1   128(DX)
 	PREFETCHT1   192(DX)
 	ADDQ         $0x00000100, DX
-	VADDPD       Z8, Z24, Z24
-	VADDPD       Z9, Z25, Z25
-	VADDPD       Z10, Z26, Z26
-	VADDPD       Z11, Z27, Z27
-	VADDPD       Z4, Z16, Z17
-	VFMSUB231PD  Z28, Z17, Z16
-	VFNMADD231PD Z28, Z16, Z4
-	VADDPD       Z5, Z18, Z19
-	VFMSUB231PD  Z28, Z19, Z18
-	VFNMADD231PD Z28, Z18, Z5
-	VADDPD       Z6, Z20, Z21
-	VFMSUB231PD  Z28, Z21, Z20
-	VFNMADD231PD Z28, Z20, Z6
-	VADDPD       Z7, Z22, Z23
-	VFMSUB231PD  Z28, Z23, Z22
-	VFNMADD231PD Z28, Z22, Z7
+	VADDPD       Z8, Z20, Z20
+	VADDPD       Z9, Z21, Z21
+	VADDPD       Z10, Z22, Z22
+	VADDPD       Z11, Z19, Z19
+	VADDPD       Z4, Z16, Z25
+	VFMSUB231PD  Z23, Z25, Z16
+	VFNMADD231PD Z23, Z16, Z4
+	VADDPD       Z5, Z17, Z26
+	VFMSUB231PD  Z23, Z26, Z17
+	VFNMADD231PD Z23, Z17, Z5
+	VADDPD       Z6, Z18, Z27
+	VFMSUB231PD  Z23, Z27, Z18
+	VFNMADD231PD Z23, Z18, Z6
+	VADDPD       Z7, Z15, Z28
+	VFMSUB231PD  Z23, Z28, Z15
+	VFNMADD231PD Z23, Z15, Z7
 	VCVTPS2PD    (AX), Z8
-	VADDPD       Z8, Z1, Z0
-	VFMSUB231PD  Z28, Z0, Z1
-	VFNMADD231PD Z28, Z1, Z8
+	VADDPD       Z8, Z1, Z12
+	VFMSUB231PD  Z23, Z12, Z1
+	VFNMADD231PD Z23, Z1, Z8
 	VCVTPS2PD    32(AX), Z9
-	VADDPD       Z9, Z2, Z12
-	VFMSUB231PD  Z28, Z12, Z2
-	VFNMADD231PD Z28, Z2, Z9
+	VADDPD       Z9, Z2, Z13
+	VFMSUB231PD  Z23, Z13, Z2
+	VFNMADD231PD Z23, Z2, Z9
 	VCVTPS2PD    64(AX), Z10
-	VADDPD       Z10, Z3, Z13
-	VFMSUB231PD  Z28, Z13, Z3
-	VFNMADD231PD Z28, Z3, Z10
+	VADDPD       Z10, Z3, Z14
+	VFMSUB231PD  Z23, Z14, Z3
+	VFNMADD231PD Z23, Z3, Z10
 	VCVTPS2PD    96(AX), Z11
-	VADDPD       Z11, Z14, Z15
-	VFMSUB231PD  Z28, Z15, Z14
-	VFNMADD231PD Z28, Z14, Z11
-	VADDPD       Z4, Z24, Z24
-	VADDPD       Z5, Z25, Z25
-	VADDPD       Z6, Z26, Z26
-	VADDPD       Z7, Z27, Z27
-	VADDPD       Z8, Z17, Z16
-	VFMSUB231PD  Z28, Z16, Z17
-	VFNMADD231PD Z28, Z17, Z8
-	VADDPD       Z9, Z19, Z18
-	VFMSUB231PD  Z28, Z18, Z19
-	VFNMADD231PD Z28, Z19, Z9
-	VADDPD       Z10, Z21, Z20
-	VFMSUB231PD  Z28, Z20, Z21
-	VFNMADD231PD Z28, Z21, Z10
-	VADDPD       Z11, Z23, Z22
-	VFMSUB231PD  Z28, Z22, Z23
-	VFNMADD231PD Z28, Z23, Z11
+	VADDPD       Z11, Z0, Z24
+	VFMSUB231PD  Z23, Z24, Z0
+	VFNMADD231PD Z23, Z0, Z11
+	VADDPD       Z4, Z20, Z20
+	VADDPD       Z5, Z21, Z21
+	VADDPD       Z6, Z22, Z22
+	VADDPD       Z7, Z19, Z19
+	VADDPD       Z8, Z25, Z16
+	VFMSUB231PD  Z23, Z16, Z25
+	VFNMADD231PD Z23, Z25, Z8
+	VADDPD       Z9, Z26, Z17
+	VFMSUB231PD  Z23, Z17, Z26
+	VFNMADD231PD Z23, Z26, Z9
+	VADDPD       Z10, Z27, Z18
+	VFMSUB231PD  Z23, Z18, Z27
+	VFNMADD231PD Z23, Z27, Z10
+	VADDPD       Z11, Z28, Z15
+	VFMSUB231PD  Z23, Z15, Z28
+	VFNMADD231PD Z23, Z28, Z11
 	VCVTPS2PD    128(AX), Z4
-	VADDPD       Z4, Z0, Z1
-	VFMSUB231PD  Z28, Z1, Z0
-	VFNMADD231PD Z28, Z0, Z4
+	VADDPD       Z4, Z12, Z1
+	VFMSUB231PD  Z23, Z1, Z12
+	VFNMADD231PD Z23, Z12, Z4
 	VCVTPS2PD    160(AX), Z5
-	VADDPD       Z5, Z12, Z2
-	VFMSUB231PD  Z28, Z2, Z12
-	VFNMADD231PD Z28, Z12, Z5
+	VADDPD       Z5, Z13, Z2
+	VFMSUB231PD  Z23, Z2, Z13
+	VFNMADD231PD Z23, Z13, Z5
 	VCVTPS2PD    192(AX), Z6
-	VADDPD       Z6, Z13, Z3
-	VFMSUB231PD  Z28, Z3, Z13
-	VFNMADD231PD Z28, Z13, Z6
+	VADDPD       Z6, Z14, Z3
+	VFMSUB231PD  Z23, Z3, Z14
+	VFNMADD231PD Z23, Z14, Z6
 	VCVTPS2PD    224(AX), Z7
-	VADDPD       Z7, Z15, Z14
-	VFMSUB231PD  Z28, Z14, Z15
-	VFNMADD231PD Z28, Z15, Z7
+	VADDPD       Z7, Z24, Z0
+	VFMSUB231PD  Z23, Z0, Z24
+	VFNMADD231PD Z23, Z24, Z7
 	ADDQ         $0x00000100, AX
-	SUBQ         $0x00000040, CX
-	CMPQ         CX, $0x00000040
-	JGE          x3fold_loop
+	DECQ         SI
+	JNZ          x3noflush
+	VPADDQ       (SP), Z1, Z1
+	VPADDQ       Z2, Z1, Z1
+	VPADDQ       Z3, Z1, Z1
+	VPADDQ       Z0, Z1, Z1
+	VMOVDQU64    Z1, (SP)
+	VBROADCASTSD mA+56(FP), Z1
+	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+56(FP), Z3
+	VBROADCASTSD mA+56(FP), Z0
+	VPADDQ       64(SP), Z16, Z12
+	VPADDQ       Z17, Z12, Z12
+	VPADDQ       Z18, Z12, Z12
+	VPADDQ       Z15, Z12, Z12
+	VMOVDQU64    Z12, 64(SP)
+	VBROADCASTSD mB+64(FP), Z16
+	VBROADCASTSD mB+64(FP), Z17
+	VBROADCASTSD mB+64(FP), Z18
+	VBROADCASTSD mB+64(FP), Z15
+	VPADDQ       128(SP), Z20, Z12
+	VPADDQ       Z21, Z12, Z12
+	VPADDQ       Z22, Z12, Z12
+	VPADDQ       Z19, Z12, Z12
+	VMOVDQU64    Z12, 128(SP)
+	VBROADCASTSD mC+72(FP), Z20
+	VBROADCASTSD mC+72(FP), Z21
+	VBROADCASTSD mC+72(FP), Z22
+	VBROADCASTSD mC+72(FP), Z19
+	INCQ         BX
+	MOVQ         $0x00000006, SI
+
+x3noflush:
+	SUBQ $0x00000040, CX
+	CMPQ CX, $0x00000040
+	JGE  x3fold_loop
 
 x3fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VADDPD       Z8, Z24, Z24
-	VADDPD       Z9, Z25, Z25
-	VADDPD       Z10, Z26, Z26
-	VADDPD       Z11, Z27, Z27
-	VADDPD       Z4, Z16, Z17
-	VFMSUB231PD  Z28, Z17, Z16
-	VFNMADD231PD Z28, Z16, Z4
-	VADDPD       Z5, Z18, Z19
-	VFMSUB231PD  Z28, Z19, Z18
-	VFNMADD231PD Z28, Z18, Z5
-	VADDPD       Z6, Z20, Z21
-	VFMSUB231PD  Z28, Z21, Z20
-	VFNMADD231PD Z28, Z20, Z6
-	VADDPD       Z7, Z22, Z23
-	VFMSUB231PD  Z28, Z23, Z22
-	VFNMADD231PD Z28, Z22, Z7
-	VADDPD       Z4, Z24, Z24
-	VADDPD       Z5, Z25, Z25
-	VADDPD       Z6, Z26, Z26
-	VADDPD       Z7, Z27, Z27
+	VADDPD       Z8, Z20, Z20
+	VADDPD       Z9, Z21, Z21
+	VADDPD       Z10, Z22, Z22
+	VADDPD       Z11, Z19, Z19
+	VADDPD       Z4, Z16, Z25
+	VFMSUB231PD  Z23, Z25, Z16
+	VFNMADD231PD Z23, Z16, Z4
+	VADDPD       Z5, Z17, Z26
+	VFMSUB231PD  Z23, Z26, Z17
+	VFNMADD231PD Z23, Z17, Z5
+	VADDPD       Z6, Z18, Z27
+	VFMSUB231PD  Z23, Z27, Z18
+	VFNMADD231PD Z23, Z18, Z6
+	VADDPD       Z7, Z15, Z28
+	VFMSUB231PD  Z23, Z28, Z15
+	VFNMADD231PD Z23, Z15, Z7
+	VADDPD       Z4, Z20, Z20
+	VADDPD       Z5, Z21, Z21
+	VADDPD       Z6, Z22, Z22
+	VADDPD       Z7, Z19, Z19
+	VPADDQ       (SP), Z1, Z1
+	VPADDQ       Z2, Z1, Z1
+	VPADDQ       Z3, Z1, Z1
+	VPADDQ       Z0, Z1, Z1
+	VMOVDQU64    Z1, (SP)
+	VBROADCASTSD mA+56(FP), Z1
+	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+56(FP), Z3
+	VBROADCASTSD mA+56(FP), Z0
+	VPADDQ       64(SP), Z25, Z0
+	VPADDQ       Z26, Z0, Z0
+	VPADDQ       Z27, Z0, Z0
+	VPADDQ       Z28, Z0, Z0
+	VMOVDQU64    Z0, 64(SP)
+	VBROADCASTSD mB+64(FP), Z25
+	VBROADCASTSD mB+64(FP), Z26
+	VBROADCASTSD mB+64(FP), Z27
+	VBROADCASTSD mB+64(FP), Z28
+	VPADDQ       128(SP), Z20, Z0
+	VPADDQ       Z21, Z0, Z0
+	VPADDQ       Z22, Z0, Z0
+	VPADDQ       Z19, Z0, Z0
+	VMOVDQU64    Z0, 128(SP)
+	VBROADCASTSD mC+72(FP), Z20
+	VBROADCASTSD mC+72(FP), Z21
+	VBROADCASTSD mC+72(FP), Z22
+	VBROADCASTSD mC+72(FP), Z19
+	INCQ         BX
 
-	// Each lane's change is exact and all of them together stay below 2^50 grid units:
-	// these sums are exact in any order.
-	VBROADCASTSD  mA+56(FP), Z0
-	VSUBPD        Z0, Z1, Z1
-	VSUBPD        Z0, Z2, Z2
-	VSUBPD        Z0, Z3, Z3
-	VSUBPD        Z0, Z14, Z14
-	VADDPD        Z3, Z1, Z1
-	VADDPD        Z14, Z2, Z2
-	VADDPD        Z2, Z1, Z1
-	VEXTRACTF64X4 $0x01, Z1, Y0
-	VADDPD        Y0, Y1, Y1
-	VEXTRACTF32X4 $0x01, Y1, X0
-	VADDPD        X0, X1, X1
-	VPERMILPD     $0x01, X1, X0
-	VADDSD        X0, X1, X1
-	VMOVSD        X1, a+80(FP)
-	VBROADCASTSD  mB+64(FP), Z0
-	VSUBPD        Z0, Z17, Z17
-	VSUBPD        Z0, Z19, Z19
-	VSUBPD        Z0, Z21, Z21
-	VSUBPD        Z0, Z23, Z23
-	VADDPD        Z21, Z17, Z17
-	VADDPD        Z23, Z19, Z19
-	VADDPD        Z19, Z17, Z17
-	VEXTRACTF64X4 $0x01, Z17, Y0
-	VADDPD        Y0, Y17, Y17
-	VEXTRACTF32X4 $0x01, Y17, X0
-	VADDPD        X0, X17, X17
-	VPERMILPD     $0x01, X17, X0
-	VADDSD        X0, X17, X17
-	VMOVSD        X17, b+88(FP)
-	VBROADCASTSD  mC+72(FP), Z0
-	VSUBPD        Z0, Z24, Z24
-	VSUBPD        Z0, Z25, Z25
-	VSUBPD        Z0, Z26, Z26
-	VSUBPD        Z0, Z27, Z27
-	VADDPD        Z26, Z24, Z24
-	VADDPD        Z27, Z25, Z25
-	VADDPD        Z25, Z24, Z24
-	VEXTRACTF64X4 $0x01, Z24, Y0
-	VADDPD        Y0, Y24, Y24
-	VEXTRACTF32X4 $0x01, Y24, X0
-	VADDPD        X0, X24, X24
-	VPERMILPD     $0x01, X24, X0
-	VADDSD        X0, X24, X24
-	VMOVSD        X24, c+96(FP)
+	// Each fold's sum of bits less its constant's bits once per lane and flush: its
+	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	VMOVDQU64     (SP), Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPADDQ        X1, X0, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	MOVQ          mA+56(FP), CX
+	IMULQ         BX, CX
+	SHLQ          $0x05, CX
+	SUBQ          CX, AX
+	MOVQ          AX, a+80(FP)
+	VMOVDQU64     64(SP), Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPADDQ        X1, X0, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	MOVQ          mB+64(FP), CX
+	IMULQ         BX, CX
+	SHLQ          $0x05, CX
+	SUBQ          CX, AX
+	MOVQ          AX, b+88(FP)
+	VMOVDQU64     128(SP), Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPADDQ        X1, X0, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	MOVQ          mC+72(FP), CX
+	IMULQ         BX, CX
+	SHLQ          $0x05, CX
+	SUBQ          CX, AX
+	MOVQ          AX, c+96(FP)
 	XORQ          AX, AX
 	MOVQ          AX, resid+104(FP)
 	VZEROUPPER
@@ -2132,19 +2814,25 @@ x2:
 	VMOVAPD      Z0, Z1
 	VMOVAPD      Z0, Z2
 	VMOVAPD      Z0, Z3
-	VMOVAPD      Z0, Z10
-	VBROADCASTSD mB+64(FP), Z0
-	VMOVAPD      Z0, Z12
-	VMOVAPD      Z0, Z13
-	VMOVAPD      Z0, Z14
-	VMOVAPD      Z0, Z15
+	VMOVAPD      Z0, Z0
+	VBROADCASTSD mB+64(FP), Z10
+	VMOVAPD      Z10, Z11
+	VMOVAPD      Z10, Z12
+	VMOVAPD      Z10, Z13
+	VMOVAPD      Z10, Z10
 	VPXORQ       Z4, Z4, Z4
 	VPXORQ       Z5, Z5, Z5
 	VPXORQ       Z6, Z6, Z6
 	VPXORQ       Z7, Z7, Z7
 	MOVQ         $0x3ff0000000000000, BX
-	VMOVQ        BX, X0
-	VPBROADCASTQ X0, Z16
+	VMOVQ        BX, X14
+	VPBROADCASTQ X14, Z14
+	VPXORQ       Z8, Z8, Z8
+	VMOVDQU64    Z8, (SP)
+	VPXORQ       Z9, Z9, Z9
+	VMOVDQU64    Z9, 64(SP)
+	XORQ         BX, BX
+	MOVQ         $0x00000006, SI
 	CMPQ         CX, $0x00000040
 	JL           x2fold_done
 
@@ -2154,90 +2842,129 @@ x2fold_loop:
 	PREFETCHT1   128(DX)
 	PREFETCHT1   192(DX)
 	ADDQ         $0x00000100, DX
-	VADDPD       Z4, Z12, Z12
-	VADDPD       Z5, Z13, Z13
-	VADDPD       Z6, Z14, Z14
-	VADDPD       Z7, Z15, Z15
+	VADDPD       Z4, Z11, Z11
+	VADDPD       Z5, Z12, Z12
+	VADDPD       Z6, Z13, Z13
+	VADDPD       Z7, Z10, Z10
 	VCVTPS2PD    (AX), Z4
-	VADDPD       Z4, Z1, Z0
-	VFMSUB231PD  Z16, Z0, Z1
-	VFNMADD231PD Z16, Z1, Z4
+	VADDPD       Z4, Z1, Z8
+	VFMSUB231PD  Z14, Z8, Z1
+	VFNMADD231PD Z14, Z1, Z4
 	VCVTPS2PD    32(AX), Z5
-	VADDPD       Z5, Z2, Z8
-	VFMSUB231PD  Z16, Z8, Z2
-	VFNMADD231PD Z16, Z2, Z5
+	VADDPD       Z5, Z2, Z9
+	VFMSUB231PD  Z14, Z9, Z2
+	VFNMADD231PD Z14, Z2, Z5
 	VCVTPS2PD    64(AX), Z6
-	VADDPD       Z6, Z3, Z9
-	VFMSUB231PD  Z16, Z9, Z3
-	VFNMADD231PD Z16, Z3, Z6
+	VADDPD       Z6, Z3, Z15
+	VFMSUB231PD  Z14, Z15, Z3
+	VFNMADD231PD Z14, Z3, Z6
 	VCVTPS2PD    96(AX), Z7
-	VADDPD       Z7, Z10, Z11
-	VFMSUB231PD  Z16, Z11, Z10
-	VFNMADD231PD Z16, Z10, Z7
-	VADDPD       Z4, Z12, Z12
-	VADDPD       Z5, Z13, Z13
-	VADDPD       Z6, Z14, Z14
-	VADDPD       Z7, Z15, Z15
+	VADDPD       Z7, Z0, Z16
+	VFMSUB231PD  Z14, Z16, Z0
+	VFNMADD231PD Z14, Z0, Z7
+	VADDPD       Z4, Z11, Z11
+	VADDPD       Z5, Z12, Z12
+	VADDPD       Z6, Z13, Z13
+	VADDPD       Z7, Z10, Z10
 	VCVTPS2PD    128(AX), Z4
-	VADDPD       Z4, Z0, Z1
-	VFMSUB231PD  Z16, Z1, Z0
-	VFNMADD231PD Z16, Z0, Z4
+	VADDPD       Z4, Z8, Z1
+	VFMSUB231PD  Z14, Z1, Z8
+	VFNMADD231PD Z14, Z8, Z4
 	VCVTPS2PD    160(AX), Z5
-	VADDPD       Z5, Z8, Z2
-	VFMSUB231PD  Z16, Z2, Z8
-	VFNMADD231PD Z16, Z8, Z5
+	VADDPD       Z5, Z9, Z2
+	VFMSUB231PD  Z14, Z2, Z9
+	VFNMADD231PD Z14, Z9, Z5
 	VCVTPS2PD    192(AX), Z6
-	VADDPD       Z6, Z9, Z3
-	VFMSUB231PD  Z16, Z3, Z9
-	VFNMADD231PD Z16, Z9, Z6
+	VADDPD       Z6, Z15, Z3
+	VFMSUB231PD  Z14, Z3, Z15
+	VFNMADD231PD Z14, Z15, Z6
 	VCVTPS2PD    224(AX), Z7
-	VADDPD       Z7, Z11, Z10
-	VFMSUB231PD  Z16, Z10, Z11
-	VFNMADD231PD Z16, Z11, Z7
+	VADDPD       Z7, Z16, Z0
+	VFMSUB231PD  Z14, Z0, Z16
+	VFNMADD231PD Z14, Z16, Z7
 	ADDQ         $0x00000100, AX
-	SUBQ         $0x00000040, CX
-	CMPQ         CX, $0x00000040
-	JGE          x2fold_loop
+	DECQ         SI
+	JNZ          x2noflush
+	VPADDQ       (SP), Z1, Z1
+	VPADDQ       Z2, Z1, Z1
+	VPADDQ       Z3, Z1, Z1
+	VPADDQ       Z0, Z1, Z1
+	VMOVDQU64    Z1, (SP)
+	VBROADCASTSD mA+56(FP), Z1
+	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+56(FP), Z3
+	VBROADCASTSD mA+56(FP), Z0
+	VPADDQ       64(SP), Z11, Z8
+	VPADDQ       Z12, Z8, Z8
+	VPADDQ       Z13, Z8, Z8
+	VPADDQ       Z10, Z8, Z8
+	VMOVDQU64    Z8, 64(SP)
+	VBROADCASTSD mB+64(FP), Z11
+	VBROADCASTSD mB+64(FP), Z12
+	VBROADCASTSD mB+64(FP), Z13
+	VBROADCASTSD mB+64(FP), Z10
+	INCQ         BX
+	MOVQ         $0x00000006, SI
+
+x2noflush:
+	SUBQ $0x00000040, CX
+	CMPQ CX, $0x00000040
+	JGE  x2fold_loop
 
 x2fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VADDPD Z4, Z12, Z12
-	VADDPD Z5, Z13, Z13
-	VADDPD Z6, Z14, Z14
-	VADDPD Z7, Z15, Z15
+	VADDPD       Z4, Z11, Z11
+	VADDPD       Z5, Z12, Z12
+	VADDPD       Z6, Z13, Z13
+	VADDPD       Z7, Z10, Z10
+	VPADDQ       (SP), Z1, Z1
+	VPADDQ       Z2, Z1, Z1
+	VPADDQ       Z3, Z1, Z1
+	VPADDQ       Z0, Z1, Z1
+	VMOVDQU64    Z1, (SP)
+	VBROADCASTSD mA+56(FP), Z1
+	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+56(FP), Z3
+	VBROADCASTSD mA+56(FP), Z0
+	VPADDQ       64(SP), Z11, Z0
+	VPADDQ       Z12, Z0, Z0
+	VPADDQ       Z13, Z0, Z0
+	VPADDQ       Z10, Z0, Z0
+	VMOVDQU64    Z0, 64(SP)
+	VBROADCASTSD mB+64(FP), Z11
+	VBROADCASTSD mB+64(FP), Z12
+	VBROADCASTSD mB+64(FP), Z13
+	VBROADCASTSD mB+64(FP), Z10
+	INCQ         BX
 
-	// Each lane's change is exact and all of them together stay below 2^50 grid units:
-	// these sums are exact in any order.
-	VBROADCASTSD  mA+56(FP), Z0
-	VSUBPD        Z0, Z1, Z1
-	VSUBPD        Z0, Z2, Z2
-	VSUBPD        Z0, Z3, Z3
-	VSUBPD        Z0, Z10, Z10
-	VADDPD        Z3, Z1, Z1
-	VADDPD        Z10, Z2, Z2
-	VADDPD        Z2, Z1, Z1
-	VEXTRACTF64X4 $0x01, Z1, Y0
-	VADDPD        Y0, Y1, Y1
-	VEXTRACTF32X4 $0x01, Y1, X0
-	VADDPD        X0, X1, X1
-	VPERMILPD     $0x01, X1, X0
-	VADDSD        X0, X1, X1
-	VMOVSD        X1, a+80(FP)
-	VBROADCASTSD  mB+64(FP), Z0
-	VSUBPD        Z0, Z12, Z12
-	VSUBPD        Z0, Z13, Z13
-	VSUBPD        Z0, Z14, Z14
-	VSUBPD        Z0, Z15, Z15
-	VADDPD        Z14, Z12, Z12
-	VADDPD        Z15, Z13, Z13
-	VADDPD        Z13, Z12, Z12
-	VEXTRACTF64X4 $0x01, Z12, Y0
-	VADDPD        Y0, Y12, Y12
-	VEXTRACTF32X4 $0x01, Y12, X0
-	VADDPD        X0, X12, X12
-	VPERMILPD     $0x01, X12, X0
-	VADDSD        X0, X12, X12
-	VMOVSD        X12, b+88(FP)
+	// Each fold's sum of bits less its constant's bits once per lane and flush: its
+	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	VMOVDQU64     (SP), Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPADDQ        X1, X0, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	MOVQ          mA+56(FP), CX
+	IMULQ         BX, CX
+	SHLQ          $0x05, CX
+	SUBQ          CX, AX
+	MOVQ          AX, a+80(FP)
+	VMOVDQU64     64(SP), Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPADDQ        X1, X0, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	MOVQ          mB+64(FP), CX
+	IMULQ         BX, CX
+	SHLQ          $0x05, CX
+	SUBQ          CX, AX
+	MOVQ          AX, b+88(FP)
 	XORQ          AX, AX
 	MOVQ          AX, c+96(FP)
 	XORQ          AX, AX
@@ -2323,9 +3050,9 @@ range_done:
 	VZEROUPPER
 	RET
 
-// func reproFoldF64FMAAVX512(x []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
-// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, MMX+
-TEXT ·reproFoldF64FMAAVX512(SB), NOSPLIT, $0-112
+// func reproFoldF64FMAAVX512(x []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64)
+// Requires: AVX, AVX2, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·reproFoldF64FMAAVX512(SB), NOSPLIT, $192-112
 	MOVQ         plan+48(FP), AX
 	CMPQ         AX, $0x00000001
 	JE           x3
@@ -2339,16 +3066,16 @@ TEXT ·reproFoldF64FMAAVX512(SB), NOSPLIT, $0-112
 	VMOVAPD      Z0, Z2
 	VMOVAPD      Z0, Z3
 	VMOVAPD      Z0, Z0
-	VBROADCASTSD mB+64(FP), Z13
-	VMOVAPD      Z13, Z14
-	VMOVAPD      Z13, Z15
-	VMOVAPD      Z13, Z16
-	VMOVAPD      Z13, Z13
-	VBROADCASTSD mC+72(FP), Z17
-	VMOVAPD      Z17, Z18
-	VMOVAPD      Z17, Z19
-	VMOVAPD      Z17, Z20
-	VMOVAPD      Z17, Z17
+	VBROADCASTSD mB+64(FP), Z16
+	VMOVAPD      Z16, Z17
+	VMOVAPD      Z16, Z18
+	VMOVAPD      Z16, Z19
+	VMOVAPD      Z16, Z16
+	VBROADCASTSD mC+72(FP), Z20
+	VMOVAPD      Z20, Z21
+	VMOVAPD      Z20, Z22
+	VMOVAPD      Z20, Z23
+	VMOVAPD      Z20, Z20
 	VPXORQ       Z4, Z4, Z4
 	VPXORQ       Z5, Z5, Z5
 	VPXORQ       Z6, Z6, Z6
@@ -2359,8 +3086,16 @@ TEXT ·reproFoldF64FMAAVX512(SB), NOSPLIT, $0-112
 	VPXORQ       Z11, Z11, Z11
 	VPXORQ       Z12, Z12, Z12
 	MOVQ         $0x3ff0000000000000, BX
-	VMOVQ        BX, X21
-	VPBROADCASTQ X21, Z21
+	VMOVQ        BX, X24
+	VPBROADCASTQ X24, Z24
+	VPXORQ       Z13, Z13, Z13
+	VMOVDQU64    Z13, (SP)
+	VPXORQ       Z14, Z14, Z14
+	VMOVDQU64    Z14, 64(SP)
+	VPXORQ       Z15, Z15, Z15
+	VMOVDQU64    Z15, 128(SP)
+	XORQ         BX, BX
+	MOVQ         $0x00000006, SI
 	CMPQ         CX, $0x00000040
 	JL           c3fold_done
 
@@ -2374,241 +3109,296 @@ c3fold_loop:
 	PREFETCHT1   384(DX)
 	PREFETCHT1   448(DX)
 	ADDQ         $0x00000200, DX
-	VMOVAPD      Z18, Z22
-	VFMADD231PD  Z21, Z8, Z18
-	VSUBPD       Z22, Z18, Z22
-	VSUBPD       Z22, Z8, Z8
+	VMOVAPD      Z21, Z13
+	VFMADD231PD  Z24, Z8, Z21
+	VSUBPD       Z13, Z21, Z13
+	VSUBPD       Z13, Z8, Z8
 	VORPD        Z8, Z12, Z12
-	VMOVAPD      Z19, Z8
-	VFMADD231PD  Z21, Z9, Z19
-	VSUBPD       Z8, Z19, Z8
+	VMOVAPD      Z22, Z8
+	VFMADD231PD  Z24, Z9, Z22
+	VSUBPD       Z8, Z22, Z8
 	VSUBPD       Z8, Z9, Z9
 	VORPD        Z9, Z12, Z12
-	VMOVAPD      Z20, Z8
-	VFMADD231PD  Z21, Z10, Z20
-	VSUBPD       Z8, Z20, Z8
+	VMOVAPD      Z23, Z8
+	VFMADD231PD  Z24, Z10, Z23
+	VSUBPD       Z8, Z23, Z8
 	VSUBPD       Z8, Z10, Z10
 	VORPD        Z10, Z12, Z12
-	VMOVAPD      Z17, Z8
-	VFMADD231PD  Z21, Z11, Z17
-	VSUBPD       Z8, Z17, Z8
+	VMOVAPD      Z20, Z8
+	VFMADD231PD  Z24, Z11, Z20
+	VSUBPD       Z8, Z20, Z8
 	VSUBPD       Z8, Z11, Z11
 	VORPD        Z11, Z12, Z12
-	VMOVAPD      Z14, Z8
-	VFMADD231PD  Z21, Z4, Z14
-	VSUBPD       Z8, Z14, Z8
-	VFNMADD231PD Z21, Z8, Z4
+	VMOVAPD      Z17, Z8
+	VFMADD231PD  Z24, Z4, Z17
+	VSUBPD       Z8, Z17, Z8
+	VFNMADD231PD Z24, Z8, Z4
 	VMOVAPD      Z4, Z8
-	VMOVAPD      Z15, Z4
-	VFMADD231PD  Z21, Z5, Z15
-	VSUBPD       Z4, Z15, Z4
-	VFNMADD231PD Z21, Z4, Z5
+	VMOVAPD      Z18, Z4
+	VFMADD231PD  Z24, Z5, Z18
+	VSUBPD       Z4, Z18, Z4
+	VFNMADD231PD Z24, Z4, Z5
 	VMOVAPD      Z5, Z9
-	VMOVAPD      Z16, Z4
-	VFMADD231PD  Z21, Z6, Z16
-	VSUBPD       Z4, Z16, Z4
-	VFNMADD231PD Z21, Z4, Z6
+	VMOVAPD      Z19, Z4
+	VFMADD231PD  Z24, Z6, Z19
+	VSUBPD       Z4, Z19, Z4
+	VFNMADD231PD Z24, Z4, Z6
 	VMOVAPD      Z6, Z10
-	VMOVAPD      Z13, Z4
-	VFMADD231PD  Z21, Z7, Z13
-	VSUBPD       Z4, Z13, Z4
-	VFNMADD231PD Z21, Z4, Z7
+	VMOVAPD      Z16, Z4
+	VFMADD231PD  Z24, Z7, Z16
+	VSUBPD       Z4, Z16, Z4
+	VFNMADD231PD Z24, Z4, Z7
 	VMOVAPD      Z7, Z11
 	VMOVUPD      (AX), Z4
 	VMOVAPD      Z1, Z5
-	VFMADD231PD  Z21, Z4, Z1
+	VFMADD231PD  Z24, Z4, Z1
 	VSUBPD       Z5, Z1, Z5
-	VFNMADD231PD Z21, Z5, Z4
+	VFNMADD231PD Z24, Z5, Z4
 	VMOVUPD      64(AX), Z5
 	VMOVAPD      Z2, Z6
-	VFMADD231PD  Z21, Z5, Z2
+	VFMADD231PD  Z24, Z5, Z2
 	VSUBPD       Z6, Z2, Z6
-	VFNMADD231PD Z21, Z6, Z5
+	VFNMADD231PD Z24, Z6, Z5
 	VMOVUPD      128(AX), Z6
 	VMOVAPD      Z3, Z7
-	VFMADD231PD  Z21, Z6, Z3
+	VFMADD231PD  Z24, Z6, Z3
 	VSUBPD       Z7, Z3, Z7
-	VFNMADD231PD Z21, Z7, Z6
+	VFNMADD231PD Z24, Z7, Z6
 	VMOVUPD      192(AX), Z7
-	VMOVAPD      Z0, Z22
-	VFMADD231PD  Z21, Z7, Z0
-	VSUBPD       Z22, Z0, Z22
-	VFNMADD231PD Z21, Z22, Z7
-	VMOVAPD      Z18, Z22
-	VFMADD231PD  Z21, Z8, Z18
-	VSUBPD       Z22, Z18, Z22
-	VSUBPD       Z22, Z8, Z8
+	VMOVAPD      Z0, Z13
+	VFMADD231PD  Z24, Z7, Z0
+	VSUBPD       Z13, Z0, Z13
+	VFNMADD231PD Z24, Z13, Z7
+	VMOVAPD      Z21, Z13
+	VFMADD231PD  Z24, Z8, Z21
+	VSUBPD       Z13, Z21, Z13
+	VSUBPD       Z13, Z8, Z8
 	VORPD        Z8, Z12, Z12
-	VMOVAPD      Z19, Z8
-	VFMADD231PD  Z21, Z9, Z19
-	VSUBPD       Z8, Z19, Z8
+	VMOVAPD      Z22, Z8
+	VFMADD231PD  Z24, Z9, Z22
+	VSUBPD       Z8, Z22, Z8
 	VSUBPD       Z8, Z9, Z9
 	VORPD        Z9, Z12, Z12
-	VMOVAPD      Z20, Z8
-	VFMADD231PD  Z21, Z10, Z20
-	VSUBPD       Z8, Z20, Z8
+	VMOVAPD      Z23, Z8
+	VFMADD231PD  Z24, Z10, Z23
+	VSUBPD       Z8, Z23, Z8
 	VSUBPD       Z8, Z10, Z10
 	VORPD        Z10, Z12, Z12
-	VMOVAPD      Z17, Z8
-	VFMADD231PD  Z21, Z11, Z17
-	VSUBPD       Z8, Z17, Z8
+	VMOVAPD      Z20, Z8
+	VFMADD231PD  Z24, Z11, Z20
+	VSUBPD       Z8, Z20, Z8
 	VSUBPD       Z8, Z11, Z11
 	VORPD        Z11, Z12, Z12
-	VMOVAPD      Z14, Z8
-	VFMADD231PD  Z21, Z4, Z14
-	VSUBPD       Z8, Z14, Z8
-	VFNMADD231PD Z21, Z8, Z4
+	VMOVAPD      Z17, Z8
+	VFMADD231PD  Z24, Z4, Z17
+	VSUBPD       Z8, Z17, Z8
+	VFNMADD231PD Z24, Z8, Z4
 	VMOVAPD      Z4, Z8
-	VMOVAPD      Z15, Z4
-	VFMADD231PD  Z21, Z5, Z15
-	VSUBPD       Z4, Z15, Z4
-	VFNMADD231PD Z21, Z4, Z5
+	VMOVAPD      Z18, Z4
+	VFMADD231PD  Z24, Z5, Z18
+	VSUBPD       Z4, Z18, Z4
+	VFNMADD231PD Z24, Z4, Z5
 	VMOVAPD      Z5, Z9
-	VMOVAPD      Z16, Z4
-	VFMADD231PD  Z21, Z6, Z16
-	VSUBPD       Z4, Z16, Z4
-	VFNMADD231PD Z21, Z4, Z6
+	VMOVAPD      Z19, Z4
+	VFMADD231PD  Z24, Z6, Z19
+	VSUBPD       Z4, Z19, Z4
+	VFNMADD231PD Z24, Z4, Z6
 	VMOVAPD      Z6, Z10
-	VMOVAPD      Z13, Z4
-	VFMADD231PD  Z21, Z7, Z13
-	VSUBPD       Z4, Z13, Z4
-	VFNMADD231PD Z21, Z4, Z7
+	VMOVAPD      Z16, Z4
+	VFMADD231PD  Z24, Z7, Z16
+	VSUBPD       Z4, Z16, Z4
+	VFNMADD231PD Z24, Z4, Z7
 	VMOVAPD      Z7, Z11
 	VMOVUPD      256(AX), Z4
 	VMOVAPD      Z1, Z5
-	VFMADD231PD  Z21, Z4, Z1
+	VFMADD231PD  Z24, Z4, Z1
 	VSUBPD       Z5, Z1, Z5
-	VFNMADD231PD Z21, Z5, Z4
+	VFNMADD231PD Z24, Z5, Z4
 	VMOVUPD      320(AX), Z5
 	VMOVAPD      Z2, Z6
-	VFMADD231PD  Z21, Z5, Z2
+	VFMADD231PD  Z24, Z5, Z2
 	VSUBPD       Z6, Z2, Z6
-	VFNMADD231PD Z21, Z6, Z5
+	VFNMADD231PD Z24, Z6, Z5
 	VMOVUPD      384(AX), Z6
 	VMOVAPD      Z3, Z7
-	VFMADD231PD  Z21, Z6, Z3
+	VFMADD231PD  Z24, Z6, Z3
 	VSUBPD       Z7, Z3, Z7
-	VFNMADD231PD Z21, Z7, Z6
+	VFNMADD231PD Z24, Z7, Z6
 	VMOVUPD      448(AX), Z7
-	VMOVAPD      Z0, Z22
-	VFMADD231PD  Z21, Z7, Z0
-	VSUBPD       Z22, Z0, Z22
-	VFNMADD231PD Z21, Z22, Z7
+	VMOVAPD      Z0, Z13
+	VFMADD231PD  Z24, Z7, Z0
+	VSUBPD       Z13, Z0, Z13
+	VFNMADD231PD Z24, Z13, Z7
 	ADDQ         $0x00000200, AX
-	SUBQ         $0x00000040, CX
-	CMPQ         CX, $0x00000040
-	JGE          c3fold_loop
+	DECQ         SI
+	JNZ          c3noflush
+	VPADDQ       (SP), Z1, Z1
+	VPADDQ       Z2, Z1, Z1
+	VPADDQ       Z3, Z1, Z1
+	VPADDQ       Z0, Z1, Z1
+	VMOVDQU64    Z1, (SP)
+	VBROADCASTSD mA+56(FP), Z1
+	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+56(FP), Z3
+	VBROADCASTSD mA+56(FP), Z0
+	VPADDQ       64(SP), Z17, Z13
+	VPADDQ       Z18, Z13, Z13
+	VPADDQ       Z19, Z13, Z13
+	VPADDQ       Z16, Z13, Z13
+	VMOVDQU64    Z13, 64(SP)
+	VBROADCASTSD mB+64(FP), Z17
+	VBROADCASTSD mB+64(FP), Z18
+	VBROADCASTSD mB+64(FP), Z19
+	VBROADCASTSD mB+64(FP), Z16
+	VPADDQ       128(SP), Z21, Z13
+	VPADDQ       Z22, Z13, Z13
+	VPADDQ       Z23, Z13, Z13
+	VPADDQ       Z20, Z13, Z13
+	VMOVDQU64    Z13, 128(SP)
+	VBROADCASTSD mC+72(FP), Z21
+	VBROADCASTSD mC+72(FP), Z22
+	VBROADCASTSD mC+72(FP), Z23
+	VBROADCASTSD mC+72(FP), Z20
+	INCQ         BX
+	MOVQ         $0x00000006, SI
+
+c3noflush:
+	SUBQ $0x00000040, CX
+	CMPQ CX, $0x00000040
+	JGE  c3fold_loop
 
 c3fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VMOVAPD      Z18, Z22
-	VFMADD231PD  Z21, Z8, Z18
-	VSUBPD       Z22, Z18, Z22
-	VSUBPD       Z22, Z8, Z8
+	VMOVAPD      Z21, Z13
+	VFMADD231PD  Z24, Z8, Z21
+	VSUBPD       Z13, Z21, Z13
+	VSUBPD       Z13, Z8, Z8
 	VORPD        Z8, Z12, Z12
-	VMOVAPD      Z19, Z8
-	VFMADD231PD  Z21, Z9, Z19
-	VSUBPD       Z8, Z19, Z8
+	VMOVAPD      Z22, Z8
+	VFMADD231PD  Z24, Z9, Z22
+	VSUBPD       Z8, Z22, Z8
 	VSUBPD       Z8, Z9, Z9
 	VORPD        Z9, Z12, Z12
-	VMOVAPD      Z20, Z8
-	VFMADD231PD  Z21, Z10, Z20
-	VSUBPD       Z8, Z20, Z8
+	VMOVAPD      Z23, Z8
+	VFMADD231PD  Z24, Z10, Z23
+	VSUBPD       Z8, Z23, Z8
 	VSUBPD       Z8, Z10, Z10
 	VORPD        Z10, Z12, Z12
-	VMOVAPD      Z17, Z8
-	VFMADD231PD  Z21, Z11, Z17
-	VSUBPD       Z8, Z17, Z8
+	VMOVAPD      Z20, Z8
+	VFMADD231PD  Z24, Z11, Z20
+	VSUBPD       Z8, Z20, Z8
 	VSUBPD       Z8, Z11, Z11
 	VORPD        Z11, Z12, Z12
-	VMOVAPD      Z14, Z8
-	VFMADD231PD  Z21, Z4, Z14
-	VSUBPD       Z8, Z14, Z8
-	VFNMADD231PD Z21, Z8, Z4
+	VMOVAPD      Z17, Z8
+	VFMADD231PD  Z24, Z4, Z17
+	VSUBPD       Z8, Z17, Z8
+	VFNMADD231PD Z24, Z8, Z4
 	VMOVAPD      Z4, Z8
-	VMOVAPD      Z15, Z4
-	VFMADD231PD  Z21, Z5, Z15
-	VSUBPD       Z4, Z15, Z4
-	VFNMADD231PD Z21, Z4, Z5
-	VMOVAPD      Z5, Z9
-	VMOVAPD      Z16, Z4
-	VFMADD231PD  Z21, Z6, Z16
-	VSUBPD       Z4, Z16, Z4
-	VFNMADD231PD Z21, Z4, Z6
-	VMOVAPD      Z6, Z10
-	VMOVAPD      Z13, Z4
-	VFMADD231PD  Z21, Z7, Z13
-	VSUBPD       Z4, Z13, Z4
-	VFNMADD231PD Z21, Z4, Z7
-	VMOVAPD      Z7, Z11
 	VMOVAPD      Z18, Z4
-	VFMADD231PD  Z21, Z8, Z18
+	VFMADD231PD  Z24, Z5, Z18
 	VSUBPD       Z4, Z18, Z4
+	VFNMADD231PD Z24, Z4, Z5
+	VMOVAPD      Z5, Z9
+	VMOVAPD      Z19, Z4
+	VFMADD231PD  Z24, Z6, Z19
+	VSUBPD       Z4, Z19, Z4
+	VFNMADD231PD Z24, Z4, Z6
+	VMOVAPD      Z6, Z10
+	VMOVAPD      Z16, Z4
+	VFMADD231PD  Z24, Z7, Z16
+	VSUBPD       Z4, Z16, Z4
+	VFNMADD231PD Z24, Z4, Z7
+	VMOVAPD      Z7, Z11
+	VMOVAPD      Z21, Z4
+	VFMADD231PD  Z24, Z8, Z21
+	VSUBPD       Z4, Z21, Z4
 	VSUBPD       Z4, Z8, Z8
 	VORPD        Z8, Z12, Z12
-	VMOVAPD      Z19, Z4
-	VFMADD231PD  Z21, Z9, Z19
-	VSUBPD       Z4, Z19, Z4
+	VMOVAPD      Z22, Z4
+	VFMADD231PD  Z24, Z9, Z22
+	VSUBPD       Z4, Z22, Z4
 	VSUBPD       Z4, Z9, Z9
 	VORPD        Z9, Z12, Z12
-	VMOVAPD      Z20, Z4
-	VFMADD231PD  Z21, Z10, Z20
-	VSUBPD       Z4, Z20, Z4
+	VMOVAPD      Z23, Z4
+	VFMADD231PD  Z24, Z10, Z23
+	VSUBPD       Z4, Z23, Z4
 	VSUBPD       Z4, Z10, Z10
 	VORPD        Z10, Z12, Z12
-	VMOVAPD      Z17, Z4
-	VFMADD231PD  Z21, Z11, Z17
-	VSUBPD       Z4, Z17, Z4
+	VMOVAPD      Z20, Z4
+	VFMADD231PD  Z24, Z11, Z20
+	VSUBPD       Z4, Z20, Z4
 	VSUBPD       Z4, Z11, Z11
 	VORPD        Z11, Z12, Z12
+	VPADDQ       (SP), Z1, Z1
+	VPADDQ       Z2, Z1, Z1
+	VPADDQ       Z3, Z1, Z1
+	VPADDQ       Z0, Z1, Z1
+	VMOVDQU64    Z1, (SP)
+	VBROADCASTSD mA+56(FP), Z1
+	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+56(FP), Z3
+	VBROADCASTSD mA+56(FP), Z0
+	VPADDQ       64(SP), Z17, Z0
+	VPADDQ       Z18, Z0, Z0
+	VPADDQ       Z19, Z0, Z0
+	VPADDQ       Z16, Z0, Z0
+	VMOVDQU64    Z0, 64(SP)
+	VBROADCASTSD mB+64(FP), Z17
+	VBROADCASTSD mB+64(FP), Z18
+	VBROADCASTSD mB+64(FP), Z19
+	VBROADCASTSD mB+64(FP), Z16
+	VPADDQ       128(SP), Z21, Z0
+	VPADDQ       Z22, Z0, Z0
+	VPADDQ       Z23, Z0, Z0
+	VPADDQ       Z20, Z0, Z0
+	VMOVDQU64    Z0, 128(SP)
+	VBROADCASTSD mC+72(FP), Z21
+	VBROADCASTSD mC+72(FP), Z22
+	VBROADCASTSD mC+72(FP), Z23
+	VBROADCASTSD mC+72(FP), Z20
+	INCQ         BX
 
-	// Each lane's change is exact and all of them together stay below 2^50 grid units:
-	// these sums are exact in any order.
-	VBROADCASTSD  mA+56(FP), Z4
-	VSUBPD        Z4, Z1, Z1
-	VSUBPD        Z4, Z2, Z2
-	VSUBPD        Z4, Z3, Z3
-	VSUBPD        Z4, Z0, Z0
-	VADDPD        Z3, Z1, Z1
-	VADDPD        Z0, Z2, Z2
-	VADDPD        Z2, Z1, Z1
-	VEXTRACTF64X4 $0x01, Z1, Y0
-	VADDPD        Y0, Y1, Y1
-	VEXTRACTF32X4 $0x01, Y1, X0
-	VADDPD        X0, X1, X1
-	VPERMILPD     $0x01, X1, X0
-	VADDSD        X0, X1, X1
-	VMOVSD        X1, a+80(FP)
-	VBROADCASTSD  mB+64(FP), Z0
-	VSUBPD        Z0, Z14, Z14
-	VSUBPD        Z0, Z15, Z15
-	VSUBPD        Z0, Z16, Z16
-	VSUBPD        Z0, Z13, Z13
-	VADDPD        Z16, Z14, Z14
-	VADDPD        Z13, Z15, Z15
-	VADDPD        Z15, Z14, Z14
-	VEXTRACTF64X4 $0x01, Z14, Y0
-	VADDPD        Y0, Y14, Y14
-	VEXTRACTF32X4 $0x01, Y14, X0
-	VADDPD        X0, X14, X14
-	VPERMILPD     $0x01, X14, X0
-	VADDSD        X0, X14, X14
-	VMOVSD        X14, b+88(FP)
-	VBROADCASTSD  mC+72(FP), Z0
-	VSUBPD        Z0, Z18, Z18
-	VSUBPD        Z0, Z19, Z19
-	VSUBPD        Z0, Z20, Z20
-	VSUBPD        Z0, Z17, Z17
-	VADDPD        Z20, Z18, Z18
-	VADDPD        Z17, Z19, Z19
-	VADDPD        Z19, Z18, Z18
-	VEXTRACTF64X4 $0x01, Z18, Y0
-	VADDPD        Y0, Y18, Y18
-	VEXTRACTF32X4 $0x01, Y18, X0
-	VADDPD        X0, X18, X18
-	VPERMILPD     $0x01, X18, X0
-	VADDSD        X0, X18, X18
-	VMOVSD        X18, c+96(FP)
+	// Each fold's sum of bits less its constant's bits once per lane and flush: its
+	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	VMOVDQU64     (SP), Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPADDQ        X1, X0, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	MOVQ          mA+56(FP), CX
+	IMULQ         BX, CX
+	SHLQ          $0x05, CX
+	SUBQ          CX, AX
+	MOVQ          AX, a+80(FP)
+	VMOVDQU64     64(SP), Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPADDQ        X1, X0, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	MOVQ          mB+64(FP), CX
+	IMULQ         BX, CX
+	SHLQ          $0x05, CX
+	SUBQ          CX, AX
+	MOVQ          AX, b+88(FP)
+	VMOVDQU64     128(SP), Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPADDQ        X1, X0, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	MOVQ          mC+72(FP), CX
+	IMULQ         BX, CX
+	SHLQ          $0x05, CX
+	SUBQ          CX, AX
+	MOVQ          AX, c+96(FP)
 	VEXTRACTF64X4 $0x01, Z12, Y0
 	VPORQ         Y0, Y12, Y12
 	VEXTRACTF32X4 $0x01, Y12, X0
@@ -2630,17 +3420,17 @@ x3:
 	VMOVAPD      Z0, Z1
 	VMOVAPD      Z0, Z2
 	VMOVAPD      Z0, Z3
-	VMOVAPD      Z0, Z14
-	VBROADCASTSD mB+64(FP), Z0
-	VMOVAPD      Z0, Z16
-	VMOVAPD      Z0, Z18
-	VMOVAPD      Z0, Z20
-	VMOVAPD      Z0, Z22
-	VBROADCASTSD mC+72(FP), Z0
-	VMOVAPD      Z0, Z24
-	VMOVAPD      Z0, Z25
-	VMOVAPD      Z0, Z26
-	VMOVAPD      Z0, Z27
+	VMOVAPD      Z0, Z0
+	VBROADCASTSD mB+64(FP), Z15
+	VMOVAPD      Z15, Z16
+	VMOVAPD      Z15, Z17
+	VMOVAPD      Z15, Z18
+	VMOVAPD      Z15, Z15
+	VBROADCASTSD mC+72(FP), Z19
+	VMOVAPD      Z19, Z20
+	VMOVAPD      Z19, Z21
+	VMOVAPD      Z19, Z22
+	VMOVAPD      Z19, Z19
 	VPXORQ       Z4, Z4, Z4
 	VPXORQ       Z5, Z5, Z5
 	VPXORQ       Z6, Z6, Z6
@@ -2650,8 +3440,16 @@ x3:
 	VPXORQ       Z10, Z10, Z10
 	VPXORQ       Z11, Z11, Z11
 	MOVQ         $0x3ff0000000000000, BX
-	VMOVQ        BX, X0
-	VPBROADCASTQ X0, Z28
+	VMOVQ        BX, X23
+	VPBROADCASTQ X23, Z23
+	VPXORQ       Z12, Z12, Z12
+	VMOVDQU64    Z12, (SP)
+	VPXORQ       Z13, Z13, Z13
+	VMOVDQU64    Z13, 64(SP)
+	VPXORQ       Z14, Z14, Z14
+	VMOVDQU64    Z14, 128(SP)
+	XORQ         BX, BX
+	MOVQ         $0x00000006, SI
 	CMPQ         CX, $0x00000040
 	JL           x3fold_done
 
@@ -2665,145 +3463,200 @@ x3fold_loop:
 	PREFETCHT1   384(DX)
 	PREFETCHT1   448(DX)
 	ADDQ         $0x00000200, DX
-	VADDPD       Z8, Z24, Z24
-	VADDPD       Z9, Z25, Z25
-	VADDPD       Z10, Z26, Z26
-	VADDPD       Z11, Z27, Z27
-	VADDPD       Z4, Z16, Z17
-	VFMSUB231PD  Z28, Z17, Z16
-	VFNMADD231PD Z28, Z16, Z4
-	VADDPD       Z5, Z18, Z19
-	VFMSUB231PD  Z28, Z19, Z18
-	VFNMADD231PD Z28, Z18, Z5
-	VADDPD       Z6, Z20, Z21
-	VFMSUB231PD  Z28, Z21, Z20
-	VFNMADD231PD Z28, Z20, Z6
-	VADDPD       Z7, Z22, Z23
-	VFMSUB231PD  Z28, Z23, Z22
-	VFNMADD231PD Z28, Z22, Z7
+	VADDPD       Z8, Z20, Z20
+	VADDPD       Z9, Z21, Z21
+	VADDPD       Z10, Z22, Z22
+	VADDPD       Z11, Z19, Z19
+	VADDPD       Z4, Z16, Z25
+	VFMSUB231PD  Z23, Z25, Z16
+	VFNMADD231PD Z23, Z16, Z4
+	VADDPD       Z5, Z17, Z26
+	VFMSUB231PD  Z23, Z26, Z17
+	VFNMADD231PD Z23, Z17, Z5
+	VADDPD       Z6, Z18, Z27
+	VFMSUB231PD  Z23, Z27, Z18
+	VFNMADD231PD Z23, Z18, Z6
+	VADDPD       Z7, Z15, Z28
+	VFMSUB231PD  Z23, Z28, Z15
+	VFNMADD231PD Z23, Z15, Z7
 	VMOVUPD      (AX), Z8
-	VADDPD       Z8, Z1, Z0
-	VFMSUB231PD  Z28, Z0, Z1
-	VFNMADD231PD Z28, Z1, Z8
+	VADDPD       Z8, Z1, Z12
+	VFMSUB231PD  Z23, Z12, Z1
+	VFNMADD231PD Z23, Z1, Z8
 	VMOVUPD      64(AX), Z9
-	VADDPD       Z9, Z2, Z12
-	VFMSUB231PD  Z28, Z12, Z2
-	VFNMADD231PD Z28, Z2, Z9
+	VADDPD       Z9, Z2, Z13
+	VFMSUB231PD  Z23, Z13, Z2
+	VFNMADD231PD Z23, Z2, Z9
 	VMOVUPD      128(AX), Z10
-	VADDPD       Z10, Z3, Z13
-	VFMSUB231PD  Z28, Z13, Z3
-	VFNMADD231PD Z28, Z3, Z10
+	VADDPD       Z10, Z3, Z14
+	VFMSUB231PD  Z23, Z14, Z3
+	VFNMADD231PD Z23, Z3, Z10
 	VMOVUPD      192(AX), Z11
-	VADDPD       Z11, Z14, Z15
-	VFMSUB231PD  Z28, Z15, Z14
-	VFNMADD231PD Z28, Z14, Z11
-	VADDPD       Z4, Z24, Z24
-	VADDPD       Z5, Z25, Z25
-	VADDPD       Z6, Z26, Z26
-	VADDPD       Z7, Z27, Z27
-	VADDPD       Z8, Z17, Z16
-	VFMSUB231PD  Z28, Z16, Z17
-	VFNMADD231PD Z28, Z17, Z8
-	VADDPD       Z9, Z19, Z18
-	VFMSUB231PD  Z28, Z18, Z19
-	VFNMADD231PD Z28, Z19, Z9
-	VADDPD       Z10, Z21, Z20
-	VFMSUB231PD  Z28, Z20, Z21
-	VFNMADD231PD Z28, Z21, Z10
-	VADDPD       Z11, Z23, Z22
-	VFMSUB231PD  Z28, Z22, Z23
-	VFNMADD231PD Z28, Z23, Z11
+	VADDPD       Z11, Z0, Z24
+	VFMSUB231PD  Z23, Z24, Z0
+	VFNMADD231PD Z23, Z0, Z11
+	VADDPD       Z4, Z20, Z20
+	VADDPD       Z5, Z21, Z21
+	VADDPD       Z6, Z22, Z22
+	VADDPD       Z7, Z19, Z19
+	VADDPD       Z8, Z25, Z16
+	VFMSUB231PD  Z23, Z16, Z25
+	VFNMADD231PD Z23, Z25, Z8
+	VADDPD       Z9, Z26, Z17
+	VFMSUB231PD  Z23, Z17, Z26
+	VFNMADD231PD Z23, Z26, Z9
+	VADDPD       Z10, Z27, Z18
+	VFMSUB231PD  Z23, Z18, Z27
+	VFNMADD231PD Z23, Z27, Z10
+	VADDPD       Z11, Z28, Z15
+	VFMSUB231PD  Z23, Z15, Z28
+	VFNMADD231PD Z23, Z28, Z11
 	VMOVUPD      256(AX), Z4
-	VADDPD       Z4, Z0, Z1
-	VFMSUB231PD  Z28, Z1, Z0
-	VFNMADD231PD Z28, Z0, Z4
+	VADDPD       Z4, Z12, Z1
+	VFMSUB231PD  Z23, Z1, Z12
+	VFNMADD231PD Z23, Z12, Z4
 	VMOVUPD      320(AX), Z5
-	VADDPD       Z5, Z12, Z2
-	VFMSUB231PD  Z28, Z2, Z12
-	VFNMADD231PD Z28, Z12, Z5
+	VADDPD       Z5, Z13, Z2
+	VFMSUB231PD  Z23, Z2, Z13
+	VFNMADD231PD Z23, Z13, Z5
 	VMOVUPD      384(AX), Z6
-	VADDPD       Z6, Z13, Z3
-	VFMSUB231PD  Z28, Z3, Z13
-	VFNMADD231PD Z28, Z13, Z6
+	VADDPD       Z6, Z14, Z3
+	VFMSUB231PD  Z23, Z3, Z14
+	VFNMADD231PD Z23, Z14, Z6
 	VMOVUPD      448(AX), Z7
-	VADDPD       Z7, Z15, Z14
-	VFMSUB231PD  Z28, Z14, Z15
-	VFNMADD231PD Z28, Z15, Z7
+	VADDPD       Z7, Z24, Z0
+	VFMSUB231PD  Z23, Z0, Z24
+	VFNMADD231PD Z23, Z24, Z7
 	ADDQ         $0x00000200, AX
-	SUBQ         $0x00000040, CX
-	CMPQ         CX, $0x00000040
-	JGE          x3fold_loop
+	DECQ         SI
+	JNZ          x3noflush
+	VPADDQ       (SP), Z1, Z1
+	VPADDQ       Z2, Z1, Z1
+	VPADDQ       Z3, Z1, Z1
+	VPADDQ       Z0, Z1, Z1
+	VMOVDQU64    Z1, (SP)
+	VBROADCASTSD mA+56(FP), Z1
+	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+56(FP), Z3
+	VBROADCASTSD mA+56(FP), Z0
+	VPADDQ       64(SP), Z16, Z12
+	VPADDQ       Z17, Z12, Z12
+	VPADDQ       Z18, Z12, Z12
+	VPADDQ       Z15, Z12, Z12
+	VMOVDQU64    Z12, 64(SP)
+	VBROADCASTSD mB+64(FP), Z16
+	VBROADCASTSD mB+64(FP), Z17
+	VBROADCASTSD mB+64(FP), Z18
+	VBROADCASTSD mB+64(FP), Z15
+	VPADDQ       128(SP), Z20, Z12
+	VPADDQ       Z21, Z12, Z12
+	VPADDQ       Z22, Z12, Z12
+	VPADDQ       Z19, Z12, Z12
+	VMOVDQU64    Z12, 128(SP)
+	VBROADCASTSD mC+72(FP), Z20
+	VBROADCASTSD mC+72(FP), Z21
+	VBROADCASTSD mC+72(FP), Z22
+	VBROADCASTSD mC+72(FP), Z19
+	INCQ         BX
+	MOVQ         $0x00000006, SI
+
+x3noflush:
+	SUBQ $0x00000040, CX
+	CMPQ CX, $0x00000040
+	JGE  x3fold_loop
 
 x3fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VADDPD       Z8, Z24, Z24
-	VADDPD       Z9, Z25, Z25
-	VADDPD       Z10, Z26, Z26
-	VADDPD       Z11, Z27, Z27
-	VADDPD       Z4, Z16, Z17
-	VFMSUB231PD  Z28, Z17, Z16
-	VFNMADD231PD Z28, Z16, Z4
-	VADDPD       Z5, Z18, Z19
-	VFMSUB231PD  Z28, Z19, Z18
-	VFNMADD231PD Z28, Z18, Z5
-	VADDPD       Z6, Z20, Z21
-	VFMSUB231PD  Z28, Z21, Z20
-	VFNMADD231PD Z28, Z20, Z6
-	VADDPD       Z7, Z22, Z23
-	VFMSUB231PD  Z28, Z23, Z22
-	VFNMADD231PD Z28, Z22, Z7
-	VADDPD       Z4, Z24, Z24
-	VADDPD       Z5, Z25, Z25
-	VADDPD       Z6, Z26, Z26
-	VADDPD       Z7, Z27, Z27
+	VADDPD       Z8, Z20, Z20
+	VADDPD       Z9, Z21, Z21
+	VADDPD       Z10, Z22, Z22
+	VADDPD       Z11, Z19, Z19
+	VADDPD       Z4, Z16, Z25
+	VFMSUB231PD  Z23, Z25, Z16
+	VFNMADD231PD Z23, Z16, Z4
+	VADDPD       Z5, Z17, Z26
+	VFMSUB231PD  Z23, Z26, Z17
+	VFNMADD231PD Z23, Z17, Z5
+	VADDPD       Z6, Z18, Z27
+	VFMSUB231PD  Z23, Z27, Z18
+	VFNMADD231PD Z23, Z18, Z6
+	VADDPD       Z7, Z15, Z28
+	VFMSUB231PD  Z23, Z28, Z15
+	VFNMADD231PD Z23, Z15, Z7
+	VADDPD       Z4, Z20, Z20
+	VADDPD       Z5, Z21, Z21
+	VADDPD       Z6, Z22, Z22
+	VADDPD       Z7, Z19, Z19
+	VPADDQ       (SP), Z1, Z1
+	VPADDQ       Z2, Z1, Z1
+	VPADDQ       Z3, Z1, Z1
+	VPADDQ       Z0, Z1, Z1
+	VMOVDQU64    Z1, (SP)
+	VBROADCASTSD mA+56(FP), Z1
+	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+56(FP), Z3
+	VBROADCASTSD mA+56(FP), Z0
+	VPADDQ       64(SP), Z25, Z0
+	VPADDQ       Z26, Z0, Z0
+	VPADDQ       Z27, Z0, Z0
+	VPADDQ       Z28, Z0, Z0
+	VMOVDQU64    Z0, 64(SP)
+	VBROADCASTSD mB+64(FP), Z25
+	VBROADCASTSD mB+64(FP), Z26
+	VBROADCASTSD mB+64(FP), Z27
+	VBROADCASTSD mB+64(FP), Z28
+	VPADDQ       128(SP), Z20, Z0
+	VPADDQ       Z21, Z0, Z0
+	VPADDQ       Z22, Z0, Z0
+	VPADDQ       Z19, Z0, Z0
+	VMOVDQU64    Z0, 128(SP)
+	VBROADCASTSD mC+72(FP), Z20
+	VBROADCASTSD mC+72(FP), Z21
+	VBROADCASTSD mC+72(FP), Z22
+	VBROADCASTSD mC+72(FP), Z19
+	INCQ         BX
 
-	// Each lane's change is exact and all of them together stay below 2^50 grid units:
-	// these sums are exact in any order.
-	VBROADCASTSD  mA+56(FP), Z0
-	VSUBPD        Z0, Z1, Z1
-	VSUBPD        Z0, Z2, Z2
-	VSUBPD        Z0, Z3, Z3
-	VSUBPD        Z0, Z14, Z14
-	VADDPD        Z3, Z1, Z1
-	VADDPD        Z14, Z2, Z2
-	VADDPD        Z2, Z1, Z1
-	VEXTRACTF64X4 $0x01, Z1, Y0
-	VADDPD        Y0, Y1, Y1
-	VEXTRACTF32X4 $0x01, Y1, X0
-	VADDPD        X0, X1, X1
-	VPERMILPD     $0x01, X1, X0
-	VADDSD        X0, X1, X1
-	VMOVSD        X1, a+80(FP)
-	VBROADCASTSD  mB+64(FP), Z0
-	VSUBPD        Z0, Z17, Z17
-	VSUBPD        Z0, Z19, Z19
-	VSUBPD        Z0, Z21, Z21
-	VSUBPD        Z0, Z23, Z23
-	VADDPD        Z21, Z17, Z17
-	VADDPD        Z23, Z19, Z19
-	VADDPD        Z19, Z17, Z17
-	VEXTRACTF64X4 $0x01, Z17, Y0
-	VADDPD        Y0, Y17, Y17
-	VEXTRACTF32X4 $0x01, Y17, X0
-	VADDPD        X0, X17, X17
-	VPERMILPD     $0x01, X17, X0
-	VADDSD        X0, X17, X17
-	VMOVSD        X17, b+88(FP)
-	VBROADCASTSD  mC+72(FP), Z0
-	VSUBPD        Z0, Z24, Z24
-	VSUBPD        Z0, Z25, Z25
-	VSUBPD        Z0, Z26, Z26
-	VSUBPD        Z0, Z27, Z27
-	VADDPD        Z26, Z24, Z24
-	VADDPD        Z27, Z25, Z25
-	VADDPD        Z25, Z24, Z24
-	VEXTRACTF64X4 $0x01, Z24, Y0
-	VADDPD        Y0, Y24, Y24
-	VEXTRACTF32X4 $0x01, Y24, X0
-	VADDPD        X0, X24, X24
-	VPERMILPD     $0x01, X24, X0
-	VADDSD        X0, X24, X24
-	VMOVSD        X24, c+96(FP)
+	// Each fold's sum of bits less its constant's bits once per lane and flush: its
+	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	VMOVDQU64     (SP), Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPADDQ        X1, X0, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	MOVQ          mA+56(FP), CX
+	IMULQ         BX, CX
+	SHLQ          $0x05, CX
+	SUBQ          CX, AX
+	MOVQ          AX, a+80(FP)
+	VMOVDQU64     64(SP), Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPADDQ        X1, X0, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	MOVQ          mB+64(FP), CX
+	IMULQ         BX, CX
+	SHLQ          $0x05, CX
+	SUBQ          CX, AX
+	MOVQ          AX, b+88(FP)
+	VMOVDQU64     128(SP), Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPADDQ        X1, X0, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	MOVQ          mC+72(FP), CX
+	IMULQ         BX, CX
+	SHLQ          $0x05, CX
+	SUBQ          CX, AX
+	MOVQ          AX, c+96(FP)
 	XORQ          AX, AX
 	MOVQ          AX, resid+104(FP)
 	VZEROUPPER
@@ -2817,19 +3670,25 @@ x2:
 	VMOVAPD      Z0, Z1
 	VMOVAPD      Z0, Z2
 	VMOVAPD      Z0, Z3
-	VMOVAPD      Z0, Z10
-	VBROADCASTSD mB+64(FP), Z0
-	VMOVAPD      Z0, Z12
-	VMOVAPD      Z0, Z13
-	VMOVAPD      Z0, Z14
-	VMOVAPD      Z0, Z15
+	VMOVAPD      Z0, Z0
+	VBROADCASTSD mB+64(FP), Z10
+	VMOVAPD      Z10, Z11
+	VMOVAPD      Z10, Z12
+	VMOVAPD      Z10, Z13
+	VMOVAPD      Z10, Z10
 	VPXORQ       Z4, Z4, Z4
 	VPXORQ       Z5, Z5, Z5
 	VPXORQ       Z6, Z6, Z6
 	VPXORQ       Z7, Z7, Z7
 	MOVQ         $0x3ff0000000000000, BX
-	VMOVQ        BX, X0
-	VPBROADCASTQ X0, Z16
+	VMOVQ        BX, X14
+	VPBROADCASTQ X14, Z14
+	VPXORQ       Z8, Z8, Z8
+	VMOVDQU64    Z8, (SP)
+	VPXORQ       Z9, Z9, Z9
+	VMOVDQU64    Z9, 64(SP)
+	XORQ         BX, BX
+	MOVQ         $0x00000006, SI
 	CMPQ         CX, $0x00000040
 	JL           x2fold_done
 
@@ -2843,90 +3702,129 @@ x2fold_loop:
 	PREFETCHT1   384(DX)
 	PREFETCHT1   448(DX)
 	ADDQ         $0x00000200, DX
-	VADDPD       Z4, Z12, Z12
-	VADDPD       Z5, Z13, Z13
-	VADDPD       Z6, Z14, Z14
-	VADDPD       Z7, Z15, Z15
+	VADDPD       Z4, Z11, Z11
+	VADDPD       Z5, Z12, Z12
+	VADDPD       Z6, Z13, Z13
+	VADDPD       Z7, Z10, Z10
 	VMOVUPD      (AX), Z4
-	VADDPD       Z4, Z1, Z0
-	VFMSUB231PD  Z16, Z0, Z1
-	VFNMADD231PD Z16, Z1, Z4
+	VADDPD       Z4, Z1, Z8
+	VFMSUB231PD  Z14, Z8, Z1
+	VFNMADD231PD Z14, Z1, Z4
 	VMOVUPD      64(AX), Z5
-	VADDPD       Z5, Z2, Z8
-	VFMSUB231PD  Z16, Z8, Z2
-	VFNMADD231PD Z16, Z2, Z5
+	VADDPD       Z5, Z2, Z9
+	VFMSUB231PD  Z14, Z9, Z2
+	VFNMADD231PD Z14, Z2, Z5
 	VMOVUPD      128(AX), Z6
-	VADDPD       Z6, Z3, Z9
-	VFMSUB231PD  Z16, Z9, Z3
-	VFNMADD231PD Z16, Z3, Z6
+	VADDPD       Z6, Z3, Z15
+	VFMSUB231PD  Z14, Z15, Z3
+	VFNMADD231PD Z14, Z3, Z6
 	VMOVUPD      192(AX), Z7
-	VADDPD       Z7, Z10, Z11
-	VFMSUB231PD  Z16, Z11, Z10
-	VFNMADD231PD Z16, Z10, Z7
-	VADDPD       Z4, Z12, Z12
-	VADDPD       Z5, Z13, Z13
-	VADDPD       Z6, Z14, Z14
-	VADDPD       Z7, Z15, Z15
+	VADDPD       Z7, Z0, Z16
+	VFMSUB231PD  Z14, Z16, Z0
+	VFNMADD231PD Z14, Z0, Z7
+	VADDPD       Z4, Z11, Z11
+	VADDPD       Z5, Z12, Z12
+	VADDPD       Z6, Z13, Z13
+	VADDPD       Z7, Z10, Z10
 	VMOVUPD      256(AX), Z4
-	VADDPD       Z4, Z0, Z1
-	VFMSUB231PD  Z16, Z1, Z0
-	VFNMADD231PD Z16, Z0, Z4
+	VADDPD       Z4, Z8, Z1
+	VFMSUB231PD  Z14, Z1, Z8
+	VFNMADD231PD Z14, Z8, Z4
 	VMOVUPD      320(AX), Z5
-	VADDPD       Z5, Z8, Z2
-	VFMSUB231PD  Z16, Z2, Z8
-	VFNMADD231PD Z16, Z8, Z5
+	VADDPD       Z5, Z9, Z2
+	VFMSUB231PD  Z14, Z2, Z9
+	VFNMADD231PD Z14, Z9, Z5
 	VMOVUPD      384(AX), Z6
-	VADDPD       Z6, Z9, Z3
-	VFMSUB231PD  Z16, Z3, Z9
-	VFNMADD231PD Z16, Z9, Z6
+	VADDPD       Z6, Z15, Z3
+	VFMSUB231PD  Z14, Z3, Z15
+	VFNMADD231PD Z14, Z15, Z6
 	VMOVUPD      448(AX), Z7
-	VADDPD       Z7, Z11, Z10
-	VFMSUB231PD  Z16, Z10, Z11
-	VFNMADD231PD Z16, Z11, Z7
+	VADDPD       Z7, Z16, Z0
+	VFMSUB231PD  Z14, Z0, Z16
+	VFNMADD231PD Z14, Z16, Z7
 	ADDQ         $0x00000200, AX
-	SUBQ         $0x00000040, CX
-	CMPQ         CX, $0x00000040
-	JGE          x2fold_loop
+	DECQ         SI
+	JNZ          x2noflush
+	VPADDQ       (SP), Z1, Z1
+	VPADDQ       Z2, Z1, Z1
+	VPADDQ       Z3, Z1, Z1
+	VPADDQ       Z0, Z1, Z1
+	VMOVDQU64    Z1, (SP)
+	VBROADCASTSD mA+56(FP), Z1
+	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+56(FP), Z3
+	VBROADCASTSD mA+56(FP), Z0
+	VPADDQ       64(SP), Z11, Z8
+	VPADDQ       Z12, Z8, Z8
+	VPADDQ       Z13, Z8, Z8
+	VPADDQ       Z10, Z8, Z8
+	VMOVDQU64    Z8, 64(SP)
+	VBROADCASTSD mB+64(FP), Z11
+	VBROADCASTSD mB+64(FP), Z12
+	VBROADCASTSD mB+64(FP), Z13
+	VBROADCASTSD mB+64(FP), Z10
+	INCQ         BX
+	MOVQ         $0x00000006, SI
+
+x2noflush:
+	SUBQ $0x00000040, CX
+	CMPQ CX, $0x00000040
+	JGE  x2fold_loop
 
 x2fold_done:
 	// Drain the pipeline: the folds after A for the last loads.
-	VADDPD Z4, Z12, Z12
-	VADDPD Z5, Z13, Z13
-	VADDPD Z6, Z14, Z14
-	VADDPD Z7, Z15, Z15
+	VADDPD       Z4, Z11, Z11
+	VADDPD       Z5, Z12, Z12
+	VADDPD       Z6, Z13, Z13
+	VADDPD       Z7, Z10, Z10
+	VPADDQ       (SP), Z1, Z1
+	VPADDQ       Z2, Z1, Z1
+	VPADDQ       Z3, Z1, Z1
+	VPADDQ       Z0, Z1, Z1
+	VMOVDQU64    Z1, (SP)
+	VBROADCASTSD mA+56(FP), Z1
+	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+56(FP), Z3
+	VBROADCASTSD mA+56(FP), Z0
+	VPADDQ       64(SP), Z11, Z0
+	VPADDQ       Z12, Z0, Z0
+	VPADDQ       Z13, Z0, Z0
+	VPADDQ       Z10, Z0, Z0
+	VMOVDQU64    Z0, 64(SP)
+	VBROADCASTSD mB+64(FP), Z11
+	VBROADCASTSD mB+64(FP), Z12
+	VBROADCASTSD mB+64(FP), Z13
+	VBROADCASTSD mB+64(FP), Z10
+	INCQ         BX
 
-	// Each lane's change is exact and all of them together stay below 2^50 grid units:
-	// these sums are exact in any order.
-	VBROADCASTSD  mA+56(FP), Z0
-	VSUBPD        Z0, Z1, Z1
-	VSUBPD        Z0, Z2, Z2
-	VSUBPD        Z0, Z3, Z3
-	VSUBPD        Z0, Z10, Z10
-	VADDPD        Z3, Z1, Z1
-	VADDPD        Z10, Z2, Z2
-	VADDPD        Z2, Z1, Z1
-	VEXTRACTF64X4 $0x01, Z1, Y0
-	VADDPD        Y0, Y1, Y1
-	VEXTRACTF32X4 $0x01, Y1, X0
-	VADDPD        X0, X1, X1
-	VPERMILPD     $0x01, X1, X0
-	VADDSD        X0, X1, X1
-	VMOVSD        X1, a+80(FP)
-	VBROADCASTSD  mB+64(FP), Z0
-	VSUBPD        Z0, Z12, Z12
-	VSUBPD        Z0, Z13, Z13
-	VSUBPD        Z0, Z14, Z14
-	VSUBPD        Z0, Z15, Z15
-	VADDPD        Z14, Z12, Z12
-	VADDPD        Z15, Z13, Z13
-	VADDPD        Z13, Z12, Z12
-	VEXTRACTF64X4 $0x01, Z12, Y0
-	VADDPD        Y0, Y12, Y12
-	VEXTRACTF32X4 $0x01, Y12, X0
-	VADDPD        X0, X12, X12
-	VPERMILPD     $0x01, X12, X0
-	VADDSD        X0, X12, X12
-	VMOVSD        X12, b+88(FP)
+	// Each fold's sum of bits less its constant's bits once per lane and flush: its
+	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	VMOVDQU64     (SP), Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPADDQ        X1, X0, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	MOVQ          mA+56(FP), CX
+	IMULQ         BX, CX
+	SHLQ          $0x05, CX
+	SUBQ          CX, AX
+	MOVQ          AX, a+80(FP)
+	VMOVDQU64     64(SP), Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPADDQ        X1, X0, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	MOVQ          mB+64(FP), CX
+	IMULQ         BX, CX
+	SHLQ          $0x05, CX
+	SUBQ          CX, AX
+	MOVQ          AX, b+88(FP)
 	XORQ          AX, AX
 	MOVQ          AX, c+96(FP)
 	XORQ          AX, AX

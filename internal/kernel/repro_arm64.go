@@ -27,15 +27,21 @@ func archReproRange[T float32 | float64](id reproID, x []T) (hi, lo uint32) {
 
 // archReproFold runs the NEON fold kernel on x, a multiple of its step,
 // with a direct call; the only plan is reproC3, and pf, the next block, is
-// not prefetched here.
-func archReproFold[T float32 | float64](id reproID, p reproPlan, x, pf []T, mA, mB, mC float64) (a, b, c float64, resid uint64) {
+// not prefetched here. The kernel returns float64 fold sums on
+// reproGridBlock, each at most 2^50 units of its grid: added to the
+// fold's constant it stays in the constant's binade, exactly, and
+// reproUnits counts its units.
+func archReproFold[T float32 | float64](id reproID, p reproPlan, x, pf []T, mA, mB, mC float64) (a, b, c int64, resid uint64) {
 	if id != reproNEON || p != reproC3 {
 		panic("quiver: internal error: no reproducible-sum kernels here")
 	}
+	var sA, sB, sC float64
 	if num.KindOf[T]() == num.Float32 {
-		return reproFoldF32(num.Cast[float32](x), mA, mB, mC)
+		sA, sB, sC, resid = reproFoldF32(num.Cast[float32](x), mA, mB, mC)
+	} else {
+		sA, sB, sC, resid = reproFoldF64(num.Cast[float64](x), mA, mB, mC)
 	}
-	return reproFoldF64(num.Cast[float64](x), mA, mB, mC)
+	return reproUnits(sA+mA, mA), reproUnits(sB+mB, mB), reproUnits(sC+mC, mC), resid
 }
 
 // archReproCompress is never called on arm64: only AVX-512 has a compress

@@ -38,7 +38,7 @@ func BenchmarkReproKernels(b *testing.B) {
 		}
 		k := reproKernels[float64]{c.id}
 		e, p := k.plan(x)
-		mA, mB, mC := reproMagic(e)
+		mA, mB, mC := k.magic(e)
 		if c.id != reproGo {
 			b.Run(c.name+"/range", func(b *testing.B) {
 				for b.Loop() {
@@ -51,7 +51,7 @@ func BenchmarkReproKernels(b *testing.B) {
 		for _, pl := range []reproPlan{reproC3, reproX3, reproX2} {
 			b.Run(c.name+"/fold"+[]string{"c3", "x3", "x2"}[pl], func(b *testing.B) {
 				for b.Loop() {
-					sinkF64, _, _, _ = k.foldPlan(x, x, pl, mA, mB, mC)
+					sinkI64, _, _, _ = k.foldPlan(x, x, pl, mA, mB, mC)
 				}
 			})
 		}
@@ -69,5 +69,5 @@ func BenchmarkReproKernels(b *testing.B) {
 
 var (
 	sinkU32 uint32
-	sinkF64 float64
+	sinkI64 int64
 )

@@ -38,7 +38,8 @@ func reproPlanDiff[T float32 | float64](t *testing.T, k reproKernels[T]) {
 		for name, x := range testkit.ReproInputs[T](r, n) {
 			inputs[name] = testkit.ReproProbe[T]{X: x}
 		}
-		for name, in := range testkit.ReproThresholdInputs[T](r, n) {
+		spanB, spanC := k.grid().spans()
+		for name, in := range testkit.ReproThresholdInputs[T](r, n, [2]int{spanB, spanC}) {
 			inputs[name] = in
 		}
 		for name, in := range inputs {
@@ -63,14 +64,14 @@ func reproPlanDiff[T float32 | float64](t *testing.T, k reproKernels[T]) {
 			// of x, one by one, are zero.
 			exact := func(q reproPlan, next []T) bool {
 				var d ReproAcc
-				mA, mB, mC := reproMagic(e)
+				mA, mB, mC := k.magic(e)
 				a, b, c, res := k.foldPlan(x, next, q, mA, mB, mC)
 				if res != 0 {
 					a, b, c = reproFoldDeposit(&d, x, mA, mB, mC)
 				}
-				d.deposit(a)
-				d.deposit(b)
-				d.deposit(c)
+				d.depositUnits(a, mA)
+				d.depositUnits(b, mB)
+				d.depositUnits(c, mC)
 				for _, v := range x {
 					d.deposit(-float64(v))
 				}

@@ -13,20 +13,20 @@ func reproRangeF32AVX2(x []float32) (hi uint32, lo uint32)
 // reproFoldF32AVX2 runs the extraction folds of ADR-105 over x as plans[plan] of the generator says:
 // 0: three folds, the last with the residual check; 1: three folds, 2: two folds, the last a plain
 // addition (x must be on its grid). len(x) must be a multiple of 16. It returns the exact sums
-// of the parts each fold took and the OR of the residuals' bits, sign cleared. pf, at least as long
-// as x, is prefetched into L2 meanwhile.
+// of the parts each fold took, in units of its grid, and the OR of the residuals' bits, sign cleared.
+// pf, at least as long as x, is prefetched into L2 meanwhile.
 //
 //go:noescape
-func reproFoldF32AVX2(x []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+func reproFoldF32AVX2(x []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64)
 
 // reproFoldF32FMAAVX2 runs the extraction folds of ADR-105 over x as plans[plan] of the generator says:
 // 0: three folds, the last with the residual check; 1: three folds, 2: two folds, the last a plain
 // addition (x must be on its grid). len(x) must be a multiple of 16. It returns the exact sums
-// of the parts each fold took and the OR of the residuals' bits, sign cleared. pf, at least as long
-// as x, is prefetched into L2 meanwhile.
+// of the parts each fold took, in units of its grid, and the OR of the residuals' bits, sign cleared.
+// pf, at least as long as x, is prefetched into L2 meanwhile.
 //
 //go:noescape
-func reproFoldF32FMAAVX2(x []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+func reproFoldF32FMAAVX2(x []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64)
 
 // reproRangeF64AVX2 returns the largest high dword of |x| and the smallest of |x|-1 (float32: of the
 // whole element); len(x) must be a multiple of 16.
@@ -37,20 +37,20 @@ func reproRangeF64AVX2(x []float64) (hi uint32, lo uint32)
 // reproFoldF64AVX2 runs the extraction folds of ADR-105 over x as plans[plan] of the generator says:
 // 0: three folds, the last with the residual check; 1: three folds, 2: two folds, the last a plain
 // addition (x must be on its grid). len(x) must be a multiple of 16. It returns the exact sums
-// of the parts each fold took and the OR of the residuals' bits, sign cleared. pf, at least as long
-// as x, is prefetched into L2 meanwhile.
+// of the parts each fold took, in units of its grid, and the OR of the residuals' bits, sign cleared.
+// pf, at least as long as x, is prefetched into L2 meanwhile.
 //
 //go:noescape
-func reproFoldF64AVX2(x []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+func reproFoldF64AVX2(x []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64)
 
 // reproFoldF64FMAAVX2 runs the extraction folds of ADR-105 over x as plans[plan] of the generator says:
 // 0: three folds, the last with the residual check; 1: three folds, 2: two folds, the last a plain
 // addition (x must be on its grid). len(x) must be a multiple of 16. It returns the exact sums
-// of the parts each fold took and the OR of the residuals' bits, sign cleared. pf, at least as long
-// as x, is prefetched into L2 meanwhile.
+// of the parts each fold took, in units of its grid, and the OR of the residuals' bits, sign cleared.
+// pf, at least as long as x, is prefetched into L2 meanwhile.
 //
 //go:noescape
-func reproFoldF64FMAAVX2(x []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+func reproFoldF64FMAAVX2(x []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64)
 
 // reproRangeF32AVX512 returns the largest high dword of |x| and the smallest of |x|-1 (float32: of the
 // whole element); len(x) must be a multiple of 64.
@@ -61,11 +61,11 @@ func reproRangeF32AVX512(x []float32) (hi uint32, lo uint32)
 // reproFoldF32FMAAVX512 runs the extraction folds of ADR-105 over x as plans[plan] of the generator says:
 // 0: three folds, the last with the residual check; 1: three folds, 2: two folds, the last a plain
 // addition (x must be on its grid). len(x) must be a multiple of 64. It returns the exact sums
-// of the parts each fold took and the OR of the residuals' bits, sign cleared. pf, at least as long
-// as x, is prefetched into L2 meanwhile.
+// of the parts each fold took, in units of its grid, and the OR of the residuals' bits, sign cleared.
+// pf, at least as long as x, is prefetched into L2 meanwhile.
 //
 //go:noescape
-func reproFoldF32FMAAVX512(x []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+func reproFoldF32FMAAVX512(x []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64)
 
 // reproRangeF64AVX512 returns the largest high dword of |x| and the smallest of |x|-1 (float32: of the
 // whole element); len(x) must be a multiple of 32.
@@ -76,11 +76,11 @@ func reproRangeF64AVX512(x []float64) (hi uint32, lo uint32)
 // reproFoldF64FMAAVX512 runs the extraction folds of ADR-105 over x as plans[plan] of the generator says:
 // 0: three folds, the last with the residual check; 1: three folds, 2: two folds, the last a plain
 // addition (x must be on its grid). len(x) must be a multiple of 64. It returns the exact sums
-// of the parts each fold took and the OR of the residuals' bits, sign cleared. pf, at least as long
-// as x, is prefetched into L2 meanwhile.
+// of the parts each fold took, in units of its grid, and the OR of the residuals' bits, sign cleared.
+// pf, at least as long as x, is prefetched into L2 meanwhile.
 //
 //go:noescape
-func reproFoldF64FMAAVX512(x []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a float64, b float64, c float64, resid uint64)
+func reproFoldF64FMAAVX512(x []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64)
 
 // reproCompressF32AVX2 copies the elements of x whose bit off+i of bits is set to the front of dst, in order,
 // and returns how many; len(x) must be a multiple of 32 and len(dst) at least len(x).

@@ -81,7 +81,7 @@ func reproKernelDiff[T float32 | float64](t *testing.T, k, g reproKernels[T]) {
 			if e64 == 0 {
 				continue
 			}
-			mA, mB, mC := reproMagic(e64)
+			mA, mB, mC := k.magic(e64)
 			a, b, c, res := k.fold(x, mA, mB, mC)
 			ga, gb, gc, gres := g.fold(x, mA, mB, mC)
 			if (res == 0) != (gres == 0) {
@@ -94,12 +94,12 @@ func reproKernelDiff[T float32 | float64](t *testing.T, k, g reproKernels[T]) {
 				continue
 			}
 			var got, want ReproAcc
-			got.deposit(a)
-			got.deposit(b)
-			got.deposit(c)
-			want.deposit(ga)
-			want.deposit(gb)
-			want.deposit(gc)
+			got.depositUnits(a, mA)
+			got.depositUnits(b, mB)
+			got.depositUnits(c, mC)
+			want.depositUnits(ga, mA)
+			want.depositUnits(gb, mB)
+			want.depositUnits(gc, mC)
 			got.normalize()
 			want.normalize()
 			if got.digits != want.digits {

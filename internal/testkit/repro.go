@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"golang.org/x/exp/constraints"
 
@@ -64,6 +65,26 @@ func ReproInputs[T constraints.Float](r *rand.Rand, n int) map[string][]T {
 		"ties":    make([]T, n),
 		"spread":  make([]T, n),
 		"huge":    make([]T, n),
+		"drift":   make([]T, n),
+	}
+	// "drift": every value the largest of one binade and of one sign, the
+	// float64 ones with the bits below 2^-46 of their size set to just
+	// under a half: each fold accumulator moves by about the most a part
+	// can move it, always the same way (fold A by nearly 2^47 units, fold
+	// B by nearly 2^47 units of its grid), so a kernel whose accumulators
+	// take more parts than their grids allow leaves their binade.
+	driftExp, driftNeg := r.IntN(40)-20, r.IntN(2) == 0
+	drift := func() T {
+		var v T
+		if f32 {
+			v = T(math.Float32frombits(uint32(127+driftExp)<<23 | (1<<23 - 1)))
+		} else {
+			v = T(math.Float64frombits(uint64(1023+driftExp)<<52 | (1<<52-1)&^0x3F | 0x1F))
+		}
+		if driftNeg {
+			v = -v
+		}
+		return v
 	}
 	for i := range n {
 		in["uniform"][i] = T(r.Float64())
@@ -84,6 +105,7 @@ func ReproInputs[T constraints.Float](r *rand.Rand, n int) map[string][]T {
 		in["spread"][i] = T(math.Ldexp(r.Float64()*2-1, r.IntN(200)-100))
 		// Near the top of the range: overflow and the per-value path.
 		in["huge"][i] = maxT * T(r.Float64()*2-1)
+		in["drift"][i] = drift()
 	}
 	for len(in["cancel"])+2 <= n {
 		v := randomBits()
@@ -105,11 +127,13 @@ type ReproProbe[T constraints.Float] struct {
 }
 
 // ReproThresholdInputs returns blocks of n values (n >= 2) that sit at the
-// thresholds where ADR-105's folds can be cut short. With top the largest
-// exponent field of a block (in T's format), a block whose values other
-// than zero all have an exponent field of at least top-24 (float32:
-// top-53) is on fold B's grid, so that fold B is a plain addition and fold
-// C is not needed; at least top-63 (float32: top-92), on fold C's grid.
+// thresholds where ADR-105's folds can be cut short, for each pair of
+// spans (b, c) of a grid of the folds, in float64 exponent fields. With
+// top the largest exponent field of a block (in T's format), a block
+// whose values other than zero all have an exponent field of at least
+// top-b (float32: top-b-29, its significand being 29 bits shorter) is on
+// fold B's grid, so that fold B is a plain addition and fold C is not
+// needed; at least top-c (float32: top-c-29), on fold C's grid.
 // Each block holds one value at top, one probe with an odd significand
 // (its last bit counts) at a threshold or one binade below it, or a
 // subnormal, values between the threshold and top with random odd
@@ -119,13 +143,30 @@ type ReproProbe[T constraints.Float] struct {
 // probe and a lost last bit shows in the rounded result. The tops include fields where
 // the grids are clamped at the smallest subnormal and fields next to the
 // largest the folds take.
-func ReproThresholdInputs[T constraints.Float](r *rand.Rand, n int) map[string]ReproProbe[T] {
+func ReproThresholdInputs[T constraints.Float](r *rand.Rand, n int, spans ...[2]int) map[string]ReproProbe[T] {
+	out := map[string]ReproProbe[T]{}
+	for _, sp := range spans {
+		reproThresholdInputs(r, n, sp[0], sp[1], out)
+	}
+	return out
+}
+
+// reproThresholdInputs adds ReproThresholdInputs' blocks for one pair of
+// spans to out.
+func reproThresholdInputs[T constraints.Float](r *rand.Rand, n, spanB, spanC int, out map[string]ReproProbe[T]) {
 	f32 := num.KindOf[T]() == num.Float32
-	mantBits, spanB, spanC := 52, 24, 63
-	tops := []int{1023, 1500, 2000, 2031, 100, 64, 40, 26, 25, 10, 1}
+	mantBits, maxTop := 52, 2031
+	tops := []int{1023, 1500, 2000, 2031, 100, 40, 10, 1}
 	if f32 {
-		mantBits, spanB, spanC = 23, 53, 92
-		tops = []int{127, 200, 254, 100, 60, 54, 30, 10, 1}
+		mantBits, maxTop = 23, 254
+		spanB, spanC = spanB+29, spanC+29
+		tops = []int{127, 200, 254, 100, 60, 30, 10, 1}
+	}
+	// Where the thresholds' grids are clamped at the smallest subnormal.
+	for _, t := range []int{spanB + 1, spanB + 2, spanC + 1, spanC + 2} {
+		if t <= maxTop && !slices.Contains(tops, t) {
+			tops = append(tops, t)
+		}
 	}
 	mk := func(field int, mant uint64, neg bool) T {
 		var v T
@@ -140,7 +181,6 @@ func ReproThresholdInputs[T constraints.Float](r *rand.Rand, n int) map[string]R
 		return v
 	}
 	randMant := func() uint64 { return r.Uint64() & (1<<mantBits - 1) }
-	out := map[string]ReproProbe[T]{}
 	for _, top := range tops {
 		// A probe at field (0: a subnormal) among values at fill or
 		// above, so that no other value has a bit as low as the probe's.
@@ -200,10 +240,9 @@ func ReproThresholdInputs[T constraints.Float](r *rand.Rand, n int) map[string]R
 					x[it] = mk(top, randMant()|1, r.IntN(2) == 0)
 					x[(it+1+r.IntN(n-1))%n] = pr // the probe, anywhere else
 				}
-				name := fmt.Sprintf("top=%d probe=%s%s", top, p.name, variant)
+				name := fmt.Sprintf("spans=%d,%d top=%d probe=%s%s", spanB, spanC, top, p.name, variant)
 				out[name] = ReproProbe[T]{x, p.over}
 			}
 		}
 	}
-	return out
 }

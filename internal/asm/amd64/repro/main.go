@@ -65,6 +65,15 @@ func foldUnroll(s kit.ISA) int {
 	return 2
 }
 
+// flushIters is how many fold iterations pass between two flushes, in
+// which each fold accumulator's bits are added into a 64-bit integer sum
+// and the accumulator starts again from its constant. An iteration gives
+// every accumulator lane two values and the drain after the loop up to
+// two more, so no accumulator takes more than 14 values between flushes:
+// the kernel package's reproFlush, which its grids (reproGridFlush) are
+// chosen for.
+const flushIters = 6
+
 func main() {
 	ConstraintExpr("amd64,!purego")
 	for _, s := range []kit.ISA{kit.AVX2, kit.AVX512} {
@@ -284,13 +293,25 @@ func rangeExp(e elem, s kit.ISA) {
 }
 
 // fold generates reproFold<E>[FMA]<ISA>(x, pf []T, plan int, mA, mB, mC
-// float64) (a, b, c float64, resid uint64): the extraction folds of
+// float64) (a, b, c int64, resid uint64): the extraction folds of
 // ADR-105 over x (len(x) a multiple of the step) in the way plans[plan]
 // says, each lane of each accumulator starting at the fold's constant. It
-// returns the exact sums of the parts each fold took (c = 0 with two
-// folds) and, with the plan's check, the OR of the last residuals' bits
-// without the sign bit (else 0). pf, at least as long as x, is prefetched
-// meanwhile. Each plan has a loop of its own, chosen once at the start.
+// returns the exact sums of the parts each fold took, in units of the
+// fold's grid (c = 0 with two folds), and, with the plan's check, the OR
+// of the last residuals' bits without the sign bit (else 0). pf, at least
+// as long as x, is prefetched meanwhile. Each plan has a loop of its own,
+// chosen once at the start.
+//
+// An accumulator stays in the binade of its constant M = 1.5·2^52·g, where
+// the low 52 bits count grid units: the difference of its bits and M's is
+// its change in units, exactly. Every flushIters iterations the
+// accumulators' bits are therefore added, as 64-bit integers, into a sum
+// per fold in the frame, and the accumulators start again from M; at the
+// end the kernel subtracts M's bits once per lane and flush. The integer
+// sums wrap, but the true total is below 2^63 (at most 2^12 parts of 2^47
+// units), so the wrapped difference is exact. The flushes let the grids
+// lie 48 binades apart instead of the 39 that a whole block of 4096 parts
+// in one float64 accumulator would allow.
 //
 // Per vector and fold: t = acc + v, q = t - acc, v -= q, all three
 // additions; a plan's unchecked last fold is acc += v alone, exact because
@@ -316,14 +337,20 @@ func fold(e elem, s kit.ISA, useFMA bool) {
 		fma = "FMA"
 	}
 	name := fmt.Sprintf("reproFold%s%s%s", e.Name, fma, s)
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(x, pf []%s, plan int, mA, mB, mC float64) (a, b, c float64, resid uint64)", e.GoType))
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(x, pf []%s, plan int, mA, mB, mC float64) (a, b, c int64, resid uint64)", e.GoType))
 	Pragma("noescape")
 	st := foldStep(s)
 	Doc(fmt.Sprintf("%s runs the extraction folds of ADR-105 over x as plans[plan] of the generator says:", name),
 		"0: three folds, the last with the residual check; 1: three folds, 2: two folds, the last a plain",
 		fmt.Sprintf("addition (x must be on its grid). len(x) must be a multiple of %d. It returns the exact sums", st),
-		"of the parts each fold took and the OR of the residuals' bits, sign cleared. pf, at least as long",
-		"as x, is prefetched into L2 meanwhile.")
+		"of the parts each fold took, in units of its grid, and the OR of the residuals' bits, sign cleared.",
+		"pf, at least as long as x, is prefetched into L2 meanwhile.")
+	// The frame's vectors for the flushes (foldPlan), shared by the
+	// plans' loops: a NOSPLIT frame has little room.
+	var sums [3]Mem
+	for k := range sums {
+		sums[k] = AllocLocal(s.VecBytes())
+	}
 	pl := GP64()
 	Load(Param("plan"), pl)
 	for i := 1; i < len(plans); i++ {
@@ -334,12 +361,12 @@ func fold(e elem, s kit.ISA, useFMA bool) {
 		if i > 0 {
 			Label(p.name)
 		}
-		foldPlan(e, s, useFMA, p)
+		foldPlan(e, s, useFMA, p, sums[:p.folds])
 	}
 }
 
 // foldPlan emits the code of fold for plan p, through its return.
-func foldPlan(e elem, s kit.ISA, useFMA bool, p plan) {
+func foldPlan(e elem, s kit.ISA, useFMA bool, p plan, sums []Mem) {
 	folds := p.folds
 	st, unroll := foldStep(s), foldUnroll(s)
 	x, n := kit.Slice("x")
@@ -390,6 +417,32 @@ func foldPlan(e elem, s kit.ISA, useFMA bool, p plan) {
 	if useFMA {
 		one = s.Vec()
 		broadcast(elems[1], one, 0x3FF0000000000000) // 1.0
+	}
+	// sums[k] is fold k's integer sum of its accumulators' bits, one
+	// 64-bit lane per float64 lane, in the frame (AVX2's 16 registers are
+	// taken by the pipeline). flushes counts the flushes, left the
+	// iterations until the next one.
+	for k := range sums {
+		z := s.Vec()
+		kit.Zero(z)
+		storeInt(s, z, sums[k])
+	}
+	flushes, left := GP64(), GP64()
+	XORQ(flushes, flushes)
+	MOVQ(U32(flushIters), left)
+	flush := func() {
+		for k, p := range params {
+			t := s.Vec()
+			VPADDQ(sums[k], acc[k][0][cur[k][0]], t)
+			for u := 1; u < unroll; u++ {
+				VPADDQ(acc[k][u][cur[k][u]], t, t)
+			}
+			storeInt(s, t, sums[k])
+			for u := 0; u < unroll; u++ {
+				VBROADCASTSD(addr(Param(p)), acc[k][u][cur[k][u]])
+			}
+		}
+		INCQ(flushes)
 	}
 	// step runs fold k on v in place: acc takes v's part on its grid, v
 	// keeps the rest. An unchecked last fold takes all of v.
@@ -468,31 +521,30 @@ func foldPlan(e elem, s kit.ISA, useFMA bool, p plan) {
 		pipeline(0, 0)
 		pipeline(0, 1)
 		ADDQ(U32(st*e.Size), x)
+		DECQ(left)
+		JNZ(LabelRef(p.name + "noflush"))
+		flush()
+		MOVQ(U32(flushIters), left)
+		Label(p.name + "noflush")
 	})
 	Comment("Drain the pipeline: the folds after A for the last loads.")
 	for from := 1; from < folds; from++ {
 		pipeline(from, 0)
 	}
-	Comment("Each lane's change is exact and all of them together stay below 2^50 grid units:",
-		"these sums are exact in any order.")
+	flush()
+	Comment("Each fold's sum of bits less its constant's bits once per lane and flush: its",
+		"change in grid units, exact (the true value is below 2^63 in magnitude).")
+	lanes := s.Lanes(8) * unroll
 	for k, p := range params {
-		m := s.Vec()
-		VBROADCASTSD(addr(Param(p)), m)
-		fin := make([]reg.VecVirtual, unroll)
-		for u := range fin {
-			fin[u] = acc[k][u][cur[k][u]]
-			VSUBPD(m, fin[u], fin[u])
-		}
-		for w := unroll / 2; w >= 1; w /= 2 {
-			for u := 0; u < w; u++ {
-				VADDPD(fin[u+w], fin[u], fin[u])
-			}
-		}
-		v := narrow(s, fin[0], func(a, b, d Op) { VADDPD(a, b, d) })
-		t := XMM()
-		VPERMILPD(U8(1), v, t)
-		VADDSD(t, v, v)
-		VMOVSD(v, addr(ReturnIndex(k)))
+		v := s.Vec()
+		loadInt(s, sums[k], v)
+		r := kit.HsumQ(s, v)
+		m := GP64()
+		MOVQ(addr(Param(p)), m)
+		IMULQ(flushes, m)
+		SHLQ(U8(log2(lanes)), m)
+		SUBQ(m, r)
+		Store(r, ReturnIndex(k))
 	}
 	for k := folds; k < 3; k++ {
 		z := GP64()
@@ -568,6 +620,36 @@ func narrow(s kit.ISA, v reg.VecVirtual, op func(a, b, d Op)) reg.Register {
 	}
 	op(hx, x, x)
 	return x
+}
+
+// storeInt and loadInt move a vector of integers to and from memory (the
+// VEX forms do not reach ZMM).
+func storeInt(s kit.ISA, v reg.VecVirtual, m Mem) {
+	if s == kit.AVX512 {
+		VMOVDQU64(v, m)
+	} else {
+		VMOVDQU(v, m)
+	}
+}
+
+func loadInt(s kit.ISA, m Mem, v reg.VecVirtual) {
+	if s == kit.AVX512 {
+		VMOVDQU64(m, v)
+	} else {
+		VMOVDQU(m, v)
+	}
+}
+
+// log2 is the base-2 logarithm of the power of two v.
+func log2(v int) int {
+	n := 0
+	for 1<<n < v {
+		n++
+	}
+	if 1<<n != v {
+		panic(fmt.Sprintf("repro: %d is not a power of two", v))
+	}
+	return n
 }
 
 // and and or are the bitwise instructions of the ISA (the VEX forms do not
