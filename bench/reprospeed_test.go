@@ -52,9 +52,21 @@ package bench
 //	H258 (measured by hand): SumReproducible float64 n=1048576 nulls=0%: avx2 >= 0.5x sum-avx2          H193 with the wider grids
 //	H259 (measured by hand): BenchmarkReproKernels fold x2 and x3 (avx2fma, avx512): after >= 0.93x before   the flushes cost at most 7% per plan
 //	H260 (measured by hand): BenchmarkReproKernels go/fold for the bench data: after >= 1.3x before      the portable fold takes two folds too
+//
+// Registered on 2026-12-02 after H254-H255's premise proved wrong (the
+// harness's values, (u·2-1)·2^k, reach far below 2^-20 through u, so its
+// blocks span about 50 binades and take three folds before and after)
+// and before measuring BenchmarkReproSpread, same CPU, same method:
+//
+//	H261 (measured by hand): BenchmarkReproSpread span=20 (two folds before and after): after >= 0.95x before, avx512 and avx2
+//	H262 (measured by hand): BenchmarkReproSpread span=36 (three folds before, two after): after >= 1.15x before, avx512 and avx2
+//	H263 (measured by hand): BenchmarkReproSpread span=72 (checked folds before, three unchecked after): after >= 1.3x before, avx512 and avx2
+//	H264 (measured by hand): BenchmarkReproVsSum n=1048576 (three folds before and after): after >= 0.95x before, avx512 and avx2
 
 import (
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"sync"
 	"testing"
 
@@ -114,3 +126,36 @@ func BenchmarkReproVsSum(b *testing.B) {
 }
 
 var sinkFloat float64
+
+// BenchmarkReproSpread times SumReproducible over 1M float64 values
+// ±(1+u)·2^k, k uniform over span binades, on each SIMD backend: the
+// span decides how many folds a block takes (ADR-105's plans).
+func BenchmarkReproSpread(b *testing.B) {
+	const n = 1 << 20
+	for _, span := range []int{20, 36, 72} {
+		r := rand.New(rand.NewPCG(uint64(span), 105))
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = math.Ldexp(1+r.Float64(), r.IntN(span)-span/2)
+			if r.IntN(2) == 0 {
+				x[i] = -x[i]
+			}
+		}
+		for _, be := range quiver.Backends() {
+			if !be.Available || (be.Name != "avx512" && be.Name != "avx2") {
+				continue
+			}
+			b.Run(fmt.Sprintf("span=%d/backend=%s", span, be.Name), func(b *testing.B) {
+				prev := quiver.ActiveBackend().Name
+				defer quiver.SetBackend(prev)
+				if err := quiver.SetBackend(be.Name); err != nil {
+					b.Fatal(err)
+				}
+				b.SetBytes(int64(8 * n))
+				for b.Loop() {
+					sinkFloat = quiver.SumReproducible(x)
+				}
+			})
+		}
+	}
+}
