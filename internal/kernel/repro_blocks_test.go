@@ -11,8 +11,8 @@ import (
 // TestReproDenseBlockPlans sums dense inputs of several blocks whose
 // neighbours need different plans (each block's plan must come from its
 // own range pass, whichever kernel runs it, and the fold kernel of one
-// block prefetches the next): blocks
-// within 24 binades, within 63, beyond (a subnormal, a value far below
+// block prefetches the next): blocks within 20 and 40 binades and
+// blocks with a value beyond (a subnormal, a value far below
 // the rest, a value at 2^1009 or more), with infinities, NaNs, zeros
 // only, and the value that defeats the cheaper plan at the first, a
 // middle and the last element of the block, then a ragged tail. Every
@@ -28,13 +28,21 @@ func TestReproDenseBlockPlans(t *testing.T) {
 func reproDenseBlockPlans[T float32 | float64](t *testing.T, k reproKernels[T]) {
 	r := rand.New(rand.NewPCG(9, 105))
 	f32 := num.KindOf[T]() == num.Float32
-	// narrow: 20 binades (reproX2); wide: 40 (float64 reproX3; float32
-	// reproX2); the probes lie beyond each plan's reach.
+	// narrow: 20 binades (reproX2); wide: 40 and a uniform factor, whose
+	// small values reach further (float64 reproX3 on either grid; float32
+	// reproX2); vast: 60 binades (float64 reproX3 on reproGridFlush, the
+	// checked folds on reproGridBlock); the probes lie beyond each plan's
+	// reach.
 	narrow := func(i int) T { return T(math.Ldexp(1+r.Float64(), r.IntN(20)-10) * float64(1-2*(i&1))) }
 	wide := func(int) T { return T(math.Ldexp(r.Float64()*2-1, r.IntN(40)-20)) }
+	vast := func(i int) T { return T(math.Ldexp(1+r.Float64(), r.IntN(60)-30) * float64(1-2*(i&1))) }
 	probes := []T{
-		T(math.Ldexp(1, -40)),  // 30 binades below narrow's smallest: off fold B's grid
-		T(math.Ldexp(3, -100)), // 80 below: off fold C's grid of a float64 block
+		// Binades below the largest of a narrow, wide and vast block
+		// (about 2^10, 2^20, 2^30): 50, 60, 70; off fold B's grid of
+		// either grid, and in a vast block off fold C's of reproGridBlock
+		// but on reproGridFlush's.
+		T(math.Ldexp(1, -40)),
+		T(math.Ldexp(3, -100)), // 108 to 128 below: off fold C's grid of a float64 block
 		T(math.Ldexp(1, -149)), // the smallest float32 subnormal
 		T(math.SmallestNonzeroFloat64),
 		-T(math.Ldexp(1, -1074+3)),
@@ -50,7 +58,7 @@ func reproDenseBlockPlans[T float32 | float64](t *testing.T, k reproKernels[T]) 
 	const blk = reproBlock
 	for _, probe := range probes {
 		for _, at := range []int{0, 1, 17, blk / 2, blk - 16, blk - 1} {
-			for _, fill := range []func(int) T{narrow, wide} {
+			for _, fill := range []func(int) T{narrow, wide, vast} {
 				// Blocks: plain, the probe's block, plain, zeros, plain,
 				// a ragged tail.
 				n := 5*blk + 100 + r.IntN(50)
