@@ -28,7 +28,7 @@ import (
 // Go; with a bitmap or a selection the participating values are first
 // gathered into a buffer for the same kernels (see ADR-105 and
 // docs/ledger.md). Float64 values more than 2^90 below the
-// largest of their block of 4096 (2^63 on arm64) take a slower exact path.
+// largest of their block of 4096 take a slower exact path.
 //
 // It panics as [Sum] does: if more than one Mask is given, if m's bitmap
 // is too short for len(x) elements at its offset (see [Valid]), or if a

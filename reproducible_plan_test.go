@@ -15,7 +15,7 @@ import (
 
 // TestSumReproducibleThresholds checks SumReproducible against math/big on
 // every backend for blocks at the thresholds where the folds are cut short
-// (testkit.ReproThresholdInputs, for the grids of every kernel set), alone and run together into inputs of
+// (testkit.ReproThresholdInputs), alone and run together into inputs of
 // several blocks (each block chooses its folds on its own, and the fold
 // kernels fetch the next block ahead), with special values added.
 func TestSumReproducibleThresholds(t *testing.T) {
@@ -33,7 +33,7 @@ func reproThresholds[T constraints.Float](t *testing.T) {
 	}
 	for _, n := range sizes {
 		var all []T
-		inputs := testkit.ReproThresholdInputs[T](r, n, kernel.ReproSpans()...)
+		inputs := testkit.ReproThresholdInputs[T](r, n, kernel.ReproSpans())
 		for _, name := range slices.Sorted(maps.Keys(inputs)) {
 			in := inputs[name]
 			what := fmt.Sprintf("%s n=%d", name, n)

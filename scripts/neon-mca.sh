@@ -99,7 +99,7 @@ elements() {
 	countBits) echo 512 ;;
 	group*) echo 4 ;;        # rows per iteration of the grouped kernels
 	mcaLoopGroup*) echo 1 ;; # rows per iteration of the plain loops
-	reproFold*) echo 4 ;;
+	reproFold*) echo 8 ;;
 	*8 | *8Masked) echo 64 ;;
 	*16 | *16Masked) echo 32 ;;
 	*32 | *32Masked) echo 16 ;;

@@ -62,10 +62,6 @@ func reproIDDense(id reproID, n int) reproID { return id }
 // reproIDOf names isa's reproducible-sum kernels: the portable ones.
 func reproIDOf(isa ISA) reproID { return reproGo }
 
-func archReproMax[T float32 | float64](id reproID, x []T) uint64 {
-	panic("quiver: internal error: no reproducible-sum kernels here")
-}
-
 func archReproRange[T float32 | float64](id reproID, x []T) (hi, lo uint32) {
 	panic("quiver: internal error: no reproducible-sum kernels here")
 }

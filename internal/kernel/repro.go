@@ -22,11 +22,12 @@ import (
 //
 //  1. An integer pass finds the largest exponent field e of the block and
 //     a lower bound on the smallest of a value other than zero (the range
-//     kernel; NEON's finds the largest only).
+//     kernel).
 //  2. Three error-free extraction folds split every value x exactly into
 //     x = qA + qB + qC + r, where qA is a multiple of a grid gA with every
 //     |x| < 2^47·gA, qB of gB = gA·2^-48, qC of gC = gB·2^-48 (each grid
-//     at least 2^-1074; reproGrid), and |r| <= gC/2 (the fold kernel).
+//     at least 2^-1074; reproHead, reproGap), and |r| <= gC/2 (the fold
+//     kernel).
 //     Each fold keeps one accumulator per lane that starts at M =
 //     1.5·2^52·g; adding x rounds it to the grid g, the accumulator's
 //     change is the extracted part and the rounding error is what goes on
@@ -54,17 +55,26 @@ import (
 const (
 	// reproBlock is the largest block one range pass and fold call take:
 	// with parts of at most 2^47 units, a block's fold sums stay below
-	// 2^59 units, well inside the int64 they are summed in (and, for the
-	// NEON kernels' grids, with parts of at most 2^38 units, below the
-	// 2^50 that keep one float64 accumulator per lane in its binade for a
-	// whole block).
+	// 2^59 units, well inside the int64 they are summed in.
 	reproBlock = 4096
-	// reproFlush is the most parts one fold accumulator lane of the
-	// amd64 and portable kernels takes before its units are moved into an
-	// integer sum and it starts again (reproGridFlush): 14 parts of at
-	// most 2^47 units move it by less than 2^51 from its start, 1.5·2^52
-	// units, inside the binade [2^52, 2^53) (16 would reach its edge).
+	// reproFlush is the most parts one fold accumulator lane takes before
+	// its units are moved into an integer sum and it starts again: 14
+	// parts of at most 2^47 units (reproHead) move it by less than 2^51
+	// from its start, 1.5·2^52 units, inside the binade [2^52, 2^53) (16
+	// would reach its edge).
 	reproFlush = 14
+	// reproHead and reproGap place the grids of the three folds below a
+	// block's largest exponent field e: every |x| of the block is below
+	// 2^reproHead·gA, and gA = 2^reproGap·gB = 2^(2·reproGap)·gC. Fold A's
+	// parts are at most 2^reproHead units of its grid, the others' at most
+	// 2^(reproGap-1), so reproFlush bounds both. The wider the grids lie
+	// apart, the wider the span of exponents two or three folds take
+	// exactly (reproSpans): 42 and 90 binades. (Without the flushes, a
+	// whole block's 4096 parts in one float64 accumulator would allow
+	// parts of 2^38 units only: grids 39 binades apart, spans of 24 and
+	// 63.)
+	reproHead = 47
+	reproGap  = 48
 	// ReproChunk is how many participating values of a masked or
 	// selected input are gathered at a time for the dense path.
 	ReproChunk = 1024
@@ -107,94 +117,29 @@ const (
 	reproX2                  // two folds, the last a plain addition
 )
 
-// reproGrid places the grids of a kernel set's three folds below a
-// block's largest exponent field e: every |x| of the block is below
-// 2^head·gA, and gA = 2^gap·gB = 2^(2·gap)·gC. An accumulator that takes
-// parts of up to 2^head (fold A) or 2^(gap-1) (folds B and C) units of
-// its grid must stay in the binade [2^52, 2^53) units of its start M =
-// 1.5·2^52·g, so the count of parts per accumulator bounds head and gap:
-// below 2^51 units for 14 parts of 2^47 (reproGridFlush), 2^50 for a
-// whole block of 4096 parts of 2^38 (reproGridBlock). The wider the grids lie apart,
-// the wider the span of exponents that two or three folds take exactly
-// (spans).
-type reproGrid struct{ head, gap int }
-
-var (
-	// reproGridFlush is the grid of the kernels whose accumulators take
-	// at most reproFlush parts between flushes (amd64, portable): two
-	// folds take every block whose values lie within 42 binades of its
-	// largest, three within 90.
-	reproGridFlush = reproGrid{head: 47, gap: 48}
-	// reproGridBlock is the grid of kernels whose accumulators take a
-	// whole block (NEON, which keeps float64 lane sums): 24 and 63
-	// binades.
-	reproGridBlock = reproGrid{head: 38, gap: 39}
-)
-
-// fields returns the exponent fields of the three fold constants for a
-// block whose largest float64 exponent field is e, before the clamp to
-// at least 1 that keeps every grid at or above 2^-1074: M = 1.5·2^52·g
-// has the field f when g = 2^(f-1075).
-func (g reproGrid) fields(e int) (fA, fB, fC int) {
-	fA = e + 53 - g.head
-	return fA, fA - g.gap, fA - 2*g.gap
+// reproFoldFields returns the exponent fields of the three fold constants for
+// a block whose largest float64 exponent field is e, before the clamp to
+// at least 1 that keeps every grid at or above 2^-1074: M = 1.5·2^52·g has
+// the field f when g = 2^(f-1075).
+func reproFoldFields(e int) (fA, fB, fC int) {
+	fA = e + 53 - reproHead
+	return fA, fA - reproGap, fA - 2*reproGap
 }
 
-// spans returns how many binades below a block's largest exponent field
-// every value other than zero may lie for two folds (b) or three (c) to
-// take the block exactly, in float64 fields (a float32 has 29 bits fewer
-// below its lowest set one, so 29 more binades).
-func (g reproGrid) spans() (b, c int) {
-	_, fB, fC := g.fields(0)
+// reproSpans returns how many binades below a block's largest exponent
+// field every value other than zero may lie for two folds (b) or three
+// (c) to take the block exactly, in float64 fields (a float32 has 29 bits
+// fewer below its lowest set one, so 29 more binades).
+func reproSpans() (b, c int) {
+	_, fB, fC := reproFoldFields(0)
 	return -fB, -fC
 }
 
-// ReproSpans returns the spans (reproGrid.spans) of every grid some
-// kernel set uses, for the tests that probe the thresholds.
-func ReproSpans() [][2]int {
-	var out [][2]int
-	for _, g := range []reproGrid{reproGridFlush, reproGridBlock} {
-		b, c := g.spans()
-		out = append(out, [2]int{b, c})
-	}
-	return out
-}
-
-// grid returns the grid k's fold kernels are built for.
-func (k reproKernels[T]) grid() reproGrid {
-	if k.id == reproNEON {
-		return reproGridBlock
-	}
-	return reproGridFlush
-}
-
-// magic returns the fold constants for a block whose largest float64
-// exponent field is e (reproMagic with k's grid).
-func (k reproKernels[T]) magic(e int) (mA, mB, mC float64) { return reproMagic(e, k.grid()) }
-
-// hasRange reports whether k has a range pass, and with it the folds of
-// every plan; without one (NEON), every block takes reproC3.
-func (k reproKernels[T]) hasRange() bool { return k.id != reproNEON }
-
-// maxExp returns the largest exponent field (bits 52..62 of a float64,
-// 23..30 of a float32) among x; 0 for an empty x.
-func (k reproKernels[T]) maxExp(x []T) int {
-	if k.id == reproGo {
-		return reproMaxExpGo(x)
-	}
-	if k.hasRange() {
-		hi, _ := k.rangeExp(x)
-		return hi
-	}
-	// The SIMD kernels take a multiple of their step and return the field
-	// shifted left by 20 (float64) or 23 (float32) within 32 bits.
-	step, _ := reproSteps[T](k.id)
-	full := len(x) - len(x)%step
-	e := 0
-	if full > 0 {
-		e = int(archReproMax(k.id, x[:full]) >> reproFieldShift[T]())
-	}
-	return max(e, reproMaxExpGo(x[full:]))
+// ReproSpans returns reproSpans, for the tests that probe the plans'
+// thresholds.
+func ReproSpans() [2]int {
+	b, c := reproSpans()
+	return [2]int{b, c}
 }
 
 // reproFieldShift is where T's exponent field starts in the 32 bits the
@@ -206,12 +151,13 @@ func reproFieldShift[T float32 | float64]() uint {
 	return 20
 }
 
-// rangeExp returns the largest exponent field among x (as maxExp) and lo,
-// the smallest exponent field of |v|-1 over the values v of x read as
-// unsigned integers, for a lower bound on the smallest exponent of a
-// value other than zero: lo is that exponent or, for a power of two, one
-// less; a zero wraps to all ones (lo = 0xFFF for float64, 0x1FF for
-// float32, when x holds nothing else). Only for kernels with hasRange.
+// rangeExp returns the largest exponent field among x (bits 52..62 of a
+// float64, 23..30 of a float32; 0 for an empty x) and lo, the smallest
+// exponent field of |v|-1 over the values v of x read as unsigned
+// integers, for a lower bound on the smallest exponent of a value other
+// than zero: lo is that exponent or, for a power of two, one less; a zero
+// wraps to all ones (lo = 0xFFF for float64, 0x1FF for float32, when x
+// holds nothing else).
 func (k reproKernels[T]) rangeExp(x []T) (hi, lo int) {
 	sh := reproFieldShift[T]()
 	hi, lo = 0, int(^uint32(0)>>sh)
@@ -232,29 +178,25 @@ func (k reproKernels[T]) rangeExp(x []T) (hi, lo int) {
 // the block must be deposited value by value) and the plan that folds it
 // exactly.
 func (k reproKernels[T]) plan(x []T) (e int, p reproPlan) {
-	if !k.hasRange() {
-		return reproExp64[T](k.maxExp(x)), reproC3
-	}
 	hi, lo := k.rangeExp(x)
 	e = reproExp64[T](hi)
-	return e, reproPlanOf[T](e, lo, k.grid())
+	return e, reproPlanOf[T](e, lo)
 }
 
 // reproPlanOf chooses the plan for a block whose largest float64
-// exponent field is e (reproExp64) and whose lo is rangeExp's, folded on
-// the grid g. A value v other than zero is a multiple of its unit in the
+// exponent field is e (reproExp64) and whose lo is rangeExp's. A value v other than zero is a multiple of its unit in the
 // last place, 2^(f-1075) with f = max(field, 1) for a float64
 // (subnormals: f = 1) and f = max(field, 1) + 925 for a float32 (24 bits
 // instead of 53). A fold's input is a multiple of that too (it is v less
 // multiples of coarser grids), so the fold whose grid is 2^(h-1075), h
 // its constant's field, takes all of it exactly when f >= h for every v.
 // lo is at most the smallest field, so testing it errs on the safe side.
-func reproPlanOf[T float32 | float64](e, lo int, g reproGrid) reproPlan {
+func reproPlanOf[T float32 | float64](e, lo int) reproPlan {
 	f := max(lo, 1)
 	if num.KindOf[T]() == num.Float32 {
 		f += 925
 	}
-	_, fB, fC := g.fields(e)
+	_, fB, fC := reproFoldFields(e)
 	switch {
 	case f >= max(fB, 1): // fold B's grid (reproMagic)
 		return reproX2
@@ -265,10 +207,10 @@ func reproPlanOf[T float32 | float64](e, lo int, g reproGrid) reproPlan {
 }
 
 // fold runs the three extraction folds over x with the fold constants mA,
-// mB, mC (1.5·2^52 times each fold's grid: k.magic), widening float32 to
-// float64, and returns the exact sums of the extracted parts in units of
-// each fold's grid and the OR of the residuals' bits without their sign
-// bit (0: every residual is 0). It needs every |x| < 2^head·gA (k.grid).
+// mB, mC (1.5·2^52 times each fold's grid: reproMagic), widening float32
+// to float64, and returns the exact sums of the extracted parts in units
+// of each fold's grid and the OR of the residuals' bits without their sign
+// bit (0: every residual is 0). It needs every |x| < 2^reproHead·gA.
 // A SIMD kernel takes the largest multiple of its step, the portable
 // fold the tail.
 func (k reproKernels[T]) fold(x []T, mA, mB, mC float64) (a, b, c int64, resid uint64) {
@@ -282,9 +224,6 @@ func (k reproKernels[T]) fold(x []T, mA, mB, mC float64) (a, b, c int64, resid u
 func (k reproKernels[T]) foldPlan(x, next []T, p reproPlan, mA, mB, mC float64) (a, b, c int64, resid uint64) {
 	if k.id == reproGo {
 		return reproFoldGo(p, x, mA, mB, mC)
-	}
-	if !k.hasRange() {
-		p = reproC3
 	}
 	_, step := reproSteps[T](k.id)
 	full := len(x) - len(x)%step
@@ -336,9 +275,9 @@ func (k reproKernels[T]) compress(dst, x []T, bits []byte, off int) int {
 // reproSteps are the multiples of elements the SIMD kernels id take: four
 // vectors of T per range-pass iteration; per fold iteration, the float64
 // lanes of two rounds of two 256-bit vectors (AVX2) or of four 512-bit
-// ones (AVX-512), or of two 128-bit ones (NEON), as many float32
+// ones (AVX-512), or of four 128-bit ones (NEON), as many float32
 // elements, each widened from half a register.
-func reproSteps[T float32 | float64](id reproID) (maxStep, foldStep int) {
+func reproSteps[T float32 | float64](id reproID) (rangeStep, foldStep int) {
 	var vecBytes int
 	switch id {
 	case reproAVX2, reproAVX2FMA:
@@ -346,37 +285,10 @@ func reproSteps[T float32 | float64](id reproID) (maxStep, foldStep int) {
 	case reproAVX512:
 		vecBytes, foldStep = 64, 2*4*8
 	case reproNEON:
-		vecBytes, foldStep = 16, 4
+		vecBytes, foldStep = 16, 4*2
 	}
 	var zero T
 	return 4 * vecBytes / int(unsafe.Sizeof(zero)), foldStep
-}
-
-// reproMaxExpGo is the portable pass for the largest exponent alone
-// (maxExp; the tails of NEON's): the exponent field is compared as the
-// high bits of the value without its sign, read as an integer, four lanes
-// at a time.
-func reproMaxExpGo[T float32 | float64](x []T) int {
-	if num.KindOf[T]() == num.Float32 {
-		return reproMaxField(num.Cast[uint32](x), 0xFF<<23, 23)
-	}
-	return reproMaxField(num.Cast[uint64](x), 0x7FF<<52, 52)
-}
-
-// reproMaxField is the largest (u & mask) >> shift among u.
-func reproMaxField[U uint32 | uint64](u []U, mask U, shift uint) int {
-	var m0, m1, m2, m3 U
-	i := 0
-	for ; i+4 <= len(u); i += 4 {
-		m0 = max(m0, u[i]&mask)
-		m1 = max(m1, u[i+1]&mask)
-		m2 = max(m2, u[i+2]&mask)
-		m3 = max(m3, u[i+3]&mask)
-	}
-	for ; i < len(u); i++ {
-		m0 = max(m0, u[i]&mask)
-	}
-	return int(max(m0, m1, m2, m3) >> shift)
 }
 
 // reproRangeGo is the portable range pass: rangeExp's hi and lo for x.
@@ -542,15 +454,15 @@ func reproStep(v, sA, sB, sC float64, res uint64) (float64, float64, float64, ui
 	return t, u, w, res | math.Float64bits(v-q)
 }
 
-// reproMagic returns the fold constants on the grid g for a block whose
-// largest exponent field is e (1..reproFastExp): mA = 1.5·2^52·gA with
-// every |x| < 2^(e-1022) = 2^head·gA, and mB, mC likewise with gB =
-// gA·2^-gap and gC = gB·2^-gap, each grid at least 2^-1074 (every float64
-// is a multiple of that). A fold's residual is at most half its grid,
-// 2^(gap-1) units of the next one.
-func reproMagic(e int, g reproGrid) (mA, mB, mC float64) {
+// reproMagic returns the fold constants for a block whose largest
+// exponent field is e (1..reproFastExp): mA = 1.5·2^52·gA with every
+// |x| < 2^(e-1022) = 2^reproHead·gA, and mB, mC likewise with gB =
+// gA·2^-reproGap and gC = gB·2^-reproGap, each grid at least 2^-1074
+// (every float64 is a multiple of that). A fold's residual is at most
+// half its grid, 2^(reproGap-1) units of the next one.
+func reproMagic(e int) (mA, mB, mC float64) {
 	m := func(field int) float64 { return math.Float64frombits(uint64(max(field, 1))<<52 | 1<<51) }
-	fA, fB, fC := g.fields(e)
+	fA, fB, fC := reproFoldFields(e)
 	return m(fA), m(fB), m(fC)
 }
 
@@ -585,7 +497,7 @@ func reproAddDense[T float32 | float64](a *ReproAcc, k reproKernels[T], x []T) {
 			a.settle()
 			continue
 		}
-		mA, mB, mC := k.magic(e)
+		mA, mB, mC := reproMagic(e)
 		uA, uB, uC, res := k.foldPlan(blk, next, p, mA, mB, mC)
 		if res != 0 {
 			uA, uB, uC = reproFoldDeposit(a, blk, mA, mB, mC)

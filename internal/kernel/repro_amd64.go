@@ -9,13 +9,6 @@ import (
 // The reproducible sum's kernels on amd64 (repro_amd64.s, generated
 // by internal/asm/amd64/repro), called by reproKernels' methods.
 
-// archReproMax returns the largest exponent field among x, a multiple of
-// the range kernel's step, shifted as the range kernel returns it.
-func archReproMax[T float32 | float64](id reproID, x []T) uint64 {
-	hi, _ := archReproRange(id, x)
-	return uint64(hi)
-}
-
 // archReproRange runs the range kernel of id on x, a multiple of its
 // step, with a direct call.
 func archReproRange[T float32 | float64](id reproID, x []T) (hi, lo uint32) {

@@ -29,18 +29,17 @@ func reproDenseBlockPlans[T float32 | float64](t *testing.T, k reproKernels[T]) 
 	r := rand.New(rand.NewPCG(9, 105))
 	f32 := num.KindOf[T]() == num.Float32
 	// narrow: 20 binades (reproX2); wide: 40 and a uniform factor, whose
-	// small values reach further (float64 reproX3 on either grid; float32
-	// reproX2); vast: 60 binades (float64 reproX3 on reproGridFlush, the
-	// checked folds on reproGridBlock); the probes lie beyond each plan's
-	// reach.
+	// small values reach further (float64 reproX3; float32 reproX2);
+	// vast: 60 binades (float64 reproX3, beyond the 63 of the grids
+	// before the flushes); the probes lie beyond each plan's reach.
 	narrow := func(i int) T { return T(math.Ldexp(1+r.Float64(), r.IntN(20)-10) * float64(1-2*(i&1))) }
 	wide := func(int) T { return T(math.Ldexp(r.Float64()*2-1, r.IntN(40)-20)) }
 	vast := func(i int) T { return T(math.Ldexp(1+r.Float64(), r.IntN(60)-30) * float64(1-2*(i&1))) }
 	probes := []T{
 		// Binades below the largest of a narrow, wide and vast block
-		// (about 2^10, 2^20, 2^30): 50, 60, 70; off fold B's grid of
-		// either grid, and in a vast block off fold C's of reproGridBlock
-		// but on reproGridFlush's.
+		// (about 2^10, 2^20, 2^30): 50, 60, 70; off fold B's grid, and
+		// in a vast block beyond the 63 binades of the grids before the
+		// flushes but on fold C's grid.
 		T(math.Ldexp(1, -40)),
 		T(math.Ldexp(3, -100)), // 108 to 128 below: off fold C's grid of a float64 block
 		T(math.Ldexp(1, -149)), // the smallest float32 subnormal

@@ -38,7 +38,7 @@ func BenchmarkReproKernels(b *testing.B) {
 		}
 		k := reproKernels[float64]{c.id}
 		e, p := k.plan(x)
-		mA, mB, mC := k.magic(e)
+		mA, mB, mC := reproMagic(e)
 		if c.id != reproGo {
 			b.Run(c.name+"/range", func(b *testing.B) {
 				for b.Loop() {

@@ -38,18 +38,15 @@ func reproPlanDiff[T float32 | float64](t *testing.T, k reproKernels[T]) {
 		for name, x := range testkit.ReproInputs[T](r, n) {
 			inputs[name] = testkit.ReproProbe[T]{X: x}
 		}
-		spanB, spanC := k.grid().spans()
-		for name, in := range testkit.ReproThresholdInputs[T](r, n, [2]int{spanB, spanC}) {
+		for name, in := range testkit.ReproThresholdInputs[T](r, n, ReproSpans()) {
 			inputs[name] = in
 		}
 		for name, in := range inputs {
 			x := in.X
 			what := fmt.Sprintf("%s n=%d", name, n)
 			hi, lo := reproRangeGo(x)
-			if k.hasRange() {
-				if h, l := k.rangeExp(x); h != hi || l != lo {
-					t.Fatalf("%s: rangeExp %d, %d; portable %d, %d", what, h, l, hi, lo)
-				}
+			if h, l := k.rangeExp(x); h != hi || l != lo {
+				t.Fatalf("%s: rangeExp %d, %d; portable %d, %d", what, h, l, hi, lo)
 			}
 			wantHi, wantLo := reproFields(x)
 			if hi != wantHi || lo > wantLo || lo < wantLo-1 {
@@ -64,7 +61,7 @@ func reproPlanDiff[T float32 | float64](t *testing.T, k reproKernels[T]) {
 			// of x, one by one, are zero.
 			exact := func(q reproPlan, next []T) bool {
 				var d ReproAcc
-				mA, mB, mC := k.magic(e)
+				mA, mB, mC := reproMagic(e)
 				a, b, c, res := k.foldPlan(x, next, q, mA, mB, mC)
 				if res != 0 {
 					a, b, c = reproFoldDeposit(&d, x, mA, mB, mC)
@@ -83,7 +80,7 @@ func reproPlanDiff[T float32 | float64](t *testing.T, k reproKernels[T]) {
 					t.Fatalf("%s: plan %s (chosen %s) does not give the exact sum", what, plans[q], plans[p])
 				}
 			}
-			if in.Over && k.hasRange() {
+			if in.Over {
 				if p == reproX2 {
 					t.Fatalf("%s: the probe below a threshold left the plan at %s", what, plans[p])
 				}

@@ -4,30 +4,64 @@
 
 package kernel
 
-// reproMaxF32 returns the largest exponent field among x, as the high 32 bits of a
-// float64 (a float32's own bits) with the rest cleared. len(x) is a multiple of 16:
-// the kernel reads all of x and nothing else.
+// reproRangeF32 returns the largest high word of |x| and the smallest of |x|-1
+// (float32: of the whole element). len(x) is a multiple of 16: the kernel reads
+// all of x and nothing else.
 //
 //go:noescape
-func reproMaxF32(x []float32) uint64
+func reproRangeF32(x []float32) (hi, lo uint64)
 
-// reproFoldF32 runs the three extraction folds of ADR-105 over x. It returns the
-// exact sums of the parts each fold took and the OR of the residuals' bits, sign
-// cleared. len(x) is a multiple of 4: the kernel reads all of x and nothing else.
+// reproFoldF32C3 runs 3 extraction folds of ADR-105 over x, the last with the residual check.
+// It returns the exact sums of the parts each fold took, in units of its grid, and
+// the OR of the residuals' bits, sign cleared (0 without the check). len(x) is a
+// multiple of 8: the kernel reads all of x and nothing else.
 //
 //go:noescape
-func reproFoldF32(x []float32, mA float64, mB float64, mC float64) (a, b, c float64, resid uint64)
+func reproFoldF32C3(x []float32, mA float64, mB float64, mC float64) (a, b, c int64, resid uint64)
 
-// reproMaxF64 returns the largest exponent field among x, as the high 32 bits of a
-// float64 (a float32's own bits) with the rest cleared. len(x) is a multiple of 8:
-// the kernel reads all of x and nothing else.
+// reproFoldF32X3 runs 3 extraction folds of ADR-105 over x, the last a plain addition (x must be on its grid).
+// It returns the exact sums of the parts each fold took, in units of its grid, and
+// the OR of the residuals' bits, sign cleared (0 without the check). len(x) is a
+// multiple of 8: the kernel reads all of x and nothing else.
 //
 //go:noescape
-func reproMaxF64(x []float64) uint64
+func reproFoldF32X3(x []float32, mA float64, mB float64, mC float64) (a, b, c int64, resid uint64)
 
-// reproFoldF64 runs the three extraction folds of ADR-105 over x. It returns the
-// exact sums of the parts each fold took and the OR of the residuals' bits, sign
-// cleared. len(x) is a multiple of 4: the kernel reads all of x and nothing else.
+// reproFoldF32X2 runs 2 extraction folds of ADR-105 over x, the last a plain addition (x must be on its grid).
+// It returns the exact sums of the parts each fold took, in units of its grid, and
+// the OR of the residuals' bits, sign cleared (0 without the check). len(x) is a
+// multiple of 8: the kernel reads all of x and nothing else.
 //
 //go:noescape
-func reproFoldF64(x []float64, mA float64, mB float64, mC float64) (a, b, c float64, resid uint64)
+func reproFoldF32X2(x []float32, mA float64, mB float64, mC float64) (a, b, c int64, resid uint64)
+
+// reproRangeF64 returns the largest high word of |x| and the smallest of |x|-1
+// (float32: of the whole element). len(x) is a multiple of 8: the kernel reads
+// all of x and nothing else.
+//
+//go:noescape
+func reproRangeF64(x []float64) (hi, lo uint64)
+
+// reproFoldF64C3 runs 3 extraction folds of ADR-105 over x, the last with the residual check.
+// It returns the exact sums of the parts each fold took, in units of its grid, and
+// the OR of the residuals' bits, sign cleared (0 without the check). len(x) is a
+// multiple of 8: the kernel reads all of x and nothing else.
+//
+//go:noescape
+func reproFoldF64C3(x []float64, mA float64, mB float64, mC float64) (a, b, c int64, resid uint64)
+
+// reproFoldF64X3 runs 3 extraction folds of ADR-105 over x, the last a plain addition (x must be on its grid).
+// It returns the exact sums of the parts each fold took, in units of its grid, and
+// the OR of the residuals' bits, sign cleared (0 without the check). len(x) is a
+// multiple of 8: the kernel reads all of x and nothing else.
+//
+//go:noescape
+func reproFoldF64X3(x []float64, mA float64, mB float64, mC float64) (a, b, c int64, resid uint64)
+
+// reproFoldF64X2 runs 2 extraction folds of ADR-105 over x, the last a plain addition (x must be on its grid).
+// It returns the exact sums of the parts each fold took, in units of its grid, and
+// the OR of the residuals' bits, sign cleared (0 without the check). len(x) is a
+// multiple of 8: the kernel reads all of x and nothing else.
+//
+//go:noescape
+func reproFoldF64X2(x []float64, mA float64, mB float64, mC float64) (a, b, c int64, resid uint64)

@@ -10,11 +10,11 @@ import (
 
 // TestSumReproducibleKernels compares every backend's kernels with the
 // portable ones on blocks of every length up to 200 and around the block
-// size: maxExp bit for bit; fold by whether a residual is left (which does
-// not depend on the lane layout: it is whether a value is off fold B's
-// grid) and, when none is, by the exact value of its two sums (a tie on
-// fold A's grid may round differently in another lane layout, moving a
-// unit between the folds but never changing their sum).
+// size: rangeExp bit for bit; fold by whether a residual is left (which
+// does not depend on the lane layout: it is whether a value is off fold
+// C's grid) and, when none is, by the exact value of its sums (a tie on a
+// fold's grid may round differently in another lane layout, moving a unit
+// between the folds but never changing their sum).
 func TestSumReproducibleKernels(t *testing.T) {
 	forEachISA(t, func(t *testing.T, isa ISA) {
 		id := reproIDOf(isa)
@@ -73,15 +73,15 @@ func reproKernelDiff[T float32 | float64](t *testing.T, k, g reproKernels[T]) {
 	for _, n := range lengths {
 		for name, x := range testkit.ReproInputs[T](r, n) {
 			what := fmt.Sprintf("%s n=%d", name, n)
-			e := k.maxExp(x)
-			if ge := g.maxExp(x); e != ge {
-				t.Fatalf("%s: maxExp %d, portable %d", what, e, ge)
+			e, lo := k.rangeExp(x)
+			if ge, glo := g.rangeExp(x); e != ge || lo != glo {
+				t.Fatalf("%s: rangeExp %d, %d; portable %d, %d", what, e, lo, ge, glo)
 			}
 			e64 := reproExp64[T](e)
 			if e64 == 0 {
 				continue
 			}
-			mA, mB, mC := k.magic(e64)
+			mA, mB, mC := reproMagic(e64)
 			a, b, c, res := k.fold(x, mA, mB, mC)
 			ga, gb, gc, gres := g.fold(x, mA, mB, mC)
 			if (res == 0) != (gres == 0) {

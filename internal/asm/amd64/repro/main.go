@@ -70,8 +70,8 @@ func foldUnroll(s kit.ISA) int {
 // and the accumulator starts again from its constant. An iteration gives
 // every accumulator lane two values and the drain after the loop up to
 // two more, so no accumulator takes more than 14 values between flushes:
-// the kernel package's reproFlush, which its grids (reproGridFlush) are
-// chosen for.
+// the kernel package's reproFlush, which its grids (reproHead, reproGap)
+// are chosen for.
 const flushIters = 6
 
 func main() {

@@ -219,6 +219,13 @@ func (f *File) UMAXV(d, n V) {
 	f.Word(enc, fmt.Sprintf("umaxv s%d, %s", d, n.gnu(S4)))
 }
 
+// UMINV d = the smallest of the four unsigned 32-bit lanes of n, in the
+// low lane of d (the rest of d is cleared).
+func (f *File) UMINV(d, n V) {
+	enc := uint32(1)<<30 | 1<<29 | 0b01110<<24 | 0b10<<22 | 0b11000<<17 | 0b11010<<12 | 0b10<<10 | reg(n)<<5 | reg(d)
+	f.Word(enc, fmt.Sprintf("uminv s%d, %s", d, n.gnu(S4)))
+}
+
 // FMIN d = min(n, m) lanewise; a NaN operand gives a NaN.
 func (f *File) FMIN(a Arr, d, n, m V) { f.threeSame("fmin", 0, 0b10|floatSize(a), 0b11110, a, d, n, m) }
 
