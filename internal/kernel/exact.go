@@ -109,11 +109,11 @@ func (a *ReproAcc) depositUnits(u int64, m float64) {
 }
 
 // depositAt adds ±m·2^(pos-1074) to the digits: m·2^(pos mod 40), below
-// 2^103, spans at most three digits, each part below 2^40. pos+103 must
+// 2^104, spans at most three digits, each part below 2^40. pos+104 must
 // stay within the digits' 2240 bits.
 func (a *ReproAcc) depositAt(m uint64, neg bool, pos int) {
 	i, sh := pos/reproDigitBits, uint(pos%reproDigitBits)
-	lo, hi := m<<sh, m>>(64-sh) // m·2^sh, below 2^103; m>>64 is 0
+	lo, hi := m<<sh, m>>(64-sh) // m·2^sh, below 2^104; m>>64 is 0
 	d0 := int64(lo & reproDigitMask)
 	d1 := int64((lo>>40 | hi<<24) & reproDigitMask)
 	d2 := int64(hi >> 16)

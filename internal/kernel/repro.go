@@ -41,12 +41,12 @@ import (
 //     When every value lies on fold C's grid (the smallest exponent
 //     tells), fold C is a plain addition and checks nothing; on fold B's,
 //     fold B is and fold C is not run (reproPlan).
-//  3. The fold sums, in grid units, are deposited exactly into the digits. If some r
-//     is not zero (a float64 more than about 2^90 below the block's
-//     largest, a float32 more than 2^119), the block is redone in Go with
-//     the residuals deposited one by one; blocks with an infinity, a NaN,
-//     only zeros and subnormals, or a value of 2^1009 or more are
-//     deposited value by value.
+//  3. The fold sums, in grid units, are deposited exactly into the
+//     digits. If some r is not zero (a float64 more than about 2^90 below
+//     the block's largest, a float32 more than 2^119), the block is redone
+//     in Go with the residuals deposited one by one; blocks with an
+//     infinity, a NaN, only zeros and subnormals, or a value of 2^1009 or
+//     more are deposited value by value.
 //
 // Since every path is exact, a kernel need not match the Go code's
 // intermediate values, only its exactness; the differential tests check
@@ -78,8 +78,12 @@ const (
 	// ReproChunk is how many participating values of a masked or
 	// selected input are gathered at a time for the dense path.
 	ReproChunk = 1024
-	// reproFastExp is the largest float64 exponent field the folds take:
-	// above it the first fold's 1.5·2^52·gA would not be finite.
+	// reproFastExp is the largest float64 exponent field the folds take
+	// (values from 2^1009 on are deposited one by one): the bound of the
+	// grids before the flushes, above which the first fold's 1.5·2^52·gA
+	// would not have been finite. The present grids would allow 2040; the
+	// bound was kept, since it changes nothing but the path of values
+	// that rare.
 	reproFastExp = 2031
 )
 
@@ -117,10 +121,10 @@ const (
 	reproX2                  // two folds, the last a plain addition
 )
 
-// reproFoldFields returns the exponent fields of the three fold constants for
-// a block whose largest float64 exponent field is e, before the clamp to
-// at least 1 that keeps every grid at or above 2^-1074: M = 1.5·2^52·g has
-// the field f when g = 2^(f-1075).
+// reproFoldFields returns the exponent fields of the three fold
+// constants for a block whose largest float64 exponent field is e, before
+// the clamp to at least 1 that keeps every grid at or above 2^-1074: M =
+// 1.5·2^52·g has the field f when g = 2^(f-1075).
 func reproFoldFields(e int) (fA, fB, fC int) {
 	fA = e + 53 - reproHead
 	return fA, fA - reproGap, fA - 2*reproGap
@@ -184,13 +188,14 @@ func (k reproKernels[T]) plan(x []T) (e int, p reproPlan) {
 }
 
 // reproPlanOf chooses the plan for a block whose largest float64
-// exponent field is e (reproExp64) and whose lo is rangeExp's. A value v other than zero is a multiple of its unit in the
-// last place, 2^(f-1075) with f = max(field, 1) for a float64
-// (subnormals: f = 1) and f = max(field, 1) + 925 for a float32 (24 bits
-// instead of 53). A fold's input is a multiple of that too (it is v less
-// multiples of coarser grids), so the fold whose grid is 2^(h-1075), h
-// its constant's field, takes all of it exactly when f >= h for every v.
-// lo is at most the smallest field, so testing it errs on the safe side.
+// exponent field is e (reproExp64) and whose lo is rangeExp's. A value v
+// other than zero is a multiple of its unit in the last place, 2^(f-1075)
+// with f = max(field, 1) for a float64 (subnormals: f = 1) and f =
+// max(field, 1) + 925 for a float32 (24 bits instead of 53). A fold's
+// input is a multiple of that too (it is v less multiples of coarser
+// grids), so the fold whose grid is 2^(h-1075), h its constant's field,
+// takes all of it exactly when f >= h for every v. lo is at most the
+// smallest field, so testing it errs on the safe side.
 func reproPlanOf[T float32 | float64](e, lo int) reproPlan {
 	f := max(lo, 1)
 	if num.KindOf[T]() == num.Float32 {

@@ -247,7 +247,7 @@ c3fold_done:
 	INCQ         BX
 
 	// Each fold's sum of bits less its constant's bits once per lane and flush: its
-	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	// change in grid units, exact (the true value is below 2^59 in magnitude).
 	VMOVDQU      (SP), Y0
 	VEXTRACTI128 $0x01, Y0, X1
 	VPADDQ       X1, X0, X0
@@ -411,7 +411,7 @@ x3fold_done:
 	INCQ         BX
 
 	// Each fold's sum of bits less its constant's bits once per lane and flush: its
-	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	// change in grid units, exact (the true value is below 2^59 in magnitude).
 	VMOVDQU      (SP), Y0
 	VEXTRACTI128 $0x01, Y0, X1
 	VPADDQ       X1, X0, X0
@@ -532,7 +532,7 @@ x2fold_done:
 	INCQ         BX
 
 	// Each fold's sum of bits less its constant's bits once per lane and flush: its
-	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	// change in grid units, exact (the true value is below 2^59 in magnitude).
 	VMOVDQU      (SP), Y0
 	VEXTRACTI128 $0x01, Y0, X1
 	VPADDQ       X1, X0, X0
@@ -740,7 +740,7 @@ c3fold_done:
 	INCQ         BX
 
 	// Each fold's sum of bits less its constant's bits once per lane and flush: its
-	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	// change in grid units, exact (the true value is below 2^59 in magnitude).
 	VMOVDQU      (SP), Y0
 	VEXTRACTI128 $0x01, Y0, X1
 	VPADDQ       X1, X0, X0
@@ -907,7 +907,7 @@ x3fold_done:
 	INCQ         BX
 
 	// Each fold's sum of bits less its constant's bits once per lane and flush: its
-	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	// change in grid units, exact (the true value is below 2^59 in magnitude).
 	VMOVDQU      (SP), Y0
 	VEXTRACTI128 $0x01, Y0, X1
 	VPADDQ       X1, X0, X0
@@ -1031,7 +1031,7 @@ x2fold_done:
 	INCQ         BX
 
 	// Each fold's sum of bits less its constant's bits once per lane and flush: its
-	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	// change in grid units, exact (the true value is below 2^59 in magnitude).
 	VMOVDQU      (SP), Y0
 	VEXTRACTI128 $0x01, Y0, X1
 	VPADDQ       X1, X0, X0
@@ -1311,7 +1311,7 @@ c3fold_done:
 	INCQ         BX
 
 	// Each fold's sum of bits less its constant's bits once per lane and flush: its
-	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	// change in grid units, exact (the true value is below 2^59 in magnitude).
 	VMOVDQU      (SP), Y0
 	VEXTRACTI128 $0x01, Y0, X1
 	VPADDQ       X1, X0, X0
@@ -1476,7 +1476,7 @@ x3fold_done:
 	INCQ         BX
 
 	// Each fold's sum of bits less its constant's bits once per lane and flush: its
-	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	// change in grid units, exact (the true value is below 2^59 in magnitude).
 	VMOVDQU      (SP), Y0
 	VEXTRACTI128 $0x01, Y0, X1
 	VPADDQ       X1, X0, X0
@@ -1598,7 +1598,7 @@ x2fold_done:
 	INCQ         BX
 
 	// Each fold's sum of bits less its constant's bits once per lane and flush: its
-	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	// change in grid units, exact (the true value is below 2^59 in magnitude).
 	VMOVDQU      (SP), Y0
 	VEXTRACTI128 $0x01, Y0, X1
 	VPADDQ       X1, X0, X0
@@ -1807,7 +1807,7 @@ c3fold_done:
 	INCQ         BX
 
 	// Each fold's sum of bits less its constant's bits once per lane and flush: its
-	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	// change in grid units, exact (the true value is below 2^59 in magnitude).
 	VMOVDQU      (SP), Y0
 	VEXTRACTI128 $0x01, Y0, X1
 	VPADDQ       X1, X0, X0
@@ -1975,7 +1975,7 @@ x3fold_done:
 	INCQ         BX
 
 	// Each fold's sum of bits less its constant's bits once per lane and flush: its
-	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	// change in grid units, exact (the true value is below 2^59 in magnitude).
 	VMOVDQU      (SP), Y0
 	VEXTRACTI128 $0x01, Y0, X1
 	VPADDQ       X1, X0, X0
@@ -2100,7 +2100,7 @@ x2fold_done:
 	INCQ         BX
 
 	// Each fold's sum of bits less its constant's bits once per lane and flush: its
-	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	// change in grid units, exact (the true value is below 2^59 in magnitude).
 	VMOVDQU      (SP), Y0
 	VEXTRACTI128 $0x01, Y0, X1
 	VPADDQ       X1, X0, X0
@@ -2507,7 +2507,7 @@ c3fold_done:
 	INCQ         BX
 
 	// Each fold's sum of bits less its constant's bits once per lane and flush: its
-	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	// change in grid units, exact (the true value is below 2^59 in magnitude).
 	VMOVDQU64     (SP), Z0
 	VEXTRACTI64X4 $0x01, Z0, Y1
 	VPADDQ        Y1, Y0, Y0
@@ -2761,7 +2761,7 @@ x3fold_done:
 	INCQ         BX
 
 	// Each fold's sum of bits less its constant's bits once per lane and flush: its
-	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	// change in grid units, exact (the true value is below 2^59 in magnitude).
 	VMOVDQU64     (SP), Z0
 	VEXTRACTI64X4 $0x01, Z0, Y1
 	VPADDQ        Y1, Y0, Y0
@@ -2938,7 +2938,7 @@ x2fold_done:
 	INCQ         BX
 
 	// Each fold's sum of bits less its constant's bits once per lane and flush: its
-	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	// change in grid units, exact (the true value is below 2^59 in magnitude).
 	VMOVDQU64     (SP), Z0
 	VEXTRACTI64X4 $0x01, Z0, Y1
 	VPADDQ        Y1, Y0, Y0
@@ -3359,7 +3359,7 @@ c3fold_done:
 	INCQ         BX
 
 	// Each fold's sum of bits less its constant's bits once per lane and flush: its
-	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	// change in grid units, exact (the true value is below 2^59 in magnitude).
 	VMOVDQU64     (SP), Z0
 	VEXTRACTI64X4 $0x01, Z0, Y1
 	VPADDQ        Y1, Y0, Y0
@@ -3617,7 +3617,7 @@ x3fold_done:
 	INCQ         BX
 
 	// Each fold's sum of bits less its constant's bits once per lane and flush: its
-	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	// change in grid units, exact (the true value is below 2^59 in magnitude).
 	VMOVDQU64     (SP), Z0
 	VEXTRACTI64X4 $0x01, Z0, Y1
 	VPADDQ        Y1, Y0, Y0
@@ -3798,7 +3798,7 @@ x2fold_done:
 	INCQ         BX
 
 	// Each fold's sum of bits less its constant's bits once per lane and flush: its
-	// change in grid units, exact (the true value is below 2^63 in magnitude).
+	// change in grid units, exact (the true value is below 2^59 in magnitude).
 	VMOVDQU64     (SP), Z0
 	VEXTRACTI64X4 $0x01, Z0, Y1
 	VPADDQ        Y1, Y0, Y0

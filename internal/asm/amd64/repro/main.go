@@ -308,7 +308,7 @@ func rangeExp(e elem, s kit.ISA) {
 // accumulators' bits are therefore added, as 64-bit integers, into a sum
 // per fold in the frame, and the accumulators start again from M; at the
 // end the kernel subtracts M's bits once per lane and flush. The integer
-// sums wrap, but the true total is below 2^63 (at most 2^12 parts of 2^47
+// sums wrap, but the true total is below 2^59 (at most 2^12 parts of 2^47
 // units), so the wrapped difference is exact. The flushes let the grids
 // lie 48 binades apart instead of the 39 that a whole block of 4096 parts
 // in one float64 accumulator would allow.
@@ -533,7 +533,7 @@ func foldPlan(e elem, s kit.ISA, useFMA bool, p plan, sums []Mem) {
 	}
 	flush()
 	Comment("Each fold's sum of bits less its constant's bits once per lane and flush: its",
-		"change in grid units, exact (the true value is below 2^63 in magnitude).")
+		"change in grid units, exact (the true value is below 2^59 in magnitude).")
 	lanes := s.Lanes(8) * unroll
 	for k, p := range params {
 		v := s.Vec()
