@@ -362,6 +362,19 @@ func (f *File) Dup(a Arr, d V, v uint64) {
 	f.Const(d, lo, lo)
 }
 
+// Loop emits the counted loop around body, labels loop and done: n
+// iterations, n in the general register n, counted down by one SUBS per
+// iteration (how scripts/neon-mca.sh counts them); nothing when n is
+// zero.
+func (f *File) Loop(n R, body func()) {
+	f.I("CBZ", string(n), "done")
+	f.P("loop:")
+	body()
+	f.I("SUBS", "$1", string(n), string(n))
+	f.I("BNE", "loop")
+	f.P("done:")
+}
+
 // Load4 loads four consecutive vectors from (p) and advances p by 64.
 //
 // The pointer moves in an ADD of its own rather than by the load's

@@ -101,7 +101,7 @@ func rangeExp(f *neon.File, t neon.Type) neon.Func {
 		f.EOR(v, v, v)
 		f.ORR(8+v, 17, 17)
 	}
-	loop(f, func() {
+	f.Loop(rn, func() {
 		f.Load4(t.Q(), rx, 4)
 		for v := neon.V(0); v < 4; v++ {
 			f.AND(4+v, 4+v, 16)
@@ -130,17 +130,6 @@ func rangeExp(f *neon.File, t neon.Type) neon.Func {
 	f.I("MOVD", string(r6), fmt.Sprintf("lo+%d(FP)", off+8))
 	f.I("RET")
 	return fn
-}
-
-// loop emits the counted loop around body: nothing when the count in rn
-// is zero.
-func loop(f *neon.File, body func()) {
-	f.I("CBZ", string(rn), "done")
-	f.P("loop:")
-	body()
-	f.I("SUBS", "$1", string(rn), string(rn))
-	f.I("BNE", "loop")
-	f.P("done:")
 }
 
 // fold emits reproFold<E><P>(x []T, mA, mB, mC float64) (a, b, c int64,

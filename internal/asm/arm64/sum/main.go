@@ -52,18 +52,7 @@ func generate() (*neon.File, []neon.Func) {
 	return f, fns
 }
 
-// loop emits the counted loop around body: nothing when the count in rn
-// is zero.
-func loop(f *neon.File, body func()) {
-	f.I("CBZ", string(rn), "done")
-	f.P("loop:")
-	body()
-	f.I("SUBS", "$1", string(rn), string(rn))
-	f.I("BNE", "loop")
-	f.P("done:")
-}
-
-// loop2 is loop with the body written twice, the second copy on the
+// loop2 is neon.File.Loop with the body written twice, the second copy on the
 // second set of accumulators (set 1) and an exit between the two, so that
 // the count stays one per 64 bytes: each accumulator then takes every
 // other iteration, and the loop runs twice as many independent chains as
@@ -127,7 +116,7 @@ func floatSum(f *neon.File, t neon.Type, masked bool) neon.Func {
 		exp = neon.NewExpander(f, t, 8, 16)
 		f.Dup(a, 24, 1<<(t.Size*8-1)) // -0.0: the sign bit alone
 	}
-	loop(f, func() {
+	f.Loop(rn, func() {
 		if masked {
 			f.LoadBits(loadWidth(t), block/8, rbm, r4)
 			f.I("LSR", string(rsh), string(r4), string(r4))
