@@ -97,35 +97,44 @@ func BenchmarkReproVsSum(b *testing.B) {
 	for _, n := range []int{1 << 20, 1 << 24} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			x := reproSpeedData(n)
-			for _, be := range quiver.Backends() {
-				if !be.Available || (be.Name != "avx512" && be.Name != "avx2") {
-					continue
-				}
-				b.Run("backend="+be.Name, func(b *testing.B) {
-					prev := quiver.ActiveBackend().Name
-					defer quiver.SetBackend(prev)
-					if err := quiver.SetBackend(be.Name); err != nil {
-						b.Fatal(err)
+			onSIMDBackends(b, "", func(b *testing.B) {
+				b.Run("impl=sum", func(b *testing.B) {
+					b.SetBytes(int64(8 * n))
+					for b.Loop() {
+						sinkFloat = quiver.Sum(x)
 					}
-					b.Run("impl=sum", func(b *testing.B) {
-						b.SetBytes(int64(8 * n))
-						for b.Loop() {
-							sinkFloat = quiver.Sum(x)
-						}
-					})
-					b.Run("impl=repro", func(b *testing.B) {
-						b.SetBytes(int64(8 * n))
-						for b.Loop() {
-							sinkFloat = quiver.SumReproducible(x)
-						}
-					})
 				})
-			}
+				b.Run("impl=repro", func(b *testing.B) {
+					b.SetBytes(int64(8 * n))
+					for b.Loop() {
+						sinkFloat = quiver.SumReproducible(x)
+					}
+				})
+			})
 		})
 	}
 }
 
 var sinkFloat float64
+
+// onSIMDBackends runs body as the sub-benchmark prefix+"backend=<name>"
+// for each of the avx512 and avx2 backends this CPU runs, with that
+// backend active, and restores the active backend after each.
+func onSIMDBackends(b *testing.B, prefix string, body func(b *testing.B)) {
+	for _, be := range quiver.Backends() {
+		if !be.Available || (be.Name != "avx512" && be.Name != "avx2") {
+			continue
+		}
+		b.Run(prefix+"backend="+be.Name, func(b *testing.B) {
+			prev := quiver.ActiveBackend().Name
+			defer quiver.SetBackend(prev)
+			if err := quiver.SetBackend(be.Name); err != nil {
+				b.Fatal(err)
+			}
+			body(b)
+		})
+	}
+}
 
 // BenchmarkReproSpread times SumReproducible over 1M float64 values
 // ±(1+u)·2^k, k uniform over span binades, on each SIMD backend: the
@@ -141,21 +150,11 @@ func BenchmarkReproSpread(b *testing.B) {
 				x[i] = -x[i]
 			}
 		}
-		for _, be := range quiver.Backends() {
-			if !be.Available || (be.Name != "avx512" && be.Name != "avx2") {
-				continue
+		onSIMDBackends(b, fmt.Sprintf("span=%d/", span), func(b *testing.B) {
+			b.SetBytes(int64(8 * n))
+			for b.Loop() {
+				sinkFloat = quiver.SumReproducible(x)
 			}
-			b.Run(fmt.Sprintf("span=%d/backend=%s", span, be.Name), func(b *testing.B) {
-				prev := quiver.ActiveBackend().Name
-				defer quiver.SetBackend(prev)
-				if err := quiver.SetBackend(be.Name); err != nil {
-					b.Fatal(err)
-				}
-				b.SetBytes(int64(8 * n))
-				for b.Loop() {
-					sinkFloat = quiver.SumReproducible(x)
-				}
-			})
-		}
+		})
 	}
 }

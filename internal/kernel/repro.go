@@ -69,7 +69,7 @@ const (
 	// parts are at most 2^reproHead units of its grid, the others' at most
 	// 2^(reproGap-1), so reproFlush bounds both. The wider the grids lie
 	// apart, the wider the span of exponents two or three folds take
-	// exactly (reproSpans): 42 and 90 binades. (Without the flushes, a
+	// exactly (ReproSpans): 42 and 90 binades. (Without the flushes, a
 	// whole block's 4096 parts in one float64 accumulator would allow
 	// parts of 2^38 units only: grids 39 binades apart, spans of 24 and
 	// 63.)
@@ -130,20 +130,14 @@ func reproFoldFields(e int) (fA, fB, fC int) {
 	return fA, fA - reproGap, fA - 2*reproGap
 }
 
-// reproSpans returns how many binades below a block's largest exponent
-// field every value other than zero may lie for two folds (b) or three
-// (c) to take the block exactly, in float64 fields (a float32 has 29 bits
-// fewer below its lowest set one, so 29 more binades).
-func reproSpans() (b, c int) {
-	_, fB, fC := reproFoldFields(0)
-	return -fB, -fC
-}
-
-// ReproSpans returns reproSpans, for the tests that probe the plans'
-// thresholds.
+// ReproSpans returns how many binades below a block's largest exponent
+// field every value other than zero may lie for two folds (its first
+// element) or three (its second) to take the block exactly, in float64
+// fields (a float32 has 29 bits fewer below its lowest set one, so 29
+// more binades): for the tests that probe the plans' thresholds.
 func ReproSpans() [2]int {
-	b, c := reproSpans()
-	return [2]int{b, c}
+	_, fB, fC := reproFoldFields(0)
+	return [2]int{-fB, -fC}
 }
 
 // reproFieldShift is where T's exponent field starts in the 32 bits the

@@ -127,13 +127,13 @@ type ReproProbe[T constraints.Float] struct {
 }
 
 // ReproThresholdInputs returns blocks of n values (n >= 2) that sit at the
-// thresholds where ADR-105's folds can be cut short, for each pair of
-// spans (b, c) of a grid of the folds, in float64 exponent fields. With
-// top the largest exponent field of a block (in T's format), a block
-// whose values other than zero all have an exponent field of at least
-// top-b (float32: top-b-29, its significand being 29 bits shorter) is on
-// fold B's grid, so that fold B is a plain addition and fold C is not
-// needed; at least top-c (float32: top-c-29), on fold C's grid.
+// thresholds where ADR-105's folds can be cut short, for the folds' spans
+// (b, c) in float64 exponent fields (kernel.ReproSpans). With top the
+// largest exponent field of a block (in T's format), a block whose values
+// other than zero all have an exponent field of at least top-b (float32:
+// top-b-29, its significand being 29 bits shorter) is on fold B's grid,
+// so that fold B is a plain addition and fold C is not needed; at least
+// top-c (float32: top-c-29), on fold C's grid.
 // Each block holds one value at top, one probe with an odd significand
 // (its last bit counts) at a threshold or one binade below it, or a
 // subnormal, values between the threshold and top with random odd
@@ -143,17 +143,8 @@ type ReproProbe[T constraints.Float] struct {
 // probe and a lost last bit shows in the rounded result. The tops include fields where
 // the grids are clamped at the smallest subnormal and fields next to the
 // largest the folds take.
-func ReproThresholdInputs[T constraints.Float](r *rand.Rand, n int, spans ...[2]int) map[string]ReproProbe[T] {
-	out := map[string]ReproProbe[T]{}
-	for _, sp := range spans {
-		reproThresholdInputs(r, n, sp[0], sp[1], out)
-	}
-	return out
-}
-
-// reproThresholdInputs adds ReproThresholdInputs' blocks for one pair of
-// spans to out.
-func reproThresholdInputs[T constraints.Float](r *rand.Rand, n, spanB, spanC int, out map[string]ReproProbe[T]) {
+func ReproThresholdInputs[T constraints.Float](r *rand.Rand, n int, spans [2]int) map[string]ReproProbe[T] {
+	spanB, spanC := spans[0], spans[1]
 	f32 := num.KindOf[T]() == num.Float32
 	mantBits, maxTop := 52, 2031
 	tops := []int{1023, 1500, 2000, 2031, 100, 40, 10, 1}
@@ -181,6 +172,7 @@ func reproThresholdInputs[T constraints.Float](r *rand.Rand, n, spanB, spanC int
 		return v
 	}
 	randMant := func() uint64 { return r.Uint64() & (1<<mantBits - 1) }
+	out := map[string]ReproProbe[T]{}
 	for _, top := range tops {
 		// A probe at field (0: a subnormal) among values at fill or
 		// above, so that no other value has a bit as low as the probe's.
@@ -240,9 +232,10 @@ func reproThresholdInputs[T constraints.Float](r *rand.Rand, n, spanB, spanC int
 					x[it] = mk(top, randMant()|1, r.IntN(2) == 0)
 					x[(it+1+r.IntN(n-1))%n] = pr // the probe, anywhere else
 				}
-				name := fmt.Sprintf("spans=%d,%d top=%d probe=%s%s", spanB, spanC, top, p.name, variant)
+				name := fmt.Sprintf("top=%d probe=%s%s", top, p.name, variant)
 				out[name] = ReproProbe[T]{x, p.over}
 			}
 		}
 	}
+	return out
 }

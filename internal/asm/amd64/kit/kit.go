@@ -259,16 +259,16 @@ func (b Bitmap) Loop(name string, remaining reg.GPVirtual, step int, body func(r
 	}
 	SUBQ(q, cnt)
 	JL(LabelRef(name + "_slowstart"))
-	SHRQ(U8(log2(step/8)), cnt)
+	SHRQ(U8(Log2(step/8)), cnt)
 	INCQ(cnt)
 	MOVQ(remaining, t)
-	SHRQ(U8(log2(step)), t)
+	SHRQ(U8(Log2(step)), t)
 	CMPQ(cnt, t)
 	CMOVQGT(t, cnt)
 	TESTQ(cnt, cnt)
 	JZ(LabelRef(name + "_slowstart"))
 	MOVQ(cnt, t)
-	SHLQ(U8(log2(step)), t)
+	SHLQ(U8(Log2(step)), t)
 	SUBQ(t, remaining)
 	Label(name + "_fast")
 	body(checked(func(at int) reg.GPVirtual {
@@ -285,7 +285,9 @@ func (b Bitmap) Loop(name string, remaining reg.GPVirtual, step int, body func(r
 	slow()
 }
 
-func log2(v int) int {
+// Log2 is the base-2 logarithm of v, rounded down (exact for the powers
+// of two the generators pass: steps, lane and vector counts).
+func Log2(v int) int {
 	n := 0
 	for v > 1 {
 		v >>= 1

@@ -542,7 +542,7 @@ func foldPlan(e elem, s kit.ISA, useFMA bool, p plan, sums []Mem) {
 		m := GP64()
 		MOVQ(addr(Param(p)), m)
 		IMULQ(flushes, m)
-		SHLQ(U8(log2(lanes)), m)
+		SHLQ(U8(kit.Log2(lanes)), m)
 		SUBQ(m, r)
 		Store(r, ReturnIndex(k))
 	}
@@ -638,18 +638,6 @@ func loadInt(s kit.ISA, m Mem, v reg.VecVirtual) {
 	} else {
 		VMOVDQU(m, v)
 	}
-}
-
-// log2 is the base-2 logarithm of the power of two v.
-func log2(v int) int {
-	n := 0
-	for 1<<n < v {
-		n++
-	}
-	if 1<<n != v {
-		panic(fmt.Sprintf("repro: %d is not a power of two", v))
-	}
-	return n
 }
 
 // and and or are the bitwise instructions of the ISA (the VEX forms do not
