@@ -19,8 +19,25 @@ TEXT ·summaryDenseF32AVX2(SB), NOSPLIT, $0-33
 	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y7
 	VPXOR        Y8, Y8, Y8
 	VPXOR        Y9, Y9, Y9
-	CMPQ         CX, $0x00000020
-	JL           summaryDenseF32AVX2_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryDenseF32AVX2_aligned
+	CMPQ         CX, $0x00000008
+	JL           summaryDenseF32AVX2_aligned
+	VMOVUPS      (AX), Y10
+	VMINPS       Y0, Y10, Y0
+	VMAXPS       Y1, Y10, Y1
+	VADDPS       Y10, Y10, Y10
+	VADDPS       Y10, Y8, Y8
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DX*1), AX
+	SHRQ         $0x02, DX
+	SUBQ         DX, CX
+
+summaryDenseF32AVX2_aligned:
+	CMPQ CX, $0x00000020
+	JL   summaryDenseF32AVX2_main_done
 
 summaryDenseF32AVX2_main_loop:
 	VMOVUPS (AX), Y10
@@ -60,6 +77,17 @@ summaryDenseF32AVX2_single_loop:
 	JGE     summaryDenseF32AVX2_single_loop
 
 summaryDenseF32AVX2_single_done:
+	TESTQ   CX, CX
+	JZ      summaryDenseF32AVX2_done
+	LEAQ    -32(AX)(CX*4), AX
+	VMOVUPS (AX), Y10
+	VMINPS  Y0, Y10, Y0
+	VMAXPS  Y1, Y10, Y1
+	VADDPS  Y10, Y10, Y10
+	VADDPS  Y10, Y8, Y8
+	ADDQ    $0x00000020, AX
+
+summaryDenseF32AVX2_done:
 	VMINPS       Y0, Y4, Y0
 	VMINPS       Y2, Y6, Y2
 	VMINPS       Y0, Y2, Y0
@@ -294,8 +322,24 @@ TEXT ·summaryDenseF32AVX2FMA(SB), NOSPLIT, $0-33
 	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y7
 	VPXOR        Y8, Y8, Y8
 	VPXOR        Y9, Y9, Y9
-	CMPQ         CX, $0x00000020
-	JL           summaryDenseF32AVX2FMA_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryDenseF32AVX2FMA_aligned
+	CMPQ         CX, $0x00000008
+	JL           summaryDenseF32AVX2FMA_aligned
+	VMOVUPS      (AX), Y10
+	VMINPS       Y0, Y10, Y0
+	VMAXPS       Y1, Y10, Y1
+	VFMADD231PS  Y10, Y10, Y8
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DX*1), AX
+	SHRQ         $0x02, DX
+	SUBQ         DX, CX
+
+summaryDenseF32AVX2FMA_aligned:
+	CMPQ CX, $0x00000020
+	JL   summaryDenseF32AVX2FMA_main_done
 
 summaryDenseF32AVX2FMA_main_loop:
 	VMOVUPS     (AX), Y10
@@ -332,6 +376,16 @@ summaryDenseF32AVX2FMA_single_loop:
 	JGE         summaryDenseF32AVX2FMA_single_loop
 
 summaryDenseF32AVX2FMA_single_done:
+	TESTQ       CX, CX
+	JZ          summaryDenseF32AVX2FMA_done
+	LEAQ        -32(AX)(CX*4), AX
+	VMOVUPS     (AX), Y10
+	VMINPS      Y0, Y10, Y0
+	VMAXPS      Y1, Y10, Y1
+	VFMADD231PS Y10, Y10, Y8
+	ADDQ        $0x00000020, AX
+
+summaryDenseF32AVX2FMA_done:
 	VMINPS       Y0, Y4, Y0
 	VMINPS       Y2, Y6, Y2
 	VMINPS       Y0, Y2, Y0
@@ -379,8 +433,24 @@ TEXT ·summaryMinDenseF32AVX2(SB), NOSPLIT, $0-33
 	VPXOR        Y9, Y9, Y9
 	VPXOR        Y10, Y10, Y10
 	VPXOR        Y11, Y11, Y11
-	CMPQ         CX, $0x00000040
-	JL           summaryMinDenseF32AVX2_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryMinDenseF32AVX2_aligned
+	CMPQ         CX, $0x00000008
+	JL           summaryMinDenseF32AVX2_aligned
+	VMOVUPS      (AX), Y12
+	VMINPS       Y0, Y12, Y0
+	VADDPS       Y12, Y12, Y12
+	VADDPS       Y12, Y8, Y8
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DX*1), AX
+	SHRQ         $0x02, DX
+	SUBQ         DX, CX
+
+summaryMinDenseF32AVX2_aligned:
+	CMPQ CX, $0x00000040
+	JL   summaryMinDenseF32AVX2_main_done
 
 summaryMinDenseF32AVX2_main_loop:
 	VMOVUPS (AX), Y12
@@ -427,6 +497,16 @@ summaryMinDenseF32AVX2_single_loop:
 	JGE     summaryMinDenseF32AVX2_single_loop
 
 summaryMinDenseF32AVX2_single_done:
+	TESTQ   CX, CX
+	JZ      summaryMinDenseF32AVX2_done
+	LEAQ    -32(AX)(CX*4), AX
+	VMOVUPS (AX), Y12
+	VMINPS  Y0, Y12, Y0
+	VADDPS  Y12, Y12, Y12
+	VADDPS  Y12, Y8, Y8
+	ADDQ    $0x00000020, AX
+
+summaryMinDenseF32AVX2_done:
 	VMINPS       Y0, Y4, Y0
 	VMINPS       Y1, Y5, Y1
 	VMINPS       Y2, Y6, Y2
@@ -560,8 +640,23 @@ TEXT ·summaryMinDenseF32AVX2FMA(SB), NOSPLIT, $0-33
 	VPXOR        Y9, Y9, Y9
 	VPXOR        Y10, Y10, Y10
 	VPXOR        Y11, Y11, Y11
-	CMPQ         CX, $0x00000040
-	JL           summaryMinDenseF32AVX2FMA_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryMinDenseF32AVX2FMA_aligned
+	CMPQ         CX, $0x00000008
+	JL           summaryMinDenseF32AVX2FMA_aligned
+	VMOVUPS      (AX), Y12
+	VMINPS       Y0, Y12, Y0
+	VFMADD231PS  Y12, Y12, Y8
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DX*1), AX
+	SHRQ         $0x02, DX
+	SUBQ         DX, CX
+
+summaryMinDenseF32AVX2FMA_aligned:
+	CMPQ CX, $0x00000040
+	JL   summaryMinDenseF32AVX2FMA_main_done
 
 summaryMinDenseF32AVX2FMA_main_loop:
 	VMOVUPS     (AX), Y12
@@ -603,6 +698,15 @@ summaryMinDenseF32AVX2FMA_single_loop:
 	JGE         summaryMinDenseF32AVX2FMA_single_loop
 
 summaryMinDenseF32AVX2FMA_single_done:
+	TESTQ       CX, CX
+	JZ          summaryMinDenseF32AVX2FMA_done
+	LEAQ        -32(AX)(CX*4), AX
+	VMOVUPS     (AX), Y12
+	VMINPS      Y0, Y12, Y0
+	VFMADD231PS Y12, Y12, Y8
+	ADDQ        $0x00000020, AX
+
+summaryMinDenseF32AVX2FMA_done:
 	VMINPS       Y0, Y4, Y0
 	VMINPS       Y1, Y5, Y1
 	VMINPS       Y2, Y6, Y2
@@ -647,8 +751,24 @@ TEXT ·summaryMaxDenseF32AVX2(SB), NOSPLIT, $0-33
 	VPXOR        Y9, Y9, Y9
 	VPXOR        Y10, Y10, Y10
 	VPXOR        Y11, Y11, Y11
-	CMPQ         CX, $0x00000040
-	JL           summaryMaxDenseF32AVX2_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryMaxDenseF32AVX2_aligned
+	CMPQ         CX, $0x00000008
+	JL           summaryMaxDenseF32AVX2_aligned
+	VMOVUPS      (AX), Y12
+	VMAXPS       Y0, Y12, Y0
+	VADDPS       Y12, Y12, Y12
+	VADDPS       Y12, Y8, Y8
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DX*1), AX
+	SHRQ         $0x02, DX
+	SUBQ         DX, CX
+
+summaryMaxDenseF32AVX2_aligned:
+	CMPQ CX, $0x00000040
+	JL   summaryMaxDenseF32AVX2_main_done
 
 summaryMaxDenseF32AVX2_main_loop:
 	VMOVUPS (AX), Y12
@@ -695,6 +815,16 @@ summaryMaxDenseF32AVX2_single_loop:
 	JGE     summaryMaxDenseF32AVX2_single_loop
 
 summaryMaxDenseF32AVX2_single_done:
+	TESTQ   CX, CX
+	JZ      summaryMaxDenseF32AVX2_done
+	LEAQ    -32(AX)(CX*4), AX
+	VMOVUPS (AX), Y12
+	VMAXPS  Y0, Y12, Y0
+	VADDPS  Y12, Y12, Y12
+	VADDPS  Y12, Y8, Y8
+	ADDQ    $0x00000020, AX
+
+summaryMaxDenseF32AVX2_done:
 	VMAXPS       Y0, Y4, Y0
 	VMAXPS       Y1, Y5, Y1
 	VMAXPS       Y2, Y6, Y2
@@ -828,8 +958,23 @@ TEXT ·summaryMaxDenseF32AVX2FMA(SB), NOSPLIT, $0-33
 	VPXOR        Y9, Y9, Y9
 	VPXOR        Y10, Y10, Y10
 	VPXOR        Y11, Y11, Y11
-	CMPQ         CX, $0x00000040
-	JL           summaryMaxDenseF32AVX2FMA_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryMaxDenseF32AVX2FMA_aligned
+	CMPQ         CX, $0x00000008
+	JL           summaryMaxDenseF32AVX2FMA_aligned
+	VMOVUPS      (AX), Y12
+	VMAXPS       Y0, Y12, Y0
+	VFMADD231PS  Y12, Y12, Y8
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DX*1), AX
+	SHRQ         $0x02, DX
+	SUBQ         DX, CX
+
+summaryMaxDenseF32AVX2FMA_aligned:
+	CMPQ CX, $0x00000040
+	JL   summaryMaxDenseF32AVX2FMA_main_done
 
 summaryMaxDenseF32AVX2FMA_main_loop:
 	VMOVUPS     (AX), Y12
@@ -871,6 +1016,15 @@ summaryMaxDenseF32AVX2FMA_single_loop:
 	JGE         summaryMaxDenseF32AVX2FMA_single_loop
 
 summaryMaxDenseF32AVX2FMA_single_done:
+	TESTQ       CX, CX
+	JZ          summaryMaxDenseF32AVX2FMA_done
+	LEAQ        -32(AX)(CX*4), AX
+	VMOVUPS     (AX), Y12
+	VMAXPS      Y0, Y12, Y0
+	VFMADD231PS Y12, Y12, Y8
+	ADDQ        $0x00000020, AX
+
+summaryMaxDenseF32AVX2FMA_done:
 	VMAXPS       Y0, Y4, Y0
 	VMAXPS       Y1, Y5, Y1
 	VMAXPS       Y2, Y6, Y2
@@ -913,8 +1067,28 @@ TEXT ·summaryDenseF64AVX2(SB), NOSPLIT, $0-41
 	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y7
 	VPXOR        Y8, Y8, Y8
 	VPXOR        Y9, Y9, Y9
-	CMPQ         CX, $0x00000010
-	JL           summaryDenseF64AVX2_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryDenseF64AVX2_aligned
+	CMPQ         CX, $0x00000008
+	JL           summaryDenseF64AVX2_aligned
+	VMOVUPD      (AX), Y10
+	VMINPD       Y0, Y10, Y0
+	VMAXPD       Y1, Y10, Y1
+	VMOVUPD      32(AX), Y11
+	VMINPD       Y2, Y11, Y2
+	VMAXPD       Y3, Y11, Y3
+	VADDPD       Y11, Y10, Y10
+	VADDPD       Y10, Y8, Y8
+	ADDQ         $0x00000040, AX
+	LEAQ         -64(AX)(DX*1), AX
+	SHRQ         $0x03, DX
+	SUBQ         DX, CX
+
+summaryDenseF64AVX2_aligned:
+	CMPQ CX, $0x00000010
+	JL   summaryDenseF64AVX2_main_done
 
 summaryDenseF64AVX2_main_loop:
 	VMOVUPD (AX), Y10
@@ -957,6 +1131,20 @@ summaryDenseF64AVX2_single_loop:
 	JGE     summaryDenseF64AVX2_single_loop
 
 summaryDenseF64AVX2_single_done:
+	TESTQ   CX, CX
+	JZ      summaryDenseF64AVX2_done
+	LEAQ    -64(AX)(CX*8), AX
+	VMOVUPD (AX), Y10
+	VMINPD  Y0, Y10, Y0
+	VMAXPD  Y1, Y10, Y1
+	VMOVUPD 32(AX), Y11
+	VMINPD  Y2, Y11, Y2
+	VMAXPD  Y3, Y11, Y3
+	VADDPD  Y11, Y10, Y10
+	VADDPD  Y10, Y8, Y8
+	ADDQ    $0x00000040, AX
+
+summaryDenseF64AVX2_done:
 	VMINPD       Y0, Y4, Y0
 	VMINPD       Y2, Y6, Y2
 	VMINPD       Y0, Y2, Y0
@@ -1158,8 +1346,27 @@ TEXT ·summaryDenseF64AVX2FMA(SB), NOSPLIT, $0-41
 	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y7
 	VPXOR        Y8, Y8, Y8
 	VPXOR        Y9, Y9, Y9
-	CMPQ         CX, $0x00000010
-	JL           summaryDenseF64AVX2FMA_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryDenseF64AVX2FMA_aligned
+	CMPQ         CX, $0x00000008
+	JL           summaryDenseF64AVX2FMA_aligned
+	VMOVUPD      (AX), Y10
+	VMINPD       Y0, Y10, Y0
+	VMAXPD       Y1, Y10, Y1
+	VMOVUPD      32(AX), Y11
+	VMINPD       Y2, Y11, Y2
+	VMAXPD       Y3, Y11, Y3
+	VFMADD231PD  Y11, Y10, Y8
+	ADDQ         $0x00000040, AX
+	LEAQ         -64(AX)(DX*1), AX
+	SHRQ         $0x03, DX
+	SUBQ         DX, CX
+
+summaryDenseF64AVX2FMA_aligned:
+	CMPQ CX, $0x00000010
+	JL   summaryDenseF64AVX2FMA_main_done
 
 summaryDenseF64AVX2FMA_main_loop:
 	VMOVUPD     (AX), Y10
@@ -1199,6 +1406,19 @@ summaryDenseF64AVX2FMA_single_loop:
 	JGE         summaryDenseF64AVX2FMA_single_loop
 
 summaryDenseF64AVX2FMA_single_done:
+	TESTQ       CX, CX
+	JZ          summaryDenseF64AVX2FMA_done
+	LEAQ        -64(AX)(CX*8), AX
+	VMOVUPD     (AX), Y10
+	VMINPD      Y0, Y10, Y0
+	VMAXPD      Y1, Y10, Y1
+	VMOVUPD     32(AX), Y11
+	VMINPD      Y2, Y11, Y2
+	VMAXPD      Y3, Y11, Y3
+	VFMADD231PD Y11, Y10, Y8
+	ADDQ        $0x00000040, AX
+
+summaryDenseF64AVX2FMA_done:
 	VMINPD       Y0, Y4, Y0
 	VMINPD       Y2, Y6, Y2
 	VMINPD       Y0, Y2, Y0
@@ -1242,8 +1462,26 @@ TEXT ·summaryMinDenseF64AVX2(SB), NOSPLIT, $0-41
 	VPXOR        Y9, Y9, Y9
 	VPXOR        Y10, Y10, Y10
 	VPXOR        Y11, Y11, Y11
-	CMPQ         CX, $0x00000020
-	JL           summaryMinDenseF64AVX2_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryMinDenseF64AVX2_aligned
+	CMPQ         CX, $0x00000008
+	JL           summaryMinDenseF64AVX2_aligned
+	VMOVUPD      (AX), Y12
+	VMINPD       Y0, Y12, Y0
+	VMOVUPD      32(AX), Y13
+	VMINPD       Y1, Y13, Y1
+	VADDPD       Y13, Y12, Y12
+	VADDPD       Y12, Y8, Y8
+	ADDQ         $0x00000040, AX
+	LEAQ         -64(AX)(DX*1), AX
+	SHRQ         $0x03, DX
+	SUBQ         DX, CX
+
+summaryMinDenseF64AVX2_aligned:
+	CMPQ CX, $0x00000020
+	JL   summaryMinDenseF64AVX2_main_done
 
 summaryMinDenseF64AVX2_main_loop:
 	VMOVUPD (AX), Y12
@@ -1292,6 +1530,18 @@ summaryMinDenseF64AVX2_single_loop:
 	JGE     summaryMinDenseF64AVX2_single_loop
 
 summaryMinDenseF64AVX2_single_done:
+	TESTQ   CX, CX
+	JZ      summaryMinDenseF64AVX2_done
+	LEAQ    -64(AX)(CX*8), AX
+	VMOVUPD (AX), Y12
+	VMINPD  Y0, Y12, Y0
+	VMOVUPD 32(AX), Y13
+	VMINPD  Y1, Y13, Y1
+	VADDPD  Y13, Y12, Y12
+	VADDPD  Y12, Y8, Y8
+	ADDQ    $0x00000040, AX
+
+summaryMinDenseF64AVX2_done:
 	VMINPD       Y0, Y4, Y0
 	VMINPD       Y1, Y5, Y1
 	VMINPD       Y2, Y6, Y2
@@ -1426,8 +1676,25 @@ TEXT ·summaryMinDenseF64AVX2FMA(SB), NOSPLIT, $0-41
 	VPXOR        Y9, Y9, Y9
 	VPXOR        Y10, Y10, Y10
 	VPXOR        Y11, Y11, Y11
-	CMPQ         CX, $0x00000020
-	JL           summaryMinDenseF64AVX2FMA_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryMinDenseF64AVX2FMA_aligned
+	CMPQ         CX, $0x00000008
+	JL           summaryMinDenseF64AVX2FMA_aligned
+	VMOVUPD      (AX), Y12
+	VMINPD       Y0, Y12, Y0
+	VMOVUPD      32(AX), Y13
+	VMINPD       Y1, Y13, Y1
+	VFMADD231PD  Y13, Y12, Y8
+	ADDQ         $0x00000040, AX
+	LEAQ         -64(AX)(DX*1), AX
+	SHRQ         $0x03, DX
+	SUBQ         DX, CX
+
+summaryMinDenseF64AVX2FMA_aligned:
+	CMPQ CX, $0x00000020
+	JL   summaryMinDenseF64AVX2FMA_main_done
 
 summaryMinDenseF64AVX2FMA_main_loop:
 	VMOVUPD     (AX), Y12
@@ -1471,6 +1738,17 @@ summaryMinDenseF64AVX2FMA_single_loop:
 	JGE         summaryMinDenseF64AVX2FMA_single_loop
 
 summaryMinDenseF64AVX2FMA_single_done:
+	TESTQ       CX, CX
+	JZ          summaryMinDenseF64AVX2FMA_done
+	LEAQ        -64(AX)(CX*8), AX
+	VMOVUPD     (AX), Y12
+	VMINPD      Y0, Y12, Y0
+	VMOVUPD     32(AX), Y13
+	VMINPD      Y1, Y13, Y1
+	VFMADD231PD Y13, Y12, Y8
+	ADDQ        $0x00000040, AX
+
+summaryMinDenseF64AVX2FMA_done:
 	VMINPD       Y0, Y4, Y0
 	VMINPD       Y1, Y5, Y1
 	VMINPD       Y2, Y6, Y2
@@ -1513,8 +1791,26 @@ TEXT ·summaryMaxDenseF64AVX2(SB), NOSPLIT, $0-41
 	VPXOR        Y9, Y9, Y9
 	VPXOR        Y10, Y10, Y10
 	VPXOR        Y11, Y11, Y11
-	CMPQ         CX, $0x00000020
-	JL           summaryMaxDenseF64AVX2_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryMaxDenseF64AVX2_aligned
+	CMPQ         CX, $0x00000008
+	JL           summaryMaxDenseF64AVX2_aligned
+	VMOVUPD      (AX), Y12
+	VMAXPD       Y0, Y12, Y0
+	VMOVUPD      32(AX), Y13
+	VMAXPD       Y1, Y13, Y1
+	VADDPD       Y13, Y12, Y12
+	VADDPD       Y12, Y8, Y8
+	ADDQ         $0x00000040, AX
+	LEAQ         -64(AX)(DX*1), AX
+	SHRQ         $0x03, DX
+	SUBQ         DX, CX
+
+summaryMaxDenseF64AVX2_aligned:
+	CMPQ CX, $0x00000020
+	JL   summaryMaxDenseF64AVX2_main_done
 
 summaryMaxDenseF64AVX2_main_loop:
 	VMOVUPD (AX), Y12
@@ -1563,6 +1859,18 @@ summaryMaxDenseF64AVX2_single_loop:
 	JGE     summaryMaxDenseF64AVX2_single_loop
 
 summaryMaxDenseF64AVX2_single_done:
+	TESTQ   CX, CX
+	JZ      summaryMaxDenseF64AVX2_done
+	LEAQ    -64(AX)(CX*8), AX
+	VMOVUPD (AX), Y12
+	VMAXPD  Y0, Y12, Y0
+	VMOVUPD 32(AX), Y13
+	VMAXPD  Y1, Y13, Y1
+	VADDPD  Y13, Y12, Y12
+	VADDPD  Y12, Y8, Y8
+	ADDQ    $0x00000040, AX
+
+summaryMaxDenseF64AVX2_done:
 	VMAXPD       Y0, Y4, Y0
 	VMAXPD       Y1, Y5, Y1
 	VMAXPD       Y2, Y6, Y2
@@ -1697,8 +2005,25 @@ TEXT ·summaryMaxDenseF64AVX2FMA(SB), NOSPLIT, $0-41
 	VPXOR        Y9, Y9, Y9
 	VPXOR        Y10, Y10, Y10
 	VPXOR        Y11, Y11, Y11
-	CMPQ         CX, $0x00000020
-	JL           summaryMaxDenseF64AVX2FMA_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryMaxDenseF64AVX2FMA_aligned
+	CMPQ         CX, $0x00000008
+	JL           summaryMaxDenseF64AVX2FMA_aligned
+	VMOVUPD      (AX), Y12
+	VMAXPD       Y0, Y12, Y0
+	VMOVUPD      32(AX), Y13
+	VMAXPD       Y1, Y13, Y1
+	VFMADD231PD  Y13, Y12, Y8
+	ADDQ         $0x00000040, AX
+	LEAQ         -64(AX)(DX*1), AX
+	SHRQ         $0x03, DX
+	SUBQ         DX, CX
+
+summaryMaxDenseF64AVX2FMA_aligned:
+	CMPQ CX, $0x00000020
+	JL   summaryMaxDenseF64AVX2FMA_main_done
 
 summaryMaxDenseF64AVX2FMA_main_loop:
 	VMOVUPD     (AX), Y12
@@ -1742,6 +2067,17 @@ summaryMaxDenseF64AVX2FMA_single_loop:
 	JGE         summaryMaxDenseF64AVX2FMA_single_loop
 
 summaryMaxDenseF64AVX2FMA_single_done:
+	TESTQ       CX, CX
+	JZ          summaryMaxDenseF64AVX2FMA_done
+	LEAQ        -64(AX)(CX*8), AX
+	VMOVUPD     (AX), Y12
+	VMAXPD      Y0, Y12, Y0
+	VMOVUPD     32(AX), Y13
+	VMAXPD      Y1, Y13, Y1
+	VFMADD231PD Y13, Y12, Y8
+	ADDQ        $0x00000040, AX
+
+summaryMaxDenseF64AVX2FMA_done:
 	VMAXPD       Y0, Y4, Y0
 	VMAXPD       Y1, Y5, Y1
 	VMAXPD       Y2, Y6, Y2
@@ -1780,8 +2116,22 @@ TEXT ·summaryDenseI8AVX2(SB), NOSPLIT, $0-27
 	VPBROADCASTQ summarysplat1_80<>+0(SB), Y5
 	VPBROADCASTQ summarysplat1_7f<>+0(SB), Y6
 	VPBROADCASTQ summarysplat1_80<>+0(SB), Y7
-	CMPQ         CX, $0x00000080
-	JL           summaryDenseI8AVX2_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryDenseI8AVX2_aligned
+	CMPQ         CX, $0x00000020
+	JL           summaryDenseI8AVX2_aligned
+	VMOVDQU      (AX), Y8
+	VPMINSB      Y0, Y8, Y0
+	VPMAXSB      Y1, Y8, Y1
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DX*1), AX
+	SUBQ         DX, CX
+
+summaryDenseI8AVX2_aligned:
+	CMPQ CX, $0x00000080
+	JL   summaryDenseI8AVX2_main_done
 
 summaryDenseI8AVX2_main_loop:
 	VMOVDQU (AX), Y8
@@ -1815,6 +2165,15 @@ summaryDenseI8AVX2_single_loop:
 	JGE     summaryDenseI8AVX2_single_loop
 
 summaryDenseI8AVX2_single_done:
+	TESTQ   CX, CX
+	JZ      summaryDenseI8AVX2_done
+	LEAQ    -32(AX)(CX*1), AX
+	VMOVDQU (AX), Y8
+	VPMINSB Y0, Y8, Y0
+	VPMAXSB Y1, Y8, Y1
+	ADDQ    $0x00000020, AX
+
+summaryDenseI8AVX2_done:
 	VPMINSB      Y0, Y4, Y0
 	VPMINSB      Y2, Y6, Y2
 	VPMINSB      Y0, Y2, Y0
@@ -2188,8 +2547,23 @@ TEXT ·summaryDenseI16AVX2(SB), NOSPLIT, $0-29
 	VPBROADCASTQ summarysplat2_8000<>+0(SB), Y5
 	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Y6
 	VPBROADCASTQ summarysplat2_8000<>+0(SB), Y7
-	CMPQ         CX, $0x00000040
-	JL           summaryDenseI16AVX2_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryDenseI16AVX2_aligned
+	CMPQ         CX, $0x00000010
+	JL           summaryDenseI16AVX2_aligned
+	VMOVDQU      (AX), Y8
+	VPMINSW      Y0, Y8, Y0
+	VPMAXSW      Y1, Y8, Y1
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DX*1), AX
+	SHRQ         $0x01, DX
+	SUBQ         DX, CX
+
+summaryDenseI16AVX2_aligned:
+	CMPQ CX, $0x00000040
+	JL   summaryDenseI16AVX2_main_done
 
 summaryDenseI16AVX2_main_loop:
 	VMOVDQU (AX), Y8
@@ -2223,6 +2597,15 @@ summaryDenseI16AVX2_single_loop:
 	JGE     summaryDenseI16AVX2_single_loop
 
 summaryDenseI16AVX2_single_done:
+	TESTQ   CX, CX
+	JZ      summaryDenseI16AVX2_done
+	LEAQ    -32(AX)(CX*2), AX
+	VMOVDQU (AX), Y8
+	VPMINSW Y0, Y8, Y0
+	VPMAXSW Y1, Y8, Y1
+	ADDQ    $0x00000020, AX
+
+summaryDenseI16AVX2_done:
 	VPMINSW      Y0, Y4, Y0
 	VPMINSW      Y2, Y6, Y2
 	VPMINSW      Y0, Y2, Y0
@@ -2468,8 +2851,23 @@ TEXT ·summaryDenseI32AVX2(SB), NOSPLIT, $0-33
 	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y5
 	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y6
 	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y7
-	CMPQ         CX, $0x00000020
-	JL           summaryDenseI32AVX2_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryDenseI32AVX2_aligned
+	CMPQ         CX, $0x00000008
+	JL           summaryDenseI32AVX2_aligned
+	VMOVDQU      (AX), Y8
+	VPMINSD      Y0, Y8, Y0
+	VPMAXSD      Y1, Y8, Y1
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DX*1), AX
+	SHRQ         $0x02, DX
+	SUBQ         DX, CX
+
+summaryDenseI32AVX2_aligned:
+	CMPQ CX, $0x00000020
+	JL   summaryDenseI32AVX2_main_done
 
 summaryDenseI32AVX2_main_loop:
 	VMOVDQU (AX), Y8
@@ -2503,6 +2901,15 @@ summaryDenseI32AVX2_single_loop:
 	JGE     summaryDenseI32AVX2_single_loop
 
 summaryDenseI32AVX2_single_done:
+	TESTQ   CX, CX
+	JZ      summaryDenseI32AVX2_done
+	LEAQ    -32(AX)(CX*4), AX
+	VMOVDQU (AX), Y8
+	VPMINSD Y0, Y8, Y0
+	VPMAXSD Y1, Y8, Y1
+	ADDQ    $0x00000020, AX
+
+summaryDenseI32AVX2_done:
 	VPMINSD      Y0, Y4, Y0
 	VPMINSD      Y2, Y6, Y2
 	VPMINSD      Y0, Y2, Y0
@@ -2683,8 +3090,30 @@ TEXT ·summaryDenseI64AVX2(SB), NOSPLIT, $0-41
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y5
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y6
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y7
-	CMPQ         CX, $0x00000010
-	JL           summaryDenseI64AVX2_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryDenseI64AVX2_aligned
+	CMPQ         CX, $0x00000008
+	JL           summaryDenseI64AVX2_aligned
+	VMOVDQU      (AX), Y8
+	VPCMPGTQ     Y8, Y0, Y9
+	VBLENDVPD    Y9, Y8, Y0, Y0
+	VPCMPGTQ     Y1, Y8, Y9
+	VBLENDVPD    Y9, Y8, Y1, Y1
+	VMOVDQU      32(AX), Y8
+	VPCMPGTQ     Y8, Y2, Y9
+	VBLENDVPD    Y9, Y8, Y2, Y2
+	VPCMPGTQ     Y3, Y8, Y9
+	VBLENDVPD    Y9, Y8, Y3, Y3
+	ADDQ         $0x00000040, AX
+	LEAQ         -64(AX)(DX*1), AX
+	SHRQ         $0x03, DX
+	SUBQ         DX, CX
+
+summaryDenseI64AVX2_aligned:
+	CMPQ CX, $0x00000010
+	JL   summaryDenseI64AVX2_main_done
 
 summaryDenseI64AVX2_main_loop:
 	VMOVDQU   (AX), Y8
@@ -2733,6 +3162,22 @@ summaryDenseI64AVX2_single_loop:
 	JGE       summaryDenseI64AVX2_single_loop
 
 summaryDenseI64AVX2_single_done:
+	TESTQ     CX, CX
+	JZ        summaryDenseI64AVX2_done
+	LEAQ      -64(AX)(CX*8), AX
+	VMOVDQU   (AX), Y8
+	VPCMPGTQ  Y8, Y0, Y9
+	VBLENDVPD Y9, Y8, Y0, Y0
+	VPCMPGTQ  Y1, Y8, Y9
+	VBLENDVPD Y9, Y8, Y1, Y1
+	VMOVDQU   32(AX), Y8
+	VPCMPGTQ  Y8, Y2, Y9
+	VBLENDVPD Y9, Y8, Y2, Y2
+	VPCMPGTQ  Y3, Y8, Y9
+	VBLENDVPD Y9, Y8, Y3, Y3
+	ADDQ      $0x00000040, AX
+
+summaryDenseI64AVX2_done:
 	VPCMPGTQ     Y4, Y0, Y8
 	VBLENDVPD    Y8, Y4, Y0, Y0
 	VPCMPGTQ     Y6, Y2, Y4
@@ -2928,8 +3373,22 @@ TEXT ·summaryDenseU8AVX2(SB), NOSPLIT, $0-27
 	VPBROADCASTQ summarysplat1_0<>+0(SB), Y5
 	VPBROADCASTQ summarysplat1_ff<>+0(SB), Y6
 	VPBROADCASTQ summarysplat1_0<>+0(SB), Y7
-	CMPQ         CX, $0x00000080
-	JL           summaryDenseU8AVX2_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryDenseU8AVX2_aligned
+	CMPQ         CX, $0x00000020
+	JL           summaryDenseU8AVX2_aligned
+	VMOVDQU      (AX), Y8
+	VPMINUB      Y0, Y8, Y0
+	VPMAXUB      Y1, Y8, Y1
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DX*1), AX
+	SUBQ         DX, CX
+
+summaryDenseU8AVX2_aligned:
+	CMPQ CX, $0x00000080
+	JL   summaryDenseU8AVX2_main_done
 
 summaryDenseU8AVX2_main_loop:
 	VMOVDQU (AX), Y8
@@ -2963,6 +3422,15 @@ summaryDenseU8AVX2_single_loop:
 	JGE     summaryDenseU8AVX2_single_loop
 
 summaryDenseU8AVX2_single_done:
+	TESTQ   CX, CX
+	JZ      summaryDenseU8AVX2_done
+	LEAQ    -32(AX)(CX*1), AX
+	VMOVDQU (AX), Y8
+	VPMINUB Y0, Y8, Y0
+	VPMAXUB Y1, Y8, Y1
+	ADDQ    $0x00000020, AX
+
+summaryDenseU8AVX2_done:
 	VPMINUB      Y0, Y4, Y0
 	VPMINUB      Y2, Y6, Y2
 	VPMINUB      Y0, Y2, Y0
@@ -3268,8 +3736,23 @@ TEXT ·summaryDenseU16AVX2(SB), NOSPLIT, $0-29
 	VPBROADCASTQ summarysplat2_0<>+0(SB), Y5
 	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Y6
 	VPBROADCASTQ summarysplat2_0<>+0(SB), Y7
-	CMPQ         CX, $0x00000040
-	JL           summaryDenseU16AVX2_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryDenseU16AVX2_aligned
+	CMPQ         CX, $0x00000010
+	JL           summaryDenseU16AVX2_aligned
+	VMOVDQU      (AX), Y8
+	VPMINUW      Y0, Y8, Y0
+	VPMAXUW      Y1, Y8, Y1
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DX*1), AX
+	SHRQ         $0x01, DX
+	SUBQ         DX, CX
+
+summaryDenseU16AVX2_aligned:
+	CMPQ CX, $0x00000040
+	JL   summaryDenseU16AVX2_main_done
 
 summaryDenseU16AVX2_main_loop:
 	VMOVDQU (AX), Y8
@@ -3303,6 +3786,15 @@ summaryDenseU16AVX2_single_loop:
 	JGE     summaryDenseU16AVX2_single_loop
 
 summaryDenseU16AVX2_single_done:
+	TESTQ   CX, CX
+	JZ      summaryDenseU16AVX2_done
+	LEAQ    -32(AX)(CX*2), AX
+	VMOVDQU (AX), Y8
+	VPMINUW Y0, Y8, Y0
+	VPMAXUW Y1, Y8, Y1
+	ADDQ    $0x00000020, AX
+
+summaryDenseU16AVX2_done:
 	VPMINUW      Y0, Y4, Y0
 	VPMINUW      Y2, Y6, Y2
 	VPMINUW      Y0, Y2, Y0
@@ -3530,8 +4022,23 @@ TEXT ·summaryDenseU32AVX2(SB), NOSPLIT, $0-33
 	VPBROADCASTQ summarysplat4_0<>+0(SB), Y5
 	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y6
 	VPBROADCASTQ summarysplat4_0<>+0(SB), Y7
-	CMPQ         CX, $0x00000020
-	JL           summaryDenseU32AVX2_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryDenseU32AVX2_aligned
+	CMPQ         CX, $0x00000008
+	JL           summaryDenseU32AVX2_aligned
+	VMOVDQU      (AX), Y8
+	VPMINUD      Y0, Y8, Y0
+	VPMAXUD      Y1, Y8, Y1
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DX*1), AX
+	SHRQ         $0x02, DX
+	SUBQ         DX, CX
+
+summaryDenseU32AVX2_aligned:
+	CMPQ CX, $0x00000020
+	JL   summaryDenseU32AVX2_main_done
 
 summaryDenseU32AVX2_main_loop:
 	VMOVDQU (AX), Y8
@@ -3565,6 +4072,15 @@ summaryDenseU32AVX2_single_loop:
 	JGE     summaryDenseU32AVX2_single_loop
 
 summaryDenseU32AVX2_single_done:
+	TESTQ   CX, CX
+	JZ      summaryDenseU32AVX2_done
+	LEAQ    -32(AX)(CX*4), AX
+	VMOVDQU (AX), Y8
+	VPMINUD Y0, Y8, Y0
+	VPMAXUD Y1, Y8, Y1
+	ADDQ    $0x00000020, AX
+
+summaryDenseU32AVX2_done:
 	VPMINUD      Y0, Y4, Y0
 	VPMINUD      Y2, Y6, Y2
 	VPMINUD      Y0, Y2, Y0
@@ -3746,8 +4262,32 @@ TEXT ·summaryDenseU64AVX2(SB), NOSPLIT, $0-41
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y6
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y7
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y8
-	CMPQ         CX, $0x00000010
-	JL           summaryDenseU64AVX2_main_done
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryDenseU64AVX2_aligned
+	CMPQ         CX, $0x00000008
+	JL           summaryDenseU64AVX2_aligned
+	VMOVDQU      (AX), Y9
+	VPXOR        Y8, Y9, Y9
+	VPCMPGTQ     Y9, Y0, Y10
+	VBLENDVPD    Y10, Y9, Y0, Y0
+	VPCMPGTQ     Y1, Y9, Y10
+	VBLENDVPD    Y10, Y9, Y1, Y1
+	VMOVDQU      32(AX), Y9
+	VPXOR        Y8, Y9, Y9
+	VPCMPGTQ     Y9, Y2, Y10
+	VBLENDVPD    Y10, Y9, Y2, Y2
+	VPCMPGTQ     Y3, Y9, Y10
+	VBLENDVPD    Y10, Y9, Y3, Y3
+	ADDQ         $0x00000040, AX
+	LEAQ         -64(AX)(DX*1), AX
+	SHRQ         $0x03, DX
+	SUBQ         DX, CX
+
+summaryDenseU64AVX2_aligned:
+	CMPQ CX, $0x00000010
+	JL   summaryDenseU64AVX2_main_done
 
 summaryDenseU64AVX2_main_loop:
 	VMOVDQU   (AX), Y9
@@ -3802,6 +4342,24 @@ summaryDenseU64AVX2_single_loop:
 	JGE       summaryDenseU64AVX2_single_loop
 
 summaryDenseU64AVX2_single_done:
+	TESTQ     CX, CX
+	JZ        summaryDenseU64AVX2_done
+	LEAQ      -64(AX)(CX*8), AX
+	VMOVDQU   (AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y9, Y0, Y10
+	VBLENDVPD Y10, Y9, Y0, Y0
+	VPCMPGTQ  Y1, Y9, Y10
+	VBLENDVPD Y10, Y9, Y1, Y1
+	VMOVDQU   32(AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y9, Y2, Y8
+	VBLENDVPD Y8, Y9, Y2, Y2
+	VPCMPGTQ  Y3, Y9, Y8
+	VBLENDVPD Y8, Y9, Y3, Y3
+	ADDQ      $0x00000040, AX
+
+summaryDenseU64AVX2_done:
 	VPCMPGTQ     Y4, Y0, Y8
 	VBLENDVPD    Y8, Y4, Y0, Y0
 	VPCMPGTQ     Y6, Y2, Y4
