@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"github.com/quiverlabs/quiver/internal/oracle"
 	"github.com/quiverlabs/quiver/internal/ref"
@@ -338,4 +339,49 @@ func TestCountValidKernelLoops(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSumDenseOffsets holds the dense float sums of every SIMD backend to
+// the ADR-013 oracle over columns that start 0 to 17 elements past a
+// 64-byte boundary, at lengths around every block: the AVX-512 loop
+// rebuilds an unaligned x's vectors from aligned loads (rebuiltBlocks in
+// the sum generator), and a lane taken from the wrong neighbour, or a
+// block's edge read wrong, changes which accumulator meets which value
+// and so the bits of the sum of these widely spread values.
+func TestSumDenseOffsets(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	var lengths []int
+	for n := 1; n <= 80; n++ {
+		lengths = append(lengths, n)
+	}
+	lengths = append(lengths, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1000, 4099)
+	for _, b := range simdBackends(t) {
+		for off := range 18 {
+			for _, n := range lengths {
+				x64 := alignedFloats[float64](n, off)
+				copy(x64, testkit.Values[float64](r, n, testkit.Plain))
+				if g, w := kernel.SumFloat(b.isa, x64, nil, 0), oracle.Sum(x64, nil, 0, b.policy64); !sameFloat(g, w) {
+					t.Fatalf("%s off=%d n=%d: float64 sum %#x, oracle %#x", b.name, off, n, testkit.Bits(g), testkit.Bits(w))
+				}
+				x32 := alignedFloats[float32](n, off)
+				copy(x32, testkit.Values[float32](r, n, testkit.Plain))
+				if g, w := kernel.SumFloat(b.isa, x32, nil, 0), oracle.Sum(x32, nil, 0, b.policy32); !sameFloat(g, w) {
+					t.Fatalf("%s off=%d n=%d: float32 sum %#x, oracle %#x", b.name, off, n, testkit.Bits(g), testkit.Bits(w))
+				}
+			}
+		}
+	}
+}
+
+// alignedFloats returns n elements starting off elements past a 64-byte
+// boundary (the address is only tested, never converted back).
+func alignedFloats[T float32 | float64](n, off int) []T {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	buf := make([]T, n+off+64/size)
+	skip := 0
+	for uintptr(unsafe.Pointer(&buf[skip]))%64 != 0 {
+		skip++
+	}
+	return buf[skip+off : skip+off+n]
 }

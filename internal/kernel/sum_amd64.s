@@ -2863,6 +2863,61 @@ dense_halves_done:
 	JMP          fold
 
 dense_full:
+	MOVQ         AX, DX
+	ANDQ         $0x3f, DX
+	JZ           rebuilt_none
+	TESTQ        CX, CX
+	JZ           rebuilt_none
+	SHRQ         $0x02, DX
+	ANDQ         $-64, AX
+	VPBROADCASTD DX, Z4
+	VPADDD       iota32<>+0(SB), Z4, Z4
+	MOVQ         $-1, BX
+	SHLXQ        DX, BX, DX
+	KMOVQ        DX, K1
+	NOTQ         DX
+	KMOVQ        DX, K2
+	VMOVUPS.Z    (AX), K1, Z5
+	SUBQ         $0x00000040, CX
+	CMPQ         CX, $0x00000040
+	JL           rebuilt_done
+
+rebuilt_loop:
+	VMOVUPS   64(AX), Z6
+	VMOVUPS   128(AX), Z7
+	VMOVUPS   192(AX), Z8
+	VMOVUPS   256(AX), Z9
+	VPERMT2D  Z6, Z4, Z5
+	VADDPS    Z5, Z0, Z0
+	VPERMT2D  Z7, Z4, Z6
+	VADDPS    Z6, Z1, Z1
+	VPERMT2D  Z8, Z4, Z7
+	VADDPS    Z7, Z2, Z2
+	VPERMT2D  Z9, Z4, Z8
+	VADDPS    Z8, Z3, Z3
+	VMOVDQU64 Z9, Z5
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JGE       rebuilt_loop
+
+rebuilt_done:
+	VMOVUPS   64(AX), Z6
+	VMOVUPS   128(AX), Z7
+	VMOVUPS   192(AX), Z8
+	VMOVUPS.Z 256(AX), K2, Z9
+	VPERMT2D  Z6, Z4, Z5
+	VADDPS    Z5, Z0, Z0
+	VPERMT2D  Z7, Z4, Z6
+	VADDPS    Z6, Z1, Z1
+	VPERMT2D  Z8, Z4, Z7
+	VADDPS    Z7, Z2, Z2
+	VPERMT2D  Z9, Z4, Z8
+	VADDPS    Z8, Z3, Z3
+	ADDQ      $0x00000100, AX
+	JMP       fold
+
+rebuilt_none:
 	CMPQ CX, $0x00000040
 	JL   dense_done
 
@@ -3029,6 +3084,24 @@ fold:
 	VZEROUPPER
 	RET
 
+DATA iota32<>+0(SB)/4, $0x00000000
+DATA iota32<>+4(SB)/4, $0x00000001
+DATA iota32<>+8(SB)/4, $0x00000002
+DATA iota32<>+12(SB)/4, $0x00000003
+DATA iota32<>+16(SB)/4, $0x00000004
+DATA iota32<>+20(SB)/4, $0x00000005
+DATA iota32<>+24(SB)/4, $0x00000006
+DATA iota32<>+28(SB)/4, $0x00000007
+DATA iota32<>+32(SB)/4, $0x00000008
+DATA iota32<>+36(SB)/4, $0x00000009
+DATA iota32<>+40(SB)/4, $0x0000000a
+DATA iota32<>+44(SB)/4, $0x0000000b
+DATA iota32<>+48(SB)/4, $0x0000000c
+DATA iota32<>+52(SB)/4, $0x0000000d
+DATA iota32<>+56(SB)/4, $0x0000000e
+DATA iota32<>+60(SB)/4, $0x0000000f
+GLOBL iota32<>(SB), RODATA|NOPTR, $64
+
 // func sumLanesF32AVX512(acc []float32, x []float32, bits []byte, off int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·sumLanesF32AVX512(SB), NOSPLIT, $8-80
@@ -3075,6 +3148,61 @@ dense_halves_done:
 	JMP          fold
 
 dense_full:
+	MOVQ         CX, BX
+	ANDQ         $0x3f, BX
+	JZ           rebuilt_none
+	TESTQ        DX, DX
+	JZ           rebuilt_none
+	SHRQ         $0x02, BX
+	ANDQ         $-64, CX
+	VPBROADCASTD BX, Z4
+	VPADDD       iota32<>+0(SB), Z4, Z4
+	MOVQ         $-1, SI
+	SHLXQ        BX, SI, BX
+	KMOVQ        BX, K1
+	NOTQ         BX
+	KMOVQ        BX, K2
+	VMOVUPS.Z    (CX), K1, Z5
+	SUBQ         $0x00000040, DX
+	CMPQ         DX, $0x00000040
+	JL           rebuilt_done
+
+rebuilt_loop:
+	VMOVUPS   64(CX), Z6
+	VMOVUPS   128(CX), Z7
+	VMOVUPS   192(CX), Z8
+	VMOVUPS   256(CX), Z9
+	VPERMT2D  Z6, Z4, Z5
+	VADDPS    Z5, Z0, Z0
+	VPERMT2D  Z7, Z4, Z6
+	VADDPS    Z6, Z1, Z1
+	VPERMT2D  Z8, Z4, Z7
+	VADDPS    Z7, Z2, Z2
+	VPERMT2D  Z9, Z4, Z8
+	VADDPS    Z8, Z3, Z3
+	VMOVDQU64 Z9, Z5
+	ADDQ      $0x00000100, CX
+	SUBQ      $0x00000040, DX
+	CMPQ      DX, $0x00000040
+	JGE       rebuilt_loop
+
+rebuilt_done:
+	VMOVUPS   64(CX), Z6
+	VMOVUPS   128(CX), Z7
+	VMOVUPS   192(CX), Z8
+	VMOVUPS.Z 256(CX), K2, Z9
+	VPERMT2D  Z6, Z4, Z5
+	VADDPS    Z5, Z0, Z0
+	VPERMT2D  Z7, Z4, Z6
+	VADDPS    Z6, Z1, Z1
+	VPERMT2D  Z8, Z4, Z7
+	VADDPS    Z7, Z2, Z2
+	VPERMT2D  Z9, Z4, Z8
+	VADDPS    Z8, Z3, Z3
+	ADDQ      $0x00000100, CX
+	JMP       fold
+
+rebuilt_none:
 	CMPQ DX, $0x00000040
 	JL   dense_done
 
@@ -3254,6 +3382,61 @@ dense_halves_done:
 	JMP          fold
 
 dense_full:
+	MOVQ         AX, DX
+	ANDQ         $0x3f, DX
+	JZ           rebuilt_none
+	TESTQ        CX, CX
+	JZ           rebuilt_none
+	SHRQ         $0x03, DX
+	ANDQ         $-64, AX
+	VPBROADCASTQ DX, Z4
+	VPADDQ       iota64<>+0(SB), Z4, Z4
+	MOVQ         $-1, BX
+	SHLXQ        DX, BX, DX
+	KMOVQ        DX, K1
+	NOTQ         DX
+	KMOVQ        DX, K2
+	VMOVUPD.Z    (AX), K1, Z5
+	SUBQ         $0x00000020, CX
+	CMPQ         CX, $0x00000020
+	JL           rebuilt_done
+
+rebuilt_loop:
+	VMOVUPD   64(AX), Z6
+	VMOVUPD   128(AX), Z7
+	VMOVUPD   192(AX), Z8
+	VMOVUPD   256(AX), Z9
+	VPERMT2Q  Z6, Z4, Z5
+	VADDPD    Z5, Z0, Z0
+	VPERMT2Q  Z7, Z4, Z6
+	VADDPD    Z6, Z1, Z1
+	VPERMT2Q  Z8, Z4, Z7
+	VADDPD    Z7, Z2, Z2
+	VPERMT2Q  Z9, Z4, Z8
+	VADDPD    Z8, Z3, Z3
+	VMOVDQU64 Z9, Z5
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JGE       rebuilt_loop
+
+rebuilt_done:
+	VMOVUPD   64(AX), Z6
+	VMOVUPD   128(AX), Z7
+	VMOVUPD   192(AX), Z8
+	VMOVUPD.Z 256(AX), K2, Z9
+	VPERMT2Q  Z6, Z4, Z5
+	VADDPD    Z5, Z0, Z0
+	VPERMT2Q  Z7, Z4, Z6
+	VADDPD    Z6, Z1, Z1
+	VPERMT2Q  Z8, Z4, Z7
+	VADDPD    Z7, Z2, Z2
+	VPERMT2Q  Z9, Z4, Z8
+	VADDPD    Z8, Z3, Z3
+	ADDQ      $0x00000100, AX
+	JMP       fold
+
+rebuilt_none:
 	CMPQ CX, $0x00000020
 	JL   dense_done
 
@@ -3388,6 +3571,16 @@ fold:
 	VZEROUPPER
 	RET
 
+DATA iota64<>+0(SB)/8, $0x0000000000000000
+DATA iota64<>+8(SB)/8, $0x0000000000000001
+DATA iota64<>+16(SB)/8, $0x0000000000000002
+DATA iota64<>+24(SB)/8, $0x0000000000000003
+DATA iota64<>+32(SB)/8, $0x0000000000000004
+DATA iota64<>+40(SB)/8, $0x0000000000000005
+DATA iota64<>+48(SB)/8, $0x0000000000000006
+DATA iota64<>+56(SB)/8, $0x0000000000000007
+GLOBL iota64<>(SB), RODATA|NOPTR, $64
+
 // func sumLanesF64AVX512(acc []float64, x []float64, bits []byte, off int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·sumLanesF64AVX512(SB), NOSPLIT, $8-80
@@ -3434,6 +3627,61 @@ dense_halves_done:
 	JMP          fold
 
 dense_full:
+	MOVQ         CX, BX
+	ANDQ         $0x3f, BX
+	JZ           rebuilt_none
+	TESTQ        DX, DX
+	JZ           rebuilt_none
+	SHRQ         $0x03, BX
+	ANDQ         $-64, CX
+	VPBROADCASTQ BX, Z4
+	VPADDQ       iota64<>+0(SB), Z4, Z4
+	MOVQ         $-1, SI
+	SHLXQ        BX, SI, BX
+	KMOVQ        BX, K1
+	NOTQ         BX
+	KMOVQ        BX, K2
+	VMOVUPD.Z    (CX), K1, Z5
+	SUBQ         $0x00000020, DX
+	CMPQ         DX, $0x00000020
+	JL           rebuilt_done
+
+rebuilt_loop:
+	VMOVUPD   64(CX), Z6
+	VMOVUPD   128(CX), Z7
+	VMOVUPD   192(CX), Z8
+	VMOVUPD   256(CX), Z9
+	VPERMT2Q  Z6, Z4, Z5
+	VADDPD    Z5, Z0, Z0
+	VPERMT2Q  Z7, Z4, Z6
+	VADDPD    Z6, Z1, Z1
+	VPERMT2Q  Z8, Z4, Z7
+	VADDPD    Z7, Z2, Z2
+	VPERMT2Q  Z9, Z4, Z8
+	VADDPD    Z8, Z3, Z3
+	VMOVDQU64 Z9, Z5
+	ADDQ      $0x00000100, CX
+	SUBQ      $0x00000020, DX
+	CMPQ      DX, $0x00000020
+	JGE       rebuilt_loop
+
+rebuilt_done:
+	VMOVUPD   64(CX), Z6
+	VMOVUPD   128(CX), Z7
+	VMOVUPD   192(CX), Z8
+	VMOVUPD.Z 256(CX), K2, Z9
+	VPERMT2Q  Z6, Z4, Z5
+	VADDPD    Z5, Z0, Z0
+	VPERMT2Q  Z7, Z4, Z6
+	VADDPD    Z6, Z1, Z1
+	VPERMT2Q  Z8, Z4, Z7
+	VADDPD    Z7, Z2, Z2
+	VPERMT2Q  Z9, Z4, Z8
+	VADDPD    Z8, Z3, Z3
+	ADDQ      $0x00000100, CX
+	JMP       fold
+
+rebuilt_none:
 	CMPQ DX, $0x00000020
 	JL   dense_done
 
