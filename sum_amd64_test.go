@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-	"unsafe"
 
 	"github.com/quiverlabs/quiver/internal/oracle"
 	"github.com/quiverlabs/quiver/internal/ref"
@@ -358,12 +357,12 @@ func TestSumDenseOffsets(t *testing.T) {
 	for _, b := range simdBackends(t) {
 		for off := range 18 {
 			for _, n := range lengths {
-				x64 := alignedFloats[float64](n, off)
+				x64 := testkit.AlignedAt[float64](n, off)
 				copy(x64, testkit.Values[float64](r, n, testkit.Plain))
 				if g, w := kernel.SumFloat(b.isa, x64, nil, 0), oracle.Sum(x64, nil, 0, b.policy64); !sameFloat(g, w) {
 					t.Fatalf("%s off=%d n=%d: float64 sum %#x, oracle %#x", b.name, off, n, testkit.Bits(g), testkit.Bits(w))
 				}
-				x32 := alignedFloats[float32](n, off)
+				x32 := testkit.AlignedAt[float32](n, off)
 				copy(x32, testkit.Values[float32](r, n, testkit.Plain))
 				if g, w := kernel.SumFloat(b.isa, x32, nil, 0), oracle.Sum(x32, nil, 0, b.policy32); !sameFloat(g, w) {
 					t.Fatalf("%s off=%d n=%d: float32 sum %#x, oracle %#x", b.name, off, n, testkit.Bits(g), testkit.Bits(w))
@@ -371,17 +370,4 @@ func TestSumDenseOffsets(t *testing.T) {
 			}
 		}
 	}
-}
-
-// alignedFloats returns n elements starting off elements past a 64-byte
-// boundary (the address is only tested, never converted back).
-func alignedFloats[T float32 | float64](n, off int) []T {
-	var zero T
-	size := int(unsafe.Sizeof(zero))
-	buf := make([]T, n+off+64/size)
-	skip := 0
-	for uintptr(unsafe.Pointer(&buf[skip]))%64 != 0 {
-		skip++
-	}
-	return buf[skip+off : skip+off+n]
 }

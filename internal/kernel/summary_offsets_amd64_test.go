@@ -7,10 +7,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-	"unsafe"
 
 	"github.com/quiverlabs/quiver/internal/num"
 	"github.com/quiverlabs/quiver/internal/ref"
+	"github.com/quiverlabs/quiver/internal/testkit"
 )
 
 // TestSummaryDenseOffsets runs the dense Min, Max and fused summary on
@@ -34,7 +34,6 @@ func TestSummaryDenseOffsets(t *testing.T) {
 
 func offsetsDiff[T num.Number](t *testing.T) {
 	r := rand.New(rand.NewPCG(11, uint64(sizeOf[T]())))
-	size := int(sizeOf[T]())
 	lens := []int{}
 	for n := 1; n <= 80; n++ {
 		lens = append(lens, n)
@@ -46,12 +45,7 @@ func offsetsDiff[T num.Number](t *testing.T) {
 		}
 		for off := range 10 {
 			for _, n := range lens {
-				buf := make([]T, n+off+64/size)
-				skip := 0
-				for uintptr(unsafe.Pointer(&buf[skip]))%64 != 0 {
-					skip++
-				}
-				x := buf[skip+off : skip+off+n]
+				x := testkit.AlignedAt[T](n, off)
 				for i := range x {
 					x[i] = offsetValue[T](r)
 				}

@@ -7,6 +7,7 @@ package testkit
 import (
 	"math"
 	"math/rand/v2"
+	"unsafe"
 
 	"github.com/quiverlabs/quiver/internal/num"
 )
@@ -129,4 +130,19 @@ func Selection(r *rand.Rand, n, k int) []uint32 {
 		sel[i] = uint32(r.IntN(n))
 	}
 	return sel
+}
+
+// AlignedAt returns n elements of T that start off elements past a 64-byte
+// boundary: a column that does not start on a vector boundary, as a
+// sub-slice, a window or an Arrow array with an offset does. The address is
+// only tested, never converted back.
+func AlignedAt[T num.Number](n, off int) []T {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	buf := make([]T, n+off+64/size)
+	skip := 0
+	for uintptr(unsafe.Pointer(&buf[skip]))%64 != 0 {
+		skip++
+	}
+	return buf[skip+off : skip+off+n]
 }
