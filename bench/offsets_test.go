@@ -45,49 +45,45 @@ import (
 	"github.com/quiverlabs/quiver"
 )
 
-// BenchmarkOffsets times the dense summaries of x[off:off+n] for off = 0
-// to 3 elements past a 64-byte boundary, on each SIMD backend.
+// BenchmarkOffsets times the dense summaries and float sums of
+// x[off:off+n] for off = 0 to 3 elements past a 64-byte boundary, on each
+// SIMD backend.
 func BenchmarkOffsets(b *testing.B) {
 	for _, n := range []int{4096, 65536} {
-		offsetCases[float64](b, "float64", n)
-		offsetCases[float32](b, "float32", n)
-		offsetCases[int64](b, "int64", n)
-		sumOffsetCases[float64](b, "float64", n)
-		sumOffsetCases[float32](b, "float32", n)
+		offsetCases(b, "float64", n, append(summaryOps[float64](), sumOp[float64]()))
+		offsetCases(b, "float32", n, append(summaryOps[float32](), sumOp[float32]()))
+		offsetCases(b, "int64", n, summaryOps[int64]())
 	}
 }
 
-func sumOffsetCases[T float32 | float64](b *testing.B, typ string, n int) {
+// offsetOp is one call BenchmarkOffsets times over x.
+type offsetOp[T number] struct {
+	name string
+	run  func(x []T)
+}
+
+func summaryOps[T number]() []offsetOp[T] {
+	return []offsetOp[T]{
+		{"Min", func(x []T) { sinkAny = quiver.Min(x) }},
+		{"Max", func(x []T) { sinkAny = quiver.Max(x) }},
+		{"MinMax", func(x []T) { lo, _ := quiver.MinMax(x); sinkAny = lo }},
+		{"Summarize", func(x []T) { sinkAny = quiver.Summarize(x) }},
+	}
+}
+
+func sumOp[T float32 | float64]() offsetOp[T] {
+	return offsetOp[T]{"Sum", func(x []T) { sinkAny = quiver.Sum(x) }}
+}
+
+func offsetCases[T number](b *testing.B, typ string, n int, ops []offsetOp[T]) {
 	src := newInput[T](n, 0).x
 	for off := range 4 {
 		x := alignedAt[T](n, off)
 		copy(x, src)
-		onSIMDBackends(b, fmt.Sprintf("op=Sum/type=%s/n=%d/off=%d/", typ, n, off), func(b *testing.B) {
-			for b.Loop() {
-				sinkAny = quiver.Sum(x)
-			}
-		})
-	}
-}
-
-func offsetCases[T number](b *testing.B, typ string, n int) {
-	src := newInput[T](n, 0).x
-	for off := range 4 {
-		x := alignedAt[T](n, off)
-		copy(x, src)
-		ops := []struct {
-			name string
-			run  func()
-		}{
-			{"Min", func() { sinkAny = quiver.Min(x) }},
-			{"Max", func() { sinkAny = quiver.Max(x) }},
-			{"MinMax", func() { lo, _ := quiver.MinMax(x); sinkAny = lo }},
-			{"Summarize", func() { sinkAny = quiver.Summarize(x) }},
-		}
 		for _, op := range ops {
 			onSIMDBackends(b, fmt.Sprintf("op=%s/type=%s/n=%d/off=%d/", op.name, typ, n, off), func(b *testing.B) {
 				for b.Loop() {
-					op.run()
+					op.run(x)
 				}
 			})
 		}

@@ -65,12 +65,13 @@ func PopcountBytes(m Mem, nbytes int, cnt reg.GPVirtual) {
 	}
 }
 
-var alignedConsts = map[string]Mem{}
+var tables = map[string]Mem{}
 
-// alignedConst emits (once per generated file) a read-only table of
-// 32 values of size bytes each.
-func alignedConst(name string, size int, vals []uint64) Mem {
-	if m, ok := alignedConsts[name]; ok {
+// Table emits (once per generated file, under name) a read-only table of
+// vals, each of size bytes (1, 2, 4 or 8), and returns its address; a
+// later call with the same name returns the first table.
+func Table(name string, size int, vals []uint64) Mem {
+	if m, ok := tables[name]; ok {
 		return m
 	}
 	m := GLOBL(name, RODATA|NOPTR)
@@ -86,7 +87,7 @@ func alignedConst(name string, size int, vals []uint64) Mem {
 			DATA(8*i, U64(v))
 		}
 	}
-	alignedConsts[name] = m
+	tables[name] = m
 	return m
 }
 
@@ -110,21 +111,21 @@ func InvalidLanesAligned(bits Mem, laneBytes, j int, zero reg.VecVirtual) reg.Ve
 		for l := range sel {
 			sel[l] = 1 << (4*(j%2) + l)
 		}
-		VPAND(alignedConst(fmt.Sprintf("alignedsel64_%d", j%2), 8, sel), b, b)
+		VPAND(Table(fmt.Sprintf("alignedsel64_%d", j%2), 8, sel), b, b)
 		VPCMPEQQ(zero, b, inv)
 	case 4:
 		VPBROADCASTB(bits.Offset(j), b)
 		for l := range sel {
 			sel[l] = 1 << l
 		}
-		VPAND(alignedConst("alignedsel32", 4, sel), b, b)
+		VPAND(Table("alignedsel32", 4, sel), b, b)
 		VPCMPEQD(zero, b, inv)
 	case 2:
 		VPBROADCASTW(bits.Offset(2*j), b)
 		for l := range sel {
 			sel[l] = 1 << l
 		}
-		VPAND(alignedConst("alignedsel16", 2, sel), b, b)
+		VPAND(Table("alignedsel16", 2, sel), b, b)
 		VPCMPEQW(zero, b, inv)
 	case 1:
 		// 32 lanes: the 4 bytes at 4*j, byte l/8 of them to lane l.
@@ -136,8 +137,8 @@ func InvalidLanesAligned(bits Mem, laneBytes, j int, zero reg.VecVirtual) reg.Ve
 			sel[l] = 1 << (l % 8)
 			shuf[l] = uint64(l / 8)
 		}
-		VPSHUFB(alignedConst("alignedshuf8", 1, shuf), b, b)
-		VPAND(alignedConst("alignedsel8", 1, sel), b, b)
+		VPSHUFB(Table("alignedshuf8", 1, shuf), b, b)
+		VPAND(Table("alignedsel8", 1, sel), b, b)
 		VPCMPEQB(zero, b, inv)
 	default:
 		panic(fmt.Sprintf("kit: no lane masks for %d-byte lanes", laneBytes))
@@ -180,7 +181,7 @@ func MSBLanesAligned(bcast reg.VecVirtual, laneBytes, j int) reg.VecVirtual {
 		counts[l] = uint64(bits - 1 - (j*lanes + l))
 	}
 	x := YMM()
-	m := alignedConst(fmt.Sprintf("alignedmsb%d_%d", bits, j), laneBytes, counts)
+	m := Table(fmt.Sprintf("alignedmsb%d_%d", bits, j), laneBytes, counts)
 	if laneBytes == 8 {
 		VPSLLVQ(m, bcast, x)
 	} else {

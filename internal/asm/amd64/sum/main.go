@@ -329,24 +329,13 @@ func rebuiltBlocks(e elem, f fops, x, n reg.GPVirtual, acc []reg.VecVirtual) {
 	Label("rebuilt_none")
 }
 
-var iotas = map[int]Mem{}
-
-// iotaConst is the vector of lane numbers 0..w-1 in lanes of size bytes,
-// emitted once per generated file.
+// iotaConst is the vector of lane numbers 0..w-1 in lanes of size bytes.
 func iotaConst(size, w int) Mem {
-	if m, ok := iotas[size]; ok {
-		return m
+	lanes := make([]uint64, w)
+	for l := range lanes {
+		lanes[l] = uint64(l)
 	}
-	m := GLOBL(fmt.Sprintf("iota%d", 8*size), RODATA|NOPTR)
-	for l := range w {
-		if size == 8 {
-			DATA(8*l, U64(uint64(l)))
-		} else {
-			DATA(4*l, U32(uint32(l)))
-		}
-	}
-	iotas[size] = m
-	return m
+	return kit.Table(fmt.Sprintf("iota%d", 8*size), size, lanes)
 }
 
 // fops are the instructions of one float width.
