@@ -159,8 +159,8 @@ func countValidAsm(isa ISA, b []byte) int {
 }
 
 // summaryDenseAsm is the dense summary kernel of isa for T computing want
-// (min-only and max-only kernels exist for floats; the fused kernel
-// serves any want); fma chooses the AVX2 float kernels whose NaN
+// (min-only and max-only kernels exist for floats, and for 64-bit
+// integers on AVX2; the fused kernel serves any want); fma chooses the AVX2 float kernels whose NaN
 // sentinel is an FMA (the caller passes hasFMA, or false for the
 // additions' kernel).
 func summaryDenseAsm[T num.Number](isa ISA, want Extremes, fma bool, x []T) (lo T, hi T, nan bool) {
@@ -254,6 +254,12 @@ func summaryDenseAsm[T num.Number](isa ISA, want Extremes, fma bool, x []T) (lo 
 		}
 	case num.Int64:
 		switch {
+		case want == WantMax && isa == AVX2:
+			r0, r1, r2 := summaryMaxDenseI64AVX2(num.Cast[int64](x))
+			return T(r0), T(r1), r2
+		case want == WantMin && isa == AVX2:
+			r0, r1, r2 := summaryMinDenseI64AVX2(num.Cast[int64](x))
+			return T(r0), T(r1), r2
 		case isa == AVX2:
 			r0, r1, r2 := summaryDenseI64AVX2(num.Cast[int64](x))
 			return T(r0), T(r1), r2
@@ -290,6 +296,12 @@ func summaryDenseAsm[T num.Number](isa ISA, want Extremes, fma bool, x []T) (lo 
 		}
 	case num.Uint64:
 		switch {
+		case want == WantMax && isa == AVX2:
+			r0, r1, r2 := summaryMaxDenseU64AVX2(num.Cast[uint64](x))
+			return T(r0), T(r1), r2
+		case want == WantMin && isa == AVX2:
+			r0, r1, r2 := summaryMinDenseU64AVX2(num.Cast[uint64](x))
+			return T(r0), T(r1), r2
 		case isa == AVX2:
 			r0, r1, r2 := summaryDenseU64AVX2(num.Cast[uint64](x))
 			return T(r0), T(r1), r2
@@ -377,6 +389,12 @@ func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, 
 		}
 	case num.Int64:
 		switch {
+		case want == WantMax && isa == AVX2:
+			r0, r1, r2, r3 := summaryMaxMaskedI64AVX2(num.Cast[int64](x), bits, tail)
+			return T(r0), T(r1), r2, r3
+		case want == WantMin && isa == AVX2:
+			r0, r1, r2, r3 := summaryMinMaskedI64AVX2(num.Cast[int64](x), bits, tail)
+			return T(r0), T(r1), r2, r3
 		case isa == AVX2:
 			r0, r1, r2, r3 := summaryMaskedI64AVX2(num.Cast[int64](x), bits, tail)
 			return T(r0), T(r1), r2, r3
@@ -413,6 +431,12 @@ func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, 
 		}
 	case num.Uint64:
 		switch {
+		case want == WantMax && isa == AVX2:
+			r0, r1, r2, r3 := summaryMaxMaskedU64AVX2(num.Cast[uint64](x), bits, tail)
+			return T(r0), T(r1), r2, r3
+		case want == WantMin && isa == AVX2:
+			r0, r1, r2, r3 := summaryMinMaskedU64AVX2(num.Cast[uint64](x), bits, tail)
+			return T(r0), T(r1), r2, r3
 		case isa == AVX2:
 			r0, r1, r2, r3 := summaryMaskedU64AVX2(num.Cast[uint64](x), bits, tail)
 			return T(r0), T(r1), r2, r3

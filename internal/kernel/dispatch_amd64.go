@@ -106,11 +106,14 @@ func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes
 		return portableSummary(isa, x, bits, off)
 	}
 	// MinMax and Summarize run the fused summary kernel, integers too;
-	// Min and Max of floats run kernels that compute only their extreme
-	// (denseSummaryOn without a bitmap). The wrapper, run, is in
+	// Min and Max run kernels that compute only their extreme where they
+	// exist (floats, and 64-bit integers on AVX2; the call switch serves
+	// any other want with the fused kernel). The wrapper, run, is in
 	// summary_amd64.go.
 	if !num.IsFloat[T]() {
-		lo, hi, valid, _ = summaryKernels[T](isa, len(x), bits).run(x, bits, off)
+		k := summaryKernels[T](isa, len(x), bits)
+		k.want = want
+		lo, hi, valid, _ = k.run(x, bits, off)
 		return lo, hi, valid
 	}
 	if want == WantBoth {

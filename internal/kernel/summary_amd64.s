@@ -3360,6 +3360,438 @@ summaryMaskedI64AVX2_single_done:
 	VZEROUPPER
 	RET
 
+// func summaryMinDenseI64AVX2(x []int64) (lo int64, hi int64, nan bool)
+// Requires: AVX, AVX2
+TEXT ·summaryMinDenseI64AVX2(SB), NOSPLIT, $0-41
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y0
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y1
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y2
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y3
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y4
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y5
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y6
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y7
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryMinDenseI64AVX2_aligned
+	CMPQ         CX, $0x00000008
+	JL           summaryMinDenseI64AVX2_aligned
+	VMOVDQU      (AX), Y8
+	VPCMPGTQ     Y8, Y0, Y9
+	VBLENDVPD    Y9, Y8, Y0, Y0
+	VMOVDQU      32(AX), Y8
+	VPCMPGTQ     Y8, Y1, Y9
+	VBLENDVPD    Y9, Y8, Y1, Y1
+	ADDQ         $0x00000040, AX
+	LEAQ         -64(AX)(DX*1), AX
+	SHRQ         $0x03, DX
+	SUBQ         DX, CX
+
+summaryMinDenseI64AVX2_aligned:
+	CMPQ CX, $0x00000020
+	JL   summaryMinDenseI64AVX2_main_done
+
+summaryMinDenseI64AVX2_main_loop:
+	VMOVDQU   (AX), Y8
+	VPCMPGTQ  Y8, Y0, Y9
+	VBLENDVPD Y9, Y8, Y0, Y0
+	VMOVDQU   32(AX), Y8
+	VPCMPGTQ  Y8, Y1, Y9
+	VBLENDVPD Y9, Y8, Y1, Y1
+	VMOVDQU   64(AX), Y8
+	VPCMPGTQ  Y8, Y2, Y9
+	VBLENDVPD Y9, Y8, Y2, Y2
+	VMOVDQU   96(AX), Y8
+	VPCMPGTQ  Y8, Y3, Y9
+	VBLENDVPD Y9, Y8, Y3, Y3
+	VMOVDQU   128(AX), Y8
+	VPCMPGTQ  Y8, Y4, Y9
+	VBLENDVPD Y9, Y8, Y4, Y4
+	VMOVDQU   160(AX), Y8
+	VPCMPGTQ  Y8, Y5, Y9
+	VBLENDVPD Y9, Y8, Y5, Y5
+	VMOVDQU   192(AX), Y8
+	VPCMPGTQ  Y8, Y6, Y9
+	VBLENDVPD Y9, Y8, Y6, Y6
+	VMOVDQU   224(AX), Y8
+	VPCMPGTQ  Y8, Y7, Y9
+	VBLENDVPD Y9, Y8, Y7, Y7
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JGE       summaryMinDenseI64AVX2_main_loop
+
+summaryMinDenseI64AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMinDenseI64AVX2_single_done
+
+summaryMinDenseI64AVX2_single_loop:
+	VMOVDQU   (AX), Y8
+	VPCMPGTQ  Y8, Y0, Y9
+	VBLENDVPD Y9, Y8, Y0, Y0
+	VMOVDQU   32(AX), Y8
+	VPCMPGTQ  Y8, Y1, Y9
+	VBLENDVPD Y9, Y8, Y1, Y1
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JGE       summaryMinDenseI64AVX2_single_loop
+
+summaryMinDenseI64AVX2_single_done:
+	TESTQ     CX, CX
+	JZ        summaryMinDenseI64AVX2_done
+	LEAQ      -64(AX)(CX*8), AX
+	VMOVDQU   (AX), Y8
+	VPCMPGTQ  Y8, Y0, Y9
+	VBLENDVPD Y9, Y8, Y0, Y0
+	VMOVDQU   32(AX), Y8
+	VPCMPGTQ  Y8, Y1, Y9
+	VBLENDVPD Y9, Y8, Y1, Y1
+	ADDQ      $0x00000040, AX
+
+summaryMinDenseI64AVX2_done:
+	VPCMPGTQ     Y4, Y0, Y8
+	VBLENDVPD    Y8, Y4, Y0, Y0
+	VPCMPGTQ     Y5, Y1, Y4
+	VBLENDVPD    Y4, Y5, Y1, Y1
+	VPCMPGTQ     Y6, Y2, Y4
+	VBLENDVPD    Y4, Y6, Y2, Y2
+	VPCMPGTQ     Y7, Y3, Y4
+	VBLENDVPD    Y4, Y7, Y3, Y3
+	VPCMPGTQ     Y2, Y0, Y4
+	VBLENDVPD    Y4, Y2, Y0, Y0
+	VPCMPGTQ     Y3, Y1, Y2
+	VBLENDVPD    Y2, Y3, Y1, Y1
+	VPCMPGTQ     Y1, Y0, Y2
+	VBLENDVPD    Y2, Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPCMPGTQ     X1, X0, X2
+	VBLENDVPD    X2, X1, X0, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPCMPGTQ     X1, X0, X2
+	VBLENDVPD    X2, X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         AX, lo+24(FP)
+	MOVQ         $0x8000000000000000, AX
+	MOVQ         AX, hi+32(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+40(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMinMaskedI64AVX2(x []int64, bits []byte, tail uint64) (lo int64, hi int64, valid int, nan bool)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·summaryMinMaskedI64AVX2(SB), NOSPLIT, $0-81
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y0
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y1
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y2
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y3
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y4
+	CMPQ         CX, $0x00000010
+	JL           summaryMinMaskedI64AVX2_main_done
+
+summaryMinMaskedI64AVX2_main_loop:
+	VPBROADCASTW (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y6
+	VPCMPGTQ     Y6, Y0, Y7
+	VBLENDVPD    Y7, Y6, Y0, Y0
+	VMOVDQU      32(AX), Y6
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y6
+	VPCMPGTQ     Y6, Y1, Y7
+	VBLENDVPD    Y7, Y6, Y1, Y1
+	VMOVDQU      64(AX), Y6
+	VPSLLVQ      alignedmsb64_2<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y6
+	VPCMPGTQ     Y6, Y2, Y7
+	VBLENDVPD    Y7, Y6, Y2, Y2
+	VMOVDQU      96(AX), Y6
+	VPSLLVQ      alignedmsb64_3<>+0(SB), Y5, Y5
+	VBLENDVPD    Y5, Y6, Y4, Y5
+	VPCMPGTQ     Y5, Y3, Y6
+	VBLENDVPD    Y6, Y5, Y3, Y3
+	MOVWLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000002, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          summaryMinMaskedI64AVX2_main_loop
+
+summaryMinMaskedI64AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMinMaskedI64AVX2_single_done
+
+summaryMinMaskedI64AVX2_single_loop:
+	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y6
+	VPCMPGTQ     Y6, Y0, Y7
+	VBLENDVPD    Y7, Y6, Y0, Y0
+	VMOVDQU      32(AX), Y6
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
+	VBLENDVPD    Y5, Y6, Y4, Y5
+	VPCMPGTQ     Y5, Y1, Y6
+	VBLENDVPD    Y6, Y5, Y1, Y1
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, CX
+	CMPQ         CX, $0x00000008
+	JGE          summaryMinMaskedI64AVX2_single_loop
+
+summaryMinMaskedI64AVX2_single_done:
+	VPCMPGTQ     Y2, Y0, Y4
+	VBLENDVPD    Y4, Y2, Y0, Y0
+	VPCMPGTQ     Y3, Y1, Y2
+	VBLENDVPD    Y2, Y3, Y1, Y1
+	VPCMPGTQ     Y1, Y0, Y2
+	VBLENDVPD    Y2, Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPCMPGTQ     X1, X0, X2
+	VBLENDVPD    X2, X1, X0, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPCMPGTQ     X1, X0, X2
+	VBLENDVPD    X2, X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         AX, lo+56(FP)
+	MOVQ         $0x8000000000000000, AX
+	MOVQ         AX, hi+64(FP)
+	MOVQ         BX, valid+72(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+80(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxDenseI64AVX2(x []int64) (lo int64, hi int64, nan bool)
+// Requires: AVX, AVX2
+TEXT ·summaryMaxDenseI64AVX2(SB), NOSPLIT, $0-41
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y0
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y1
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y2
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y3
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y4
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y5
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y6
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y7
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryMaxDenseI64AVX2_aligned
+	CMPQ         CX, $0x00000008
+	JL           summaryMaxDenseI64AVX2_aligned
+	VMOVDQU      (AX), Y8
+	VPCMPGTQ     Y0, Y8, Y9
+	VBLENDVPD    Y9, Y8, Y0, Y0
+	VMOVDQU      32(AX), Y8
+	VPCMPGTQ     Y1, Y8, Y9
+	VBLENDVPD    Y9, Y8, Y1, Y1
+	ADDQ         $0x00000040, AX
+	LEAQ         -64(AX)(DX*1), AX
+	SHRQ         $0x03, DX
+	SUBQ         DX, CX
+
+summaryMaxDenseI64AVX2_aligned:
+	CMPQ CX, $0x00000020
+	JL   summaryMaxDenseI64AVX2_main_done
+
+summaryMaxDenseI64AVX2_main_loop:
+	VMOVDQU   (AX), Y8
+	VPCMPGTQ  Y0, Y8, Y9
+	VBLENDVPD Y9, Y8, Y0, Y0
+	VMOVDQU   32(AX), Y8
+	VPCMPGTQ  Y1, Y8, Y9
+	VBLENDVPD Y9, Y8, Y1, Y1
+	VMOVDQU   64(AX), Y8
+	VPCMPGTQ  Y2, Y8, Y9
+	VBLENDVPD Y9, Y8, Y2, Y2
+	VMOVDQU   96(AX), Y8
+	VPCMPGTQ  Y3, Y8, Y9
+	VBLENDVPD Y9, Y8, Y3, Y3
+	VMOVDQU   128(AX), Y8
+	VPCMPGTQ  Y4, Y8, Y9
+	VBLENDVPD Y9, Y8, Y4, Y4
+	VMOVDQU   160(AX), Y8
+	VPCMPGTQ  Y5, Y8, Y9
+	VBLENDVPD Y9, Y8, Y5, Y5
+	VMOVDQU   192(AX), Y8
+	VPCMPGTQ  Y6, Y8, Y9
+	VBLENDVPD Y9, Y8, Y6, Y6
+	VMOVDQU   224(AX), Y8
+	VPCMPGTQ  Y7, Y8, Y9
+	VBLENDVPD Y9, Y8, Y7, Y7
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JGE       summaryMaxDenseI64AVX2_main_loop
+
+summaryMaxDenseI64AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaxDenseI64AVX2_single_done
+
+summaryMaxDenseI64AVX2_single_loop:
+	VMOVDQU   (AX), Y8
+	VPCMPGTQ  Y0, Y8, Y9
+	VBLENDVPD Y9, Y8, Y0, Y0
+	VMOVDQU   32(AX), Y8
+	VPCMPGTQ  Y1, Y8, Y9
+	VBLENDVPD Y9, Y8, Y1, Y1
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JGE       summaryMaxDenseI64AVX2_single_loop
+
+summaryMaxDenseI64AVX2_single_done:
+	TESTQ     CX, CX
+	JZ        summaryMaxDenseI64AVX2_done
+	LEAQ      -64(AX)(CX*8), AX
+	VMOVDQU   (AX), Y8
+	VPCMPGTQ  Y0, Y8, Y9
+	VBLENDVPD Y9, Y8, Y0, Y0
+	VMOVDQU   32(AX), Y8
+	VPCMPGTQ  Y1, Y8, Y9
+	VBLENDVPD Y9, Y8, Y1, Y1
+	ADDQ      $0x00000040, AX
+
+summaryMaxDenseI64AVX2_done:
+	VPCMPGTQ     Y0, Y4, Y8
+	VBLENDVPD    Y8, Y4, Y0, Y0
+	VPCMPGTQ     Y1, Y5, Y4
+	VBLENDVPD    Y4, Y5, Y1, Y1
+	VPCMPGTQ     Y2, Y6, Y4
+	VBLENDVPD    Y4, Y6, Y2, Y2
+	VPCMPGTQ     Y3, Y7, Y4
+	VBLENDVPD    Y4, Y7, Y3, Y3
+	VPCMPGTQ     Y0, Y2, Y4
+	VBLENDVPD    Y4, Y2, Y0, Y0
+	VPCMPGTQ     Y1, Y3, Y2
+	VBLENDVPD    Y2, Y3, Y1, Y1
+	VPCMPGTQ     Y0, Y1, Y2
+	VBLENDVPD    Y2, Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPCMPGTQ     X0, X1, X2
+	VBLENDVPD    X2, X1, X0, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPCMPGTQ     X0, X1, X2
+	VBLENDVPD    X2, X1, X0, X0
+	MOVQ         $0x7fffffffffffffff, AX
+	MOVQ         AX, lo+24(FP)
+	VMOVQ        X0, AX
+	MOVQ         AX, hi+32(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+40(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxMaskedI64AVX2(x []int64, bits []byte, tail uint64) (lo int64, hi int64, valid int, nan bool)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·summaryMaxMaskedI64AVX2(SB), NOSPLIT, $0-81
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y0
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y1
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y2
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y3
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y4
+	CMPQ         CX, $0x00000010
+	JL           summaryMaxMaskedI64AVX2_main_done
+
+summaryMaxMaskedI64AVX2_main_loop:
+	VPBROADCASTW (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y6
+	VPCMPGTQ     Y0, Y6, Y7
+	VBLENDVPD    Y7, Y6, Y0, Y0
+	VMOVDQU      32(AX), Y6
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y6
+	VPCMPGTQ     Y1, Y6, Y7
+	VBLENDVPD    Y7, Y6, Y1, Y1
+	VMOVDQU      64(AX), Y6
+	VPSLLVQ      alignedmsb64_2<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y6
+	VPCMPGTQ     Y2, Y6, Y7
+	VBLENDVPD    Y7, Y6, Y2, Y2
+	VMOVDQU      96(AX), Y6
+	VPSLLVQ      alignedmsb64_3<>+0(SB), Y5, Y5
+	VBLENDVPD    Y5, Y6, Y4, Y5
+	VPCMPGTQ     Y3, Y5, Y6
+	VBLENDVPD    Y6, Y5, Y3, Y3
+	MOVWLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000002, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          summaryMaxMaskedI64AVX2_main_loop
+
+summaryMaxMaskedI64AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaxMaskedI64AVX2_single_done
+
+summaryMaxMaskedI64AVX2_single_loop:
+	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y6
+	VPCMPGTQ     Y0, Y6, Y7
+	VBLENDVPD    Y7, Y6, Y0, Y0
+	VMOVDQU      32(AX), Y6
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
+	VBLENDVPD    Y5, Y6, Y4, Y5
+	VPCMPGTQ     Y1, Y5, Y6
+	VBLENDVPD    Y6, Y5, Y1, Y1
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, CX
+	CMPQ         CX, $0x00000008
+	JGE          summaryMaxMaskedI64AVX2_single_loop
+
+summaryMaxMaskedI64AVX2_single_done:
+	VPCMPGTQ     Y0, Y2, Y4
+	VBLENDVPD    Y4, Y2, Y0, Y0
+	VPCMPGTQ     Y1, Y3, Y2
+	VBLENDVPD    Y2, Y3, Y1, Y1
+	VPCMPGTQ     Y0, Y1, Y2
+	VBLENDVPD    Y2, Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPCMPGTQ     X0, X1, X2
+	VBLENDVPD    X2, X1, X0, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPCMPGTQ     X0, X1, X2
+	VBLENDVPD    X2, X1, X0, X0
+	MOVQ         $0x7fffffffffffffff, AX
+	MOVQ         AX, lo+56(FP)
+	VMOVQ        X0, AX
+	MOVQ         AX, hi+64(FP)
+	MOVQ         BX, valid+72(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+80(FP)
+	VZEROUPPER
+	RET
+
 // func summaryDenseU8AVX2(x []uint8) (lo uint8, hi uint8, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryDenseU8AVX2(SB), NOSPLIT, $0-27
@@ -4525,6 +4957,486 @@ summaryMaskedU64AVX2_single_done:
 	BTCQ         $0x3f, AX
 	MOVQ         AX, lo+56(FP)
 	VMOVQ        X1, AX
+	BTCQ         $0x3f, AX
+	MOVQ         AX, hi+64(FP)
+	MOVQ         BX, valid+72(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+80(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMinDenseU64AVX2(x []uint64) (lo uint64, hi uint64, nan bool)
+// Requires: AVX, AVX2
+TEXT ·summaryMinDenseU64AVX2(SB), NOSPLIT, $0-41
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y0
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y1
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y2
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y3
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y4
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y5
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y6
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y7
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y8
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryMinDenseU64AVX2_aligned
+	CMPQ         CX, $0x00000008
+	JL           summaryMinDenseU64AVX2_aligned
+	VMOVDQU      (AX), Y9
+	VPXOR        Y8, Y9, Y9
+	VPCMPGTQ     Y9, Y0, Y10
+	VBLENDVPD    Y10, Y9, Y0, Y0
+	VMOVDQU      32(AX), Y9
+	VPXOR        Y8, Y9, Y9
+	VPCMPGTQ     Y9, Y1, Y10
+	VBLENDVPD    Y10, Y9, Y1, Y1
+	ADDQ         $0x00000040, AX
+	LEAQ         -64(AX)(DX*1), AX
+	SHRQ         $0x03, DX
+	SUBQ         DX, CX
+
+summaryMinDenseU64AVX2_aligned:
+	CMPQ CX, $0x00000020
+	JL   summaryMinDenseU64AVX2_main_done
+
+summaryMinDenseU64AVX2_main_loop:
+	VMOVDQU   (AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y9, Y0, Y10
+	VBLENDVPD Y10, Y9, Y0, Y0
+	VMOVDQU   32(AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y9, Y1, Y10
+	VBLENDVPD Y10, Y9, Y1, Y1
+	VMOVDQU   64(AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y9, Y2, Y10
+	VBLENDVPD Y10, Y9, Y2, Y2
+	VMOVDQU   96(AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y9, Y3, Y10
+	VBLENDVPD Y10, Y9, Y3, Y3
+	VMOVDQU   128(AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y9, Y4, Y10
+	VBLENDVPD Y10, Y9, Y4, Y4
+	VMOVDQU   160(AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y9, Y5, Y10
+	VBLENDVPD Y10, Y9, Y5, Y5
+	VMOVDQU   192(AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y9, Y6, Y10
+	VBLENDVPD Y10, Y9, Y6, Y6
+	VMOVDQU   224(AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y9, Y7, Y10
+	VBLENDVPD Y10, Y9, Y7, Y7
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JGE       summaryMinDenseU64AVX2_main_loop
+
+summaryMinDenseU64AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMinDenseU64AVX2_single_done
+
+summaryMinDenseU64AVX2_single_loop:
+	VMOVDQU   (AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y9, Y0, Y10
+	VBLENDVPD Y10, Y9, Y0, Y0
+	VMOVDQU   32(AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y9, Y1, Y10
+	VBLENDVPD Y10, Y9, Y1, Y1
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JGE       summaryMinDenseU64AVX2_single_loop
+
+summaryMinDenseU64AVX2_single_done:
+	TESTQ     CX, CX
+	JZ        summaryMinDenseU64AVX2_done
+	LEAQ      -64(AX)(CX*8), AX
+	VMOVDQU   (AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y9, Y0, Y10
+	VBLENDVPD Y10, Y9, Y0, Y0
+	VMOVDQU   32(AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y9, Y1, Y8
+	VBLENDVPD Y8, Y9, Y1, Y1
+	ADDQ      $0x00000040, AX
+
+summaryMinDenseU64AVX2_done:
+	VPCMPGTQ     Y4, Y0, Y8
+	VBLENDVPD    Y8, Y4, Y0, Y0
+	VPCMPGTQ     Y5, Y1, Y4
+	VBLENDVPD    Y4, Y5, Y1, Y1
+	VPCMPGTQ     Y6, Y2, Y4
+	VBLENDVPD    Y4, Y6, Y2, Y2
+	VPCMPGTQ     Y7, Y3, Y4
+	VBLENDVPD    Y4, Y7, Y3, Y3
+	VPCMPGTQ     Y2, Y0, Y4
+	VBLENDVPD    Y4, Y2, Y0, Y0
+	VPCMPGTQ     Y3, Y1, Y2
+	VBLENDVPD    Y2, Y3, Y1, Y1
+	VPCMPGTQ     Y1, Y0, Y2
+	VBLENDVPD    Y2, Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPCMPGTQ     X1, X0, X2
+	VBLENDVPD    X2, X1, X0, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPCMPGTQ     X1, X0, X2
+	VBLENDVPD    X2, X1, X0, X0
+	VMOVQ        X0, AX
+	BTCQ         $0x3f, AX
+	MOVQ         AX, lo+24(FP)
+	MOVQ         $0x0000000000000000, AX
+	MOVQ         AX, hi+32(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+40(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMinMaskedU64AVX2(x []uint64, bits []byte, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·summaryMinMaskedU64AVX2(SB), NOSPLIT, $0-81
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y0
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y1
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y2
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y3
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y4
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y5
+	CMPQ         CX, $0x00000010
+	JL           summaryMinMaskedU64AVX2_main_done
+
+summaryMinMaskedU64AVX2_main_loop:
+	VPBROADCASTW (DX), Y6
+	VMOVDQU      (AX), Y7
+	VPXOR        Y4, Y7, Y7
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y6, Y8
+	VBLENDVPD    Y8, Y7, Y5, Y7
+	VPCMPGTQ     Y7, Y0, Y8
+	VBLENDVPD    Y8, Y7, Y0, Y0
+	VMOVDQU      32(AX), Y7
+	VPXOR        Y4, Y7, Y7
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y8
+	VBLENDVPD    Y8, Y7, Y5, Y7
+	VPCMPGTQ     Y7, Y1, Y8
+	VBLENDVPD    Y8, Y7, Y1, Y1
+	VMOVDQU      64(AX), Y7
+	VPXOR        Y4, Y7, Y7
+	VPSLLVQ      alignedmsb64_2<>+0(SB), Y6, Y8
+	VBLENDVPD    Y8, Y7, Y5, Y7
+	VPCMPGTQ     Y7, Y2, Y8
+	VBLENDVPD    Y8, Y7, Y2, Y2
+	VMOVDQU      96(AX), Y7
+	VPXOR        Y4, Y7, Y7
+	VPSLLVQ      alignedmsb64_3<>+0(SB), Y6, Y6
+	VBLENDVPD    Y6, Y7, Y5, Y6
+	VPCMPGTQ     Y6, Y3, Y7
+	VBLENDVPD    Y7, Y6, Y3, Y3
+	MOVWLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000002, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          summaryMinMaskedU64AVX2_main_loop
+
+summaryMinMaskedU64AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMinMaskedU64AVX2_single_done
+
+summaryMinMaskedU64AVX2_single_loop:
+	VPBROADCASTB (DX), Y6
+	VMOVDQU      (AX), Y7
+	VPXOR        Y4, Y7, Y7
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y6, Y8
+	VBLENDVPD    Y8, Y7, Y5, Y7
+	VPCMPGTQ     Y7, Y0, Y8
+	VBLENDVPD    Y8, Y7, Y0, Y0
+	VMOVDQU      32(AX), Y7
+	VPXOR        Y4, Y7, Y7
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y6
+	VBLENDVPD    Y6, Y7, Y5, Y6
+	VPCMPGTQ     Y6, Y1, Y7
+	VBLENDVPD    Y7, Y6, Y1, Y1
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, CX
+	CMPQ         CX, $0x00000008
+	JGE          summaryMinMaskedU64AVX2_single_loop
+
+summaryMinMaskedU64AVX2_single_done:
+	VPCMPGTQ     Y2, Y0, Y4
+	VBLENDVPD    Y4, Y2, Y0, Y0
+	VPCMPGTQ     Y3, Y1, Y2
+	VBLENDVPD    Y2, Y3, Y1, Y1
+	VPCMPGTQ     Y1, Y0, Y2
+	VBLENDVPD    Y2, Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPCMPGTQ     X1, X0, X2
+	VBLENDVPD    X2, X1, X0, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPCMPGTQ     X1, X0, X2
+	VBLENDVPD    X2, X1, X0, X0
+	VMOVQ        X0, AX
+	BTCQ         $0x3f, AX
+	MOVQ         AX, lo+56(FP)
+	MOVQ         $0x0000000000000000, AX
+	MOVQ         AX, hi+64(FP)
+	MOVQ         BX, valid+72(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+80(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxDenseU64AVX2(x []uint64) (lo uint64, hi uint64, nan bool)
+// Requires: AVX, AVX2
+TEXT ·summaryMaxDenseU64AVX2(SB), NOSPLIT, $0-41
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y0
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y1
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y2
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y3
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y4
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y5
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y6
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y7
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y8
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryMaxDenseU64AVX2_aligned
+	CMPQ         CX, $0x00000008
+	JL           summaryMaxDenseU64AVX2_aligned
+	VMOVDQU      (AX), Y9
+	VPXOR        Y8, Y9, Y9
+	VPCMPGTQ     Y0, Y9, Y10
+	VBLENDVPD    Y10, Y9, Y0, Y0
+	VMOVDQU      32(AX), Y9
+	VPXOR        Y8, Y9, Y9
+	VPCMPGTQ     Y1, Y9, Y10
+	VBLENDVPD    Y10, Y9, Y1, Y1
+	ADDQ         $0x00000040, AX
+	LEAQ         -64(AX)(DX*1), AX
+	SHRQ         $0x03, DX
+	SUBQ         DX, CX
+
+summaryMaxDenseU64AVX2_aligned:
+	CMPQ CX, $0x00000020
+	JL   summaryMaxDenseU64AVX2_main_done
+
+summaryMaxDenseU64AVX2_main_loop:
+	VMOVDQU   (AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y0, Y9, Y10
+	VBLENDVPD Y10, Y9, Y0, Y0
+	VMOVDQU   32(AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y1, Y9, Y10
+	VBLENDVPD Y10, Y9, Y1, Y1
+	VMOVDQU   64(AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y2, Y9, Y10
+	VBLENDVPD Y10, Y9, Y2, Y2
+	VMOVDQU   96(AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y3, Y9, Y10
+	VBLENDVPD Y10, Y9, Y3, Y3
+	VMOVDQU   128(AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y4, Y9, Y10
+	VBLENDVPD Y10, Y9, Y4, Y4
+	VMOVDQU   160(AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y5, Y9, Y10
+	VBLENDVPD Y10, Y9, Y5, Y5
+	VMOVDQU   192(AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y6, Y9, Y10
+	VBLENDVPD Y10, Y9, Y6, Y6
+	VMOVDQU   224(AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y7, Y9, Y10
+	VBLENDVPD Y10, Y9, Y7, Y7
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JGE       summaryMaxDenseU64AVX2_main_loop
+
+summaryMaxDenseU64AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaxDenseU64AVX2_single_done
+
+summaryMaxDenseU64AVX2_single_loop:
+	VMOVDQU   (AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y0, Y9, Y10
+	VBLENDVPD Y10, Y9, Y0, Y0
+	VMOVDQU   32(AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y1, Y9, Y10
+	VBLENDVPD Y10, Y9, Y1, Y1
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JGE       summaryMaxDenseU64AVX2_single_loop
+
+summaryMaxDenseU64AVX2_single_done:
+	TESTQ     CX, CX
+	JZ        summaryMaxDenseU64AVX2_done
+	LEAQ      -64(AX)(CX*8), AX
+	VMOVDQU   (AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y0, Y9, Y10
+	VBLENDVPD Y10, Y9, Y0, Y0
+	VMOVDQU   32(AX), Y9
+	VPXOR     Y8, Y9, Y9
+	VPCMPGTQ  Y1, Y9, Y8
+	VBLENDVPD Y8, Y9, Y1, Y1
+	ADDQ      $0x00000040, AX
+
+summaryMaxDenseU64AVX2_done:
+	VPCMPGTQ     Y0, Y4, Y8
+	VBLENDVPD    Y8, Y4, Y0, Y0
+	VPCMPGTQ     Y1, Y5, Y4
+	VBLENDVPD    Y4, Y5, Y1, Y1
+	VPCMPGTQ     Y2, Y6, Y4
+	VBLENDVPD    Y4, Y6, Y2, Y2
+	VPCMPGTQ     Y3, Y7, Y4
+	VBLENDVPD    Y4, Y7, Y3, Y3
+	VPCMPGTQ     Y0, Y2, Y4
+	VBLENDVPD    Y4, Y2, Y0, Y0
+	VPCMPGTQ     Y1, Y3, Y2
+	VBLENDVPD    Y2, Y3, Y1, Y1
+	VPCMPGTQ     Y0, Y1, Y2
+	VBLENDVPD    Y2, Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPCMPGTQ     X0, X1, X2
+	VBLENDVPD    X2, X1, X0, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPCMPGTQ     X0, X1, X2
+	VBLENDVPD    X2, X1, X0, X0
+	MOVQ         $0xffffffffffffffff, AX
+	MOVQ         AX, lo+24(FP)
+	VMOVQ        X0, AX
+	BTCQ         $0x3f, AX
+	MOVQ         AX, hi+32(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+40(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxMaskedU64AVX2(x []uint64, bits []byte, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·summaryMaxMaskedU64AVX2(SB), NOSPLIT, $0-81
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y0
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y1
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y2
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y3
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y4
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y5
+	CMPQ         CX, $0x00000010
+	JL           summaryMaxMaskedU64AVX2_main_done
+
+summaryMaxMaskedU64AVX2_main_loop:
+	VPBROADCASTW (DX), Y6
+	VMOVDQU      (AX), Y7
+	VPXOR        Y4, Y7, Y7
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y6, Y8
+	VBLENDVPD    Y8, Y7, Y5, Y7
+	VPCMPGTQ     Y0, Y7, Y8
+	VBLENDVPD    Y8, Y7, Y0, Y0
+	VMOVDQU      32(AX), Y7
+	VPXOR        Y4, Y7, Y7
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y8
+	VBLENDVPD    Y8, Y7, Y5, Y7
+	VPCMPGTQ     Y1, Y7, Y8
+	VBLENDVPD    Y8, Y7, Y1, Y1
+	VMOVDQU      64(AX), Y7
+	VPXOR        Y4, Y7, Y7
+	VPSLLVQ      alignedmsb64_2<>+0(SB), Y6, Y8
+	VBLENDVPD    Y8, Y7, Y5, Y7
+	VPCMPGTQ     Y2, Y7, Y8
+	VBLENDVPD    Y8, Y7, Y2, Y2
+	VMOVDQU      96(AX), Y7
+	VPXOR        Y4, Y7, Y7
+	VPSLLVQ      alignedmsb64_3<>+0(SB), Y6, Y6
+	VBLENDVPD    Y6, Y7, Y5, Y6
+	VPCMPGTQ     Y3, Y6, Y7
+	VBLENDVPD    Y7, Y6, Y3, Y3
+	MOVWLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000002, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          summaryMaxMaskedU64AVX2_main_loop
+
+summaryMaxMaskedU64AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaxMaskedU64AVX2_single_done
+
+summaryMaxMaskedU64AVX2_single_loop:
+	VPBROADCASTB (DX), Y6
+	VMOVDQU      (AX), Y7
+	VPXOR        Y4, Y7, Y7
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y6, Y8
+	VBLENDVPD    Y8, Y7, Y5, Y7
+	VPCMPGTQ     Y0, Y7, Y8
+	VBLENDVPD    Y8, Y7, Y0, Y0
+	VMOVDQU      32(AX), Y7
+	VPXOR        Y4, Y7, Y7
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y6
+	VBLENDVPD    Y6, Y7, Y5, Y6
+	VPCMPGTQ     Y1, Y6, Y7
+	VBLENDVPD    Y7, Y6, Y1, Y1
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, CX
+	CMPQ         CX, $0x00000008
+	JGE          summaryMaxMaskedU64AVX2_single_loop
+
+summaryMaxMaskedU64AVX2_single_done:
+	VPCMPGTQ     Y0, Y2, Y4
+	VBLENDVPD    Y4, Y2, Y0, Y0
+	VPCMPGTQ     Y1, Y3, Y2
+	VBLENDVPD    Y2, Y3, Y1, Y1
+	VPCMPGTQ     Y0, Y1, Y2
+	VBLENDVPD    Y2, Y1, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPCMPGTQ     X0, X1, X2
+	VBLENDVPD    X2, X1, X0, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPCMPGTQ     X0, X1, X2
+	VBLENDVPD    X2, X1, X0, X0
+	MOVQ         $0xffffffffffffffff, AX
+	MOVQ         AX, lo+56(FP)
+	VMOVQ        X0, AX
 	BTCQ         $0x3f, AX
 	MOVQ         AX, hi+64(FP)
 	MOVQ         BX, valid+72(FP)

@@ -212,6 +212,38 @@ func summaryDenseI64AVX2(x []int64) (lo int64, hi int64, nan bool)
 //go:noescape
 func summaryMaskedI64AVX2(x []int64, bits []byte, tail uint64) (lo int64, hi int64, valid int, nan bool)
 
+// summaryMinDenseI64AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMinDenseI64AVX2(x []int64) (lo int64, hi int64, nan bool)
+
+// summaryMinMaskedI64AVX2 returns the min (hi is returned as the lowest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMinMaskedI64AVX2(x []int64, bits []byte, tail uint64) (lo int64, hi int64, valid int, nan bool)
+
+// summaryMaxDenseI64AVX2 returns the max (lo is returned as the highest value) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMaxDenseI64AVX2(x []int64) (lo int64, hi int64, nan bool)
+
+// summaryMaxMaskedI64AVX2 returns the max (lo is returned as the highest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMaxMaskedI64AVX2(x []int64, bits []byte, tail uint64) (lo int64, hi int64, valid int, nan bool)
+
 // summaryDenseU8AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
@@ -275,6 +307,38 @@ func summaryDenseU64AVX2(x []uint64) (lo uint64, hi uint64, nan bool)
 //
 //go:noescape
 func summaryMaskedU64AVX2(x []uint64, bits []byte, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
+
+// summaryMinDenseU64AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMinDenseU64AVX2(x []uint64) (lo uint64, hi uint64, nan bool)
+
+// summaryMinMaskedU64AVX2 returns the min (hi is returned as the lowest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMinMaskedU64AVX2(x []uint64, bits []byte, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
+
+// summaryMaxDenseU64AVX2 returns the max (lo is returned as the highest value) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMaxDenseU64AVX2(x []uint64) (lo uint64, hi uint64, nan bool)
+
+// summaryMaxMaskedU64AVX2 returns the max (lo is returned as the highest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMaxMaskedU64AVX2(x []uint64, bits []byte, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
 
 // summaryDenseF32AVX512 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element

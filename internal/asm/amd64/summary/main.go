@@ -113,9 +113,9 @@ var isas = []isa{{"AVX2", 32, false}, {"AVX512", 64, true}}
 // not fit in 16 registers with the temporaries.
 const unroll = 4
 
-// unrollSingle is unroll for the AVX2 single-extreme float kernels
-// (Min and Max) on dense input, which have registers for twice as many
-// accumulators.
+// unrollSingle is unroll for the AVX2 single-extreme kernels (Min and
+// Max of floats and of 64-bit integers) on dense input, which have
+// registers for twice as many accumulators.
 const unrollSingle = 8
 
 // unroll512 is unroll for AVX-512, which has 32 vector registers. With 4
@@ -144,10 +144,14 @@ func main() {
 	ConstraintExpr("amd64,!purego")
 	for _, is := range isas {
 		for _, e := range elems {
-			// Integers have fused kernels only: Min and Max of integer
-			// columns run the fused kernel.
+			// Min and Max of floats, and of 64-bit integers on AVX2, run
+			// kernels of their own. There each extreme costs more than
+			// one instruction a vector (the NaN and zero rules; a compare
+			// and a blend, AVX2 having no 64-bit min), so computing one
+			// halves the work. The other integer kernels' min and max are
+			// one instruction each, and Min and Max run the fused kernel.
 			exts := []extremes{both}
-			if e.Float {
+			if e.Float || (!is.avx512 && e.Size == 8) {
 				exts = append(exts, minOnly, maxOnly)
 			}
 			for _, x := range exts {
@@ -198,7 +202,7 @@ func newGen(e elem, is isa, ext extremes, masked bool) *gen {
 	switch {
 	case is.avx512:
 		u = unroll512
-	case ext != both && e.Float && !masked:
+	case ext != both && !masked:
 		u = unrollSingle
 	}
 	return &gen{e: e, is: is, ext: ext, masked: masked, w: is.vbytes / e.Size, u: u,
@@ -487,7 +491,11 @@ func (g *gen) doc() {
 	if g.masked {
 		what = "the elements of x whose bit is set in bits, which starts at bit 0 of bits[0]"
 	}
-	which := map[extremes]string{both: "the min and max", minOnly: "the min (hi is returned as -Inf)", maxOnly: "the max (lo is returned as +Inf)"}[g.ext]
+	lowest, highest := "the lowest value", "the highest value"
+	if g.e.Float {
+		lowest, highest = "-Inf", "+Inf"
+	}
+	which := map[extremes]string{both: "the min and max", minOnly: "the min (hi is returned as " + lowest + ")", maxOnly: "the max (lo is returned as " + highest + ")"}[g.ext]
 	lines := []string{
 		fmt.Sprintf("%s returns %s over %s,", g.fname(), which, what),
 		"starting from the order's extremes, and whether a participating element",
@@ -819,9 +827,14 @@ func (g *gen) finish() {
 	top, bottom := g.extremes()
 	for i, x := range res {
 		if x == nil {
-			// Not computed: return the extreme it would start from.
+			// Not computed: return the extreme it would start from, in
+			// the element's own order.
+			v := []uint64{top, bottom}[i]
+			if g.flip {
+				v ^= 1 << 63
+			}
 			r := GP64()
-			MOVQ(U64([]uint64{top, bottom}[i]), r)
+			MOVQ(U64(v), r)
 			g.storeGP(r, i)
 			continue
 		}
