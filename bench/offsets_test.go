@@ -46,6 +46,22 @@ package bench
 //
 //	H283 (measured by hand): Sum float64 n=4096 off=1,2,3 on avx512, Zen 5: time <= 0.80x before
 //	H284 (measured by hand): Sum float32 n=4096 off=1,2,3 on avx512, Zen 5: time <= 0.80x before
+//
+// The AVX2 float sums keep unaligned loads, which straddle a cache line
+// every other load off a boundary (the API at n=4096 on the same Zen 5:
+// float64 228-267 ns against 170-208 aligned). Registered before any
+// prototype was run: the same rebuild on AVX2, where no two-table permute
+// exists, as one VPERMPS of each aligned vector by a rotation (the
+// index is s+lane, its low three bits) and one VBLENDVPS of two rotated
+// neighbours, the first and last aligned vectors loaded with VMASKMOVPS
+// (masked-off lanes are not read). Two more instructions a vector, so it
+// pays only where the straddling loads, not the four chains of additions,
+// bound the loop. First a loop-only prototype beside the unaligned loop
+// and the kernel in one test binary, fastest of 250 interleaved rounds;
+// generated only if it holds:
+//
+//	H285 (measured by hand): Sum float64 n=4096 off=1,2,3 on avx2, rebuilt: time <= 0.85x the unaligned loop
+//	H286 (measured by hand): Sum float32 n=4096 off=1,2,3 on avx2, rebuilt: time <= 0.85x the unaligned loop
 
 import (
 	"fmt"
