@@ -62,6 +62,13 @@ package bench
 //
 //	H285 (measured by hand): Sum float64 n=4096 off=1,2,3 on avx2, rebuilt: time <= 0.85x the unaligned loop
 //	H286 (measured by hand): Sum float32 n=4096 off=1,2,3 on avx2, rebuilt: time <= 0.85x the unaligned loop
+//
+// Registered after H285-H286 missed (the rebuilt loop took 1.22-1.25x the
+// unaligned one), before its prototype ran: each 32-byte vector from two
+// 16-byte loads (VMOVUPD, then VINSERTF128 from memory), of which one in
+// four straddles a line at these offsets instead of one in two:
+//
+//	H287 (measured by hand): Sum float64 n=4096 off=1,2,3 on avx2, 16-byte halves: time <= 0.85x the unaligned loop
 
 import (
 	"fmt"
