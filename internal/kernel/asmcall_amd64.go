@@ -159,8 +159,8 @@ func countValidAsm(isa ISA, b []byte) int {
 }
 
 // summaryDenseAsm is the dense summary kernel of isa for T computing want
-// (min-only and max-only kernels exist for floats, and for 64-bit
-// integers on AVX2; the fused kernel serves any want); fma chooses the AVX2 float kernels whose NaN
+// (min-only and max-only kernels exist for floats, and for every
+// integer type on AVX2; the fused kernel serves any want); fma chooses the AVX2 float kernels whose NaN
 // sentinel is an FMA (the caller passes hasFMA, or false for the
 // additions' kernel).
 func summaryDenseAsm[T num.Number](isa ISA, want Extremes, fma bool, x []T) (lo T, hi T, nan bool) {
@@ -227,6 +227,12 @@ func summaryDenseAsm[T num.Number](isa ISA, want Extremes, fma bool, x []T) (lo 
 		}
 	case num.Int8:
 		switch {
+		case want == WantMax && isa == AVX2:
+			r0, r1, r2 := summaryMaxDenseI8AVX2(num.Cast[int8](x))
+			return T(r0), T(r1), r2
+		case want == WantMin && isa == AVX2:
+			r0, r1, r2 := summaryMinDenseI8AVX2(num.Cast[int8](x))
+			return T(r0), T(r1), r2
 		case isa == AVX2:
 			r0, r1, r2 := summaryDenseI8AVX2(num.Cast[int8](x))
 			return T(r0), T(r1), r2
@@ -236,6 +242,12 @@ func summaryDenseAsm[T num.Number](isa ISA, want Extremes, fma bool, x []T) (lo 
 		}
 	case num.Int16:
 		switch {
+		case want == WantMax && isa == AVX2:
+			r0, r1, r2 := summaryMaxDenseI16AVX2(num.Cast[int16](x))
+			return T(r0), T(r1), r2
+		case want == WantMin && isa == AVX2:
+			r0, r1, r2 := summaryMinDenseI16AVX2(num.Cast[int16](x))
+			return T(r0), T(r1), r2
 		case isa == AVX2:
 			r0, r1, r2 := summaryDenseI16AVX2(num.Cast[int16](x))
 			return T(r0), T(r1), r2
@@ -245,6 +257,12 @@ func summaryDenseAsm[T num.Number](isa ISA, want Extremes, fma bool, x []T) (lo 
 		}
 	case num.Int32:
 		switch {
+		case want == WantMax && isa == AVX2:
+			r0, r1, r2 := summaryMaxDenseI32AVX2(num.Cast[int32](x))
+			return T(r0), T(r1), r2
+		case want == WantMin && isa == AVX2:
+			r0, r1, r2 := summaryMinDenseI32AVX2(num.Cast[int32](x))
+			return T(r0), T(r1), r2
 		case isa == AVX2:
 			r0, r1, r2 := summaryDenseI32AVX2(num.Cast[int32](x))
 			return T(r0), T(r1), r2
@@ -269,6 +287,12 @@ func summaryDenseAsm[T num.Number](isa ISA, want Extremes, fma bool, x []T) (lo 
 		}
 	case num.Uint8:
 		switch {
+		case want == WantMax && isa == AVX2:
+			r0, r1, r2 := summaryMaxDenseU8AVX2(num.Cast[uint8](x))
+			return T(r0), T(r1), r2
+		case want == WantMin && isa == AVX2:
+			r0, r1, r2 := summaryMinDenseU8AVX2(num.Cast[uint8](x))
+			return T(r0), T(r1), r2
 		case isa == AVX2:
 			r0, r1, r2 := summaryDenseU8AVX2(num.Cast[uint8](x))
 			return T(r0), T(r1), r2
@@ -278,6 +302,12 @@ func summaryDenseAsm[T num.Number](isa ISA, want Extremes, fma bool, x []T) (lo 
 		}
 	case num.Uint16:
 		switch {
+		case want == WantMax && isa == AVX2:
+			r0, r1, r2 := summaryMaxDenseU16AVX2(num.Cast[uint16](x))
+			return T(r0), T(r1), r2
+		case want == WantMin && isa == AVX2:
+			r0, r1, r2 := summaryMinDenseU16AVX2(num.Cast[uint16](x))
+			return T(r0), T(r1), r2
 		case isa == AVX2:
 			r0, r1, r2 := summaryDenseU16AVX2(num.Cast[uint16](x))
 			return T(r0), T(r1), r2
@@ -287,6 +317,12 @@ func summaryDenseAsm[T num.Number](isa ISA, want Extremes, fma bool, x []T) (lo 
 		}
 	case num.Uint32:
 		switch {
+		case want == WantMax && isa == AVX2:
+			r0, r1, r2 := summaryMaxDenseU32AVX2(num.Cast[uint32](x))
+			return T(r0), T(r1), r2
+		case want == WantMin && isa == AVX2:
+			r0, r1, r2 := summaryMinDenseU32AVX2(num.Cast[uint32](x))
+			return T(r0), T(r1), r2
 		case isa == AVX2:
 			r0, r1, r2 := summaryDenseU32AVX2(num.Cast[uint32](x))
 			return T(r0), T(r1), r2
@@ -362,6 +398,12 @@ func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, 
 		}
 	case num.Int8:
 		switch {
+		case want == WantMax && isa == AVX2:
+			r0, r1, r2, r3 := summaryMaxMaskedI8AVX2(num.Cast[int8](x), bits, tail)
+			return T(r0), T(r1), r2, r3
+		case want == WantMin && isa == AVX2:
+			r0, r1, r2, r3 := summaryMinMaskedI8AVX2(num.Cast[int8](x), bits, tail)
+			return T(r0), T(r1), r2, r3
 		case isa == AVX2:
 			r0, r1, r2, r3 := summaryMaskedI8AVX2(num.Cast[int8](x), bits, tail)
 			return T(r0), T(r1), r2, r3
@@ -371,6 +413,12 @@ func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, 
 		}
 	case num.Int16:
 		switch {
+		case want == WantMax && isa == AVX2:
+			r0, r1, r2, r3 := summaryMaxMaskedI16AVX2(num.Cast[int16](x), bits, tail)
+			return T(r0), T(r1), r2, r3
+		case want == WantMin && isa == AVX2:
+			r0, r1, r2, r3 := summaryMinMaskedI16AVX2(num.Cast[int16](x), bits, tail)
+			return T(r0), T(r1), r2, r3
 		case isa == AVX2:
 			r0, r1, r2, r3 := summaryMaskedI16AVX2(num.Cast[int16](x), bits, tail)
 			return T(r0), T(r1), r2, r3
@@ -380,6 +428,12 @@ func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, 
 		}
 	case num.Int32:
 		switch {
+		case want == WantMax && isa == AVX2:
+			r0, r1, r2, r3 := summaryMaxMaskedI32AVX2(num.Cast[int32](x), bits, tail)
+			return T(r0), T(r1), r2, r3
+		case want == WantMin && isa == AVX2:
+			r0, r1, r2, r3 := summaryMinMaskedI32AVX2(num.Cast[int32](x), bits, tail)
+			return T(r0), T(r1), r2, r3
 		case isa == AVX2:
 			r0, r1, r2, r3 := summaryMaskedI32AVX2(num.Cast[int32](x), bits, tail)
 			return T(r0), T(r1), r2, r3
@@ -404,6 +458,12 @@ func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, 
 		}
 	case num.Uint8:
 		switch {
+		case want == WantMax && isa == AVX2:
+			r0, r1, r2, r3 := summaryMaxMaskedU8AVX2(num.Cast[uint8](x), bits, tail)
+			return T(r0), T(r1), r2, r3
+		case want == WantMin && isa == AVX2:
+			r0, r1, r2, r3 := summaryMinMaskedU8AVX2(num.Cast[uint8](x), bits, tail)
+			return T(r0), T(r1), r2, r3
 		case isa == AVX2:
 			r0, r1, r2, r3 := summaryMaskedU8AVX2(num.Cast[uint8](x), bits, tail)
 			return T(r0), T(r1), r2, r3
@@ -413,6 +473,12 @@ func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, 
 		}
 	case num.Uint16:
 		switch {
+		case want == WantMax && isa == AVX2:
+			r0, r1, r2, r3 := summaryMaxMaskedU16AVX2(num.Cast[uint16](x), bits, tail)
+			return T(r0), T(r1), r2, r3
+		case want == WantMin && isa == AVX2:
+			r0, r1, r2, r3 := summaryMinMaskedU16AVX2(num.Cast[uint16](x), bits, tail)
+			return T(r0), T(r1), r2, r3
 		case isa == AVX2:
 			r0, r1, r2, r3 := summaryMaskedU16AVX2(num.Cast[uint16](x), bits, tail)
 			return T(r0), T(r1), r2, r3
@@ -422,6 +488,12 @@ func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, 
 		}
 	case num.Uint32:
 		switch {
+		case want == WantMax && isa == AVX2:
+			r0, r1, r2, r3 := summaryMaxMaskedU32AVX2(num.Cast[uint32](x), bits, tail)
+			return T(r0), T(r1), r2, r3
+		case want == WantMin && isa == AVX2:
+			r0, r1, r2, r3 := summaryMinMaskedU32AVX2(num.Cast[uint32](x), bits, tail)
+			return T(r0), T(r1), r2, r3
 		case isa == AVX2:
 			r0, r1, r2, r3 := summaryMaskedU32AVX2(num.Cast[uint32](x), bits, tail)
 			return T(r0), T(r1), r2, r3

@@ -107,8 +107,8 @@ func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes
 	}
 	// MinMax and Summarize run the fused summary kernel, integers too;
 	// Min and Max run kernels that compute only their extreme where they
-	// exist (floats, and 64-bit integers on AVX2; the call switch serves
-	// any other want with the fused kernel). The wrapper, run, is in
+	// exist (floats, and integers on AVX2; the call switch serves any
+	// other want with the fused kernel). The wrapper, run, is in
 	// summary_amd64.go.
 	if !num.IsFloat[T]() {
 		k := summaryKernels[T](isa, len(x), bits)

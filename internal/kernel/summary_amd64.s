@@ -2534,6 +2534,398 @@ DATA alignedsel8<>+30(SB)/1, $0x40
 DATA alignedsel8<>+31(SB)/1, $0x80
 GLOBL alignedsel8<>(SB), RODATA|NOPTR, $32
 
+// func summaryMinDenseI8AVX2(x []int8) (lo int8, hi int8, nan bool)
+// Requires: AVX, AVX2
+TEXT ·summaryMinDenseI8AVX2(SB), NOSPLIT, $0-27
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat1_7f<>+0(SB), Y0
+	VPBROADCASTQ summarysplat1_7f<>+0(SB), Y1
+	VPBROADCASTQ summarysplat1_7f<>+0(SB), Y2
+	VPBROADCASTQ summarysplat1_7f<>+0(SB), Y3
+	VPBROADCASTQ summarysplat1_7f<>+0(SB), Y4
+	VPBROADCASTQ summarysplat1_7f<>+0(SB), Y5
+	VPBROADCASTQ summarysplat1_7f<>+0(SB), Y6
+	VPBROADCASTQ summarysplat1_7f<>+0(SB), Y7
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryMinDenseI8AVX2_aligned
+	CMPQ         CX, $0x00000020
+	JL           summaryMinDenseI8AVX2_aligned
+	VMOVDQU      (AX), Y8
+	VPMINSB      Y0, Y8, Y0
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DX*1), AX
+	SUBQ         DX, CX
+
+summaryMinDenseI8AVX2_aligned:
+	CMPQ CX, $0x00000100
+	JL   summaryMinDenseI8AVX2_main_done
+
+summaryMinDenseI8AVX2_main_loop:
+	VMOVDQU (AX), Y8
+	VPMINSB Y0, Y8, Y0
+	VMOVDQU 32(AX), Y8
+	VPMINSB Y1, Y8, Y1
+	VMOVDQU 64(AX), Y8
+	VPMINSB Y2, Y8, Y2
+	VMOVDQU 96(AX), Y8
+	VPMINSB Y3, Y8, Y3
+	VMOVDQU 128(AX), Y8
+	VPMINSB Y4, Y8, Y4
+	VMOVDQU 160(AX), Y8
+	VPMINSB Y5, Y8, Y5
+	VMOVDQU 192(AX), Y8
+	VPMINSB Y6, Y8, Y6
+	VMOVDQU 224(AX), Y8
+	VPMINSB Y7, Y8, Y7
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000100, CX
+	CMPQ    CX, $0x00000100
+	JGE     summaryMinDenseI8AVX2_main_loop
+
+summaryMinDenseI8AVX2_main_done:
+	CMPQ CX, $0x00000020
+	JL   summaryMinDenseI8AVX2_single_done
+
+summaryMinDenseI8AVX2_single_loop:
+	VMOVDQU (AX), Y8
+	VPMINSB Y0, Y8, Y0
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, CX
+	CMPQ    CX, $0x00000020
+	JGE     summaryMinDenseI8AVX2_single_loop
+
+summaryMinDenseI8AVX2_single_done:
+	TESTQ   CX, CX
+	JZ      summaryMinDenseI8AVX2_done
+	LEAQ    -32(AX)(CX*1), AX
+	VMOVDQU (AX), Y8
+	VPMINSB Y0, Y8, Y0
+	ADDQ    $0x00000020, AX
+
+summaryMinDenseI8AVX2_done:
+	VPMINSB      Y0, Y4, Y0
+	VPMINSB      Y1, Y5, Y1
+	VPMINSB      Y2, Y6, Y2
+	VPMINSB      Y3, Y7, Y3
+	VPMINSB      Y0, Y2, Y0
+	VPMINSB      Y1, Y3, Y1
+	VPMINSB      Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMINSB      X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPMINSB      X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VPMINSB      X0, X1, X0
+	VPSRLDQ      $0x02, X0, X1
+	VPMINSB      X0, X1, X0
+	VPSRLDQ      $0x01, X0, X1
+	VPMINSB      X0, X1, X0
+	VMOVQ        X0, AX
+	MOVB         AL, lo+24(FP)
+	MOVQ         $0x0000000000000080, AX
+	MOVB         AL, hi+25(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+26(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMinMaskedI8AVX2(x []int8, bits []byte, tail uint64) (lo int8, hi int8, valid int, nan bool)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·summaryMinMaskedI8AVX2(SB), NOSPLIT, $0-73
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ summarysplat1_7f<>+0(SB), Y0
+	VPBROADCASTQ summarysplat1_7f<>+0(SB), Y1
+	VPBROADCASTQ summarysplat1_7f<>+0(SB), Y2
+	VPBROADCASTQ summarysplat1_7f<>+0(SB), Y3
+	VPXOR        Y4, Y4, Y4
+	CMPQ         CX, $0x00000080
+	JL           summaryMinMaskedI8AVX2_main_done
+
+summaryMinMaskedI8AVX2_main_loop:
+	VMOVDQU      (AX), Y5
+	VPBROADCASTD (DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat1_7f<>+0(SB), Y5, Y5
+	VPMINSB      Y0, Y5, Y0
+	VMOVDQU      32(AX), Y5
+	VPBROADCASTD 4(DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat1_7f<>+0(SB), Y5, Y5
+	VPMINSB      Y1, Y5, Y1
+	VMOVDQU      64(AX), Y5
+	VPBROADCASTD 8(DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat1_7f<>+0(SB), Y5, Y5
+	VPMINSB      Y2, Y5, Y2
+	VMOVDQU      96(AX), Y5
+	VPBROADCASTD 12(DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat1_7f<>+0(SB), Y5, Y5
+	VPMINSB      Y3, Y5, Y3
+	POPCNTQ      (DX), SI
+	ADDQ         SI, BX
+	POPCNTQ      8(DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000010, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000080, CX
+	CMPQ         CX, $0x00000080
+	JGE          summaryMinMaskedI8AVX2_main_loop
+
+summaryMinMaskedI8AVX2_main_done:
+	CMPQ CX, $0x00000020
+	JL   summaryMinMaskedI8AVX2_single_done
+
+summaryMinMaskedI8AVX2_single_loop:
+	VMOVDQU      (AX), Y5
+	VPBROADCASTD (DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat1_7f<>+0(SB), Y5, Y5
+	VPMINSB      Y0, Y5, Y0
+	POPCNTL      (DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000004, DX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000020, CX
+	CMPQ         CX, $0x00000020
+	JGE          summaryMinMaskedI8AVX2_single_loop
+
+summaryMinMaskedI8AVX2_single_done:
+	VPMINSB      Y0, Y2, Y0
+	VPMINSB      Y1, Y3, Y1
+	VPMINSB      Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMINSB      X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPMINSB      X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VPMINSB      X0, X1, X0
+	VPSRLDQ      $0x02, X0, X1
+	VPMINSB      X0, X1, X0
+	VPSRLDQ      $0x01, X0, X1
+	VPMINSB      X0, X1, X0
+	VMOVQ        X0, AX
+	MOVB         AL, lo+56(FP)
+	MOVQ         $0x0000000000000080, AX
+	MOVB         AL, hi+57(FP)
+	MOVQ         BX, valid+64(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+72(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxDenseI8AVX2(x []int8) (lo int8, hi int8, nan bool)
+// Requires: AVX, AVX2
+TEXT ·summaryMaxDenseI8AVX2(SB), NOSPLIT, $0-27
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat1_80<>+0(SB), Y0
+	VPBROADCASTQ summarysplat1_80<>+0(SB), Y1
+	VPBROADCASTQ summarysplat1_80<>+0(SB), Y2
+	VPBROADCASTQ summarysplat1_80<>+0(SB), Y3
+	VPBROADCASTQ summarysplat1_80<>+0(SB), Y4
+	VPBROADCASTQ summarysplat1_80<>+0(SB), Y5
+	VPBROADCASTQ summarysplat1_80<>+0(SB), Y6
+	VPBROADCASTQ summarysplat1_80<>+0(SB), Y7
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryMaxDenseI8AVX2_aligned
+	CMPQ         CX, $0x00000020
+	JL           summaryMaxDenseI8AVX2_aligned
+	VMOVDQU      (AX), Y8
+	VPMAXSB      Y0, Y8, Y0
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DX*1), AX
+	SUBQ         DX, CX
+
+summaryMaxDenseI8AVX2_aligned:
+	CMPQ CX, $0x00000100
+	JL   summaryMaxDenseI8AVX2_main_done
+
+summaryMaxDenseI8AVX2_main_loop:
+	VMOVDQU (AX), Y8
+	VPMAXSB Y0, Y8, Y0
+	VMOVDQU 32(AX), Y8
+	VPMAXSB Y1, Y8, Y1
+	VMOVDQU 64(AX), Y8
+	VPMAXSB Y2, Y8, Y2
+	VMOVDQU 96(AX), Y8
+	VPMAXSB Y3, Y8, Y3
+	VMOVDQU 128(AX), Y8
+	VPMAXSB Y4, Y8, Y4
+	VMOVDQU 160(AX), Y8
+	VPMAXSB Y5, Y8, Y5
+	VMOVDQU 192(AX), Y8
+	VPMAXSB Y6, Y8, Y6
+	VMOVDQU 224(AX), Y8
+	VPMAXSB Y7, Y8, Y7
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000100, CX
+	CMPQ    CX, $0x00000100
+	JGE     summaryMaxDenseI8AVX2_main_loop
+
+summaryMaxDenseI8AVX2_main_done:
+	CMPQ CX, $0x00000020
+	JL   summaryMaxDenseI8AVX2_single_done
+
+summaryMaxDenseI8AVX2_single_loop:
+	VMOVDQU (AX), Y8
+	VPMAXSB Y0, Y8, Y0
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, CX
+	CMPQ    CX, $0x00000020
+	JGE     summaryMaxDenseI8AVX2_single_loop
+
+summaryMaxDenseI8AVX2_single_done:
+	TESTQ   CX, CX
+	JZ      summaryMaxDenseI8AVX2_done
+	LEAQ    -32(AX)(CX*1), AX
+	VMOVDQU (AX), Y8
+	VPMAXSB Y0, Y8, Y0
+	ADDQ    $0x00000020, AX
+
+summaryMaxDenseI8AVX2_done:
+	VPMAXSB      Y0, Y4, Y0
+	VPMAXSB      Y1, Y5, Y1
+	VPMAXSB      Y2, Y6, Y2
+	VPMAXSB      Y3, Y7, Y3
+	VPMAXSB      Y0, Y2, Y0
+	VPMAXSB      Y1, Y3, Y1
+	VPMAXSB      Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMAXSB      X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPMAXSB      X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VPMAXSB      X0, X1, X0
+	VPSRLDQ      $0x02, X0, X1
+	VPMAXSB      X0, X1, X0
+	VPSRLDQ      $0x01, X0, X1
+	VPMAXSB      X0, X1, X0
+	MOVQ         $0x000000000000007f, AX
+	MOVB         AL, lo+24(FP)
+	VMOVQ        X0, AX
+	MOVB         AL, hi+25(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+26(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxMaskedI8AVX2(x []int8, bits []byte, tail uint64) (lo int8, hi int8, valid int, nan bool)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·summaryMaxMaskedI8AVX2(SB), NOSPLIT, $0-73
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ summarysplat1_80<>+0(SB), Y0
+	VPBROADCASTQ summarysplat1_80<>+0(SB), Y1
+	VPBROADCASTQ summarysplat1_80<>+0(SB), Y2
+	VPBROADCASTQ summarysplat1_80<>+0(SB), Y3
+	VPXOR        Y4, Y4, Y4
+	CMPQ         CX, $0x00000080
+	JL           summaryMaxMaskedI8AVX2_main_done
+
+summaryMaxMaskedI8AVX2_main_loop:
+	VMOVDQU      (AX), Y5
+	VPBROADCASTD (DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat1_80<>+0(SB), Y5, Y5
+	VPMAXSB      Y0, Y5, Y0
+	VMOVDQU      32(AX), Y5
+	VPBROADCASTD 4(DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat1_80<>+0(SB), Y5, Y5
+	VPMAXSB      Y1, Y5, Y1
+	VMOVDQU      64(AX), Y5
+	VPBROADCASTD 8(DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat1_80<>+0(SB), Y5, Y5
+	VPMAXSB      Y2, Y5, Y2
+	VMOVDQU      96(AX), Y5
+	VPBROADCASTD 12(DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat1_80<>+0(SB), Y5, Y5
+	VPMAXSB      Y3, Y5, Y3
+	POPCNTQ      (DX), SI
+	ADDQ         SI, BX
+	POPCNTQ      8(DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000010, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000080, CX
+	CMPQ         CX, $0x00000080
+	JGE          summaryMaxMaskedI8AVX2_main_loop
+
+summaryMaxMaskedI8AVX2_main_done:
+	CMPQ CX, $0x00000020
+	JL   summaryMaxMaskedI8AVX2_single_done
+
+summaryMaxMaskedI8AVX2_single_loop:
+	VMOVDQU      (AX), Y5
+	VPBROADCASTD (DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat1_80<>+0(SB), Y5, Y5
+	VPMAXSB      Y0, Y5, Y0
+	POPCNTL      (DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000004, DX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000020, CX
+	CMPQ         CX, $0x00000020
+	JGE          summaryMaxMaskedI8AVX2_single_loop
+
+summaryMaxMaskedI8AVX2_single_done:
+	VPMAXSB      Y0, Y2, Y0
+	VPMAXSB      Y1, Y3, Y1
+	VPMAXSB      Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMAXSB      X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPMAXSB      X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VPMAXSB      X0, X1, X0
+	VPSRLDQ      $0x02, X0, X1
+	VPMAXSB      X0, X1, X0
+	VPSRLDQ      $0x01, X0, X1
+	VPMAXSB      X0, X1, X0
+	MOVQ         $0x000000000000007f, AX
+	MOVB         AL, lo+56(FP)
+	VMOVQ        X0, AX
+	MOVB         AL, hi+57(FP)
+	MOVQ         BX, valid+64(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+72(FP)
+	VZEROUPPER
+	RET
+
 // func summaryDenseI16AVX2(x []int16) (lo int16, hi int16, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryDenseI16AVX2(SB), NOSPLIT, $0-29
@@ -2838,6 +3230,380 @@ DATA alignedsel16<>+28(SB)/2, $0x4000
 DATA alignedsel16<>+30(SB)/2, $0x8000
 GLOBL alignedsel16<>(SB), RODATA|NOPTR, $32
 
+// func summaryMinDenseI16AVX2(x []int16) (lo int16, hi int16, nan bool)
+// Requires: AVX, AVX2
+TEXT ·summaryMinDenseI16AVX2(SB), NOSPLIT, $0-29
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Y0
+	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Y1
+	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Y2
+	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Y3
+	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Y4
+	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Y5
+	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Y6
+	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Y7
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryMinDenseI16AVX2_aligned
+	CMPQ         CX, $0x00000010
+	JL           summaryMinDenseI16AVX2_aligned
+	VMOVDQU      (AX), Y8
+	VPMINSW      Y0, Y8, Y0
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DX*1), AX
+	SHRQ         $0x01, DX
+	SUBQ         DX, CX
+
+summaryMinDenseI16AVX2_aligned:
+	CMPQ CX, $0x00000080
+	JL   summaryMinDenseI16AVX2_main_done
+
+summaryMinDenseI16AVX2_main_loop:
+	VMOVDQU (AX), Y8
+	VPMINSW Y0, Y8, Y0
+	VMOVDQU 32(AX), Y8
+	VPMINSW Y1, Y8, Y1
+	VMOVDQU 64(AX), Y8
+	VPMINSW Y2, Y8, Y2
+	VMOVDQU 96(AX), Y8
+	VPMINSW Y3, Y8, Y3
+	VMOVDQU 128(AX), Y8
+	VPMINSW Y4, Y8, Y4
+	VMOVDQU 160(AX), Y8
+	VPMINSW Y5, Y8, Y5
+	VMOVDQU 192(AX), Y8
+	VPMINSW Y6, Y8, Y6
+	VMOVDQU 224(AX), Y8
+	VPMINSW Y7, Y8, Y7
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000080, CX
+	CMPQ    CX, $0x00000080
+	JGE     summaryMinDenseI16AVX2_main_loop
+
+summaryMinDenseI16AVX2_main_done:
+	CMPQ CX, $0x00000010
+	JL   summaryMinDenseI16AVX2_single_done
+
+summaryMinDenseI16AVX2_single_loop:
+	VMOVDQU (AX), Y8
+	VPMINSW Y0, Y8, Y0
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JGE     summaryMinDenseI16AVX2_single_loop
+
+summaryMinDenseI16AVX2_single_done:
+	TESTQ   CX, CX
+	JZ      summaryMinDenseI16AVX2_done
+	LEAQ    -32(AX)(CX*2), AX
+	VMOVDQU (AX), Y8
+	VPMINSW Y0, Y8, Y0
+	ADDQ    $0x00000020, AX
+
+summaryMinDenseI16AVX2_done:
+	VPMINSW      Y0, Y4, Y0
+	VPMINSW      Y1, Y5, Y1
+	VPMINSW      Y2, Y6, Y2
+	VPMINSW      Y3, Y7, Y3
+	VPMINSW      Y0, Y2, Y0
+	VPMINSW      Y1, Y3, Y1
+	VPMINSW      Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMINSW      X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPMINSW      X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VPMINSW      X0, X1, X0
+	VPSRLDQ      $0x02, X0, X1
+	VPMINSW      X0, X1, X0
+	VMOVQ        X0, AX
+	MOVW         AX, lo+24(FP)
+	MOVQ         $0x0000000000008000, AX
+	MOVW         AX, hi+26(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+28(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMinMaskedI16AVX2(x []int16, bits []byte, tail uint64) (lo int16, hi int16, valid int, nan bool)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·summaryMinMaskedI16AVX2(SB), NOSPLIT, $0-73
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Y0
+	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Y1
+	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Y2
+	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Y3
+	VPXOR        Y4, Y4, Y4
+	CMPQ         CX, $0x00000040
+	JL           summaryMinMaskedI16AVX2_main_done
+
+summaryMinMaskedI16AVX2_main_loop:
+	VMOVDQU      (AX), Y5
+	VPBROADCASTW (DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat2_7fff<>+0(SB), Y5, Y5
+	VPMINSW      Y0, Y5, Y0
+	VMOVDQU      32(AX), Y5
+	VPBROADCASTW 2(DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat2_7fff<>+0(SB), Y5, Y5
+	VPMINSW      Y1, Y5, Y1
+	VMOVDQU      64(AX), Y5
+	VPBROADCASTW 4(DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat2_7fff<>+0(SB), Y5, Y5
+	VPMINSW      Y2, Y5, Y2
+	VMOVDQU      96(AX), Y5
+	VPBROADCASTW 6(DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat2_7fff<>+0(SB), Y5, Y5
+	VPMINSW      Y3, Y5, Y3
+	POPCNTQ      (DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000008, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000040, CX
+	CMPQ         CX, $0x00000040
+	JGE          summaryMinMaskedI16AVX2_main_loop
+
+summaryMinMaskedI16AVX2_main_done:
+	CMPQ CX, $0x00000010
+	JL   summaryMinMaskedI16AVX2_single_done
+
+summaryMinMaskedI16AVX2_single_loop:
+	VMOVDQU      (AX), Y5
+	VPBROADCASTW (DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat2_7fff<>+0(SB), Y5, Y5
+	VPMINSW      Y0, Y5, Y0
+	MOVWLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000002, DX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          summaryMinMaskedI16AVX2_single_loop
+
+summaryMinMaskedI16AVX2_single_done:
+	VPMINSW      Y0, Y2, Y0
+	VPMINSW      Y1, Y3, Y1
+	VPMINSW      Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMINSW      X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPMINSW      X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VPMINSW      X0, X1, X0
+	VPSRLDQ      $0x02, X0, X1
+	VPMINSW      X0, X1, X0
+	VMOVQ        X0, AX
+	MOVW         AX, lo+56(FP)
+	MOVQ         $0x0000000000008000, AX
+	MOVW         AX, hi+58(FP)
+	MOVQ         BX, valid+64(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+72(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxDenseI16AVX2(x []int16) (lo int16, hi int16, nan bool)
+// Requires: AVX, AVX2
+TEXT ·summaryMaxDenseI16AVX2(SB), NOSPLIT, $0-29
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat2_8000<>+0(SB), Y0
+	VPBROADCASTQ summarysplat2_8000<>+0(SB), Y1
+	VPBROADCASTQ summarysplat2_8000<>+0(SB), Y2
+	VPBROADCASTQ summarysplat2_8000<>+0(SB), Y3
+	VPBROADCASTQ summarysplat2_8000<>+0(SB), Y4
+	VPBROADCASTQ summarysplat2_8000<>+0(SB), Y5
+	VPBROADCASTQ summarysplat2_8000<>+0(SB), Y6
+	VPBROADCASTQ summarysplat2_8000<>+0(SB), Y7
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryMaxDenseI16AVX2_aligned
+	CMPQ         CX, $0x00000010
+	JL           summaryMaxDenseI16AVX2_aligned
+	VMOVDQU      (AX), Y8
+	VPMAXSW      Y0, Y8, Y0
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DX*1), AX
+	SHRQ         $0x01, DX
+	SUBQ         DX, CX
+
+summaryMaxDenseI16AVX2_aligned:
+	CMPQ CX, $0x00000080
+	JL   summaryMaxDenseI16AVX2_main_done
+
+summaryMaxDenseI16AVX2_main_loop:
+	VMOVDQU (AX), Y8
+	VPMAXSW Y0, Y8, Y0
+	VMOVDQU 32(AX), Y8
+	VPMAXSW Y1, Y8, Y1
+	VMOVDQU 64(AX), Y8
+	VPMAXSW Y2, Y8, Y2
+	VMOVDQU 96(AX), Y8
+	VPMAXSW Y3, Y8, Y3
+	VMOVDQU 128(AX), Y8
+	VPMAXSW Y4, Y8, Y4
+	VMOVDQU 160(AX), Y8
+	VPMAXSW Y5, Y8, Y5
+	VMOVDQU 192(AX), Y8
+	VPMAXSW Y6, Y8, Y6
+	VMOVDQU 224(AX), Y8
+	VPMAXSW Y7, Y8, Y7
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000080, CX
+	CMPQ    CX, $0x00000080
+	JGE     summaryMaxDenseI16AVX2_main_loop
+
+summaryMaxDenseI16AVX2_main_done:
+	CMPQ CX, $0x00000010
+	JL   summaryMaxDenseI16AVX2_single_done
+
+summaryMaxDenseI16AVX2_single_loop:
+	VMOVDQU (AX), Y8
+	VPMAXSW Y0, Y8, Y0
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JGE     summaryMaxDenseI16AVX2_single_loop
+
+summaryMaxDenseI16AVX2_single_done:
+	TESTQ   CX, CX
+	JZ      summaryMaxDenseI16AVX2_done
+	LEAQ    -32(AX)(CX*2), AX
+	VMOVDQU (AX), Y8
+	VPMAXSW Y0, Y8, Y0
+	ADDQ    $0x00000020, AX
+
+summaryMaxDenseI16AVX2_done:
+	VPMAXSW      Y0, Y4, Y0
+	VPMAXSW      Y1, Y5, Y1
+	VPMAXSW      Y2, Y6, Y2
+	VPMAXSW      Y3, Y7, Y3
+	VPMAXSW      Y0, Y2, Y0
+	VPMAXSW      Y1, Y3, Y1
+	VPMAXSW      Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMAXSW      X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPMAXSW      X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VPMAXSW      X0, X1, X0
+	VPSRLDQ      $0x02, X0, X1
+	VPMAXSW      X0, X1, X0
+	MOVQ         $0x0000000000007fff, AX
+	MOVW         AX, lo+24(FP)
+	VMOVQ        X0, AX
+	MOVW         AX, hi+26(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+28(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxMaskedI16AVX2(x []int16, bits []byte, tail uint64) (lo int16, hi int16, valid int, nan bool)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·summaryMaxMaskedI16AVX2(SB), NOSPLIT, $0-73
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ summarysplat2_8000<>+0(SB), Y0
+	VPBROADCASTQ summarysplat2_8000<>+0(SB), Y1
+	VPBROADCASTQ summarysplat2_8000<>+0(SB), Y2
+	VPBROADCASTQ summarysplat2_8000<>+0(SB), Y3
+	VPXOR        Y4, Y4, Y4
+	CMPQ         CX, $0x00000040
+	JL           summaryMaxMaskedI16AVX2_main_done
+
+summaryMaxMaskedI16AVX2_main_loop:
+	VMOVDQU      (AX), Y5
+	VPBROADCASTW (DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat2_8000<>+0(SB), Y5, Y5
+	VPMAXSW      Y0, Y5, Y0
+	VMOVDQU      32(AX), Y5
+	VPBROADCASTW 2(DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat2_8000<>+0(SB), Y5, Y5
+	VPMAXSW      Y1, Y5, Y1
+	VMOVDQU      64(AX), Y5
+	VPBROADCASTW 4(DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat2_8000<>+0(SB), Y5, Y5
+	VPMAXSW      Y2, Y5, Y2
+	VMOVDQU      96(AX), Y5
+	VPBROADCASTW 6(DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat2_8000<>+0(SB), Y5, Y5
+	VPMAXSW      Y3, Y5, Y3
+	POPCNTQ      (DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000008, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000040, CX
+	CMPQ         CX, $0x00000040
+	JGE          summaryMaxMaskedI16AVX2_main_loop
+
+summaryMaxMaskedI16AVX2_main_done:
+	CMPQ CX, $0x00000010
+	JL   summaryMaxMaskedI16AVX2_single_done
+
+summaryMaxMaskedI16AVX2_single_loop:
+	VMOVDQU      (AX), Y5
+	VPBROADCASTW (DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat2_8000<>+0(SB), Y5, Y5
+	VPMAXSW      Y0, Y5, Y0
+	MOVWLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000002, DX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          summaryMaxMaskedI16AVX2_single_loop
+
+summaryMaxMaskedI16AVX2_single_done:
+	VPMAXSW      Y0, Y2, Y0
+	VPMAXSW      Y1, Y3, Y1
+	VPMAXSW      Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMAXSW      X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPMAXSW      X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VPMAXSW      X0, X1, X0
+	VPSRLDQ      $0x02, X0, X1
+	VPMAXSW      X0, X1, X0
+	MOVQ         $0x0000000000007fff, AX
+	MOVW         AX, lo+56(FP)
+	VMOVQ        X0, AX
+	MOVW         AX, hi+58(FP)
+	MOVQ         BX, valid+64(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+72(FP)
+	VZEROUPPER
+	RET
+
 // func summaryDenseI32AVX2(x []int32) (lo int32, hi int32, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryDenseI32AVX2(SB), NOSPLIT, $0-33
@@ -3070,6 +3836,356 @@ summaryMaskedI32AVX2_single_done:
 	VMOVQ        X0, AX
 	MOVL         AX, lo+56(FP)
 	VMOVQ        X1, AX
+	MOVL         AX, hi+60(FP)
+	MOVQ         BX, valid+64(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+72(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMinDenseI32AVX2(x []int32) (lo int32, hi int32, nan bool)
+// Requires: AVX, AVX2
+TEXT ·summaryMinDenseI32AVX2(SB), NOSPLIT, $0-33
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y0
+	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y1
+	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y2
+	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y3
+	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y4
+	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y5
+	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y6
+	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y7
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryMinDenseI32AVX2_aligned
+	CMPQ         CX, $0x00000008
+	JL           summaryMinDenseI32AVX2_aligned
+	VMOVDQU      (AX), Y8
+	VPMINSD      Y0, Y8, Y0
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DX*1), AX
+	SHRQ         $0x02, DX
+	SUBQ         DX, CX
+
+summaryMinDenseI32AVX2_aligned:
+	CMPQ CX, $0x00000040
+	JL   summaryMinDenseI32AVX2_main_done
+
+summaryMinDenseI32AVX2_main_loop:
+	VMOVDQU (AX), Y8
+	VPMINSD Y0, Y8, Y0
+	VMOVDQU 32(AX), Y8
+	VPMINSD Y1, Y8, Y1
+	VMOVDQU 64(AX), Y8
+	VPMINSD Y2, Y8, Y2
+	VMOVDQU 96(AX), Y8
+	VPMINSD Y3, Y8, Y3
+	VMOVDQU 128(AX), Y8
+	VPMINSD Y4, Y8, Y4
+	VMOVDQU 160(AX), Y8
+	VPMINSD Y5, Y8, Y5
+	VMOVDQU 192(AX), Y8
+	VPMINSD Y6, Y8, Y6
+	VMOVDQU 224(AX), Y8
+	VPMINSD Y7, Y8, Y7
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000040, CX
+	CMPQ    CX, $0x00000040
+	JGE     summaryMinDenseI32AVX2_main_loop
+
+summaryMinDenseI32AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMinDenseI32AVX2_single_done
+
+summaryMinDenseI32AVX2_single_loop:
+	VMOVDQU (AX), Y8
+	VPMINSD Y0, Y8, Y0
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JGE     summaryMinDenseI32AVX2_single_loop
+
+summaryMinDenseI32AVX2_single_done:
+	TESTQ   CX, CX
+	JZ      summaryMinDenseI32AVX2_done
+	LEAQ    -32(AX)(CX*4), AX
+	VMOVDQU (AX), Y8
+	VPMINSD Y0, Y8, Y0
+	ADDQ    $0x00000020, AX
+
+summaryMinDenseI32AVX2_done:
+	VPMINSD      Y0, Y4, Y0
+	VPMINSD      Y1, Y5, Y1
+	VPMINSD      Y2, Y6, Y2
+	VPMINSD      Y3, Y7, Y3
+	VPMINSD      Y0, Y2, Y0
+	VPMINSD      Y1, Y3, Y1
+	VPMINSD      Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMINSD      X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPMINSD      X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VPMINSD      X0, X1, X0
+	VMOVQ        X0, AX
+	MOVL         AX, lo+24(FP)
+	MOVQ         $0x0000000080000000, AX
+	MOVL         AX, hi+28(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+32(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMinMaskedI32AVX2(x []int32, bits []byte, tail uint64) (lo int32, hi int32, valid int, nan bool)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·summaryMinMaskedI32AVX2(SB), NOSPLIT, $0-73
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y0
+	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y1
+	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y2
+	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y3
+	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y4
+	CMPQ         CX, $0x00000020
+	JL           summaryMinMaskedI32AVX2_main_done
+
+summaryMinMaskedI32AVX2_main_loop:
+	VPBROADCASTD (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y6
+	VPMINSD      Y0, Y6, Y0
+	VMOVDQU      32(AX), Y6
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y5, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y6
+	VPMINSD      Y1, Y6, Y1
+	VMOVDQU      64(AX), Y6
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y5, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y6
+	VPMINSD      Y2, Y6, Y2
+	VMOVDQU      96(AX), Y6
+	VPSLLVD      alignedmsb32_3<>+0(SB), Y5, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y5
+	VPMINSD      Y3, Y5, Y3
+	POPCNTL      (DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000004, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, CX
+	CMPQ         CX, $0x00000020
+	JGE          summaryMinMaskedI32AVX2_main_loop
+
+summaryMinMaskedI32AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMinMaskedI32AVX2_single_done
+
+summaryMinMaskedI32AVX2_single_loop:
+	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y5
+	VPMINSD      Y0, Y5, Y0
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000008, CX
+	CMPQ         CX, $0x00000008
+	JGE          summaryMinMaskedI32AVX2_single_loop
+
+summaryMinMaskedI32AVX2_single_done:
+	VPMINSD      Y0, Y2, Y0
+	VPMINSD      Y1, Y3, Y1
+	VPMINSD      Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMINSD      X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPMINSD      X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VPMINSD      X0, X1, X0
+	VMOVQ        X0, AX
+	MOVL         AX, lo+56(FP)
+	MOVQ         $0x0000000080000000, AX
+	MOVL         AX, hi+60(FP)
+	MOVQ         BX, valid+64(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+72(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxDenseI32AVX2(x []int32) (lo int32, hi int32, nan bool)
+// Requires: AVX, AVX2
+TEXT ·summaryMaxDenseI32AVX2(SB), NOSPLIT, $0-33
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y0
+	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y1
+	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y2
+	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y3
+	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y4
+	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y5
+	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y6
+	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y7
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryMaxDenseI32AVX2_aligned
+	CMPQ         CX, $0x00000008
+	JL           summaryMaxDenseI32AVX2_aligned
+	VMOVDQU      (AX), Y8
+	VPMAXSD      Y0, Y8, Y0
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DX*1), AX
+	SHRQ         $0x02, DX
+	SUBQ         DX, CX
+
+summaryMaxDenseI32AVX2_aligned:
+	CMPQ CX, $0x00000040
+	JL   summaryMaxDenseI32AVX2_main_done
+
+summaryMaxDenseI32AVX2_main_loop:
+	VMOVDQU (AX), Y8
+	VPMAXSD Y0, Y8, Y0
+	VMOVDQU 32(AX), Y8
+	VPMAXSD Y1, Y8, Y1
+	VMOVDQU 64(AX), Y8
+	VPMAXSD Y2, Y8, Y2
+	VMOVDQU 96(AX), Y8
+	VPMAXSD Y3, Y8, Y3
+	VMOVDQU 128(AX), Y8
+	VPMAXSD Y4, Y8, Y4
+	VMOVDQU 160(AX), Y8
+	VPMAXSD Y5, Y8, Y5
+	VMOVDQU 192(AX), Y8
+	VPMAXSD Y6, Y8, Y6
+	VMOVDQU 224(AX), Y8
+	VPMAXSD Y7, Y8, Y7
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000040, CX
+	CMPQ    CX, $0x00000040
+	JGE     summaryMaxDenseI32AVX2_main_loop
+
+summaryMaxDenseI32AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaxDenseI32AVX2_single_done
+
+summaryMaxDenseI32AVX2_single_loop:
+	VMOVDQU (AX), Y8
+	VPMAXSD Y0, Y8, Y0
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JGE     summaryMaxDenseI32AVX2_single_loop
+
+summaryMaxDenseI32AVX2_single_done:
+	TESTQ   CX, CX
+	JZ      summaryMaxDenseI32AVX2_done
+	LEAQ    -32(AX)(CX*4), AX
+	VMOVDQU (AX), Y8
+	VPMAXSD Y0, Y8, Y0
+	ADDQ    $0x00000020, AX
+
+summaryMaxDenseI32AVX2_done:
+	VPMAXSD      Y0, Y4, Y0
+	VPMAXSD      Y1, Y5, Y1
+	VPMAXSD      Y2, Y6, Y2
+	VPMAXSD      Y3, Y7, Y3
+	VPMAXSD      Y0, Y2, Y0
+	VPMAXSD      Y1, Y3, Y1
+	VPMAXSD      Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMAXSD      X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPMAXSD      X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VPMAXSD      X0, X1, X0
+	MOVQ         $0x000000007fffffff, AX
+	MOVL         AX, lo+24(FP)
+	VMOVQ        X0, AX
+	MOVL         AX, hi+28(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+32(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxMaskedI32AVX2(x []int32, bits []byte, tail uint64) (lo int32, hi int32, valid int, nan bool)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·summaryMaxMaskedI32AVX2(SB), NOSPLIT, $0-73
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y0
+	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y1
+	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y2
+	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y3
+	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y4
+	CMPQ         CX, $0x00000020
+	JL           summaryMaxMaskedI32AVX2_main_done
+
+summaryMaxMaskedI32AVX2_main_loop:
+	VPBROADCASTD (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y6
+	VPMAXSD      Y0, Y6, Y0
+	VMOVDQU      32(AX), Y6
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y5, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y6
+	VPMAXSD      Y1, Y6, Y1
+	VMOVDQU      64(AX), Y6
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y5, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y6
+	VPMAXSD      Y2, Y6, Y2
+	VMOVDQU      96(AX), Y6
+	VPSLLVD      alignedmsb32_3<>+0(SB), Y5, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y5
+	VPMAXSD      Y3, Y5, Y3
+	POPCNTL      (DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000004, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, CX
+	CMPQ         CX, $0x00000020
+	JGE          summaryMaxMaskedI32AVX2_main_loop
+
+summaryMaxMaskedI32AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaxMaskedI32AVX2_single_done
+
+summaryMaxMaskedI32AVX2_single_loop:
+	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y5
+	VPMAXSD      Y0, Y5, Y0
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000008, CX
+	CMPQ         CX, $0x00000008
+	JGE          summaryMaxMaskedI32AVX2_single_loop
+
+summaryMaxMaskedI32AVX2_single_done:
+	VPMAXSD      Y0, Y2, Y0
+	VPMAXSD      Y1, Y3, Y1
+	VPMAXSD      Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMAXSD      X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPMAXSD      X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VPMAXSD      X0, X1, X0
+	MOVQ         $0x000000007fffffff, AX
+	MOVL         AX, lo+56(FP)
+	VMOVQ        X0, AX
 	MOVL         AX, hi+60(FP)
 	MOVQ         BX, valid+64(FP)
 	MOVB         $0x00, AL
@@ -4138,6 +5254,398 @@ summaryMaskedU8AVX2_single_done:
 	VZEROUPPER
 	RET
 
+// func summaryMinDenseU8AVX2(x []uint8) (lo uint8, hi uint8, nan bool)
+// Requires: AVX, AVX2
+TEXT ·summaryMinDenseU8AVX2(SB), NOSPLIT, $0-27
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat1_ff<>+0(SB), Y0
+	VPBROADCASTQ summarysplat1_ff<>+0(SB), Y1
+	VPBROADCASTQ summarysplat1_ff<>+0(SB), Y2
+	VPBROADCASTQ summarysplat1_ff<>+0(SB), Y3
+	VPBROADCASTQ summarysplat1_ff<>+0(SB), Y4
+	VPBROADCASTQ summarysplat1_ff<>+0(SB), Y5
+	VPBROADCASTQ summarysplat1_ff<>+0(SB), Y6
+	VPBROADCASTQ summarysplat1_ff<>+0(SB), Y7
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryMinDenseU8AVX2_aligned
+	CMPQ         CX, $0x00000020
+	JL           summaryMinDenseU8AVX2_aligned
+	VMOVDQU      (AX), Y8
+	VPMINUB      Y0, Y8, Y0
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DX*1), AX
+	SUBQ         DX, CX
+
+summaryMinDenseU8AVX2_aligned:
+	CMPQ CX, $0x00000100
+	JL   summaryMinDenseU8AVX2_main_done
+
+summaryMinDenseU8AVX2_main_loop:
+	VMOVDQU (AX), Y8
+	VPMINUB Y0, Y8, Y0
+	VMOVDQU 32(AX), Y8
+	VPMINUB Y1, Y8, Y1
+	VMOVDQU 64(AX), Y8
+	VPMINUB Y2, Y8, Y2
+	VMOVDQU 96(AX), Y8
+	VPMINUB Y3, Y8, Y3
+	VMOVDQU 128(AX), Y8
+	VPMINUB Y4, Y8, Y4
+	VMOVDQU 160(AX), Y8
+	VPMINUB Y5, Y8, Y5
+	VMOVDQU 192(AX), Y8
+	VPMINUB Y6, Y8, Y6
+	VMOVDQU 224(AX), Y8
+	VPMINUB Y7, Y8, Y7
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000100, CX
+	CMPQ    CX, $0x00000100
+	JGE     summaryMinDenseU8AVX2_main_loop
+
+summaryMinDenseU8AVX2_main_done:
+	CMPQ CX, $0x00000020
+	JL   summaryMinDenseU8AVX2_single_done
+
+summaryMinDenseU8AVX2_single_loop:
+	VMOVDQU (AX), Y8
+	VPMINUB Y0, Y8, Y0
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, CX
+	CMPQ    CX, $0x00000020
+	JGE     summaryMinDenseU8AVX2_single_loop
+
+summaryMinDenseU8AVX2_single_done:
+	TESTQ   CX, CX
+	JZ      summaryMinDenseU8AVX2_done
+	LEAQ    -32(AX)(CX*1), AX
+	VMOVDQU (AX), Y8
+	VPMINUB Y0, Y8, Y0
+	ADDQ    $0x00000020, AX
+
+summaryMinDenseU8AVX2_done:
+	VPMINUB      Y0, Y4, Y0
+	VPMINUB      Y1, Y5, Y1
+	VPMINUB      Y2, Y6, Y2
+	VPMINUB      Y3, Y7, Y3
+	VPMINUB      Y0, Y2, Y0
+	VPMINUB      Y1, Y3, Y1
+	VPMINUB      Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMINUB      X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPMINUB      X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VPMINUB      X0, X1, X0
+	VPSRLDQ      $0x02, X0, X1
+	VPMINUB      X0, X1, X0
+	VPSRLDQ      $0x01, X0, X1
+	VPMINUB      X0, X1, X0
+	VMOVQ        X0, AX
+	MOVB         AL, lo+24(FP)
+	MOVQ         $0x0000000000000000, AX
+	MOVB         AL, hi+25(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+26(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMinMaskedU8AVX2(x []uint8, bits []byte, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·summaryMinMaskedU8AVX2(SB), NOSPLIT, $0-73
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ summarysplat1_ff<>+0(SB), Y0
+	VPBROADCASTQ summarysplat1_ff<>+0(SB), Y1
+	VPBROADCASTQ summarysplat1_ff<>+0(SB), Y2
+	VPBROADCASTQ summarysplat1_ff<>+0(SB), Y3
+	VPXOR        Y4, Y4, Y4
+	CMPQ         CX, $0x00000080
+	JL           summaryMinMaskedU8AVX2_main_done
+
+summaryMinMaskedU8AVX2_main_loop:
+	VMOVDQU      (AX), Y5
+	VPBROADCASTD (DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat1_ff<>+0(SB), Y5, Y5
+	VPMINUB      Y0, Y5, Y0
+	VMOVDQU      32(AX), Y5
+	VPBROADCASTD 4(DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat1_ff<>+0(SB), Y5, Y5
+	VPMINUB      Y1, Y5, Y1
+	VMOVDQU      64(AX), Y5
+	VPBROADCASTD 8(DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat1_ff<>+0(SB), Y5, Y5
+	VPMINUB      Y2, Y5, Y2
+	VMOVDQU      96(AX), Y5
+	VPBROADCASTD 12(DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat1_ff<>+0(SB), Y5, Y5
+	VPMINUB      Y3, Y5, Y3
+	POPCNTQ      (DX), SI
+	ADDQ         SI, BX
+	POPCNTQ      8(DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000010, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000080, CX
+	CMPQ         CX, $0x00000080
+	JGE          summaryMinMaskedU8AVX2_main_loop
+
+summaryMinMaskedU8AVX2_main_done:
+	CMPQ CX, $0x00000020
+	JL   summaryMinMaskedU8AVX2_single_done
+
+summaryMinMaskedU8AVX2_single_loop:
+	VMOVDQU      (AX), Y5
+	VPBROADCASTD (DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat1_ff<>+0(SB), Y5, Y5
+	VPMINUB      Y0, Y5, Y0
+	POPCNTL      (DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000004, DX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000020, CX
+	CMPQ         CX, $0x00000020
+	JGE          summaryMinMaskedU8AVX2_single_loop
+
+summaryMinMaskedU8AVX2_single_done:
+	VPMINUB      Y0, Y2, Y0
+	VPMINUB      Y1, Y3, Y1
+	VPMINUB      Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMINUB      X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPMINUB      X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VPMINUB      X0, X1, X0
+	VPSRLDQ      $0x02, X0, X1
+	VPMINUB      X0, X1, X0
+	VPSRLDQ      $0x01, X0, X1
+	VPMINUB      X0, X1, X0
+	VMOVQ        X0, AX
+	MOVB         AL, lo+56(FP)
+	MOVQ         $0x0000000000000000, AX
+	MOVB         AL, hi+57(FP)
+	MOVQ         BX, valid+64(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+72(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxDenseU8AVX2(x []uint8) (lo uint8, hi uint8, nan bool)
+// Requires: AVX, AVX2
+TEXT ·summaryMaxDenseU8AVX2(SB), NOSPLIT, $0-27
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat1_0<>+0(SB), Y0
+	VPBROADCASTQ summarysplat1_0<>+0(SB), Y1
+	VPBROADCASTQ summarysplat1_0<>+0(SB), Y2
+	VPBROADCASTQ summarysplat1_0<>+0(SB), Y3
+	VPBROADCASTQ summarysplat1_0<>+0(SB), Y4
+	VPBROADCASTQ summarysplat1_0<>+0(SB), Y5
+	VPBROADCASTQ summarysplat1_0<>+0(SB), Y6
+	VPBROADCASTQ summarysplat1_0<>+0(SB), Y7
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryMaxDenseU8AVX2_aligned
+	CMPQ         CX, $0x00000020
+	JL           summaryMaxDenseU8AVX2_aligned
+	VMOVDQU      (AX), Y8
+	VPMAXUB      Y0, Y8, Y0
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DX*1), AX
+	SUBQ         DX, CX
+
+summaryMaxDenseU8AVX2_aligned:
+	CMPQ CX, $0x00000100
+	JL   summaryMaxDenseU8AVX2_main_done
+
+summaryMaxDenseU8AVX2_main_loop:
+	VMOVDQU (AX), Y8
+	VPMAXUB Y0, Y8, Y0
+	VMOVDQU 32(AX), Y8
+	VPMAXUB Y1, Y8, Y1
+	VMOVDQU 64(AX), Y8
+	VPMAXUB Y2, Y8, Y2
+	VMOVDQU 96(AX), Y8
+	VPMAXUB Y3, Y8, Y3
+	VMOVDQU 128(AX), Y8
+	VPMAXUB Y4, Y8, Y4
+	VMOVDQU 160(AX), Y8
+	VPMAXUB Y5, Y8, Y5
+	VMOVDQU 192(AX), Y8
+	VPMAXUB Y6, Y8, Y6
+	VMOVDQU 224(AX), Y8
+	VPMAXUB Y7, Y8, Y7
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000100, CX
+	CMPQ    CX, $0x00000100
+	JGE     summaryMaxDenseU8AVX2_main_loop
+
+summaryMaxDenseU8AVX2_main_done:
+	CMPQ CX, $0x00000020
+	JL   summaryMaxDenseU8AVX2_single_done
+
+summaryMaxDenseU8AVX2_single_loop:
+	VMOVDQU (AX), Y8
+	VPMAXUB Y0, Y8, Y0
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, CX
+	CMPQ    CX, $0x00000020
+	JGE     summaryMaxDenseU8AVX2_single_loop
+
+summaryMaxDenseU8AVX2_single_done:
+	TESTQ   CX, CX
+	JZ      summaryMaxDenseU8AVX2_done
+	LEAQ    -32(AX)(CX*1), AX
+	VMOVDQU (AX), Y8
+	VPMAXUB Y0, Y8, Y0
+	ADDQ    $0x00000020, AX
+
+summaryMaxDenseU8AVX2_done:
+	VPMAXUB      Y0, Y4, Y0
+	VPMAXUB      Y1, Y5, Y1
+	VPMAXUB      Y2, Y6, Y2
+	VPMAXUB      Y3, Y7, Y3
+	VPMAXUB      Y0, Y2, Y0
+	VPMAXUB      Y1, Y3, Y1
+	VPMAXUB      Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMAXUB      X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPMAXUB      X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VPMAXUB      X0, X1, X0
+	VPSRLDQ      $0x02, X0, X1
+	VPMAXUB      X0, X1, X0
+	VPSRLDQ      $0x01, X0, X1
+	VPMAXUB      X0, X1, X0
+	MOVQ         $0x00000000000000ff, AX
+	MOVB         AL, lo+24(FP)
+	VMOVQ        X0, AX
+	MOVB         AL, hi+25(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+26(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxMaskedU8AVX2(x []uint8, bits []byte, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·summaryMaxMaskedU8AVX2(SB), NOSPLIT, $0-73
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ summarysplat1_0<>+0(SB), Y0
+	VPBROADCASTQ summarysplat1_0<>+0(SB), Y1
+	VPBROADCASTQ summarysplat1_0<>+0(SB), Y2
+	VPBROADCASTQ summarysplat1_0<>+0(SB), Y3
+	VPXOR        Y4, Y4, Y4
+	CMPQ         CX, $0x00000080
+	JL           summaryMaxMaskedU8AVX2_main_done
+
+summaryMaxMaskedU8AVX2_main_loop:
+	VMOVDQU      (AX), Y5
+	VPBROADCASTD (DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat1_0<>+0(SB), Y5, Y5
+	VPMAXUB      Y0, Y5, Y0
+	VMOVDQU      32(AX), Y5
+	VPBROADCASTD 4(DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat1_0<>+0(SB), Y5, Y5
+	VPMAXUB      Y1, Y5, Y1
+	VMOVDQU      64(AX), Y5
+	VPBROADCASTD 8(DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat1_0<>+0(SB), Y5, Y5
+	VPMAXUB      Y2, Y5, Y2
+	VMOVDQU      96(AX), Y5
+	VPBROADCASTD 12(DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat1_0<>+0(SB), Y5, Y5
+	VPMAXUB      Y3, Y5, Y3
+	POPCNTQ      (DX), SI
+	ADDQ         SI, BX
+	POPCNTQ      8(DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000010, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000080, CX
+	CMPQ         CX, $0x00000080
+	JGE          summaryMaxMaskedU8AVX2_main_loop
+
+summaryMaxMaskedU8AVX2_main_done:
+	CMPQ CX, $0x00000020
+	JL   summaryMaxMaskedU8AVX2_single_done
+
+summaryMaxMaskedU8AVX2_single_loop:
+	VMOVDQU      (AX), Y5
+	VPBROADCASTD (DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat1_0<>+0(SB), Y5, Y5
+	VPMAXUB      Y0, Y5, Y0
+	POPCNTL      (DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000004, DX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000020, CX
+	CMPQ         CX, $0x00000020
+	JGE          summaryMaxMaskedU8AVX2_single_loop
+
+summaryMaxMaskedU8AVX2_single_done:
+	VPMAXUB      Y0, Y2, Y0
+	VPMAXUB      Y1, Y3, Y1
+	VPMAXUB      Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMAXUB      X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPMAXUB      X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VPMAXUB      X0, X1, X0
+	VPSRLDQ      $0x02, X0, X1
+	VPMAXUB      X0, X1, X0
+	VPSRLDQ      $0x01, X0, X1
+	VPMAXUB      X0, X1, X0
+	MOVQ         $0x00000000000000ff, AX
+	MOVB         AL, lo+56(FP)
+	VMOVQ        X0, AX
+	MOVB         AL, hi+57(FP)
+	MOVQ         BX, valid+64(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+72(FP)
+	VZEROUPPER
+	RET
+
 // func summaryDenseU16AVX2(x []uint16) (lo uint16, hi uint16, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryDenseU16AVX2(SB), NOSPLIT, $0-29
@@ -4424,6 +5932,380 @@ summaryMaskedU16AVX2_single_done:
 	VZEROUPPER
 	RET
 
+// func summaryMinDenseU16AVX2(x []uint16) (lo uint16, hi uint16, nan bool)
+// Requires: AVX, AVX2
+TEXT ·summaryMinDenseU16AVX2(SB), NOSPLIT, $0-29
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Y0
+	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Y1
+	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Y2
+	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Y3
+	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Y4
+	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Y5
+	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Y6
+	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Y7
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryMinDenseU16AVX2_aligned
+	CMPQ         CX, $0x00000010
+	JL           summaryMinDenseU16AVX2_aligned
+	VMOVDQU      (AX), Y8
+	VPMINUW      Y0, Y8, Y0
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DX*1), AX
+	SHRQ         $0x01, DX
+	SUBQ         DX, CX
+
+summaryMinDenseU16AVX2_aligned:
+	CMPQ CX, $0x00000080
+	JL   summaryMinDenseU16AVX2_main_done
+
+summaryMinDenseU16AVX2_main_loop:
+	VMOVDQU (AX), Y8
+	VPMINUW Y0, Y8, Y0
+	VMOVDQU 32(AX), Y8
+	VPMINUW Y1, Y8, Y1
+	VMOVDQU 64(AX), Y8
+	VPMINUW Y2, Y8, Y2
+	VMOVDQU 96(AX), Y8
+	VPMINUW Y3, Y8, Y3
+	VMOVDQU 128(AX), Y8
+	VPMINUW Y4, Y8, Y4
+	VMOVDQU 160(AX), Y8
+	VPMINUW Y5, Y8, Y5
+	VMOVDQU 192(AX), Y8
+	VPMINUW Y6, Y8, Y6
+	VMOVDQU 224(AX), Y8
+	VPMINUW Y7, Y8, Y7
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000080, CX
+	CMPQ    CX, $0x00000080
+	JGE     summaryMinDenseU16AVX2_main_loop
+
+summaryMinDenseU16AVX2_main_done:
+	CMPQ CX, $0x00000010
+	JL   summaryMinDenseU16AVX2_single_done
+
+summaryMinDenseU16AVX2_single_loop:
+	VMOVDQU (AX), Y8
+	VPMINUW Y0, Y8, Y0
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JGE     summaryMinDenseU16AVX2_single_loop
+
+summaryMinDenseU16AVX2_single_done:
+	TESTQ   CX, CX
+	JZ      summaryMinDenseU16AVX2_done
+	LEAQ    -32(AX)(CX*2), AX
+	VMOVDQU (AX), Y8
+	VPMINUW Y0, Y8, Y0
+	ADDQ    $0x00000020, AX
+
+summaryMinDenseU16AVX2_done:
+	VPMINUW      Y0, Y4, Y0
+	VPMINUW      Y1, Y5, Y1
+	VPMINUW      Y2, Y6, Y2
+	VPMINUW      Y3, Y7, Y3
+	VPMINUW      Y0, Y2, Y0
+	VPMINUW      Y1, Y3, Y1
+	VPMINUW      Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMINUW      X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPMINUW      X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VPMINUW      X0, X1, X0
+	VPSRLDQ      $0x02, X0, X1
+	VPMINUW      X0, X1, X0
+	VMOVQ        X0, AX
+	MOVW         AX, lo+24(FP)
+	MOVQ         $0x0000000000000000, AX
+	MOVW         AX, hi+26(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+28(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMinMaskedU16AVX2(x []uint16, bits []byte, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·summaryMinMaskedU16AVX2(SB), NOSPLIT, $0-73
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Y0
+	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Y1
+	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Y2
+	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Y3
+	VPXOR        Y4, Y4, Y4
+	CMPQ         CX, $0x00000040
+	JL           summaryMinMaskedU16AVX2_main_done
+
+summaryMinMaskedU16AVX2_main_loop:
+	VMOVDQU      (AX), Y5
+	VPBROADCASTW (DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat2_ffff<>+0(SB), Y5, Y5
+	VPMINUW      Y0, Y5, Y0
+	VMOVDQU      32(AX), Y5
+	VPBROADCASTW 2(DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat2_ffff<>+0(SB), Y5, Y5
+	VPMINUW      Y1, Y5, Y1
+	VMOVDQU      64(AX), Y5
+	VPBROADCASTW 4(DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat2_ffff<>+0(SB), Y5, Y5
+	VPMINUW      Y2, Y5, Y2
+	VMOVDQU      96(AX), Y5
+	VPBROADCASTW 6(DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat2_ffff<>+0(SB), Y5, Y5
+	VPMINUW      Y3, Y5, Y3
+	POPCNTQ      (DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000008, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000040, CX
+	CMPQ         CX, $0x00000040
+	JGE          summaryMinMaskedU16AVX2_main_loop
+
+summaryMinMaskedU16AVX2_main_done:
+	CMPQ CX, $0x00000010
+	JL   summaryMinMaskedU16AVX2_single_done
+
+summaryMinMaskedU16AVX2_single_loop:
+	VMOVDQU      (AX), Y5
+	VPBROADCASTW (DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat2_ffff<>+0(SB), Y5, Y5
+	VPMINUW      Y0, Y5, Y0
+	MOVWLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000002, DX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          summaryMinMaskedU16AVX2_single_loop
+
+summaryMinMaskedU16AVX2_single_done:
+	VPMINUW      Y0, Y2, Y0
+	VPMINUW      Y1, Y3, Y1
+	VPMINUW      Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMINUW      X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPMINUW      X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VPMINUW      X0, X1, X0
+	VPSRLDQ      $0x02, X0, X1
+	VPMINUW      X0, X1, X0
+	VMOVQ        X0, AX
+	MOVW         AX, lo+56(FP)
+	MOVQ         $0x0000000000000000, AX
+	MOVW         AX, hi+58(FP)
+	MOVQ         BX, valid+64(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+72(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxDenseU16AVX2(x []uint16) (lo uint16, hi uint16, nan bool)
+// Requires: AVX, AVX2
+TEXT ·summaryMaxDenseU16AVX2(SB), NOSPLIT, $0-29
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat2_0<>+0(SB), Y0
+	VPBROADCASTQ summarysplat2_0<>+0(SB), Y1
+	VPBROADCASTQ summarysplat2_0<>+0(SB), Y2
+	VPBROADCASTQ summarysplat2_0<>+0(SB), Y3
+	VPBROADCASTQ summarysplat2_0<>+0(SB), Y4
+	VPBROADCASTQ summarysplat2_0<>+0(SB), Y5
+	VPBROADCASTQ summarysplat2_0<>+0(SB), Y6
+	VPBROADCASTQ summarysplat2_0<>+0(SB), Y7
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryMaxDenseU16AVX2_aligned
+	CMPQ         CX, $0x00000010
+	JL           summaryMaxDenseU16AVX2_aligned
+	VMOVDQU      (AX), Y8
+	VPMAXUW      Y0, Y8, Y0
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DX*1), AX
+	SHRQ         $0x01, DX
+	SUBQ         DX, CX
+
+summaryMaxDenseU16AVX2_aligned:
+	CMPQ CX, $0x00000080
+	JL   summaryMaxDenseU16AVX2_main_done
+
+summaryMaxDenseU16AVX2_main_loop:
+	VMOVDQU (AX), Y8
+	VPMAXUW Y0, Y8, Y0
+	VMOVDQU 32(AX), Y8
+	VPMAXUW Y1, Y8, Y1
+	VMOVDQU 64(AX), Y8
+	VPMAXUW Y2, Y8, Y2
+	VMOVDQU 96(AX), Y8
+	VPMAXUW Y3, Y8, Y3
+	VMOVDQU 128(AX), Y8
+	VPMAXUW Y4, Y8, Y4
+	VMOVDQU 160(AX), Y8
+	VPMAXUW Y5, Y8, Y5
+	VMOVDQU 192(AX), Y8
+	VPMAXUW Y6, Y8, Y6
+	VMOVDQU 224(AX), Y8
+	VPMAXUW Y7, Y8, Y7
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000080, CX
+	CMPQ    CX, $0x00000080
+	JGE     summaryMaxDenseU16AVX2_main_loop
+
+summaryMaxDenseU16AVX2_main_done:
+	CMPQ CX, $0x00000010
+	JL   summaryMaxDenseU16AVX2_single_done
+
+summaryMaxDenseU16AVX2_single_loop:
+	VMOVDQU (AX), Y8
+	VPMAXUW Y0, Y8, Y0
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JGE     summaryMaxDenseU16AVX2_single_loop
+
+summaryMaxDenseU16AVX2_single_done:
+	TESTQ   CX, CX
+	JZ      summaryMaxDenseU16AVX2_done
+	LEAQ    -32(AX)(CX*2), AX
+	VMOVDQU (AX), Y8
+	VPMAXUW Y0, Y8, Y0
+	ADDQ    $0x00000020, AX
+
+summaryMaxDenseU16AVX2_done:
+	VPMAXUW      Y0, Y4, Y0
+	VPMAXUW      Y1, Y5, Y1
+	VPMAXUW      Y2, Y6, Y2
+	VPMAXUW      Y3, Y7, Y3
+	VPMAXUW      Y0, Y2, Y0
+	VPMAXUW      Y1, Y3, Y1
+	VPMAXUW      Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMAXUW      X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPMAXUW      X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VPMAXUW      X0, X1, X0
+	VPSRLDQ      $0x02, X0, X1
+	VPMAXUW      X0, X1, X0
+	MOVQ         $0x000000000000ffff, AX
+	MOVW         AX, lo+24(FP)
+	VMOVQ        X0, AX
+	MOVW         AX, hi+26(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+28(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxMaskedU16AVX2(x []uint16, bits []byte, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·summaryMaxMaskedU16AVX2(SB), NOSPLIT, $0-73
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ summarysplat2_0<>+0(SB), Y0
+	VPBROADCASTQ summarysplat2_0<>+0(SB), Y1
+	VPBROADCASTQ summarysplat2_0<>+0(SB), Y2
+	VPBROADCASTQ summarysplat2_0<>+0(SB), Y3
+	VPXOR        Y4, Y4, Y4
+	CMPQ         CX, $0x00000040
+	JL           summaryMaxMaskedU16AVX2_main_done
+
+summaryMaxMaskedU16AVX2_main_loop:
+	VMOVDQU      (AX), Y5
+	VPBROADCASTW (DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat2_0<>+0(SB), Y5, Y5
+	VPMAXUW      Y0, Y5, Y0
+	VMOVDQU      32(AX), Y5
+	VPBROADCASTW 2(DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat2_0<>+0(SB), Y5, Y5
+	VPMAXUW      Y1, Y5, Y1
+	VMOVDQU      64(AX), Y5
+	VPBROADCASTW 4(DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat2_0<>+0(SB), Y5, Y5
+	VPMAXUW      Y2, Y5, Y2
+	VMOVDQU      96(AX), Y5
+	VPBROADCASTW 6(DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat2_0<>+0(SB), Y5, Y5
+	VPMAXUW      Y3, Y5, Y3
+	POPCNTQ      (DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000008, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000040, CX
+	CMPQ         CX, $0x00000040
+	JGE          summaryMaxMaskedU16AVX2_main_loop
+
+summaryMaxMaskedU16AVX2_main_done:
+	CMPQ CX, $0x00000010
+	JL   summaryMaxMaskedU16AVX2_single_done
+
+summaryMaxMaskedU16AVX2_single_loop:
+	VMOVDQU      (AX), Y5
+	VPBROADCASTW (DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat2_0<>+0(SB), Y5, Y5
+	VPMAXUW      Y0, Y5, Y0
+	MOVWLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000002, DX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          summaryMaxMaskedU16AVX2_single_loop
+
+summaryMaxMaskedU16AVX2_single_done:
+	VPMAXUW      Y0, Y2, Y0
+	VPMAXUW      Y1, Y3, Y1
+	VPMAXUW      Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMAXUW      X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPMAXUW      X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VPMAXUW      X0, X1, X0
+	VPSRLDQ      $0x02, X0, X1
+	VPMAXUW      X0, X1, X0
+	MOVQ         $0x000000000000ffff, AX
+	MOVW         AX, lo+56(FP)
+	VMOVQ        X0, AX
+	MOVW         AX, hi+58(FP)
+	MOVQ         BX, valid+64(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+72(FP)
+	VZEROUPPER
+	RET
+
 // func summaryDenseU32AVX2(x []uint32) (lo uint32, hi uint32, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryDenseU32AVX2(SB), NOSPLIT, $0-33
@@ -4656,6 +6538,356 @@ summaryMaskedU32AVX2_single_done:
 	VMOVQ        X0, AX
 	MOVL         AX, lo+56(FP)
 	VMOVQ        X1, AX
+	MOVL         AX, hi+60(FP)
+	MOVQ         BX, valid+64(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+72(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMinDenseU32AVX2(x []uint32) (lo uint32, hi uint32, nan bool)
+// Requires: AVX, AVX2
+TEXT ·summaryMinDenseU32AVX2(SB), NOSPLIT, $0-33
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y0
+	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y1
+	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y2
+	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y3
+	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y4
+	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y5
+	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y6
+	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y7
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryMinDenseU32AVX2_aligned
+	CMPQ         CX, $0x00000008
+	JL           summaryMinDenseU32AVX2_aligned
+	VMOVDQU      (AX), Y8
+	VPMINUD      Y0, Y8, Y0
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DX*1), AX
+	SHRQ         $0x02, DX
+	SUBQ         DX, CX
+
+summaryMinDenseU32AVX2_aligned:
+	CMPQ CX, $0x00000040
+	JL   summaryMinDenseU32AVX2_main_done
+
+summaryMinDenseU32AVX2_main_loop:
+	VMOVDQU (AX), Y8
+	VPMINUD Y0, Y8, Y0
+	VMOVDQU 32(AX), Y8
+	VPMINUD Y1, Y8, Y1
+	VMOVDQU 64(AX), Y8
+	VPMINUD Y2, Y8, Y2
+	VMOVDQU 96(AX), Y8
+	VPMINUD Y3, Y8, Y3
+	VMOVDQU 128(AX), Y8
+	VPMINUD Y4, Y8, Y4
+	VMOVDQU 160(AX), Y8
+	VPMINUD Y5, Y8, Y5
+	VMOVDQU 192(AX), Y8
+	VPMINUD Y6, Y8, Y6
+	VMOVDQU 224(AX), Y8
+	VPMINUD Y7, Y8, Y7
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000040, CX
+	CMPQ    CX, $0x00000040
+	JGE     summaryMinDenseU32AVX2_main_loop
+
+summaryMinDenseU32AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMinDenseU32AVX2_single_done
+
+summaryMinDenseU32AVX2_single_loop:
+	VMOVDQU (AX), Y8
+	VPMINUD Y0, Y8, Y0
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JGE     summaryMinDenseU32AVX2_single_loop
+
+summaryMinDenseU32AVX2_single_done:
+	TESTQ   CX, CX
+	JZ      summaryMinDenseU32AVX2_done
+	LEAQ    -32(AX)(CX*4), AX
+	VMOVDQU (AX), Y8
+	VPMINUD Y0, Y8, Y0
+	ADDQ    $0x00000020, AX
+
+summaryMinDenseU32AVX2_done:
+	VPMINUD      Y0, Y4, Y0
+	VPMINUD      Y1, Y5, Y1
+	VPMINUD      Y2, Y6, Y2
+	VPMINUD      Y3, Y7, Y3
+	VPMINUD      Y0, Y2, Y0
+	VPMINUD      Y1, Y3, Y1
+	VPMINUD      Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMINUD      X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPMINUD      X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VPMINUD      X0, X1, X0
+	VMOVQ        X0, AX
+	MOVL         AX, lo+24(FP)
+	MOVQ         $0x0000000000000000, AX
+	MOVL         AX, hi+28(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+32(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMinMaskedU32AVX2(x []uint32, bits []byte, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·summaryMinMaskedU32AVX2(SB), NOSPLIT, $0-73
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y0
+	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y1
+	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y2
+	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y3
+	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y4
+	CMPQ         CX, $0x00000020
+	JL           summaryMinMaskedU32AVX2_main_done
+
+summaryMinMaskedU32AVX2_main_loop:
+	VPBROADCASTD (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y6
+	VPMINUD      Y0, Y6, Y0
+	VMOVDQU      32(AX), Y6
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y5, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y6
+	VPMINUD      Y1, Y6, Y1
+	VMOVDQU      64(AX), Y6
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y5, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y6
+	VPMINUD      Y2, Y6, Y2
+	VMOVDQU      96(AX), Y6
+	VPSLLVD      alignedmsb32_3<>+0(SB), Y5, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y5
+	VPMINUD      Y3, Y5, Y3
+	POPCNTL      (DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000004, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, CX
+	CMPQ         CX, $0x00000020
+	JGE          summaryMinMaskedU32AVX2_main_loop
+
+summaryMinMaskedU32AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMinMaskedU32AVX2_single_done
+
+summaryMinMaskedU32AVX2_single_loop:
+	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y5
+	VPMINUD      Y0, Y5, Y0
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000008, CX
+	CMPQ         CX, $0x00000008
+	JGE          summaryMinMaskedU32AVX2_single_loop
+
+summaryMinMaskedU32AVX2_single_done:
+	VPMINUD      Y0, Y2, Y0
+	VPMINUD      Y1, Y3, Y1
+	VPMINUD      Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMINUD      X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPMINUD      X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VPMINUD      X0, X1, X0
+	VMOVQ        X0, AX
+	MOVL         AX, lo+56(FP)
+	MOVQ         $0x0000000000000000, AX
+	MOVL         AX, hi+60(FP)
+	MOVQ         BX, valid+64(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+72(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxDenseU32AVX2(x []uint32) (lo uint32, hi uint32, nan bool)
+// Requires: AVX, AVX2
+TEXT ·summaryMaxDenseU32AVX2(SB), NOSPLIT, $0-33
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VPBROADCASTQ summarysplat4_0<>+0(SB), Y0
+	VPBROADCASTQ summarysplat4_0<>+0(SB), Y1
+	VPBROADCASTQ summarysplat4_0<>+0(SB), Y2
+	VPBROADCASTQ summarysplat4_0<>+0(SB), Y3
+	VPBROADCASTQ summarysplat4_0<>+0(SB), Y4
+	VPBROADCASTQ summarysplat4_0<>+0(SB), Y5
+	VPBROADCASTQ summarysplat4_0<>+0(SB), Y6
+	VPBROADCASTQ summarysplat4_0<>+0(SB), Y7
+	MOVQ         AX, DX
+	NEGQ         DX
+	ANDQ         $0x1f, DX
+	JZ           summaryMaxDenseU32AVX2_aligned
+	CMPQ         CX, $0x00000008
+	JL           summaryMaxDenseU32AVX2_aligned
+	VMOVDQU      (AX), Y8
+	VPMAXUD      Y0, Y8, Y0
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DX*1), AX
+	SHRQ         $0x02, DX
+	SUBQ         DX, CX
+
+summaryMaxDenseU32AVX2_aligned:
+	CMPQ CX, $0x00000040
+	JL   summaryMaxDenseU32AVX2_main_done
+
+summaryMaxDenseU32AVX2_main_loop:
+	VMOVDQU (AX), Y8
+	VPMAXUD Y0, Y8, Y0
+	VMOVDQU 32(AX), Y8
+	VPMAXUD Y1, Y8, Y1
+	VMOVDQU 64(AX), Y8
+	VPMAXUD Y2, Y8, Y2
+	VMOVDQU 96(AX), Y8
+	VPMAXUD Y3, Y8, Y3
+	VMOVDQU 128(AX), Y8
+	VPMAXUD Y4, Y8, Y4
+	VMOVDQU 160(AX), Y8
+	VPMAXUD Y5, Y8, Y5
+	VMOVDQU 192(AX), Y8
+	VPMAXUD Y6, Y8, Y6
+	VMOVDQU 224(AX), Y8
+	VPMAXUD Y7, Y8, Y7
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000040, CX
+	CMPQ    CX, $0x00000040
+	JGE     summaryMaxDenseU32AVX2_main_loop
+
+summaryMaxDenseU32AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaxDenseU32AVX2_single_done
+
+summaryMaxDenseU32AVX2_single_loop:
+	VMOVDQU (AX), Y8
+	VPMAXUD Y0, Y8, Y0
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JGE     summaryMaxDenseU32AVX2_single_loop
+
+summaryMaxDenseU32AVX2_single_done:
+	TESTQ   CX, CX
+	JZ      summaryMaxDenseU32AVX2_done
+	LEAQ    -32(AX)(CX*4), AX
+	VMOVDQU (AX), Y8
+	VPMAXUD Y0, Y8, Y0
+	ADDQ    $0x00000020, AX
+
+summaryMaxDenseU32AVX2_done:
+	VPMAXUD      Y0, Y4, Y0
+	VPMAXUD      Y1, Y5, Y1
+	VPMAXUD      Y2, Y6, Y2
+	VPMAXUD      Y3, Y7, Y3
+	VPMAXUD      Y0, Y2, Y0
+	VPMAXUD      Y1, Y3, Y1
+	VPMAXUD      Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMAXUD      X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPMAXUD      X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VPMAXUD      X0, X1, X0
+	MOVQ         $0x00000000ffffffff, AX
+	MOVL         AX, lo+24(FP)
+	VMOVQ        X0, AX
+	MOVL         AX, hi+28(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+32(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxMaskedU32AVX2(x []uint32, bits []byte, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·summaryMaxMaskedU32AVX2(SB), NOSPLIT, $0-73
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ summarysplat4_0<>+0(SB), Y0
+	VPBROADCASTQ summarysplat4_0<>+0(SB), Y1
+	VPBROADCASTQ summarysplat4_0<>+0(SB), Y2
+	VPBROADCASTQ summarysplat4_0<>+0(SB), Y3
+	VPBROADCASTQ summarysplat4_0<>+0(SB), Y4
+	CMPQ         CX, $0x00000020
+	JL           summaryMaxMaskedU32AVX2_main_done
+
+summaryMaxMaskedU32AVX2_main_loop:
+	VPBROADCASTD (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y6
+	VPMAXUD      Y0, Y6, Y0
+	VMOVDQU      32(AX), Y6
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y5, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y6
+	VPMAXUD      Y1, Y6, Y1
+	VMOVDQU      64(AX), Y6
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y5, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y6
+	VPMAXUD      Y2, Y6, Y2
+	VMOVDQU      96(AX), Y6
+	VPSLLVD      alignedmsb32_3<>+0(SB), Y5, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y5
+	VPMAXUD      Y3, Y5, Y3
+	POPCNTL      (DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000004, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, CX
+	CMPQ         CX, $0x00000020
+	JGE          summaryMaxMaskedU32AVX2_main_loop
+
+summaryMaxMaskedU32AVX2_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaxMaskedU32AVX2_single_done
+
+summaryMaxMaskedU32AVX2_single_loop:
+	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y5
+	VPMAXUD      Y0, Y5, Y0
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000008, CX
+	CMPQ         CX, $0x00000008
+	JGE          summaryMaxMaskedU32AVX2_single_loop
+
+summaryMaxMaskedU32AVX2_single_done:
+	VPMAXUD      Y0, Y2, Y0
+	VPMAXUD      Y1, Y3, Y1
+	VPMAXUD      Y0, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMAXUD      X0, X1, X0
+	VPSRLDQ      $0x08, X0, X1
+	VPMAXUD      X0, X1, X0
+	VPSRLDQ      $0x04, X0, X1
+	VPMAXUD      X0, X1, X0
+	MOVQ         $0x00000000ffffffff, AX
+	MOVL         AX, lo+56(FP)
+	VMOVQ        X0, AX
 	MOVL         AX, hi+60(FP)
 	MOVQ         BX, valid+64(FP)
 	MOVB         $0x00, AL

@@ -164,6 +164,38 @@ func summaryDenseI8AVX2(x []int8) (lo int8, hi int8, nan bool)
 //go:noescape
 func summaryMaskedI8AVX2(x []int8, bits []byte, tail uint64) (lo int8, hi int8, valid int, nan bool)
 
+// summaryMinDenseI8AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 32.
+//
+//go:noescape
+func summaryMinDenseI8AVX2(x []int8) (lo int8, hi int8, nan bool)
+
+// summaryMinMaskedI8AVX2 returns the min (hi is returned as the lowest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 32.
+//
+//go:noescape
+func summaryMinMaskedI8AVX2(x []int8, bits []byte, tail uint64) (lo int8, hi int8, valid int, nan bool)
+
+// summaryMaxDenseI8AVX2 returns the max (lo is returned as the highest value) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 32.
+//
+//go:noescape
+func summaryMaxDenseI8AVX2(x []int8) (lo int8, hi int8, nan bool)
+
+// summaryMaxMaskedI8AVX2 returns the max (lo is returned as the highest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 32.
+//
+//go:noescape
+func summaryMaxMaskedI8AVX2(x []int8, bits []byte, tail uint64) (lo int8, hi int8, valid int, nan bool)
+
 // summaryDenseI16AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
@@ -180,6 +212,38 @@ func summaryDenseI16AVX2(x []int16) (lo int16, hi int16, nan bool)
 //go:noescape
 func summaryMaskedI16AVX2(x []int16, bits []byte, tail uint64) (lo int16, hi int16, valid int, nan bool)
 
+// summaryMinDenseI16AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 16.
+//
+//go:noescape
+func summaryMinDenseI16AVX2(x []int16) (lo int16, hi int16, nan bool)
+
+// summaryMinMaskedI16AVX2 returns the min (hi is returned as the lowest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 16.
+//
+//go:noescape
+func summaryMinMaskedI16AVX2(x []int16, bits []byte, tail uint64) (lo int16, hi int16, valid int, nan bool)
+
+// summaryMaxDenseI16AVX2 returns the max (lo is returned as the highest value) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 16.
+//
+//go:noescape
+func summaryMaxDenseI16AVX2(x []int16) (lo int16, hi int16, nan bool)
+
+// summaryMaxMaskedI16AVX2 returns the max (lo is returned as the highest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 16.
+//
+//go:noescape
+func summaryMaxMaskedI16AVX2(x []int16, bits []byte, tail uint64) (lo int16, hi int16, valid int, nan bool)
+
 // summaryDenseI32AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
@@ -195,6 +259,38 @@ func summaryDenseI32AVX2(x []int32) (lo int32, hi int32, nan bool)
 //
 //go:noescape
 func summaryMaskedI32AVX2(x []int32, bits []byte, tail uint64) (lo int32, hi int32, valid int, nan bool)
+
+// summaryMinDenseI32AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMinDenseI32AVX2(x []int32) (lo int32, hi int32, nan bool)
+
+// summaryMinMaskedI32AVX2 returns the min (hi is returned as the lowest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMinMaskedI32AVX2(x []int32, bits []byte, tail uint64) (lo int32, hi int32, valid int, nan bool)
+
+// summaryMaxDenseI32AVX2 returns the max (lo is returned as the highest value) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMaxDenseI32AVX2(x []int32) (lo int32, hi int32, nan bool)
+
+// summaryMaxMaskedI32AVX2 returns the max (lo is returned as the highest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMaxMaskedI32AVX2(x []int32, bits []byte, tail uint64) (lo int32, hi int32, valid int, nan bool)
 
 // summaryDenseI64AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -260,6 +356,38 @@ func summaryDenseU8AVX2(x []uint8) (lo uint8, hi uint8, nan bool)
 //go:noescape
 func summaryMaskedU8AVX2(x []uint8, bits []byte, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
 
+// summaryMinDenseU8AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 32.
+//
+//go:noescape
+func summaryMinDenseU8AVX2(x []uint8) (lo uint8, hi uint8, nan bool)
+
+// summaryMinMaskedU8AVX2 returns the min (hi is returned as the lowest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 32.
+//
+//go:noescape
+func summaryMinMaskedU8AVX2(x []uint8, bits []byte, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
+
+// summaryMaxDenseU8AVX2 returns the max (lo is returned as the highest value) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 32.
+//
+//go:noescape
+func summaryMaxDenseU8AVX2(x []uint8) (lo uint8, hi uint8, nan bool)
+
+// summaryMaxMaskedU8AVX2 returns the max (lo is returned as the highest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 32.
+//
+//go:noescape
+func summaryMaxMaskedU8AVX2(x []uint8, bits []byte, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
+
 // summaryDenseU16AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
@@ -276,6 +404,38 @@ func summaryDenseU16AVX2(x []uint16) (lo uint16, hi uint16, nan bool)
 //go:noescape
 func summaryMaskedU16AVX2(x []uint16, bits []byte, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
 
+// summaryMinDenseU16AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 16.
+//
+//go:noescape
+func summaryMinDenseU16AVX2(x []uint16) (lo uint16, hi uint16, nan bool)
+
+// summaryMinMaskedU16AVX2 returns the min (hi is returned as the lowest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 16.
+//
+//go:noescape
+func summaryMinMaskedU16AVX2(x []uint16, bits []byte, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
+
+// summaryMaxDenseU16AVX2 returns the max (lo is returned as the highest value) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 16.
+//
+//go:noescape
+func summaryMaxDenseU16AVX2(x []uint16) (lo uint16, hi uint16, nan bool)
+
+// summaryMaxMaskedU16AVX2 returns the max (lo is returned as the highest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 16.
+//
+//go:noescape
+func summaryMaxMaskedU16AVX2(x []uint16, bits []byte, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
+
 // summaryDenseU32AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
@@ -291,6 +451,38 @@ func summaryDenseU32AVX2(x []uint32) (lo uint32, hi uint32, nan bool)
 //
 //go:noescape
 func summaryMaskedU32AVX2(x []uint32, bits []byte, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
+
+// summaryMinDenseU32AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMinDenseU32AVX2(x []uint32) (lo uint32, hi uint32, nan bool)
+
+// summaryMinMaskedU32AVX2 returns the min (hi is returned as the lowest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMinMaskedU32AVX2(x []uint32, bits []byte, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
+
+// summaryMaxDenseU32AVX2 returns the max (lo is returned as the highest value) over all of x (dense),
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMaxDenseU32AVX2(x []uint32) (lo uint32, hi uint32, nan bool)
+
+// summaryMaxMaskedU32AVX2 returns the max (lo is returned as the highest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// starting from the order's extremes, and whether a participating element
+// is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMaxMaskedU32AVX2(x []uint32, bits []byte, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
 
 // summaryDenseU64AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
