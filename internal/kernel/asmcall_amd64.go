@@ -160,9 +160,9 @@ func countValidAsm(isa ISA, b []byte) int {
 
 // summaryDenseAsm is the dense summary kernel of isa for T computing want
 // (min-only and max-only kernels exist for floats, and for every
-// integer type on AVX2; the fused kernel serves any want); fma chooses the AVX2 float kernels whose NaN
-// sentinel is an FMA (the caller passes hasFMA, or false for the
-// additions' kernel).
+// integer type on AVX2; the fused kernel serves any want); fma
+// chooses the AVX2 float kernels whose NaN sentinel is an FMA (the
+// caller passes hasFMA, or false for the additions' kernel).
 func summaryDenseAsm[T num.Number](isa ISA, want Extremes, fma bool, x []T) (lo T, hi T, nan bool) {
 	switch num.KindOf[T]() {
 	case num.Float32:

@@ -99,7 +99,7 @@ var shapes = []shape{
 	},
 	{
 		name:    "summaryDenseAsm",
-		doc:     "is the dense summary kernel of isa for T computing want\n(min-only and max-only kernels exist for floats, and for every\ninteger type on AVX2; the fused kernel serves any want); fma chooses the AVX2 float kernels whose NaN\nsentinel is an FMA (the caller passes hasFMA, or false for the\nadditions' kernel).",
+		doc:     "is the dense summary kernel of isa for T computing want\n(min-only and max-only kernels exist for floats, and for every\ninteger type on AVX2; the fused kernel serves any want); fma\nchooses the AVX2 float kernels whose NaN sentinel is an FMA (the\ncaller passes hasFMA, or false for the additions' kernel).",
 		tparams: "[T num.Number]",
 		params:  []param{{"x", "[]T"}},
 		results: []string{"lo T", "hi T", "nan bool"},

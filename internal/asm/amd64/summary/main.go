@@ -387,9 +387,9 @@ func (g *gen) steps(x reg.VecVirtual, j int, k reg.OpmaskVirtual) {
 // one step each: 7 instructions for two vectors instead of 8, and on an
 // AMD EPYC Zen 5 0.82x the unpaired kernel's time at n=4096 and 65536
 // (H282 in bench/minmax_test.go; eight vectors an iteration in place of
-// four were level, 0.81-0.82x, and are not used). Every block
-// of it has an even number of vectors (unroll, and the step of two
-// vectors that sv gives 4-lane vectors).
+// four were level, 0.81-0.82x, and are not used). Every block of it has
+// an even number of vectors (unroll, and the two-vector step that sv
+// gives 4-lane vectors).
 func (g *gen) paired() bool {
 	return !g.is.avx512 && !g.e.Float && g.e.Size == 8 && g.ext == both && !g.masked
 }
