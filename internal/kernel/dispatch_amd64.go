@@ -108,33 +108,29 @@ func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes
 	// MinMax and Summarize run the fused summary kernel, integers too;
 	// Min and Max run kernels that compute only their extreme where they
 	// exist (floats, and integers on AVX2; the call switch serves any
-	// other want with the fused kernel). The wrapper, run, is in
-	// summary_amd64.go.
-	if !num.IsFloat[T]() {
-		k := summaryKernels[T](isa, len(x), bits)
-		k.want = want
-		lo, hi, valid, _ = k.run(x, bits, off)
-		return lo, hi, valid
+	// other want with the fused kernel). Dense floats take denseSummaryOn,
+	// which calls the kernels without the wrapper run (summary_amd64.go).
+	float := num.IsFloat[T]()
+	if float && want != WantBoth && bits == nil && len(x) > 0 {
+		lo, hi = denseSummaryOn(isa, x, want)
+		return lo, hi, len(x)
 	}
-	if want == WantBoth {
-		lo, hi, valid, nan := summaryKernels[T](isa, len(x), bits).run(x, bits, off)
+	k := summaryKernels[T](isa, len(x), bits)
+	k.want = want
+	lo, hi, valid, nan := k.run(x, bits, off)
+	switch {
+	case !float:
+		return lo, hi, valid
+	case want == WantBoth:
 		if settled(lo, hi, valid, nan) {
 			return lo, hi, valid
 		}
 		return settleSummary(x, bits, off, lo, hi, valid, nan)
-	}
-	if bits == nil && len(x) > 0 {
-		lo, hi = denseSummaryOn(isa, x, want)
-		return lo, hi, len(x)
-	}
-	// A min-only (max-only) kernel returns the extreme it does not compute
-	// as its start, +Inf (-Inf); settleSummary's rescues run for the one
-	// extreme, passed as both lo and hi, so that the other cannot trigger
-	// the zero rescan.
-	k := summaryKernels[T](isa, len(x), bits)
-	k.want = want
-	lo, hi, valid, nan := k.run(x, bits, off)
-	if want == WantMin {
+	case want == WantMin:
+		// A min-only (max-only) kernel returns the extreme it does not
+		// compute as its start, +Inf (-Inf); settleSummary's rescues run
+		// for the one extreme, passed as both lo and hi, so that the
+		// other cannot trigger the zero rescan.
 		lo, _, valid = settleSummary(x, bits, off, lo, lo, valid, nan)
 		return lo, lo, valid
 	}
