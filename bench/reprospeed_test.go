@@ -62,6 +62,19 @@ package bench
 //	H262 (measured by hand): BenchmarkReproSpread span=36 (three folds before, two after): after >= 1.15x before, avx512 and avx2
 //	H263 (measured by hand): BenchmarkReproSpread span=72 (checked folds before, three unchecked after): after >= 1.3x before, avx512 and avx2
 //	H264 (measured by hand): BenchmarkReproVsSum n=1048576 (three folds before and after): after >= 0.95x before, avx512 and avx2
+//
+// Registered on 2026-12-02 before the change, on an AMD EPYC family 26
+// model 2 (Zen 5 class, AVX-512): the AVX-512 fold kernels run the range
+// pass of the next block in the same loop (its loads in place of the
+// prefetches), so that the memory is read once, as one stream, while the
+// folds work from cache; the avx512 backend then keeps its own kernels
+// from DRAM. "before" is the parent commit's binary, timed alternately
+// with "after":
+//
+//	H291 (measured by hand): SumReproducible float64 n=16777216 nulls=0%: avx512 >= 0.9x sum-avx512     H190 with the fused AVX-512 kernel
+//	H292 (measured by hand): SumReproducible float64 n=16777216 nulls=0%: avx512 after >= 1.15x before   the fused kernel from DRAM
+//	H293 (measured by hand): SumReproducible float64 n=1048576 nulls=0%: avx512 after >= 1.0x before     no loss in L3
+//	H294 (measured by hand): BenchmarkReproKernels (one L1-resident block) avx512 fused fold x3 <= 1.1x fold x3 plus range pass
 
 import (
 	"fmt"
