@@ -237,6 +237,31 @@ func (k reproKernels[T]) foldPlan(x, next []T, p reproPlan, mA, mB, mC float64) 
 	return a + ta, b + tb, c + tc, resid | tr
 }
 
+// foldNext is foldPlan for the block x followed by next, as long as x,
+// that also returns rangeExp(next): from the same loop as the folds where
+// the kernels have one (archReproFoldsRange), so that the memory is read
+// once, as one stream, while the folds work on x from cache.
+func (k reproKernels[T]) foldNext(x, next []T, p reproPlan, mA, mB, mC float64) (a, b, c int64, resid uint64, hi, lo int) {
+	if len(next) != len(x) {
+		panic("quiver: internal error: foldNext with a next block of another length")
+	}
+	full := 0
+	if k.id != reproGo && archReproFoldsRange(k.id) {
+		_, step := reproSteps[T](k.id)
+		full = len(x) - len(x)%step
+	}
+	if full == 0 {
+		a, b, c, resid = k.foldPlan(x, next, p, mA, mB, mC)
+		hi, lo = k.rangeExp(next)
+		return a, b, c, resid, hi, lo
+	}
+	a, b, c, resid, h, l := archReproFoldRange(k.id, p, x[:full], next[:full], mA, mB, mC)
+	ta, tb, tc, tr := reproFoldGo(p, x[full:], mA, mB, mC)
+	sh := reproFieldShift[T]()
+	gh, gl := reproRangeGo(next[full:])
+	return a + ta, b + tb, c + tc, resid | tr, max(int(h>>sh), gh), min(int(l>>sh), gl)
+}
+
 // reproCompressStep is the multiple of elements the compress kernels
 // take.
 const reproCompressStep = 32
@@ -485,13 +510,20 @@ func reproExp64[T float32 | float64](e int) int {
 	return e
 }
 
-// reproAddDense adds the dense x in blocks with the kernels k.
+// reproAddDense adds the dense x in blocks with the kernels k. A block
+// followed by one of its length has that block's range pass run with its
+// folds (foldNext); the others run it on their own.
 func reproAddDense[T float32 | float64](a *ReproAcc, k reproKernels[T], x []T) {
+	hi, lo, ranged := 0, 0, false
 	for len(x) > 0 {
 		blk := x[:min(len(x), reproBlock)]
 		x = x[len(blk):]
 		next := x[:min(len(x), len(blk))]
-		e, p := k.plan(blk)
+		if !ranged {
+			hi, lo = k.rangeExp(blk)
+		}
+		ranged = false
+		e := reproExp64[T](hi)
 		if e == 0 {
 			for _, v := range blk {
 				a.addOne(float64(v))
@@ -499,8 +531,16 @@ func reproAddDense[T float32 | float64](a *ReproAcc, k reproKernels[T], x []T) {
 			a.settle()
 			continue
 		}
+		p := reproPlanOf[T](e, lo)
 		mA, mB, mC := reproMagic(e)
-		uA, uB, uC, res := k.foldPlan(blk, next, p, mA, mB, mC)
+		var uA, uB, uC int64
+		var res uint64
+		if len(next) == len(blk) {
+			uA, uB, uC, res, hi, lo = k.foldNext(blk, next, p, mA, mB, mC)
+			ranged = true
+		} else {
+			uA, uB, uC, res = k.foldPlan(blk, next, p, mA, mB, mC)
+		}
 		if res != 0 {
 			uA, uB, uC = reproFoldDeposit(a, blk, mA, mB, mC)
 		}

@@ -48,6 +48,27 @@ func archReproFold[T float32 | float64](id reproID, p reproPlan, x, pf []T, mA, 
 	panic("quiver: internal error: no reproducible-sum kernels here")
 }
 
+// archReproFoldsRange reports whether the kernels id have a fold kernel
+// that runs the range pass of the next block in its loop
+// (archReproFoldRange): the AVX-512 ones, whose 32 registers hold the
+// range pass's two accumulators beside the fold pipeline; AVX2's 16 do
+// not.
+func archReproFoldsRange(id reproID) bool { return id == reproAVX512 }
+
+// archReproFoldRange is archReproFold for kernels with
+// archReproFoldsRange: it runs the range kernel's pass over nx, as long as
+// x, in the same loop, in place of the prefetches, and returns its hi and
+// lo as well.
+func archReproFoldRange[T float32 | float64](id reproID, p reproPlan, x, nx []T, mA, mB, mC float64) (a, b, c int64, resid uint64, hi, lo uint32) {
+	switch {
+	case id == reproAVX512 && num.KindOf[T]() == num.Float32:
+		return reproFoldRangeF32FMAAVX512(num.Cast[float32](x), num.Cast[float32](nx), int(p), mA, mB, mC)
+	case id == reproAVX512:
+		return reproFoldRangeF64FMAAVX512(num.Cast[float64](x), num.Cast[float64](nx), int(p), mA, mB, mC)
+	}
+	panic("quiver: internal error: no fold-and-range kernel here")
+}
+
 // archReproCompress runs the compress kernel of id on x, a multiple of
 // reproCompressStep, into dst (at least as long), with a direct call.
 func archReproCompress[T float32 | float64](id reproID, dst, x []T, bits []byte, off int) int {

@@ -2,8 +2,10 @@ package kernel
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/quiverlabs/quiver/internal/testkit"
@@ -16,7 +18,8 @@ import (
 // sum of the block value by value. On the threshold blocks whose probe
 // lies one binade below a threshold, the next cheaper plan than the chosen
 // one must lose the probe's last bit: a guard that let it through would
-// give a wrong sum.
+// give a wrong sum. Each block is also folded by foldNext, followed by
+// another input of its length, whose range must come out as rangeExp's.
 func TestReproPlans(t *testing.T) {
 	forEachISA(t, func(t *testing.T, isa ISA) {
 		id := reproIDOf(isa)
@@ -41,8 +44,17 @@ func reproPlanDiff[T float32 | float64](t *testing.T, k reproKernels[T]) {
 		for name, in := range testkit.ReproThresholdInputs[T](r, n, ReproSpans()) {
 			inputs[name] = in
 		}
-		for name, in := range inputs {
+		names := slices.Sorted(maps.Keys(inputs))
+		for i, name := range names {
+			in := inputs[name]
 			x := in.X
+			nx := x // the next input of x's length after x, if any
+			for j := 1; j < len(names); j++ {
+				if y := inputs[names[(i+j)%len(names)]].X; len(y) == len(x) {
+					nx = y
+					break
+				}
+			}
 			what := fmt.Sprintf("%s n=%d", name, n)
 			hi, lo := reproRangeGo(x)
 			if h, l := k.rangeExp(x); h != hi || l != lo {
@@ -59,10 +71,20 @@ func reproPlanDiff[T float32 | float64](t *testing.T, k reproKernels[T]) {
 			// exact reports whether the fold sums of plan q (and the
 			// residuals it leaves, deposited one by one) less the values
 			// of x, one by one, are zero.
-			exact := func(q reproPlan, next []T) bool {
+			exact := func(q reproPlan, next []T, withNext bool) bool {
 				var d ReproAcc
 				mA, mB, mC := reproMagic(e)
-				a, b, c, res := k.foldPlan(x, next, q, mA, mB, mC)
+				var a, b, c int64
+				var res uint64
+				if withNext {
+					var h, l int
+					a, b, c, res, h, l = k.foldNext(x, next, q, mA, mB, mC)
+					if wh, wl := reproRangeGo(next); h != wh || l != wl {
+						t.Fatalf("%s: foldNext's range of the next block %d, %d; portable %d, %d", what, h, l, wh, wl)
+					}
+				} else {
+					a, b, c, res = k.foldPlan(x, next, q, mA, mB, mC)
+				}
 				if res != 0 {
 					a, b, c = reproFoldDeposit(&d, x, mA, mB, mC)
 				}
@@ -76,7 +98,7 @@ func reproPlanDiff[T float32 | float64](t *testing.T, k reproKernels[T]) {
 				return d.digits == [reproDigits]int64{}
 			}
 			for q := reproC3; q <= p; q++ {
-				if !exact(q, nil) || !exact(q, x) {
+				if !exact(q, nil, false) || !exact(q, x, false) || !exact(q, nx, true) {
 					t.Fatalf("%s: plan %s (chosen %s) does not give the exact sum", what, plans[q], plans[p])
 				}
 			}
@@ -84,7 +106,7 @@ func reproPlanDiff[T float32 | float64](t *testing.T, k reproKernels[T]) {
 				if p == reproX2 {
 					t.Fatalf("%s: the probe below a threshold left the plan at %s", what, plans[p])
 				}
-				if exact(p+1, nil) {
+				if exact(p+1, nil, false) {
 					t.Fatalf("%s: plan %s (one cheaper than the chosen %s) gives the exact sum: the input does not probe the threshold", what, plans[p+1], plans[p])
 				}
 			}

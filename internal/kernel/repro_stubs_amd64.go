@@ -67,6 +67,15 @@ func reproRangeF32AVX512(x []float32) (hi uint32, lo uint32)
 //go:noescape
 func reproFoldF32FMAAVX512(x []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64)
 
+// reproFoldRangeF32FMAAVX512 runs the extraction folds of ADR-105 over x as plans[plan] of the generator says:
+// 0: three folds, the last with the residual check; 1: three folds, 2: two folds, the last a plain
+// addition (x must be on its grid). len(x) must be a multiple of 64. It returns the exact sums
+// of the parts each fold took, in units of its grid, and the OR of the residuals' bits, sign cleared.
+// It runs the range pass of nx, as long as x, meanwhile, and returns its hi and lo as reproRange does.
+//
+//go:noescape
+func reproFoldRangeF32FMAAVX512(x []float32, nx []float32, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64, hi uint32, lo uint32)
+
 // reproRangeF64AVX512 returns the largest high dword of |x| and the smallest of |x|-1 (float32: of the
 // whole element); len(x) must be a multiple of 32.
 //
@@ -81,6 +90,15 @@ func reproRangeF64AVX512(x []float64) (hi uint32, lo uint32)
 //
 //go:noescape
 func reproFoldF64FMAAVX512(x []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64)
+
+// reproFoldRangeF64FMAAVX512 runs the extraction folds of ADR-105 over x as plans[plan] of the generator says:
+// 0: three folds, the last with the residual check; 1: three folds, 2: two folds, the last a plain
+// addition (x must be on its grid). len(x) must be a multiple of 64. It returns the exact sums
+// of the parts each fold took, in units of its grid, and the OR of the residuals' bits, sign cleared.
+// It runs the range pass of nx, as long as x, meanwhile, and returns its hi and lo as reproRange does.
+//
+//go:noescape
+func reproFoldRangeF64FMAAVX512(x []float64, nx []float64, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64, hi uint32, lo uint32)
 
 // reproCompressF32AVX2 copies the elements of x whose bit off+i of bits is set to the front of dst, in order,
 // and returns how many; len(x) must be a multiple of 32 and len(dst) at least len(x).

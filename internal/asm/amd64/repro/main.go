@@ -80,9 +80,12 @@ func main() {
 		for _, e := range elems {
 			rangeExp(e, s)
 			if s == kit.AVX2 {
-				fold(e, s, false) // for AVX2 CPUs without FMA
+				fold(e, s, false, false) // for AVX2 CPUs without FMA
 			}
-			fold(e, s, true)
+			fold(e, s, true, false)
+			if s == kit.AVX512 {
+				fold(e, s, true, true)
+			}
 		}
 	}
 	for _, s := range []kit.ISA{kit.AVX2, kit.AVX512} {
@@ -267,14 +270,26 @@ func rangeExp(e elem, s kit.ISA) {
 		}
 		ADDQ(U32(st*e.Size), x)
 	})
+	rangeResults(e, s, hi, lo, 0)
+	kit.Ret()
+}
+
+// rangeResults reduces the range pass's accumulators hi and lo (unsigned
+// dword maxima and minima, any number of each) and stores the results as
+// the kernel's results first and first+1.
+func rangeResults(e elem, s kit.ISA, hi, lo []reg.VecVirtual, first int) {
 	for k, acc := range [][]reg.VecVirtual{hi, lo} {
 		op := func(a, b, d Op) { VPMAXUD(a, b, d) }
 		if k == 1 {
 			op = func(a, b, d Op) { VPMINUD(a, b, d) }
 		}
-		op(acc[2], acc[0], acc[0])
-		op(acc[3], acc[1], acc[1])
-		op(acc[1], acc[0], acc[0])
+		for len(acc) > 1 {
+			h := (len(acc) + 1) / 2
+			for i := h; i < len(acc); i++ {
+				op(acc[i], acc[i-h], acc[i-h])
+			}
+			acc = acc[:h]
+		}
 		v := narrow(s, acc[0], op)
 		if e.Size == 8 {
 			Comment("Only the high dwords count: copy each over its low dword.")
@@ -287,9 +302,8 @@ func rangeExp(e elem, s kit.ISA) {
 		op(t, v, v)
 		r := GP32()
 		VMOVD(v, r)
-		Store(r, ReturnIndex(k))
+		Store(r, ReturnIndex(first+k))
 	}
-	kit.Ret()
 }
 
 // fold generates reproFold<E>[FMA]<ISA>(x, pf []T, plan int, mA, mB, mC
@@ -331,20 +345,38 @@ func rangeExp(e elem, s kit.ISA) {
 // one before, independent chains. The stages start at +0.0, which passes
 // through a fold without changing it, and draining steps after the loop
 // finish the last vectors.
-func fold(e elem, s kit.ISA, useFMA bool) {
+//
+// With rng, the kernel is reproFoldRange<E>FMA<ISA>(x, nx []T, plan int,
+// mA, mB, mC float64) (a, b, c int64, resid uint64, hi, lo uint32): in
+// place of the prefetches, the same loop runs the range pass (rangeExp)
+// over nx, the next block, as long as x, and returns its hi and lo too.
+// From DRAM the memory is then read once, as one stream, while the folds
+// work on the block before from cache; the prefetching kernel reads every
+// block twice, the range pass from L2 and the folds from L1, and leaves
+// the memory idle when the folds of a block take less time than the
+// fetch of the next (AVX-512 on Zen 5: H251).
+func fold(e elem, s kit.ISA, useFMA, rng bool) {
 	fma := ""
 	if useFMA {
 		fma = "FMA"
 	}
-	name := fmt.Sprintf("reproFold%s%s%s", e.Name, fma, s)
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(x, pf []%s, plan int, mA, mB, mC float64) (a, b, c int64, resid uint64)", e.GoType))
+	kind, second, more := "Fold", "pf", ""
+	if rng {
+		kind, second, more = "FoldRange", "nx", ", hi, lo uint32"
+	}
+	name := fmt.Sprintf("repro%s%s%s%s", kind, e.Name, fma, s)
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(x, %s []%s, plan int, mA, mB, mC float64) (a, b, c int64, resid uint64%s)", second, e.GoType, more))
 	Pragma("noescape")
 	st := foldStep(s)
+	last := "pf, at least as long as x, is prefetched into L2 meanwhile."
+	if rng {
+		last = "It runs the range pass of nx, as long as x, meanwhile, and returns its hi and lo as reproRange does."
+	}
 	Doc(fmt.Sprintf("%s runs the extraction folds of ADR-105 over x as plans[plan] of the generator says:", name),
 		"0: three folds, the last with the residual check; 1: three folds, 2: two folds, the last a plain",
 		fmt.Sprintf("addition (x must be on its grid). len(x) must be a multiple of %d. It returns the exact sums", st),
 		"of the parts each fold took, in units of its grid, and the OR of the residuals' bits, sign cleared.",
-		"pf, at least as long as x, is prefetched into L2 meanwhile.")
+		last)
 	// The frame's vectors for the flushes (foldPlan), shared by the
 	// plans' loops: a NOSPLIT frame has little room.
 	var sums [3]Mem
@@ -361,17 +393,23 @@ func fold(e elem, s kit.ISA, useFMA bool) {
 		if i > 0 {
 			Label(p.name)
 		}
-		foldPlan(e, s, useFMA, p, sums[:p.folds])
+		foldPlan(e, s, useFMA, rng, p, sums[:p.folds])
 	}
 }
 
 // foldPlan emits the code of fold for plan p, through its return.
-func foldPlan(e elem, s kit.ISA, useFMA bool, p plan, sums []Mem) {
+func foldPlan(e elem, s kit.ISA, useFMA, rng bool, p plan, sums []Mem) {
 	folds := p.folds
 	st, unroll := foldStep(s), foldUnroll(s)
 	x, n := kit.Slice("x")
 	pf := GP64()
-	Load(Param("pf").Base(), pf)
+	var rs *rangeState
+	if rng {
+		Load(Param("nx").Base(), pf)
+		rs = newRangeState(e, s)
+	} else {
+		Load(Param("pf").Base(), pf)
+	}
 	params := []string{"mA", "mB", "mC"}[:folds]
 	// rot reports whether fold k's accumulators rotate between two
 	// registers: in the unchecked plans, every fold but the last (which
@@ -432,11 +470,13 @@ func foldPlan(e elem, s kit.ISA, useFMA bool, p plan, sums []Mem) {
 	MOVQ(U32(flushIters), left)
 	flush := func() {
 		for k, p := range params {
-			t := s.Vec()
-			VPADDQ(sums[k], acc[k][0][cur[k][0]], t)
+			// Summed into the first accumulator, which starts again
+			// from M below: no register beyond the pipeline's.
+			t := acc[k][0][cur[k][0]]
 			for u := 1; u < unroll; u++ {
 				VPADDQ(acc[k][u][cur[k][u]], t, t)
 			}
+			VPADDQ(sums[k], t, t)
 			storeInt(s, t, sums[k])
 			for u := 0; u < unroll; u++ {
 				VBROADCASTSD(addr(Param(p)), acc[k][u][cur[k][u]])
@@ -517,9 +557,17 @@ func foldPlan(e elem, s kit.ISA, useFMA bool, p plan, sums []Mem) {
 		}
 	}
 	kit.Loop(p.name+"fold", n, st, func() {
-		prefetch(pf, st*e.Size)
-		pipeline(0, 0)
-		pipeline(0, 1)
+		if rng {
+			rs.step(pf, st*e.Size/2, 0)
+			pipeline(0, 0)
+			rs.step(pf, st*e.Size/2, st*e.Size/2)
+			pipeline(0, 1)
+			ADDQ(U32(st*e.Size), pf)
+		} else {
+			prefetch(pf, st*e.Size)
+			pipeline(0, 0)
+			pipeline(0, 1)
+		}
 		ADDQ(U32(st*e.Size), x)
 		DECQ(left)
 		JNZ(LabelRef(p.name + "noflush"))
@@ -565,7 +613,59 @@ func foldPlan(e elem, s kit.ISA, useFMA bool, p plan, sums []Mem) {
 		XORQ(r, r)
 	}
 	Store(r, ReturnIndex(3))
+	if rng {
+		rangeResults(e, s, []reg.VecVirtual{rs.hi}, []reg.VecVirtual{rs.lo}, 4)
+	}
 	kit.Ret()
+}
+
+// rangeState is the range pass inside a fold loop: one maximum and one
+// minimum accumulator, with the constants read from memory as broadcast
+// operands, since the three-fold pipeline leaves AVX-512 three free
+// registers.
+type rangeState struct {
+	e        elem
+	s        kit.ISA
+	hi, lo   reg.VecVirtual
+	abs, neg Mem // the element's magnitude mask and -1, one element each
+}
+
+func newRangeState(e elem, s kit.ISA) *rangeState {
+	vals := func(v uint64) []uint64 { return []uint64{v} }
+	r := &rangeState{e: e, s: s, hi: s.Vec(), lo: s.Vec(),
+		abs: kit.Table(fmt.Sprintf("reproabs%s", e.Name), e.Size, vals(e.absMask)),
+		neg: kit.Table(fmt.Sprintf("reproneg%s", e.Name), e.Size, vals(^uint64(0))),
+	}
+	kit.Zero(r.hi)
+	if s == kit.AVX512 {
+		VPTERNLOGD(U8(0xFF), r.lo, r.lo, r.lo) // all ones: no minimum yet
+	} else {
+		VPCMPEQD(r.lo, r.lo, r.lo)
+	}
+	return r
+}
+
+// step runs the range pass over the bytes bytes at p+off: per vector a
+// load, an AND, an unsigned maximum, a subtraction of 1 and an unsigned
+// minimum, as in rangeExp.
+func (r *rangeState) step(p reg.GPVirtual, bytes, off int) {
+	if r.s != kit.AVX512 {
+		panic("repro: the fused range pass is AVX-512 only")
+	}
+	for v := 0; v < bytes; v += r.s.VecBytes() {
+		t := r.s.Vec()
+		VMOVDQU64(Mem{Base: p, Disp: off + v}, t)
+		if r.e.Size == 8 {
+			VPANDQ_BCST(r.abs, t, t)
+			VPMAXUD(t, r.hi, r.hi)
+			VPADDQ_BCST(r.neg, t, t)
+		} else {
+			VPANDD_BCST(r.abs, t, t)
+			VPMAXUD(t, r.hi, r.hi)
+			VPADDD_BCST(r.neg, t, t)
+		}
+		VPMINUD(t, r.lo, r.lo)
+	}
 }
 
 // prefetch asks for the cache lines of the next bytes bytes at p to be
