@@ -331,17 +331,21 @@ func amdFamily() int {
 var hasFMA = cpu.X86.HasFMA
 
 // reproDRAMBytes is the dense input size from which the AVX-512 backend's
-// SumReproducible runs the AVX2 kernels (its result is exact on any
-// kernels): from DRAM the AVX-512 ones took 1.20-1.22x their time on an
-// AMD EPYC Zen 4 (family 25 model 17; 64 and 128 MB of float64), while
-// from L3 (8 to 32 MB, the L3 of that core) they were 0.88-0.98x.
+// SumReproducible runs reproAVX512Stream, whose folds run the next
+// block's range pass, so that the input is read once, as one stream (its
+// result is exact on any kernels). From DRAM the AVX-512 kernels with a
+// pass of their own took 1.20-1.22x the time of the AVX2 ones on an AMD
+// EPYC Zen 4 (family 25 model 17; 64 and 128 MB of float64), which the
+// backend ran from this size before; on an AMD EPYC family 26 model 2
+// the streaming kernels took 0.93-0.95x the AVX2 ones' time at 128 MB,
+// and 1.05-1.10x the AVX-512 ones' at 8 MB, from L3 (H291-H294).
 const reproDRAMBytes = 64 << 20
 
 // reproIDDense names the reproducible-sum kernels that take a dense
 // input of n bytes in place of the kernels id.
 func reproIDDense(id reproID, n int) reproID {
 	if id == reproAVX512 && n >= reproDRAMBytes {
-		return reproIDOf(AVX2)
+		return reproAVX512Stream
 	}
 	return id
 }

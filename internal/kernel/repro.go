@@ -75,6 +75,11 @@ const (
 	// 63.)
 	reproHead = 47
 	reproGap  = 48
+	// reproAhead is how many bytes ahead of its loads of the next block
+	// a fold kernel that runs that block's range pass prefetches
+	// (foldNext): from DRAM, the loop's own loads cannot run far enough
+	// ahead to keep the memory busy.
+	reproAhead = 4096
 	// ReproChunk is how many participating values of a masked or
 	// selected input are gathered at a time for the dense path.
 	ReproChunk = 1024
@@ -100,10 +105,11 @@ type reproKernels[T float32 | float64] struct {
 type reproID uint8
 
 const (
-	reproGo      reproID = iota // the portable kernels (the zero value)
-	reproAVX2                   // AVX2 folds with plain additions
-	reproAVX2FMA                // AVX2 folds with part of the additions on the FMA units
-	reproAVX512                 // AVX-512 (with FMA)
+	reproGo           reproID = iota // the portable kernels (the zero value)
+	reproAVX2                        // AVX2 folds with plain additions
+	reproAVX2FMA                     // AVX2 folds with part of the additions on the FMA units
+	reproAVX512                      // AVX-512 (with FMA)
+	reproAVX512Stream                // AVX-512, the folds running the next block's range pass (dense input from DRAM)
 	reproNEON
 )
 
@@ -240,13 +246,15 @@ func (k reproKernels[T]) foldPlan(x, next []T, p reproPlan, mA, mB, mC float64) 
 // foldNext is foldPlan for the block x followed by next, as long as x,
 // that also returns rangeExp(next): from the same loop as the folds where
 // the kernels have one (archReproFoldsRange), so that the memory is read
-// once, as one stream, while the folds work on x from cache.
-func (k reproKernels[T]) foldNext(x, next []T, p reproPlan, mA, mB, mC float64) (a, b, c int64, resid uint64, hi, lo int) {
-	if len(next) != len(x) {
+// once, as one stream, while the folds work on x from cache. ahead, as
+// long as x, is what that loop prefetches as it reads next: the elements
+// reproAhead bytes on, or next itself.
+func (k reproKernels[T]) foldNext(x, next, ahead []T, p reproPlan, mA, mB, mC float64) (a, b, c int64, resid uint64, hi, lo int) {
+	if len(next) != len(x) || len(ahead) != len(x) {
 		panic("quiver: internal error: foldNext with a next block of another length")
 	}
 	full := 0
-	if k.id != reproGo && archReproFoldsRange(k.id) {
+	if archReproFoldsRange(k.id) {
 		_, step := reproSteps[T](k.id)
 		full = len(x) - len(x)%step
 	}
@@ -255,7 +263,7 @@ func (k reproKernels[T]) foldNext(x, next []T, p reproPlan, mA, mB, mC float64) 
 		hi, lo = k.rangeExp(next)
 		return a, b, c, resid, hi, lo
 	}
-	a, b, c, resid, h, l := archReproFoldRange(k.id, p, x[:full], next[:full], mA, mB, mC)
+	a, b, c, resid, h, l := archReproFoldRange(k.id, p, x[:full], next[:full], ahead[:full], mA, mB, mC)
 	ta, tb, tc, tr := reproFoldGo(p, x[full:], mA, mB, mC)
 	sh := reproFieldShift[T]()
 	gh, gl := reproRangeGo(next[full:])
@@ -277,7 +285,7 @@ func (k reproKernels[T]) compress(dst, x []T, bits []byte, off int) int {
 	dst = dst[:len(x)] // the kernels store whole vectors below len(x)
 	c := 0
 	switch k.id {
-	case reproAVX512, reproAVX2, reproAVX2FMA: // NEON has no compress kernel
+	case reproAVX512, reproAVX512Stream, reproAVX2, reproAVX2FMA: // NEON has no compress kernel
 		full := len(x) - len(x)%reproCompressStep
 		if full > 0 {
 			c = archReproCompress(k.id, dst, x[:full], bits, off)
@@ -306,7 +314,7 @@ func reproSteps[T float32 | float64](id reproID) (rangeStep, foldStep int) {
 	switch id {
 	case reproAVX2, reproAVX2FMA:
 		vecBytes, foldStep = 32, 2*2*4
-	case reproAVX512:
+	case reproAVX512, reproAVX512Stream:
 		vecBytes, foldStep = 64, 2*4*8
 	case reproNEON:
 		vecBytes, foldStep = 16, 4*2
@@ -536,7 +544,11 @@ func reproAddDense[T float32 | float64](a *ReproAcc, k reproKernels[T], x []T) {
 		var uA, uB, uC int64
 		var res uint64
 		if len(next) == len(blk) {
-			uA, uB, uC, res, hi, lo = k.foldNext(blk, next, p, mA, mB, mC)
+			ahead := next
+			if d := reproAhead / int(unsafe.Sizeof(blk[0])); len(x) >= d+len(next) {
+				ahead = x[d : d+len(next)]
+			}
+			uA, uB, uC, res, hi, lo = k.foldNext(blk, next, ahead, p, mA, mB, mC)
 			ranged = true
 		} else {
 			uA, uB, uC, res = k.foldPlan(blk, next, p, mA, mB, mC)

@@ -12,11 +12,11 @@ import (
 // archReproRange runs the range kernel of id on x, a multiple of its
 // step, with a direct call.
 func archReproRange[T float32 | float64](id reproID, x []T) (hi, lo uint32) {
-	f32 := num.KindOf[T]() == num.Float32
+	f32, avx512 := num.KindOf[T]() == num.Float32, id == reproAVX512 || id == reproAVX512Stream
 	switch {
-	case id == reproAVX512 && f32:
+	case avx512 && f32:
 		return reproRangeF32AVX512(num.Cast[float32](x))
-	case id == reproAVX512:
+	case avx512:
 		return reproRangeF64AVX512(num.Cast[float64](x))
 	case (id == reproAVX2 || id == reproAVX2FMA) && f32:
 		return reproRangeF32AVX2(num.Cast[float32](x))
@@ -30,11 +30,11 @@ func archReproRange[T float32 | float64](id reproID, x []T) (hi, lo uint32) {
 // in the way plan p says, with a direct call; pf (at least as long as x)
 // is prefetched meanwhile. The sums are in units of each fold's grid.
 func archReproFold[T float32 | float64](id reproID, p reproPlan, x, pf []T, mA, mB, mC float64) (a, b, c int64, resid uint64) {
-	f32 := num.KindOf[T]() == num.Float32
+	f32, avx512 := num.KindOf[T]() == num.Float32, id == reproAVX512 || id == reproAVX512Stream
 	switch {
-	case id == reproAVX512 && f32:
+	case avx512 && f32:
 		return reproFoldF32FMAAVX512(num.Cast[float32](x), num.Cast[float32](pf), int(p), mA, mB, mC)
-	case id == reproAVX512:
+	case avx512:
 		return reproFoldF64FMAAVX512(num.Cast[float64](x), num.Cast[float64](pf), int(p), mA, mB, mC)
 	case id == reproAVX2FMA && f32:
 		return reproFoldF32FMAAVX2(num.Cast[float32](x), num.Cast[float32](pf), int(p), mA, mB, mC)
@@ -48,23 +48,24 @@ func archReproFold[T float32 | float64](id reproID, p reproPlan, x, pf []T, mA, 
 	panic("quiver: internal error: no reproducible-sum kernels here")
 }
 
-// archReproFoldsRange reports whether the kernels id have a fold kernel
-// that runs the range pass of the next block in its loop
-// (archReproFoldRange): the AVX-512 ones, whose 32 registers hold the
-// range pass's two accumulators beside the fold pipeline; AVX2's 16 do
-// not.
-func archReproFoldsRange(id reproID) bool { return id == reproAVX512 }
+// archReproFoldsRange reports whether the kernels id fold a block and
+// run the range pass of the next one in the same loop
+// (archReproFoldRange): reproAVX512Stream, the AVX-512 kernels for dense
+// input from DRAM (reproIDDense). The AVX2 ones have no such kernel: the
+// range pass's accumulators do not fit beside the fold pipeline in 16
+// registers.
+func archReproFoldsRange(id reproID) bool { return id == reproAVX512Stream }
 
 // archReproFoldRange is archReproFold for kernels with
 // archReproFoldsRange: it runs the range kernel's pass over nx, as long as
-// x, in the same loop, in place of the prefetches, and returns its hi and
-// lo as well.
-func archReproFoldRange[T float32 | float64](id reproID, p reproPlan, x, nx []T, mA, mB, mC float64) (a, b, c int64, resid uint64, hi, lo uint32) {
+// x, in the same loop, and returns its hi and lo as well; pf, as long as
+// x, is prefetched as nx is read.
+func archReproFoldRange[T float32 | float64](id reproID, p reproPlan, x, nx, pf []T, mA, mB, mC float64) (a, b, c int64, resid uint64, hi, lo uint32) {
 	switch {
-	case id == reproAVX512 && num.KindOf[T]() == num.Float32:
-		return reproFoldRangeF32FMAAVX512(num.Cast[float32](x), num.Cast[float32](nx), int(p), mA, mB, mC)
-	case id == reproAVX512:
-		return reproFoldRangeF64FMAAVX512(num.Cast[float64](x), num.Cast[float64](nx), int(p), mA, mB, mC)
+	case id == reproAVX512Stream && num.KindOf[T]() == num.Float32:
+		return reproFoldRangeF32FMAAVX512(num.Cast[float32](x), num.Cast[float32](nx), num.Cast[float32](pf), int(p), mA, mB, mC)
+	case id == reproAVX512Stream:
+		return reproFoldRangeF64FMAAVX512(num.Cast[float64](x), num.Cast[float64](nx), num.Cast[float64](pf), int(p), mA, mB, mC)
 	}
 	panic("quiver: internal error: no fold-and-range kernel here")
 }
@@ -72,11 +73,11 @@ func archReproFoldRange[T float32 | float64](id reproID, p reproPlan, x, nx []T,
 // archReproCompress runs the compress kernel of id on x, a multiple of
 // reproCompressStep, into dst (at least as long), with a direct call.
 func archReproCompress[T float32 | float64](id reproID, dst, x []T, bits []byte, off int) int {
-	f32 := num.KindOf[T]() == num.Float32
+	f32, avx512 := num.KindOf[T]() == num.Float32, id == reproAVX512 || id == reproAVX512Stream
 	switch {
-	case id == reproAVX512 && f32:
+	case avx512 && f32:
 		return reproCompressF32AVX512(num.Cast[float32](dst), num.Cast[float32](x), bits, off)
-	case id == reproAVX512:
+	case avx512:
 		return reproCompressF64AVX512(num.Cast[float64](dst), num.Cast[float64](x), bits, off)
 	case (id == reproAVX2 || id == reproAVX2FMA) && f32:
 		return reproCompressF32AVX2(num.Cast[float32](dst), num.Cast[float32](x), bits, off)

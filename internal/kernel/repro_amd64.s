@@ -2972,30 +2972,31 @@ x2fold_done:
 	VZEROUPPER
 	RET
 
-// func reproFoldRangeF32FMAAVX512(x []float32, nx []float32, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64, hi uint32, lo uint32)
-// Requires: AVX, AVX2, AVX512DQ, AVX512F, AVX512VL
-TEXT ·reproFoldRangeF32FMAAVX512(SB), NOSPLIT, $192-120
-	MOVQ         plan+48(FP), AX
+// func reproFoldRangeF32FMAAVX512(x []float32, nx []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64, hi uint32, lo uint32)
+// Requires: AVX, AVX2, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·reproFoldRangeF32FMAAVX512(SB), NOSPLIT, $192-144
+	MOVQ         plan+72(FP), AX
 	CMPQ         AX, $0x00000001
 	JE           x3
 	CMPQ         AX, $0x00000002
 	JE           x2
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
-	MOVQ         nx_base+24(FP), DX
+	MOVQ         pf_base+48(FP), DX
+	MOVQ         nx_base+24(FP), BX
 	VPXORQ       Z0, Z0, Z0
 	VPTERNLOGD   $0xff, Z1, Z1, Z1
-	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+80(FP), Z2
 	VMOVAPD      Z2, Z3
 	VMOVAPD      Z2, Z4
 	VMOVAPD      Z2, Z5
 	VMOVAPD      Z2, Z2
-	VBROADCASTSD mB+64(FP), Z18
+	VBROADCASTSD mB+88(FP), Z18
 	VMOVAPD      Z18, Z19
 	VMOVAPD      Z18, Z20
 	VMOVAPD      Z18, Z21
 	VMOVAPD      Z18, Z18
-	VBROADCASTSD mC+72(FP), Z22
+	VBROADCASTSD mC+96(FP), Z22
 	VMOVAPD      Z22, Z23
 	VMOVAPD      Z22, Z24
 	VMOVAPD      Z22, Z25
@@ -3009,8 +3010,8 @@ TEXT ·reproFoldRangeF32FMAAVX512(SB), NOSPLIT, $192-120
 	VPXORQ       Z12, Z12, Z12
 	VPXORQ       Z13, Z13, Z13
 	VPXORQ       Z14, Z14, Z14
-	MOVQ         $0x3ff0000000000000, BX
-	VMOVQ        BX, X26
+	MOVQ         $0x3ff0000000000000, SI
+	VMOVQ        SI, X26
 	VPBROADCASTQ X26, Z26
 	VPXORQ       Z15, Z15, Z15
 	VMOVDQU64    Z15, (SP)
@@ -3018,18 +3019,23 @@ TEXT ·reproFoldRangeF32FMAAVX512(SB), NOSPLIT, $192-120
 	VMOVDQU64    Z16, 64(SP)
 	VPXORQ       Z17, Z17, Z17
 	VMOVDQU64    Z17, 128(SP)
-	XORQ         BX, BX
-	MOVQ         $0x00000006, SI
+	XORQ         SI, SI
+	MOVQ         $0x00000006, DI
 	CMPQ         CX, $0x00000040
 	JL           c3fold_done
 
 c3fold_loop:
-	VMOVDQU64    (DX), Z15
+	PREFETCHT0   (DX)
+	PREFETCHT0   64(DX)
+	PREFETCHT0   128(DX)
+	PREFETCHT0   192(DX)
+	ADDQ         $0x00000100, DX
+	VMOVDQU64    (BX), Z15
 	VPANDD.BCST  reproabsF32<>+0(SB), Z15, Z15
 	VPMAXUD      Z15, Z0, Z0
 	VPADDD.BCST  repronegF32<>+0(SB), Z15, Z15
 	VPMINUD      Z15, Z1, Z1
-	VMOVDQU64    64(DX), Z15
+	VMOVDQU64    64(BX), Z15
 	VPANDD.BCST  reproabsF32<>+0(SB), Z15, Z15
 	VPMAXUD      Z15, Z0, Z0
 	VPADDD.BCST  repronegF32<>+0(SB), Z15, Z15
@@ -3094,12 +3100,12 @@ c3fold_loop:
 	VFMADD231PD  Z26, Z9, Z2
 	VSUBPD       Z15, Z2, Z15
 	VFNMADD231PD Z26, Z15, Z9
-	VMOVDQU64    128(DX), Z15
+	VMOVDQU64    128(BX), Z15
 	VPANDD.BCST  reproabsF32<>+0(SB), Z15, Z15
 	VPMAXUD      Z15, Z0, Z0
 	VPADDD.BCST  repronegF32<>+0(SB), Z15, Z15
 	VPMINUD      Z15, Z1, Z1
-	VMOVDQU64    192(DX), Z15
+	VMOVDQU64    192(BX), Z15
 	VPANDD.BCST  reproabsF32<>+0(SB), Z15, Z15
 	VPMAXUD      Z15, Z0, Z0
 	VPADDD.BCST  repronegF32<>+0(SB), Z15, Z15
@@ -3164,39 +3170,39 @@ c3fold_loop:
 	VFMADD231PD  Z26, Z9, Z2
 	VSUBPD       Z15, Z2, Z15
 	VFNMADD231PD Z26, Z15, Z9
-	ADDQ         $0x00000100, DX
+	ADDQ         $0x00000100, BX
 	ADDQ         $0x00000100, AX
-	DECQ         SI
+	DECQ         DI
 	JNZ          c3noflush
 	VPADDQ       Z4, Z3, Z3
 	VPADDQ       Z5, Z3, Z3
 	VPADDQ       Z2, Z3, Z3
 	VPADDQ       (SP), Z3, Z3
 	VMOVDQU64    Z3, (SP)
-	VBROADCASTSD mA+56(FP), Z3
-	VBROADCASTSD mA+56(FP), Z4
-	VBROADCASTSD mA+56(FP), Z5
-	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+80(FP), Z3
+	VBROADCASTSD mA+80(FP), Z4
+	VBROADCASTSD mA+80(FP), Z5
+	VBROADCASTSD mA+80(FP), Z2
 	VPADDQ       Z20, Z19, Z19
 	VPADDQ       Z21, Z19, Z19
 	VPADDQ       Z18, Z19, Z19
 	VPADDQ       64(SP), Z19, Z19
 	VMOVDQU64    Z19, 64(SP)
-	VBROADCASTSD mB+64(FP), Z19
-	VBROADCASTSD mB+64(FP), Z20
-	VBROADCASTSD mB+64(FP), Z21
-	VBROADCASTSD mB+64(FP), Z18
+	VBROADCASTSD mB+88(FP), Z19
+	VBROADCASTSD mB+88(FP), Z20
+	VBROADCASTSD mB+88(FP), Z21
+	VBROADCASTSD mB+88(FP), Z18
 	VPADDQ       Z24, Z23, Z23
 	VPADDQ       Z25, Z23, Z23
 	VPADDQ       Z22, Z23, Z23
 	VPADDQ       128(SP), Z23, Z23
 	VMOVDQU64    Z23, 128(SP)
-	VBROADCASTSD mC+72(FP), Z23
-	VBROADCASTSD mC+72(FP), Z24
-	VBROADCASTSD mC+72(FP), Z25
-	VBROADCASTSD mC+72(FP), Z22
-	INCQ         BX
-	MOVQ         $0x00000006, SI
+	VBROADCASTSD mC+96(FP), Z23
+	VBROADCASTSD mC+96(FP), Z24
+	VBROADCASTSD mC+96(FP), Z25
+	VBROADCASTSD mC+96(FP), Z22
+	INCQ         SI
+	MOVQ         $0x00000006, DI
 
 c3noflush:
 	SUBQ $0x00000040, CX
@@ -3270,29 +3276,29 @@ c3fold_done:
 	VPADDQ       Z2, Z3, Z3
 	VPADDQ       (SP), Z3, Z3
 	VMOVDQU64    Z3, (SP)
-	VBROADCASTSD mA+56(FP), Z3
-	VBROADCASTSD mA+56(FP), Z4
-	VBROADCASTSD mA+56(FP), Z5
-	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+80(FP), Z3
+	VBROADCASTSD mA+80(FP), Z4
+	VBROADCASTSD mA+80(FP), Z5
+	VBROADCASTSD mA+80(FP), Z2
 	VPADDQ       Z20, Z19, Z19
 	VPADDQ       Z21, Z19, Z19
 	VPADDQ       Z18, Z19, Z19
 	VPADDQ       64(SP), Z19, Z19
 	VMOVDQU64    Z19, 64(SP)
-	VBROADCASTSD mB+64(FP), Z19
-	VBROADCASTSD mB+64(FP), Z20
-	VBROADCASTSD mB+64(FP), Z21
-	VBROADCASTSD mB+64(FP), Z18
+	VBROADCASTSD mB+88(FP), Z19
+	VBROADCASTSD mB+88(FP), Z20
+	VBROADCASTSD mB+88(FP), Z21
+	VBROADCASTSD mB+88(FP), Z18
 	VPADDQ       Z24, Z23, Z23
 	VPADDQ       Z25, Z23, Z23
 	VPADDQ       Z22, Z23, Z23
 	VPADDQ       128(SP), Z23, Z23
 	VMOVDQU64    Z23, 128(SP)
-	VBROADCASTSD mC+72(FP), Z23
-	VBROADCASTSD mC+72(FP), Z24
-	VBROADCASTSD mC+72(FP), Z25
-	VBROADCASTSD mC+72(FP), Z22
-	INCQ         BX
+	VBROADCASTSD mC+96(FP), Z23
+	VBROADCASTSD mC+96(FP), Z24
+	VBROADCASTSD mC+96(FP), Z25
+	VBROADCASTSD mC+96(FP), Z22
+	INCQ         SI
 
 	// Each fold's sum of bits less its constant's bits once per lane and flush: its
 	// change in grid units, exact (the true value is below 2^59 in magnitude).
@@ -3304,11 +3310,11 @@ c3fold_done:
 	VPSHUFD       $0x4e, X2, X3
 	VPADDQ        X3, X2, X2
 	VMOVQ         X2, AX
-	MOVQ          mA+56(FP), CX
-	IMULQ         BX, CX
+	MOVQ          mA+80(FP), CX
+	IMULQ         SI, CX
 	SHLQ          $0x05, CX
 	SUBQ          CX, AX
-	MOVQ          AX, a+80(FP)
+	MOVQ          AX, a+104(FP)
 	VMOVDQU64     64(SP), Z2
 	VEXTRACTI64X4 $0x01, Z2, Y3
 	VPADDQ        Y3, Y2, Y2
@@ -3317,11 +3323,11 @@ c3fold_done:
 	VPSHUFD       $0x4e, X2, X3
 	VPADDQ        X3, X2, X2
 	VMOVQ         X2, AX
-	MOVQ          mB+64(FP), CX
-	IMULQ         BX, CX
+	MOVQ          mB+88(FP), CX
+	IMULQ         SI, CX
 	SHLQ          $0x05, CX
 	SUBQ          CX, AX
-	MOVQ          AX, b+88(FP)
+	MOVQ          AX, b+112(FP)
 	VMOVDQU64     128(SP), Z2
 	VEXTRACTI64X4 $0x01, Z2, Y3
 	VPADDQ        Y3, Y2, Y2
@@ -3330,11 +3336,11 @@ c3fold_done:
 	VPSHUFD       $0x4e, X2, X3
 	VPADDQ        X3, X2, X2
 	VMOVQ         X2, AX
-	MOVQ          mC+72(FP), CX
-	IMULQ         BX, CX
+	MOVQ          mC+96(FP), CX
+	IMULQ         SI, CX
 	SHLQ          $0x05, CX
 	SUBQ          CX, AX
-	MOVQ          AX, c+96(FP)
+	MOVQ          AX, c+120(FP)
 	VEXTRACTF64X4 $0x01, Z14, Y2
 	VPORQ         Y2, Y14, Y14
 	VEXTRACTF32X4 $0x01, Y14, X2
@@ -3344,7 +3350,7 @@ c3fold_done:
 	VMOVQ         X14, AX
 	MOVQ          $0x7fffffffffffffff, CX
 	ANDQ          CX, AX
-	MOVQ          AX, resid+104(FP)
+	MOVQ          AX, resid+128(FP)
 	VEXTRACTF64X4 $0x01, Z0, Y2
 	VPMAXUD       Y2, Y0, Y0
 	VEXTRACTF32X4 $0x01, Y0, X2
@@ -3354,7 +3360,7 @@ c3fold_done:
 	VPSHUFD       $0xb1, X0, X2
 	VPMAXUD       X2, X0, X0
 	VMOVD         X0, AX
-	MOVL          AX, hi+112(FP)
+	MOVL          AX, hi+136(FP)
 	VEXTRACTF64X4 $0x01, Z1, Y0
 	VPMINUD       Y0, Y1, Y1
 	VEXTRACTF32X4 $0x01, Y1, X0
@@ -3364,27 +3370,28 @@ c3fold_done:
 	VPSHUFD       $0xb1, X1, X0
 	VPMINUD       X0, X1, X1
 	VMOVD         X1, AX
-	MOVL          AX, lo+116(FP)
+	MOVL          AX, lo+140(FP)
 	VZEROUPPER
 	RET
 
 x3:
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
-	MOVQ         nx_base+24(FP), DX
+	MOVQ         pf_base+48(FP), DX
+	MOVQ         nx_base+24(FP), BX
 	VPXORQ       Z0, Z0, Z0
 	VPTERNLOGD   $0xff, Z1, Z1, Z1
-	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+80(FP), Z2
 	VMOVAPD      Z2, Z3
 	VMOVAPD      Z2, Z4
 	VMOVAPD      Z2, Z5
 	VMOVAPD      Z2, Z2
-	VBROADCASTSD mB+64(FP), Z17
+	VBROADCASTSD mB+88(FP), Z17
 	VMOVAPD      Z17, Z18
 	VMOVAPD      Z17, Z19
 	VMOVAPD      Z17, Z20
 	VMOVAPD      Z17, Z17
-	VBROADCASTSD mC+72(FP), Z21
+	VBROADCASTSD mC+96(FP), Z21
 	VMOVAPD      Z21, Z22
 	VMOVAPD      Z21, Z23
 	VMOVAPD      Z21, Z24
@@ -3397,8 +3404,8 @@ x3:
 	VPXORQ       Z11, Z11, Z11
 	VPXORQ       Z12, Z12, Z12
 	VPXORQ       Z13, Z13, Z13
-	MOVQ         $0x3ff0000000000000, BX
-	VMOVQ        BX, X25
+	MOVQ         $0x3ff0000000000000, SI
+	VMOVQ        SI, X25
 	VPBROADCASTQ X25, Z25
 	VPXORQ       Z14, Z14, Z14
 	VMOVDQU64    Z14, (SP)
@@ -3406,18 +3413,23 @@ x3:
 	VMOVDQU64    Z15, 64(SP)
 	VPXORQ       Z16, Z16, Z16
 	VMOVDQU64    Z16, 128(SP)
-	XORQ         BX, BX
-	MOVQ         $0x00000006, SI
+	XORQ         SI, SI
+	MOVQ         $0x00000006, DI
 	CMPQ         CX, $0x00000040
 	JL           x3fold_done
 
 x3fold_loop:
-	VMOVDQU64    (DX), Z14
+	PREFETCHT0   (DX)
+	PREFETCHT0   64(DX)
+	PREFETCHT0   128(DX)
+	PREFETCHT0   192(DX)
+	ADDQ         $0x00000100, DX
+	VMOVDQU64    (BX), Z14
 	VPANDD.BCST  reproabsF32<>+0(SB), Z14, Z14
 	VPMAXUD      Z14, Z0, Z0
 	VPADDD.BCST  repronegF32<>+0(SB), Z14, Z14
 	VPMINUD      Z14, Z1, Z1
-	VMOVDQU64    64(DX), Z14
+	VMOVDQU64    64(BX), Z14
 	VPANDD.BCST  reproabsF32<>+0(SB), Z14, Z14
 	VPMAXUD      Z14, Z0, Z0
 	VPADDD.BCST  repronegF32<>+0(SB), Z14, Z14
@@ -3454,12 +3466,12 @@ x3fold_loop:
 	VADDPD       Z13, Z2, Z26
 	VFMSUB231PD  Z25, Z26, Z2
 	VFNMADD231PD Z25, Z2, Z13
-	VMOVDQU64    128(DX), Z2
+	VMOVDQU64    128(BX), Z2
 	VPANDD.BCST  reproabsF32<>+0(SB), Z2, Z2
 	VPMAXUD      Z2, Z0, Z0
 	VPADDD.BCST  repronegF32<>+0(SB), Z2, Z2
 	VPMINUD      Z2, Z1, Z1
-	VMOVDQU64    192(DX), Z2
+	VMOVDQU64    192(BX), Z2
 	VPANDD.BCST  reproabsF32<>+0(SB), Z2, Z2
 	VPMAXUD      Z2, Z0, Z0
 	VPADDD.BCST  repronegF32<>+0(SB), Z2, Z2
@@ -3496,39 +3508,39 @@ x3fold_loop:
 	VADDPD       Z9, Z26, Z2
 	VFMSUB231PD  Z25, Z2, Z26
 	VFNMADD231PD Z25, Z26, Z9
-	ADDQ         $0x00000100, DX
+	ADDQ         $0x00000100, BX
 	ADDQ         $0x00000100, AX
-	DECQ         SI
+	DECQ         DI
 	JNZ          x3noflush
 	VPADDQ       Z4, Z3, Z3
 	VPADDQ       Z5, Z3, Z3
 	VPADDQ       Z2, Z3, Z3
 	VPADDQ       (SP), Z3, Z3
 	VMOVDQU64    Z3, (SP)
-	VBROADCASTSD mA+56(FP), Z3
-	VBROADCASTSD mA+56(FP), Z4
-	VBROADCASTSD mA+56(FP), Z5
-	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+80(FP), Z3
+	VBROADCASTSD mA+80(FP), Z4
+	VBROADCASTSD mA+80(FP), Z5
+	VBROADCASTSD mA+80(FP), Z2
 	VPADDQ       Z19, Z18, Z18
 	VPADDQ       Z20, Z18, Z18
 	VPADDQ       Z17, Z18, Z18
 	VPADDQ       64(SP), Z18, Z18
 	VMOVDQU64    Z18, 64(SP)
-	VBROADCASTSD mB+64(FP), Z18
-	VBROADCASTSD mB+64(FP), Z19
-	VBROADCASTSD mB+64(FP), Z20
-	VBROADCASTSD mB+64(FP), Z17
+	VBROADCASTSD mB+88(FP), Z18
+	VBROADCASTSD mB+88(FP), Z19
+	VBROADCASTSD mB+88(FP), Z20
+	VBROADCASTSD mB+88(FP), Z17
 	VPADDQ       Z23, Z22, Z22
 	VPADDQ       Z24, Z22, Z22
 	VPADDQ       Z21, Z22, Z22
 	VPADDQ       128(SP), Z22, Z22
 	VMOVDQU64    Z22, 128(SP)
-	VBROADCASTSD mC+72(FP), Z22
-	VBROADCASTSD mC+72(FP), Z23
-	VBROADCASTSD mC+72(FP), Z24
-	VBROADCASTSD mC+72(FP), Z21
-	INCQ         BX
-	MOVQ         $0x00000006, SI
+	VBROADCASTSD mC+96(FP), Z22
+	VBROADCASTSD mC+96(FP), Z23
+	VBROADCASTSD mC+96(FP), Z24
+	VBROADCASTSD mC+96(FP), Z21
+	INCQ         SI
+	MOVQ         $0x00000006, DI
 
 x3noflush:
 	SUBQ $0x00000040, CX
@@ -3562,29 +3574,29 @@ x3fold_done:
 	VPADDQ       Z2, Z3, Z3
 	VPADDQ       (SP), Z3, Z3
 	VMOVDQU64    Z3, (SP)
-	VBROADCASTSD mA+56(FP), Z3
-	VBROADCASTSD mA+56(FP), Z4
-	VBROADCASTSD mA+56(FP), Z5
-	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+80(FP), Z3
+	VBROADCASTSD mA+80(FP), Z4
+	VBROADCASTSD mA+80(FP), Z5
+	VBROADCASTSD mA+80(FP), Z2
 	VPADDQ       Z28, Z27, Z27
 	VPADDQ       Z29, Z27, Z27
 	VPADDQ       Z30, Z27, Z27
 	VPADDQ       64(SP), Z27, Z27
 	VMOVDQU64    Z27, 64(SP)
-	VBROADCASTSD mB+64(FP), Z27
-	VBROADCASTSD mB+64(FP), Z28
-	VBROADCASTSD mB+64(FP), Z29
-	VBROADCASTSD mB+64(FP), Z30
+	VBROADCASTSD mB+88(FP), Z27
+	VBROADCASTSD mB+88(FP), Z28
+	VBROADCASTSD mB+88(FP), Z29
+	VBROADCASTSD mB+88(FP), Z30
 	VPADDQ       Z23, Z22, Z22
 	VPADDQ       Z24, Z22, Z22
 	VPADDQ       Z21, Z22, Z22
 	VPADDQ       128(SP), Z22, Z22
 	VMOVDQU64    Z22, 128(SP)
-	VBROADCASTSD mC+72(FP), Z22
-	VBROADCASTSD mC+72(FP), Z23
-	VBROADCASTSD mC+72(FP), Z24
-	VBROADCASTSD mC+72(FP), Z21
-	INCQ         BX
+	VBROADCASTSD mC+96(FP), Z22
+	VBROADCASTSD mC+96(FP), Z23
+	VBROADCASTSD mC+96(FP), Z24
+	VBROADCASTSD mC+96(FP), Z21
+	INCQ         SI
 
 	// Each fold's sum of bits less its constant's bits once per lane and flush: its
 	// change in grid units, exact (the true value is below 2^59 in magnitude).
@@ -3596,11 +3608,11 @@ x3fold_done:
 	VPSHUFD       $0x4e, X2, X3
 	VPADDQ        X3, X2, X2
 	VMOVQ         X2, AX
-	MOVQ          mA+56(FP), CX
-	IMULQ         BX, CX
+	MOVQ          mA+80(FP), CX
+	IMULQ         SI, CX
 	SHLQ          $0x05, CX
 	SUBQ          CX, AX
-	MOVQ          AX, a+80(FP)
+	MOVQ          AX, a+104(FP)
 	VMOVDQU64     64(SP), Z2
 	VEXTRACTI64X4 $0x01, Z2, Y3
 	VPADDQ        Y3, Y2, Y2
@@ -3609,11 +3621,11 @@ x3fold_done:
 	VPSHUFD       $0x4e, X2, X3
 	VPADDQ        X3, X2, X2
 	VMOVQ         X2, AX
-	MOVQ          mB+64(FP), CX
-	IMULQ         BX, CX
+	MOVQ          mB+88(FP), CX
+	IMULQ         SI, CX
 	SHLQ          $0x05, CX
 	SUBQ          CX, AX
-	MOVQ          AX, b+88(FP)
+	MOVQ          AX, b+112(FP)
 	VMOVDQU64     128(SP), Z2
 	VEXTRACTI64X4 $0x01, Z2, Y3
 	VPADDQ        Y3, Y2, Y2
@@ -3622,13 +3634,13 @@ x3fold_done:
 	VPSHUFD       $0x4e, X2, X3
 	VPADDQ        X3, X2, X2
 	VMOVQ         X2, AX
-	MOVQ          mC+72(FP), CX
-	IMULQ         BX, CX
+	MOVQ          mC+96(FP), CX
+	IMULQ         SI, CX
 	SHLQ          $0x05, CX
 	SUBQ          CX, AX
-	MOVQ          AX, c+96(FP)
+	MOVQ          AX, c+120(FP)
 	XORQ          AX, AX
-	MOVQ          AX, resid+104(FP)
+	MOVQ          AX, resid+128(FP)
 	VEXTRACTF64X4 $0x01, Z0, Y2
 	VPMAXUD       Y2, Y0, Y0
 	VEXTRACTF32X4 $0x01, Y0, X2
@@ -3638,7 +3650,7 @@ x3fold_done:
 	VPSHUFD       $0xb1, X0, X2
 	VPMAXUD       X2, X0, X0
 	VMOVD         X0, AX
-	MOVL          AX, hi+112(FP)
+	MOVL          AX, hi+136(FP)
 	VEXTRACTF64X4 $0x01, Z1, Y0
 	VPMINUD       Y0, Y1, Y1
 	VEXTRACTF32X4 $0x01, Y1, X0
@@ -3648,22 +3660,23 @@ x3fold_done:
 	VPSHUFD       $0xb1, X1, X0
 	VPMINUD       X0, X1, X1
 	VMOVD         X1, AX
-	MOVL          AX, lo+116(FP)
+	MOVL          AX, lo+140(FP)
 	VZEROUPPER
 	RET
 
 x2:
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
-	MOVQ         nx_base+24(FP), DX
+	MOVQ         pf_base+48(FP), DX
+	MOVQ         nx_base+24(FP), BX
 	VPXORQ       Z0, Z0, Z0
 	VPTERNLOGD   $0xff, Z1, Z1, Z1
-	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+80(FP), Z2
 	VMOVAPD      Z2, Z3
 	VMOVAPD      Z2, Z4
 	VMOVAPD      Z2, Z5
 	VMOVAPD      Z2, Z2
-	VBROADCASTSD mB+64(FP), Z12
+	VBROADCASTSD mB+88(FP), Z12
 	VMOVAPD      Z12, Z13
 	VMOVAPD      Z12, Z14
 	VMOVAPD      Z12, Z15
@@ -3672,25 +3685,30 @@ x2:
 	VPXORQ       Z7, Z7, Z7
 	VPXORQ       Z8, Z8, Z8
 	VPXORQ       Z9, Z9, Z9
-	MOVQ         $0x3ff0000000000000, BX
-	VMOVQ        BX, X16
+	MOVQ         $0x3ff0000000000000, SI
+	VMOVQ        SI, X16
 	VPBROADCASTQ X16, Z16
 	VPXORQ       Z10, Z10, Z10
 	VMOVDQU64    Z10, (SP)
 	VPXORQ       Z11, Z11, Z11
 	VMOVDQU64    Z11, 64(SP)
-	XORQ         BX, BX
-	MOVQ         $0x00000006, SI
+	XORQ         SI, SI
+	MOVQ         $0x00000006, DI
 	CMPQ         CX, $0x00000040
 	JL           x2fold_done
 
 x2fold_loop:
-	VMOVDQU64    (DX), Z10
+	PREFETCHT0   (DX)
+	PREFETCHT0   64(DX)
+	PREFETCHT0   128(DX)
+	PREFETCHT0   192(DX)
+	ADDQ         $0x00000100, DX
+	VMOVDQU64    (BX), Z10
 	VPANDD.BCST  reproabsF32<>+0(SB), Z10, Z10
 	VPMAXUD      Z10, Z0, Z0
 	VPADDD.BCST  repronegF32<>+0(SB), Z10, Z10
 	VPMINUD      Z10, Z1, Z1
-	VMOVDQU64    64(DX), Z10
+	VMOVDQU64    64(BX), Z10
 	VPANDD.BCST  reproabsF32<>+0(SB), Z10, Z10
 	VPMAXUD      Z10, Z0, Z0
 	VPADDD.BCST  repronegF32<>+0(SB), Z10, Z10
@@ -3715,12 +3733,12 @@ x2fold_loop:
 	VADDPD       Z9, Z2, Z18
 	VFMSUB231PD  Z16, Z18, Z2
 	VFNMADD231PD Z16, Z2, Z9
-	VMOVDQU64    128(DX), Z2
+	VMOVDQU64    128(BX), Z2
 	VPANDD.BCST  reproabsF32<>+0(SB), Z2, Z2
 	VPMAXUD      Z2, Z0, Z0
 	VPADDD.BCST  repronegF32<>+0(SB), Z2, Z2
 	VPMINUD      Z2, Z1, Z1
-	VMOVDQU64    192(DX), Z2
+	VMOVDQU64    192(BX), Z2
 	VPANDD.BCST  reproabsF32<>+0(SB), Z2, Z2
 	VPMAXUD      Z2, Z0, Z0
 	VPADDD.BCST  repronegF32<>+0(SB), Z2, Z2
@@ -3745,30 +3763,30 @@ x2fold_loop:
 	VADDPD       Z9, Z18, Z2
 	VFMSUB231PD  Z16, Z2, Z18
 	VFNMADD231PD Z16, Z18, Z9
-	ADDQ         $0x00000100, DX
+	ADDQ         $0x00000100, BX
 	ADDQ         $0x00000100, AX
-	DECQ         SI
+	DECQ         DI
 	JNZ          x2noflush
 	VPADDQ       Z4, Z3, Z3
 	VPADDQ       Z5, Z3, Z3
 	VPADDQ       Z2, Z3, Z3
 	VPADDQ       (SP), Z3, Z3
 	VMOVDQU64    Z3, (SP)
-	VBROADCASTSD mA+56(FP), Z3
-	VBROADCASTSD mA+56(FP), Z4
-	VBROADCASTSD mA+56(FP), Z5
-	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+80(FP), Z3
+	VBROADCASTSD mA+80(FP), Z4
+	VBROADCASTSD mA+80(FP), Z5
+	VBROADCASTSD mA+80(FP), Z2
 	VPADDQ       Z14, Z13, Z13
 	VPADDQ       Z15, Z13, Z13
 	VPADDQ       Z12, Z13, Z13
 	VPADDQ       64(SP), Z13, Z13
 	VMOVDQU64    Z13, 64(SP)
-	VBROADCASTSD mB+64(FP), Z13
-	VBROADCASTSD mB+64(FP), Z14
-	VBROADCASTSD mB+64(FP), Z15
-	VBROADCASTSD mB+64(FP), Z12
-	INCQ         BX
-	MOVQ         $0x00000006, SI
+	VBROADCASTSD mB+88(FP), Z13
+	VBROADCASTSD mB+88(FP), Z14
+	VBROADCASTSD mB+88(FP), Z15
+	VBROADCASTSD mB+88(FP), Z12
+	INCQ         SI
+	MOVQ         $0x00000006, DI
 
 x2noflush:
 	SUBQ $0x00000040, CX
@@ -3786,20 +3804,20 @@ x2fold_done:
 	VPADDQ       Z2, Z3, Z3
 	VPADDQ       (SP), Z3, Z3
 	VMOVDQU64    Z3, (SP)
-	VBROADCASTSD mA+56(FP), Z3
-	VBROADCASTSD mA+56(FP), Z4
-	VBROADCASTSD mA+56(FP), Z5
-	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+80(FP), Z3
+	VBROADCASTSD mA+80(FP), Z4
+	VBROADCASTSD mA+80(FP), Z5
+	VBROADCASTSD mA+80(FP), Z2
 	VPADDQ       Z14, Z13, Z13
 	VPADDQ       Z15, Z13, Z13
 	VPADDQ       Z12, Z13, Z13
 	VPADDQ       64(SP), Z13, Z13
 	VMOVDQU64    Z13, 64(SP)
-	VBROADCASTSD mB+64(FP), Z13
-	VBROADCASTSD mB+64(FP), Z14
-	VBROADCASTSD mB+64(FP), Z15
-	VBROADCASTSD mB+64(FP), Z12
-	INCQ         BX
+	VBROADCASTSD mB+88(FP), Z13
+	VBROADCASTSD mB+88(FP), Z14
+	VBROADCASTSD mB+88(FP), Z15
+	VBROADCASTSD mB+88(FP), Z12
+	INCQ         SI
 
 	// Each fold's sum of bits less its constant's bits once per lane and flush: its
 	// change in grid units, exact (the true value is below 2^59 in magnitude).
@@ -3811,11 +3829,11 @@ x2fold_done:
 	VPSHUFD       $0x4e, X2, X3
 	VPADDQ        X3, X2, X2
 	VMOVQ         X2, AX
-	MOVQ          mA+56(FP), CX
-	IMULQ         BX, CX
+	MOVQ          mA+80(FP), CX
+	IMULQ         SI, CX
 	SHLQ          $0x05, CX
 	SUBQ          CX, AX
-	MOVQ          AX, a+80(FP)
+	MOVQ          AX, a+104(FP)
 	VMOVDQU64     64(SP), Z2
 	VEXTRACTI64X4 $0x01, Z2, Y3
 	VPADDQ        Y3, Y2, Y2
@@ -3824,15 +3842,15 @@ x2fold_done:
 	VPSHUFD       $0x4e, X2, X3
 	VPADDQ        X3, X2, X2
 	VMOVQ         X2, AX
-	MOVQ          mB+64(FP), CX
-	IMULQ         BX, CX
+	MOVQ          mB+88(FP), CX
+	IMULQ         SI, CX
 	SHLQ          $0x05, CX
 	SUBQ          CX, AX
-	MOVQ          AX, b+88(FP)
+	MOVQ          AX, b+112(FP)
 	XORQ          AX, AX
-	MOVQ          AX, c+96(FP)
+	MOVQ          AX, c+120(FP)
 	XORQ          AX, AX
-	MOVQ          AX, resid+104(FP)
+	MOVQ          AX, resid+128(FP)
 	VEXTRACTF64X4 $0x01, Z0, Y2
 	VPMAXUD       Y2, Y0, Y0
 	VEXTRACTF32X4 $0x01, Y0, X2
@@ -3842,7 +3860,7 @@ x2fold_done:
 	VPSHUFD       $0xb1, X0, X2
 	VPMAXUD       X2, X0, X0
 	VMOVD         X0, AX
-	MOVL          AX, hi+112(FP)
+	MOVL          AX, hi+136(FP)
 	VEXTRACTF64X4 $0x01, Z1, Y0
 	VPMINUD       Y0, Y1, Y1
 	VEXTRACTF32X4 $0x01, Y1, X0
@@ -3852,7 +3870,7 @@ x2fold_done:
 	VPSHUFD       $0xb1, X1, X0
 	VPMINUD       X0, X1, X1
 	VMOVD         X1, AX
-	MOVL          AX, lo+116(FP)
+	MOVL          AX, lo+140(FP)
 	VZEROUPPER
 	RET
 
@@ -4722,30 +4740,31 @@ x2fold_done:
 	VZEROUPPER
 	RET
 
-// func reproFoldRangeF64FMAAVX512(x []float64, nx []float64, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64, hi uint32, lo uint32)
-// Requires: AVX, AVX2, AVX512DQ, AVX512F, AVX512VL
-TEXT ·reproFoldRangeF64FMAAVX512(SB), NOSPLIT, $192-120
-	MOVQ         plan+48(FP), AX
+// func reproFoldRangeF64FMAAVX512(x []float64, nx []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64, hi uint32, lo uint32)
+// Requires: AVX, AVX2, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·reproFoldRangeF64FMAAVX512(SB), NOSPLIT, $192-144
+	MOVQ         plan+72(FP), AX
 	CMPQ         AX, $0x00000001
 	JE           x3
 	CMPQ         AX, $0x00000002
 	JE           x2
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
-	MOVQ         nx_base+24(FP), DX
+	MOVQ         pf_base+48(FP), DX
+	MOVQ         nx_base+24(FP), BX
 	VPXORQ       Z0, Z0, Z0
 	VPTERNLOGD   $0xff, Z1, Z1, Z1
-	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+80(FP), Z2
 	VMOVAPD      Z2, Z3
 	VMOVAPD      Z2, Z4
 	VMOVAPD      Z2, Z5
 	VMOVAPD      Z2, Z2
-	VBROADCASTSD mB+64(FP), Z18
+	VBROADCASTSD mB+88(FP), Z18
 	VMOVAPD      Z18, Z19
 	VMOVAPD      Z18, Z20
 	VMOVAPD      Z18, Z21
 	VMOVAPD      Z18, Z18
-	VBROADCASTSD mC+72(FP), Z22
+	VBROADCASTSD mC+96(FP), Z22
 	VMOVAPD      Z22, Z23
 	VMOVAPD      Z22, Z24
 	VMOVAPD      Z22, Z25
@@ -4759,8 +4778,8 @@ TEXT ·reproFoldRangeF64FMAAVX512(SB), NOSPLIT, $192-120
 	VPXORQ       Z12, Z12, Z12
 	VPXORQ       Z13, Z13, Z13
 	VPXORQ       Z14, Z14, Z14
-	MOVQ         $0x3ff0000000000000, BX
-	VMOVQ        BX, X26
+	MOVQ         $0x3ff0000000000000, SI
+	VMOVQ        SI, X26
 	VPBROADCASTQ X26, Z26
 	VPXORQ       Z15, Z15, Z15
 	VMOVDQU64    Z15, (SP)
@@ -4768,28 +4787,37 @@ TEXT ·reproFoldRangeF64FMAAVX512(SB), NOSPLIT, $192-120
 	VMOVDQU64    Z16, 64(SP)
 	VPXORQ       Z17, Z17, Z17
 	VMOVDQU64    Z17, 128(SP)
-	XORQ         BX, BX
-	MOVQ         $0x00000006, SI
+	XORQ         SI, SI
+	MOVQ         $0x00000006, DI
 	CMPQ         CX, $0x00000040
 	JL           c3fold_done
 
 c3fold_loop:
-	VMOVDQU64    (DX), Z15
+	PREFETCHT0   (DX)
+	PREFETCHT0   64(DX)
+	PREFETCHT0   128(DX)
+	PREFETCHT0   192(DX)
+	PREFETCHT0   256(DX)
+	PREFETCHT0   320(DX)
+	PREFETCHT0   384(DX)
+	PREFETCHT0   448(DX)
+	ADDQ         $0x00000200, DX
+	VMOVDQU64    (BX), Z15
 	VPANDQ.BCST  reproabsF64<>+0(SB), Z15, Z15
 	VPMAXUD      Z15, Z0, Z0
 	VPADDQ.BCST  repronegF64<>+0(SB), Z15, Z15
 	VPMINUD      Z15, Z1, Z1
-	VMOVDQU64    64(DX), Z15
+	VMOVDQU64    64(BX), Z15
 	VPANDQ.BCST  reproabsF64<>+0(SB), Z15, Z15
 	VPMAXUD      Z15, Z0, Z0
 	VPADDQ.BCST  repronegF64<>+0(SB), Z15, Z15
 	VPMINUD      Z15, Z1, Z1
-	VMOVDQU64    128(DX), Z15
+	VMOVDQU64    128(BX), Z15
 	VPANDQ.BCST  reproabsF64<>+0(SB), Z15, Z15
 	VPMAXUD      Z15, Z0, Z0
 	VPADDQ.BCST  repronegF64<>+0(SB), Z15, Z15
 	VPMINUD      Z15, Z1, Z1
-	VMOVDQU64    192(DX), Z15
+	VMOVDQU64    192(BX), Z15
 	VPANDQ.BCST  reproabsF64<>+0(SB), Z15, Z15
 	VPMAXUD      Z15, Z0, Z0
 	VPADDQ.BCST  repronegF64<>+0(SB), Z15, Z15
@@ -4854,22 +4882,22 @@ c3fold_loop:
 	VFMADD231PD  Z26, Z9, Z2
 	VSUBPD       Z15, Z2, Z15
 	VFNMADD231PD Z26, Z15, Z9
-	VMOVDQU64    256(DX), Z15
+	VMOVDQU64    256(BX), Z15
 	VPANDQ.BCST  reproabsF64<>+0(SB), Z15, Z15
 	VPMAXUD      Z15, Z0, Z0
 	VPADDQ.BCST  repronegF64<>+0(SB), Z15, Z15
 	VPMINUD      Z15, Z1, Z1
-	VMOVDQU64    320(DX), Z15
+	VMOVDQU64    320(BX), Z15
 	VPANDQ.BCST  reproabsF64<>+0(SB), Z15, Z15
 	VPMAXUD      Z15, Z0, Z0
 	VPADDQ.BCST  repronegF64<>+0(SB), Z15, Z15
 	VPMINUD      Z15, Z1, Z1
-	VMOVDQU64    384(DX), Z15
+	VMOVDQU64    384(BX), Z15
 	VPANDQ.BCST  reproabsF64<>+0(SB), Z15, Z15
 	VPMAXUD      Z15, Z0, Z0
 	VPADDQ.BCST  repronegF64<>+0(SB), Z15, Z15
 	VPMINUD      Z15, Z1, Z1
-	VMOVDQU64    448(DX), Z15
+	VMOVDQU64    448(BX), Z15
 	VPANDQ.BCST  reproabsF64<>+0(SB), Z15, Z15
 	VPMAXUD      Z15, Z0, Z0
 	VPADDQ.BCST  repronegF64<>+0(SB), Z15, Z15
@@ -4934,39 +4962,39 @@ c3fold_loop:
 	VFMADD231PD  Z26, Z9, Z2
 	VSUBPD       Z15, Z2, Z15
 	VFNMADD231PD Z26, Z15, Z9
-	ADDQ         $0x00000200, DX
+	ADDQ         $0x00000200, BX
 	ADDQ         $0x00000200, AX
-	DECQ         SI
+	DECQ         DI
 	JNZ          c3noflush
 	VPADDQ       Z4, Z3, Z3
 	VPADDQ       Z5, Z3, Z3
 	VPADDQ       Z2, Z3, Z3
 	VPADDQ       (SP), Z3, Z3
 	VMOVDQU64    Z3, (SP)
-	VBROADCASTSD mA+56(FP), Z3
-	VBROADCASTSD mA+56(FP), Z4
-	VBROADCASTSD mA+56(FP), Z5
-	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+80(FP), Z3
+	VBROADCASTSD mA+80(FP), Z4
+	VBROADCASTSD mA+80(FP), Z5
+	VBROADCASTSD mA+80(FP), Z2
 	VPADDQ       Z20, Z19, Z19
 	VPADDQ       Z21, Z19, Z19
 	VPADDQ       Z18, Z19, Z19
 	VPADDQ       64(SP), Z19, Z19
 	VMOVDQU64    Z19, 64(SP)
-	VBROADCASTSD mB+64(FP), Z19
-	VBROADCASTSD mB+64(FP), Z20
-	VBROADCASTSD mB+64(FP), Z21
-	VBROADCASTSD mB+64(FP), Z18
+	VBROADCASTSD mB+88(FP), Z19
+	VBROADCASTSD mB+88(FP), Z20
+	VBROADCASTSD mB+88(FP), Z21
+	VBROADCASTSD mB+88(FP), Z18
 	VPADDQ       Z24, Z23, Z23
 	VPADDQ       Z25, Z23, Z23
 	VPADDQ       Z22, Z23, Z23
 	VPADDQ       128(SP), Z23, Z23
 	VMOVDQU64    Z23, 128(SP)
-	VBROADCASTSD mC+72(FP), Z23
-	VBROADCASTSD mC+72(FP), Z24
-	VBROADCASTSD mC+72(FP), Z25
-	VBROADCASTSD mC+72(FP), Z22
-	INCQ         BX
-	MOVQ         $0x00000006, SI
+	VBROADCASTSD mC+96(FP), Z23
+	VBROADCASTSD mC+96(FP), Z24
+	VBROADCASTSD mC+96(FP), Z25
+	VBROADCASTSD mC+96(FP), Z22
+	INCQ         SI
+	MOVQ         $0x00000006, DI
 
 c3noflush:
 	SUBQ $0x00000040, CX
@@ -5040,29 +5068,29 @@ c3fold_done:
 	VPADDQ       Z2, Z3, Z3
 	VPADDQ       (SP), Z3, Z3
 	VMOVDQU64    Z3, (SP)
-	VBROADCASTSD mA+56(FP), Z3
-	VBROADCASTSD mA+56(FP), Z4
-	VBROADCASTSD mA+56(FP), Z5
-	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+80(FP), Z3
+	VBROADCASTSD mA+80(FP), Z4
+	VBROADCASTSD mA+80(FP), Z5
+	VBROADCASTSD mA+80(FP), Z2
 	VPADDQ       Z20, Z19, Z19
 	VPADDQ       Z21, Z19, Z19
 	VPADDQ       Z18, Z19, Z19
 	VPADDQ       64(SP), Z19, Z19
 	VMOVDQU64    Z19, 64(SP)
-	VBROADCASTSD mB+64(FP), Z19
-	VBROADCASTSD mB+64(FP), Z20
-	VBROADCASTSD mB+64(FP), Z21
-	VBROADCASTSD mB+64(FP), Z18
+	VBROADCASTSD mB+88(FP), Z19
+	VBROADCASTSD mB+88(FP), Z20
+	VBROADCASTSD mB+88(FP), Z21
+	VBROADCASTSD mB+88(FP), Z18
 	VPADDQ       Z24, Z23, Z23
 	VPADDQ       Z25, Z23, Z23
 	VPADDQ       Z22, Z23, Z23
 	VPADDQ       128(SP), Z23, Z23
 	VMOVDQU64    Z23, 128(SP)
-	VBROADCASTSD mC+72(FP), Z23
-	VBROADCASTSD mC+72(FP), Z24
-	VBROADCASTSD mC+72(FP), Z25
-	VBROADCASTSD mC+72(FP), Z22
-	INCQ         BX
+	VBROADCASTSD mC+96(FP), Z23
+	VBROADCASTSD mC+96(FP), Z24
+	VBROADCASTSD mC+96(FP), Z25
+	VBROADCASTSD mC+96(FP), Z22
+	INCQ         SI
 
 	// Each fold's sum of bits less its constant's bits once per lane and flush: its
 	// change in grid units, exact (the true value is below 2^59 in magnitude).
@@ -5074,11 +5102,11 @@ c3fold_done:
 	VPSHUFD       $0x4e, X2, X3
 	VPADDQ        X3, X2, X2
 	VMOVQ         X2, AX
-	MOVQ          mA+56(FP), CX
-	IMULQ         BX, CX
+	MOVQ          mA+80(FP), CX
+	IMULQ         SI, CX
 	SHLQ          $0x05, CX
 	SUBQ          CX, AX
-	MOVQ          AX, a+80(FP)
+	MOVQ          AX, a+104(FP)
 	VMOVDQU64     64(SP), Z2
 	VEXTRACTI64X4 $0x01, Z2, Y3
 	VPADDQ        Y3, Y2, Y2
@@ -5087,11 +5115,11 @@ c3fold_done:
 	VPSHUFD       $0x4e, X2, X3
 	VPADDQ        X3, X2, X2
 	VMOVQ         X2, AX
-	MOVQ          mB+64(FP), CX
-	IMULQ         BX, CX
+	MOVQ          mB+88(FP), CX
+	IMULQ         SI, CX
 	SHLQ          $0x05, CX
 	SUBQ          CX, AX
-	MOVQ          AX, b+88(FP)
+	MOVQ          AX, b+112(FP)
 	VMOVDQU64     128(SP), Z2
 	VEXTRACTI64X4 $0x01, Z2, Y3
 	VPADDQ        Y3, Y2, Y2
@@ -5100,11 +5128,11 @@ c3fold_done:
 	VPSHUFD       $0x4e, X2, X3
 	VPADDQ        X3, X2, X2
 	VMOVQ         X2, AX
-	MOVQ          mC+72(FP), CX
-	IMULQ         BX, CX
+	MOVQ          mC+96(FP), CX
+	IMULQ         SI, CX
 	SHLQ          $0x05, CX
 	SUBQ          CX, AX
-	MOVQ          AX, c+96(FP)
+	MOVQ          AX, c+120(FP)
 	VEXTRACTF64X4 $0x01, Z14, Y2
 	VPORQ         Y2, Y14, Y14
 	VEXTRACTF32X4 $0x01, Y14, X2
@@ -5114,7 +5142,7 @@ c3fold_done:
 	VMOVQ         X14, AX
 	MOVQ          $0x7fffffffffffffff, CX
 	ANDQ          CX, AX
-	MOVQ          AX, resid+104(FP)
+	MOVQ          AX, resid+128(FP)
 	VEXTRACTF64X4 $0x01, Z0, Y2
 	VPMAXUD       Y2, Y0, Y0
 	VEXTRACTF32X4 $0x01, Y0, X2
@@ -5127,7 +5155,7 @@ c3fold_done:
 	VPSHUFD       $0xb1, X0, X2
 	VPMAXUD       X2, X0, X0
 	VMOVD         X0, AX
-	MOVL          AX, hi+112(FP)
+	MOVL          AX, hi+136(FP)
 	VEXTRACTF64X4 $0x01, Z1, Y0
 	VPMINUD       Y0, Y1, Y1
 	VEXTRACTF32X4 $0x01, Y1, X0
@@ -5140,27 +5168,28 @@ c3fold_done:
 	VPSHUFD $0xb1, X1, X0
 	VPMINUD X0, X1, X1
 	VMOVD   X1, AX
-	MOVL    AX, lo+116(FP)
+	MOVL    AX, lo+140(FP)
 	VZEROUPPER
 	RET
 
 x3:
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
-	MOVQ         nx_base+24(FP), DX
+	MOVQ         pf_base+48(FP), DX
+	MOVQ         nx_base+24(FP), BX
 	VPXORQ       Z0, Z0, Z0
 	VPTERNLOGD   $0xff, Z1, Z1, Z1
-	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+80(FP), Z2
 	VMOVAPD      Z2, Z3
 	VMOVAPD      Z2, Z4
 	VMOVAPD      Z2, Z5
 	VMOVAPD      Z2, Z2
-	VBROADCASTSD mB+64(FP), Z17
+	VBROADCASTSD mB+88(FP), Z17
 	VMOVAPD      Z17, Z18
 	VMOVAPD      Z17, Z19
 	VMOVAPD      Z17, Z20
 	VMOVAPD      Z17, Z17
-	VBROADCASTSD mC+72(FP), Z21
+	VBROADCASTSD mC+96(FP), Z21
 	VMOVAPD      Z21, Z22
 	VMOVAPD      Z21, Z23
 	VMOVAPD      Z21, Z24
@@ -5173,8 +5202,8 @@ x3:
 	VPXORQ       Z11, Z11, Z11
 	VPXORQ       Z12, Z12, Z12
 	VPXORQ       Z13, Z13, Z13
-	MOVQ         $0x3ff0000000000000, BX
-	VMOVQ        BX, X25
+	MOVQ         $0x3ff0000000000000, SI
+	VMOVQ        SI, X25
 	VPBROADCASTQ X25, Z25
 	VPXORQ       Z14, Z14, Z14
 	VMOVDQU64    Z14, (SP)
@@ -5182,28 +5211,37 @@ x3:
 	VMOVDQU64    Z15, 64(SP)
 	VPXORQ       Z16, Z16, Z16
 	VMOVDQU64    Z16, 128(SP)
-	XORQ         BX, BX
-	MOVQ         $0x00000006, SI
+	XORQ         SI, SI
+	MOVQ         $0x00000006, DI
 	CMPQ         CX, $0x00000040
 	JL           x3fold_done
 
 x3fold_loop:
-	VMOVDQU64    (DX), Z14
+	PREFETCHT0   (DX)
+	PREFETCHT0   64(DX)
+	PREFETCHT0   128(DX)
+	PREFETCHT0   192(DX)
+	PREFETCHT0   256(DX)
+	PREFETCHT0   320(DX)
+	PREFETCHT0   384(DX)
+	PREFETCHT0   448(DX)
+	ADDQ         $0x00000200, DX
+	VMOVDQU64    (BX), Z14
 	VPANDQ.BCST  reproabsF64<>+0(SB), Z14, Z14
 	VPMAXUD      Z14, Z0, Z0
 	VPADDQ.BCST  repronegF64<>+0(SB), Z14, Z14
 	VPMINUD      Z14, Z1, Z1
-	VMOVDQU64    64(DX), Z14
+	VMOVDQU64    64(BX), Z14
 	VPANDQ.BCST  reproabsF64<>+0(SB), Z14, Z14
 	VPMAXUD      Z14, Z0, Z0
 	VPADDQ.BCST  repronegF64<>+0(SB), Z14, Z14
 	VPMINUD      Z14, Z1, Z1
-	VMOVDQU64    128(DX), Z14
+	VMOVDQU64    128(BX), Z14
 	VPANDQ.BCST  reproabsF64<>+0(SB), Z14, Z14
 	VPMAXUD      Z14, Z0, Z0
 	VPADDQ.BCST  repronegF64<>+0(SB), Z14, Z14
 	VPMINUD      Z14, Z1, Z1
-	VMOVDQU64    192(DX), Z14
+	VMOVDQU64    192(BX), Z14
 	VPANDQ.BCST  reproabsF64<>+0(SB), Z14, Z14
 	VPMAXUD      Z14, Z0, Z0
 	VPADDQ.BCST  repronegF64<>+0(SB), Z14, Z14
@@ -5240,22 +5278,22 @@ x3fold_loop:
 	VADDPD       Z13, Z2, Z26
 	VFMSUB231PD  Z25, Z26, Z2
 	VFNMADD231PD Z25, Z2, Z13
-	VMOVDQU64    256(DX), Z2
+	VMOVDQU64    256(BX), Z2
 	VPANDQ.BCST  reproabsF64<>+0(SB), Z2, Z2
 	VPMAXUD      Z2, Z0, Z0
 	VPADDQ.BCST  repronegF64<>+0(SB), Z2, Z2
 	VPMINUD      Z2, Z1, Z1
-	VMOVDQU64    320(DX), Z2
+	VMOVDQU64    320(BX), Z2
 	VPANDQ.BCST  reproabsF64<>+0(SB), Z2, Z2
 	VPMAXUD      Z2, Z0, Z0
 	VPADDQ.BCST  repronegF64<>+0(SB), Z2, Z2
 	VPMINUD      Z2, Z1, Z1
-	VMOVDQU64    384(DX), Z2
+	VMOVDQU64    384(BX), Z2
 	VPANDQ.BCST  reproabsF64<>+0(SB), Z2, Z2
 	VPMAXUD      Z2, Z0, Z0
 	VPADDQ.BCST  repronegF64<>+0(SB), Z2, Z2
 	VPMINUD      Z2, Z1, Z1
-	VMOVDQU64    448(DX), Z2
+	VMOVDQU64    448(BX), Z2
 	VPANDQ.BCST  reproabsF64<>+0(SB), Z2, Z2
 	VPMAXUD      Z2, Z0, Z0
 	VPADDQ.BCST  repronegF64<>+0(SB), Z2, Z2
@@ -5292,39 +5330,39 @@ x3fold_loop:
 	VADDPD       Z9, Z26, Z2
 	VFMSUB231PD  Z25, Z2, Z26
 	VFNMADD231PD Z25, Z26, Z9
-	ADDQ         $0x00000200, DX
+	ADDQ         $0x00000200, BX
 	ADDQ         $0x00000200, AX
-	DECQ         SI
+	DECQ         DI
 	JNZ          x3noflush
 	VPADDQ       Z4, Z3, Z3
 	VPADDQ       Z5, Z3, Z3
 	VPADDQ       Z2, Z3, Z3
 	VPADDQ       (SP), Z3, Z3
 	VMOVDQU64    Z3, (SP)
-	VBROADCASTSD mA+56(FP), Z3
-	VBROADCASTSD mA+56(FP), Z4
-	VBROADCASTSD mA+56(FP), Z5
-	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+80(FP), Z3
+	VBROADCASTSD mA+80(FP), Z4
+	VBROADCASTSD mA+80(FP), Z5
+	VBROADCASTSD mA+80(FP), Z2
 	VPADDQ       Z19, Z18, Z18
 	VPADDQ       Z20, Z18, Z18
 	VPADDQ       Z17, Z18, Z18
 	VPADDQ       64(SP), Z18, Z18
 	VMOVDQU64    Z18, 64(SP)
-	VBROADCASTSD mB+64(FP), Z18
-	VBROADCASTSD mB+64(FP), Z19
-	VBROADCASTSD mB+64(FP), Z20
-	VBROADCASTSD mB+64(FP), Z17
+	VBROADCASTSD mB+88(FP), Z18
+	VBROADCASTSD mB+88(FP), Z19
+	VBROADCASTSD mB+88(FP), Z20
+	VBROADCASTSD mB+88(FP), Z17
 	VPADDQ       Z23, Z22, Z22
 	VPADDQ       Z24, Z22, Z22
 	VPADDQ       Z21, Z22, Z22
 	VPADDQ       128(SP), Z22, Z22
 	VMOVDQU64    Z22, 128(SP)
-	VBROADCASTSD mC+72(FP), Z22
-	VBROADCASTSD mC+72(FP), Z23
-	VBROADCASTSD mC+72(FP), Z24
-	VBROADCASTSD mC+72(FP), Z21
-	INCQ         BX
-	MOVQ         $0x00000006, SI
+	VBROADCASTSD mC+96(FP), Z22
+	VBROADCASTSD mC+96(FP), Z23
+	VBROADCASTSD mC+96(FP), Z24
+	VBROADCASTSD mC+96(FP), Z21
+	INCQ         SI
+	MOVQ         $0x00000006, DI
 
 x3noflush:
 	SUBQ $0x00000040, CX
@@ -5358,29 +5396,29 @@ x3fold_done:
 	VPADDQ       Z2, Z3, Z3
 	VPADDQ       (SP), Z3, Z3
 	VMOVDQU64    Z3, (SP)
-	VBROADCASTSD mA+56(FP), Z3
-	VBROADCASTSD mA+56(FP), Z4
-	VBROADCASTSD mA+56(FP), Z5
-	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+80(FP), Z3
+	VBROADCASTSD mA+80(FP), Z4
+	VBROADCASTSD mA+80(FP), Z5
+	VBROADCASTSD mA+80(FP), Z2
 	VPADDQ       Z28, Z27, Z27
 	VPADDQ       Z29, Z27, Z27
 	VPADDQ       Z30, Z27, Z27
 	VPADDQ       64(SP), Z27, Z27
 	VMOVDQU64    Z27, 64(SP)
-	VBROADCASTSD mB+64(FP), Z27
-	VBROADCASTSD mB+64(FP), Z28
-	VBROADCASTSD mB+64(FP), Z29
-	VBROADCASTSD mB+64(FP), Z30
+	VBROADCASTSD mB+88(FP), Z27
+	VBROADCASTSD mB+88(FP), Z28
+	VBROADCASTSD mB+88(FP), Z29
+	VBROADCASTSD mB+88(FP), Z30
 	VPADDQ       Z23, Z22, Z22
 	VPADDQ       Z24, Z22, Z22
 	VPADDQ       Z21, Z22, Z22
 	VPADDQ       128(SP), Z22, Z22
 	VMOVDQU64    Z22, 128(SP)
-	VBROADCASTSD mC+72(FP), Z22
-	VBROADCASTSD mC+72(FP), Z23
-	VBROADCASTSD mC+72(FP), Z24
-	VBROADCASTSD mC+72(FP), Z21
-	INCQ         BX
+	VBROADCASTSD mC+96(FP), Z22
+	VBROADCASTSD mC+96(FP), Z23
+	VBROADCASTSD mC+96(FP), Z24
+	VBROADCASTSD mC+96(FP), Z21
+	INCQ         SI
 
 	// Each fold's sum of bits less its constant's bits once per lane and flush: its
 	// change in grid units, exact (the true value is below 2^59 in magnitude).
@@ -5392,11 +5430,11 @@ x3fold_done:
 	VPSHUFD       $0x4e, X2, X3
 	VPADDQ        X3, X2, X2
 	VMOVQ         X2, AX
-	MOVQ          mA+56(FP), CX
-	IMULQ         BX, CX
+	MOVQ          mA+80(FP), CX
+	IMULQ         SI, CX
 	SHLQ          $0x05, CX
 	SUBQ          CX, AX
-	MOVQ          AX, a+80(FP)
+	MOVQ          AX, a+104(FP)
 	VMOVDQU64     64(SP), Z2
 	VEXTRACTI64X4 $0x01, Z2, Y3
 	VPADDQ        Y3, Y2, Y2
@@ -5405,11 +5443,11 @@ x3fold_done:
 	VPSHUFD       $0x4e, X2, X3
 	VPADDQ        X3, X2, X2
 	VMOVQ         X2, AX
-	MOVQ          mB+64(FP), CX
-	IMULQ         BX, CX
+	MOVQ          mB+88(FP), CX
+	IMULQ         SI, CX
 	SHLQ          $0x05, CX
 	SUBQ          CX, AX
-	MOVQ          AX, b+88(FP)
+	MOVQ          AX, b+112(FP)
 	VMOVDQU64     128(SP), Z2
 	VEXTRACTI64X4 $0x01, Z2, Y3
 	VPADDQ        Y3, Y2, Y2
@@ -5418,13 +5456,13 @@ x3fold_done:
 	VPSHUFD       $0x4e, X2, X3
 	VPADDQ        X3, X2, X2
 	VMOVQ         X2, AX
-	MOVQ          mC+72(FP), CX
-	IMULQ         BX, CX
+	MOVQ          mC+96(FP), CX
+	IMULQ         SI, CX
 	SHLQ          $0x05, CX
 	SUBQ          CX, AX
-	MOVQ          AX, c+96(FP)
+	MOVQ          AX, c+120(FP)
 	XORQ          AX, AX
-	MOVQ          AX, resid+104(FP)
+	MOVQ          AX, resid+128(FP)
 	VEXTRACTF64X4 $0x01, Z0, Y2
 	VPMAXUD       Y2, Y0, Y0
 	VEXTRACTF32X4 $0x01, Y0, X2
@@ -5437,7 +5475,7 @@ x3fold_done:
 	VPSHUFD       $0xb1, X0, X2
 	VPMAXUD       X2, X0, X0
 	VMOVD         X0, AX
-	MOVL          AX, hi+112(FP)
+	MOVL          AX, hi+136(FP)
 	VEXTRACTF64X4 $0x01, Z1, Y0
 	VPMINUD       Y0, Y1, Y1
 	VEXTRACTF32X4 $0x01, Y1, X0
@@ -5450,22 +5488,23 @@ x3fold_done:
 	VPSHUFD $0xb1, X1, X0
 	VPMINUD X0, X1, X1
 	VMOVD   X1, AX
-	MOVL    AX, lo+116(FP)
+	MOVL    AX, lo+140(FP)
 	VZEROUPPER
 	RET
 
 x2:
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
-	MOVQ         nx_base+24(FP), DX
+	MOVQ         pf_base+48(FP), DX
+	MOVQ         nx_base+24(FP), BX
 	VPXORQ       Z0, Z0, Z0
 	VPTERNLOGD   $0xff, Z1, Z1, Z1
-	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+80(FP), Z2
 	VMOVAPD      Z2, Z3
 	VMOVAPD      Z2, Z4
 	VMOVAPD      Z2, Z5
 	VMOVAPD      Z2, Z2
-	VBROADCASTSD mB+64(FP), Z12
+	VBROADCASTSD mB+88(FP), Z12
 	VMOVAPD      Z12, Z13
 	VMOVAPD      Z12, Z14
 	VMOVAPD      Z12, Z15
@@ -5474,35 +5513,44 @@ x2:
 	VPXORQ       Z7, Z7, Z7
 	VPXORQ       Z8, Z8, Z8
 	VPXORQ       Z9, Z9, Z9
-	MOVQ         $0x3ff0000000000000, BX
-	VMOVQ        BX, X16
+	MOVQ         $0x3ff0000000000000, SI
+	VMOVQ        SI, X16
 	VPBROADCASTQ X16, Z16
 	VPXORQ       Z10, Z10, Z10
 	VMOVDQU64    Z10, (SP)
 	VPXORQ       Z11, Z11, Z11
 	VMOVDQU64    Z11, 64(SP)
-	XORQ         BX, BX
-	MOVQ         $0x00000006, SI
+	XORQ         SI, SI
+	MOVQ         $0x00000006, DI
 	CMPQ         CX, $0x00000040
 	JL           x2fold_done
 
 x2fold_loop:
-	VMOVDQU64    (DX), Z10
+	PREFETCHT0   (DX)
+	PREFETCHT0   64(DX)
+	PREFETCHT0   128(DX)
+	PREFETCHT0   192(DX)
+	PREFETCHT0   256(DX)
+	PREFETCHT0   320(DX)
+	PREFETCHT0   384(DX)
+	PREFETCHT0   448(DX)
+	ADDQ         $0x00000200, DX
+	VMOVDQU64    (BX), Z10
 	VPANDQ.BCST  reproabsF64<>+0(SB), Z10, Z10
 	VPMAXUD      Z10, Z0, Z0
 	VPADDQ.BCST  repronegF64<>+0(SB), Z10, Z10
 	VPMINUD      Z10, Z1, Z1
-	VMOVDQU64    64(DX), Z10
+	VMOVDQU64    64(BX), Z10
 	VPANDQ.BCST  reproabsF64<>+0(SB), Z10, Z10
 	VPMAXUD      Z10, Z0, Z0
 	VPADDQ.BCST  repronegF64<>+0(SB), Z10, Z10
 	VPMINUD      Z10, Z1, Z1
-	VMOVDQU64    128(DX), Z10
+	VMOVDQU64    128(BX), Z10
 	VPANDQ.BCST  reproabsF64<>+0(SB), Z10, Z10
 	VPMAXUD      Z10, Z0, Z0
 	VPADDQ.BCST  repronegF64<>+0(SB), Z10, Z10
 	VPMINUD      Z10, Z1, Z1
-	VMOVDQU64    192(DX), Z10
+	VMOVDQU64    192(BX), Z10
 	VPANDQ.BCST  reproabsF64<>+0(SB), Z10, Z10
 	VPMAXUD      Z10, Z0, Z0
 	VPADDQ.BCST  repronegF64<>+0(SB), Z10, Z10
@@ -5527,22 +5575,22 @@ x2fold_loop:
 	VADDPD       Z9, Z2, Z18
 	VFMSUB231PD  Z16, Z18, Z2
 	VFNMADD231PD Z16, Z2, Z9
-	VMOVDQU64    256(DX), Z2
+	VMOVDQU64    256(BX), Z2
 	VPANDQ.BCST  reproabsF64<>+0(SB), Z2, Z2
 	VPMAXUD      Z2, Z0, Z0
 	VPADDQ.BCST  repronegF64<>+0(SB), Z2, Z2
 	VPMINUD      Z2, Z1, Z1
-	VMOVDQU64    320(DX), Z2
+	VMOVDQU64    320(BX), Z2
 	VPANDQ.BCST  reproabsF64<>+0(SB), Z2, Z2
 	VPMAXUD      Z2, Z0, Z0
 	VPADDQ.BCST  repronegF64<>+0(SB), Z2, Z2
 	VPMINUD      Z2, Z1, Z1
-	VMOVDQU64    384(DX), Z2
+	VMOVDQU64    384(BX), Z2
 	VPANDQ.BCST  reproabsF64<>+0(SB), Z2, Z2
 	VPMAXUD      Z2, Z0, Z0
 	VPADDQ.BCST  repronegF64<>+0(SB), Z2, Z2
 	VPMINUD      Z2, Z1, Z1
-	VMOVDQU64    448(DX), Z2
+	VMOVDQU64    448(BX), Z2
 	VPANDQ.BCST  reproabsF64<>+0(SB), Z2, Z2
 	VPMAXUD      Z2, Z0, Z0
 	VPADDQ.BCST  repronegF64<>+0(SB), Z2, Z2
@@ -5567,30 +5615,30 @@ x2fold_loop:
 	VADDPD       Z9, Z18, Z2
 	VFMSUB231PD  Z16, Z2, Z18
 	VFNMADD231PD Z16, Z18, Z9
-	ADDQ         $0x00000200, DX
+	ADDQ         $0x00000200, BX
 	ADDQ         $0x00000200, AX
-	DECQ         SI
+	DECQ         DI
 	JNZ          x2noflush
 	VPADDQ       Z4, Z3, Z3
 	VPADDQ       Z5, Z3, Z3
 	VPADDQ       Z2, Z3, Z3
 	VPADDQ       (SP), Z3, Z3
 	VMOVDQU64    Z3, (SP)
-	VBROADCASTSD mA+56(FP), Z3
-	VBROADCASTSD mA+56(FP), Z4
-	VBROADCASTSD mA+56(FP), Z5
-	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+80(FP), Z3
+	VBROADCASTSD mA+80(FP), Z4
+	VBROADCASTSD mA+80(FP), Z5
+	VBROADCASTSD mA+80(FP), Z2
 	VPADDQ       Z14, Z13, Z13
 	VPADDQ       Z15, Z13, Z13
 	VPADDQ       Z12, Z13, Z13
 	VPADDQ       64(SP), Z13, Z13
 	VMOVDQU64    Z13, 64(SP)
-	VBROADCASTSD mB+64(FP), Z13
-	VBROADCASTSD mB+64(FP), Z14
-	VBROADCASTSD mB+64(FP), Z15
-	VBROADCASTSD mB+64(FP), Z12
-	INCQ         BX
-	MOVQ         $0x00000006, SI
+	VBROADCASTSD mB+88(FP), Z13
+	VBROADCASTSD mB+88(FP), Z14
+	VBROADCASTSD mB+88(FP), Z15
+	VBROADCASTSD mB+88(FP), Z12
+	INCQ         SI
+	MOVQ         $0x00000006, DI
 
 x2noflush:
 	SUBQ $0x00000040, CX
@@ -5608,20 +5656,20 @@ x2fold_done:
 	VPADDQ       Z2, Z3, Z3
 	VPADDQ       (SP), Z3, Z3
 	VMOVDQU64    Z3, (SP)
-	VBROADCASTSD mA+56(FP), Z3
-	VBROADCASTSD mA+56(FP), Z4
-	VBROADCASTSD mA+56(FP), Z5
-	VBROADCASTSD mA+56(FP), Z2
+	VBROADCASTSD mA+80(FP), Z3
+	VBROADCASTSD mA+80(FP), Z4
+	VBROADCASTSD mA+80(FP), Z5
+	VBROADCASTSD mA+80(FP), Z2
 	VPADDQ       Z14, Z13, Z13
 	VPADDQ       Z15, Z13, Z13
 	VPADDQ       Z12, Z13, Z13
 	VPADDQ       64(SP), Z13, Z13
 	VMOVDQU64    Z13, 64(SP)
-	VBROADCASTSD mB+64(FP), Z13
-	VBROADCASTSD mB+64(FP), Z14
-	VBROADCASTSD mB+64(FP), Z15
-	VBROADCASTSD mB+64(FP), Z12
-	INCQ         BX
+	VBROADCASTSD mB+88(FP), Z13
+	VBROADCASTSD mB+88(FP), Z14
+	VBROADCASTSD mB+88(FP), Z15
+	VBROADCASTSD mB+88(FP), Z12
+	INCQ         SI
 
 	// Each fold's sum of bits less its constant's bits once per lane and flush: its
 	// change in grid units, exact (the true value is below 2^59 in magnitude).
@@ -5633,11 +5681,11 @@ x2fold_done:
 	VPSHUFD       $0x4e, X2, X3
 	VPADDQ        X3, X2, X2
 	VMOVQ         X2, AX
-	MOVQ          mA+56(FP), CX
-	IMULQ         BX, CX
+	MOVQ          mA+80(FP), CX
+	IMULQ         SI, CX
 	SHLQ          $0x05, CX
 	SUBQ          CX, AX
-	MOVQ          AX, a+80(FP)
+	MOVQ          AX, a+104(FP)
 	VMOVDQU64     64(SP), Z2
 	VEXTRACTI64X4 $0x01, Z2, Y3
 	VPADDQ        Y3, Y2, Y2
@@ -5646,15 +5694,15 @@ x2fold_done:
 	VPSHUFD       $0x4e, X2, X3
 	VPADDQ        X3, X2, X2
 	VMOVQ         X2, AX
-	MOVQ          mB+64(FP), CX
-	IMULQ         BX, CX
+	MOVQ          mB+88(FP), CX
+	IMULQ         SI, CX
 	SHLQ          $0x05, CX
 	SUBQ          CX, AX
-	MOVQ          AX, b+88(FP)
+	MOVQ          AX, b+112(FP)
 	XORQ          AX, AX
-	MOVQ          AX, c+96(FP)
+	MOVQ          AX, c+120(FP)
 	XORQ          AX, AX
-	MOVQ          AX, resid+104(FP)
+	MOVQ          AX, resid+128(FP)
 	VEXTRACTF64X4 $0x01, Z0, Y2
 	VPMAXUD       Y2, Y0, Y0
 	VEXTRACTF32X4 $0x01, Y0, X2
@@ -5667,7 +5715,7 @@ x2fold_done:
 	VPSHUFD       $0xb1, X0, X2
 	VPMAXUD       X2, X0, X0
 	VMOVD         X0, AX
-	MOVL          AX, hi+112(FP)
+	MOVL          AX, hi+136(FP)
 	VEXTRACTF64X4 $0x01, Z1, Y0
 	VPMINUD       Y0, Y1, Y1
 	VEXTRACTF32X4 $0x01, Y1, X0
@@ -5680,7 +5728,7 @@ x2fold_done:
 	VPSHUFD $0xb1, X1, X0
 	VPMINUD X0, X1, X1
 	VMOVD   X1, AX
-	MOVL    AX, lo+116(FP)
+	MOVL    AX, lo+140(FP)
 	VZEROUPPER
 	RET
 

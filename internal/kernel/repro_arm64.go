@@ -59,6 +59,6 @@ func archReproCompress[T float32 | float64](id reproID, dst, x []T, bits []byte,
 // next block's range pass in one loop: none do here.
 func archReproFoldsRange(id reproID) bool { return false }
 
-func archReproFoldRange[T float32 | float64](id reproID, p reproPlan, x, nx []T, mA, mB, mC float64) (a, b, c int64, resid uint64, hi, lo uint32) {
+func archReproFoldRange[T float32 | float64](id reproID, p reproPlan, x, nx, pf []T, mA, mB, mC float64) (a, b, c int64, resid uint64, hi, lo uint32) {
 	panic("quiver: internal error: no fold-and-range kernel here")
 }

@@ -14,3 +14,15 @@ func TestReproPlansAVX2NoFMA(t *testing.T) {
 	t.Run("float64", func(t *testing.T) { reproPlanDiff(t, reproKernels[float64]{reproAVX2}) })
 	t.Run("float32", func(t *testing.T) { reproPlanDiff(t, reproKernels[float32]{reproAVX2}) })
 }
+
+// TestReproPlansAVX512Stream runs TestReproPlans' checks on the AVX-512
+// kernels for dense input from DRAM, whose foldNext runs the next block's
+// range pass in the fold loop; the backend selects them only from
+// reproDRAMBytes on.
+func TestReproPlansAVX512Stream(t *testing.T) {
+	if !hasISA(AVX512) {
+		t.Skip("no AVX-512")
+	}
+	t.Run("float64", func(t *testing.T) { reproPlanDiff(t, reproKernels[float64]{reproAVX512Stream}) })
+	t.Run("float32", func(t *testing.T) { reproPlanDiff(t, reproKernels[float32]{reproAVX512Stream}) })
+}

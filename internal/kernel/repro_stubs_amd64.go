@@ -71,10 +71,11 @@ func reproFoldF32FMAAVX512(x []float32, pf []float32, plan int, mA float64, mB f
 // 0: three folds, the last with the residual check; 1: three folds, 2: two folds, the last a plain
 // addition (x must be on its grid). len(x) must be a multiple of 64. It returns the exact sums
 // of the parts each fold took, in units of its grid, and the OR of the residuals' bits, sign cleared.
-// It runs the range pass of nx, as long as x, meanwhile, and returns its hi and lo as reproRange does.
+// It runs the range pass of nx, as long as x, meanwhile, and returns its hi and lo as reproRange
+// does; pf, as long as x, is prefetched into L1 as nx is read.
 //
 //go:noescape
-func reproFoldRangeF32FMAAVX512(x []float32, nx []float32, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64, hi uint32, lo uint32)
+func reproFoldRangeF32FMAAVX512(x []float32, nx []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64, hi uint32, lo uint32)
 
 // reproRangeF64AVX512 returns the largest high dword of |x| and the smallest of |x|-1 (float32: of the
 // whole element); len(x) must be a multiple of 32.
@@ -95,10 +96,11 @@ func reproFoldF64FMAAVX512(x []float64, pf []float64, plan int, mA float64, mB f
 // 0: three folds, the last with the residual check; 1: three folds, 2: two folds, the last a plain
 // addition (x must be on its grid). len(x) must be a multiple of 64. It returns the exact sums
 // of the parts each fold took, in units of its grid, and the OR of the residuals' bits, sign cleared.
-// It runs the range pass of nx, as long as x, meanwhile, and returns its hi and lo as reproRange does.
+// It runs the range pass of nx, as long as x, meanwhile, and returns its hi and lo as reproRange
+// does; pf, as long as x, is prefetched into L1 as nx is read.
 //
 //go:noescape
-func reproFoldRangeF64FMAAVX512(x []float64, nx []float64, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64, hi uint32, lo uint32)
+func reproFoldRangeF64FMAAVX512(x []float64, nx []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64, hi uint32, lo uint32)
 
 // reproCompressF32AVX2 copies the elements of x whose bit off+i of bits is set to the front of dst, in order,
 // and returns how many; len(x) must be a multiple of 32 and len(dst) at least len(x).

@@ -362,21 +362,22 @@ func fold(e elem, s kit.ISA, useFMA, rng bool) {
 	}
 	kind, second, more := "Fold", "pf", ""
 	if rng {
-		kind, second, more = "FoldRange", "nx", ", hi, lo uint32"
+		kind, second, more = "FoldRange", "nx, pf", ", hi, lo uint32"
 	}
 	name := fmt.Sprintf("repro%s%s%s%s", kind, e.Name, fma, s)
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(x, %s []%s, plan int, mA, mB, mC float64) (a, b, c int64, resid uint64%s)", second, e.GoType, more))
 	Pragma("noescape")
 	st := foldStep(s)
-	last := "pf, at least as long as x, is prefetched into L2 meanwhile."
+	last := []string{"pf, at least as long as x, is prefetched into L2 meanwhile."}
 	if rng {
-		last = "It runs the range pass of nx, as long as x, meanwhile, and returns its hi and lo as reproRange does."
+		last = []string{"It runs the range pass of nx, as long as x, meanwhile, and returns its hi and lo as reproRange",
+			"does; pf, as long as x, is prefetched into L1 as nx is read."}
 	}
-	Doc(fmt.Sprintf("%s runs the extraction folds of ADR-105 over x as plans[plan] of the generator says:", name),
+	Doc(append([]string{fmt.Sprintf("%s runs the extraction folds of ADR-105 over x as plans[plan] of the generator says:", name),
 		"0: three folds, the last with the residual check; 1: three folds, 2: two folds, the last a plain",
 		fmt.Sprintf("addition (x must be on its grid). len(x) must be a multiple of %d. It returns the exact sums", st),
-		"of the parts each fold took, in units of its grid, and the OR of the residuals' bits, sign cleared.",
-		last)
+		"of the parts each fold took, in units of its grid, and the OR of the residuals' bits, sign cleared."},
+		last...)...)
 	// The frame's vectors for the flushes (foldPlan), shared by the
 	// plans' loops: a NOSPLIT frame has little room.
 	var sums [3]Mem
@@ -403,12 +404,13 @@ func foldPlan(e elem, s kit.ISA, useFMA, rng bool, p plan, sums []Mem) {
 	st, unroll := foldStep(s), foldUnroll(s)
 	x, n := kit.Slice("x")
 	pf := GP64()
+	Load(Param("pf").Base(), pf)
+	var nx reg.GPVirtual
 	var rs *rangeState
 	if rng {
-		Load(Param("nx").Base(), pf)
+		nx = GP64()
+		Load(Param("nx").Base(), nx)
 		rs = newRangeState(e, s)
-	} else {
-		Load(Param("pf").Base(), pf)
 	}
 	params := []string{"mA", "mB", "mC"}[:folds]
 	// rot reports whether fold k's accumulators rotate between two
@@ -558,11 +560,12 @@ func foldPlan(e elem, s kit.ISA, useFMA, rng bool, p plan, sums []Mem) {
 	}
 	kit.Loop(p.name+"fold", n, st, func() {
 		if rng {
-			rs.step(pf, st*e.Size/2, 0)
+			prefetchT0(pf, st*e.Size)
+			rs.step(nx, st*e.Size/2, 0)
 			pipeline(0, 0)
-			rs.step(pf, st*e.Size/2, st*e.Size/2)
+			rs.step(nx, st*e.Size/2, st*e.Size/2)
 			pipeline(0, 1)
-			ADDQ(U32(st*e.Size), pf)
+			ADDQ(U32(st*e.Size), nx)
 		} else {
 			prefetch(pf, st*e.Size)
 			pipeline(0, 0)
@@ -677,6 +680,16 @@ func (r *rangeState) step(p reg.GPVirtual, bytes, off int) {
 func prefetch(p reg.GPVirtual, bytes int) {
 	for off := 0; off < bytes; off += 64 {
 		PREFETCHT1(Mem{Base: p, Disp: off})
+	}
+	ADDQ(U32(bytes), p)
+}
+
+// prefetchT0 is prefetch into L1: the fused kernels' prefetches run a
+// fixed distance ahead of their own loads of the next block (the caller
+// chooses it), where a PREFETCHT1 would leave the L2 latency on the loads.
+func prefetchT0(p reg.GPVirtual, bytes int) {
+	for off := 0; off < bytes; off += 64 {
+		PREFETCHT0(Mem{Base: p, Disp: off})
 	}
 	ADDQ(U32(bytes), p)
 }
