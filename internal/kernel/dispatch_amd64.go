@@ -337,8 +337,9 @@ var hasFMA = cpu.X86.HasFMA
 // pass of their own took 1.20-1.22x the time of the AVX2 ones on an AMD
 // EPYC Zen 4 (family 25 model 17; 64 and 128 MB of float64), which the
 // backend ran from this size before; on an AMD EPYC family 26 model 2
-// the streaming kernels took 0.93-0.95x the AVX2 ones' time at 128 MB,
-// and 1.05-1.10x the AVX-512 ones' at 8 MB, from L3 (H291-H294).
+// the streaming kernels took 0.86-0.95x the AVX2 ones' time at 128 MB
+// (0.91 at the API), and about 1.05x the AVX-512 ones' at 8 MB, from L3
+// (H291-H294).
 const reproDRAMBytes = 64 << 20
 
 // reproIDDense names the reproducible-sum kernels that take a dense
