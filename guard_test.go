@@ -153,6 +153,23 @@ func guardFloat[T constraints.Float](t *testing.T, g, gb, gs *guarded) {
 	})
 }
 
+// guardRepro runs SumReproducible on every case, with values that make
+// its kernels run (finite, within a few binades: the pattern's bits would
+// send most blocks down the value-by-value path).
+func guardRepro[T constraints.Float](t *testing.T, g, gb, gs *guarded) {
+	runGuarded(t, g, gb, gs, func(x []T, m Mask) {
+		reproGuardValues(x)
+		sinkF64 = float64(SumReproducible(x, m))
+	})
+}
+
+// reproGuardValues fills x with finite values within a few binades.
+func reproGuardValues[T constraints.Float](x []T) {
+	for i := range x {
+		x[i] = T(i%13-6) * 0.25
+	}
+}
+
 func guardSigned[T constraints.Signed](t *testing.T, g, gb, gs *guarded) {
 	runGuarded(t, g, gb, gs, func(x []T, m Mask) {
 		sinkF64 = float64(SumInt(x, m)+SumChecked(x, m).Sum) + float64(Summarize(x, m).Max) + float64(Min(x, m))
@@ -171,6 +188,8 @@ func TestGuardPages(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, _ BackendInfo) {
 		t.Run("float32", func(t *testing.T) { guardFloat[float32](t, g, gb, gs) })
 		t.Run("float64", func(t *testing.T) { guardFloat[float64](t, g, gb, gs) })
+		t.Run("repro/float32", func(t *testing.T) { guardRepro[float32](t, g, gb, gs) })
+		t.Run("repro/float64", func(t *testing.T) { guardRepro[float64](t, g, gb, gs) })
 		t.Run("int8", func(t *testing.T) { guardSigned[int8](t, g, gb, gs) })
 		t.Run("int16", func(t *testing.T) { guardSigned[int16](t, g, gb, gs) })
 		t.Run("int32", func(t *testing.T) { guardSigned[int32](t, g, gb, gs) })
@@ -179,6 +198,41 @@ func TestGuardPages(t *testing.T) {
 		t.Run("uint16", func(t *testing.T) { guardUnsigned[uint16](t, g, gb, gs) })
 		t.Run("uint32", func(t *testing.T) { guardUnsigned[uint32](t, g, gb, gs) })
 		t.Run("uint64", func(t *testing.T) { guardUnsigned[uint64](t, g, gb, gs) })
+	})
+}
+
+// TestGuardPagesReproLarge places dense inputs of 64 MB and more, where
+// the avx512 backend's SumReproducible folds each block while it reads
+// the next (reproDRAMBytes in internal/kernel), against a guard page: at
+// the end, with a length that is a whole number of blocks, so that the
+// last streaming call reads the input's last element, and one longer;
+// and at the start.
+func TestGuardPagesReproLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("64 MB inputs")
+	}
+	const n32, n64 = 16 << 20, 8 << 20 // 64 MB each
+	g := newGuardedBytes(t, 4*(n32+7))
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	forEachBackend(t, func(t *testing.T, _ BackendInfo) {
+		for _, extra := range []int{0, 7} {
+			for _, atEnd := range []bool{true, false} {
+				what := fmt.Sprintf("n=64 MB+%d elements, at end %v", extra, atEnd)
+				func() {
+					defer func() {
+						if r := recover(); r != nil {
+							t.Fatalf("%s: %v", what, r)
+						}
+					}()
+					x64 := guardedSlice[float64](g, n64+extra, atEnd)
+					reproGuardValues(x64)
+					sinkF64 = SumReproducible(x64)
+					x32 := guardedSlice[float32](g, n32+extra, atEnd)
+					reproGuardValues(x32)
+					sinkF64 = float64(SumReproducible(x32))
+				}()
+			}
+		}
 	})
 }
 
