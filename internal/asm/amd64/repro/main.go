@@ -346,15 +346,17 @@ func rangeResults(e elem, s kit.ISA, hi, lo []reg.VecVirtual, first int) {
 // through a fold without changing it, and draining steps after the loop
 // finish the last vectors.
 //
-// With rng, the kernel is reproFoldRange<E>FMA<ISA>(x, nx []T, plan int,
-// mA, mB, mC float64) (a, b, c int64, resid uint64, hi, lo uint32): in
-// place of the prefetches, the same loop runs the range pass (rangeExp)
-// over nx, the next block, as long as x, and returns its hi and lo too.
-// From DRAM the memory is then read once, as one stream, while the folds
-// work on the block before from cache; the prefetching kernel reads every
-// block twice, the range pass from L2 and the folds from L1, and leaves
-// the memory idle when the folds of a block take less time than the
-// fetch of the next (AVX-512 on Zen 5: H251).
+// With rng, the kernel is reproFoldRange<E>FMA<ISA>(x, nx, pf []T, plan
+// int, mA, mB, mC float64) (a, b, c int64, resid uint64, hi, lo uint32):
+// the same loop runs the range pass (rangeExp) over nx, the next block,
+// as long as x, and returns its hi and lo too, and it prefetches pf, as
+// long as x, into L1 as it reads nx (the caller passes the elements a
+// fixed distance beyond nx: the loop's own loads do not run far enough
+// ahead to keep DRAM busy). From DRAM the memory is then read once, as
+// one stream, while the folds work on the block before from cache; the
+// prefetching kernel reads every block twice, the range pass from L2 and
+// the folds from L1, and leaves the memory idle when the folds of a block
+// take less time than the fetch of the next (AVX-512 on Zen 5: H251).
 func fold(e elem, s kit.ISA, useFMA, rng bool) {
 	fma := ""
 	if useFMA {
