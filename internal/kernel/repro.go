@@ -184,7 +184,11 @@ func (k reproKernels[T]) rangeExp(x []T) (hi, lo int) {
 // the block must be deposited value by value) and the plan that folds it
 // exactly.
 func (k reproKernels[T]) plan(x []T) (e int, p reproPlan) {
-	hi, lo := k.rangeExp(x)
+	return reproPlanAt[T](k.rangeExp(x))
+}
+
+// reproPlanAt is plan for a block whose range pass gave hi and lo.
+func reproPlanAt[T float32 | float64](hi, lo int) (e int, p reproPlan) {
 	e = reproExp64[T](hi)
 	return e, reproPlanOf[T](e, lo)
 }
@@ -245,16 +249,15 @@ func (k reproKernels[T]) foldPlan(x, next []T, p reproPlan, mA, mB, mC float64) 
 	return a + ta, b + tb, c + tc, resid | tr
 }
 
-// foldNext is foldPlan for the block x followed by next, as long as x,
-// that also returns rangeExp(next): from the same loop as the folds where
-// the kernels have one (archReproFoldsRange), so that the memory is read
-// once, as one stream, while the folds work on x from cache. ahead, as
-// long as x, is what that loop prefetches as it reads next: the elements
-// reproAhead bytes on, or next itself.
-func (k reproKernels[T]) foldNext(x, next, ahead []T, p reproPlan, mA, mB, mC float64) (a, b, c int64, resid uint64, hi, lo int) {
-	if len(next) != len(x) || len(ahead) != len(x) {
-		panic("quiver: internal error: foldNext with a next block of another length")
-	}
+// foldNext is foldPlan for the block x followed by rest, at least as
+// long as x, that also returns rangeExp of next = rest[:len(x)]: from the
+// same loop as the folds where the kernels have one
+// (archReproFoldsRange), so that the memory is read once, as one stream,
+// while the folds work on x from cache. That loop prefetches, as it reads
+// next, the elements reproAhead bytes on (next itself near the end of
+// rest).
+func (k reproKernels[T]) foldNext(x, rest []T, p reproPlan, mA, mB, mC float64) (a, b, c int64, resid uint64, hi, lo int) {
+	next := rest[:len(x)]
 	full := 0
 	if archReproFoldsRange(k.id) {
 		_, step := reproSteps[T](k.id)
@@ -264,6 +267,10 @@ func (k reproKernels[T]) foldNext(x, next, ahead []T, p reproPlan, mA, mB, mC fl
 		a, b, c, resid = k.foldPlan(x, next, p, mA, mB, mC)
 		hi, lo = k.rangeExp(next)
 		return a, b, c, resid, hi, lo
+	}
+	ahead := next
+	if d := reproAhead / int(unsafe.Sizeof(x[0])); len(rest) >= d+len(next) {
+		ahead = rest[d : d+len(next)]
 	}
 	a, b, c, resid, h, l := archReproFoldRange(k.id, p, x[:full], next[:full], ahead[:full], mA, mB, mC)
 	ta, tb, tc, tr := reproFoldGo(p, x[full:], mA, mB, mC)
@@ -533,7 +540,7 @@ func reproAddDense[T float32 | float64](a *ReproAcc, k reproKernels[T], x []T) {
 			hi, lo = k.rangeExp(blk)
 		}
 		ranged = false
-		e := reproExp64[T](hi)
+		e, p := reproPlanAt[T](hi, lo)
 		if e == 0 {
 			for _, v := range blk {
 				a.addOne(float64(v))
@@ -541,16 +548,11 @@ func reproAddDense[T float32 | float64](a *ReproAcc, k reproKernels[T], x []T) {
 			a.settle()
 			continue
 		}
-		p := reproPlanOf[T](e, lo)
 		mA, mB, mC := reproMagic(e)
 		var uA, uB, uC int64
 		var res uint64
 		if len(next) == len(blk) {
-			ahead := next
-			if d := reproAhead / int(unsafe.Sizeof(blk[0])); len(x) >= d+len(next) {
-				ahead = x[d : d+len(next)]
-			}
-			uA, uB, uC, res, hi, lo = k.foldNext(blk, next, ahead, p, mA, mB, mC)
+			uA, uB, uC, res, hi, lo = k.foldNext(blk, x, p, mA, mB, mC)
 			ranged = true
 		} else {
 			uA, uB, uC, res = k.foldPlan(blk, next, p, mA, mB, mC)

@@ -12,7 +12,7 @@ import (
 // archReproRange runs the range kernel of id on x, a multiple of its
 // step, with a direct call.
 func archReproRange[T float32 | float64](id reproID, x []T) (hi, lo uint32) {
-	f32, avx512 := num.KindOf[T]() == num.Float32, id == reproAVX512 || id == reproAVX512Stream
+	f32, avx512 := num.KindOf[T]() == num.Float32, id.isAVX512()
 	switch {
 	case avx512 && f32:
 		return reproRangeF32AVX512(num.Cast[float32](x))
@@ -30,7 +30,7 @@ func archReproRange[T float32 | float64](id reproID, x []T) (hi, lo uint32) {
 // in the way plan p says, with a direct call; pf (at least as long as x)
 // is prefetched meanwhile. The sums are in units of each fold's grid.
 func archReproFold[T float32 | float64](id reproID, p reproPlan, x, pf []T, mA, mB, mC float64) (a, b, c int64, resid uint64) {
-	f32, avx512 := num.KindOf[T]() == num.Float32, id == reproAVX512 || id == reproAVX512Stream
+	f32, avx512 := num.KindOf[T]() == num.Float32, id.isAVX512()
 	switch {
 	case avx512 && f32:
 		return reproFoldF32FMAAVX512(num.Cast[float32](x), num.Cast[float32](pf), int(p), mA, mB, mC)
@@ -47,6 +47,10 @@ func archReproFold[T float32 | float64](id reproID, p reproPlan, x, pf []T, mA, 
 	}
 	panic("quiver: internal error: no reproducible-sum kernels here")
 }
+
+// isAVX512 reports whether id names AVX-512 kernels: reproAVX512, or
+// reproAVX512Stream, which differs from it in foldNext only.
+func (id reproID) isAVX512() bool { return id == reproAVX512 || id == reproAVX512Stream }
 
 // archReproFoldsRange reports whether the kernels id fold a block and
 // run the range pass of the next one in the same loop
@@ -73,7 +77,7 @@ func archReproFoldRange[T float32 | float64](id reproID, p reproPlan, x, nx, pf 
 // archReproCompress runs the compress kernel of id on x, a multiple of
 // reproCompressStep, into dst (at least as long), with a direct call.
 func archReproCompress[T float32 | float64](id reproID, dst, x []T, bits []byte, off int) int {
-	f32, avx512 := num.KindOf[T]() == num.Float32, id == reproAVX512 || id == reproAVX512Stream
+	f32, avx512 := num.KindOf[T]() == num.Float32, id.isAVX512()
 	switch {
 	case avx512 && f32:
 		return reproCompressF32AVX512(num.Cast[float32](dst), num.Cast[float32](x), bits, off)

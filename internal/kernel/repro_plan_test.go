@@ -78,7 +78,7 @@ func reproPlanDiff[T float32 | float64](t *testing.T, k reproKernels[T]) {
 				var res uint64
 				if withNext {
 					var h, l int
-					a, b, c, res, h, l = k.foldNext(x, next, next, q, mA, mB, mC)
+					a, b, c, res, h, l = k.foldNext(x, next, q, mA, mB, mC)
 					if wh, wl := reproRangeGo(next); h != wh || l != wl {
 						t.Fatalf("%s: foldNext's range of the next block %d, %d; portable %d, %d", what, h, l, wh, wl)
 					}
