@@ -1,11 +1,14 @@
 package quiver
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"golang.org/x/exp/constraints"
 
@@ -49,5 +52,75 @@ func reproThresholds[T constraints.Float](t *testing.T) {
 				wantSame(t, fmt.Sprintf("all blocks n=%d with %v", n, s), SumReproducible(x), exactSum(x))
 			}
 		}
+	}
+}
+
+// TestSumReproducibleStreamBlocks checks one Add of 64 MB and more, where
+// the AVX-512 backend streams (the fold kernel of each block runs the
+// range pass of the next, so a wrong range there gives the next block a
+// wrong plan), made of blocks of every kind one after another in random
+// order: the plans' thresholds (testkit.ReproThresholdInputs), spreads
+// that need the checked folds or the per-value path, zeros, subnormals,
+// huge values, and a NaN and infinities. The exact sum must be the one
+// the scalar backend finds in 256K-element batches, compared in the
+// state's canonical encoding, which is the exact sum itself: a lost last
+// bit of any block shows there even where the rounded result hides it.
+// The input is also fed from 7 elements in, so that the blocks of the
+// Add straddle those of the pool.
+func TestSumReproducibleStreamBlocks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("inputs of 64 MB")
+	}
+	t.Run("float64", func(t *testing.T) { reproStreamBlocks[float64](t) })
+	t.Run("float32", func(t *testing.T) { reproStreamBlocks[float32](t) })
+}
+
+func reproStreamBlocks[T constraints.Float](t *testing.T) {
+	const block = 4096
+	r := rand.New(rand.NewPCG(21, 105))
+	var pool [][]T
+	thresholds := testkit.ReproThresholdInputs[T](r, block, kernel.ReproSpans())
+	for _, name := range slices.Sorted(maps.Keys(thresholds)) {
+		pool = append(pool, thresholds[name].X)
+	}
+	others := testkit.ReproInputs[T](r, block)
+	for _, name := range slices.Sorted(maps.Keys(others)) {
+		pool = append(pool, others[name])
+	}
+	// 64 MB and three blocks and a few elements more.
+	n := 64<<20/int(unsafe.Sizeof(T(0))) + 3*block + 5
+	x := make([]T, 0, n+block)
+	for len(x) < n {
+		x = append(x, pool[r.IntN(len(pool))]...)
+	}
+	x = x[:n]
+	for _, s := range []T{nanWithPayload[T](), posInf[T](), T(math.Inf(-1))} {
+		x[r.IntN(n/block)*block+block-1] = s // the last element of a block
+	}
+	encode := func(s *SumReproducibleState[T]) []byte {
+		b, err := s.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for _, from := range []int{0, 7} {
+		in := x[from:]
+		if err := SetBackend("scalar"); err != nil {
+			t.Fatal(err)
+		}
+		var batched SumReproducibleState[T]
+		for i := 0; i < len(in); i += 1 << 18 {
+			batched.Add(in[i:min(i+1<<18, len(in))])
+		}
+		want := encode(&batched)
+		forEachBackend(t, func(t *testing.T, b BackendInfo) {
+			var s SumReproducibleState[T]
+			s.Add(in)
+			if got := encode(&s); !bytes.Equal(got, want) {
+				t.Errorf("from %d: one Add of %d elements encodes as %x..., in batches on scalar %x... (%d and %d bytes)",
+					from, len(in), got[:min(len(got), 24)], want[:min(len(want), 24)], len(got), len(want))
+			}
+		})
 	}
 }
