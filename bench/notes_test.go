@@ -49,7 +49,11 @@ func TestPeerNotes(t *testing.T) {
 	m := thisMachine()
 	type key struct{ impl, claim string }
 	claims := map[key]string{} // -> a configuration that carries it
-	for _, s := range allSuites() {
+	// A claim is checked on the peer's function of its kind (sum, or min
+	// and max), so it must only be made about an operation of that kind.
+	// The SumReproducible suites are not in allSuites (their result is not
+	// the strict reference's), but their notes are printed too.
+	for _, s := range slices.Concat(allSuites(), reproSuites) {
 		for _, nulls := range nullPcts {
 			for _, impl := range append([]string{ledger.Loop}, ledger.Peers...) {
 				cfg := ledger.Config{Op: s.op, Type: s.typ, N: 4096, Nulls: nulls}
@@ -57,8 +61,12 @@ func TestPeerNotes(t *testing.T) {
 					continue
 				}
 				for _, c := range strings.Split(ledger.NoteFor(impl, cfg, m).Text, "; ") {
-					if c != "" {
-						claims[key{impl, c}] = cfg.String()
+					if c == "" {
+						continue
+					}
+					claims[key{impl, c}] = cfg.String()
+					if kind, op := claimKinds[strings.TrimSuffix(c, ", the scalar order")], opKind(s.op); kind != "" && kind != op {
+						t.Errorf("%s: the note of %s claims %q, about a %s, on a %s", cfg, impl, c, kind, op)
 					}
 				}
 			}
@@ -80,6 +88,33 @@ func TestPeerNotes(t *testing.T) {
 			check(t, f)
 		})
 	}
+}
+
+// claimKinds says what kind of operation each claim is about: the
+// function of peerFuncs its check calls.
+var claimKinds = map[string]string{
+	ledger.ClaimStrictFold:     "sum",
+	ledger.ClaimStrictPortable: "sum",
+	ledger.ClaimReassociates:   "sum",
+	ledger.ClaimAlignment:      "sum",
+	ledger.ClaimBitLoop:        "", // any masked loop; checked on the sum's
+	ledger.ClaimIgnoresNulls:   "sum",
+	ledger.ClaimFirstNaN:       "min or max",
+	ledger.ClaimSkipsNaN:       "min or max",
+	ledger.ClaimDropsNaN:       "min or max",
+	ledger.ClaimEmptyPanics:    "min or max",
+	ledger.ClaimNonCanonical:   "min or max",
+	ledger.ClaimNegZeroFirst:   "min or max",
+	ledger.ClaimTwoPasses:      "min or max",
+}
+
+// opKind is the kind of a benchmarked operation, in claimKinds' terms.
+func opKind(op string) string {
+	switch op {
+	case "Min", "Max", "MinMax", "Summary":
+		return "min or max"
+	}
+	return "sum"
 }
 
 // orderSensitive is a float64 input whose sum depends on the order of the

@@ -128,9 +128,9 @@ func NoteFor(impl string, c Config, m Machine) Note {
 		switch {
 		case masked:
 			claims = append(claims, ClaimBitLoop)
-		case c.Op == "Sum" && float:
+		case isSum(c.Op) && float:
 			claims = append(claims, ClaimStrictFold+", the scalar order")
-		case c.Op != "Sum" && float:
+		case !isSum(c.Op) && float:
 			claims = append(claims, ClaimFirstNaN)
 		}
 	case "gonum":
@@ -172,6 +172,10 @@ func NoteFor(impl string, c Config, m Machine) Note {
 	}
 	return Note{Text: strings.Join(claims, "; "), Comparable: comparable}
 }
+
+// isSum reports whether op is a float sum whose plain loop is `s += v`:
+// Sum, and SumReproducible, whose baseline is the same loop.
+func isSum(op string) bool { return op == "Sum" || op == "SumReproducible" }
 
 // hasFeature reports whether m's cpu-features line lists f.
 func hasFeature(m Machine, f string) bool {
