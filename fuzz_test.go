@@ -1,11 +1,16 @@
 package quiver
 
 import (
+	"bytes"
 	"encoding/binary"
 	"github.com/quiverlabs/quiver/internal/kernel"
 	"math"
+	"math/big"
+	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"golang.org/x/exp/constraints"
 
 	"github.com/quiverlabs/quiver/internal/num"
 	"github.com/quiverlabs/quiver/internal/oracle"
@@ -247,4 +252,145 @@ func FuzzSelection(f *testing.F) {
 			}
 		}
 	})
+}
+
+// reproFuzzValues decodes the float values of FuzzReproducible: every 8
+// bytes give a sign, a significand and an exponent field below a top the
+// first two bytes choose, within a span the third byte chooses, so that
+// the blocks' spreads fall around ADR-105's plan thresholds (random bits
+// would give NaNs and spreads of hundreds of binades, which only the
+// per-value path takes). A field at the type's maximum keeps its raw
+// bits: infinities and NaNs; field 0, zeros and subnormals. The values are
+// then repeated up to the length the fifth and sixth bytes choose (at
+// most 20000), those of block k (of 4096 elements) scaled by 2^(k%8·s)
+// with s from the fourth byte, so that blocks of different tops follow
+// one another.
+func reproFuzzValues[T constraints.Float](data []byte) []T {
+	if len(data) < 6 {
+		return nil
+	}
+	f32 := num.KindOf[T]() == num.Float32
+	mantBits, maxField := 52, 2047
+	if f32 {
+		mantBits, maxField = 23, 255
+	}
+	top := 1 + int(binary.LittleEndian.Uint16(data))%(maxField-1)
+	span := int(data[2])
+	shift := int(data[3]%16) - 8
+	length := min(int(binary.LittleEndian.Uint16(data[4:])), 20000)
+	data = data[6:]
+	var tile []T
+	for ; len(data) >= 8; data = data[8:] {
+		u := binary.LittleEndian.Uint64(data)
+		mant := u & (1<<mantBits - 1)
+		field := int(u >> 52 & 0x7FF)
+		switch {
+		case field == 0x7FF:
+			field = maxField
+		case field == 0:
+		default:
+			field = max(top-field%(span+1), 0)
+		}
+		var v T
+		if f32 {
+			v = T(math.Float32frombits(uint32(field)<<23 | uint32(mant)))
+		} else {
+			v = T(math.Float64frombits(uint64(field)<<52 | mant))
+		}
+		if u>>63 != 0 {
+			v = -v
+		}
+		tile = append(tile, v)
+	}
+	if len(tile) == 0 {
+		return nil
+	}
+	x := slices.Clone(tile)
+	for i := len(x); i < length; i++ {
+		x = append(x, tile[i%len(tile)]*T(math.Ldexp(1, i/4096%8*shift)))
+	}
+	return x
+}
+
+// FuzzReproducible checks SumReproducible's state on every backend against
+// math/big: the exact sum it holds (its canonical form, before any
+// rounding, so that a lost low bit shows even where the rounded result
+// hides it), the sum rounded once, and the same encoding on every
+// backend.
+func FuzzReproducible(f *testing.F) {
+	f.Add([]byte{0xFF, 3, 40, 9, 0x10, 0x27, 1, 2, 3, 4, 5, 6, 7, 0x3F, 8, 7, 6, 5, 4, 3, 2, 0xC1}, []byte{0xEF, 0xFF}, uint8(3))
+	f.Add([]byte{0x10, 0, 95, 4, 0, 0x30, 1, 2, 3, 4, 5, 6, 7, 0x3F, 9, 9, 9, 9, 9, 9, 0xF9, 0x7F}, []byte{}, uint8(0))
+	// Spreads on either side of the plans' thresholds (float64: 42 and 90
+	// binades, float32: 71 and 119), at tops where the grids are clamped
+	// at the smallest subnormal or not.
+	r := rand.New(rand.NewPCG(5, 105))
+	for _, top := range []uint16{1024, 2045, 60} {
+		for _, span := range []byte{20, 41, 42, 43, 44, 70, 71, 72, 88, 89, 90, 91, 118, 119, 120, 200} {
+			data := []byte{byte(top), byte(top >> 8), span, byte(r.IntN(16)), 0x10, 0x27}
+			for range 8 * 256 {
+				data = append(data, byte(r.Uint32()))
+			}
+			f.Add(data, []byte{}, uint8(0))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data, rawBits []byte, off uint8) {
+		reproFuzz[float64](t, data, rawBits, off)
+		reproFuzz[float32](t, data, rawBits, off)
+	})
+}
+
+func reproFuzz[T constraints.Float](t *testing.T, data, rawBits []byte, off uint8) {
+	x := reproFuzzValues[T](data)
+	bits, o := fuzzBitmap(rawBits, off, len(x))
+	var vals []T
+	for i, v := range x {
+		if bits == nil || bits[(o+i)/8]>>((o+i)%8)&1 != 0 {
+			vals = append(vals, v)
+		}
+	}
+	want, wantExact := exactSum(vals), finiteSum(vals)
+	var enc []byte
+	for _, b := range availableBackends() {
+		var s SumReproducibleState[T]
+		s.add(b, x, bits, o, nil, false)
+		if got := canonValue(s.acc.Canon()); got.Cmp(wantExact) != 0 {
+			t.Fatalf("%s: %T state of %d values holds %s, exact %s", b.name, T(0), len(x), got.Text('g', 40), wantExact.Text('g', 40))
+		}
+		if got := s.Sum(); testkit.Bits(got) != testkit.Bits(want) {
+			t.Fatalf("%s: %T sum of %d values = %v (%#x), exact %v (%#x)", b.name, got, len(x), got, testkit.Bits(got), want, testkit.Bits(want))
+		}
+		e, err := s.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if enc != nil && !bytes.Equal(e, enc) {
+			t.Fatalf("%s: %T state of %d values encodes as %x, the first backend's as %x", b.name, T(0), len(x), e, enc)
+		}
+		enc = e
+	}
+}
+
+// finiteSum is the exact sum of the finite values, in math/big.
+func finiteSum[T constraints.Float](vals []T) *big.Float {
+	sum, v := new(big.Float).SetPrec(2400), new(big.Float)
+	for _, x := range vals {
+		if f := float64(x); !math.IsNaN(f) && !math.IsInf(f, 0) {
+			sum.Add(sum, v.SetFloat64(f))
+		}
+	}
+	return sum
+}
+
+// canonValue is the exact sum a state's canonical form holds:
+// Mag[i]·2^(40(Bot+i)-1074), negated when Neg.
+func canonValue(c kernel.ReproCanon) *big.Float {
+	sum, d := new(big.Float).SetPrec(2400), new(big.Float)
+	for i, m := range c.Mag[:c.N] {
+		d.SetUint64(m)
+		sum.Add(sum, d.SetMantExp(d, 40*(c.Bot+i)-1074))
+	}
+	if c.Neg {
+		sum.Neg(sum)
+	}
+	return sum
 }
