@@ -354,7 +354,7 @@ func reproFuzz[T constraints.Float](t *testing.T, data, rawBits []byte, off uint
 		var s SumReproducibleState[T]
 		s.add(b, x, bits, o, nil, false)
 		if got := canonValue(s.acc.Canon()); got.Cmp(wantExact) != 0 {
-			t.Fatalf("%s: %T state of %d values holds %s, exact %s", b.name, T(0), len(x), got.Text('g', 40), wantExact.Text('g', 40))
+			t.Fatalf("%s: %T state of %d values is off the exact sum by %s", b.name, T(0), len(x), new(big.Float).Sub(got, wantExact).Text('g', 10))
 		}
 		if got := s.Sum(); testkit.Bits(got) != testkit.Bits(want) {
 			t.Fatalf("%s: %T sum of %d values = %v (%#x), exact %v (%#x)", b.name, got, len(x), got, testkit.Bits(got), want, testkit.Bits(want))

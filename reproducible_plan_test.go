@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -62,9 +63,10 @@ func reproThresholds[T constraints.Float](t *testing.T) {
 // order: the plans' thresholds (testkit.ReproThresholdInputs), spreads
 // that need the checked folds or the per-value path, zeros, subnormals,
 // huge values, and a NaN and infinities. The exact sum must be the one
-// the scalar backend finds in 256K-element batches, compared in the
-// state's canonical encoding, which is the exact sum itself: a lost last
-// bit of any block shows there even where the rounded result hides it.
+// math/big finds from the pool blocks' sums, and the scalar backend in
+// 256K-element batches (compared in the state's canonical encoding), both
+// before rounding: a lost last bit of any block shows there even where the
+// rounded result hides it.
 // The input is also fed from 7 elements in, so that the blocks of the
 // Add straddle those of the pool.
 func TestSumReproducibleStreamBlocks(t *testing.T) {
@@ -87,15 +89,26 @@ func reproStreamBlocks[T constraints.Float](t *testing.T) {
 	for _, name := range slices.Sorted(maps.Keys(others)) {
 		pool = append(pool, others[name])
 	}
-	// 64 MB and three blocks and a few elements more.
+	// 64 MB and three blocks and a few elements more. exact follows the
+	// exact sum of x's finite values from the pool blocks' sums.
+	sums := make([]*big.Float, len(pool))
+	for k, b := range pool {
+		sums[k] = finiteSum(b)
+	}
+	exact := new(big.Float).SetPrec(2400)
 	n := 64<<20/int(unsafe.Sizeof(T(0))) + 3*block + 5
 	x := make([]T, 0, n+block)
 	for len(x) < n {
-		x = append(x, pool[r.IntN(len(pool))]...)
+		k := r.IntN(len(pool))
+		x = append(x, pool[k]...)
+		exact.Add(exact, sums[k])
 	}
+	exact.Sub(exact, finiteSum(x[n:]))
 	x = x[:n]
 	for _, s := range []T{nanWithPayload[T](), posInf[T](), T(math.Inf(-1))} {
-		x[r.IntN(n/block)*block+block-1] = s // the last element of a block
+		i := r.IntN(n/block)*block + block - 1 // the last element of a block
+		exact.Sub(exact, finiteSum(x[i:i+1]))
+		x[i] = s
 	}
 	encode := func(s *SumReproducibleState[T]) []byte {
 		b, err := s.MarshalBinary()
@@ -106,6 +119,7 @@ func reproStreamBlocks[T constraints.Float](t *testing.T) {
 	}
 	for _, from := range []int{0, 7} {
 		in := x[from:]
+		exact.Sub(exact, finiteSum(x[:from]))
 		if err := SetBackend("scalar"); err != nil {
 			t.Fatal(err)
 		}
@@ -117,6 +131,9 @@ func reproStreamBlocks[T constraints.Float](t *testing.T) {
 		forEachBackend(t, func(t *testing.T, b BackendInfo) {
 			var s SumReproducibleState[T]
 			s.Add(in)
+			if got := canonValue(s.acc.Canon()); got.Cmp(exact) != 0 {
+				t.Errorf("from %d: the state of one Add of %d elements is off the exact sum by %s", from, len(in), new(big.Float).Sub(got, exact).Text('g', 10))
+			}
 			if got := encode(&s); !bytes.Equal(got, want) {
 				t.Errorf("from %d: one Add of %d elements encodes as %x..., in batches on scalar %x... (%d and %d bytes)",
 					from, len(in), got[:min(len(got), 24)], want[:min(len(want), 24)], len(got), len(want))
