@@ -130,8 +130,10 @@ func foldSelected[T constraints.Float](s T, x []T, bm []byte, off int, sel []uin
 // 10% nulls over a sorted 10% selection of 65536 rows the branching loop
 // ran slower than the plain loop on every CPU of the ledger (0.62-0.96x),
 // its time moving with the code's placement from build to build, and with
-// 50% nulls at 4x the branch-free loop's time (BenchmarkSelectedSum,
-// docs/ledger.md, H295-H299).
+// 50% nulls at 4-6x the branch-free loop's time (BenchmarkSelectedSum,
+// docs/ledger.md, H295-H299). Short inputs keep the branch (AddWord): over
+// at most 64 elements the branch-free loop's extra instructions cost more
+// than the mispredictions they save.
 func foldSelectedValid64(s float64, xb []uint64, bm []byte, off int, sel []uint32) float64 {
 	for _, i := range sel {
 		if uint(i) >= uint(len(xb)) {
