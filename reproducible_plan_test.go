@@ -9,11 +9,11 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-	"unsafe"
 
 	"golang.org/x/exp/constraints"
 
 	"github.com/quiverlabs/quiver/internal/kernel"
+	"github.com/quiverlabs/quiver/internal/num"
 	"github.com/quiverlabs/quiver/internal/testkit"
 )
 
@@ -96,7 +96,11 @@ func reproStreamBlocks[T constraints.Float](t *testing.T) {
 		sums[k] = finiteSum(b)
 	}
 	exact := new(big.Float).SetPrec(2400)
-	n := 64<<20/int(unsafe.Sizeof(T(0))) + 3*block + 5
+	size := 8
+	if num.KindOf[T]() == num.Float32 {
+		size = 4
+	}
+	n := 64<<20/size + 3*block + 5
 	x := make([]T, 0, n+block)
 	for len(x) < n {
 		k := r.IntN(len(pool))
@@ -117,6 +121,12 @@ func reproStreamBlocks[T constraints.Float](t *testing.T) {
 		}
 		return b
 	}
+	prev := ActiveBackend().Name
+	t.Cleanup(func() {
+		if err := SetBackend(prev); err != nil {
+			t.Fatal(err)
+		}
+	})
 	for _, from := range []int{0, 7} {
 		in := x[from:]
 		exact.Sub(exact, finiteSum(x[:from]))
