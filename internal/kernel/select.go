@@ -149,7 +149,10 @@ func foldSelectedValid64(s float64, xb []uint64, bm []byte, off int, sel []uint3
 	return s
 }
 
-// foldSelectedValid32 is foldSelectedValid64 for float32.
+// foldSelectedValid32 is foldSelectedValid64 for float32. The two are
+// not one generic function: its instantiations read their dictionary in
+// the loop (a load and a nil check an entry, and the count register
+// reloaded from the stack), which the plain functions do not.
 func foldSelectedValid32(s float32, xb []uint32, bm []byte, off int, sel []uint32) float32 {
 	for _, i := range sel {
 		if uint(i) >= uint(len(xb)) {
