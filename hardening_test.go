@@ -364,6 +364,51 @@ func TestSelectionIndexEveryPosition(t *testing.T) {
 	})
 }
 
+// TestSelectionIndexFrequentNulls puts a bad index, far past the bitmap,
+// into long selections over a bitmap with a third of its bits clear, where
+// the integer sums sample the first 64 entries' bits to choose a loop
+// without a branch on the bit: inside that sample and after it. Every
+// operation must give the quiver: panic, not an index out of range of the
+// bitmap.
+func TestSelectionIndexFrequentNulls(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, _ BackendInfo) {
+		t.Run("int64", selectionIndexFrequentNulls[int64])
+		t.Run("uint8", selectionIndexFrequentNulls[uint8])
+		t.Run("float64", selectionIndexFrequentNulls[float64])
+	})
+}
+
+func selectionIndexFrequentNulls[T Number](t *testing.T) {
+	const n, length, bad = 1000, 300, 1 << 30
+	x := make([]T, n)
+	for i := range x {
+		x[i] = T(i % 100)
+	}
+	bits := make([]byte, (n+7)/8)
+	for i := range n {
+		if i%3 != 0 {
+			bits[i/8] |= 1 << (i % 8)
+		}
+	}
+	for _, p := range []int{0, 1, 31, 63, 64, length - 1} {
+		sel := make([]uint32, length)
+		for i := range sel {
+			sel[i] = uint32(i * 3 % n)
+		}
+		sel[p] = bad
+		want := fmt.Sprintf("quiver: selection index %d at position %d is out of range for %d elements", bad, p, n)
+		for name, op := range opsOf(x) {
+			if name == "CountValid" {
+				continue
+			}
+			what := fmt.Sprintf("%s(%d entries, bad at %d)", name, length, p)
+			if msg := quiverPanic(t, what, func() { op(Valid(bits, 0).Select(sel)) }); msg != "" && msg != want {
+				t.Fatalf("%s: panic %q, want %q", what, msg, want)
+			}
+		}
+	}
+}
+
 func selectionIndexEveryPosition[T Number](t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 9))
 	const n = 1000

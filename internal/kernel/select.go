@@ -79,9 +79,19 @@ func selSumInt[T constraints.Integer, S int64 | uint64](x []T, bm []byte, off in
 		}
 		return s0 + s1 + s2 + s3
 	}
-	// With a bitmap: one accumulator, and a branch on the bit. A
-	// conditional move that dropped invalid values measured slower than
-	// the branch at 10% nulls, and the load of x is skipped for a null.
+	// With a bitmap: one accumulator. Where selNullsFrequent finds nulls
+	// frequent, every entry adds, a null as 0, with no branch on the bit;
+	// elsewhere a branch skips the nulls (and their loads), faster where
+	// the nulls are too rare or too common to mispredict often.
+	if selNullsFrequent(bm, off, sel, len(x)) {
+		for _, i := range sel {
+			if uint(i) >= n {
+				panic(SelectionMessage(sel, len(x)))
+			}
+			s0 += S(x[i]) & -S(selBit(bm, off, i))
+		}
+		return s0
+	}
 	for _, i := range sel {
 		if uint(i) >= n {
 			panic(SelectionMessage(sel, len(x)))
@@ -91,6 +101,34 @@ func selSumInt[T constraints.Integer, S int64 | uint64](x []T, bm []byte, off in
 		}
 	}
 	return s0
+}
+
+// selNullsFrequent reports whether the selected entries of a validated
+// bitmap look null often enough for an integer loop without a branch on
+// the bit to be the faster: 12 to 52 nulls among the first 64 entries,
+// which it reads (a selection of fewer than 256 entries keeps the
+// branch, and so does one whose first entries include an index of n or
+// more, for the loop to panic on). A branch on the bit mispredicts about
+// once per null while the nulls fall at random and are not the most;
+// adding every entry, a null as 0, costs a few instructions an entry
+// more. Measured over rotating random bitmaps (int64, 65536 rows): the
+// branch-free loop 4x faster with 50% nulls and 1.75x over a 50%
+// selection with 10% nulls, but 1.3-1.4x slower with 10% nulls over 10%
+// selections, where the branch is predicted well enough (H300-H303 in
+// bench/selsum_test.go). The choice changes the speed only, never the
+// sum.
+func selNullsFrequent(bm []byte, off int, sel []uint32, n int) bool {
+	if len(sel) < 256 {
+		return false
+	}
+	nulls := 0
+	for _, i := range sel[:64] {
+		if uint(i) >= uint(n) {
+			return false
+		}
+		nulls += int(1 - selBit(bm, off, i))
+	}
+	return 12 <= nulls && nulls <= 52
 }
 
 // selSumFloat is the strict left fold from +0.0, in selection order, of
@@ -200,6 +238,18 @@ var SelSplitChunk = 1 << 30
 // the API's maskOfInLoop); a bad one gives false, for the caller's panic.
 func selSplitSums[T constraints.Integer](x []T, bm []byte, off int, sel []uint32) (lo uint64, hi int64, ok bool) {
 	k := num.KindOf[T]()
+	if bm != nil && selNullsFrequent(bm, off, sel, len(x)) {
+		// As in selSumInt: no branch on the bit where nulls are frequent.
+		for _, i := range sel {
+			if uint(i) >= uint(len(x)) {
+				return 0, 0, false
+			}
+			v, m := x[i], -uint64(selBit(bm, off, i))
+			lo += uint64(v) & (1<<32 - 1) & m
+			hi += highHalf(v, k) & int64(m)
+		}
+		return lo, hi, true
+	}
 	if bm != nil {
 		for _, i := range sel {
 			if uint(i) >= uint(len(x)) {
