@@ -111,12 +111,14 @@ func selSumInt[T constraints.Integer, S int64 | uint64](x []T, bm []byte, off in
 // more, for the loop to panic on). A branch on the bit mispredicts about
 // once per null while the nulls fall at random and are not the most;
 // adding every entry, a null as 0, costs a few instructions an entry
-// more. Measured over rotating random bitmaps (int64, 65536 rows): the
-// branch-free loop 4x faster with 50% nulls and 1.75x over a 50%
-// selection with 10% nulls, but 1.3-1.4x slower with 10% nulls over 10%
-// selections, where the branch is predicted well enough (H300-H303 in
-// bench/selsum_test.go). The choice changes the speed only, never the
-// sum.
+// more. Measured over rotating random bitmaps (int64, 65536 rows; a
+// development run had the branch-free loop 1.3-1.4x slower with 10% nulls
+// over 10% selections, hence the lower bound): with the sample, 4-6x
+// faster with 50% nulls and 3.2x with 25% over a 50% selection, the same
+// with 10% nulls or none, but 1.14-1.23x slower with 25% nulls over 10%
+// selections, where the branch still cost little (H300-H303 in
+// bench/selsum_test.go, docs/ledger.md). The choice changes the speed
+// only, never the sum.
 func selNullsFrequent(bm []byte, off int, sel []uint32, n int) bool {
 	if len(sel) < 256 {
 		return false
