@@ -35,9 +35,21 @@ package bench
 //	H301 (measured by hand): BenchmarkSelectedSumInt nulls=10, every kind: time <= 1.05x the commit before (the sample keeps the branch)
 //	H302 (measured by hand): BenchmarkSelectedSumInt nulls=0 (every bit set), every kind: time <= 1.05x the commit before
 //	H303 (measured by hand): BenchmarkSelectedSumInt nulls=25, sel=sorted50: time <= 0.8x the commit before
+//
+// The same choice in the int64 Summarize over a selection with a bitmap
+// (its min, max and count: an invalid entry as the identities and a count
+// of the bits, by conditional moves). Registered at the same time as the
+// next commit's change, before measuring, with BenchmarkSelectedSummarizeInt
+// on the avx512 backend, where sorted10 takes the gather kernel instead
+// (its selection ascends and is not crowded), so only sorted50 and
+// random10 run the loop that changes:
+//
+//	H304 (measured by hand): BenchmarkSelectedSummarizeInt nulls=50, sel=sorted50 and random10: time <= 0.6x the commit before
+//	H305 (measured by hand): BenchmarkSelectedSummarizeInt nulls=0 and nulls=10, sel=sorted50 and random10: time <= 1.05x the commit before
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -130,3 +142,59 @@ func BenchmarkSelectedSumInt(b *testing.B) {
 }
 
 var sinkInt int64
+
+// BenchmarkSelectedSummarizeInt is BenchmarkSelectedSumInt for the int64
+// Summarize (min, max and count), beside a plain loop.
+//
+//	go test -run '^$' -bench SelectedSummarizeInt -count 6 .
+func BenchmarkSelectedSummarizeInt(b *testing.B) {
+	const n = 65536
+	x := make([]int64, n)
+	drawValues(rand.New(rand.NewPCG(5, 105)), x)
+	for _, kind := range selKinds[1:] {
+		sel := newSelection(n, kind)
+		for _, nulls := range []int{0, 10, 25, 50} {
+			r := rand.New(rand.NewPCG(uint64(nulls), 107))
+			var bms [rotations][]byte
+			var masks [rotations]quiver.Mask
+			for k := range bms {
+				bms[k] = drawBitmap(r, n, nulls)
+				masks[k] = quiver.Valid(bms[k], 0).Select(sel)
+			}
+			name := fmt.Sprintf("sel=%s/nulls=%d", kind, nulls)
+			b.Run(name+"/impl=quiver", func(b *testing.B) {
+				var s int64
+				k := 0
+				for b.Loop() {
+					m := quiver.Summarize(x, masks[k%rotations])
+					s += m.Min + m.Max + int64(m.Count)
+					k++
+				}
+				sinkInt = s
+			})
+			b.Run(name+"/impl=loop", func(b *testing.B) {
+				var s int64
+				k := 0
+				for b.Loop() {
+					lo, hi, c := selSummarySigned(x, sel, bms[k%rotations])
+					s += lo + hi + int64(c)
+					k++
+				}
+				sinkInt = s
+			})
+		}
+	}
+}
+
+// selSummarySigned is the plain loop of BenchmarkSelectedSummarizeInt: a
+// branch on each entry's bit.
+func selSummarySigned(x []int64, sel []uint32, bm []byte) (lo, hi int64, n int) {
+	lo, hi = math.MaxInt64, math.MinInt64
+	for _, i := range sel {
+		if bm[i>>3]&(1<<(i&7)) != 0 {
+			v := x[i]
+			lo, hi, n = min(lo, v), max(hi, v), n+1
+		}
+	}
+	return lo, hi, n
+}
