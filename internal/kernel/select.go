@@ -333,7 +333,10 @@ func selSummaryInt[T constraints.Integer](x []T, bm []byte, off int, sel []uint3
 		return min(lo0, lo1), max(hi0, hi1), len(sel)
 	}
 	// An invalid entry is skipped by a branch (a conditional move of the
-	// identities measured up to twice as slow at 10% nulls).
+	// identities measured up to twice as slow at 10% nulls). Over rotating
+	// bitmaps, a branch-free loop behind selNullsFrequent's sample was
+	// 2-3.4x faster with 50% nulls but 1.4-1.5x slower with 25% over 10%
+	// selections (H304-H307, docs/ledger.md), so it was not kept.
 	for _, i := range sel {
 		if uint(i) >= n {
 			panic(SelectionMessage(sel, len(x)))
