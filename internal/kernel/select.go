@@ -112,14 +112,15 @@ func selSumInt[T constraints.Integer, S int64 | uint64](x []T, bm []byte, off in
 // the loop to panic on). A branch on the bit mispredicts about
 // once per null while the nulls fall at random and are not the most;
 // adding every entry, a null as 0, costs a few instructions an entry
-// more. Measured over rotating random bitmaps (int64, 65536 rows; a
-// development run had the branch-free loop 1.3-1.4x slower with 10% nulls
-// over 10% selections, hence the lower bound): with the sample, 4-6x
-// faster with 50% nulls and 3.2x with 25% over a 50% selection, the same
-// with 10% nulls or none, but 1.14-1.23x slower with 25% nulls over 10%
-// selections, where the branch still cost little (H300-H303 in
-// bench/selsum_test.go, docs/ledger.md). The choice changes the speed
-// only, never the sum.
+// more. Where the selected rows lie far apart, the loads of x take long
+// enough to hide most mispredictions until nulls are frequent; where they
+// are dense, they do not. Measured over rotating random bitmaps (int64,
+// 65536 rows), against the branch alone: 4.5-6x faster with 50% nulls,
+// 1.8x with 10% and 3.6x with 25% over a 50% selection, and the same
+// (0.90-1.05) with 0-25% nulls over 10% selections, where a window of 12
+// to 52 for every selection had cost 1.14-1.23x at 25% (H300-H303 and
+// H308-H310 in bench/selsum_test.go, docs/ledger.md). The choice changes
+// the speed only, never the sum.
 func selNullsFrequent(bm []byte, off int, sel []uint32, n int) bool {
 	if len(sel) < 256 {
 		return false
