@@ -348,7 +348,19 @@ func selSummaryInt[T constraints.Integer](x []T, bm []byte, off int, sel []uint3
 	// selections behind a window that did not weigh the density: H304-H307
 	// and H311-H313, docs/ledger.md).
 	if selNullsFrequent(bm, off, sel, len(x)) {
-		return selSummaryIntEvery(x, bm, off, sel, idLo, idHi)
+		for _, i := range sel {
+			if uint(i) >= n {
+				panic(SelectionMessage(sel, len(x)))
+			}
+			b := selBit(bm, off, i)
+			v, vl, vh := x[i], idLo, idHi
+			if b != 0 {
+				vl, vh = v, v
+			}
+			valid += int(b)
+			lo0, hi0 = min(lo0, vl), max(hi0, vh)
+		}
+		return lo0, hi0, valid
 	}
 	for _, i := range sel {
 		if uint(i) >= n {
@@ -362,29 +374,6 @@ func selSummaryInt[T constraints.Integer](x []T, bm []byte, off int, sel []uint3
 		lo0, hi0 = min(lo0, v), max(hi0, v)
 	}
 	return lo0, hi0, valid
-}
-
-// selSummaryIntEvery is selSummaryInt's loop with a bitmap where nulls are
-// frequent: every entry takes part, a null as the identities idLo and
-// idHi, chosen by conditional moves, and the count adds the bits. A
-// function of its own, so that the branching loop's registers stay as
-// they were (inlined, it left that loop 7-20% slower).
-func selSummaryIntEvery[T constraints.Integer](x []T, bm []byte, off int, sel []uint32, idLo, idHi T) (lo, hi T, valid int) {
-	lo, hi = idLo, idHi
-	n := uint(len(x))
-	for _, i := range sel {
-		if uint(i) >= n {
-			panic(SelectionMessage(sel, len(x)))
-		}
-		b := selBit(bm, off, i)
-		v, vl, vh := x[i], idLo, idHi
-		if b != 0 {
-			vl, vh = v, v
-		}
-		valid += int(b)
-		lo, hi = min(lo, vl), max(hi, vh)
-	}
-	return lo, hi, valid
 }
 
 // selMinInt is the min of v^flip over the selected valid elements, from
