@@ -340,28 +340,11 @@ func selSummaryInt[T constraints.Integer](x []T, bm []byte, off int, sel []uint3
 		}
 		return min(lo0, lo1), max(hi0, hi1), len(sel)
 	}
-	// Where selNullsFrequent finds nulls frequent, an invalid entry takes
-	// part as the identities, chosen by conditional moves, and the count
-	// adds the bits; elsewhere a branch skips it (a conditional move of
-	// the identities measured up to twice as slow at 10% nulls on one
-	// repeated bitmap, and 1.4-1.5x slower with 25% nulls over 10%
-	// selections behind a window that did not weigh the density: H304-H307
-	// and H311-H313, docs/ledger.md).
-	if selNullsFrequent(bm, off, sel, len(x)) {
-		for _, i := range sel {
-			if uint(i) >= n {
-				panic(SelectionMessage(sel, len(x)))
-			}
-			b := selBit(bm, off, i)
-			v, vl, vh := x[i], idLo, idHi
-			if b != 0 {
-				vl, vh = v, v
-			}
-			valid += int(b)
-			lo0, hi0 = min(lo0, vl), max(hi0, vh)
-		}
-		return lo0, hi0, valid
-	}
+	// An invalid entry is skipped by a branch (a conditional move of the
+	// identities measured up to twice as slow at 10% nulls). Over rotating
+	// bitmaps, a branch-free loop behind selNullsFrequent's sample was
+	// 2-3.4x faster with 50% nulls but 1.4-1.5x slower with 25% over 10%
+	// selections (H304-H307, docs/ledger.md), so it was not kept.
 	for _, i := range sel {
 		if uint(i) >= n {
 			panic(SelectionMessage(sel, len(x)))
