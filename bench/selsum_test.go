@@ -98,35 +98,52 @@ func BenchmarkSelectedSum(b *testing.B) {
 	const n = 65536
 	x := make([]float64, n)
 	drawValues(rand.New(rand.NewPCG(3, 105)), x)
+	forSelInputs(n, []int{0, 10, 50}, 105, func(in *selInputs) {
+		b.Run(in.name+"/impl=quiver", func(b *testing.B) {
+			var s float64
+			k := 0
+			for b.Loop() {
+				s += quiver.Sum(x, in.masks[k%rotations])
+				k++
+			}
+			sinkFloat = s
+		})
+		b.Run(in.name+"/impl=loop", func(b *testing.B) {
+			var s float64
+			k := 0
+			for b.Loop() {
+				s += selSumFloat(x, in.sel, in.bms[k%rotations])
+				k++
+			}
+			sinkFloat = s
+		})
+	})
+}
+
+// selInputs is one configuration of the selected-sum benchmarks: the
+// name of its sub-benchmarks, the selection, and rotations bitmaps of
+// its null percentage with their Masks.
+type selInputs struct {
+	name  string
+	sel   []uint32
+	bms   [rotations][]byte
+	masks [rotations]quiver.Mask
+}
+
+// forSelInputs calls f with the inputs of every selection kind over n
+// rows and every null percentage in nulls, the bitmaps drawn from a
+// generator seeded with (the percentage, seed).
+func forSelInputs(n int, nulls []int, seed uint64, f func(in *selInputs)) {
 	for _, kind := range selKinds[1:] {
 		sel := newSelection(n, kind)
-		for _, nulls := range []int{0, 10, 50} {
-			r := rand.New(rand.NewPCG(uint64(nulls), 105))
-			var bms [rotations][]byte
-			var masks [rotations]quiver.Mask
-			for k := range bms {
-				bms[k] = drawBitmap(r, n, nulls)
-				masks[k] = quiver.Valid(bms[k], 0).Select(sel)
+		for _, pct := range nulls {
+			r := rand.New(rand.NewPCG(uint64(pct), seed))
+			in := &selInputs{name: fmt.Sprintf("sel=%s/nulls=%d", kind, pct), sel: sel}
+			for k := range in.bms {
+				in.bms[k] = drawBitmap(r, n, pct)
+				in.masks[k] = quiver.Valid(in.bms[k], 0).Select(sel)
 			}
-			name := fmt.Sprintf("sel=%s/nulls=%d", kind, nulls)
-			b.Run(name+"/impl=quiver", func(b *testing.B) {
-				var s float64
-				k := 0
-				for b.Loop() {
-					s += quiver.Sum(x, masks[k%rotations])
-					k++
-				}
-				sinkFloat = s
-			})
-			b.Run(name+"/impl=loop", func(b *testing.B) {
-				var s float64
-				k := 0
-				for b.Loop() {
-					s += selSumFloat(x, sel, bms[k%rotations])
-					k++
-				}
-				sinkFloat = s
-			})
+			f(in)
 		}
 	}
 }
@@ -139,37 +156,26 @@ func BenchmarkSelectedSumInt(b *testing.B) {
 	const n = 65536
 	x := make([]int64, n)
 	drawValues(rand.New(rand.NewPCG(4, 105)), x)
-	for _, kind := range selKinds[1:] {
-		sel := newSelection(n, kind)
-		for _, nulls := range []int{0, 10, 25, 50} {
-			r := rand.New(rand.NewPCG(uint64(nulls), 106))
-			var bms [rotations][]byte
-			var masks [rotations]quiver.Mask
-			for k := range bms {
-				bms[k] = drawBitmap(r, n, nulls)
-				masks[k] = quiver.Valid(bms[k], 0).Select(sel)
+	forSelInputs(n, []int{0, 10, 25, 50}, 106, func(in *selInputs) {
+		b.Run(in.name+"/impl=quiver", func(b *testing.B) {
+			var s int64
+			k := 0
+			for b.Loop() {
+				s += quiver.SumInt(x, in.masks[k%rotations])
+				k++
 			}
-			name := fmt.Sprintf("sel=%s/nulls=%d", kind, nulls)
-			b.Run(name+"/impl=quiver", func(b *testing.B) {
-				var s int64
-				k := 0
-				for b.Loop() {
-					s += quiver.SumInt(x, masks[k%rotations])
-					k++
-				}
-				sinkInt = s
-			})
-			b.Run(name+"/impl=loop", func(b *testing.B) {
-				var s int64
-				k := 0
-				for b.Loop() {
-					s += selSumSigned(x, sel, bms[k%rotations])
-					k++
-				}
-				sinkInt = s
-			})
-		}
-	}
+			sinkInt = s
+		})
+		b.Run(in.name+"/impl=loop", func(b *testing.B) {
+			var s int64
+			k := 0
+			for b.Loop() {
+				s += selSumSigned(x, in.sel, in.bms[k%rotations])
+				k++
+			}
+			sinkInt = s
+		})
+	})
 }
 
 var sinkInt int64
@@ -183,49 +189,38 @@ func BenchmarkSelectedSummarizeInt(b *testing.B) {
 	const n = 65536
 	x := make([]int64, n)
 	drawValues(rand.New(rand.NewPCG(5, 105)), x)
-	for _, kind := range selKinds[1:] {
-		sel := newSelection(n, kind)
-		for _, nulls := range []int{0, 10, 25, 50} {
-			r := rand.New(rand.NewPCG(uint64(nulls), 107))
-			var bms [rotations][]byte
-			var masks [rotations]quiver.Mask
-			for k := range bms {
-				bms[k] = drawBitmap(r, n, nulls)
-				masks[k] = quiver.Valid(bms[k], 0).Select(sel)
+	forSelInputs(n, []int{0, 10, 25, 50}, 107, func(in *selInputs) {
+		for _, be := range quiver.Backends() {
+			if !be.Available || be.Name == "scalar" {
+				continue
 			}
-			name := fmt.Sprintf("sel=%s/nulls=%d", kind, nulls)
-			for _, be := range quiver.Backends() {
-				if !be.Available || be.Name == "scalar" {
-					continue
+			b.Run(in.name+"/impl=quiver/backend="+be.Name, func(b *testing.B) {
+				prev := quiver.ActiveBackend().Name
+				defer quiver.SetBackend(prev)
+				if err := quiver.SetBackend(be.Name); err != nil {
+					b.Fatal(err)
 				}
-				b.Run(name+"/impl=quiver/backend="+be.Name, func(b *testing.B) {
-					prev := quiver.ActiveBackend().Name
-					defer quiver.SetBackend(prev)
-					if err := quiver.SetBackend(be.Name); err != nil {
-						b.Fatal(err)
-					}
-					var s int64
-					k := 0
-					for b.Loop() {
-						m := quiver.Summarize(x, masks[k%rotations])
-						s += m.Min + m.Max + int64(m.Count)
-						k++
-					}
-					sinkInt = s
-				})
-			}
-			b.Run(name+"/impl=loop", func(b *testing.B) {
 				var s int64
 				k := 0
 				for b.Loop() {
-					lo, hi, c := selSummarySigned(x, sel, bms[k%rotations])
-					s += lo + hi + int64(c)
+					m := quiver.Summarize(x, in.masks[k%rotations])
+					s += m.Min + m.Max + int64(m.Count)
 					k++
 				}
 				sinkInt = s
 			})
 		}
-	}
+		b.Run(in.name+"/impl=loop", func(b *testing.B) {
+			var s int64
+			k := 0
+			for b.Loop() {
+				lo, hi, c := selSummarySigned(x, in.sel, in.bms[k%rotations])
+				s += lo + hi + int64(c)
+				k++
+			}
+			sinkInt = s
+		})
+	})
 }
 
 // selSummarySigned is the plain loop of BenchmarkSelectedSummarizeInt: a
