@@ -504,3 +504,44 @@ func decodeAllocBytes(c encCase, enc []byte) uint64 {
 	}
 	return best
 }
+
+// TestEncodingGroupCountBound pins the decoders' two checks of a group
+// count, made before anything is allocated: a count above 2^32 is
+// refused as such, and one of at most 2^32 exactly when the rest of the
+// input cannot hold that many groups of the state's least size per group.
+func TestEncodingGroupCountBound(t *testing.T) {
+	for _, c := range encCases {
+		if !strings.HasPrefix(c.name, "group") {
+			continue
+		}
+		enc := marshal(t, encFed(c, 5, 3, true))
+		withCount := func(n uint64) []byte {
+			bad := bytes.Clone(enc)
+			binary.LittleEndian.PutUint64(bad[encHeaderLen:], n)
+			return bad
+		}
+		err := encUnchanged(t, c, withCount(1<<32+1), "2^32+1 groups")
+		if !strings.HasSuffix(err.Error(), ": group count 4294967297 is above 2^32") {
+			t.Errorf("%s: 2^32+1 groups: error %q", c.name, err)
+		}
+		err = encUnchanged(t, c, withCount(1<<32), "2^32 groups")
+		var per, left int
+		msg := err.Error()
+		if i := strings.Index(msg, "group count 4294967296 needs at least "); i < 0 {
+			t.Errorf("%s: 2^32 groups, within the bound: error %q does not say how many bytes it needs", c.name, err)
+			continue
+		} else if _, err := fmt.Sscanf(msg[i:], "group count 4294967296 needs at least %d bytes per group, %d bytes are left", &per, &left); err != nil || per < 1 {
+			t.Errorf("%s: 2^32 groups: %q: %v", c.name, msg, err)
+			continue
+		}
+		fits := left / per
+		err = encUnchanged(t, c, withCount(uint64(fits+1)), "one group more than the bytes hold")
+		if want := fmt.Sprintf(": group count %d needs at least %d bytes per group, %d bytes are left", fits+1, per, left); !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("%s: %d groups in %d bytes: error %q, want one ending in %q", c.name, fits+1, left, err, want)
+		}
+		s := c.new()
+		if err := s.UnmarshalBinary(withCount(uint64(fits))); err != nil && strings.Contains(err.Error(), "needs at least") {
+			t.Errorf("%s: %d groups of at least %d bytes in %d bytes refused: %v", c.name, fits, per, left, err)
+		}
+	}
+}

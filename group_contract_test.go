@@ -472,3 +472,23 @@ func TestGroupIntSumRoom(t *testing.T) {
 		t.Fatalf("small group: %d", s.Sum(1))
 	}
 }
+
+// TestGroupCountBound: Grow takes up to 2^32 groups, the number of
+// distinct uint32 ids, and panics above. The check is what Grow runs
+// before it allocates; a table of 2^32 groups is not built here.
+func TestGroupCountBound(t *testing.T) {
+	one := uint64(1)
+	if one<<32 >= math.MaxInt {
+		t.Skip("int cannot hold 2^32+1 on this platform")
+	}
+	limit := int(one << 32)
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Errorf("2^32 groups: %v", r)
+			}
+		}()
+		groupCount("Grow", limit)
+	}()
+	mustPanic(t, "quiver: Grow: group count 4294967297 is negative or above 2^32", func() { groupCount("Grow", limit+1) })
+}

@@ -1,6 +1,8 @@
 package quiver
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/big"
@@ -466,4 +468,98 @@ func TestSumStateKeepsItsBackend(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSumStateMergeShapes merges every shape of SumState into every other
+// on each backend and holds the result to Merge's definition: the sum so
+// far of s plus next's carry becomes the carry, and s continues with
+// next's run. Into a state that was never fed, the merged state must be
+// next itself, down to its encoding.
+func TestSumStateMergeShapes(t *testing.T) {
+	x := []float64{1.5, 2.25, 0.1, 1e16, -3, 7, 0.3, 11, 13, 0.7, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53}
+	shapes := []struct {
+		name string
+		feed func(s *SumState[float64])
+	}{
+		{"empty", func(*SumState[float64]) {}},
+		{"run", func(s *SumState[float64]) { s.Add(x) }},
+		{"pending", func(s *SumState[float64]) { s.Add(x[:3]) }},
+		{"carry", func(s *SumState[float64]) { s.Add(x, Select([]uint32{4, 0, 1})) }},
+		{"carry+run", func(s *SumState[float64]) {
+			s.Add(x, Select([]uint32{0, 1}))
+			s.Add(x[2:])
+		}},
+		{"carry+pending", func(s *SumState[float64]) {
+			s.Add(x, Select([]uint32{3}))
+			s.Add(x[5:7], Valid([]byte{0b01}, 0))
+		}},
+	}
+	forEachBackend(t, func(t *testing.T, _ BackendInfo) {
+		for _, first := range shapes {
+			for _, second := range shapes {
+				var s, next SumState[float64]
+				first.feed(&s)
+				second.feed(&next)
+				before := s.Sum()
+				nextEnc, _ := next.MarshalBinary()
+				s.Merge(&next)
+				if after, _ := next.MarshalBinary(); !bytes.Equal(after, nextEnc) {
+					t.Errorf("%s.Merge(%s) changed next", first.name, second.name)
+				}
+				want := before
+				switch {
+				case next.b == nil && !next.carried:
+					// Merging a state never fed changes nothing.
+				case first.name == "empty":
+					want = next.Sum()
+				default:
+					want = before + next.carry
+					if next.b != nil {
+						want += next.runSum()
+					}
+				}
+				if got := s.Sum(); math.Float64bits(got) != math.Float64bits(want) {
+					t.Errorf("%s.Merge(%s): Sum %v (%#x), want %v (%#x)", first.name, second.name,
+						got, math.Float64bits(got), want, math.Float64bits(want))
+				}
+				if first.name == "empty" {
+					if got, _ := s.MarshalBinary(); !bytes.Equal(got, nextEnc) {
+						t.Errorf("empty.Merge(%s) encodes as\n%x, not as the merged state\n%x", second.name, got, nextEnc)
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestSumStatePendingEncoding: an element of the unfinished block that
+// does not participate is encoded as -0.0 (ADR-107), the neutral of the
+// block's lanes, and the others as they are.
+func TestSumStatePendingEncoding(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, _ BackendInfo) {
+		var s SumState[float64]
+		s.Add([]float64{1, 2, 3}, Valid([]byte{0b101}, 0))
+		enc, _ := s.MarshalBinary()
+		body := enc[encHeaderLen:]
+		if body[0] != sumRun {
+			t.Fatalf("flags %#x, want a run and no carry", body[0])
+		}
+		a, w, p := int(body[1]), int(body[2]), int(body[3])
+		if a*w == 1 {
+			if p != 0 {
+				t.Fatalf("a one-lane layout has %d pending elements", p)
+			}
+			return // blocks of one element: nothing is ever pending
+		}
+		if p != 3 {
+			t.Fatalf("%d pending elements, want 3", p)
+		}
+		pend := body[4+8*a*w:]
+		want := []uint64{math.Float64bits(1), 1 << 63, math.Float64bits(3)}
+		for i, v := range want {
+			if got := binary.LittleEndian.Uint64(pend[8*i:]); got != v {
+				t.Errorf("pending element %d encoded as %#x, want %#x", i, got, v)
+			}
+		}
+	})
 }
