@@ -211,11 +211,13 @@ func (g *GroupBy) NewRecordBatch(mem memory.Allocator) (arrow.RecordBatch, error
 		var err error
 		fields, cols, err = c.agg.build(mem, c.field, g.aggs, n, fields, cols)
 		if err != nil {
-			release()
+			// The key is read for the message before the columns are
+			// released: a released string array has no values left.
 			var ov *overflowError
 			if errors.As(err, &ov) {
-				return nil, fmt.Errorf("%w: the sum of column %q in group %d (key %s)", ErrOverflow, c.field.Name, ov.group, keyArr.ValueStr(ov.group))
+				err = fmt.Errorf("%w: the sum of column %q in group %d (key %s)", ErrOverflow, c.field.Name, ov.group, keyArr.ValueStr(ov.group))
 			}
+			release()
 			return nil, err
 		}
 	}
