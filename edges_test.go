@@ -8,28 +8,17 @@ import (
 	"math"
 	"math/big"
 	"strings"
-
 	"testing"
 
 	"github.com/quiverlabs/quiver/internal/kernel"
 )
 
-func edgePanics(t *testing.T, name string, f func()) {
-	t.Helper()
-	defer func() {
-		if recover() == nil {
-			t.Errorf("%s did not panic", name)
-		}
-	}()
-	f()
-}
-
-// a remapping longer than the merged state's group count.
+// A remapping longer than the merged state's group count.
 func TestEdgeMergeMappedLongRemap(t *testing.T) {
 	var s, o GroupCountState
 	s.Grow(3)
 	o.Grow(2)
-	edgePanics(t, "MergeMapped with 3 entries for 2 groups", func() { s.MergeMapped(&o, []uint32{0, 1, 2}) })
+	groupPanics(t, "MergeMapped with 3 entries for 2 groups", func() { s.MergeMapped(&o, []uint32{0, 1, 2}) }, "a remapping of 3 groups for a state of 2 groups")
 }
 
 // Reset after a Merge or MergeMapped into a fresh state.
@@ -50,7 +39,7 @@ func TestEdgeResetAfterMerge(t *testing.T) {
 	}
 }
 
-// a dense batch of negative values whose out-of-range id is past
+// A dense batch of negative values whose out-of-range id is past
 // the first 2^16-row chunk: the panic leaves the sums as they were.
 func TestEdgeUnaddNegative(t *testing.T) {
 	var s GroupIntSumState[int64]
@@ -63,7 +52,7 @@ func TestEdgeUnaddNegative(t *testing.T) {
 		ids[i] = uint32(i & 1)
 	}
 	ids[n-1] = 2 // out of range
-	edgePanics(t, "Add with id 2 of 2 groups", func() { s.Add(x, ids) })
+	groupPanics(t, "Add with id 2 of 2 groups", func() { s.Add(x, ids) }, "group id 2 at row 65545")
 	for g := range 2 {
 		if c := s.Checked(g); c.Sum != 0 || c.Overflowed {
 			t.Errorf("group %d after the panic: %+v, want 0", g, c)
@@ -89,7 +78,7 @@ func cat(parts ...[]byte) []byte {
 	return out
 }
 
-// a run with a full pending block.
+// A run with a full pending block.
 func TestEdgeSumStateFullPendingBlock(t *testing.T) {
 	var s SumState[float64]
 	s.Add([]float64{1, 2, 3})
@@ -123,7 +112,7 @@ func edgeReproErr(t *testing.T, name string, enc []byte) {
 	}
 }
 
-// non-canonical reproducible sums are rejected.
+// Non-canonical reproducible sums are rejected.
 func TestEdgeReproCanonical(t *testing.T) {
 	one := edgeRepro(t, 1) // header, flags, N=1, Bot, 5 bytes
 	if len(one) != 5+3+5 || one[6] != 1 {
@@ -151,7 +140,7 @@ func TestEdgeReproCanonical(t *testing.T) {
 	edgeReproErr(t, "no non-zero value flag", b)
 }
 
-// unsigned sums with the top word -1.
+// Unsigned sums with the top word -1.
 func TestEdgeUintNegativeMinusOne(t *testing.T) {
 	neg := cat(le64(0), le64(^uint64(0)))
 	var u UintSumState[uint64]
@@ -164,7 +153,7 @@ func TestEdgeUintNegativeMinusOne(t *testing.T) {
 	}
 }
 
-// a NaN flag with a count of 0.
+// A NaN flag with a count of 0.
 func TestEdgeSummaryNaNCountZero(t *testing.T) {
 	var s SummaryState[float64]
 	if err := s.UnmarshalBinary(cat(edgeHeader(encSummary, elemCode[float64]()), []byte{summaryNaN}, le64(0), le64(0))); err == nil {
@@ -175,7 +164,7 @@ func TestEdgeSummaryNaNCountZero(t *testing.T) {
 func f64bytes(v float64) []byte { return le64(math.Float64bits(v)) }
 func i64bytes(v int64) []byte   { return le64(uint64(v)) }
 
-// group summary cells that disagree with their flags.
+// Group summary cells that disagree with their flags.
 func TestEdgeGroupSummaryFlags(t *testing.T) {
 	var f GroupSummaryState[float64]
 	enc := cat(edgeHeader(encGroupSummary, elemCode[float64]()), le64(1), []byte{0}, le64(1), le64(0), f64bytes(1), f64bytes(2))
@@ -189,7 +178,7 @@ func TestEdgeGroupSummaryFlags(t *testing.T) {
 	}
 }
 
-// a group whose only values are NaN round-trips.
+// A group whose only values are NaN round-trips.
 func TestEdgeGroupSummaryOnlyNaN(t *testing.T) {
 	var s GroupSummaryState[float64]
 	s.Grow(2)
@@ -201,7 +190,7 @@ func TestEdgeGroupSummaryOnlyNaN(t *testing.T) {
 	}
 }
 
-// a group count of 2^63.
+// A group count of 2^63.
 func TestEdgeGroupCountTwo63(t *testing.T) {
 	var s GroupCountState
 	if err := s.UnmarshalBinary(cat(edgeHeader(encGroupCount, 0), le64(1), le64(1<<63))); err == nil {
@@ -209,7 +198,7 @@ func TestEdgeGroupCountTwo63(t *testing.T) {
 	}
 }
 
-// more than 2^20 subnormal values (each deposited on its own):
+// More than 2^20 subnormal values (each deposited on its own):
 // the digits are normalised on the way, and the sum is exact.
 func TestEdgeReproManySubnormals(t *testing.T) {
 	if testing.Short() {
@@ -238,7 +227,7 @@ func TestEdgeReproManySubnormals(t *testing.T) {
 	check("full digits", math.Float64frombits(1<<40-1), 1<<23+1<<20)
 }
 
-// a NaN under the value flag of a grouped minimum.
+// A NaN under the value flag of a grouped minimum.
 func TestEdgeGroupMinNaNUnderValueFlag(t *testing.T) {
 	var s GroupMinState[float64]
 	enc := cat(edgeHeader(encGroupMin, elemCode[float64]()), le64(1), []byte{extValue}, f64bytes(math.NaN()))
