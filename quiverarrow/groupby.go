@@ -22,8 +22,9 @@ type Aggregates uint8
 const (
 	// AggSum is the sum of the group's valid values: float64 for float
 	// columns (the strict per-group fold of quiver.GroupSumState), int64
-	// for signed integer and duration columns, uint64 for unsigned ones.
-	// Other temporal columns have no sum. An integer sum that does not
+	// for signed integer, duration and month-interval columns, uint64 for
+	// unsigned ones. Other temporal columns (dates, times, timestamps)
+	// have no sum. An integer sum that does not
 	// fit its type is an error naming the group ([ErrOverflow]).
 	AggSum Aggregates = 1 << iota
 	// AggMin and AggMax are the group's smallest and largest valid value
