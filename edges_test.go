@@ -5,8 +5,10 @@ package quiver
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,21 +64,7 @@ func TestEdgeUnaddNegative(t *testing.T) {
 
 func edgeHeader(k encKind, e uint8) []byte { return appendHeader(nil, k, e, 0) }
 
-func le64(v uint64) []byte {
-	var b [8]byte
-	for i := range b {
-		b[i] = byte(v >> (8 * i))
-	}
-	return b[:]
-}
-
-func cat(parts ...[]byte) []byte {
-	var out []byte
-	for _, p := range parts {
-		out = append(out, p...)
-	}
-	return out
-}
+func le64(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v) }
 
 // A run with a full pending block.
 func TestEdgeSumStateFullPendingBlock(t *testing.T) {
@@ -96,7 +84,7 @@ func TestEdgeSumStateFullPendingBlock(t *testing.T) {
 	}
 }
 
-func edgeRepro(t *testing.T, v ...float64) []byte {
+func edgeRepro(v ...float64) []byte {
 	var s SumReproducibleState[float64]
 	s.Add(v)
 	enc, _ := s.MarshalBinary()
@@ -114,7 +102,7 @@ func edgeReproErr(t *testing.T, name string, enc []byte) {
 
 // Non-canonical reproducible sums are rejected.
 func TestEdgeReproCanonical(t *testing.T) {
-	one := edgeRepro(t, 1) // header, flags, N=1, Bot, 5 bytes
+	one := edgeRepro(1) // header, flags, N=1, Bot, 5 bytes
 	if len(one) != 5+3+5 || one[6] != 1 {
 		t.Fatalf("the encoding of 1: %x", one)
 	}
@@ -128,11 +116,11 @@ func TestEdgeReproCanonical(t *testing.T) {
 	b = bytes.Clone(one)
 	b[7] = kernel.ReproDigitLimit // Bot 55, N 1
 	edgeReproErr(t, "lowest digit 55", b)
-	edgeReproErr(t, "negative zero", cat(edgeHeader(encSumReproducible, elemCode[float64]()), []byte{reproNeg, 0}))
-	b = cat(bytes.Clone(one), make([]byte, 5))
+	edgeReproErr(t, "negative zero", slices.Concat(edgeHeader(encSumReproducible, elemCode[float64]()), []byte{reproNeg, 0}))
+	b = slices.Concat(bytes.Clone(one), make([]byte, 5))
 	b[6] = 2
 	edgeReproErr(t, "a zero top digit", b)
-	b = cat(one[:8], make([]byte, 5), one[8:])
+	b = slices.Concat(one[:8], make([]byte, 5), one[8:])
 	b[6], b[7] = 2, one[7]-1
 	edgeReproErr(t, "a zero bottom digit", b)
 	b = bytes.Clone(one)
@@ -142,13 +130,13 @@ func TestEdgeReproCanonical(t *testing.T) {
 
 // Unsigned sums with the top word -1.
 func TestEdgeUintNegativeMinusOne(t *testing.T) {
-	neg := cat(le64(0), le64(^uint64(0)))
+	neg := slices.Concat(le64(0), le64(^uint64(0)))
 	var u UintSumState[uint64]
-	if err := u.UnmarshalBinary(cat(edgeHeader(encUintSum, elemCode[uint64]()), neg)); err == nil {
+	if err := u.UnmarshalBinary(slices.Concat(edgeHeader(encUintSum, elemCode[uint64]()), neg)); err == nil {
 		t.Errorf("UintSumState with Hi -1: decoded, Checked %+v", u.Checked())
 	}
 	var g GroupUintSumState[uint64]
-	if err := g.UnmarshalBinary(cat(edgeHeader(encGroupUintSum, elemCode[uint64]()), le64(1), neg)); err == nil {
+	if err := g.UnmarshalBinary(slices.Concat(edgeHeader(encGroupUintSum, elemCode[uint64]()), le64(1), neg)); err == nil {
 		t.Errorf("GroupUintSumState with Hi -1: decoded, Checked %+v", g.Checked(0))
 	}
 }
@@ -156,7 +144,7 @@ func TestEdgeUintNegativeMinusOne(t *testing.T) {
 // A NaN flag with a count of 0.
 func TestEdgeSummaryNaNCountZero(t *testing.T) {
 	var s SummaryState[float64]
-	if err := s.UnmarshalBinary(cat(edgeHeader(encSummary, elemCode[float64]()), []byte{summaryNaN}, le64(0), le64(0))); err == nil {
+	if err := s.UnmarshalBinary(slices.Concat(edgeHeader(encSummary, elemCode[float64]()), []byte{summaryNaN}, le64(0), le64(0))); err == nil {
 		t.Errorf("a NaN with a count of 0: decoded, Summary %+v", s.Summary())
 	}
 }
@@ -167,12 +155,12 @@ func i64bytes(v int64) []byte   { return le64(uint64(v)) }
 // Group summary cells that disagree with their flags.
 func TestEdgeGroupSummaryFlags(t *testing.T) {
 	var f GroupSummaryState[float64]
-	enc := cat(edgeHeader(encGroupSummary, elemCode[float64]()), le64(1), []byte{0}, le64(1), le64(0), f64bytes(1), f64bytes(2))
+	enc := slices.Concat(edgeHeader(encGroupSummary, elemCode[float64]()), le64(1), []byte{0}, le64(1), le64(0), f64bytes(1), f64bytes(2))
 	if err := f.UnmarshalBinary(enc); err == nil {
 		t.Errorf("a count of 1 without the values flag: decoded, %+v", f.Summary(0))
 	}
 	var i GroupSummaryState[int64]
-	enc = cat(edgeHeader(encGroupSummary, elemCode[int64]()), le64(1), []byte{cellValues | cellNaN}, le64(1), le64(0), i64bytes(5), i64bytes(3))
+	enc = slices.Concat(edgeHeader(encGroupSummary, elemCode[int64]()), le64(1), []byte{cellValues | cellNaN}, le64(1), le64(0), i64bytes(5), i64bytes(3))
 	if err := i.UnmarshalBinary(enc); err == nil {
 		t.Errorf("an int64 cell with a NaN flag and min 5 > max 3: decoded, %+v", i.Summary(0))
 	}
@@ -193,7 +181,7 @@ func TestEdgeGroupSummaryOnlyNaN(t *testing.T) {
 // A group count of 2^63.
 func TestEdgeGroupCountTwo63(t *testing.T) {
 	var s GroupCountState
-	if err := s.UnmarshalBinary(cat(edgeHeader(encGroupCount, 0), le64(1), le64(1<<63))); err == nil {
+	if err := s.UnmarshalBinary(slices.Concat(edgeHeader(encGroupCount, 0), le64(1), le64(1<<63))); err == nil {
 		t.Errorf("a count of 2^63: decoded, Count(0) = %d", s.Count(0))
 	}
 }
@@ -230,7 +218,7 @@ func TestEdgeReproManySubnormals(t *testing.T) {
 // A NaN under the value flag of a grouped minimum.
 func TestEdgeGroupMinNaNUnderValueFlag(t *testing.T) {
 	var s GroupMinState[float64]
-	enc := cat(edgeHeader(encGroupMin, elemCode[float64]()), le64(1), []byte{extValue}, f64bytes(math.NaN()))
+	enc := slices.Concat(edgeHeader(encGroupMin, elemCode[float64]()), le64(1), []byte{extValue}, f64bytes(math.NaN()))
 	if err := s.UnmarshalBinary(enc); err == nil {
 		t.Errorf("a NaN under flag 1: decoded, Min(0) = %v", s.Min(0))
 	}
