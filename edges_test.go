@@ -9,7 +9,6 @@ import (
 	"math"
 	"math/big"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/quiverlabs/quiver/internal/kernel"
@@ -66,24 +65,6 @@ func edgeHeader(k encKind, e uint8) []byte { return appendHeader(nil, k, e, 0) }
 
 func le64(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v) }
 
-// A run with a full pending block.
-func TestEdgeSumStateFullPendingBlock(t *testing.T) {
-	var s SumState[float64]
-	s.Add([]float64{1, 2, 3})
-	enc, _ := s.MarshalBinary()
-	if enc[5]&sumRun == 0 || enc[5]&sumCarried != 0 {
-		t.Fatalf("no run, or a carry: %x", enc)
-	}
-	a, w, np := int(enc[6]), int(enc[7]), int(enc[8])
-	block := a * w
-	enc[8] = byte(block)
-	enc = append(enc, make([]byte, 8*(block-np))...)
-	var u SumState[float64]
-	if err := u.UnmarshalBinary(enc); err == nil || !strings.Contains(err.Error(), "pending elements") {
-		t.Errorf("%d pending elements for a block of %d: %v", block, block, err)
-	}
-}
-
 func edgeRepro(v ...float64) []byte {
 	var s SumReproducibleState[float64]
 	s.Add(v)
@@ -102,8 +83,10 @@ func edgeReproErr(t *testing.T, name string, enc []byte) {
 
 // Non-canonical reproducible sums are rejected.
 func TestEdgeReproCanonical(t *testing.T) {
-	one := edgeRepro(1) // header, flags, N=1, Bot, 5 bytes
-	if len(one) != 5+3+5 || one[6] != 1 {
+	// The body: flags, N (digits), L (the lowest digit's index), N digits of 5 bytes.
+	const flags, digits, lowest = encHeaderLen, encHeaderLen + 1, encHeaderLen + 2
+	one := edgeRepro(1)
+	if len(one) != encHeaderLen+3+5 || one[digits] != 1 {
 		t.Fatalf("the encoding of 1: %x", one)
 	}
 	var u SumReproducibleState[float64]
@@ -111,20 +94,20 @@ func TestEdgeReproCanonical(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := bytes.Clone(one)
-	b[5] |= 0x80
+	b[flags] |= 0x80
 	edgeReproErr(t, "flag bit 7", b)
 	b = bytes.Clone(one)
-	b[7] = kernel.ReproDigitLimit // Bot 55, N 1
+	b[lowest] = kernel.ReproDigitLimit // digit 55, one digit
 	edgeReproErr(t, "lowest digit 55", b)
 	edgeReproErr(t, "negative zero", slices.Concat(edgeHeader(encSumReproducible, elemCode[float64]()), []byte{reproNeg, 0}))
 	b = slices.Concat(bytes.Clone(one), make([]byte, 5))
-	b[6] = 2
+	b[digits] = 2
 	edgeReproErr(t, "a zero top digit", b)
-	b = slices.Concat(one[:8], make([]byte, 5), one[8:])
-	b[6], b[7] = 2, one[7]-1
+	b = slices.Concat(one[:lowest+1], make([]byte, 5), one[lowest+1:])
+	b[digits], b[lowest] = 2, one[lowest]-1
 	edgeReproErr(t, "a zero bottom digit", b)
 	b = bytes.Clone(one)
-	b[5] &^= reproNonNegZero
+	b[flags] &^= reproNonNegZero
 	edgeReproErr(t, "no non-zero value flag", b)
 }
 

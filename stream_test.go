@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"golang.org/x/exp/constraints"
@@ -534,7 +535,8 @@ func TestSumStateMergeShapes(t *testing.T) {
 
 // TestSumStatePendingEncoding: an element of the unfinished block that
 // does not participate is encoded as -0.0 (ADR-107), the neutral of the
-// block's lanes, and the others as they are.
+// block's lanes, and the others as they are; an encoding whose pending
+// block is full is refused.
 func TestSumStatePendingEncoding(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, _ BackendInfo) {
 		var s SumState[float64]
@@ -545,6 +547,14 @@ func TestSumStatePendingEncoding(t *testing.T) {
 			t.Fatalf("flags %#x, want a run and no carry", body[0])
 		}
 		a, w, p := int(body[1]), int(body[2]), int(body[3])
+		// A full pending block would have been added to the lanes: the
+		// decoder refuses one.
+		full := slices.Concat(enc, make([]byte, 8*(a*w-p)))
+		full[encHeaderLen+3] = byte(a * w)
+		var u SumState[float64]
+		if err := u.UnmarshalBinary(full); err == nil || !strings.Contains(err.Error(), "pending elements") {
+			t.Errorf("%d pending elements for a block of %d: %v", a*w, a*w, err)
+		}
 		if a*w == 1 {
 			if p != 0 {
 				t.Fatalf("a one-lane layout has %d pending elements", p)

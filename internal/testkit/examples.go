@@ -5,9 +5,10 @@ import (
 	"go/doc"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -62,12 +63,7 @@ func Undemonstrated(dir string) ([]string, error) {
 		name, _, _ := strings.Cut(ex.Name, "_")
 		delete(names, name)
 	}
-	out := make([]string, 0, len(names))
-	for n := range names {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out, nil
+	return slices.Sorted(maps.Keys(names)), nil
 }
 
 // CheckExamples fails t for every name of the package in dir that
