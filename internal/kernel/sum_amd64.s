@@ -2982,6 +2982,25 @@ bitmap_long:
 	SHLQ    $0x06, R9
 	SUBQ    R9, CX
 
+	// Bit position on a byte boundary: the body reads the bitmap from memory.
+	TESTQ SI, SI
+	JNZ   masked_fast
+
+masked_aligned:
+	KMOVQ    (DX)(DI*1), K1
+	VADDPS   (AX), Z0, K1, Z0
+	KSHIFTRQ $0x10, K1, K2
+	VADDPS   64(AX), Z1, K2, Z1
+	KSHIFTRQ $0x20, K1, K2
+	VADDPS   128(AX), Z2, K2, Z2
+	KSHIFTRQ $0x30, K1, K1
+	VADDPS   192(AX), Z3, K1, Z3
+	ADDQ     $0x00000100, AX
+	ADDQ     $0x00000008, DI
+	DECQ     R8
+	JNZ      masked_aligned
+	JMP      masked_slowstart
+
 masked_fast:
 	MOVQ     (DX)(DI*1), R9
 	SHRXQ    SI, R9, R9
@@ -3267,6 +3286,25 @@ bitmap_long:
 	SHLQ    $0x06, R10
 	SUBQ    R10, DX
 
+	// Bit position on a byte boundary: the body reads the bitmap from memory.
+	TESTQ DI, DI
+	JNZ   masked_fast
+
+masked_aligned:
+	KMOVQ    (BX)(R8*1), K1
+	VADDPS   (CX), Z0, K1, Z0
+	KSHIFTRQ $0x10, K1, K2
+	VADDPS   64(CX), Z1, K2, Z1
+	KSHIFTRQ $0x20, K1, K2
+	VADDPS   128(CX), Z2, K2, Z2
+	KSHIFTRQ $0x30, K1, K1
+	VADDPS   192(CX), Z3, K1, Z3
+	ADDQ     $0x00000100, CX
+	ADDQ     $0x00000008, R8
+	DECQ     R9
+	JNZ      masked_aligned
+	JMP      masked_slowstart
+
 masked_fast:
 	MOVQ     (BX)(R8*1), R10
 	SHRXQ    DI, R10, R10
@@ -3499,6 +3537,25 @@ bitmap_long:
 	MOVQ    R8, R9
 	SHLQ    $0x05, R9
 	SUBQ    R9, CX
+
+	// Bit position on a byte boundary: the body reads the bitmap from memory.
+	TESTQ SI, SI
+	JNZ   masked_fast
+
+masked_aligned:
+	KMOVD    (DX)(DI*1), K1
+	VADDPD   (AX), Z0, K1, Z0
+	KSHIFTRQ $0x08, K1, K2
+	VADDPD   64(AX), Z1, K2, Z1
+	KSHIFTRQ $0x10, K1, K2
+	VADDPD   128(AX), Z2, K2, Z2
+	KSHIFTRQ $0x18, K1, K1
+	VADDPD   192(AX), Z3, K1, Z3
+	ADDQ     $0x00000100, AX
+	ADDQ     $0x00000004, DI
+	DECQ     R8
+	JNZ      masked_aligned
+	JMP      masked_slowstart
 
 masked_fast:
 	MOVQ     (DX)(DI*1), R9
@@ -3744,6 +3801,25 @@ bitmap_long:
 	MOVQ    R9, R10
 	SHLQ    $0x05, R10
 	SUBQ    R10, DX
+
+	// Bit position on a byte boundary: the body reads the bitmap from memory.
+	TESTQ DI, DI
+	JNZ   masked_fast
+
+masked_aligned:
+	KMOVD    (BX)(R8*1), K1
+	VADDPD   (CX), Z0, K1, Z0
+	KSHIFTRQ $0x08, K1, K2
+	VADDPD   64(CX), Z1, K2, Z1
+	KSHIFTRQ $0x10, K1, K2
+	VADDPD   128(CX), Z2, K2, Z2
+	KSHIFTRQ $0x18, K1, K1
+	VADDPD   192(CX), Z3, K1, Z3
+	ADDQ     $0x00000100, CX
+	ADDQ     $0x00000004, R8
+	DECQ     R9
+	JNZ      masked_aligned
+	JMP      masked_slowstart
 
 masked_fast:
 	MOVQ     (BX)(R8*1), R10

@@ -168,13 +168,8 @@ func floatSum(e elem, s kit.ISA, lanes bool) {
 	if s == kit.AVX512 {
 		// Merge masking leaves an invalid lane's accumulator as it is,
 		// which is what adding -0.0 does (x + -0.0 == x for every x).
-		bm.Loop("masked", n, block, func(read kit.ReadFunc) {
-			var k reg.OpmaskVirtual
-			if block > 32 {
-				k = kit.KMask(kit.Read64(read, 0))
-			} else {
-				k = kit.KMask(read(0))
-			}
+		bm.MaskLoop("masked", n, block, func(mask kit.MaskFunc) {
+			k := mask(0, block)
 			for a := range acc {
 				f.add(vec(a), acc[a], kit.KShift(k, a*w), acc[a])
 			}
