@@ -259,12 +259,15 @@ func (b Bitmap) MaskLoop(name string, remaining reg.GPVirtual, step int, body fu
 }
 
 // bitSource is how one copy of a bitmap loop's body reads its bits: read
-// always works, mem (when not nil) gives the memory operand of the byte
-// that holds the bit of the element at positions past the iteration's
-// first, whose bit position is a multiple of 8.
+// gives them in a general register, or mem (in the copy that has it, where
+// read is nil) the memory operand of the byte that holds the bit of the
+// element at positions past the iteration's first, whose bit position is
+// a multiple of 8. check panics on a read at an offset the loop's fast
+// count does not keep inside the bitmap.
 type bitSource struct {
-	read ReadFunc
-	mem  func(at int) Mem
+	read  ReadFunc
+	mem   func(at int) Mem
+	check func(at int)
 }
 
 // mask is the MaskFunc of src.
@@ -273,11 +276,7 @@ func (src bitSource) mask(at, bits int) reg.OpmaskVirtual {
 		panic(fmt.Sprintf("kit: opmask of %d bits", bits))
 	}
 	if src.mem != nil {
-		if bits == 64 {
-			src.read(at + 32) // bounds check only: emits nothing in this copy
-		} else {
-			src.read(at)
-		}
+		src.check(at + bits - 32) // the last 32 bits the load covers
 		k := K()
 		if bits == 64 {
 			KMOVQ(src.mem(at), k)
@@ -297,17 +296,20 @@ func (src bitSource) mask(at, bits int) reg.OpmaskVirtual {
 // memory, taken when the bit position is a whole byte.
 func (b Bitmap) loop(name string, remaining reg.GPVirtual, step int, aligned bool, body func(src bitSource)) {
 	maxAt := max(0, step-32)
-	checked := func(read ReadFunc) ReadFunc {
-		return func(at int) reg.GPVirtual {
-			if at > maxAt || at%8 != 0 {
-				panic(fmt.Sprintf("kit: bitmap read at %d in a loop of step %d", at, step))
-			}
-			return read(at)
+	check := func(at int) {
+		if at > maxAt || at%8 != 0 {
+			panic(fmt.Sprintf("kit: bitmap read at %d in a loop of step %d", at, step))
 		}
+	}
+	checked := func(read ReadFunc) bitSource {
+		return bitSource{check: check, read: func(at int) reg.GPVirtual {
+			check(at)
+			return read(at)
+		}}
 	}
 	slow := func() {
 		Loop(name+"_slow", remaining, step, func() {
-			body(bitSource{read: checked(b.Read)})
+			body(checked(b.Read))
 			b.Advance(step)
 		})
 	}
@@ -350,8 +352,8 @@ func (b Bitmap) loop(name string, remaining reg.GPVirtual, step int, aligned boo
 		// loads (at most 8 from byte q+at/8, at <= maxAt), which the fast
 		// count keeps inside the bitmap.
 		body(bitSource{
-			read: checked(func(int) reg.GPVirtual { return nil }),
-			mem:  func(at int) Mem { return Mem{Base: b.Base, Index: q, Scale: 1, Disp: at / 8} },
+			check: check,
+			mem:   func(at int) Mem { return Mem{Base: b.Base, Index: q, Scale: 1, Disp: at / 8} },
 		})
 		ADDQ(U32(step/8), q)
 		DECQ(cnt)
@@ -359,12 +361,12 @@ func (b Bitmap) loop(name string, remaining reg.GPVirtual, step int, aligned boo
 		JMP(LabelRef(name + "_slowstart"))
 	}
 	Label(name + "_fast")
-	body(bitSource{read: checked(func(at int) reg.GPVirtual {
+	body(checked(func(at int) reg.GPVirtual {
 		v := GP64()
 		MOVQ(Mem{Base: b.Base, Index: q, Scale: 1, Disp: at / 8}, v)
 		SHRXQ(sh, v, v)
 		return v
-	})})
+	}))
 	ADDQ(U32(step/8), q)
 	DECQ(cnt)
 	JNZ(LabelRef(name + "_fast"))
