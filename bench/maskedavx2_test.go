@@ -1,0 +1,85 @@
+package bench
+
+// The masked float Sum on AVX2 turns each validity bit into a lane mask
+// (VPSLLVQ of the broadcast bitmap word moves bit i to the sign of lane
+// i) and selects the element or -0.0 with VBLENDVPD/VBLENDVPS before the
+// add. On Intel's Golden Cove cores a variable blend with a memory
+// operand decodes to three micro-ops on the vector ports (two on the
+// Skylake family, one on AMD Zen), so an iteration of four vectors
+// issues about 22 vector micro-ops against 4 for the dense loop, on
+// three vector ports. The AMD EPYC Zen 5 session's loop-only probes
+// (docs/ledger.md, "the avx2 backend against the peers") found the loop
+// bound by its micro-ops, not by the blend's pipe.
+//
+// The change: the one-call float Sum on AVX2 loads each vector with
+// VMASKMOVPD/VMASKMOVPS under the sign-bit mask instead, which reads the
+// valid lanes and gives +0.0 in the others, and adds that: the mask is
+// applied by the load, and the blend's micro-ops go. Adding +0.0 is
+// exact wherever -0.0 is: an accumulator that starts at +0.0 never
+// becomes -0.0 in round to nearest (x + y is -0.0 only when both are),
+// and acc + +0.0 == acc for every other acc, NaN and infinities
+// included. The SumState lane kernels keep the blend: their
+// accumulators come from the caller (a decoded state among them), and a
+// lane of -0.0 plus +0.0 would read +0.0 where the oracle keeps -0.0.
+//
+// Registered on 2026-12-06 on an Intel Xeon family 6 model 207 (AVX-512;
+// the avx2 backend chosen with quiver.SetBackend), before the change;
+// measured with BenchmarkMaskedSumAVX2, the bench binaries of the commit
+// before and after run alternately, 10% nulls, ratio time after over time
+// before, by the medians and the fastest samples:
+//
+//	H320 (measured by hand): BenchmarkMaskedSumAVX2 float64 n=4096 and 65536, bitoff 0 and 3, on avx2: time <= 0.80x before
+//	H321 (measured by hand): BenchmarkMaskedSumAVX2 float32 n=4096 and 65536, bitoff 0 and 3, on avx2: time <= 0.80x before
+//	H322 (measured by hand): BenchmarkMaskedSumAVX2 float64 and float32 n=1048576, bitoff 0 and 3, on avx2: time <= 0.95x before
+//	H323 (measured by hand): BenchmarkMaskedSumAVX2 state1024 float64 and float32 n=1048576 on avx2 (the lane kernels, unchanged): time <= 1.03x before
+//	H324 (measured by hand): BenchmarkMaskedSumAVX2 float64 n=65536 bitoff 0 on avx2: at most 2.0x the dense Sum's time in the same run (BenchmarkDenseSumAVX2)
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/quiverlabs/quiver"
+)
+
+// BenchmarkMaskedSumAVX2 runs BenchmarkMaskedSum's configurations (10%
+// nulls over rotating bitmaps, bit offsets 0 and 3, SumState fed 1024
+// elements per Add) on the avx2 backend, when the CPU has it:
+//
+//	go test -run '^$' -bench 'MaskedSumAVX2|DenseSumAVX2' -count 6 .
+func BenchmarkMaskedSumAVX2(b *testing.B) {
+	onBackend(b, "avx2", func(b *testing.B) {
+		b.Run("type=float64", func(b *testing.B) { maskedSum[float64](b) })
+		b.Run("type=float32", func(b *testing.B) { maskedSum[float32](b) })
+	})
+}
+
+// BenchmarkDenseSumAVX2 is the dense Sum over BenchmarkMaskedSumAVX2's
+// values, on the avx2 backend: the floor the masked sum is held to (H324).
+func BenchmarkDenseSumAVX2(b *testing.B) {
+	onBackend(b, "avx2", func(b *testing.B) {
+		b.Run("type=float64", func(b *testing.B) { denseSum[float64](b) })
+		b.Run("type=float32", func(b *testing.B) { denseSum[float32](b) })
+	})
+}
+
+func denseSum[T float32 | float64](b *testing.B) {
+	for _, n := range []int{4096, 65536, 1 << 20} {
+		x := make([]T, n)
+		drawValues(rand.New(rand.NewPCG(5, uint64(n))), x)
+		runRotated(b, fmt.Sprintf("n=%d/impl=sum", n), &sinkFloat, func(int) float64 {
+			return float64(quiver.Sum(x))
+		})
+	}
+}
+
+// onBackend runs body with the named backend active, and skips when this
+// CPU does not run it; the active backend is restored afterwards.
+func onBackend(b *testing.B, name string, body func(b *testing.B)) {
+	prev := quiver.ActiveBackend().Name
+	defer quiver.SetBackend(prev)
+	if err := quiver.SetBackend(name); err != nil {
+		b.Skipf("backend %s: %v", name, err)
+	}
+	body(b)
+}
