@@ -35,7 +35,7 @@ dense_done:
 	JMP fold
 
 masked:
-	// Masked: an invalid element adds -0.0, the exact neutral.
+	// Masked: an invalid element adds +0.0, exact on accumulators that start at +0.0.
 	MOVQ bits_base+24(FP), DX
 	MOVQ bits_len+32(FP), BX
 	MOVQ off+48(FP), SI
@@ -62,12 +62,10 @@ bitmap_copied:
 	XORQ BX, BX
 
 bitmap_long:
-	VMOVDQU  msbshift32x4<>+0(SB), Y4
-	VMOVDQU  msbshift32x4<>+32(SB), Y5
-	VMOVDQU  msbshift32x4<>+64(SB), Y6
-	VMOVDQU  msbshift32x4<>+96(SB), Y7
-	VPCMPEQD Y8, Y8, Y8
-	VPSLLD   $0x1f, Y8, Y8
+	VMOVDQU msbshift32x4<>+0(SB), Y4
+	VMOVDQU msbshift32x4<>+32(SB), Y5
+	VMOVDQU msbshift32x4<>+64(SB), Y6
+	VMOVDQU msbshift32x4<>+96(SB), Y7
 
 	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
 	MOVQ    SI, DI
@@ -91,20 +89,20 @@ bitmap_long:
 masked_fast:
 	MOVQ         (DX)(DI*1), R9
 	SHRXQ        SI, R9, R9
-	VMOVQ        R9, X9
-	VPBROADCASTD X9, Y9
-	VPSLLVD      Y4, Y9, Y10
-	VBLENDVPS    Y10, (AX), Y8, Y10
-	VADDPS       Y10, Y0, Y0
-	VPSLLVD      Y5, Y9, Y10
-	VBLENDVPS    Y10, 32(AX), Y8, Y10
-	VADDPS       Y10, Y1, Y1
-	VPSLLVD      Y6, Y9, Y10
-	VBLENDVPS    Y10, 64(AX), Y8, Y10
-	VADDPS       Y10, Y2, Y2
-	VPSLLVD      Y7, Y9, Y9
-	VBLENDVPS    Y9, 96(AX), Y8, Y9
-	VADDPS       Y9, Y3, Y3
+	VMOVQ        R9, X8
+	VPBROADCASTD X8, Y8
+	VPSLLVD      Y4, Y8, Y9
+	VMASKMOVPS   (AX), Y9, Y9
+	VADDPS       Y9, Y0, Y0
+	VPSLLVD      Y5, Y8, Y9
+	VMASKMOVPS   32(AX), Y9, Y9
+	VADDPS       Y9, Y1, Y1
+	VPSLLVD      Y6, Y8, Y9
+	VMASKMOVPS   64(AX), Y9, Y9
+	VADDPS       Y9, Y2, Y2
+	VPSLLVD      Y7, Y8, Y8
+	VMASKMOVPS   96(AX), Y8, Y8
+	VADDPS       Y8, Y3, Y3
 	ADDQ         $0x00000080, AX
 	ADDQ         $0x00000004, DI
 	DECQ         R8
@@ -125,20 +123,20 @@ masked_slow_loop:
 	SHLQ         $0x03, R8
 	SUBQ         R8, DI
 	SHRXQ        DI, R9, R9
-	VMOVQ        R9, X9
-	VPBROADCASTD X9, Y9
-	VPSLLVD      Y4, Y9, Y10
-	VBLENDVPS    Y10, (AX), Y8, Y10
-	VADDPS       Y10, Y0, Y0
-	VPSLLVD      Y5, Y9, Y10
-	VBLENDVPS    Y10, 32(AX), Y8, Y10
-	VADDPS       Y10, Y1, Y1
-	VPSLLVD      Y6, Y9, Y10
-	VBLENDVPS    Y10, 64(AX), Y8, Y10
-	VADDPS       Y10, Y2, Y2
-	VPSLLVD      Y7, Y9, Y9
-	VBLENDVPS    Y9, 96(AX), Y8, Y9
-	VADDPS       Y9, Y3, Y3
+	VMOVQ        R9, X8
+	VPBROADCASTD X8, Y8
+	VPSLLVD      Y4, Y8, Y9
+	VMASKMOVPS   (AX), Y9, Y9
+	VADDPS       Y9, Y0, Y0
+	VPSLLVD      Y5, Y8, Y9
+	VMASKMOVPS   32(AX), Y9, Y9
+	VADDPS       Y9, Y1, Y1
+	VPSLLVD      Y6, Y8, Y9
+	VMASKMOVPS   64(AX), Y9, Y9
+	VADDPS       Y9, Y2, Y2
+	VPSLLVD      Y7, Y8, Y8
+	VMASKMOVPS   96(AX), Y8, Y8
+	VADDPS       Y8, Y3, Y3
 	ADDQ         $0x00000080, AX
 	ADDQ         $0x00000020, SI
 	SUBQ         $0x00000020, CX
@@ -388,7 +386,7 @@ dense_done:
 	JMP fold
 
 masked:
-	// Masked: an invalid element adds -0.0, the exact neutral.
+	// Masked: an invalid element adds +0.0, exact on accumulators that start at +0.0.
 	MOVQ bits_base+24(FP), DX
 	MOVQ bits_len+32(FP), BX
 	MOVQ off+48(FP), SI
@@ -415,12 +413,10 @@ bitmap_copied:
 	XORQ BX, BX
 
 bitmap_long:
-	VMOVDQU  msbshift64x4<>+0(SB), Y4
-	VMOVDQU  msbshift64x4<>+32(SB), Y5
-	VMOVDQU  msbshift64x4<>+64(SB), Y6
-	VMOVDQU  msbshift64x4<>+96(SB), Y7
-	VPCMPEQD Y8, Y8, Y8
-	VPSLLQ   $0x3f, Y8, Y8
+	VMOVDQU msbshift64x4<>+0(SB), Y4
+	VMOVDQU msbshift64x4<>+32(SB), Y5
+	VMOVDQU msbshift64x4<>+64(SB), Y6
+	VMOVDQU msbshift64x4<>+96(SB), Y7
 
 	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
 	MOVQ    SI, DI
@@ -444,20 +440,20 @@ bitmap_long:
 masked_fast:
 	MOVQ         (DX)(DI*1), R9
 	SHRXQ        SI, R9, R9
-	VMOVQ        R9, X9
-	VPBROADCASTQ X9, Y9
-	VPSLLVQ      Y4, Y9, Y10
-	VBLENDVPD    Y10, (AX), Y8, Y10
-	VADDPD       Y10, Y0, Y0
-	VPSLLVQ      Y5, Y9, Y10
-	VBLENDVPD    Y10, 32(AX), Y8, Y10
-	VADDPD       Y10, Y1, Y1
-	VPSLLVQ      Y6, Y9, Y10
-	VBLENDVPD    Y10, 64(AX), Y8, Y10
-	VADDPD       Y10, Y2, Y2
-	VPSLLVQ      Y7, Y9, Y9
-	VBLENDVPD    Y9, 96(AX), Y8, Y9
-	VADDPD       Y9, Y3, Y3
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSLLVQ      Y4, Y8, Y9
+	VMASKMOVPD   (AX), Y9, Y9
+	VADDPD       Y9, Y0, Y0
+	VPSLLVQ      Y5, Y8, Y9
+	VMASKMOVPD   32(AX), Y9, Y9
+	VADDPD       Y9, Y1, Y1
+	VPSLLVQ      Y6, Y8, Y9
+	VMASKMOVPD   64(AX), Y9, Y9
+	VADDPD       Y9, Y2, Y2
+	VPSLLVQ      Y7, Y8, Y8
+	VMASKMOVPD   96(AX), Y8, Y8
+	VADDPD       Y8, Y3, Y3
 	ADDQ         $0x00000080, AX
 	ADDQ         $0x00000002, DI
 	DECQ         R8
@@ -478,20 +474,20 @@ masked_slow_loop:
 	SHLQ         $0x03, R8
 	SUBQ         R8, DI
 	SHRXQ        DI, R9, R9
-	VMOVQ        R9, X9
-	VPBROADCASTQ X9, Y9
-	VPSLLVQ      Y4, Y9, Y10
-	VBLENDVPD    Y10, (AX), Y8, Y10
-	VADDPD       Y10, Y0, Y0
-	VPSLLVQ      Y5, Y9, Y10
-	VBLENDVPD    Y10, 32(AX), Y8, Y10
-	VADDPD       Y10, Y1, Y1
-	VPSLLVQ      Y6, Y9, Y10
-	VBLENDVPD    Y10, 64(AX), Y8, Y10
-	VADDPD       Y10, Y2, Y2
-	VPSLLVQ      Y7, Y9, Y9
-	VBLENDVPD    Y9, 96(AX), Y8, Y9
-	VADDPD       Y9, Y3, Y3
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSLLVQ      Y4, Y8, Y9
+	VMASKMOVPD   (AX), Y9, Y9
+	VADDPD       Y9, Y0, Y0
+	VPSLLVQ      Y5, Y8, Y9
+	VMASKMOVPD   32(AX), Y9, Y9
+	VADDPD       Y9, Y1, Y1
+	VPSLLVQ      Y6, Y8, Y9
+	VMASKMOVPD   64(AX), Y9, Y9
+	VADDPD       Y9, Y2, Y2
+	VPSLLVQ      Y7, Y8, Y8
+	VMASKMOVPD   96(AX), Y8, Y8
+	VADDPD       Y8, Y3, Y3
 	ADDQ         $0x00000080, AX
 	ADDQ         $0x00000010, SI
 	SUBQ         $0x00000010, CX
