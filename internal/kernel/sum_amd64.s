@@ -1341,7 +1341,6 @@ TEXT ·sumI64AVX2(SB), NOSPLIT, $8-64
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
 	VPXOR Y3, Y3, Y3
-	VPXOR Y4, Y4, Y4
 	MOVQ  bits_base+24(FP), DX
 	TESTQ DX, DX
 	JNZ   masked
@@ -1420,10 +1419,10 @@ bitmap_copied:
 	XORQ BX, BX
 
 bitmap_long:
-	VMOVDQU msbshift64x4<>+0(SB), Y5
-	VMOVDQU msbshift64x4<>+32(SB), Y6
-	VMOVDQU msbshift64x4<>+64(SB), Y7
-	VMOVDQU msbshift64x4<>+96(SB), Y8
+	VMOVDQU msbshift64x4<>+0(SB), Y4
+	VMOVDQU msbshift64x4<>+32(SB), Y5
+	VMOVDQU msbshift64x4<>+64(SB), Y6
+	VMOVDQU msbshift64x4<>+96(SB), Y7
 
 	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
 	MOVQ    SI, DI
@@ -1447,20 +1446,20 @@ bitmap_long:
 masked_fast:
 	MOVQ         (DX)(DI*1), R9
 	SHRXQ        SI, R9, R9
-	VMOVQ        R9, X9
-	VPBROADCASTQ X9, Y9
-	VPSLLVQ      Y5, Y9, Y10
-	VBLENDVPD    Y10, (AX), Y4, Y10
-	VPADDQ       Y10, Y0, Y0
-	VPSLLVQ      Y6, Y9, Y10
-	VBLENDVPD    Y10, 32(AX), Y4, Y10
-	VPADDQ       Y10, Y1, Y1
-	VPSLLVQ      Y7, Y9, Y10
-	VBLENDVPD    Y10, 64(AX), Y4, Y10
-	VPADDQ       Y10, Y2, Y2
-	VPSLLVQ      Y8, Y9, Y9
-	VBLENDVPD    Y9, 96(AX), Y4, Y9
-	VPADDQ       Y9, Y3, Y3
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSLLVQ      Y4, Y8, Y9
+	VPMASKMOVQ   (AX), Y9, Y9
+	VPADDQ       Y9, Y0, Y0
+	VPSLLVQ      Y5, Y8, Y9
+	VPMASKMOVQ   32(AX), Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPSLLVQ      Y6, Y8, Y9
+	VPMASKMOVQ   64(AX), Y9, Y9
+	VPADDQ       Y9, Y2, Y2
+	VPSLLVQ      Y7, Y8, Y8
+	VPMASKMOVQ   96(AX), Y8, Y8
+	VPADDQ       Y8, Y3, Y3
 	ADDQ         $0x00000080, AX
 	ADDQ         $0x00000002, DI
 	DECQ         R8
@@ -1481,20 +1480,20 @@ masked_slow_loop:
 	SHLQ         $0x03, R8
 	SUBQ         R8, DI
 	SHRXQ        DI, R9, R9
-	VMOVQ        R9, X9
-	VPBROADCASTQ X9, Y9
-	VPSLLVQ      Y5, Y9, Y10
-	VBLENDVPD    Y10, (AX), Y4, Y10
-	VPADDQ       Y10, Y0, Y0
-	VPSLLVQ      Y6, Y9, Y10
-	VBLENDVPD    Y10, 32(AX), Y4, Y10
-	VPADDQ       Y10, Y1, Y1
-	VPSLLVQ      Y7, Y9, Y10
-	VBLENDVPD    Y10, 64(AX), Y4, Y10
-	VPADDQ       Y10, Y2, Y2
-	VPSLLVQ      Y8, Y9, Y9
-	VBLENDVPD    Y9, 96(AX), Y4, Y9
-	VPADDQ       Y9, Y3, Y3
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSLLVQ      Y4, Y8, Y9
+	VPMASKMOVQ   (AX), Y9, Y9
+	VPADDQ       Y9, Y0, Y0
+	VPSLLVQ      Y5, Y8, Y9
+	VPMASKMOVQ   32(AX), Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPSLLVQ      Y6, Y8, Y9
+	VPMASKMOVQ   64(AX), Y9, Y9
+	VPADDQ       Y9, Y2, Y2
+	VPSLLVQ      Y7, Y8, Y8
+	VPMASKMOVQ   96(AX), Y8, Y8
+	VPADDQ       Y8, Y3, Y3
 	ADDQ         $0x00000080, AX
 	ADDQ         $0x00000010, SI
 	SUBQ         $0x00000010, CX
@@ -1515,11 +1514,11 @@ masked1_slow_loop:
 	SHLQ         $0x03, R8
 	SUBQ         R8, DI
 	SHRXQ        DI, R9, R9
-	VMOVQ        R9, X6
-	VPBROADCASTQ X6, Y6
-	VPSLLVQ      Y5, Y6, Y6
-	VBLENDVPD    Y6, (AX), Y4, Y6
-	VPADDQ       Y6, Y0, Y0
+	VMOVQ        R9, X5
+	VPBROADCASTQ X5, Y5
+	VPSLLVQ      Y4, Y5, Y5
+	VPMASKMOVQ   (AX), Y5, Y5
+	VPADDQ       Y5, Y0, Y0
 	ADDQ         $0x00000020, AX
 	ADDQ         $0x00000004, SI
 	SUBQ         $0x00000004, CX
@@ -2117,7 +2116,6 @@ TEXT ·sumU64AVX2(SB), NOSPLIT, $8-64
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
 	VPXOR Y3, Y3, Y3
-	VPXOR Y4, Y4, Y4
 	MOVQ  bits_base+24(FP), DX
 	TESTQ DX, DX
 	JNZ   masked
@@ -2196,6 +2194,214 @@ bitmap_copied:
 	XORQ BX, BX
 
 bitmap_long:
+	VMOVDQU msbshift64x4<>+0(SB), Y4
+	VMOVDQU msbshift64x4<>+32(SB), Y5
+	VMOVDQU msbshift64x4<>+64(SB), Y6
+	VMOVDQU msbshift64x4<>+96(SB), Y7
+
+	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
+	MOVQ    SI, DI
+	SHRQ    $0x03, DI
+	ANDQ    $0x07, SI
+	MOVQ    BX, R8
+	SUBQ    DI, R8
+	JL      masked_slowstart
+	SHRQ    $0x01, R8
+	INCQ    R8
+	MOVQ    CX, R9
+	SHRQ    $0x04, R9
+	CMPQ    R8, R9
+	CMOVQGT R9, R8
+	TESTQ   R8, R8
+	JZ      masked_slowstart
+	MOVQ    R8, R9
+	SHLQ    $0x04, R9
+	SUBQ    R9, CX
+
+masked_fast:
+	MOVQ         (DX)(DI*1), R9
+	SHRXQ        SI, R9, R9
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSLLVQ      Y4, Y8, Y9
+	VPMASKMOVQ   (AX), Y9, Y9
+	VPADDQ       Y9, Y0, Y0
+	VPSLLVQ      Y5, Y8, Y9
+	VPMASKMOVQ   32(AX), Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPSLLVQ      Y6, Y8, Y9
+	VPMASKMOVQ   64(AX), Y9, Y9
+	VPADDQ       Y9, Y2, Y2
+	VPSLLVQ      Y7, Y8, Y8
+	VPMASKMOVQ   96(AX), Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000002, DI
+	DECQ         R8
+	JNZ          masked_fast
+
+masked_slowstart:
+	LEAQ (SI)(DI*8), SI
+	CMPQ CX, $0x00000010
+	JL   masked_slow_done
+
+masked_slow_loop:
+	MOVQ         SI, DI
+	MOVQ         DI, R8
+	SHRQ         $0x03, R8
+	CMPQ         R8, BX
+	CMOVQGT      BX, R8
+	MOVQ         (DX)(R8*1), R9
+	SHLQ         $0x03, R8
+	SUBQ         R8, DI
+	SHRXQ        DI, R9, R9
+	VMOVQ        R9, X8
+	VPBROADCASTQ X8, Y8
+	VPSLLVQ      Y4, Y8, Y9
+	VPMASKMOVQ   (AX), Y9, Y9
+	VPADDQ       Y9, Y0, Y0
+	VPSLLVQ      Y5, Y8, Y9
+	VPMASKMOVQ   32(AX), Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPSLLVQ      Y6, Y8, Y9
+	VPMASKMOVQ   64(AX), Y9, Y9
+	VPADDQ       Y9, Y2, Y2
+	VPSLLVQ      Y7, Y8, Y8
+	VPMASKMOVQ   96(AX), Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000010, SI
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          masked_slow_loop
+
+masked_slow_done:
+	CMPQ CX, $0x00000004
+	JL   masked1_slow_done
+
+masked1_slow_loop:
+	MOVQ         SI, DI
+	MOVQ         DI, R8
+	SHRQ         $0x03, R8
+	CMPQ         R8, BX
+	CMOVQGT      BX, R8
+	MOVQ         (DX)(R8*1), R9
+	SHLQ         $0x03, R8
+	SUBQ         R8, DI
+	SHRXQ        DI, R9, R9
+	VMOVQ        R9, X5
+	VPBROADCASTQ X5, Y5
+	VPSLLVQ      Y4, Y5, Y5
+	VPMASKMOVQ   (AX), Y5, Y5
+	VPADDQ       Y5, Y0, Y0
+	ADDQ         $0x00000020, AX
+	ADDQ         $0x00000004, SI
+	SUBQ         $0x00000004, CX
+	CMPQ         CX, $0x00000004
+	JGE          masked1_slow_loop
+
+masked1_slow_done:
+reduce:
+	VPADDQ       Y1, Y0, Y0
+	VPADDQ       Y2, Y0, Y0
+	VPADDQ       Y3, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         AX, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func checkedU64AVX2(x []uint64, bits []byte, off int) (lo uint64, hi uint64)
+// Requires: AVX, AVX2, BMI2, CMOV
+TEXT ·checkedU64AVX2(SB), NOSPLIT, $8-72
+	MOVQ     x_base+0(FP), AX
+	MOVQ     x_len+8(FP), CX
+	VPXOR    Y0, Y0, Y0
+	VPXOR    Y1, Y1, Y1
+	VPXOR    Y2, Y2, Y2
+	VPXOR    Y3, Y3, Y3
+	VPCMPEQD Y4, Y4, Y4
+	VPSRLQ   $0x20, Y4, Y4
+	MOVQ     bits_base+24(FP), DX
+	TESTQ    DX, DX
+	JNZ      masked
+	CMPQ     CX, $0x00000010
+	JL       dense_done
+
+dense_loop:
+	VMOVDQU (AX), Y5
+	VPAND   Y4, Y5, Y6
+	VPSRLQ  $0x20, Y5, Y5
+	VPADDQ  Y6, Y0, Y0
+	VPADDQ  Y5, Y1, Y1
+	VMOVDQU 32(AX), Y5
+	VPAND   Y4, Y5, Y6
+	VPSRLQ  $0x20, Y5, Y5
+	VPADDQ  Y6, Y2, Y2
+	VPADDQ  Y5, Y3, Y3
+	VMOVDQU 64(AX), Y5
+	VPAND   Y4, Y5, Y6
+	VPSRLQ  $0x20, Y5, Y5
+	VPADDQ  Y6, Y0, Y0
+	VPADDQ  Y5, Y1, Y1
+	VMOVDQU 96(AX), Y5
+	VPAND   Y4, Y5, Y6
+	VPSRLQ  $0x20, Y5, Y5
+	VPADDQ  Y6, Y2, Y2
+	VPADDQ  Y5, Y3, Y3
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JGE     dense_loop
+
+dense_done:
+	CMPQ CX, $0x00000004
+	JL   dense1_done
+
+dense1_loop:
+	VMOVDQU (AX), Y5
+	VPAND   Y4, Y5, Y6
+	VPSRLQ  $0x20, Y5, Y5
+	VPADDQ  Y6, Y0, Y0
+	VPADDQ  Y5, Y1, Y1
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000004, CX
+	CMPQ    CX, $0x00000004
+	JGE     dense1_loop
+
+dense1_done:
+	JMP reduce
+
+masked:
+	MOVQ bits_base+24(FP), DX
+	MOVQ bits_len+32(FP), BX
+	MOVQ off+48(FP), SI
+	SUBQ $0x08, BX
+	JGE  bitmap_long
+
+	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
+	// assembled in a register (last byte first) and stored at once, so
+	// that the 8-byte loads of the copy forward from that one store.
+	XORQ DI, DI
+	LEAQ 8(BX), BX
+
+bitmap_copy:
+	DECQ    BX
+	JL      bitmap_copied
+	MOVBQZX (DX)(BX*1), R8
+	SHLQ    $0x08, DI
+	ORQ     R8, DI
+	JMP     bitmap_copy
+
+bitmap_copied:
+	MOVQ DI, (SP)
+	LEAQ (SP), DX
+	XORQ BX, BX
+
+bitmap_long:
 	VMOVDQU msbshift64x4<>+0(SB), Y5
 	VMOVDQU msbshift64x4<>+32(SB), Y6
 	VMOVDQU msbshift64x4<>+64(SB), Y7
@@ -2226,16 +2432,28 @@ masked_fast:
 	VMOVQ        R9, X9
 	VPBROADCASTQ X9, Y9
 	VPSLLVQ      Y5, Y9, Y10
-	VBLENDVPD    Y10, (AX), Y4, Y10
-	VPADDQ       Y10, Y0, Y0
-	VPSLLVQ      Y6, Y9, Y10
-	VBLENDVPD    Y10, 32(AX), Y4, Y10
+	VPMASKMOVQ   (AX), Y10, Y10
+	VPAND        Y4, Y10, Y11
+	VPSRLQ       $0x20, Y10, Y10
+	VPADDQ       Y11, Y0, Y0
 	VPADDQ       Y10, Y1, Y1
+	VPSLLVQ      Y6, Y9, Y10
+	VPMASKMOVQ   32(AX), Y10, Y10
+	VPAND        Y4, Y10, Y11
+	VPSRLQ       $0x20, Y10, Y10
+	VPADDQ       Y11, Y2, Y2
+	VPADDQ       Y10, Y3, Y3
 	VPSLLVQ      Y7, Y9, Y10
-	VBLENDVPD    Y10, 64(AX), Y4, Y10
-	VPADDQ       Y10, Y2, Y2
+	VPMASKMOVQ   64(AX), Y10, Y10
+	VPAND        Y4, Y10, Y11
+	VPSRLQ       $0x20, Y10, Y10
+	VPADDQ       Y11, Y0, Y0
+	VPADDQ       Y10, Y1, Y1
 	VPSLLVQ      Y8, Y9, Y9
-	VBLENDVPD    Y9, 96(AX), Y4, Y9
+	VPMASKMOVQ   96(AX), Y9, Y9
+	VPAND        Y4, Y9, Y10
+	VPSRLQ       $0x20, Y9, Y9
+	VPADDQ       Y10, Y2, Y2
 	VPADDQ       Y9, Y3, Y3
 	ADDQ         $0x00000080, AX
 	ADDQ         $0x00000002, DI
@@ -2260,16 +2478,28 @@ masked_slow_loop:
 	VMOVQ        R9, X9
 	VPBROADCASTQ X9, Y9
 	VPSLLVQ      Y5, Y9, Y10
-	VBLENDVPD    Y10, (AX), Y4, Y10
-	VPADDQ       Y10, Y0, Y0
-	VPSLLVQ      Y6, Y9, Y10
-	VBLENDVPD    Y10, 32(AX), Y4, Y10
+	VPMASKMOVQ   (AX), Y10, Y10
+	VPAND        Y4, Y10, Y11
+	VPSRLQ       $0x20, Y10, Y10
+	VPADDQ       Y11, Y0, Y0
 	VPADDQ       Y10, Y1, Y1
+	VPSLLVQ      Y6, Y9, Y10
+	VPMASKMOVQ   32(AX), Y10, Y10
+	VPAND        Y4, Y10, Y11
+	VPSRLQ       $0x20, Y10, Y10
+	VPADDQ       Y11, Y2, Y2
+	VPADDQ       Y10, Y3, Y3
 	VPSLLVQ      Y7, Y9, Y10
-	VBLENDVPD    Y10, 64(AX), Y4, Y10
-	VPADDQ       Y10, Y2, Y2
+	VPMASKMOVQ   64(AX), Y10, Y10
+	VPAND        Y4, Y10, Y11
+	VPSRLQ       $0x20, Y10, Y10
+	VPADDQ       Y11, Y0, Y0
+	VPADDQ       Y10, Y1, Y1
 	VPSLLVQ      Y8, Y9, Y9
-	VBLENDVPD    Y9, 96(AX), Y4, Y9
+	VPMASKMOVQ   96(AX), Y9, Y9
+	VPAND        Y4, Y9, Y10
+	VPSRLQ       $0x20, Y9, Y9
+	VPADDQ       Y10, Y2, Y2
 	VPADDQ       Y9, Y3, Y3
 	ADDQ         $0x00000080, AX
 	ADDQ         $0x00000010, SI
@@ -2294,8 +2524,11 @@ masked1_slow_loop:
 	VMOVQ        R9, X6
 	VPBROADCASTQ X6, Y6
 	VPSLLVQ      Y5, Y6, Y6
-	VBLENDVPD    Y6, (AX), Y4, Y6
-	VPADDQ       Y6, Y0, Y0
+	VPMASKMOVQ   (AX), Y6, Y6
+	VPAND        Y4, Y6, Y7
+	VPSRLQ       $0x20, Y6, Y6
+	VPADDQ       Y7, Y0, Y0
+	VPADDQ       Y6, Y1, Y1
 	ADDQ         $0x00000020, AX
 	ADDQ         $0x00000004, SI
 	SUBQ         $0x00000004, CX
@@ -2304,30 +2537,36 @@ masked1_slow_loop:
 
 masked1_slow_done:
 reduce:
-	VPADDQ       Y1, Y0, Y0
 	VPADDQ       Y2, Y0, Y0
-	VPADDQ       Y3, Y0, Y0
-	VEXTRACTI128 $0x01, Y0, X1
-	VPADDQ       X1, X0, X0
-	VPSHUFD      $0x4e, X0, X1
-	VPADDQ       X1, X0, X0
+	VPADDQ       Y3, Y1, Y1
+	VEXTRACTI128 $0x01, Y0, X2
+	VPADDQ       X2, X0, X0
+	VPSHUFD      $0x4e, X0, X2
+	VPADDQ       X2, X0, X0
 	VMOVQ        X0, AX
-	MOVQ         AX, ret+56(FP)
+	MOVQ         AX, lo+56(FP)
+	VEXTRACTI128 $0x01, Y1, X0
+	VPADDQ       X0, X1, X1
+	VPSHUFD      $0x4e, X1, X0
+	VPADDQ       X0, X1, X1
+	VMOVQ        X1, AX
+	MOVQ         AX, hi+64(FP)
 	VZEROUPPER
 	RET
 
-// func checkedU64AVX2(x []uint64, bits []byte, off int) (lo uint64, hi uint64)
+// func checkedI64AVX2(x []int64, bits []byte, off int) (lo uint64, hi uint64)
 // Requires: AVX, AVX2, BMI2, CMOV
-TEXT ·checkedU64AVX2(SB), NOSPLIT, $8-72
+TEXT ·checkedI64AVX2(SB), NOSPLIT, $8-72
 	MOVQ     x_base+0(FP), AX
 	MOVQ     x_len+8(FP), CX
 	VPXOR    Y0, Y0, Y0
 	VPXOR    Y1, Y1, Y1
 	VPXOR    Y2, Y2, Y2
 	VPXOR    Y3, Y3, Y3
-	VPXOR    Y4, Y4, Y4
+	VPCMPEQD Y4, Y4, Y4
+	VPSRLQ   $0x20, Y4, Y4
 	VPCMPEQD Y5, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y5
+	VPSLLQ   $0x3f, Y5, Y5
 	MOVQ     bits_base+24(FP), DX
 	TESTQ    DX, DX
 	JNZ      masked
@@ -2335,26 +2574,30 @@ TEXT ·checkedU64AVX2(SB), NOSPLIT, $8-72
 	JL       dense_done
 
 dense_loop:
-	VMOVDQU (AX), Y4
-	VPAND   Y5, Y4, Y6
-	VPSRLQ  $0x20, Y4, Y4
-	VPADDQ  Y6, Y0, Y0
-	VPADDQ  Y4, Y1, Y1
-	VMOVDQU 32(AX), Y4
-	VPAND   Y5, Y4, Y6
-	VPSRLQ  $0x20, Y4, Y4
-	VPADDQ  Y6, Y2, Y2
-	VPADDQ  Y4, Y3, Y3
-	VMOVDQU 64(AX), Y4
-	VPAND   Y5, Y4, Y6
-	VPSRLQ  $0x20, Y4, Y4
-	VPADDQ  Y6, Y0, Y0
-	VPADDQ  Y4, Y1, Y1
-	VMOVDQU 96(AX), Y4
-	VPAND   Y5, Y4, Y6
-	VPSRLQ  $0x20, Y4, Y4
-	VPADDQ  Y6, Y2, Y2
-	VPADDQ  Y4, Y3, Y3
+	VMOVDQU (AX), Y6
+	VPXOR   Y5, Y6, Y6
+	VPAND   Y4, Y6, Y7
+	VPSRLQ  $0x20, Y6, Y6
+	VPADDQ  Y7, Y0, Y0
+	VPADDQ  Y6, Y1, Y1
+	VMOVDQU 32(AX), Y6
+	VPXOR   Y5, Y6, Y6
+	VPAND   Y4, Y6, Y7
+	VPSRLQ  $0x20, Y6, Y6
+	VPADDQ  Y7, Y2, Y2
+	VPADDQ  Y6, Y3, Y3
+	VMOVDQU 64(AX), Y6
+	VPXOR   Y5, Y6, Y6
+	VPAND   Y4, Y6, Y7
+	VPSRLQ  $0x20, Y6, Y6
+	VPADDQ  Y7, Y0, Y0
+	VPADDQ  Y6, Y1, Y1
+	VMOVDQU 96(AX), Y6
+	VPXOR   Y5, Y6, Y6
+	VPAND   Y4, Y6, Y7
+	VPSRLQ  $0x20, Y6, Y6
+	VPADDQ  Y7, Y2, Y2
+	VPADDQ  Y6, Y3, Y3
 	ADDQ    $0x00000080, AX
 	SUBQ    $0x00000010, CX
 	CMPQ    CX, $0x00000010
@@ -2365,11 +2608,12 @@ dense_done:
 	JL   dense1_done
 
 dense1_loop:
-	VMOVDQU (AX), Y4
-	VPAND   Y5, Y4, Y6
-	VPSRLQ  $0x20, Y4, Y4
-	VPADDQ  Y6, Y0, Y0
-	VPADDQ  Y4, Y1, Y1
+	VMOVDQU (AX), Y6
+	VPXOR   Y5, Y6, Y6
+	VPAND   Y4, Y6, Y7
+	VPSRLQ  $0x20, Y6, Y6
+	VPADDQ  Y7, Y0, Y0
+	VPADDQ  Y6, Y1, Y1
 	ADDQ    $0x00000020, AX
 	SUBQ    $0x00000004, CX
 	CMPQ    CX, $0x00000004
@@ -2435,26 +2679,30 @@ masked_fast:
 	VMOVQ        R9, X10
 	VPBROADCASTQ X10, Y10
 	VPSLLVQ      Y6, Y10, Y11
-	VBLENDVPD    Y11, (AX), Y4, Y11
-	VPAND        Y5, Y11, Y12
+	VPMASKMOVQ   (AX), Y11, Y11
+	VPXOR        Y5, Y11, Y11
+	VPAND        Y4, Y11, Y12
 	VPSRLQ       $0x20, Y11, Y11
 	VPADDQ       Y12, Y0, Y0
 	VPADDQ       Y11, Y1, Y1
 	VPSLLVQ      Y7, Y10, Y11
-	VBLENDVPD    Y11, 32(AX), Y4, Y11
-	VPAND        Y5, Y11, Y12
+	VPMASKMOVQ   32(AX), Y11, Y11
+	VPXOR        Y5, Y11, Y11
+	VPAND        Y4, Y11, Y12
 	VPSRLQ       $0x20, Y11, Y11
 	VPADDQ       Y12, Y2, Y2
 	VPADDQ       Y11, Y3, Y3
 	VPSLLVQ      Y8, Y10, Y11
-	VBLENDVPD    Y11, 64(AX), Y4, Y11
-	VPAND        Y5, Y11, Y12
+	VPMASKMOVQ   64(AX), Y11, Y11
+	VPXOR        Y5, Y11, Y11
+	VPAND        Y4, Y11, Y12
 	VPSRLQ       $0x20, Y11, Y11
 	VPADDQ       Y12, Y0, Y0
 	VPADDQ       Y11, Y1, Y1
 	VPSLLVQ      Y9, Y10, Y10
-	VBLENDVPD    Y10, 96(AX), Y4, Y10
-	VPAND        Y5, Y10, Y11
+	VPMASKMOVQ   96(AX), Y10, Y10
+	VPXOR        Y5, Y10, Y10
+	VPAND        Y4, Y10, Y11
 	VPSRLQ       $0x20, Y10, Y10
 	VPADDQ       Y11, Y2, Y2
 	VPADDQ       Y10, Y3, Y3
@@ -2481,26 +2729,30 @@ masked_slow_loop:
 	VMOVQ        R9, X10
 	VPBROADCASTQ X10, Y10
 	VPSLLVQ      Y6, Y10, Y11
-	VBLENDVPD    Y11, (AX), Y4, Y11
-	VPAND        Y5, Y11, Y12
+	VPMASKMOVQ   (AX), Y11, Y11
+	VPXOR        Y5, Y11, Y11
+	VPAND        Y4, Y11, Y12
 	VPSRLQ       $0x20, Y11, Y11
 	VPADDQ       Y12, Y0, Y0
 	VPADDQ       Y11, Y1, Y1
 	VPSLLVQ      Y7, Y10, Y11
-	VBLENDVPD    Y11, 32(AX), Y4, Y11
-	VPAND        Y5, Y11, Y12
+	VPMASKMOVQ   32(AX), Y11, Y11
+	VPXOR        Y5, Y11, Y11
+	VPAND        Y4, Y11, Y12
 	VPSRLQ       $0x20, Y11, Y11
 	VPADDQ       Y12, Y2, Y2
 	VPADDQ       Y11, Y3, Y3
 	VPSLLVQ      Y8, Y10, Y11
-	VBLENDVPD    Y11, 64(AX), Y4, Y11
-	VPAND        Y5, Y11, Y12
+	VPMASKMOVQ   64(AX), Y11, Y11
+	VPXOR        Y5, Y11, Y11
+	VPAND        Y4, Y11, Y12
 	VPSRLQ       $0x20, Y11, Y11
 	VPADDQ       Y12, Y0, Y0
 	VPADDQ       Y11, Y1, Y1
 	VPSLLVQ      Y9, Y10, Y10
-	VBLENDVPD    Y10, 96(AX), Y4, Y10
-	VPAND        Y5, Y10, Y11
+	VPMASKMOVQ   96(AX), Y10, Y10
+	VPXOR        Y5, Y10, Y10
+	VPAND        Y4, Y10, Y11
 	VPSRLQ       $0x20, Y10, Y10
 	VPADDQ       Y11, Y2, Y2
 	VPADDQ       Y10, Y3, Y3
@@ -2527,268 +2779,12 @@ masked1_slow_loop:
 	VMOVQ        R9, X7
 	VPBROADCASTQ X7, Y7
 	VPSLLVQ      Y6, Y7, Y7
-	VBLENDVPD    Y7, (AX), Y4, Y7
-	VPAND        Y5, Y7, Y8
+	VPMASKMOVQ   (AX), Y7, Y7
+	VPXOR        Y5, Y7, Y7
+	VPAND        Y4, Y7, Y8
 	VPSRLQ       $0x20, Y7, Y7
 	VPADDQ       Y8, Y0, Y0
 	VPADDQ       Y7, Y1, Y1
-	ADDQ         $0x00000020, AX
-	ADDQ         $0x00000004, SI
-	SUBQ         $0x00000004, CX
-	CMPQ         CX, $0x00000004
-	JGE          masked1_slow_loop
-
-masked1_slow_done:
-reduce:
-	VPADDQ       Y2, Y0, Y0
-	VPADDQ       Y3, Y1, Y1
-	VEXTRACTI128 $0x01, Y0, X2
-	VPADDQ       X2, X0, X0
-	VPSHUFD      $0x4e, X0, X2
-	VPADDQ       X2, X0, X0
-	VMOVQ        X0, AX
-	MOVQ         AX, lo+56(FP)
-	VEXTRACTI128 $0x01, Y1, X0
-	VPADDQ       X0, X1, X1
-	VPSHUFD      $0x4e, X1, X0
-	VPADDQ       X0, X1, X1
-	VMOVQ        X1, AX
-	MOVQ         AX, hi+64(FP)
-	VZEROUPPER
-	RET
-
-// func checkedI64AVX2(x []int64, bits []byte, off int) (lo uint64, hi uint64)
-// Requires: AVX, AVX2, BMI2, CMOV
-TEXT ·checkedI64AVX2(SB), NOSPLIT, $8-72
-	MOVQ     x_base+0(FP), AX
-	MOVQ     x_len+8(FP), CX
-	VPXOR    Y0, Y0, Y0
-	VPXOR    Y1, Y1, Y1
-	VPXOR    Y2, Y2, Y2
-	VPXOR    Y3, Y3, Y3
-	VPXOR    Y4, Y4, Y4
-	VPCMPEQD Y5, Y5, Y5
-	VPSRLQ   $0x20, Y5, Y5
-	VPCMPEQD Y6, Y6, Y6
-	VPSLLQ   $0x3f, Y6, Y6
-	MOVQ     bits_base+24(FP), DX
-	TESTQ    DX, DX
-	JNZ      masked
-	CMPQ     CX, $0x00000010
-	JL       dense_done
-
-dense_loop:
-	VMOVDQU (AX), Y4
-	VPXOR   Y6, Y4, Y4
-	VPAND   Y5, Y4, Y7
-	VPSRLQ  $0x20, Y4, Y4
-	VPADDQ  Y7, Y0, Y0
-	VPADDQ  Y4, Y1, Y1
-	VMOVDQU 32(AX), Y4
-	VPXOR   Y6, Y4, Y4
-	VPAND   Y5, Y4, Y7
-	VPSRLQ  $0x20, Y4, Y4
-	VPADDQ  Y7, Y2, Y2
-	VPADDQ  Y4, Y3, Y3
-	VMOVDQU 64(AX), Y4
-	VPXOR   Y6, Y4, Y4
-	VPAND   Y5, Y4, Y7
-	VPSRLQ  $0x20, Y4, Y4
-	VPADDQ  Y7, Y0, Y0
-	VPADDQ  Y4, Y1, Y1
-	VMOVDQU 96(AX), Y4
-	VPXOR   Y6, Y4, Y4
-	VPAND   Y5, Y4, Y7
-	VPSRLQ  $0x20, Y4, Y4
-	VPADDQ  Y7, Y2, Y2
-	VPADDQ  Y4, Y3, Y3
-	ADDQ    $0x00000080, AX
-	SUBQ    $0x00000010, CX
-	CMPQ    CX, $0x00000010
-	JGE     dense_loop
-
-dense_done:
-	CMPQ CX, $0x00000004
-	JL   dense1_done
-
-dense1_loop:
-	VMOVDQU (AX), Y4
-	VPXOR   Y6, Y4, Y4
-	VPAND   Y5, Y4, Y7
-	VPSRLQ  $0x20, Y4, Y4
-	VPADDQ  Y7, Y0, Y0
-	VPADDQ  Y4, Y1, Y1
-	ADDQ    $0x00000020, AX
-	SUBQ    $0x00000004, CX
-	CMPQ    CX, $0x00000004
-	JGE     dense1_loop
-
-dense1_done:
-	JMP reduce
-
-masked:
-	MOVQ bits_base+24(FP), DX
-	MOVQ bits_len+32(FP), BX
-	MOVQ off+48(FP), SI
-	SUBQ $0x08, BX
-	JGE  bitmap_long
-
-	// Bitmap shorter than 8 bytes: read it from a zero-padded copy,
-	// assembled in a register (last byte first) and stored at once, so
-	// that the 8-byte loads of the copy forward from that one store.
-	XORQ DI, DI
-	LEAQ 8(BX), BX
-
-bitmap_copy:
-	DECQ    BX
-	JL      bitmap_copied
-	MOVBQZX (DX)(BX*1), R8
-	SHLQ    $0x08, DI
-	ORQ     R8, DI
-	JMP     bitmap_copy
-
-bitmap_copied:
-	MOVQ DI, (SP)
-	LEAQ (SP), DX
-	XORQ BX, BX
-
-bitmap_long:
-	VMOVDQU msbshift64x4<>+0(SB), Y7
-	VMOVDQU msbshift64x4<>+32(SB), Y8
-	VMOVDQU msbshift64x4<>+64(SB), Y9
-	VMOVDQU msbshift64x4<>+96(SB), Y10
-
-	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
-	MOVQ    SI, DI
-	SHRQ    $0x03, DI
-	ANDQ    $0x07, SI
-	MOVQ    BX, R8
-	SUBQ    DI, R8
-	JL      masked_slowstart
-	SHRQ    $0x01, R8
-	INCQ    R8
-	MOVQ    CX, R9
-	SHRQ    $0x04, R9
-	CMPQ    R8, R9
-	CMOVQGT R9, R8
-	TESTQ   R8, R8
-	JZ      masked_slowstart
-	MOVQ    R8, R9
-	SHLQ    $0x04, R9
-	SUBQ    R9, CX
-
-masked_fast:
-	MOVQ         (DX)(DI*1), R9
-	SHRXQ        SI, R9, R9
-	VMOVQ        R9, X11
-	VPBROADCASTQ X11, Y11
-	VPSLLVQ      Y7, Y11, Y12
-	VBLENDVPD    Y12, (AX), Y4, Y12
-	VPXOR        Y6, Y12, Y12
-	VPAND        Y5, Y12, Y13
-	VPSRLQ       $0x20, Y12, Y12
-	VPADDQ       Y13, Y0, Y0
-	VPADDQ       Y12, Y1, Y1
-	VPSLLVQ      Y8, Y11, Y12
-	VBLENDVPD    Y12, 32(AX), Y4, Y12
-	VPXOR        Y6, Y12, Y12
-	VPAND        Y5, Y12, Y13
-	VPSRLQ       $0x20, Y12, Y12
-	VPADDQ       Y13, Y2, Y2
-	VPADDQ       Y12, Y3, Y3
-	VPSLLVQ      Y9, Y11, Y12
-	VBLENDVPD    Y12, 64(AX), Y4, Y12
-	VPXOR        Y6, Y12, Y12
-	VPAND        Y5, Y12, Y13
-	VPSRLQ       $0x20, Y12, Y12
-	VPADDQ       Y13, Y0, Y0
-	VPADDQ       Y12, Y1, Y1
-	VPSLLVQ      Y10, Y11, Y11
-	VBLENDVPD    Y11, 96(AX), Y4, Y11
-	VPXOR        Y6, Y11, Y11
-	VPAND        Y5, Y11, Y12
-	VPSRLQ       $0x20, Y11, Y11
-	VPADDQ       Y12, Y2, Y2
-	VPADDQ       Y11, Y3, Y3
-	ADDQ         $0x00000080, AX
-	ADDQ         $0x00000002, DI
-	DECQ         R8
-	JNZ          masked_fast
-
-masked_slowstart:
-	LEAQ (SI)(DI*8), SI
-	CMPQ CX, $0x00000010
-	JL   masked_slow_done
-
-masked_slow_loop:
-	MOVQ         SI, DI
-	MOVQ         DI, R8
-	SHRQ         $0x03, R8
-	CMPQ         R8, BX
-	CMOVQGT      BX, R8
-	MOVQ         (DX)(R8*1), R9
-	SHLQ         $0x03, R8
-	SUBQ         R8, DI
-	SHRXQ        DI, R9, R9
-	VMOVQ        R9, X11
-	VPBROADCASTQ X11, Y11
-	VPSLLVQ      Y7, Y11, Y12
-	VBLENDVPD    Y12, (AX), Y4, Y12
-	VPXOR        Y6, Y12, Y12
-	VPAND        Y5, Y12, Y13
-	VPSRLQ       $0x20, Y12, Y12
-	VPADDQ       Y13, Y0, Y0
-	VPADDQ       Y12, Y1, Y1
-	VPSLLVQ      Y8, Y11, Y12
-	VBLENDVPD    Y12, 32(AX), Y4, Y12
-	VPXOR        Y6, Y12, Y12
-	VPAND        Y5, Y12, Y13
-	VPSRLQ       $0x20, Y12, Y12
-	VPADDQ       Y13, Y2, Y2
-	VPADDQ       Y12, Y3, Y3
-	VPSLLVQ      Y9, Y11, Y12
-	VBLENDVPD    Y12, 64(AX), Y4, Y12
-	VPXOR        Y6, Y12, Y12
-	VPAND        Y5, Y12, Y13
-	VPSRLQ       $0x20, Y12, Y12
-	VPADDQ       Y13, Y0, Y0
-	VPADDQ       Y12, Y1, Y1
-	VPSLLVQ      Y10, Y11, Y11
-	VBLENDVPD    Y11, 96(AX), Y4, Y11
-	VPXOR        Y6, Y11, Y11
-	VPAND        Y5, Y11, Y12
-	VPSRLQ       $0x20, Y11, Y11
-	VPADDQ       Y12, Y2, Y2
-	VPADDQ       Y11, Y3, Y3
-	ADDQ         $0x00000080, AX
-	ADDQ         $0x00000010, SI
-	SUBQ         $0x00000010, CX
-	CMPQ         CX, $0x00000010
-	JGE          masked_slow_loop
-
-masked_slow_done:
-	CMPQ CX, $0x00000004
-	JL   masked1_slow_done
-
-masked1_slow_loop:
-	MOVQ         SI, DI
-	MOVQ         DI, R8
-	SHRQ         $0x03, R8
-	CMPQ         R8, BX
-	CMOVQGT      BX, R8
-	MOVQ         (DX)(R8*1), R9
-	SHLQ         $0x03, R8
-	SUBQ         R8, DI
-	SHRXQ        DI, R9, R9
-	VMOVQ        R9, X8
-	VPBROADCASTQ X8, Y8
-	VPSLLVQ      Y7, Y8, Y8
-	VBLENDVPD    Y8, (AX), Y4, Y8
-	VPXOR        Y6, Y8, Y8
-	VPAND        Y5, Y8, Y9
-	VPSRLQ       $0x20, Y8, Y8
-	VPADDQ       Y9, Y0, Y0
-	VPADDQ       Y8, Y1, Y1
 	ADDQ         $0x00000020, AX
 	ADDQ         $0x00000004, SI
 	SUBQ         $0x00000004, CX
@@ -4497,7 +4493,6 @@ TEXT ·sumI64AVX512(SB), NOSPLIT, $8-64
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
 	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
 	MOVQ   bits_base+24(FP), DX
 	TESTQ  DX, DX
 	JNZ    masked
@@ -5303,7 +5298,6 @@ TEXT ·sumU64AVX512(SB), NOSPLIT, $8-64
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
 	VPXORQ Z3, Z3, Z3
-	VPXORQ Z4, Z4, Z4
 	MOVQ   bits_base+24(FP), DX
 	TESTQ  DX, DX
 	JNZ    masked
@@ -5506,9 +5500,8 @@ TEXT ·checkedU64AVX512(SB), NOSPLIT, $8-72
 	VPXORQ     Z1, Z1, Z1
 	VPXORQ     Z2, Z2, Z2
 	VPXORQ     Z3, Z3, Z3
-	VPXORQ     Z4, Z4, Z4
-	VPTERNLOGQ $0xff, Z5, Z5, Z5
-	VPSRLQ     $0x20, Z5, Z5
+	VPTERNLOGQ $0xff, Z4, Z4, Z4
+	VPSRLQ     $0x20, Z4, Z4
 	MOVQ       bits_base+24(FP), DX
 	TESTQ      DX, DX
 	JNZ        masked
@@ -5516,26 +5509,26 @@ TEXT ·checkedU64AVX512(SB), NOSPLIT, $8-72
 	JL         dense_done
 
 dense_loop:
-	VMOVDQU64 (AX), Z4
-	VPANDQ    Z5, Z4, Z6
-	VPSRLQ    $0x20, Z4, Z4
+	VMOVDQU64 (AX), Z5
+	VPANDQ    Z4, Z5, Z6
+	VPSRLQ    $0x20, Z5, Z5
 	VPADDQ    Z6, Z0, Z0
-	VPADDQ    Z4, Z1, Z1
-	VMOVDQU64 64(AX), Z4
-	VPANDQ    Z5, Z4, Z6
-	VPSRLQ    $0x20, Z4, Z4
+	VPADDQ    Z5, Z1, Z1
+	VMOVDQU64 64(AX), Z5
+	VPANDQ    Z4, Z5, Z6
+	VPSRLQ    $0x20, Z5, Z5
 	VPADDQ    Z6, Z2, Z2
-	VPADDQ    Z4, Z3, Z3
-	VMOVDQU64 128(AX), Z4
-	VPANDQ    Z5, Z4, Z6
-	VPSRLQ    $0x20, Z4, Z4
+	VPADDQ    Z5, Z3, Z3
+	VMOVDQU64 128(AX), Z5
+	VPANDQ    Z4, Z5, Z6
+	VPSRLQ    $0x20, Z5, Z5
 	VPADDQ    Z6, Z0, Z0
-	VPADDQ    Z4, Z1, Z1
-	VMOVDQU64 192(AX), Z4
-	VPANDQ    Z5, Z4, Z6
-	VPSRLQ    $0x20, Z4, Z4
+	VPADDQ    Z5, Z1, Z1
+	VMOVDQU64 192(AX), Z5
+	VPANDQ    Z4, Z5, Z6
+	VPSRLQ    $0x20, Z5, Z5
 	VPADDQ    Z6, Z2, Z2
-	VPADDQ    Z4, Z3, Z3
+	VPADDQ    Z5, Z3, Z3
 	ADDQ      $0x00000100, AX
 	SUBQ      $0x00000020, CX
 	CMPQ      CX, $0x00000020
@@ -5546,11 +5539,11 @@ dense_done:
 	JL   dense1_done
 
 dense1_loop:
-	VMOVDQU64 (AX), Z4
-	VPANDQ    Z5, Z4, Z6
-	VPSRLQ    $0x20, Z4, Z4
+	VMOVDQU64 (AX), Z5
+	VPANDQ    Z4, Z5, Z6
+	VPSRLQ    $0x20, Z5, Z5
 	VPADDQ    Z6, Z0, Z0
-	VPADDQ    Z4, Z1, Z1
+	VPADDQ    Z5, Z1, Z1
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000008, CX
 	CMPQ      CX, $0x00000008
@@ -5609,29 +5602,29 @@ masked_fast:
 	MOVQ        (DX)(DI*1), R9
 	SHRXQ       SI, R9, R9
 	KMOVQ       R9, K1
-	VMOVDQU64.Z (AX), K1, Z4
-	VPANDQ      Z5, Z4, Z6
-	VPSRLQ      $0x20, Z4, Z4
+	VMOVDQU64.Z (AX), K1, Z5
+	VPANDQ      Z4, Z5, Z6
+	VPSRLQ      $0x20, Z5, Z5
 	VPADDQ      Z6, Z0, Z0
-	VPADDQ      Z4, Z1, Z1
+	VPADDQ      Z5, Z1, Z1
 	KSHIFTRQ    $0x08, K1, K2
-	VMOVDQU64.Z 64(AX), K2, Z4
-	VPANDQ      Z5, Z4, Z6
-	VPSRLQ      $0x20, Z4, Z4
+	VMOVDQU64.Z 64(AX), K2, Z5
+	VPANDQ      Z4, Z5, Z6
+	VPSRLQ      $0x20, Z5, Z5
 	VPADDQ      Z6, Z2, Z2
-	VPADDQ      Z4, Z3, Z3
+	VPADDQ      Z5, Z3, Z3
 	KSHIFTRQ    $0x10, K1, K2
-	VMOVDQU64.Z 128(AX), K2, Z4
-	VPANDQ      Z5, Z4, Z6
-	VPSRLQ      $0x20, Z4, Z4
+	VMOVDQU64.Z 128(AX), K2, Z5
+	VPANDQ      Z4, Z5, Z6
+	VPSRLQ      $0x20, Z5, Z5
 	VPADDQ      Z6, Z0, Z0
-	VPADDQ      Z4, Z1, Z1
+	VPADDQ      Z5, Z1, Z1
 	KSHIFTRQ    $0x18, K1, K1
-	VMOVDQU64.Z 192(AX), K1, Z4
-	VPANDQ      Z5, Z4, Z6
-	VPSRLQ      $0x20, Z4, Z4
+	VMOVDQU64.Z 192(AX), K1, Z5
+	VPANDQ      Z4, Z5, Z6
+	VPSRLQ      $0x20, Z5, Z5
 	VPADDQ      Z6, Z2, Z2
-	VPADDQ      Z4, Z3, Z3
+	VPADDQ      Z5, Z3, Z3
 	ADDQ        $0x00000100, AX
 	ADDQ        $0x00000004, DI
 	DECQ        R8
@@ -5653,29 +5646,29 @@ masked_slow_loop:
 	SUBQ        R8, DI
 	SHRXQ       DI, R9, R9
 	KMOVQ       R9, K1
-	VMOVDQU64.Z (AX), K1, Z4
-	VPANDQ      Z5, Z4, Z6
-	VPSRLQ      $0x20, Z4, Z4
+	VMOVDQU64.Z (AX), K1, Z5
+	VPANDQ      Z4, Z5, Z6
+	VPSRLQ      $0x20, Z5, Z5
 	VPADDQ      Z6, Z0, Z0
-	VPADDQ      Z4, Z1, Z1
+	VPADDQ      Z5, Z1, Z1
 	KSHIFTRQ    $0x08, K1, K2
-	VMOVDQU64.Z 64(AX), K2, Z4
-	VPANDQ      Z5, Z4, Z6
-	VPSRLQ      $0x20, Z4, Z4
+	VMOVDQU64.Z 64(AX), K2, Z5
+	VPANDQ      Z4, Z5, Z6
+	VPSRLQ      $0x20, Z5, Z5
 	VPADDQ      Z6, Z2, Z2
-	VPADDQ      Z4, Z3, Z3
+	VPADDQ      Z5, Z3, Z3
 	KSHIFTRQ    $0x10, K1, K2
-	VMOVDQU64.Z 128(AX), K2, Z4
-	VPANDQ      Z5, Z4, Z6
-	VPSRLQ      $0x20, Z4, Z4
+	VMOVDQU64.Z 128(AX), K2, Z5
+	VPANDQ      Z4, Z5, Z6
+	VPSRLQ      $0x20, Z5, Z5
 	VPADDQ      Z6, Z0, Z0
-	VPADDQ      Z4, Z1, Z1
+	VPADDQ      Z5, Z1, Z1
 	KSHIFTRQ    $0x18, K1, K1
-	VMOVDQU64.Z 192(AX), K1, Z4
-	VPANDQ      Z5, Z4, Z6
-	VPSRLQ      $0x20, Z4, Z4
+	VMOVDQU64.Z 192(AX), K1, Z5
+	VPANDQ      Z4, Z5, Z6
+	VPSRLQ      $0x20, Z5, Z5
 	VPADDQ      Z6, Z2, Z2
-	VPADDQ      Z4, Z3, Z3
+	VPADDQ      Z5, Z3, Z3
 	ADDQ        $0x00000100, AX
 	ADDQ        $0x00000020, SI
 	SUBQ        $0x00000020, CX
@@ -5706,11 +5699,11 @@ masked1_fast:
 	MOVQ        (DX)(DI*1), R9
 	SHRXQ       SI, R9, R9
 	KMOVQ       R9, K1
-	VMOVDQU64.Z (AX), K1, Z4
-	VPANDQ      Z5, Z4, Z6
-	VPSRLQ      $0x20, Z4, Z4
+	VMOVDQU64.Z (AX), K1, Z5
+	VPANDQ      Z4, Z5, Z6
+	VPSRLQ      $0x20, Z5, Z5
 	VPADDQ      Z6, Z0, Z0
-	VPADDQ      Z4, Z1, Z1
+	VPADDQ      Z5, Z1, Z1
 	ADDQ        $0x00000040, AX
 	ADDQ        $0x00000001, DI
 	DECQ        R8
@@ -5732,11 +5725,11 @@ masked1_slow_loop:
 	SUBQ        R8, DI
 	SHRXQ       DI, R9, R9
 	KMOVQ       R9, K1
-	VMOVDQU64.Z (AX), K1, Z4
-	VPANDQ      Z5, Z4, Z6
-	VPSRLQ      $0x20, Z4, Z4
+	VMOVDQU64.Z (AX), K1, Z5
+	VPANDQ      Z4, Z5, Z6
+	VPSRLQ      $0x20, Z5, Z5
 	VPADDQ      Z6, Z0, Z0
-	VPADDQ      Z4, Z1, Z1
+	VPADDQ      Z5, Z1, Z1
 	ADDQ        $0x00000040, AX
 	ADDQ        $0x00000008, SI
 	SUBQ        $0x00000008, CX
@@ -5775,11 +5768,10 @@ TEXT ·checkedI64AVX512(SB), NOSPLIT, $8-72
 	VPXORQ     Z1, Z1, Z1
 	VPXORQ     Z2, Z2, Z2
 	VPXORQ     Z3, Z3, Z3
-	VPXORQ     Z4, Z4, Z4
+	VPTERNLOGQ $0xff, Z4, Z4, Z4
+	VPSRLQ     $0x20, Z4, Z4
 	VPTERNLOGQ $0xff, Z5, Z5, Z5
-	VPSRLQ     $0x20, Z5, Z5
-	VPTERNLOGQ $0xff, Z6, Z6, Z6
-	VPSLLQ     $0x3f, Z6, Z6
+	VPSLLQ     $0x3f, Z5, Z5
 	MOVQ       bits_base+24(FP), DX
 	TESTQ      DX, DX
 	JNZ        masked
@@ -5787,30 +5779,30 @@ TEXT ·checkedI64AVX512(SB), NOSPLIT, $8-72
 	JL         dense_done
 
 dense_loop:
-	VMOVDQU64 (AX), Z4
-	VPXORQ    Z6, Z4, Z4
-	VPANDQ    Z5, Z4, Z7
-	VPSRLQ    $0x20, Z4, Z4
+	VMOVDQU64 (AX), Z6
+	VPXORQ    Z5, Z6, Z6
+	VPANDQ    Z4, Z6, Z7
+	VPSRLQ    $0x20, Z6, Z6
 	VPADDQ    Z7, Z0, Z0
-	VPADDQ    Z4, Z1, Z1
-	VMOVDQU64 64(AX), Z4
-	VPXORQ    Z6, Z4, Z4
-	VPANDQ    Z5, Z4, Z7
-	VPSRLQ    $0x20, Z4, Z4
+	VPADDQ    Z6, Z1, Z1
+	VMOVDQU64 64(AX), Z6
+	VPXORQ    Z5, Z6, Z6
+	VPANDQ    Z4, Z6, Z7
+	VPSRLQ    $0x20, Z6, Z6
 	VPADDQ    Z7, Z2, Z2
-	VPADDQ    Z4, Z3, Z3
-	VMOVDQU64 128(AX), Z4
-	VPXORQ    Z6, Z4, Z4
-	VPANDQ    Z5, Z4, Z7
-	VPSRLQ    $0x20, Z4, Z4
+	VPADDQ    Z6, Z3, Z3
+	VMOVDQU64 128(AX), Z6
+	VPXORQ    Z5, Z6, Z6
+	VPANDQ    Z4, Z6, Z7
+	VPSRLQ    $0x20, Z6, Z6
 	VPADDQ    Z7, Z0, Z0
-	VPADDQ    Z4, Z1, Z1
-	VMOVDQU64 192(AX), Z4
-	VPXORQ    Z6, Z4, Z4
-	VPANDQ    Z5, Z4, Z7
-	VPSRLQ    $0x20, Z4, Z4
+	VPADDQ    Z6, Z1, Z1
+	VMOVDQU64 192(AX), Z6
+	VPXORQ    Z5, Z6, Z6
+	VPANDQ    Z4, Z6, Z7
+	VPSRLQ    $0x20, Z6, Z6
 	VPADDQ    Z7, Z2, Z2
-	VPADDQ    Z4, Z3, Z3
+	VPADDQ    Z6, Z3, Z3
 	ADDQ      $0x00000100, AX
 	SUBQ      $0x00000020, CX
 	CMPQ      CX, $0x00000020
@@ -5821,12 +5813,12 @@ dense_done:
 	JL   dense1_done
 
 dense1_loop:
-	VMOVDQU64 (AX), Z4
-	VPXORQ    Z6, Z4, Z4
-	VPANDQ    Z5, Z4, Z7
-	VPSRLQ    $0x20, Z4, Z4
+	VMOVDQU64 (AX), Z6
+	VPXORQ    Z5, Z6, Z6
+	VPANDQ    Z4, Z6, Z7
+	VPSRLQ    $0x20, Z6, Z6
 	VPADDQ    Z7, Z0, Z0
-	VPADDQ    Z4, Z1, Z1
+	VPADDQ    Z6, Z1, Z1
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000008, CX
 	CMPQ      CX, $0x00000008
@@ -5885,33 +5877,33 @@ masked_fast:
 	MOVQ        (DX)(DI*1), R9
 	SHRXQ       SI, R9, R9
 	KMOVQ       R9, K1
-	VMOVDQU64.Z (AX), K1, Z4
-	VPXORQ      Z6, Z4, Z4
-	VPANDQ      Z5, Z4, Z7
-	VPSRLQ      $0x20, Z4, Z4
+	VMOVDQU64.Z (AX), K1, Z6
+	VPXORQ      Z5, Z6, Z6
+	VPANDQ      Z4, Z6, Z7
+	VPSRLQ      $0x20, Z6, Z6
 	VPADDQ      Z7, Z0, Z0
-	VPADDQ      Z4, Z1, Z1
+	VPADDQ      Z6, Z1, Z1
 	KSHIFTRQ    $0x08, K1, K2
-	VMOVDQU64.Z 64(AX), K2, Z4
-	VPXORQ      Z6, Z4, Z4
-	VPANDQ      Z5, Z4, Z7
-	VPSRLQ      $0x20, Z4, Z4
+	VMOVDQU64.Z 64(AX), K2, Z6
+	VPXORQ      Z5, Z6, Z6
+	VPANDQ      Z4, Z6, Z7
+	VPSRLQ      $0x20, Z6, Z6
 	VPADDQ      Z7, Z2, Z2
-	VPADDQ      Z4, Z3, Z3
+	VPADDQ      Z6, Z3, Z3
 	KSHIFTRQ    $0x10, K1, K2
-	VMOVDQU64.Z 128(AX), K2, Z4
-	VPXORQ      Z6, Z4, Z4
-	VPANDQ      Z5, Z4, Z7
-	VPSRLQ      $0x20, Z4, Z4
+	VMOVDQU64.Z 128(AX), K2, Z6
+	VPXORQ      Z5, Z6, Z6
+	VPANDQ      Z4, Z6, Z7
+	VPSRLQ      $0x20, Z6, Z6
 	VPADDQ      Z7, Z0, Z0
-	VPADDQ      Z4, Z1, Z1
+	VPADDQ      Z6, Z1, Z1
 	KSHIFTRQ    $0x18, K1, K1
-	VMOVDQU64.Z 192(AX), K1, Z4
-	VPXORQ      Z6, Z4, Z4
-	VPANDQ      Z5, Z4, Z7
-	VPSRLQ      $0x20, Z4, Z4
+	VMOVDQU64.Z 192(AX), K1, Z6
+	VPXORQ      Z5, Z6, Z6
+	VPANDQ      Z4, Z6, Z7
+	VPSRLQ      $0x20, Z6, Z6
 	VPADDQ      Z7, Z2, Z2
-	VPADDQ      Z4, Z3, Z3
+	VPADDQ      Z6, Z3, Z3
 	ADDQ        $0x00000100, AX
 	ADDQ        $0x00000004, DI
 	DECQ        R8
@@ -5933,33 +5925,33 @@ masked_slow_loop:
 	SUBQ        R8, DI
 	SHRXQ       DI, R9, R9
 	KMOVQ       R9, K1
-	VMOVDQU64.Z (AX), K1, Z4
-	VPXORQ      Z6, Z4, Z4
-	VPANDQ      Z5, Z4, Z7
-	VPSRLQ      $0x20, Z4, Z4
+	VMOVDQU64.Z (AX), K1, Z6
+	VPXORQ      Z5, Z6, Z6
+	VPANDQ      Z4, Z6, Z7
+	VPSRLQ      $0x20, Z6, Z6
 	VPADDQ      Z7, Z0, Z0
-	VPADDQ      Z4, Z1, Z1
+	VPADDQ      Z6, Z1, Z1
 	KSHIFTRQ    $0x08, K1, K2
-	VMOVDQU64.Z 64(AX), K2, Z4
-	VPXORQ      Z6, Z4, Z4
-	VPANDQ      Z5, Z4, Z7
-	VPSRLQ      $0x20, Z4, Z4
+	VMOVDQU64.Z 64(AX), K2, Z6
+	VPXORQ      Z5, Z6, Z6
+	VPANDQ      Z4, Z6, Z7
+	VPSRLQ      $0x20, Z6, Z6
 	VPADDQ      Z7, Z2, Z2
-	VPADDQ      Z4, Z3, Z3
+	VPADDQ      Z6, Z3, Z3
 	KSHIFTRQ    $0x10, K1, K2
-	VMOVDQU64.Z 128(AX), K2, Z4
-	VPXORQ      Z6, Z4, Z4
-	VPANDQ      Z5, Z4, Z7
-	VPSRLQ      $0x20, Z4, Z4
+	VMOVDQU64.Z 128(AX), K2, Z6
+	VPXORQ      Z5, Z6, Z6
+	VPANDQ      Z4, Z6, Z7
+	VPSRLQ      $0x20, Z6, Z6
 	VPADDQ      Z7, Z0, Z0
-	VPADDQ      Z4, Z1, Z1
+	VPADDQ      Z6, Z1, Z1
 	KSHIFTRQ    $0x18, K1, K1
-	VMOVDQU64.Z 192(AX), K1, Z4
-	VPXORQ      Z6, Z4, Z4
-	VPANDQ      Z5, Z4, Z7
-	VPSRLQ      $0x20, Z4, Z4
+	VMOVDQU64.Z 192(AX), K1, Z6
+	VPXORQ      Z5, Z6, Z6
+	VPANDQ      Z4, Z6, Z7
+	VPSRLQ      $0x20, Z6, Z6
 	VPADDQ      Z7, Z2, Z2
-	VPADDQ      Z4, Z3, Z3
+	VPADDQ      Z6, Z3, Z3
 	ADDQ        $0x00000100, AX
 	ADDQ        $0x00000020, SI
 	SUBQ        $0x00000020, CX
@@ -5990,12 +5982,12 @@ masked1_fast:
 	MOVQ        (DX)(DI*1), R9
 	SHRXQ       SI, R9, R9
 	KMOVQ       R9, K1
-	VMOVDQU64.Z (AX), K1, Z4
-	VPXORQ      Z6, Z4, Z4
-	VPANDQ      Z5, Z4, Z7
-	VPSRLQ      $0x20, Z4, Z4
+	VMOVDQU64.Z (AX), K1, Z6
+	VPXORQ      Z5, Z6, Z6
+	VPANDQ      Z4, Z6, Z7
+	VPSRLQ      $0x20, Z6, Z6
 	VPADDQ      Z7, Z0, Z0
-	VPADDQ      Z4, Z1, Z1
+	VPADDQ      Z6, Z1, Z1
 	ADDQ        $0x00000040, AX
 	ADDQ        $0x00000001, DI
 	DECQ        R8
@@ -6017,12 +6009,12 @@ masked1_slow_loop:
 	SUBQ        R8, DI
 	SHRXQ       DI, R9, R9
 	KMOVQ       R9, K1
-	VMOVDQU64.Z (AX), K1, Z4
-	VPXORQ      Z6, Z4, Z4
-	VPANDQ      Z5, Z4, Z7
-	VPSRLQ      $0x20, Z4, Z4
+	VMOVDQU64.Z (AX), K1, Z6
+	VPXORQ      Z5, Z6, Z6
+	VPANDQ      Z4, Z6, Z7
+	VPSRLQ      $0x20, Z6, Z6
 	VPADDQ      Z7, Z0, Z0
-	VPADDQ      Z4, Z1, Z1
+	VPADDQ      Z6, Z1, Z1
 	ADDQ        $0x00000040, AX
 	ADDQ        $0x00000008, SI
 	SUBQ        $0x00000008, CX
