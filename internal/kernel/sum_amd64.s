@@ -86,6 +86,30 @@ bitmap_long:
 	SHLQ    $0x05, R9
 	SUBQ    R9, CX
 
+	// Bit position on a byte boundary: the body reads the bitmap from memory.
+	TESTQ SI, SI
+	JNZ   masked_fast
+
+masked_aligned:
+	VPBROADCASTD (DX)(DI*1), Y8
+	VPSLLVD      Y4, Y8, Y9
+	VMASKMOVPS   (AX), Y9, Y9
+	VADDPS       Y9, Y0, Y0
+	VPSLLVD      Y5, Y8, Y9
+	VMASKMOVPS   32(AX), Y9, Y9
+	VADDPS       Y9, Y1, Y1
+	VPSLLVD      Y6, Y8, Y9
+	VMASKMOVPS   64(AX), Y9, Y9
+	VADDPS       Y9, Y2, Y2
+	VPSLLVD      Y7, Y8, Y8
+	VMASKMOVPS   96(AX), Y8, Y8
+	VADDPS       Y8, Y3, Y3
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000004, DI
+	DECQ         R8
+	JNZ          masked_aligned
+	JMP          masked_slowstart
+
 masked_fast:
 	MOVQ         (DX)(DI*1), R9
 	SHRXQ        SI, R9, R9
@@ -288,6 +312,30 @@ bitmap_long:
 	SHLQ    $0x05, R10
 	SUBQ    R10, DX
 
+	// Bit position on a byte boundary: the body reads the bitmap from memory.
+	TESTQ DI, DI
+	JNZ   masked_fast
+
+masked_aligned:
+	VPBROADCASTD (BX)(R8*1), Y9
+	VPSLLVD      Y4, Y9, Y10
+	VBLENDVPS    Y10, (CX), Y8, Y10
+	VADDPS       Y10, Y0, Y0
+	VPSLLVD      Y5, Y9, Y10
+	VBLENDVPS    Y10, 32(CX), Y8, Y10
+	VADDPS       Y10, Y1, Y1
+	VPSLLVD      Y6, Y9, Y10
+	VBLENDVPS    Y10, 64(CX), Y8, Y10
+	VADDPS       Y10, Y2, Y2
+	VPSLLVD      Y7, Y9, Y9
+	VBLENDVPS    Y9, 96(CX), Y8, Y9
+	VADDPS       Y9, Y3, Y3
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000004, R8
+	DECQ         R9
+	JNZ          masked_aligned
+	JMP          masked_slowstart
+
 masked_fast:
 	MOVQ         (BX)(R8*1), R10
 	SHRXQ        DI, R10, R10
@@ -436,6 +484,30 @@ bitmap_long:
 	MOVQ    R8, R9
 	SHLQ    $0x04, R9
 	SUBQ    R9, CX
+
+	// Bit position on a byte boundary: the body reads the bitmap from memory.
+	TESTQ SI, SI
+	JNZ   masked_fast
+
+masked_aligned:
+	VPBROADCASTQ (DX)(DI*1), Y8
+	VPSLLVQ      Y4, Y8, Y9
+	VMASKMOVPD   (AX), Y9, Y9
+	VADDPD       Y9, Y0, Y0
+	VPSLLVQ      Y5, Y8, Y9
+	VMASKMOVPD   32(AX), Y9, Y9
+	VADDPD       Y9, Y1, Y1
+	VPSLLVQ      Y6, Y8, Y9
+	VMASKMOVPD   64(AX), Y9, Y9
+	VADDPD       Y9, Y2, Y2
+	VPSLLVQ      Y7, Y8, Y8
+	VMASKMOVPD   96(AX), Y8, Y8
+	VADDPD       Y8, Y3, Y3
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000002, DI
+	DECQ         R8
+	JNZ          masked_aligned
+	JMP          masked_slowstart
 
 masked_fast:
 	MOVQ         (DX)(DI*1), R9
@@ -614,6 +686,30 @@ bitmap_long:
 	MOVQ    R9, R10
 	SHLQ    $0x04, R10
 	SUBQ    R10, DX
+
+	// Bit position on a byte boundary: the body reads the bitmap from memory.
+	TESTQ DI, DI
+	JNZ   masked_fast
+
+masked_aligned:
+	VPBROADCASTQ (BX)(R8*1), Y9
+	VPSLLVQ      Y4, Y9, Y10
+	VBLENDVPD    Y10, (CX), Y8, Y10
+	VADDPD       Y10, Y0, Y0
+	VPSLLVQ      Y5, Y9, Y10
+	VBLENDVPD    Y10, 32(CX), Y8, Y10
+	VADDPD       Y10, Y1, Y1
+	VPSLLVQ      Y6, Y9, Y10
+	VBLENDVPD    Y10, 64(CX), Y8, Y10
+	VADDPD       Y10, Y2, Y2
+	VPSLLVQ      Y7, Y9, Y9
+	VBLENDVPD    Y9, 96(CX), Y8, Y9
+	VADDPD       Y9, Y3, Y3
+	ADDQ         $0x00000080, CX
+	ADDQ         $0x00000002, R8
+	DECQ         R9
+	JNZ          masked_aligned
+	JMP          masked_slowstart
 
 masked_fast:
 	MOVQ         (BX)(R8*1), R10
@@ -1021,6 +1117,34 @@ bitmap_long:
 	SHLQ    $0x04, R9
 	SUBQ    R9, CX
 
+	// Bit position on a byte boundary: the body reads the bitmap from memory.
+	TESTQ SI, SI
+	JNZ   masked_fast
+
+masked_aligned:
+	VPBROADCASTQ (DX)(DI*1), Y9
+	VPSLLVQ      Y5, Y9, Y10
+	VPMOVSXWQ    (AX), Y11
+	VBLENDVPD    Y10, Y11, Y4, Y11
+	VPADDQ       Y11, Y0, Y0
+	VPSLLVQ      Y6, Y9, Y10
+	VPMOVSXWQ    8(AX), Y11
+	VBLENDVPD    Y10, Y11, Y4, Y11
+	VPADDQ       Y11, Y1, Y1
+	VPSLLVQ      Y7, Y9, Y10
+	VPMOVSXWQ    16(AX), Y11
+	VBLENDVPD    Y10, Y11, Y4, Y11
+	VPADDQ       Y11, Y2, Y2
+	VPSLLVQ      Y8, Y9, Y9
+	VPMOVSXWQ    24(AX), Y10
+	VBLENDVPD    Y9, Y10, Y4, Y10
+	VPADDQ       Y10, Y3, Y3
+	ADDQ         $0x00000020, AX
+	ADDQ         $0x00000002, DI
+	DECQ         R8
+	JNZ          masked_aligned
+	JMP          masked_slowstart
+
 masked_fast:
 	MOVQ         (DX)(DI*1), R9
 	SHRXQ        SI, R9, R9
@@ -1225,6 +1349,34 @@ bitmap_long:
 	MOVQ    R8, R9
 	SHLQ    $0x04, R9
 	SUBQ    R9, CX
+
+	// Bit position on a byte boundary: the body reads the bitmap from memory.
+	TESTQ SI, SI
+	JNZ   masked_fast
+
+masked_aligned:
+	VPBROADCASTQ (DX)(DI*1), Y9
+	VPSLLVQ      Y5, Y9, Y10
+	VPMOVSXDQ    (AX), Y11
+	VBLENDVPD    Y10, Y11, Y4, Y11
+	VPADDQ       Y11, Y0, Y0
+	VPSLLVQ      Y6, Y9, Y10
+	VPMOVSXDQ    16(AX), Y11
+	VBLENDVPD    Y10, Y11, Y4, Y11
+	VPADDQ       Y11, Y1, Y1
+	VPSLLVQ      Y7, Y9, Y10
+	VPMOVSXDQ    32(AX), Y11
+	VBLENDVPD    Y10, Y11, Y4, Y11
+	VPADDQ       Y11, Y2, Y2
+	VPSLLVQ      Y8, Y9, Y9
+	VPMOVSXDQ    48(AX), Y10
+	VBLENDVPD    Y9, Y10, Y4, Y10
+	VPADDQ       Y10, Y3, Y3
+	ADDQ         $0x00000040, AX
+	ADDQ         $0x00000002, DI
+	DECQ         R8
+	JNZ          masked_aligned
+	JMP          masked_slowstart
 
 masked_fast:
 	MOVQ         (DX)(DI*1), R9
@@ -1442,6 +1594,30 @@ bitmap_long:
 	MOVQ    R8, R9
 	SHLQ    $0x04, R9
 	SUBQ    R9, CX
+
+	// Bit position on a byte boundary: the body reads the bitmap from memory.
+	TESTQ SI, SI
+	JNZ   masked_fast
+
+masked_aligned:
+	VPBROADCASTQ (DX)(DI*1), Y8
+	VPSLLVQ      Y4, Y8, Y9
+	VPMASKMOVQ   (AX), Y9, Y9
+	VPADDQ       Y9, Y0, Y0
+	VPSLLVQ      Y5, Y8, Y9
+	VPMASKMOVQ   32(AX), Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPSLLVQ      Y6, Y8, Y9
+	VPMASKMOVQ   64(AX), Y9, Y9
+	VPADDQ       Y9, Y2, Y2
+	VPSLLVQ      Y7, Y8, Y8
+	VPMASKMOVQ   96(AX), Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000002, DI
+	DECQ         R8
+	JNZ          masked_aligned
+	JMP          masked_slowstart
 
 masked_fast:
 	MOVQ         (DX)(DI*1), R9
@@ -1796,6 +1972,34 @@ bitmap_long:
 	SHLQ    $0x04, R9
 	SUBQ    R9, CX
 
+	// Bit position on a byte boundary: the body reads the bitmap from memory.
+	TESTQ SI, SI
+	JNZ   masked_fast
+
+masked_aligned:
+	VPBROADCASTQ (DX)(DI*1), Y9
+	VPSLLVQ      Y5, Y9, Y10
+	VPMOVZXWQ    (AX), Y11
+	VBLENDVPD    Y10, Y11, Y4, Y11
+	VPADDQ       Y11, Y0, Y0
+	VPSLLVQ      Y6, Y9, Y10
+	VPMOVZXWQ    8(AX), Y11
+	VBLENDVPD    Y10, Y11, Y4, Y11
+	VPADDQ       Y11, Y1, Y1
+	VPSLLVQ      Y7, Y9, Y10
+	VPMOVZXWQ    16(AX), Y11
+	VBLENDVPD    Y10, Y11, Y4, Y11
+	VPADDQ       Y11, Y2, Y2
+	VPSLLVQ      Y8, Y9, Y9
+	VPMOVZXWQ    24(AX), Y10
+	VBLENDVPD    Y9, Y10, Y4, Y10
+	VPADDQ       Y10, Y3, Y3
+	ADDQ         $0x00000020, AX
+	ADDQ         $0x00000002, DI
+	DECQ         R8
+	JNZ          masked_aligned
+	JMP          masked_slowstart
+
 masked_fast:
 	MOVQ         (DX)(DI*1), R9
 	SHRXQ        SI, R9, R9
@@ -2000,6 +2204,34 @@ bitmap_long:
 	MOVQ    R8, R9
 	SHLQ    $0x04, R9
 	SUBQ    R9, CX
+
+	// Bit position on a byte boundary: the body reads the bitmap from memory.
+	TESTQ SI, SI
+	JNZ   masked_fast
+
+masked_aligned:
+	VPBROADCASTQ (DX)(DI*1), Y9
+	VPSLLVQ      Y5, Y9, Y10
+	VPMOVZXDQ    (AX), Y11
+	VBLENDVPD    Y10, Y11, Y4, Y11
+	VPADDQ       Y11, Y0, Y0
+	VPSLLVQ      Y6, Y9, Y10
+	VPMOVZXDQ    16(AX), Y11
+	VBLENDVPD    Y10, Y11, Y4, Y11
+	VPADDQ       Y11, Y1, Y1
+	VPSLLVQ      Y7, Y9, Y10
+	VPMOVZXDQ    32(AX), Y11
+	VBLENDVPD    Y10, Y11, Y4, Y11
+	VPADDQ       Y11, Y2, Y2
+	VPSLLVQ      Y8, Y9, Y9
+	VPMOVZXDQ    48(AX), Y10
+	VBLENDVPD    Y9, Y10, Y4, Y10
+	VPADDQ       Y10, Y3, Y3
+	ADDQ         $0x00000040, AX
+	ADDQ         $0x00000002, DI
+	DECQ         R8
+	JNZ          masked_aligned
+	JMP          masked_slowstart
 
 masked_fast:
 	MOVQ         (DX)(DI*1), R9
@@ -2218,6 +2450,30 @@ bitmap_long:
 	SHLQ    $0x04, R9
 	SUBQ    R9, CX
 
+	// Bit position on a byte boundary: the body reads the bitmap from memory.
+	TESTQ SI, SI
+	JNZ   masked_fast
+
+masked_aligned:
+	VPBROADCASTQ (DX)(DI*1), Y8
+	VPSLLVQ      Y4, Y8, Y9
+	VPMASKMOVQ   (AX), Y9, Y9
+	VPADDQ       Y9, Y0, Y0
+	VPSLLVQ      Y5, Y8, Y9
+	VPMASKMOVQ   32(AX), Y9, Y9
+	VPADDQ       Y9, Y1, Y1
+	VPSLLVQ      Y6, Y8, Y9
+	VPMASKMOVQ   64(AX), Y9, Y9
+	VPADDQ       Y9, Y2, Y2
+	VPSLLVQ      Y7, Y8, Y8
+	VPMASKMOVQ   96(AX), Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000002, DI
+	DECQ         R8
+	JNZ          masked_aligned
+	JMP          masked_slowstart
+
 masked_fast:
 	MOVQ         (DX)(DI*1), R9
 	SHRXQ        SI, R9, R9
@@ -2425,6 +2681,42 @@ bitmap_long:
 	MOVQ    R8, R9
 	SHLQ    $0x04, R9
 	SUBQ    R9, CX
+
+	// Bit position on a byte boundary: the body reads the bitmap from memory.
+	TESTQ SI, SI
+	JNZ   masked_fast
+
+masked_aligned:
+	VPBROADCASTQ (DX)(DI*1), Y9
+	VPSLLVQ      Y5, Y9, Y10
+	VPMASKMOVQ   (AX), Y10, Y10
+	VPAND        Y4, Y10, Y11
+	VPSRLQ       $0x20, Y10, Y10
+	VPADDQ       Y11, Y0, Y0
+	VPADDQ       Y10, Y1, Y1
+	VPSLLVQ      Y6, Y9, Y10
+	VPMASKMOVQ   32(AX), Y10, Y10
+	VPAND        Y4, Y10, Y11
+	VPSRLQ       $0x20, Y10, Y10
+	VPADDQ       Y11, Y2, Y2
+	VPADDQ       Y10, Y3, Y3
+	VPSLLVQ      Y7, Y9, Y10
+	VPMASKMOVQ   64(AX), Y10, Y10
+	VPAND        Y4, Y10, Y11
+	VPSRLQ       $0x20, Y10, Y10
+	VPADDQ       Y11, Y0, Y0
+	VPADDQ       Y10, Y1, Y1
+	VPSLLVQ      Y8, Y9, Y9
+	VPMASKMOVQ   96(AX), Y9, Y9
+	VPAND        Y4, Y9, Y10
+	VPSRLQ       $0x20, Y9, Y9
+	VPADDQ       Y10, Y2, Y2
+	VPADDQ       Y9, Y3, Y3
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000002, DI
+	DECQ         R8
+	JNZ          masked_aligned
+	JMP          masked_slowstart
 
 masked_fast:
 	MOVQ         (DX)(DI*1), R9
@@ -2672,6 +2964,46 @@ bitmap_long:
 	MOVQ    R8, R9
 	SHLQ    $0x04, R9
 	SUBQ    R9, CX
+
+	// Bit position on a byte boundary: the body reads the bitmap from memory.
+	TESTQ SI, SI
+	JNZ   masked_fast
+
+masked_aligned:
+	VPBROADCASTQ (DX)(DI*1), Y10
+	VPSLLVQ      Y6, Y10, Y11
+	VPMASKMOVQ   (AX), Y11, Y11
+	VPXOR        Y5, Y11, Y11
+	VPAND        Y4, Y11, Y12
+	VPSRLQ       $0x20, Y11, Y11
+	VPADDQ       Y12, Y0, Y0
+	VPADDQ       Y11, Y1, Y1
+	VPSLLVQ      Y7, Y10, Y11
+	VPMASKMOVQ   32(AX), Y11, Y11
+	VPXOR        Y5, Y11, Y11
+	VPAND        Y4, Y11, Y12
+	VPSRLQ       $0x20, Y11, Y11
+	VPADDQ       Y12, Y2, Y2
+	VPADDQ       Y11, Y3, Y3
+	VPSLLVQ      Y8, Y10, Y11
+	VPMASKMOVQ   64(AX), Y11, Y11
+	VPXOR        Y5, Y11, Y11
+	VPAND        Y4, Y11, Y12
+	VPSRLQ       $0x20, Y11, Y11
+	VPADDQ       Y12, Y0, Y0
+	VPADDQ       Y11, Y1, Y1
+	VPSLLVQ      Y9, Y10, Y10
+	VPMASKMOVQ   96(AX), Y10, Y10
+	VPXOR        Y5, Y10, Y10
+	VPAND        Y4, Y10, Y11
+	VPSRLQ       $0x20, Y10, Y10
+	VPADDQ       Y11, Y2, Y2
+	VPADDQ       Y10, Y3, Y3
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000002, DI
+	DECQ         R8
+	JNZ          masked_aligned
+	JMP          masked_slowstart
 
 masked_fast:
 	MOVQ         (DX)(DI*1), R9

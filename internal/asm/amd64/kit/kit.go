@@ -258,6 +258,40 @@ func (b Bitmap) MaskLoop(name string, remaining reg.GPVirtual, step int, body fu
 	b.loop(name, remaining, step, true, func(src bitSource) { body(src.mask) })
 }
 
+// MSBLoop is [Bitmap.Loop] for an AVX2 body that takes the iteration's
+// validity bits broadcast to every lane of a vector, ready for m.Group
+// (the bits of the elements from the iteration's first on, 32 of them at
+// least; step is at most 32).
+//
+// When the bit position is on a byte boundary at the loop's start, the
+// fast iterations broadcast the bitmap word straight from memory
+// (VPBROADCASTQ m64, or VPBROADCASTD m32 for 32-bit lanes); other
+// positions go through a general register (load, shift, VMOVQ,
+// VPBROADCAST), and the masked loads then wait for the mask's trip from
+// the integer registers, as the AVX-512 opmasks did (see
+// [Bitmap.MaskLoop]). Measured in H333-H335 (bench/maskedavx2_test.go).
+func (b Bitmap) MSBLoop(name string, remaining reg.GPVirtual, step int, m *MSBMasks, body func(bcast reg.VecVirtual)) {
+	if step > 32 {
+		panic(fmt.Sprintf("kit: MSBLoop of step %d: a broadcast read holds 32 bits", step))
+	}
+	b.loop(name, remaining, step, true, func(src bitSource) {
+		if src.mem == nil {
+			body(m.Broadcast(src.read(0)))
+			return
+		}
+		// The aligned copy's loads lie within the shifted copy's 8-byte
+		// load at the same byte (check(0)).
+		src.check(0)
+		x := YMM()
+		if m.laneBytes == 8 {
+			VPBROADCASTQ(src.mem(0), x)
+		} else {
+			VPBROADCASTD(src.mem(0), x)
+		}
+		body(x)
+	})
+}
+
 // bitSource is how one copy of a bitmap loop's body reads its bits: read
 // gives them in a general register, or mem (in the copy that has it, where
 // read is nil) the memory operand of the byte that holds the bit of the

@@ -190,8 +190,7 @@ func floatSum(e elem, s kit.ISA, lanes bool) {
 		// ports and a masked load one beside its load (H320-H324 in
 		// bench/maskedavx2_test.go).
 		msb := kit.NewMSBMasks(e.Size, accumulators)
-		bm.Loop("masked", n, block, func(read kit.ReadFunc) {
-			bc := msb.Broadcast(read(0))
+		bm.MSBLoop("masked", n, block, msb, func(bc reg.VecVirtual) {
 			for a := range acc {
 				t := YMM()
 				f.maskLoad(vec(a), msb.Group(bc, a), t) // valid: x, invalid: +0.0
@@ -211,8 +210,7 @@ func floatSum(e elem, s kit.ISA, lanes bool) {
 		} else {
 			VPSLLD(U8(31), negz, negz)
 		}
-		bm.Loop("masked", n, block, func(read kit.ReadFunc) {
-			bc := msb.Broadcast(read(0))
+		bm.MSBLoop("masked", n, block, msb, func(bc reg.VecVirtual) {
 			for a := range acc {
 				m := msb.Group(bc, a)
 				t := YMM()
@@ -560,8 +558,7 @@ func intSum(e elem, s kit.ISA) {
 		})
 	default:
 		msb := kit.NewMSBMasks(8, unroll)
-		bm.Loop("masked", n, unroll*step, func(read kit.ReadFunc) {
-			bc := msb.Broadcast(read(0))
+		bm.MSBLoop("masked", n, unroll*step, msb, func(bc reg.VecVirtual) {
 			for v := range acc {
 				addTo(v, &masker{msb: msb.Group(bc, v)}, acc[v])
 			}
@@ -741,8 +738,7 @@ func checkedSum(signed bool, s kit.ISA) {
 		})
 	} else {
 		msb := kit.NewMSBMasks(8, unroll)
-		bm.Loop("masked", n, unroll*step, func(read kit.ReadFunc) {
-			bc := msb.Broadcast(read(0))
+		bm.MSBLoop("masked", n, unroll*step, msb, func(bc reg.VecVirtual) {
 			for v := 0; v < unroll; v++ {
 				t := YMM()
 				VPMASKMOVQ(src(v), msb.Group(bc, v), t) // a null reads 0
