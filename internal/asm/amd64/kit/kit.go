@@ -45,7 +45,8 @@ import (
 type ISA int
 
 const (
-	// AVX2 kernels use 256-bit YMM registers and blend-based masking.
+	// AVX2 kernels use 256-bit YMM registers and lane masks expanded from
+	// the bitmap (blends, or masked loads where a null may read zero).
 	AVX2 ISA = iota
 	// AVX512 kernels use 512-bit ZMM registers and opmask registers. They
 	// need AVX512F, BW, DQ and VL (and VPOPCNTDQ where a kernel counts
@@ -445,10 +446,11 @@ func KShift(k reg.OpmaskVirtual, n int) reg.OpmaskVirtual {
 }
 
 // MSBMasks expands validity bits into AVX2 masks for 32- or 64-bit lanes,
-// in the form the blend instructions read: lane l's most significant bit
-// is the element's validity bit, the other bits are unspecified. VBLENDVPS
-// and VBLENDVPD read only that bit, so the masks select whole 32- or
-// 64-bit lanes, for floats and integers alike.
+// in the form the blend and masked-load instructions read: lane l's most
+// significant bit is the element's validity bit, the other bits are
+// unspecified. VBLENDVPS, VBLENDVPD, VMASKMOVPS, VMASKMOVPD and VPMASKMOVQ
+// read only that bit, so the masks select whole 32- or 64-bit lanes, for
+// floats and integers alike.
 //
 // A group g is the g-th run of lanes-per-vector elements in a read: group
 // g of 64-bit lanes covers bits 4g..4g+3 of the broadcast bits.

@@ -1,0 +1,28 @@
+package bench
+
+// The masked float MinMax and Summarize on AVX2 blend each vector twice:
+// its invalid lanes become +Inf for the minimum and -Inf for the maximum
+// (VBLENDVPD/VBLENDVPS, three micro-ops each on the vector ports of an
+// Intel Golden Cove core, one on AMD's Zen), and the NaN check compares
+// the first blended copy. One blend can serve both extremes: VMINP*/VMAXP*
+// return their second source when the first is NaN, and the kernels pass
+// the element first and the accumulator second, so an element blended to
+// NaN (all ones) in its invalid lanes leaves both accumulators as they
+// are. The NaN check then needs a copy whose invalid lanes are ordered: a
+// masked load (VMASKMOVPD/VMASKMOVPS: the valid lanes, +0.0 in the
+// others), one micro-op beside its load. Per vector on Golden Cove that is
+// a shift, one blend, the two extremes, the masked load and half a compare
+// and an OR: 8 micro-ops instead of 10; on Zen 6 as before. A valid NaN
+// still reaches the check, and the extremes still skip it, as before.
+// The single-extreme kernels (Min, Max) keep their one blend with ±Inf.
+//
+// Registered on 2026-12-06 on an Intel Xeon family 6 model 207 (AVX-512;
+// the avx2 backend chosen with quiver.SetBackend), before the change;
+// measured with the ledger matrix's benchmarks (impl=avx2), the bench
+// binaries of the commit before and after run alternately, ratio time
+// after over time before, by the medians and the fastest samples:
+//
+//	H336 (measured by hand): BenchmarkSummary float64 and float32 n=4096 and 65536, nulls 10% and 50%, impl=avx2: time <= 0.85x before
+//	H337 (measured by hand): BenchmarkMinMax float64 and float32 n=4096 and 65536, nulls 10% and 50%, impl=avx2: time <= 0.85x before
+//	H338 (measured by hand): BenchmarkSummary and BenchmarkMinMax float64 and float32 n=1048576, nulls 10% and 50%, impl=avx2: time <= 0.95x before
+//	H339 (measured by hand): BenchmarkMin and BenchmarkMax float64 n=4096 and 65536, nulls 10%, impl=avx2 (the single-extreme kernels, unchanged): time <= 1.03x before
