@@ -170,41 +170,40 @@ TEXT ·summaryMaskedF32AVX2(SB), NOSPLIT, $0-73
 	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y6
 	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y7
 	VPXOR        Y8, Y8, Y8
-	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y9
-	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y10
+	VPCMPEQD     Y9, Y9, Y9
 	CMPQ         CX, $0x00000020
 	JL           summaryMaskedF32AVX2_main_done
 
 summaryMaskedF32AVX2_main_loop:
-	VPBROADCASTD (DX), Y11
-	VMOVUPS      (AX), Y12
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y11, Y13
-	VBLENDVPS    Y13, Y12, Y9, Y14
-	VBLENDVPS    Y13, Y12, Y10, Y12
-	VMINPS       Y0, Y14, Y0
-	VMAXPS       Y1, Y12, Y1
+	VPBROADCASTD (DX), Y10
+	VMOVUPS      (AX), Y11
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y10, Y12
+	VBLENDVPS    Y12, Y11, Y9, Y11
+	VMINPS       Y0, Y11, Y0
+	VMAXPS       Y1, Y11, Y1
+	VMASKMOVPS   (AX), Y12, Y11
 	VMOVUPS      32(AX), Y12
-	VPSLLVD      alignedmsb32_1<>+0(SB), Y11, Y13
-	VBLENDVPS    Y13, Y12, Y9, Y15
-	VBLENDVPS    Y13, Y12, Y10, Y12
-	VMINPS       Y2, Y15, Y2
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y10, Y13
+	VBLENDVPS    Y13, Y12, Y9, Y12
+	VMINPS       Y2, Y12, Y2
 	VMAXPS       Y3, Y12, Y3
-	VCMPPS       $0x03, Y15, Y14, Y12
-	VORPS        Y12, Y8, Y8
-	VMOVUPS      64(AX), Y12
-	VPSLLVD      alignedmsb32_2<>+0(SB), Y11, Y13
-	VBLENDVPS    Y13, Y12, Y9, Y14
-	VBLENDVPS    Y13, Y12, Y10, Y12
-	VMINPS       Y4, Y14, Y4
-	VMAXPS       Y5, Y12, Y5
-	VMOVUPS      96(AX), Y12
-	VPSLLVD      alignedmsb32_3<>+0(SB), Y11, Y11
-	VBLENDVPS    Y11, Y12, Y9, Y13
-	VBLENDVPS    Y11, Y12, Y10, Y11
-	VMINPS       Y6, Y13, Y6
-	VMAXPS       Y7, Y11, Y7
-	VCMPPS       $0x03, Y13, Y14, Y11
+	VMASKMOVPS   32(AX), Y13, Y12
+	VCMPPS       $0x03, Y12, Y11, Y11
 	VORPS        Y11, Y8, Y8
+	VMOVUPS      64(AX), Y11
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y10, Y12
+	VBLENDVPS    Y12, Y11, Y9, Y11
+	VMINPS       Y4, Y11, Y4
+	VMAXPS       Y5, Y11, Y5
+	VMASKMOVPS   64(AX), Y12, Y11
+	VMOVUPS      96(AX), Y12
+	VPSLLVD      alignedmsb32_3<>+0(SB), Y10, Y10
+	VBLENDVPS    Y10, Y12, Y9, Y12
+	VMINPS       Y6, Y12, Y6
+	VMAXPS       Y7, Y12, Y7
+	VMASKMOVPS   96(AX), Y10, Y10
+	VCMPPS       $0x03, Y10, Y11, Y10
+	VORPS        Y10, Y8, Y8
 	POPCNTL      (DX), SI
 	ADDQ         SI, BX
 	ADDQ         $0x00000004, DX
@@ -218,15 +217,15 @@ summaryMaskedF32AVX2_main_done:
 	JL   summaryMaskedF32AVX2_single_done
 
 summaryMaskedF32AVX2_single_loop:
-	VPBROADCASTB (DX), Y11
-	VMOVUPS      (AX), Y12
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y11, Y11
-	VBLENDVPS    Y11, Y12, Y9, Y13
-	VBLENDVPS    Y11, Y12, Y10, Y11
-	VMINPS       Y0, Y13, Y0
+	VPBROADCASTB (DX), Y10
+	VMOVUPS      (AX), Y11
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y10, Y10
+	VBLENDVPS    Y10, Y11, Y9, Y11
+	VMINPS       Y0, Y11, Y0
 	VMAXPS       Y1, Y11, Y1
-	VCMPPS       $0x03, Y13, Y13, Y11
-	VORPS        Y11, Y8, Y8
+	VMASKMOVPS   (AX), Y10, Y10
+	VCMPPS       $0x03, Y10, Y10, Y10
+	VORPS        Y10, Y8, Y8
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -1207,41 +1206,40 @@ TEXT ·summaryMaskedF64AVX2(SB), NOSPLIT, $0-81
 	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y6
 	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y7
 	VPXOR        Y8, Y8, Y8
-	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y9
-	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y10
+	VPCMPEQD     Y9, Y9, Y9
 	CMPQ         CX, $0x00000010
 	JL           summaryMaskedF64AVX2_main_done
 
 summaryMaskedF64AVX2_main_loop:
-	VPBROADCASTW (DX), Y11
-	VMOVUPD      (AX), Y12
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y13
-	VBLENDVPD    Y13, Y12, Y9, Y14
-	VBLENDVPD    Y13, Y12, Y10, Y12
-	VMINPD       Y0, Y14, Y0
-	VMAXPD       Y1, Y12, Y1
+	VPBROADCASTW (DX), Y10
+	VMOVUPD      (AX), Y11
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y12
+	VBLENDVPD    Y12, Y11, Y9, Y11
+	VMINPD       Y0, Y11, Y0
+	VMAXPD       Y1, Y11, Y1
+	VMASKMOVPD   (AX), Y12, Y11
 	VMOVUPD      32(AX), Y12
-	VPSLLVQ      alignedmsb64_1<>+0(SB), Y11, Y13
-	VBLENDVPD    Y13, Y12, Y9, Y15
-	VBLENDVPD    Y13, Y12, Y10, Y12
-	VMINPD       Y2, Y15, Y2
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y10, Y13
+	VBLENDVPD    Y13, Y12, Y9, Y12
+	VMINPD       Y2, Y12, Y2
 	VMAXPD       Y3, Y12, Y3
-	VCMPPD       $0x03, Y15, Y14, Y12
-	VORPD        Y12, Y8, Y8
-	VMOVUPD      64(AX), Y12
-	VPSLLVQ      alignedmsb64_2<>+0(SB), Y11, Y13
-	VBLENDVPD    Y13, Y12, Y9, Y14
-	VBLENDVPD    Y13, Y12, Y10, Y12
-	VMINPD       Y4, Y14, Y4
-	VMAXPD       Y5, Y12, Y5
-	VMOVUPD      96(AX), Y12
-	VPSLLVQ      alignedmsb64_3<>+0(SB), Y11, Y11
-	VBLENDVPD    Y11, Y12, Y9, Y13
-	VBLENDVPD    Y11, Y12, Y10, Y11
-	VMINPD       Y6, Y13, Y6
-	VMAXPD       Y7, Y11, Y7
-	VCMPPD       $0x03, Y13, Y14, Y11
+	VMASKMOVPD   32(AX), Y13, Y12
+	VCMPPD       $0x03, Y12, Y11, Y11
 	VORPD        Y11, Y8, Y8
+	VMOVUPD      64(AX), Y11
+	VPSLLVQ      alignedmsb64_2<>+0(SB), Y10, Y12
+	VBLENDVPD    Y12, Y11, Y9, Y11
+	VMINPD       Y4, Y11, Y4
+	VMAXPD       Y5, Y11, Y5
+	VMASKMOVPD   64(AX), Y12, Y11
+	VMOVUPD      96(AX), Y12
+	VPSLLVQ      alignedmsb64_3<>+0(SB), Y10, Y10
+	VBLENDVPD    Y10, Y12, Y9, Y12
+	VMINPD       Y6, Y12, Y6
+	VMAXPD       Y7, Y12, Y7
+	VMASKMOVPD   96(AX), Y10, Y10
+	VCMPPD       $0x03, Y10, Y11, Y10
+	VORPD        Y10, Y8, Y8
 	MOVWLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -1256,21 +1254,21 @@ summaryMaskedF64AVX2_main_done:
 	JL   summaryMaskedF64AVX2_single_done
 
 summaryMaskedF64AVX2_single_loop:
-	VPBROADCASTB (DX), Y11
-	VMOVUPD      (AX), Y12
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y13
-	VBLENDVPD    Y13, Y12, Y9, Y14
-	VBLENDVPD    Y13, Y12, Y10, Y12
-	VMINPD       Y0, Y14, Y0
-	VMAXPD       Y1, Y12, Y1
+	VPBROADCASTB (DX), Y10
+	VMOVUPD      (AX), Y11
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y12
+	VBLENDVPD    Y12, Y11, Y9, Y11
+	VMINPD       Y0, Y11, Y0
+	VMAXPD       Y1, Y11, Y1
+	VMASKMOVPD   (AX), Y12, Y11
 	VMOVUPD      32(AX), Y12
-	VPSLLVQ      alignedmsb64_1<>+0(SB), Y11, Y11
-	VBLENDVPD    Y11, Y12, Y9, Y13
-	VBLENDVPD    Y11, Y12, Y10, Y11
-	VMINPD       Y2, Y13, Y2
-	VMAXPD       Y3, Y11, Y3
-	VCMPPD       $0x03, Y13, Y14, Y11
-	VORPD        Y11, Y8, Y8
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y10, Y10
+	VBLENDVPD    Y10, Y12, Y9, Y12
+	VMINPD       Y2, Y12, Y2
+	VMAXPD       Y3, Y12, Y3
+	VMASKMOVPD   32(AX), Y10, Y10
+	VCMPPD       $0x03, Y10, Y11, Y10
+	VORPD        Y10, Y8, Y8
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX

@@ -34,7 +34,8 @@
 //   - Invalid lanes never take part: AVX-512 loads with zeroing and merges
 //     the min/max under a k-mask loaded straight from the bitmap; AVX2
 //     expands bitmap bits into lane masks and blends the order's extreme
-//     into invalid lanes.
+//     into invalid lanes (float kernels of both extremes blend NaN, which
+//     both min and max skip, and check for NaN on a masked load: oneBlend).
 //   - The masked kernels need a byte-aligned bitmap (Go runs the at most 7
 //     head elements of an unaligned offset). AVX2 kernels take whole steps
 //     only (Go finishes the tail); AVX-512 kernels finish the tail with a
@@ -199,6 +200,7 @@ type gen struct {
 	kord           []reg.OpmaskVirtual // AVX-512: lanes still all-ordered, one chain per vector pair
 	signv          reg.VecVirtual
 	top, bottom    reg.VecVirtual // AVX2 masked: the extremes, for blends
+	nanMark        reg.VecVirtual // AVX2 masked float, both extremes: all ones, for the one blend
 	zero           reg.VecVirtual
 }
 
@@ -212,6 +214,20 @@ func newGen(e elem, is isa, ext extremes, masked bool) *gen {
 	}
 	return &gen{e: e, is: is, ext: ext, masked: masked, w: is.vbytes / e.Size, u: u,
 		flip: !is.avx512 && e.Size == 8 && !e.Float && !e.Signed}
+}
+
+// oneBlend says whether the kernel is an AVX2 masked float kernel of both
+// extremes, which blends each vector once, to NaN (all ones) in its
+// invalid lanes: VMINP*/VMAXP* return their second source, the
+// accumulator, when the first is NaN, so that one copy leaves both
+// accumulators as they are in the invalid lanes, where two blends (to
+// +Inf for the minimum, -Inf for the maximum) took three micro-ops each on
+// an Intel Golden Cove core. Its NaN check reads a masked load of the
+// vector instead (VMASKMOVP*: +0.0 in the invalid lanes, ordered). A
+// valid NaN is skipped by the extremes and seen by the check, as before.
+// H336-H339 in bench/maskedsummary_avx2_test.go.
+func (g *gen) oneBlend() bool {
+	return g.masked && !g.is.avx512 && g.e.Float && g.ext == both
 }
 
 func (g *gen) wantMin() bool { return g.ext != maxOnly }
@@ -479,6 +495,9 @@ func (g *gen) kernel() {
 		}
 	}
 	switch {
+	case g.oneBlend():
+		g.nanMark = g.vec()
+		VPCMPEQD(g.nanMark, g.nanMark, g.nanMark)
 	case g.masked && !g.is.avx512 && g.e.Size >= 4:
 		if g.wantMin() {
 			g.top = g.vec()
@@ -581,13 +600,25 @@ func (g *gen) block(v int) {
 		}
 		// AVX2 masked: each extreme gets x with its invalid lanes
 		// replaced by that extreme's start. The NaN check reads the first
-		// blended copy; invalid lanes hold ±Inf, ordered.
+		// blended copy; invalid lanes hold ±Inf, ordered. Float kernels of
+		// both extremes blend once, to NaN, instead (oneBlend).
 		if g.masked && !g.is.avx512 {
 			var lanes reg.VecVirtual // valid lanes' MSB set, or invalid lanes all ones
 			if msb {
 				lanes = kit.MSBLanesAligned(bcast, g.e.Size, j)
 			} else {
 				lanes = kit.InvalidLanesAligned(Mem{Base: g.bp}, g.e.Size, j, g.zero)
+			}
+			if g.oneBlend() {
+				xn := g.vec()
+				blendMSB(g.e.Size, lanes, x, g.nanMark, xn) // invalid lanes NaN
+				g.step(true, xn, g.lo[j], nil)
+				g.step(false, xn, g.hi[j], nil)
+				xz := g.vec()
+				maskLoad(g.e.Size, m, lanes, xz) // invalid lanes +0.0
+				xmins[j] = xz
+				g.nanPair(xmins, j, v)
+				continue
 			}
 			var xmin, xmax reg.VecVirtual
 			if g.wantMin() {
@@ -731,6 +762,16 @@ func blendMSB(size int, valid, x, neutral, dst reg.VecVirtual) {
 		VBLENDVPD(valid, x, neutral, dst)
 	} else {
 		VBLENDVPS(valid, x, neutral, dst)
+	}
+}
+
+// maskLoad loads the lanes of m whose valid MSB is set, and +0.0 in the
+// others (which it does not read).
+func maskLoad(size int, m Mem, valid, dst reg.VecVirtual) {
+	if size == 8 {
+		VMASKMOVPD(m, valid, dst)
+	} else {
+		VMASKMOVPS(m, valid, dst)
 	}
 }
 
