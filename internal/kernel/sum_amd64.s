@@ -1326,10 +1326,8 @@ bitmap_copied:
 	XORQ BX, BX
 
 bitmap_long:
-	VMOVDQU msbshift64x4<>+0(SB), Y5
-	VMOVDQU msbshift64x4<>+32(SB), Y6
-	VMOVDQU msbshift64x4<>+64(SB), Y7
-	VMOVDQU msbshift64x4<>+96(SB), Y8
+	VMOVDQU msbshift32x2<>+0(SB), Y5
+	VMOVDQU msbshift32x2<>+32(SB), Y6
 
 	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
 	MOVQ    SI, DI
@@ -1355,23 +1353,21 @@ bitmap_long:
 	JNZ   masked_fast
 
 masked_aligned:
-	VPBROADCASTQ (DX)(DI*1), Y9
-	VPSLLVQ      Y5, Y9, Y10
-	VPMOVSXDQ    (AX), Y11
-	VBLENDVPD    Y10, Y11, Y4, Y11
-	VPADDQ       Y11, Y0, Y0
-	VPSLLVQ      Y6, Y9, Y10
-	VPMOVSXDQ    16(AX), Y11
-	VBLENDVPD    Y10, Y11, Y4, Y11
-	VPADDQ       Y11, Y1, Y1
-	VPSLLVQ      Y7, Y9, Y10
-	VPMOVSXDQ    32(AX), Y11
-	VBLENDVPD    Y10, Y11, Y4, Y11
-	VPADDQ       Y11, Y2, Y2
-	VPSLLVQ      Y8, Y9, Y9
-	VPMOVSXDQ    48(AX), Y10
-	VBLENDVPD    Y9, Y10, Y4, Y10
-	VPADDQ       Y10, Y3, Y3
+	VPBROADCASTD (DX)(DI*1), Y7
+	VPSLLVD      Y5, Y7, Y8
+	VPMASKMOVD   (AX), Y8, Y8
+	VEXTRACTI128 $0x01, Y8, X9
+	VPMOVSXDQ    X8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPMOVSXDQ    X9, Y8
+	VPADDQ       Y8, Y1, Y1
+	VPSLLVD      Y6, Y7, Y7
+	VPMASKMOVD   32(AX), Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X8
+	VPMOVSXDQ    X7, Y7
+	VPADDQ       Y7, Y2, Y2
+	VPMOVSXDQ    X8, Y7
+	VPADDQ       Y7, Y3, Y3
 	ADDQ         $0x00000040, AX
 	ADDQ         $0x00000002, DI
 	DECQ         R8
@@ -1381,24 +1377,22 @@ masked_aligned:
 masked_fast:
 	MOVQ         (DX)(DI*1), R9
 	SHRXQ        SI, R9, R9
-	VMOVQ        R9, X9
-	VPBROADCASTQ X9, Y9
-	VPSLLVQ      Y5, Y9, Y10
-	VPMOVSXDQ    (AX), Y11
-	VBLENDVPD    Y10, Y11, Y4, Y11
-	VPADDQ       Y11, Y0, Y0
-	VPSLLVQ      Y6, Y9, Y10
-	VPMOVSXDQ    16(AX), Y11
-	VBLENDVPD    Y10, Y11, Y4, Y11
-	VPADDQ       Y11, Y1, Y1
-	VPSLLVQ      Y7, Y9, Y10
-	VPMOVSXDQ    32(AX), Y11
-	VBLENDVPD    Y10, Y11, Y4, Y11
-	VPADDQ       Y11, Y2, Y2
-	VPSLLVQ      Y8, Y9, Y9
-	VPMOVSXDQ    48(AX), Y10
-	VBLENDVPD    Y9, Y10, Y4, Y10
-	VPADDQ       Y10, Y3, Y3
+	VMOVQ        R9, X7
+	VPBROADCASTD X7, Y7
+	VPSLLVD      Y5, Y7, Y8
+	VPMASKMOVD   (AX), Y8, Y8
+	VEXTRACTI128 $0x01, Y8, X9
+	VPMOVSXDQ    X8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPMOVSXDQ    X9, Y8
+	VPADDQ       Y8, Y1, Y1
+	VPSLLVD      Y6, Y7, Y7
+	VPMASKMOVD   32(AX), Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X8
+	VPMOVSXDQ    X7, Y7
+	VPADDQ       Y7, Y2, Y2
+	VPMOVSXDQ    X8, Y7
+	VPADDQ       Y7, Y3, Y3
 	ADDQ         $0x00000040, AX
 	ADDQ         $0x00000002, DI
 	DECQ         R8
@@ -1419,24 +1413,22 @@ masked_slow_loop:
 	SHLQ         $0x03, R8
 	SUBQ         R8, DI
 	SHRXQ        DI, R9, R9
-	VMOVQ        R9, X9
-	VPBROADCASTQ X9, Y9
-	VPSLLVQ      Y5, Y9, Y10
-	VPMOVSXDQ    (AX), Y11
-	VBLENDVPD    Y10, Y11, Y4, Y11
-	VPADDQ       Y11, Y0, Y0
-	VPSLLVQ      Y6, Y9, Y10
-	VPMOVSXDQ    16(AX), Y11
-	VBLENDVPD    Y10, Y11, Y4, Y11
-	VPADDQ       Y11, Y1, Y1
-	VPSLLVQ      Y7, Y9, Y10
-	VPMOVSXDQ    32(AX), Y11
-	VBLENDVPD    Y10, Y11, Y4, Y11
-	VPADDQ       Y11, Y2, Y2
-	VPSLLVQ      Y8, Y9, Y9
-	VPMOVSXDQ    48(AX), Y10
-	VBLENDVPD    Y9, Y10, Y4, Y10
-	VPADDQ       Y10, Y3, Y3
+	VMOVQ        R9, X7
+	VPBROADCASTD X7, Y7
+	VPSLLVD      Y5, Y7, Y8
+	VPMASKMOVD   (AX), Y8, Y8
+	VEXTRACTI128 $0x01, Y8, X9
+	VPMOVSXDQ    X8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPMOVSXDQ    X9, Y8
+	VPADDQ       Y8, Y1, Y1
+	VPSLLVD      Y6, Y7, Y7
+	VPMASKMOVD   32(AX), Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X8
+	VPMOVSXDQ    X7, Y7
+	VPADDQ       Y7, Y2, Y2
+	VPMOVSXDQ    X8, Y7
+	VPADDQ       Y7, Y3, Y3
 	ADDQ         $0x00000040, AX
 	ADDQ         $0x00000010, SI
 	SUBQ         $0x00000010, CX
@@ -1444,8 +1436,12 @@ masked_slow_loop:
 	JGE          masked_slow_loop
 
 masked_slow_done:
-	CMPQ CX, $0x00000004
-	JL   masked1_slow_done
+	VMOVDQU msbshift64x4<>+0(SB), Y5
+	VMOVDQU msbshift64x4<>+32(SB), Y6
+	VMOVDQU msbshift64x4<>+64(SB), Y6
+	VMOVDQU msbshift64x4<>+96(SB), Y6
+	CMPQ    CX, $0x00000004
+	JL      masked1_slow_done
 
 masked1_slow_loop:
 	MOVQ         SI, DI
@@ -1482,6 +1478,24 @@ reduce:
 	MOVQ         AX, ret+56(FP)
 	VZEROUPPER
 	RET
+
+DATA msbshift32x2<>+0(SB)/4, $0x0000001f
+DATA msbshift32x2<>+4(SB)/4, $0x0000001e
+DATA msbshift32x2<>+8(SB)/4, $0x0000001d
+DATA msbshift32x2<>+12(SB)/4, $0x0000001c
+DATA msbshift32x2<>+16(SB)/4, $0x0000001b
+DATA msbshift32x2<>+20(SB)/4, $0x0000001a
+DATA msbshift32x2<>+24(SB)/4, $0x00000019
+DATA msbshift32x2<>+28(SB)/4, $0x00000018
+DATA msbshift32x2<>+32(SB)/4, $0x00000017
+DATA msbshift32x2<>+36(SB)/4, $0x00000016
+DATA msbshift32x2<>+40(SB)/4, $0x00000015
+DATA msbshift32x2<>+44(SB)/4, $0x00000014
+DATA msbshift32x2<>+48(SB)/4, $0x00000013
+DATA msbshift32x2<>+52(SB)/4, $0x00000012
+DATA msbshift32x2<>+56(SB)/4, $0x00000011
+DATA msbshift32x2<>+60(SB)/4, $0x00000010
+GLOBL msbshift32x2<>(SB), RODATA|NOPTR, $64
 
 // func sumI64AVX2(x []int64, bits []byte, off int) int64
 // Requires: AVX, AVX2, BMI2, CMOV
@@ -2181,10 +2195,8 @@ bitmap_copied:
 	XORQ BX, BX
 
 bitmap_long:
-	VMOVDQU msbshift64x4<>+0(SB), Y5
-	VMOVDQU msbshift64x4<>+32(SB), Y6
-	VMOVDQU msbshift64x4<>+64(SB), Y7
-	VMOVDQU msbshift64x4<>+96(SB), Y8
+	VMOVDQU msbshift32x2<>+0(SB), Y5
+	VMOVDQU msbshift32x2<>+32(SB), Y6
 
 	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
 	MOVQ    SI, DI
@@ -2210,23 +2222,21 @@ bitmap_long:
 	JNZ   masked_fast
 
 masked_aligned:
-	VPBROADCASTQ (DX)(DI*1), Y9
-	VPSLLVQ      Y5, Y9, Y10
-	VPMOVZXDQ    (AX), Y11
-	VBLENDVPD    Y10, Y11, Y4, Y11
-	VPADDQ       Y11, Y0, Y0
-	VPSLLVQ      Y6, Y9, Y10
-	VPMOVZXDQ    16(AX), Y11
-	VBLENDVPD    Y10, Y11, Y4, Y11
-	VPADDQ       Y11, Y1, Y1
-	VPSLLVQ      Y7, Y9, Y10
-	VPMOVZXDQ    32(AX), Y11
-	VBLENDVPD    Y10, Y11, Y4, Y11
-	VPADDQ       Y11, Y2, Y2
-	VPSLLVQ      Y8, Y9, Y9
-	VPMOVZXDQ    48(AX), Y10
-	VBLENDVPD    Y9, Y10, Y4, Y10
-	VPADDQ       Y10, Y3, Y3
+	VPBROADCASTD (DX)(DI*1), Y7
+	VPSLLVD      Y5, Y7, Y8
+	VPMASKMOVD   (AX), Y8, Y8
+	VEXTRACTI128 $0x01, Y8, X9
+	VPMOVZXDQ    X8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPMOVZXDQ    X9, Y8
+	VPADDQ       Y8, Y1, Y1
+	VPSLLVD      Y6, Y7, Y7
+	VPMASKMOVD   32(AX), Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X8
+	VPMOVZXDQ    X7, Y7
+	VPADDQ       Y7, Y2, Y2
+	VPMOVZXDQ    X8, Y7
+	VPADDQ       Y7, Y3, Y3
 	ADDQ         $0x00000040, AX
 	ADDQ         $0x00000002, DI
 	DECQ         R8
@@ -2236,24 +2246,22 @@ masked_aligned:
 masked_fast:
 	MOVQ         (DX)(DI*1), R9
 	SHRXQ        SI, R9, R9
-	VMOVQ        R9, X9
-	VPBROADCASTQ X9, Y9
-	VPSLLVQ      Y5, Y9, Y10
-	VPMOVZXDQ    (AX), Y11
-	VBLENDVPD    Y10, Y11, Y4, Y11
-	VPADDQ       Y11, Y0, Y0
-	VPSLLVQ      Y6, Y9, Y10
-	VPMOVZXDQ    16(AX), Y11
-	VBLENDVPD    Y10, Y11, Y4, Y11
-	VPADDQ       Y11, Y1, Y1
-	VPSLLVQ      Y7, Y9, Y10
-	VPMOVZXDQ    32(AX), Y11
-	VBLENDVPD    Y10, Y11, Y4, Y11
-	VPADDQ       Y11, Y2, Y2
-	VPSLLVQ      Y8, Y9, Y9
-	VPMOVZXDQ    48(AX), Y10
-	VBLENDVPD    Y9, Y10, Y4, Y10
-	VPADDQ       Y10, Y3, Y3
+	VMOVQ        R9, X7
+	VPBROADCASTD X7, Y7
+	VPSLLVD      Y5, Y7, Y8
+	VPMASKMOVD   (AX), Y8, Y8
+	VEXTRACTI128 $0x01, Y8, X9
+	VPMOVZXDQ    X8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPMOVZXDQ    X9, Y8
+	VPADDQ       Y8, Y1, Y1
+	VPSLLVD      Y6, Y7, Y7
+	VPMASKMOVD   32(AX), Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X8
+	VPMOVZXDQ    X7, Y7
+	VPADDQ       Y7, Y2, Y2
+	VPMOVZXDQ    X8, Y7
+	VPADDQ       Y7, Y3, Y3
 	ADDQ         $0x00000040, AX
 	ADDQ         $0x00000002, DI
 	DECQ         R8
@@ -2274,24 +2282,22 @@ masked_slow_loop:
 	SHLQ         $0x03, R8
 	SUBQ         R8, DI
 	SHRXQ        DI, R9, R9
-	VMOVQ        R9, X9
-	VPBROADCASTQ X9, Y9
-	VPSLLVQ      Y5, Y9, Y10
-	VPMOVZXDQ    (AX), Y11
-	VBLENDVPD    Y10, Y11, Y4, Y11
-	VPADDQ       Y11, Y0, Y0
-	VPSLLVQ      Y6, Y9, Y10
-	VPMOVZXDQ    16(AX), Y11
-	VBLENDVPD    Y10, Y11, Y4, Y11
-	VPADDQ       Y11, Y1, Y1
-	VPSLLVQ      Y7, Y9, Y10
-	VPMOVZXDQ    32(AX), Y11
-	VBLENDVPD    Y10, Y11, Y4, Y11
-	VPADDQ       Y11, Y2, Y2
-	VPSLLVQ      Y8, Y9, Y9
-	VPMOVZXDQ    48(AX), Y10
-	VBLENDVPD    Y9, Y10, Y4, Y10
-	VPADDQ       Y10, Y3, Y3
+	VMOVQ        R9, X7
+	VPBROADCASTD X7, Y7
+	VPSLLVD      Y5, Y7, Y8
+	VPMASKMOVD   (AX), Y8, Y8
+	VEXTRACTI128 $0x01, Y8, X9
+	VPMOVZXDQ    X8, Y8
+	VPADDQ       Y8, Y0, Y0
+	VPMOVZXDQ    X9, Y8
+	VPADDQ       Y8, Y1, Y1
+	VPSLLVD      Y6, Y7, Y7
+	VPMASKMOVD   32(AX), Y7, Y7
+	VEXTRACTI128 $0x01, Y7, X8
+	VPMOVZXDQ    X7, Y7
+	VPADDQ       Y7, Y2, Y2
+	VPMOVZXDQ    X8, Y7
+	VPADDQ       Y7, Y3, Y3
 	ADDQ         $0x00000040, AX
 	ADDQ         $0x00000010, SI
 	SUBQ         $0x00000010, CX
@@ -2299,8 +2305,12 @@ masked_slow_loop:
 	JGE          masked_slow_loop
 
 masked_slow_done:
-	CMPQ CX, $0x00000004
-	JL   masked1_slow_done
+	VMOVDQU msbshift64x4<>+0(SB), Y5
+	VMOVDQU msbshift64x4<>+32(SB), Y6
+	VMOVDQU msbshift64x4<>+64(SB), Y6
+	VMOVDQU msbshift64x4<>+96(SB), Y6
+	CMPQ    CX, $0x00000004
+	JL      masked1_slow_done
 
 masked1_slow_loop:
 	MOVQ         SI, DI

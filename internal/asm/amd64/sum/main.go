@@ -556,6 +556,36 @@ func intSum(e elem, s kit.ISA) {
 			addTo(0, &masker{bm: bmk.Mask(read(0))}, acc[0])
 			ADDQ(U32(bytesPerStep), x)
 		})
+	case e.Size == 4:
+		// 32-bit elements: one masked load of 8 elements under 32-bit lane
+		// masks (a null reads 0), then both halves widened in registers,
+		// instead of a widening load and a blend per 4 elements (H340-H342
+		// in bench/maskedavx2_test.go).
+		msb := kit.NewMSBMasks(4, unroll/2)
+		bm.MSBLoop("masked", n, unroll*step, msb, func(bc reg.VecVirtual) {
+			for g := range unroll / 2 {
+				d := YMM()
+				VPMASKMOVD(Mem{Base: x, Disp: g * 32}, msb.Group(bc, g), d)
+				hi := XMM()
+				VEXTRACTI128(U8(1), d, hi)
+				for h, half := range []reg.Register{d.AsX(), hi} {
+					t := YMM()
+					if e.Signed {
+						VPMOVSXDQ(half, t)
+					} else {
+						VPMOVZXDQ(half, t)
+					}
+					VPADDQ(t, acc[2*g+h], acc[2*g+h])
+				}
+			}
+			ADDQ(U32(unroll*bytesPerStep), x)
+		})
+		msb64 := kit.NewMSBMasks(8, unroll)
+		bm.Loop("masked1", n, step, func(read kit.ReadFunc) {
+			bc := msb64.Broadcast(read(0))
+			addTo(0, &masker{msb: msb64.Group(bc, 0)}, acc[0])
+			ADDQ(U32(bytesPerStep), x)
+		})
 	default:
 		msb := kit.NewMSBMasks(8, unroll)
 		bm.MSBLoop("masked", n, unroll*step, msb, func(bc reg.VecVirtual) {
