@@ -589,7 +589,7 @@ func TestSumStateNullsKeepNegativeZeroLanes(t *testing.T) {
 
 func nullsKeepNegativeZeroLanes[T float32 | float64](t *testing.T) {
 	var s SumState[T]
-	s.Add(make([]T, 1)) // a run with one pending element (one lane: none)
+	s.Add(make([]T, 1)) // a run: one pending element, or none on a one-lane layout
 	enc, err := s.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -610,7 +610,7 @@ func nullsKeepNegativeZeroLanes[T float32 | float64](t *testing.T) {
 	}
 	for _, n := range []int{block - 1, 3 * block, 64 + 3*block} {
 		u.Add(make([]T, n), Valid(make([]byte, n/8+1), 0)) // all null
-		// Half null, the valid ones -0.0: every lane stays -0.0.
+		// A third valid, all -0.0: every lane stays -0.0.
 		x := make([]T, n)
 		bits := make([]byte, n/8+1)
 		for i := range x {
