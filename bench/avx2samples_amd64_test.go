@@ -69,9 +69,20 @@ func TestAVX2Samples(t *testing.T) {
 }
 
 // sampleNs is the time of one call of run, in ns, averaged over enough
-// calls to take 200µs, after one call to warm up.
+// calls to take 200µs, after calls that warm up for at least 1ms (and
+// one call at least). One call was not enough at n=1048576 (8 MB) on an
+// Intel Xeon family 6 model 207: the first implementation of a case after
+// another case's arrays ran 1.6x the time of the others on the same array,
+// whose calls come after it, and level with them in reverse order; a
+// single pass over an array that large does not leave all of it in the
+// last-level cache.
 func sampleNs(run func() res) float64 {
-	sink = run()
+	for start := time.Now(); ; {
+		sink = run()
+		if time.Since(start) > time.Millisecond {
+			break
+		}
+	}
 	for reps := 1; ; reps *= 2 {
 		start := time.Now()
 		for range reps {
