@@ -57,8 +57,21 @@ go test -run '^$' -fuzz '^FuzzDecode$' -fuzztime 5s .
 step "the README's example program"
 go run ./examples/nullcolumn
 
-step "go test -tags purego ./..."
-QUIVER_EXPECT_BACKEND=scalar go test -count=1 -tags purego ./...
+# The strict purego build, and beside it (the purego run is mostly the
+# root package's one test process) the Arrow adapter, a module of its own
+# so that the core module does not depend on arrow-go: its tests natively
+# (and, below, short on arm64 under emulation) and its example program,
+# which round-trips a Parquet file.
+pure=("go test -tags purego ./..." "QUIVER_EXPECT_BACKEND=scalar go test -count=1 -tags purego ./...")
+if [ -f quiverarrow/go.mod ]; then
+  pure+=("quiverarrow module tests and example program"
+    "set -euo pipefail
+    go -C quiverarrow test -count=1 ./...
+    go -C quiverarrow run ./examples/parquetsummary
+    go -C quiverarrow run ./examples/parquetsummary -by station
+    go -C quiverarrow run ./examples/parquetsummary -by time -every 24h | sed -n '1,8p'")
+fi
+together "${pure[@]}"
 
 # The race detector's run is mostly one process (the root package's
 # tests), so the other modules' tests build and run beside it.
@@ -89,25 +102,12 @@ if need qemu-aarch64-static; then
     "QUIVER_EXPECT_BACKEND=neon GOARCH=arm64 go test -count=1 -short -exec qemu-aarch64-static ./..."
     "arm64 purego under emulation"
     "QUIVER_EXPECT_BACKEND=scalar GOARCH=arm64 go test -count=1 -short -tags purego -exec qemu-aarch64-static .")
-  # The Arrow adapter (below) on arm64 too.
+  # The Arrow adapter (above) on arm64 too.
   if [ -f quiverarrow/go.mod ]; then
     arm+=("quiverarrow on arm64 under emulation (go test -short)"
       "GOARCH=arm64 go -C quiverarrow test -count=1 -short -exec qemu-aarch64-static ./...")
   fi
   together "${arm[@]}"
-fi
-
-# The Arrow adapter is a module of its own, so that the core module does
-# not depend on arrow-go: its tests natively (and, above, short on arm64
-# under emulation), and its example program, which round-trips a Parquet
-# file.
-if [ -f quiverarrow/go.mod ]; then
-  step "quiverarrow module tests and example program"
-  go -C quiverarrow test -count=1 ./...
-  go -C quiverarrow run ./examples/parquetsummary
-  go -C quiverarrow run ./examples/parquetsummary -by station
-  grouped=$(go -C quiverarrow run ./examples/parquetsummary -by time -every 24h)
-  printf '%s\n' "$grouped" | sed -n '1,8p'
 fi
 
 # Every first-class Go port. The generic backend is what they run; 386
