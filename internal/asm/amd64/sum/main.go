@@ -179,42 +179,39 @@ func floatSum(e elem, s kit.ISA, lanes bool) {
 			}
 			ADDQ(U32(block*e.Size), x)
 		})
-	} else if !lanes {
-		// The load applies the mask: a valid lane reads x, an invalid
-		// one +0.0 (and is not read). Adding +0.0 is exact here because
-		// the accumulators start at +0.0, and a sum that starts at +0.0
-		// never becomes -0.0 in round to nearest (x + y is -0.0 only when
-		// both are), so acc + +0.0 == acc throughout, NaN and infinities
-		// included. On an Intel Xeon family 6 model 207 (Golden Cove) a
-		// blend with a memory operand is three micro-ops on the vector
-		// ports and a masked load one beside its load (H320-H324 in
-		// bench/maskedavx2_test.go).
-		msb := kit.NewMSBMasks(e.Size, accumulators)
-		bm.MSBLoop("masked", n, block, msb, func(bc reg.VecVirtual) {
-			for a := range acc {
-				t := YMM()
-				f.maskLoad(vec(a), msb.Group(bc, a), t) // valid: x, invalid: +0.0
-				f.add(t, acc[a], acc[a])
-			}
-			ADDQ(U32(block*e.Size), x)
-		})
 	} else {
+		// The one-call sums load with the mask applied: a valid lane
+		// reads x, an invalid one +0.0 (and is not read). Adding +0.0 is
+		// exact there because their accumulators start at +0.0, and a
+		// sum that starts at +0.0 never becomes -0.0 in round to nearest
+		// (x + y is -0.0 only when both are), so acc + +0.0 == acc
+		// throughout, NaN and infinities included. On an Intel Xeon
+		// family 6 model 207 (Golden Cove) a blend with a memory operand
+		// is three micro-ops on the vector ports and a masked load one
+		// beside its load (H320-H324 in bench/maskedavx2_test.go).
 		// The lane kernels' accumulators come from the caller (a decoded
 		// state among them) and may hold -0.0, which +0.0 would turn into
-		// +0.0: they select -0.0, the neutral of every addition.
+		// +0.0: they blend in -0.0, the neutral of every addition.
 		msb := kit.NewMSBMasks(e.Size, accumulators)
-		negz := YMM()
-		VPCMPEQD(negz, negz, negz)
-		if e.Size == 8 {
-			VPSLLQ(U8(63), negz, negz)
-		} else {
-			VPSLLD(U8(31), negz, negz)
+		var negz reg.VecVirtual
+		if lanes {
+			negz = YMM()
+			VPCMPEQD(negz, negz, negz)
+			if e.Size == 8 {
+				VPSLLQ(U8(63), negz, negz)
+			} else {
+				VPSLLD(U8(31), negz, negz)
+			}
 		}
 		bm.MSBLoop("masked", n, block, msb, func(bc reg.VecVirtual) {
 			for a := range acc {
 				m := msb.Group(bc, a)
 				t := YMM()
-				f.blend(m, vec(a), negz, t) // valid: x, invalid: -0.0
+				if lanes {
+					f.blend(m, vec(a), negz, t) // valid: x, invalid: -0.0
+				} else {
+					f.maskLoad(vec(a), m, t) // valid: x, invalid: +0.0
+				}
 				f.add(t, acc[a], acc[a])
 			}
 			ADDQ(U32(block*e.Size), x)
@@ -531,6 +528,15 @@ func intSum(e elem, s kit.ISA) {
 	Label("masked")
 	Comment("Masked: invalid elements are zeroed before they are added.")
 	bm := kit.LoadBitmap("bitmap", "bits", "off")
+	// oneVector is the AVX2 masked loop of one vector (4 elements in 64-bit
+	// lanes) at a time, after the main loop.
+	oneVector := func(msb *kit.MSBMasks) {
+		bm.Loop("masked1", n, step, func(read kit.ReadFunc) {
+			bc := msb.Broadcast(read(0))
+			addTo(0, &masker{msb: msb.Group(bc, 0)}, acc[0])
+			ADDQ(U32(bytesPerStep), x)
+		})
+	}
 	switch {
 	case s == kit.AVX512 && e.Size == 1:
 		bm.Loop("masked", n, step, func(read kit.ReadFunc) {
@@ -580,12 +586,7 @@ func intSum(e elem, s kit.ISA) {
 			}
 			ADDQ(U32(unroll*bytesPerStep), x)
 		})
-		msb64 := kit.NewMSBMasks(8, unroll)
-		bm.Loop("masked1", n, step, func(read kit.ReadFunc) {
-			bc := msb64.Broadcast(read(0))
-			addTo(0, &masker{msb: msb64.Group(bc, 0)}, acc[0])
-			ADDQ(U32(bytesPerStep), x)
-		})
+		oneVector(kit.NewMSBMasks(8, unroll))
 	default:
 		msb := kit.NewMSBMasks(8, unroll)
 		bm.MSBLoop("masked", n, unroll*step, msb, func(bc reg.VecVirtual) {
@@ -594,11 +595,7 @@ func intSum(e elem, s kit.ISA) {
 			}
 			ADDQ(U32(unroll*bytesPerStep), x)
 		})
-		bm.Loop("masked1", n, step, func(read kit.ReadFunc) {
-			bc := msb.Broadcast(read(0))
-			addTo(0, &masker{msb: msb.Group(bc, 0)}, acc[0])
-			ADDQ(U32(bytesPerStep), x)
-		})
+		oneVector(msb)
 	}
 
 	Label("reduce")
