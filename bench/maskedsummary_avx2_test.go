@@ -12,8 +12,9 @@ package bench
 // masked load (VMASKMOVPD/VMASKMOVPS: the valid lanes, +0.0 in the
 // others), one micro-op beside its load. Per vector on Golden Cove that is
 // a shift, one blend, the two extremes, the masked load and half a compare
-// and an OR: 8 micro-ops instead of 10; on Zen 6 as before. A valid NaN
-// still reaches the check, and the extremes still skip it, as before.
+// and an OR: 8 micro-ops instead of 10. On AMD's Zen cores, whose blend
+// is one micro-op, the count stays at 6. A valid NaN still reaches the
+// check, and the extremes still skip it, as before.
 // The single-extreme kernels (Min, Max) keep their one blend with ±Inf.
 //
 // Registered on 2026-12-06 on an Intel Xeon family 6 model 207 (AVX-512;
