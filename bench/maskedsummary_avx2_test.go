@@ -27,3 +27,33 @@ package bench
 //	H337 (measured by hand): BenchmarkMinMax float64 and float32 n=4096 and 65536, nulls 10% and 50%, impl=avx2: time <= 0.85x before
 //	H338 (measured by hand): BenchmarkSummary and BenchmarkMinMax float64 and float32 n=1048576, nulls 10% and 50%, impl=avx2: time <= 0.95x before
 //	H339 (measured by hand): BenchmarkMin and BenchmarkMax float64 n=4096 and 65536, nulls 10%, impl=avx2 (the single-extreme kernels, unchanged): time <= 1.03x before
+
+// The masked integer MinMax and Summarize on AVX2 (the fused kernels of
+// both extremes) still blend each vector twice, its invalid lanes to the
+// type's highest value for the minimum and to its lowest for the maximum;
+// for 64-bit lanes, which AVX2 has no min or max for, each extreme is a
+// further compare and blend. Per pair of int64 vectors that is 2 shifts,
+// 4 blends, 4 compares and 4 blends: 14 vector micro-ops on AMD's Zen
+// (blends are one), 22 on Intel's Golden Cove (three).
+//
+// The change: Go finds one valid element (the first set bit of the
+// kernel's bitmap; with no valid element the kernel is not called) and
+// passes it as a seed. The kernel starts every lane's minimum and maximum
+// at the seed and blends the invalid lanes of each vector to it, once:
+// a valid element lies between the extremes of the valid elements, so it
+// changes neither. With one copy per vector the dense kernel's pair sort
+// serves the 64-bit kernels too (a compare and two blends put the pair's
+// smaller and larger lanes apart; then one compare and blend per
+// extreme): 2 shifts, 2 blends, then 1 + 2 + 4, so 11 micro-ops per pair
+// of vectors on Zen instead of 14. The 32-, 16- and 8-bit kernels have
+// VPMIN*/VPMAX* and go from two blends, a min and a max per vector to one
+// blend, a min and a max. Registered on 2026-12-06 on an AMD EPYC family
+// 26 model 2 (Zen 5 class, AVX-512; the avx2 backend chosen with
+// quiver.SetBackend), before the change; the ledger matrix's benchmarks
+// (impl=avx2), the bench binaries of the commit before and after run
+// alternately, ratio time after over time before, by the medians:
+//
+//	H348 (measured by hand): BenchmarkMinMax and BenchmarkSummary int64 n=4096 and 65536, nulls 10% and 50%, impl=avx2 on Zen 5: time <= 0.85x before
+//	H349 (measured by hand): BenchmarkMinMax and BenchmarkSummary int32 and uint8 n=4096 and 65536, nulls 10% and 50%, impl=avx2 on Zen 5: time <= 0.92x before
+//	H350 (measured by hand): BenchmarkMinMax and BenchmarkSummary int64, int32 and uint8 n=1048576, nulls 10% and 50%, impl=avx2 on Zen 5: time <= 1.0x before
+//	H351 (measured by hand): BenchmarkMinMax and BenchmarkSummary int64 nulls 0, and BenchmarkMin and BenchmarkMax int64 nulls 10% (kernels unchanged), impl=avx2 on Zen 5: time <= 1.03x before
