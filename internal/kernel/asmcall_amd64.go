@@ -404,9 +404,6 @@ func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, 
 		case want == WantMin && isa == AVX2:
 			r0, r1, r2, r3 := summaryMinMaskedI8AVX2(num.Cast[int8](x), bits, tail)
 			return T(r0), T(r1), r2, r3
-		case isa == AVX2:
-			r0, r1, r2, r3 := summaryMaskedI8AVX2(num.Cast[int8](x), bits, tail)
-			return T(r0), T(r1), r2, r3
 		case isa == AVX512:
 			r0, r1, r2, r3 := summaryMaskedI8AVX512(num.Cast[int8](x), bits, tail)
 			return T(r0), T(r1), r2, r3
@@ -418,9 +415,6 @@ func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, 
 			return T(r0), T(r1), r2, r3
 		case want == WantMin && isa == AVX2:
 			r0, r1, r2, r3 := summaryMinMaskedI16AVX2(num.Cast[int16](x), bits, tail)
-			return T(r0), T(r1), r2, r3
-		case isa == AVX2:
-			r0, r1, r2, r3 := summaryMaskedI16AVX2(num.Cast[int16](x), bits, tail)
 			return T(r0), T(r1), r2, r3
 		case isa == AVX512:
 			r0, r1, r2, r3 := summaryMaskedI16AVX512(num.Cast[int16](x), bits, tail)
@@ -434,9 +428,6 @@ func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, 
 		case want == WantMin && isa == AVX2:
 			r0, r1, r2, r3 := summaryMinMaskedI32AVX2(num.Cast[int32](x), bits, tail)
 			return T(r0), T(r1), r2, r3
-		case isa == AVX2:
-			r0, r1, r2, r3 := summaryMaskedI32AVX2(num.Cast[int32](x), bits, tail)
-			return T(r0), T(r1), r2, r3
 		case isa == AVX512:
 			r0, r1, r2, r3 := summaryMaskedI32AVX512(num.Cast[int32](x), bits, tail)
 			return T(r0), T(r1), r2, r3
@@ -448,9 +439,6 @@ func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, 
 			return T(r0), T(r1), r2, r3
 		case want == WantMin && isa == AVX2:
 			r0, r1, r2, r3 := summaryMinMaskedI64AVX2(num.Cast[int64](x), bits, tail)
-			return T(r0), T(r1), r2, r3
-		case isa == AVX2:
-			r0, r1, r2, r3 := summaryMaskedI64AVX2(num.Cast[int64](x), bits, tail)
 			return T(r0), T(r1), r2, r3
 		case isa == AVX512:
 			r0, r1, r2, r3 := summaryMaskedI64AVX512(num.Cast[int64](x), bits, tail)
@@ -464,9 +452,6 @@ func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, 
 		case want == WantMin && isa == AVX2:
 			r0, r1, r2, r3 := summaryMinMaskedU8AVX2(num.Cast[uint8](x), bits, tail)
 			return T(r0), T(r1), r2, r3
-		case isa == AVX2:
-			r0, r1, r2, r3 := summaryMaskedU8AVX2(num.Cast[uint8](x), bits, tail)
-			return T(r0), T(r1), r2, r3
 		case isa == AVX512:
 			r0, r1, r2, r3 := summaryMaskedU8AVX512(num.Cast[uint8](x), bits, tail)
 			return T(r0), T(r1), r2, r3
@@ -478,9 +463,6 @@ func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, 
 			return T(r0), T(r1), r2, r3
 		case want == WantMin && isa == AVX2:
 			r0, r1, r2, r3 := summaryMinMaskedU16AVX2(num.Cast[uint16](x), bits, tail)
-			return T(r0), T(r1), r2, r3
-		case isa == AVX2:
-			r0, r1, r2, r3 := summaryMaskedU16AVX2(num.Cast[uint16](x), bits, tail)
 			return T(r0), T(r1), r2, r3
 		case isa == AVX512:
 			r0, r1, r2, r3 := summaryMaskedU16AVX512(num.Cast[uint16](x), bits, tail)
@@ -494,9 +476,6 @@ func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, 
 		case want == WantMin && isa == AVX2:
 			r0, r1, r2, r3 := summaryMinMaskedU32AVX2(num.Cast[uint32](x), bits, tail)
 			return T(r0), T(r1), r2, r3
-		case isa == AVX2:
-			r0, r1, r2, r3 := summaryMaskedU32AVX2(num.Cast[uint32](x), bits, tail)
-			return T(r0), T(r1), r2, r3
 		case isa == AVX512:
 			r0, r1, r2, r3 := summaryMaskedU32AVX512(num.Cast[uint32](x), bits, tail)
 			return T(r0), T(r1), r2, r3
@@ -509,15 +488,69 @@ func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, 
 		case want == WantMin && isa == AVX2:
 			r0, r1, r2, r3 := summaryMinMaskedU64AVX2(num.Cast[uint64](x), bits, tail)
 			return T(r0), T(r1), r2, r3
-		case isa == AVX2:
-			r0, r1, r2, r3 := summaryMaskedU64AVX2(num.Cast[uint64](x), bits, tail)
-			return T(r0), T(r1), r2, r3
 		case isa == AVX512:
 			r0, r1, r2, r3 := summaryMaskedU64AVX512(num.Cast[uint64](x), bits, tail)
 			return T(r0), T(r1), r2, r3
 		}
 	}
 	panic("quiver: internal error: no masked summary kernel")
+}
+
+// summarySeededAsm is the masked summary kernel of isa for T that starts from seed, a
+// valid element of x, and blends it into the invalid lanes (the AVX2
+// integer kernels of both extremes); bits is byte-aligned with x.
+func summarySeededAsm[T num.Number](isa ISA, x []T, bits []byte, seed T) (lo T, hi T, valid int) {
+	switch num.KindOf[T]() {
+	case num.Int8:
+		switch {
+		case isa == AVX2:
+			r0, r1, r2 := summarySeededI8AVX2(num.Cast[int8](x), bits, int8(seed))
+			return T(r0), T(r1), r2
+		}
+	case num.Int16:
+		switch {
+		case isa == AVX2:
+			r0, r1, r2 := summarySeededI16AVX2(num.Cast[int16](x), bits, int16(seed))
+			return T(r0), T(r1), r2
+		}
+	case num.Int32:
+		switch {
+		case isa == AVX2:
+			r0, r1, r2 := summarySeededI32AVX2(num.Cast[int32](x), bits, int32(seed))
+			return T(r0), T(r1), r2
+		}
+	case num.Int64:
+		switch {
+		case isa == AVX2:
+			r0, r1, r2 := summarySeededI64AVX2(num.Cast[int64](x), bits, int64(seed))
+			return T(r0), T(r1), r2
+		}
+	case num.Uint8:
+		switch {
+		case isa == AVX2:
+			r0, r1, r2 := summarySeededU8AVX2(num.Cast[uint8](x), bits, uint8(seed))
+			return T(r0), T(r1), r2
+		}
+	case num.Uint16:
+		switch {
+		case isa == AVX2:
+			r0, r1, r2 := summarySeededU16AVX2(num.Cast[uint16](x), bits, uint16(seed))
+			return T(r0), T(r1), r2
+		}
+	case num.Uint32:
+		switch {
+		case isa == AVX2:
+			r0, r1, r2 := summarySeededU32AVX2(num.Cast[uint32](x), bits, uint32(seed))
+			return T(r0), T(r1), r2
+		}
+	case num.Uint64:
+		switch {
+		case isa == AVX2:
+			r0, r1, r2 := summarySeededU64AVX2(num.Cast[uint64](x), bits, uint64(seed))
+			return T(r0), T(r1), r2
+		}
+	}
+	panic("quiver: internal error: no seeded summary kernel")
 }
 
 // selMaxAsm is the largest index of sel (a whole number of steps) on isa.

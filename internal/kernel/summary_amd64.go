@@ -3,6 +3,7 @@
 package kernel
 
 import (
+	mathbits "math/bits"
 	"unsafe"
 
 	"github.com/quiverlabs/quiver/internal/num"
@@ -115,7 +116,17 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 	} else {
 		m &^= max(k.lanes, 8) - 1
 	}
-	if m > 0 {
+	switch {
+	case m > 0 && k.seeded():
+		// The AVX2 integer kernels of both extremes start from a valid
+		// element and blend it into the invalid lanes; with none valid
+		// there is nothing to call them for.
+		if s, ok := firstValid(x[:m], bits); ok {
+			l, h, c := summarySeededAsm(k.isa, x[:m], bits, s)
+			lo, hi, nan = summaryMerge(lo, hi, nan, l, h, false)
+			valid += c
+		}
+	case m > 0:
 		l, h, c, n := summaryMaskedAsm(k.isa, k.want, x[:m], bits, tail) // no method between: a frame fewer
 		lo, hi, nan = summaryMerge(lo, hi, nan, l, h, n)
 		valid += c
@@ -127,6 +138,24 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 		}
 	}
 	return lo, hi, valid, nan
+}
+
+// seeded says whether k's masked kernel is a seeded one
+// (summarySeededAsm): AVX2, an integer type, both extremes.
+func (k summaryAsm[T]) seeded() bool {
+	return k.isa == AVX2 && k.want == WantBoth && !num.IsFloat[T]()
+}
+
+// firstValid returns the first element of x whose bit is set in bits
+// (byte-aligned with x; len(x) a multiple of 8), and false if none is.
+func firstValid[T num.Number](x []T, bits []byte) (T, bool) {
+	for i, b := range bits[:len(x)/8] {
+		if b != 0 {
+			return x[8*i+mathbits.TrailingZeros8(b)], true
+		}
+	}
+	var zero T
+	return zero, false
 }
 
 // summaryFold folds one valid element into a partial result.

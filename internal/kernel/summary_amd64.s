@@ -2339,62 +2339,59 @@ DATA summarysplat1_80<>+62(SB)/1, $0x80
 DATA summarysplat1_80<>+63(SB)/1, $0x80
 GLOBL summarysplat1_80<>(SB), RODATA|NOPTR, $64
 
-// func summaryMaskedI8AVX2(x []int8, bits []byte, tail uint64) (lo int8, hi int8, valid int, nan bool)
+// func summarySeededI8AVX2(x []int8, bits []byte, seed int8) (lo int8, hi int8, valid int)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaskedI8AVX2(SB), NOSPLIT, $0-73
+TEXT ·summarySeededI8AVX2(SB), NOSPLIT, $0-72
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ summarysplat1_7f<>+0(SB), Y0
-	VPBROADCASTQ summarysplat1_80<>+0(SB), Y1
-	VPBROADCASTQ summarysplat1_7f<>+0(SB), Y2
-	VPBROADCASTQ summarysplat1_80<>+0(SB), Y3
-	VPBROADCASTQ summarysplat1_7f<>+0(SB), Y4
-	VPBROADCASTQ summarysplat1_80<>+0(SB), Y5
-	VPBROADCASTQ summarysplat1_7f<>+0(SB), Y6
-	VPBROADCASTQ summarysplat1_80<>+0(SB), Y7
-	VPXOR        Y8, Y8, Y8
+	VPBROADCASTB seed+48(FP), Y0
+	VMOVDQA      Y0, Y1
+	VMOVDQA      Y0, Y2
+	VMOVDQA      Y0, Y3
+	VMOVDQA      Y0, Y4
+	VMOVDQA      Y0, Y5
+	VMOVDQA      Y0, Y6
+	VMOVDQA      Y0, Y7
+	VMOVDQA      Y0, Y8
+	VPXOR        Y9, Y9, Y9
 	CMPQ         CX, $0x00000080
-	JL           summaryMaskedI8AVX2_main_done
+	JL           summarySeededI8AVX2_main_done
 
-summaryMaskedI8AVX2_main_loop:
-	VMOVDQU      (AX), Y9
-	VPBROADCASTD (DX), Y10
-	VPSHUFB      alignedshuf8<>+0(SB), Y10, Y10
-	VPAND        alignedsel8<>+0(SB), Y10, Y10
-	VPCMPEQB     Y8, Y10, Y10
-	VPBLENDVB    Y10, summarysplat1_7f<>+0(SB), Y9, Y11
-	VPBLENDVB    Y10, summarysplat1_80<>+0(SB), Y9, Y9
-	VPMINSB      Y0, Y11, Y0
-	VPMAXSB      Y1, Y9, Y1
-	VMOVDQU      32(AX), Y9
-	VPBROADCASTD 4(DX), Y10
-	VPSHUFB      alignedshuf8<>+0(SB), Y10, Y10
-	VPAND        alignedsel8<>+0(SB), Y10, Y10
-	VPCMPEQB     Y8, Y10, Y10
-	VPBLENDVB    Y10, summarysplat1_7f<>+0(SB), Y9, Y11
-	VPBLENDVB    Y10, summarysplat1_80<>+0(SB), Y9, Y9
-	VPMINSB      Y2, Y11, Y2
-	VPMAXSB      Y3, Y9, Y3
-	VMOVDQU      64(AX), Y9
-	VPBROADCASTD 8(DX), Y10
-	VPSHUFB      alignedshuf8<>+0(SB), Y10, Y10
-	VPAND        alignedsel8<>+0(SB), Y10, Y10
-	VPCMPEQB     Y8, Y10, Y10
-	VPBLENDVB    Y10, summarysplat1_7f<>+0(SB), Y9, Y11
-	VPBLENDVB    Y10, summarysplat1_80<>+0(SB), Y9, Y9
-	VPMINSB      Y4, Y11, Y4
-	VPMAXSB      Y5, Y9, Y5
-	VMOVDQU      96(AX), Y9
-	VPBROADCASTD 12(DX), Y10
-	VPSHUFB      alignedshuf8<>+0(SB), Y10, Y10
-	VPAND        alignedsel8<>+0(SB), Y10, Y10
-	VPCMPEQB     Y8, Y10, Y10
-	VPBLENDVB    Y10, summarysplat1_7f<>+0(SB), Y9, Y11
-	VPBLENDVB    Y10, summarysplat1_80<>+0(SB), Y9, Y9
-	VPMINSB      Y6, Y11, Y6
-	VPMAXSB      Y7, Y9, Y7
+summarySeededI8AVX2_main_loop:
+	VMOVDQU      (AX), Y10
+	VPBROADCASTD (DX), Y11
+	VPSHUFB      alignedshuf8<>+0(SB), Y11, Y11
+	VPAND        alignedsel8<>+0(SB), Y11, Y11
+	VPCMPEQB     Y9, Y11, Y11
+	VPBLENDVB    Y11, Y0, Y10, Y10
+	VPMINSB      Y1, Y10, Y1
+	VPMAXSB      Y2, Y10, Y2
+	VMOVDQU      32(AX), Y10
+	VPBROADCASTD 4(DX), Y11
+	VPSHUFB      alignedshuf8<>+0(SB), Y11, Y11
+	VPAND        alignedsel8<>+0(SB), Y11, Y11
+	VPCMPEQB     Y9, Y11, Y11
+	VPBLENDVB    Y11, Y0, Y10, Y10
+	VPMINSB      Y3, Y10, Y3
+	VPMAXSB      Y4, Y10, Y4
+	VMOVDQU      64(AX), Y10
+	VPBROADCASTD 8(DX), Y11
+	VPSHUFB      alignedshuf8<>+0(SB), Y11, Y11
+	VPAND        alignedsel8<>+0(SB), Y11, Y11
+	VPCMPEQB     Y9, Y11, Y11
+	VPBLENDVB    Y11, Y0, Y10, Y10
+	VPMINSB      Y5, Y10, Y5
+	VPMAXSB      Y6, Y10, Y6
+	VMOVDQU      96(AX), Y10
+	VPBROADCASTD 12(DX), Y11
+	VPSHUFB      alignedshuf8<>+0(SB), Y11, Y11
+	VPAND        alignedsel8<>+0(SB), Y11, Y11
+	VPCMPEQB     Y9, Y11, Y11
+	VPBLENDVB    Y11, Y0, Y10, Y10
+	VPMINSB      Y7, Y10, Y7
+	VPMAXSB      Y8, Y10, Y8
 	POPCNTQ      (DX), SI
 	ADDQ         SI, BX
 	POPCNTQ      8(DX), SI
@@ -2403,64 +2400,61 @@ summaryMaskedI8AVX2_main_loop:
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000080, CX
 	CMPQ         CX, $0x00000080
-	JGE          summaryMaskedI8AVX2_main_loop
+	JGE          summarySeededI8AVX2_main_loop
 
-summaryMaskedI8AVX2_main_done:
+summarySeededI8AVX2_main_done:
 	CMPQ CX, $0x00000020
-	JL   summaryMaskedI8AVX2_single_done
+	JL   summarySeededI8AVX2_single_done
 
-summaryMaskedI8AVX2_single_loop:
-	VMOVDQU      (AX), Y9
-	VPBROADCASTD (DX), Y10
-	VPSHUFB      alignedshuf8<>+0(SB), Y10, Y10
-	VPAND        alignedsel8<>+0(SB), Y10, Y10
-	VPCMPEQB     Y8, Y10, Y10
-	VPBLENDVB    Y10, summarysplat1_7f<>+0(SB), Y9, Y11
-	VPBLENDVB    Y10, summarysplat1_80<>+0(SB), Y9, Y9
-	VPMINSB      Y0, Y11, Y0
-	VPMAXSB      Y1, Y9, Y1
+summarySeededI8AVX2_single_loop:
+	VMOVDQU      (AX), Y10
+	VPBROADCASTD (DX), Y11
+	VPSHUFB      alignedshuf8<>+0(SB), Y11, Y11
+	VPAND        alignedsel8<>+0(SB), Y11, Y11
+	VPCMPEQB     Y9, Y11, Y11
+	VPBLENDVB    Y11, Y0, Y10, Y10
+	VPMINSB      Y1, Y10, Y1
+	VPMAXSB      Y2, Y10, Y2
 	POPCNTL      (DX), SI
 	ADDQ         SI, BX
 	ADDQ         $0x00000004, DX
 	ADDQ         $0x00000020, AX
 	SUBQ         $0x00000020, CX
 	CMPQ         CX, $0x00000020
-	JGE          summaryMaskedI8AVX2_single_loop
+	JGE          summarySeededI8AVX2_single_loop
 
-summaryMaskedI8AVX2_single_done:
-	VPMINSB      Y0, Y4, Y0
-	VPMINSB      Y2, Y6, Y2
-	VPMINSB      Y0, Y2, Y0
-	VPMAXSB      Y1, Y5, Y1
-	VPMAXSB      Y3, Y7, Y3
-	VPMAXSB      Y1, Y3, Y1
-	VEXTRACTI128 $0x01, Y0, X2
-	VPMINSB      X0, X2, X0
-	VPSRLDQ      $0x08, X0, X2
-	VPMINSB      X0, X2, X0
-	VPSRLDQ      $0x04, X0, X2
-	VPMINSB      X0, X2, X0
-	VPSRLDQ      $0x02, X0, X2
-	VPMINSB      X0, X2, X0
-	VPSRLDQ      $0x01, X0, X2
-	VPMINSB      X0, X2, X0
-	VEXTRACTI128 $0x01, Y1, X2
-	VPMAXSB      X1, X2, X1
-	VPSRLDQ      $0x08, X1, X2
-	VPMAXSB      X1, X2, X1
-	VPSRLDQ      $0x04, X1, X2
-	VPMAXSB      X1, X2, X1
-	VPSRLDQ      $0x02, X1, X2
-	VPMAXSB      X1, X2, X1
-	VPSRLDQ      $0x01, X1, X2
-	VPMAXSB      X1, X2, X1
-	VMOVQ        X0, AX
-	MOVB         AL, lo+56(FP)
+summarySeededI8AVX2_single_done:
+	VPMINSB      Y1, Y5, Y1
+	VPMINSB      Y3, Y7, Y3
+	VPMINSB      Y1, Y3, Y1
+	VPMAXSB      Y2, Y6, Y2
+	VPMAXSB      Y4, Y8, Y4
+	VPMAXSB      Y2, Y4, Y2
+	VEXTRACTI128 $0x01, Y1, X0
+	VPMINSB      X1, X0, X1
+	VPSRLDQ      $0x08, X1, X0
+	VPMINSB      X1, X0, X1
+	VPSRLDQ      $0x04, X1, X0
+	VPMINSB      X1, X0, X1
+	VPSRLDQ      $0x02, X1, X0
+	VPMINSB      X1, X0, X1
+	VPSRLDQ      $0x01, X1, X0
+	VPMINSB      X1, X0, X1
+	VEXTRACTI128 $0x01, Y2, X0
+	VPMAXSB      X2, X0, X2
+	VPSRLDQ      $0x08, X2, X0
+	VPMAXSB      X2, X0, X2
+	VPSRLDQ      $0x04, X2, X0
+	VPMAXSB      X2, X0, X2
+	VPSRLDQ      $0x02, X2, X0
+	VPMAXSB      X2, X0, X2
+	VPSRLDQ      $0x01, X2, X0
+	VPMAXSB      X2, X0, X2
 	VMOVQ        X1, AX
+	MOVB         AL, lo+56(FP)
+	VMOVQ        X2, AX
 	MOVB         AL, hi+57(FP)
 	MOVQ         BX, valid+64(FP)
-	MOVB         $0x00, AL
-	MOVB         AL, nan+72(FP)
 	VZEROUPPER
 	RET
 
@@ -3095,79 +3089,75 @@ DATA summarysplat2_8000<>+60(SB)/2, $0x8000
 DATA summarysplat2_8000<>+62(SB)/2, $0x8000
 GLOBL summarysplat2_8000<>(SB), RODATA|NOPTR, $64
 
-// func summaryMaskedI16AVX2(x []int16, bits []byte, tail uint64) (lo int16, hi int16, valid int, nan bool)
+// func summarySeededI16AVX2(x []int16, bits []byte, seed int16) (lo int16, hi int16, valid int)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaskedI16AVX2(SB), NOSPLIT, $0-73
+TEXT ·summarySeededI16AVX2(SB), NOSPLIT, $0-72
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Y0
-	VPBROADCASTQ summarysplat2_8000<>+0(SB), Y1
-	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Y2
-	VPBROADCASTQ summarysplat2_8000<>+0(SB), Y3
-	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Y4
-	VPBROADCASTQ summarysplat2_8000<>+0(SB), Y5
-	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Y6
-	VPBROADCASTQ summarysplat2_8000<>+0(SB), Y7
-	VPXOR        Y8, Y8, Y8
+	VPBROADCASTW seed+48(FP), Y0
+	VMOVDQA      Y0, Y1
+	VMOVDQA      Y0, Y2
+	VMOVDQA      Y0, Y3
+	VMOVDQA      Y0, Y4
+	VMOVDQA      Y0, Y5
+	VMOVDQA      Y0, Y6
+	VMOVDQA      Y0, Y7
+	VMOVDQA      Y0, Y8
+	VPXOR        Y9, Y9, Y9
 	CMPQ         CX, $0x00000040
-	JL           summaryMaskedI16AVX2_main_done
+	JL           summarySeededI16AVX2_main_done
 
-summaryMaskedI16AVX2_main_loop:
-	VMOVDQU      (AX), Y9
-	VPBROADCASTW (DX), Y10
-	VPAND        alignedsel16<>+0(SB), Y10, Y10
-	VPCMPEQW     Y8, Y10, Y10
-	VPBLENDVB    Y10, summarysplat2_7fff<>+0(SB), Y9, Y11
-	VPBLENDVB    Y10, summarysplat2_8000<>+0(SB), Y9, Y9
-	VPMINSW      Y0, Y11, Y0
-	VPMAXSW      Y1, Y9, Y1
-	VMOVDQU      32(AX), Y9
-	VPBROADCASTW 2(DX), Y10
-	VPAND        alignedsel16<>+0(SB), Y10, Y10
-	VPCMPEQW     Y8, Y10, Y10
-	VPBLENDVB    Y10, summarysplat2_7fff<>+0(SB), Y9, Y11
-	VPBLENDVB    Y10, summarysplat2_8000<>+0(SB), Y9, Y9
-	VPMINSW      Y2, Y11, Y2
-	VPMAXSW      Y3, Y9, Y3
-	VMOVDQU      64(AX), Y9
-	VPBROADCASTW 4(DX), Y10
-	VPAND        alignedsel16<>+0(SB), Y10, Y10
-	VPCMPEQW     Y8, Y10, Y10
-	VPBLENDVB    Y10, summarysplat2_7fff<>+0(SB), Y9, Y11
-	VPBLENDVB    Y10, summarysplat2_8000<>+0(SB), Y9, Y9
-	VPMINSW      Y4, Y11, Y4
-	VPMAXSW      Y5, Y9, Y5
-	VMOVDQU      96(AX), Y9
-	VPBROADCASTW 6(DX), Y10
-	VPAND        alignedsel16<>+0(SB), Y10, Y10
-	VPCMPEQW     Y8, Y10, Y10
-	VPBLENDVB    Y10, summarysplat2_7fff<>+0(SB), Y9, Y11
-	VPBLENDVB    Y10, summarysplat2_8000<>+0(SB), Y9, Y9
-	VPMINSW      Y6, Y11, Y6
-	VPMAXSW      Y7, Y9, Y7
+summarySeededI16AVX2_main_loop:
+	VMOVDQU      (AX), Y10
+	VPBROADCASTW (DX), Y11
+	VPAND        alignedsel16<>+0(SB), Y11, Y11
+	VPCMPEQW     Y9, Y11, Y11
+	VPBLENDVB    Y11, Y0, Y10, Y10
+	VPMINSW      Y1, Y10, Y1
+	VPMAXSW      Y2, Y10, Y2
+	VMOVDQU      32(AX), Y10
+	VPBROADCASTW 2(DX), Y11
+	VPAND        alignedsel16<>+0(SB), Y11, Y11
+	VPCMPEQW     Y9, Y11, Y11
+	VPBLENDVB    Y11, Y0, Y10, Y10
+	VPMINSW      Y3, Y10, Y3
+	VPMAXSW      Y4, Y10, Y4
+	VMOVDQU      64(AX), Y10
+	VPBROADCASTW 4(DX), Y11
+	VPAND        alignedsel16<>+0(SB), Y11, Y11
+	VPCMPEQW     Y9, Y11, Y11
+	VPBLENDVB    Y11, Y0, Y10, Y10
+	VPMINSW      Y5, Y10, Y5
+	VPMAXSW      Y6, Y10, Y6
+	VMOVDQU      96(AX), Y10
+	VPBROADCASTW 6(DX), Y11
+	VPAND        alignedsel16<>+0(SB), Y11, Y11
+	VPCMPEQW     Y9, Y11, Y11
+	VPBLENDVB    Y11, Y0, Y10, Y10
+	VPMINSW      Y7, Y10, Y7
+	VPMAXSW      Y8, Y10, Y8
 	POPCNTQ      (DX), SI
 	ADDQ         SI, BX
 	ADDQ         $0x00000008, DX
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000040, CX
 	CMPQ         CX, $0x00000040
-	JGE          summaryMaskedI16AVX2_main_loop
+	JGE          summarySeededI16AVX2_main_loop
 
-summaryMaskedI16AVX2_main_done:
+summarySeededI16AVX2_main_done:
 	CMPQ CX, $0x00000010
-	JL   summaryMaskedI16AVX2_single_done
+	JL   summarySeededI16AVX2_single_done
 
-summaryMaskedI16AVX2_single_loop:
-	VMOVDQU      (AX), Y9
-	VPBROADCASTW (DX), Y10
-	VPAND        alignedsel16<>+0(SB), Y10, Y10
-	VPCMPEQW     Y8, Y10, Y10
-	VPBLENDVB    Y10, summarysplat2_7fff<>+0(SB), Y9, Y11
-	VPBLENDVB    Y10, summarysplat2_8000<>+0(SB), Y9, Y9
-	VPMINSW      Y0, Y11, Y0
-	VPMAXSW      Y1, Y9, Y1
+summarySeededI16AVX2_single_loop:
+	VMOVDQU      (AX), Y10
+	VPBROADCASTW (DX), Y11
+	VPAND        alignedsel16<>+0(SB), Y11, Y11
+	VPCMPEQW     Y9, Y11, Y11
+	VPBLENDVB    Y11, Y0, Y10, Y10
+	VPMINSW      Y1, Y10, Y1
+	VPMAXSW      Y2, Y10, Y2
 	MOVWLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -3175,38 +3165,36 @@ summaryMaskedI16AVX2_single_loop:
 	ADDQ         $0x00000020, AX
 	SUBQ         $0x00000010, CX
 	CMPQ         CX, $0x00000010
-	JGE          summaryMaskedI16AVX2_single_loop
+	JGE          summarySeededI16AVX2_single_loop
 
-summaryMaskedI16AVX2_single_done:
-	VPMINSW      Y0, Y4, Y0
-	VPMINSW      Y2, Y6, Y2
-	VPMINSW      Y0, Y2, Y0
-	VPMAXSW      Y1, Y5, Y1
-	VPMAXSW      Y3, Y7, Y3
-	VPMAXSW      Y1, Y3, Y1
-	VEXTRACTI128 $0x01, Y0, X2
-	VPMINSW      X0, X2, X0
-	VPSRLDQ      $0x08, X0, X2
-	VPMINSW      X0, X2, X0
-	VPSRLDQ      $0x04, X0, X2
-	VPMINSW      X0, X2, X0
-	VPSRLDQ      $0x02, X0, X2
-	VPMINSW      X0, X2, X0
-	VEXTRACTI128 $0x01, Y1, X2
-	VPMAXSW      X1, X2, X1
-	VPSRLDQ      $0x08, X1, X2
-	VPMAXSW      X1, X2, X1
-	VPSRLDQ      $0x04, X1, X2
-	VPMAXSW      X1, X2, X1
-	VPSRLDQ      $0x02, X1, X2
-	VPMAXSW      X1, X2, X1
-	VMOVQ        X0, AX
-	MOVW         AX, lo+56(FP)
+summarySeededI16AVX2_single_done:
+	VPMINSW      Y1, Y5, Y1
+	VPMINSW      Y3, Y7, Y3
+	VPMINSW      Y1, Y3, Y1
+	VPMAXSW      Y2, Y6, Y2
+	VPMAXSW      Y4, Y8, Y4
+	VPMAXSW      Y2, Y4, Y2
+	VEXTRACTI128 $0x01, Y1, X0
+	VPMINSW      X1, X0, X1
+	VPSRLDQ      $0x08, X1, X0
+	VPMINSW      X1, X0, X1
+	VPSRLDQ      $0x04, X1, X0
+	VPMINSW      X1, X0, X1
+	VPSRLDQ      $0x02, X1, X0
+	VPMINSW      X1, X0, X1
+	VEXTRACTI128 $0x01, Y2, X0
+	VPMAXSW      X2, X0, X2
+	VPSRLDQ      $0x08, X2, X0
+	VPMAXSW      X2, X0, X2
+	VPSRLDQ      $0x04, X2, X0
+	VPMAXSW      X2, X0, X2
+	VPSRLDQ      $0x02, X2, X0
+	VPMAXSW      X2, X0, X2
 	VMOVQ        X1, AX
+	MOVW         AX, lo+56(FP)
+	VMOVQ        X2, AX
 	MOVW         AX, hi+58(FP)
 	MOVQ         BX, valid+64(FP)
-	MOVB         $0x00, AL
-	MOVB         AL, nan+72(FP)
 	VZEROUPPER
 	RET
 
@@ -3737,72 +3725,68 @@ DATA summarysplat4_80000000<>+56(SB)/4, $0x80000000
 DATA summarysplat4_80000000<>+60(SB)/4, $0x80000000
 GLOBL summarysplat4_80000000<>(SB), RODATA|NOPTR, $64
 
-// func summaryMaskedI32AVX2(x []int32, bits []byte, tail uint64) (lo int32, hi int32, valid int, nan bool)
+// func summarySeededI32AVX2(x []int32, bits []byte, seed int32) (lo int32, hi int32, valid int)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaskedI32AVX2(SB), NOSPLIT, $0-73
+TEXT ·summarySeededI32AVX2(SB), NOSPLIT, $0-72
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y0
-	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y1
-	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y2
-	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y3
-	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y4
-	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y5
-	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y6
-	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y7
-	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y8
-	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y9
+	MOVL         seed+48(FP), SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQA      Y0, Y1
+	VMOVDQA      Y0, Y2
+	VMOVDQA      Y0, Y3
+	VMOVDQA      Y0, Y4
+	VMOVDQA      Y0, Y5
+	VMOVDQA      Y0, Y6
+	VMOVDQA      Y0, Y7
+	VMOVDQA      Y0, Y8
 	CMPQ         CX, $0x00000020
-	JL           summaryMaskedI32AVX2_main_done
+	JL           summarySeededI32AVX2_main_done
 
-summaryMaskedI32AVX2_main_loop:
-	VPBROADCASTD (DX), Y10
-	VMOVDQU      (AX), Y11
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y10, Y12
-	VBLENDVPS    Y12, Y11, Y8, Y13
-	VBLENDVPS    Y12, Y11, Y9, Y11
-	VPMINSD      Y0, Y13, Y0
-	VPMAXSD      Y1, Y11, Y1
-	VMOVDQU      32(AX), Y11
-	VPSLLVD      alignedmsb32_1<>+0(SB), Y10, Y12
-	VBLENDVPS    Y12, Y11, Y8, Y13
-	VBLENDVPS    Y12, Y11, Y9, Y11
-	VPMINSD      Y2, Y13, Y2
-	VPMAXSD      Y3, Y11, Y3
-	VMOVDQU      64(AX), Y11
-	VPSLLVD      alignedmsb32_2<>+0(SB), Y10, Y12
-	VBLENDVPS    Y12, Y11, Y8, Y13
-	VBLENDVPS    Y12, Y11, Y9, Y11
-	VPMINSD      Y4, Y13, Y4
-	VPMAXSD      Y5, Y11, Y5
-	VMOVDQU      96(AX), Y11
-	VPSLLVD      alignedmsb32_3<>+0(SB), Y10, Y10
-	VBLENDVPS    Y10, Y11, Y8, Y12
-	VBLENDVPS    Y10, Y11, Y9, Y10
-	VPMINSD      Y6, Y12, Y6
-	VPMAXSD      Y7, Y10, Y7
+summarySeededI32AVX2_main_loop:
+	VPBROADCASTD (DX), Y9
+	VMOVDQU      (AX), Y10
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y11
+	VBLENDVPS    Y11, Y10, Y0, Y10
+	VPMINSD      Y1, Y10, Y1
+	VPMAXSD      Y2, Y10, Y2
+	VMOVDQU      32(AX), Y10
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y9, Y11
+	VBLENDVPS    Y11, Y10, Y0, Y10
+	VPMINSD      Y3, Y10, Y3
+	VPMAXSD      Y4, Y10, Y4
+	VMOVDQU      64(AX), Y10
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y9, Y11
+	VBLENDVPS    Y11, Y10, Y0, Y10
+	VPMINSD      Y5, Y10, Y5
+	VPMAXSD      Y6, Y10, Y6
+	VMOVDQU      96(AX), Y10
+	VPSLLVD      alignedmsb32_3<>+0(SB), Y9, Y9
+	VBLENDVPS    Y9, Y10, Y0, Y9
+	VPMINSD      Y7, Y9, Y7
+	VPMAXSD      Y8, Y9, Y8
 	POPCNTL      (DX), SI
 	ADDQ         SI, BX
 	ADDQ         $0x00000004, DX
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000020, CX
 	CMPQ         CX, $0x00000020
-	JGE          summaryMaskedI32AVX2_main_loop
+	JGE          summarySeededI32AVX2_main_loop
 
-summaryMaskedI32AVX2_main_done:
+summarySeededI32AVX2_main_done:
 	CMPQ CX, $0x00000008
-	JL   summaryMaskedI32AVX2_single_done
+	JL   summarySeededI32AVX2_single_done
 
-summaryMaskedI32AVX2_single_loop:
-	VPBROADCASTB (DX), Y10
-	VMOVDQU      (AX), Y11
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y10, Y10
-	VBLENDVPS    Y10, Y11, Y8, Y12
-	VBLENDVPS    Y10, Y11, Y9, Y10
-	VPMINSD      Y0, Y12, Y0
-	VPMAXSD      Y1, Y10, Y1
+summarySeededI32AVX2_single_loop:
+	VPBROADCASTB (DX), Y9
+	VMOVDQU      (AX), Y10
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y9
+	VBLENDVPS    Y9, Y10, Y0, Y9
+	VPMINSD      Y1, Y9, Y1
+	VPMAXSD      Y2, Y9, Y2
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -3810,34 +3794,32 @@ summaryMaskedI32AVX2_single_loop:
 	ADDQ         $0x00000020, AX
 	SUBQ         $0x00000008, CX
 	CMPQ         CX, $0x00000008
-	JGE          summaryMaskedI32AVX2_single_loop
+	JGE          summarySeededI32AVX2_single_loop
 
-summaryMaskedI32AVX2_single_done:
-	VPMINSD      Y0, Y4, Y0
-	VPMINSD      Y2, Y6, Y2
-	VPMINSD      Y0, Y2, Y0
-	VPMAXSD      Y1, Y5, Y1
-	VPMAXSD      Y3, Y7, Y3
-	VPMAXSD      Y1, Y3, Y1
-	VEXTRACTI128 $0x01, Y0, X2
-	VPMINSD      X0, X2, X0
-	VPSRLDQ      $0x08, X0, X2
-	VPMINSD      X0, X2, X0
-	VPSRLDQ      $0x04, X0, X2
-	VPMINSD      X0, X2, X0
-	VEXTRACTI128 $0x01, Y1, X2
-	VPMAXSD      X1, X2, X1
-	VPSRLDQ      $0x08, X1, X2
-	VPMAXSD      X1, X2, X1
-	VPSRLDQ      $0x04, X1, X2
-	VPMAXSD      X1, X2, X1
-	VMOVQ        X0, AX
-	MOVL         AX, lo+56(FP)
+summarySeededI32AVX2_single_done:
+	VPMINSD      Y1, Y5, Y1
+	VPMINSD      Y3, Y7, Y3
+	VPMINSD      Y1, Y3, Y1
+	VPMAXSD      Y2, Y6, Y2
+	VPMAXSD      Y4, Y8, Y4
+	VPMAXSD      Y2, Y4, Y2
+	VEXTRACTI128 $0x01, Y1, X0
+	VPMINSD      X1, X0, X1
+	VPSRLDQ      $0x08, X1, X0
+	VPMINSD      X1, X0, X1
+	VPSRLDQ      $0x04, X1, X0
+	VPMINSD      X1, X0, X1
+	VEXTRACTI128 $0x01, Y2, X0
+	VPMAXSD      X2, X0, X2
+	VPSRLDQ      $0x08, X2, X0
+	VPMAXSD      X2, X0, X2
+	VPSRLDQ      $0x04, X2, X0
+	VPMAXSD      X2, X0, X2
 	VMOVQ        X1, AX
+	MOVL         AX, lo+56(FP)
+	VMOVQ        X2, AX
 	MOVL         AX, hi+60(FP)
 	MOVQ         BX, valid+64(FP)
-	MOVB         $0x00, AL
-	MOVB         AL, nan+72(FP)
 	VZEROUPPER
 	RET
 
@@ -4328,60 +4310,49 @@ DATA summarysplat8_8000000000000000<>+48(SB)/8, $0x8000000000000000
 DATA summarysplat8_8000000000000000<>+56(SB)/8, $0x8000000000000000
 GLOBL summarysplat8_8000000000000000<>(SB), RODATA|NOPTR, $64
 
-// func summaryMaskedI64AVX2(x []int64, bits []byte, tail uint64) (lo int64, hi int64, valid int, nan bool)
+// func summarySeededI64AVX2(x []int64, bits []byte, seed int64) (lo int64, hi int64, valid int)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaskedI64AVX2(SB), NOSPLIT, $0-81
+TEXT ·summarySeededI64AVX2(SB), NOSPLIT, $0-80
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y0
-	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y1
-	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y2
-	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y3
-	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y4
-	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y5
-	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y6
-	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y7
-	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y8
-	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y9
+	VPBROADCASTQ seed+48(FP), Y0
+	VMOVDQA      Y0, Y1
+	VMOVDQA      Y0, Y2
+	VMOVDQA      Y0, Y3
+	VMOVDQA      Y0, Y4
 	CMPQ         CX, $0x00000010
-	JL           summaryMaskedI64AVX2_main_done
+	JL           summarySeededI64AVX2_main_done
 
-summaryMaskedI64AVX2_main_loop:
-	VPBROADCASTW (DX), Y10
-	VMOVDQU      (AX), Y11
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y12
-	VBLENDVPD    Y12, Y11, Y8, Y13
-	VBLENDVPD    Y12, Y11, Y9, Y11
-	VPCMPGTQ     Y13, Y0, Y12
-	VBLENDVPD    Y12, Y13, Y0, Y0
-	VPCMPGTQ     Y1, Y11, Y12
-	VBLENDVPD    Y12, Y11, Y1, Y1
-	VMOVDQU      32(AX), Y11
-	VPSLLVQ      alignedmsb64_1<>+0(SB), Y10, Y12
-	VBLENDVPD    Y12, Y11, Y8, Y13
-	VBLENDVPD    Y12, Y11, Y9, Y11
-	VPCMPGTQ     Y13, Y2, Y12
-	VBLENDVPD    Y12, Y13, Y2, Y2
-	VPCMPGTQ     Y3, Y11, Y12
-	VBLENDVPD    Y12, Y11, Y3, Y3
-	VMOVDQU      64(AX), Y11
-	VPSLLVQ      alignedmsb64_2<>+0(SB), Y10, Y12
-	VBLENDVPD    Y12, Y11, Y8, Y13
-	VBLENDVPD    Y12, Y11, Y9, Y11
-	VPCMPGTQ     Y13, Y4, Y12
-	VBLENDVPD    Y12, Y13, Y4, Y4
-	VPCMPGTQ     Y5, Y11, Y12
-	VBLENDVPD    Y12, Y11, Y5, Y5
-	VMOVDQU      96(AX), Y11
-	VPSLLVQ      alignedmsb64_3<>+0(SB), Y10, Y10
-	VBLENDVPD    Y10, Y11, Y8, Y12
-	VBLENDVPD    Y10, Y11, Y9, Y10
-	VPCMPGTQ     Y12, Y6, Y11
-	VBLENDVPD    Y11, Y12, Y6, Y6
-	VPCMPGTQ     Y7, Y10, Y11
-	VBLENDVPD    Y11, Y10, Y7, Y7
+summarySeededI64AVX2_main_loop:
+	VPBROADCASTW (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y0, Y6
+	VMOVDQU      32(AX), Y7
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y8
+	VBLENDVPD    Y8, Y7, Y0, Y7
+	VPCMPGTQ     Y7, Y6, Y8
+	VBLENDVPD    Y8, Y7, Y6, Y9
+	VBLENDVPD    Y8, Y6, Y7, Y6
+	VPCMPGTQ     Y9, Y1, Y7
+	VBLENDVPD    Y7, Y9, Y1, Y1
+	VPCMPGTQ     Y2, Y6, Y7
+	VBLENDVPD    Y7, Y6, Y2, Y2
+	VMOVDQU      64(AX), Y6
+	VPSLLVQ      alignedmsb64_2<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y0, Y6
+	VMOVDQU      96(AX), Y7
+	VPSLLVQ      alignedmsb64_3<>+0(SB), Y5, Y5
+	VBLENDVPD    Y5, Y7, Y0, Y5
+	VPCMPGTQ     Y5, Y6, Y7
+	VBLENDVPD    Y7, Y5, Y6, Y8
+	VBLENDVPD    Y7, Y6, Y5, Y5
+	VPCMPGTQ     Y8, Y3, Y6
+	VBLENDVPD    Y6, Y8, Y3, Y3
+	VPCMPGTQ     Y4, Y5, Y6
+	VBLENDVPD    Y6, Y5, Y4, Y4
 	MOVWLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -4389,30 +4360,27 @@ summaryMaskedI64AVX2_main_loop:
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000010, CX
 	CMPQ         CX, $0x00000010
-	JGE          summaryMaskedI64AVX2_main_loop
+	JGE          summarySeededI64AVX2_main_loop
 
-summaryMaskedI64AVX2_main_done:
+summarySeededI64AVX2_main_done:
 	CMPQ CX, $0x00000008
-	JL   summaryMaskedI64AVX2_single_done
+	JL   summarySeededI64AVX2_single_done
 
-summaryMaskedI64AVX2_single_loop:
-	VPBROADCASTB (DX), Y10
-	VMOVDQU      (AX), Y11
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y12
-	VBLENDVPD    Y12, Y11, Y8, Y13
-	VBLENDVPD    Y12, Y11, Y9, Y11
-	VPCMPGTQ     Y13, Y0, Y12
-	VBLENDVPD    Y12, Y13, Y0, Y0
-	VPCMPGTQ     Y1, Y11, Y12
-	VBLENDVPD    Y12, Y11, Y1, Y1
-	VMOVDQU      32(AX), Y11
-	VPSLLVQ      alignedmsb64_1<>+0(SB), Y10, Y10
-	VBLENDVPD    Y10, Y11, Y8, Y12
-	VBLENDVPD    Y10, Y11, Y9, Y10
-	VPCMPGTQ     Y12, Y2, Y11
-	VBLENDVPD    Y11, Y12, Y2, Y2
-	VPCMPGTQ     Y3, Y10, Y11
-	VBLENDVPD    Y11, Y10, Y3, Y3
+summarySeededI64AVX2_single_loop:
+	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y0, Y6
+	VMOVDQU      32(AX), Y7
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
+	VBLENDVPD    Y5, Y7, Y0, Y5
+	VPCMPGTQ     Y5, Y6, Y7
+	VBLENDVPD    Y7, Y5, Y6, Y8
+	VBLENDVPD    Y7, Y6, Y5, Y5
+	VPCMPGTQ     Y8, Y1, Y6
+	VBLENDVPD    Y6, Y8, Y1, Y1
+	VPCMPGTQ     Y2, Y5, Y6
+	VBLENDVPD    Y6, Y5, Y2, Y2
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -4420,40 +4388,30 @@ summaryMaskedI64AVX2_single_loop:
 	ADDQ         $0x00000040, AX
 	SUBQ         $0x00000008, CX
 	CMPQ         CX, $0x00000008
-	JGE          summaryMaskedI64AVX2_single_loop
+	JGE          summarySeededI64AVX2_single_loop
 
-summaryMaskedI64AVX2_single_done:
-	VPCMPGTQ     Y4, Y0, Y8
-	VBLENDVPD    Y8, Y4, Y0, Y0
-	VPCMPGTQ     Y6, Y2, Y4
-	VBLENDVPD    Y4, Y6, Y2, Y2
-	VPCMPGTQ     Y2, Y0, Y4
-	VBLENDVPD    Y4, Y2, Y0, Y0
-	VPCMPGTQ     Y1, Y5, Y2
-	VBLENDVPD    Y2, Y5, Y1, Y1
-	VPCMPGTQ     Y3, Y7, Y2
-	VBLENDVPD    Y2, Y7, Y3, Y3
-	VPCMPGTQ     Y1, Y3, Y2
-	VBLENDVPD    Y2, Y3, Y1, Y1
-	VEXTRACTI128 $0x01, Y0, X2
+summarySeededI64AVX2_single_done:
+	VPCMPGTQ     Y3, Y1, Y0
+	VBLENDVPD    Y0, Y3, Y1, Y1
+	VPCMPGTQ     Y2, Y4, Y0
+	VBLENDVPD    Y0, Y4, Y2, Y2
+	VEXTRACTI128 $0x01, Y1, X0
+	VPCMPGTQ     X0, X1, X3
+	VBLENDVPD    X3, X0, X1, X1
+	VPSRLDQ      $0x08, X1, X0
+	VPCMPGTQ     X0, X1, X3
+	VBLENDVPD    X3, X0, X1, X1
+	VEXTRACTI128 $0x01, Y2, X0
 	VPCMPGTQ     X2, X0, X3
-	VBLENDVPD    X3, X2, X0, X0
-	VPSRLDQ      $0x08, X0, X2
+	VBLENDVPD    X3, X0, X2, X2
+	VPSRLDQ      $0x08, X2, X0
 	VPCMPGTQ     X2, X0, X3
-	VBLENDVPD    X3, X2, X0, X0
-	VEXTRACTI128 $0x01, Y1, X2
-	VPCMPGTQ     X1, X2, X3
-	VBLENDVPD    X3, X2, X1, X1
-	VPSRLDQ      $0x08, X1, X2
-	VPCMPGTQ     X1, X2, X3
-	VBLENDVPD    X3, X2, X1, X1
-	VMOVQ        X0, AX
-	MOVQ         AX, lo+56(FP)
+	VBLENDVPD    X3, X0, X2, X2
 	VMOVQ        X1, AX
+	MOVQ         AX, lo+56(FP)
+	VMOVQ        X2, AX
 	MOVQ         AX, hi+64(FP)
 	MOVQ         BX, valid+72(FP)
-	MOVB         $0x00, AL
-	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -5127,62 +5085,59 @@ DATA summarysplat1_0<>+62(SB)/1, $0x00
 DATA summarysplat1_0<>+63(SB)/1, $0x00
 GLOBL summarysplat1_0<>(SB), RODATA|NOPTR, $64
 
-// func summaryMaskedU8AVX2(x []uint8, bits []byte, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
+// func summarySeededU8AVX2(x []uint8, bits []byte, seed uint8) (lo uint8, hi uint8, valid int)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaskedU8AVX2(SB), NOSPLIT, $0-73
+TEXT ·summarySeededU8AVX2(SB), NOSPLIT, $0-72
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ summarysplat1_ff<>+0(SB), Y0
-	VPBROADCASTQ summarysplat1_0<>+0(SB), Y1
-	VPBROADCASTQ summarysplat1_ff<>+0(SB), Y2
-	VPBROADCASTQ summarysplat1_0<>+0(SB), Y3
-	VPBROADCASTQ summarysplat1_ff<>+0(SB), Y4
-	VPBROADCASTQ summarysplat1_0<>+0(SB), Y5
-	VPBROADCASTQ summarysplat1_ff<>+0(SB), Y6
-	VPBROADCASTQ summarysplat1_0<>+0(SB), Y7
-	VPXOR        Y8, Y8, Y8
+	VPBROADCASTB seed+48(FP), Y0
+	VMOVDQA      Y0, Y1
+	VMOVDQA      Y0, Y2
+	VMOVDQA      Y0, Y3
+	VMOVDQA      Y0, Y4
+	VMOVDQA      Y0, Y5
+	VMOVDQA      Y0, Y6
+	VMOVDQA      Y0, Y7
+	VMOVDQA      Y0, Y8
+	VPXOR        Y9, Y9, Y9
 	CMPQ         CX, $0x00000080
-	JL           summaryMaskedU8AVX2_main_done
+	JL           summarySeededU8AVX2_main_done
 
-summaryMaskedU8AVX2_main_loop:
-	VMOVDQU      (AX), Y9
-	VPBROADCASTD (DX), Y10
-	VPSHUFB      alignedshuf8<>+0(SB), Y10, Y10
-	VPAND        alignedsel8<>+0(SB), Y10, Y10
-	VPCMPEQB     Y8, Y10, Y10
-	VPBLENDVB    Y10, summarysplat1_ff<>+0(SB), Y9, Y11
-	VPBLENDVB    Y10, summarysplat1_0<>+0(SB), Y9, Y9
-	VPMINUB      Y0, Y11, Y0
-	VPMAXUB      Y1, Y9, Y1
-	VMOVDQU      32(AX), Y9
-	VPBROADCASTD 4(DX), Y10
-	VPSHUFB      alignedshuf8<>+0(SB), Y10, Y10
-	VPAND        alignedsel8<>+0(SB), Y10, Y10
-	VPCMPEQB     Y8, Y10, Y10
-	VPBLENDVB    Y10, summarysplat1_ff<>+0(SB), Y9, Y11
-	VPBLENDVB    Y10, summarysplat1_0<>+0(SB), Y9, Y9
-	VPMINUB      Y2, Y11, Y2
-	VPMAXUB      Y3, Y9, Y3
-	VMOVDQU      64(AX), Y9
-	VPBROADCASTD 8(DX), Y10
-	VPSHUFB      alignedshuf8<>+0(SB), Y10, Y10
-	VPAND        alignedsel8<>+0(SB), Y10, Y10
-	VPCMPEQB     Y8, Y10, Y10
-	VPBLENDVB    Y10, summarysplat1_ff<>+0(SB), Y9, Y11
-	VPBLENDVB    Y10, summarysplat1_0<>+0(SB), Y9, Y9
-	VPMINUB      Y4, Y11, Y4
-	VPMAXUB      Y5, Y9, Y5
-	VMOVDQU      96(AX), Y9
-	VPBROADCASTD 12(DX), Y10
-	VPSHUFB      alignedshuf8<>+0(SB), Y10, Y10
-	VPAND        alignedsel8<>+0(SB), Y10, Y10
-	VPCMPEQB     Y8, Y10, Y10
-	VPBLENDVB    Y10, summarysplat1_ff<>+0(SB), Y9, Y11
-	VPBLENDVB    Y10, summarysplat1_0<>+0(SB), Y9, Y9
-	VPMINUB      Y6, Y11, Y6
-	VPMAXUB      Y7, Y9, Y7
+summarySeededU8AVX2_main_loop:
+	VMOVDQU      (AX), Y10
+	VPBROADCASTD (DX), Y11
+	VPSHUFB      alignedshuf8<>+0(SB), Y11, Y11
+	VPAND        alignedsel8<>+0(SB), Y11, Y11
+	VPCMPEQB     Y9, Y11, Y11
+	VPBLENDVB    Y11, Y0, Y10, Y10
+	VPMINUB      Y1, Y10, Y1
+	VPMAXUB      Y2, Y10, Y2
+	VMOVDQU      32(AX), Y10
+	VPBROADCASTD 4(DX), Y11
+	VPSHUFB      alignedshuf8<>+0(SB), Y11, Y11
+	VPAND        alignedsel8<>+0(SB), Y11, Y11
+	VPCMPEQB     Y9, Y11, Y11
+	VPBLENDVB    Y11, Y0, Y10, Y10
+	VPMINUB      Y3, Y10, Y3
+	VPMAXUB      Y4, Y10, Y4
+	VMOVDQU      64(AX), Y10
+	VPBROADCASTD 8(DX), Y11
+	VPSHUFB      alignedshuf8<>+0(SB), Y11, Y11
+	VPAND        alignedsel8<>+0(SB), Y11, Y11
+	VPCMPEQB     Y9, Y11, Y11
+	VPBLENDVB    Y11, Y0, Y10, Y10
+	VPMINUB      Y5, Y10, Y5
+	VPMAXUB      Y6, Y10, Y6
+	VMOVDQU      96(AX), Y10
+	VPBROADCASTD 12(DX), Y11
+	VPSHUFB      alignedshuf8<>+0(SB), Y11, Y11
+	VPAND        alignedsel8<>+0(SB), Y11, Y11
+	VPCMPEQB     Y9, Y11, Y11
+	VPBLENDVB    Y11, Y0, Y10, Y10
+	VPMINUB      Y7, Y10, Y7
+	VPMAXUB      Y8, Y10, Y8
 	POPCNTQ      (DX), SI
 	ADDQ         SI, BX
 	POPCNTQ      8(DX), SI
@@ -5191,64 +5146,61 @@ summaryMaskedU8AVX2_main_loop:
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000080, CX
 	CMPQ         CX, $0x00000080
-	JGE          summaryMaskedU8AVX2_main_loop
+	JGE          summarySeededU8AVX2_main_loop
 
-summaryMaskedU8AVX2_main_done:
+summarySeededU8AVX2_main_done:
 	CMPQ CX, $0x00000020
-	JL   summaryMaskedU8AVX2_single_done
+	JL   summarySeededU8AVX2_single_done
 
-summaryMaskedU8AVX2_single_loop:
-	VMOVDQU      (AX), Y9
-	VPBROADCASTD (DX), Y10
-	VPSHUFB      alignedshuf8<>+0(SB), Y10, Y10
-	VPAND        alignedsel8<>+0(SB), Y10, Y10
-	VPCMPEQB     Y8, Y10, Y10
-	VPBLENDVB    Y10, summarysplat1_ff<>+0(SB), Y9, Y11
-	VPBLENDVB    Y10, summarysplat1_0<>+0(SB), Y9, Y9
-	VPMINUB      Y0, Y11, Y0
-	VPMAXUB      Y1, Y9, Y1
+summarySeededU8AVX2_single_loop:
+	VMOVDQU      (AX), Y10
+	VPBROADCASTD (DX), Y11
+	VPSHUFB      alignedshuf8<>+0(SB), Y11, Y11
+	VPAND        alignedsel8<>+0(SB), Y11, Y11
+	VPCMPEQB     Y9, Y11, Y11
+	VPBLENDVB    Y11, Y0, Y10, Y10
+	VPMINUB      Y1, Y10, Y1
+	VPMAXUB      Y2, Y10, Y2
 	POPCNTL      (DX), SI
 	ADDQ         SI, BX
 	ADDQ         $0x00000004, DX
 	ADDQ         $0x00000020, AX
 	SUBQ         $0x00000020, CX
 	CMPQ         CX, $0x00000020
-	JGE          summaryMaskedU8AVX2_single_loop
+	JGE          summarySeededU8AVX2_single_loop
 
-summaryMaskedU8AVX2_single_done:
-	VPMINUB      Y0, Y4, Y0
-	VPMINUB      Y2, Y6, Y2
-	VPMINUB      Y0, Y2, Y0
-	VPMAXUB      Y1, Y5, Y1
-	VPMAXUB      Y3, Y7, Y3
-	VPMAXUB      Y1, Y3, Y1
-	VEXTRACTI128 $0x01, Y0, X2
-	VPMINUB      X0, X2, X0
-	VPSRLDQ      $0x08, X0, X2
-	VPMINUB      X0, X2, X0
-	VPSRLDQ      $0x04, X0, X2
-	VPMINUB      X0, X2, X0
-	VPSRLDQ      $0x02, X0, X2
-	VPMINUB      X0, X2, X0
-	VPSRLDQ      $0x01, X0, X2
-	VPMINUB      X0, X2, X0
-	VEXTRACTI128 $0x01, Y1, X2
-	VPMAXUB      X1, X2, X1
-	VPSRLDQ      $0x08, X1, X2
-	VPMAXUB      X1, X2, X1
-	VPSRLDQ      $0x04, X1, X2
-	VPMAXUB      X1, X2, X1
-	VPSRLDQ      $0x02, X1, X2
-	VPMAXUB      X1, X2, X1
-	VPSRLDQ      $0x01, X1, X2
-	VPMAXUB      X1, X2, X1
-	VMOVQ        X0, AX
-	MOVB         AL, lo+56(FP)
+summarySeededU8AVX2_single_done:
+	VPMINUB      Y1, Y5, Y1
+	VPMINUB      Y3, Y7, Y3
+	VPMINUB      Y1, Y3, Y1
+	VPMAXUB      Y2, Y6, Y2
+	VPMAXUB      Y4, Y8, Y4
+	VPMAXUB      Y2, Y4, Y2
+	VEXTRACTI128 $0x01, Y1, X0
+	VPMINUB      X1, X0, X1
+	VPSRLDQ      $0x08, X1, X0
+	VPMINUB      X1, X0, X1
+	VPSRLDQ      $0x04, X1, X0
+	VPMINUB      X1, X0, X1
+	VPSRLDQ      $0x02, X1, X0
+	VPMINUB      X1, X0, X1
+	VPSRLDQ      $0x01, X1, X0
+	VPMINUB      X1, X0, X1
+	VEXTRACTI128 $0x01, Y2, X0
+	VPMAXUB      X2, X0, X2
+	VPSRLDQ      $0x08, X2, X0
+	VPMAXUB      X2, X0, X2
+	VPSRLDQ      $0x04, X2, X0
+	VPMAXUB      X2, X0, X2
+	VPSRLDQ      $0x02, X2, X0
+	VPMAXUB      X2, X0, X2
+	VPSRLDQ      $0x01, X2, X0
+	VPMAXUB      X2, X0, X2
 	VMOVQ        X1, AX
+	MOVB         AL, lo+56(FP)
+	VMOVQ        X2, AX
 	MOVB         AL, hi+57(FP)
 	MOVQ         BX, valid+64(FP)
-	MOVB         $0x00, AL
-	MOVB         AL, nan+72(FP)
 	VZEROUPPER
 	RET
 
@@ -5815,79 +5767,75 @@ DATA summarysplat2_0<>+60(SB)/2, $0x0000
 DATA summarysplat2_0<>+62(SB)/2, $0x0000
 GLOBL summarysplat2_0<>(SB), RODATA|NOPTR, $64
 
-// func summaryMaskedU16AVX2(x []uint16, bits []byte, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
+// func summarySeededU16AVX2(x []uint16, bits []byte, seed uint16) (lo uint16, hi uint16, valid int)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaskedU16AVX2(SB), NOSPLIT, $0-73
+TEXT ·summarySeededU16AVX2(SB), NOSPLIT, $0-72
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Y0
-	VPBROADCASTQ summarysplat2_0<>+0(SB), Y1
-	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Y2
-	VPBROADCASTQ summarysplat2_0<>+0(SB), Y3
-	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Y4
-	VPBROADCASTQ summarysplat2_0<>+0(SB), Y5
-	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Y6
-	VPBROADCASTQ summarysplat2_0<>+0(SB), Y7
-	VPXOR        Y8, Y8, Y8
+	VPBROADCASTW seed+48(FP), Y0
+	VMOVDQA      Y0, Y1
+	VMOVDQA      Y0, Y2
+	VMOVDQA      Y0, Y3
+	VMOVDQA      Y0, Y4
+	VMOVDQA      Y0, Y5
+	VMOVDQA      Y0, Y6
+	VMOVDQA      Y0, Y7
+	VMOVDQA      Y0, Y8
+	VPXOR        Y9, Y9, Y9
 	CMPQ         CX, $0x00000040
-	JL           summaryMaskedU16AVX2_main_done
+	JL           summarySeededU16AVX2_main_done
 
-summaryMaskedU16AVX2_main_loop:
-	VMOVDQU      (AX), Y9
-	VPBROADCASTW (DX), Y10
-	VPAND        alignedsel16<>+0(SB), Y10, Y10
-	VPCMPEQW     Y8, Y10, Y10
-	VPBLENDVB    Y10, summarysplat2_ffff<>+0(SB), Y9, Y11
-	VPBLENDVB    Y10, summarysplat2_0<>+0(SB), Y9, Y9
-	VPMINUW      Y0, Y11, Y0
-	VPMAXUW      Y1, Y9, Y1
-	VMOVDQU      32(AX), Y9
-	VPBROADCASTW 2(DX), Y10
-	VPAND        alignedsel16<>+0(SB), Y10, Y10
-	VPCMPEQW     Y8, Y10, Y10
-	VPBLENDVB    Y10, summarysplat2_ffff<>+0(SB), Y9, Y11
-	VPBLENDVB    Y10, summarysplat2_0<>+0(SB), Y9, Y9
-	VPMINUW      Y2, Y11, Y2
-	VPMAXUW      Y3, Y9, Y3
-	VMOVDQU      64(AX), Y9
-	VPBROADCASTW 4(DX), Y10
-	VPAND        alignedsel16<>+0(SB), Y10, Y10
-	VPCMPEQW     Y8, Y10, Y10
-	VPBLENDVB    Y10, summarysplat2_ffff<>+0(SB), Y9, Y11
-	VPBLENDVB    Y10, summarysplat2_0<>+0(SB), Y9, Y9
-	VPMINUW      Y4, Y11, Y4
-	VPMAXUW      Y5, Y9, Y5
-	VMOVDQU      96(AX), Y9
-	VPBROADCASTW 6(DX), Y10
-	VPAND        alignedsel16<>+0(SB), Y10, Y10
-	VPCMPEQW     Y8, Y10, Y10
-	VPBLENDVB    Y10, summarysplat2_ffff<>+0(SB), Y9, Y11
-	VPBLENDVB    Y10, summarysplat2_0<>+0(SB), Y9, Y9
-	VPMINUW      Y6, Y11, Y6
-	VPMAXUW      Y7, Y9, Y7
+summarySeededU16AVX2_main_loop:
+	VMOVDQU      (AX), Y10
+	VPBROADCASTW (DX), Y11
+	VPAND        alignedsel16<>+0(SB), Y11, Y11
+	VPCMPEQW     Y9, Y11, Y11
+	VPBLENDVB    Y11, Y0, Y10, Y10
+	VPMINUW      Y1, Y10, Y1
+	VPMAXUW      Y2, Y10, Y2
+	VMOVDQU      32(AX), Y10
+	VPBROADCASTW 2(DX), Y11
+	VPAND        alignedsel16<>+0(SB), Y11, Y11
+	VPCMPEQW     Y9, Y11, Y11
+	VPBLENDVB    Y11, Y0, Y10, Y10
+	VPMINUW      Y3, Y10, Y3
+	VPMAXUW      Y4, Y10, Y4
+	VMOVDQU      64(AX), Y10
+	VPBROADCASTW 4(DX), Y11
+	VPAND        alignedsel16<>+0(SB), Y11, Y11
+	VPCMPEQW     Y9, Y11, Y11
+	VPBLENDVB    Y11, Y0, Y10, Y10
+	VPMINUW      Y5, Y10, Y5
+	VPMAXUW      Y6, Y10, Y6
+	VMOVDQU      96(AX), Y10
+	VPBROADCASTW 6(DX), Y11
+	VPAND        alignedsel16<>+0(SB), Y11, Y11
+	VPCMPEQW     Y9, Y11, Y11
+	VPBLENDVB    Y11, Y0, Y10, Y10
+	VPMINUW      Y7, Y10, Y7
+	VPMAXUW      Y8, Y10, Y8
 	POPCNTQ      (DX), SI
 	ADDQ         SI, BX
 	ADDQ         $0x00000008, DX
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000040, CX
 	CMPQ         CX, $0x00000040
-	JGE          summaryMaskedU16AVX2_main_loop
+	JGE          summarySeededU16AVX2_main_loop
 
-summaryMaskedU16AVX2_main_done:
+summarySeededU16AVX2_main_done:
 	CMPQ CX, $0x00000010
-	JL   summaryMaskedU16AVX2_single_done
+	JL   summarySeededU16AVX2_single_done
 
-summaryMaskedU16AVX2_single_loop:
-	VMOVDQU      (AX), Y9
-	VPBROADCASTW (DX), Y10
-	VPAND        alignedsel16<>+0(SB), Y10, Y10
-	VPCMPEQW     Y8, Y10, Y10
-	VPBLENDVB    Y10, summarysplat2_ffff<>+0(SB), Y9, Y11
-	VPBLENDVB    Y10, summarysplat2_0<>+0(SB), Y9, Y9
-	VPMINUW      Y0, Y11, Y0
-	VPMAXUW      Y1, Y9, Y1
+summarySeededU16AVX2_single_loop:
+	VMOVDQU      (AX), Y10
+	VPBROADCASTW (DX), Y11
+	VPAND        alignedsel16<>+0(SB), Y11, Y11
+	VPCMPEQW     Y9, Y11, Y11
+	VPBLENDVB    Y11, Y0, Y10, Y10
+	VPMINUW      Y1, Y10, Y1
+	VPMAXUW      Y2, Y10, Y2
 	MOVWLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -5895,38 +5843,36 @@ summaryMaskedU16AVX2_single_loop:
 	ADDQ         $0x00000020, AX
 	SUBQ         $0x00000010, CX
 	CMPQ         CX, $0x00000010
-	JGE          summaryMaskedU16AVX2_single_loop
+	JGE          summarySeededU16AVX2_single_loop
 
-summaryMaskedU16AVX2_single_done:
-	VPMINUW      Y0, Y4, Y0
-	VPMINUW      Y2, Y6, Y2
-	VPMINUW      Y0, Y2, Y0
-	VPMAXUW      Y1, Y5, Y1
-	VPMAXUW      Y3, Y7, Y3
-	VPMAXUW      Y1, Y3, Y1
-	VEXTRACTI128 $0x01, Y0, X2
-	VPMINUW      X0, X2, X0
-	VPSRLDQ      $0x08, X0, X2
-	VPMINUW      X0, X2, X0
-	VPSRLDQ      $0x04, X0, X2
-	VPMINUW      X0, X2, X0
-	VPSRLDQ      $0x02, X0, X2
-	VPMINUW      X0, X2, X0
-	VEXTRACTI128 $0x01, Y1, X2
-	VPMAXUW      X1, X2, X1
-	VPSRLDQ      $0x08, X1, X2
-	VPMAXUW      X1, X2, X1
-	VPSRLDQ      $0x04, X1, X2
-	VPMAXUW      X1, X2, X1
-	VPSRLDQ      $0x02, X1, X2
-	VPMAXUW      X1, X2, X1
-	VMOVQ        X0, AX
-	MOVW         AX, lo+56(FP)
+summarySeededU16AVX2_single_done:
+	VPMINUW      Y1, Y5, Y1
+	VPMINUW      Y3, Y7, Y3
+	VPMINUW      Y1, Y3, Y1
+	VPMAXUW      Y2, Y6, Y2
+	VPMAXUW      Y4, Y8, Y4
+	VPMAXUW      Y2, Y4, Y2
+	VEXTRACTI128 $0x01, Y1, X0
+	VPMINUW      X1, X0, X1
+	VPSRLDQ      $0x08, X1, X0
+	VPMINUW      X1, X0, X1
+	VPSRLDQ      $0x04, X1, X0
+	VPMINUW      X1, X0, X1
+	VPSRLDQ      $0x02, X1, X0
+	VPMINUW      X1, X0, X1
+	VEXTRACTI128 $0x01, Y2, X0
+	VPMAXUW      X2, X0, X2
+	VPSRLDQ      $0x08, X2, X0
+	VPMAXUW      X2, X0, X2
+	VPSRLDQ      $0x04, X2, X0
+	VPMAXUW      X2, X0, X2
+	VPSRLDQ      $0x02, X2, X0
+	VPMAXUW      X2, X0, X2
 	VMOVQ        X1, AX
+	MOVW         AX, lo+56(FP)
+	VMOVQ        X2, AX
 	MOVW         AX, hi+58(FP)
 	MOVQ         BX, valid+64(FP)
-	MOVB         $0x00, AL
-	MOVB         AL, nan+72(FP)
 	VZEROUPPER
 	RET
 
@@ -6439,72 +6385,68 @@ DATA summarysplat4_0<>+56(SB)/4, $0x00000000
 DATA summarysplat4_0<>+60(SB)/4, $0x00000000
 GLOBL summarysplat4_0<>(SB), RODATA|NOPTR, $64
 
-// func summaryMaskedU32AVX2(x []uint32, bits []byte, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
+// func summarySeededU32AVX2(x []uint32, bits []byte, seed uint32) (lo uint32, hi uint32, valid int)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaskedU32AVX2(SB), NOSPLIT, $0-73
+TEXT ·summarySeededU32AVX2(SB), NOSPLIT, $0-72
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y0
-	VPBROADCASTQ summarysplat4_0<>+0(SB), Y1
-	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y2
-	VPBROADCASTQ summarysplat4_0<>+0(SB), Y3
-	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y4
-	VPBROADCASTQ summarysplat4_0<>+0(SB), Y5
-	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y6
-	VPBROADCASTQ summarysplat4_0<>+0(SB), Y7
-	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y8
-	VPBROADCASTQ summarysplat4_0<>+0(SB), Y9
+	MOVL         seed+48(FP), SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQA      Y0, Y1
+	VMOVDQA      Y0, Y2
+	VMOVDQA      Y0, Y3
+	VMOVDQA      Y0, Y4
+	VMOVDQA      Y0, Y5
+	VMOVDQA      Y0, Y6
+	VMOVDQA      Y0, Y7
+	VMOVDQA      Y0, Y8
 	CMPQ         CX, $0x00000020
-	JL           summaryMaskedU32AVX2_main_done
+	JL           summarySeededU32AVX2_main_done
 
-summaryMaskedU32AVX2_main_loop:
-	VPBROADCASTD (DX), Y10
-	VMOVDQU      (AX), Y11
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y10, Y12
-	VBLENDVPS    Y12, Y11, Y8, Y13
-	VBLENDVPS    Y12, Y11, Y9, Y11
-	VPMINUD      Y0, Y13, Y0
-	VPMAXUD      Y1, Y11, Y1
-	VMOVDQU      32(AX), Y11
-	VPSLLVD      alignedmsb32_1<>+0(SB), Y10, Y12
-	VBLENDVPS    Y12, Y11, Y8, Y13
-	VBLENDVPS    Y12, Y11, Y9, Y11
-	VPMINUD      Y2, Y13, Y2
-	VPMAXUD      Y3, Y11, Y3
-	VMOVDQU      64(AX), Y11
-	VPSLLVD      alignedmsb32_2<>+0(SB), Y10, Y12
-	VBLENDVPS    Y12, Y11, Y8, Y13
-	VBLENDVPS    Y12, Y11, Y9, Y11
-	VPMINUD      Y4, Y13, Y4
-	VPMAXUD      Y5, Y11, Y5
-	VMOVDQU      96(AX), Y11
-	VPSLLVD      alignedmsb32_3<>+0(SB), Y10, Y10
-	VBLENDVPS    Y10, Y11, Y8, Y12
-	VBLENDVPS    Y10, Y11, Y9, Y10
-	VPMINUD      Y6, Y12, Y6
-	VPMAXUD      Y7, Y10, Y7
+summarySeededU32AVX2_main_loop:
+	VPBROADCASTD (DX), Y9
+	VMOVDQU      (AX), Y10
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y11
+	VBLENDVPS    Y11, Y10, Y0, Y10
+	VPMINUD      Y1, Y10, Y1
+	VPMAXUD      Y2, Y10, Y2
+	VMOVDQU      32(AX), Y10
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y9, Y11
+	VBLENDVPS    Y11, Y10, Y0, Y10
+	VPMINUD      Y3, Y10, Y3
+	VPMAXUD      Y4, Y10, Y4
+	VMOVDQU      64(AX), Y10
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y9, Y11
+	VBLENDVPS    Y11, Y10, Y0, Y10
+	VPMINUD      Y5, Y10, Y5
+	VPMAXUD      Y6, Y10, Y6
+	VMOVDQU      96(AX), Y10
+	VPSLLVD      alignedmsb32_3<>+0(SB), Y9, Y9
+	VBLENDVPS    Y9, Y10, Y0, Y9
+	VPMINUD      Y7, Y9, Y7
+	VPMAXUD      Y8, Y9, Y8
 	POPCNTL      (DX), SI
 	ADDQ         SI, BX
 	ADDQ         $0x00000004, DX
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000020, CX
 	CMPQ         CX, $0x00000020
-	JGE          summaryMaskedU32AVX2_main_loop
+	JGE          summarySeededU32AVX2_main_loop
 
-summaryMaskedU32AVX2_main_done:
+summarySeededU32AVX2_main_done:
 	CMPQ CX, $0x00000008
-	JL   summaryMaskedU32AVX2_single_done
+	JL   summarySeededU32AVX2_single_done
 
-summaryMaskedU32AVX2_single_loop:
-	VPBROADCASTB (DX), Y10
-	VMOVDQU      (AX), Y11
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y10, Y10
-	VBLENDVPS    Y10, Y11, Y8, Y12
-	VBLENDVPS    Y10, Y11, Y9, Y10
-	VPMINUD      Y0, Y12, Y0
-	VPMAXUD      Y1, Y10, Y1
+summarySeededU32AVX2_single_loop:
+	VPBROADCASTB (DX), Y9
+	VMOVDQU      (AX), Y10
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y9
+	VBLENDVPS    Y9, Y10, Y0, Y9
+	VPMINUD      Y1, Y9, Y1
+	VPMAXUD      Y2, Y9, Y2
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -6512,34 +6454,32 @@ summaryMaskedU32AVX2_single_loop:
 	ADDQ         $0x00000020, AX
 	SUBQ         $0x00000008, CX
 	CMPQ         CX, $0x00000008
-	JGE          summaryMaskedU32AVX2_single_loop
+	JGE          summarySeededU32AVX2_single_loop
 
-summaryMaskedU32AVX2_single_done:
-	VPMINUD      Y0, Y4, Y0
-	VPMINUD      Y2, Y6, Y2
-	VPMINUD      Y0, Y2, Y0
-	VPMAXUD      Y1, Y5, Y1
-	VPMAXUD      Y3, Y7, Y3
-	VPMAXUD      Y1, Y3, Y1
-	VEXTRACTI128 $0x01, Y0, X2
-	VPMINUD      X0, X2, X0
-	VPSRLDQ      $0x08, X0, X2
-	VPMINUD      X0, X2, X0
-	VPSRLDQ      $0x04, X0, X2
-	VPMINUD      X0, X2, X0
-	VEXTRACTI128 $0x01, Y1, X2
-	VPMAXUD      X1, X2, X1
-	VPSRLDQ      $0x08, X1, X2
-	VPMAXUD      X1, X2, X1
-	VPSRLDQ      $0x04, X1, X2
-	VPMAXUD      X1, X2, X1
-	VMOVQ        X0, AX
-	MOVL         AX, lo+56(FP)
+summarySeededU32AVX2_single_done:
+	VPMINUD      Y1, Y5, Y1
+	VPMINUD      Y3, Y7, Y3
+	VPMINUD      Y1, Y3, Y1
+	VPMAXUD      Y2, Y6, Y2
+	VPMAXUD      Y4, Y8, Y4
+	VPMAXUD      Y2, Y4, Y2
+	VEXTRACTI128 $0x01, Y1, X0
+	VPMINUD      X1, X0, X1
+	VPSRLDQ      $0x08, X1, X0
+	VPMINUD      X1, X0, X1
+	VPSRLDQ      $0x04, X1, X0
+	VPMINUD      X1, X0, X1
+	VEXTRACTI128 $0x01, Y2, X0
+	VPMAXUD      X2, X0, X2
+	VPSRLDQ      $0x08, X2, X0
+	VPMAXUD      X2, X0, X2
+	VPSRLDQ      $0x04, X2, X0
+	VPMAXUD      X2, X0, X2
 	VMOVQ        X1, AX
+	MOVL         AX, lo+56(FP)
+	VMOVQ        X2, AX
 	MOVL         AX, hi+60(FP)
 	MOVQ         BX, valid+64(FP)
-	MOVB         $0x00, AL
-	MOVB         AL, nan+72(FP)
 	VZEROUPPER
 	RET
 
@@ -6898,10 +6838,10 @@ summaryMaxMaskedU32AVX2_single_done:
 TEXT ·summaryDenseU64AVX2(SB), NOSPLIT, $0-41
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
-	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y0
-	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y1
-	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y2
-	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y3
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y0
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y1
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y2
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y3
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y4
 	MOVQ         AX, DX
 	NEGQ         DX
@@ -6910,16 +6850,16 @@ TEXT ·summaryDenseU64AVX2(SB), NOSPLIT, $0-41
 	CMPQ         CX, $0x00000008
 	JL           summaryDenseU64AVX2_aligned
 	VMOVDQU      (AX), Y5
-	VPXOR        Y4, Y5, Y5
+	VPXOR        Y0, Y5, Y5
 	VMOVDQU      32(AX), Y6
-	VPXOR        Y4, Y6, Y6
+	VPXOR        Y0, Y6, Y6
 	VPCMPGTQ     Y6, Y5, Y7
 	VBLENDVPD    Y7, Y6, Y5, Y8
 	VBLENDVPD    Y7, Y5, Y6, Y5
-	VPCMPGTQ     Y8, Y0, Y6
-	VBLENDVPD    Y6, Y8, Y0, Y0
-	VPCMPGTQ     Y1, Y5, Y6
-	VBLENDVPD    Y6, Y5, Y1, Y1
+	VPCMPGTQ     Y8, Y1, Y6
+	VBLENDVPD    Y6, Y8, Y1, Y1
+	VPCMPGTQ     Y2, Y5, Y6
+	VBLENDVPD    Y6, Y5, Y2, Y2
 	ADDQ         $0x00000040, AX
 	LEAQ         -64(AX)(DX*1), AX
 	SHRQ         $0x03, DX
@@ -6931,27 +6871,27 @@ summaryDenseU64AVX2_aligned:
 
 summaryDenseU64AVX2_main_loop:
 	VMOVDQU   (AX), Y5
-	VPXOR     Y4, Y5, Y5
+	VPXOR     Y0, Y5, Y5
 	VMOVDQU   32(AX), Y6
-	VPXOR     Y4, Y6, Y6
+	VPXOR     Y0, Y6, Y6
 	VPCMPGTQ  Y6, Y5, Y7
 	VBLENDVPD Y7, Y6, Y5, Y8
 	VBLENDVPD Y7, Y5, Y6, Y5
-	VPCMPGTQ  Y8, Y0, Y6
-	VBLENDVPD Y6, Y8, Y0, Y0
-	VPCMPGTQ  Y1, Y5, Y6
-	VBLENDVPD Y6, Y5, Y1, Y1
+	VPCMPGTQ  Y8, Y1, Y6
+	VBLENDVPD Y6, Y8, Y1, Y1
+	VPCMPGTQ  Y2, Y5, Y6
+	VBLENDVPD Y6, Y5, Y2, Y2
 	VMOVDQU   64(AX), Y5
-	VPXOR     Y4, Y5, Y5
+	VPXOR     Y0, Y5, Y5
 	VMOVDQU   96(AX), Y6
-	VPXOR     Y4, Y6, Y6
+	VPXOR     Y0, Y6, Y6
 	VPCMPGTQ  Y6, Y5, Y7
 	VBLENDVPD Y7, Y6, Y5, Y8
 	VBLENDVPD Y7, Y5, Y6, Y5
-	VPCMPGTQ  Y8, Y2, Y6
-	VBLENDVPD Y6, Y8, Y2, Y2
-	VPCMPGTQ  Y3, Y5, Y6
-	VBLENDVPD Y6, Y5, Y3, Y3
+	VPCMPGTQ  Y8, Y3, Y6
+	VBLENDVPD Y6, Y8, Y3, Y3
+	VPCMPGTQ  Y4, Y5, Y6
+	VBLENDVPD Y6, Y5, Y4, Y4
 	ADDQ      $0x00000080, AX
 	SUBQ      $0x00000010, CX
 	CMPQ      CX, $0x00000010
@@ -6963,16 +6903,16 @@ summaryDenseU64AVX2_main_done:
 
 summaryDenseU64AVX2_single_loop:
 	VMOVDQU   (AX), Y5
-	VPXOR     Y4, Y5, Y5
+	VPXOR     Y0, Y5, Y5
 	VMOVDQU   32(AX), Y6
-	VPXOR     Y4, Y6, Y6
+	VPXOR     Y0, Y6, Y6
 	VPCMPGTQ  Y6, Y5, Y7
 	VBLENDVPD Y7, Y6, Y5, Y8
 	VBLENDVPD Y7, Y5, Y6, Y5
-	VPCMPGTQ  Y8, Y0, Y6
-	VBLENDVPD Y6, Y8, Y0, Y0
-	VPCMPGTQ  Y1, Y5, Y6
-	VBLENDVPD Y6, Y5, Y1, Y1
+	VPCMPGTQ  Y8, Y1, Y6
+	VBLENDVPD Y6, Y8, Y1, Y1
+	VPCMPGTQ  Y2, Y5, Y6
+	VBLENDVPD Y6, Y5, Y2, Y2
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000008, CX
 	CMPQ      CX, $0x00000008
@@ -6983,39 +6923,39 @@ summaryDenseU64AVX2_single_done:
 	JZ        summaryDenseU64AVX2_done
 	LEAQ      -64(AX)(CX*8), AX
 	VMOVDQU   (AX), Y5
-	VPXOR     Y4, Y5, Y5
+	VPXOR     Y0, Y5, Y5
 	VMOVDQU   32(AX), Y6
-	VPXOR     Y4, Y6, Y6
-	VPCMPGTQ  Y6, Y5, Y4
-	VBLENDVPD Y4, Y6, Y5, Y7
-	VBLENDVPD Y4, Y5, Y6, Y4
-	VPCMPGTQ  Y7, Y0, Y5
-	VBLENDVPD Y5, Y7, Y0, Y0
-	VPCMPGTQ  Y1, Y4, Y5
-	VBLENDVPD Y5, Y4, Y1, Y1
+	VPXOR     Y0, Y6, Y6
+	VPCMPGTQ  Y6, Y5, Y0
+	VBLENDVPD Y0, Y6, Y5, Y7
+	VBLENDVPD Y0, Y5, Y6, Y0
+	VPCMPGTQ  Y7, Y1, Y5
+	VBLENDVPD Y5, Y7, Y1, Y1
+	VPCMPGTQ  Y2, Y0, Y5
+	VBLENDVPD Y5, Y0, Y2, Y2
 	ADDQ      $0x00000040, AX
 
 summaryDenseU64AVX2_done:
-	VPCMPGTQ     Y2, Y0, Y4
-	VBLENDVPD    Y4, Y2, Y0, Y0
-	VPCMPGTQ     Y1, Y3, Y2
-	VBLENDVPD    Y2, Y3, Y1, Y1
-	VEXTRACTI128 $0x01, Y0, X2
+	VPCMPGTQ     Y3, Y1, Y0
+	VBLENDVPD    Y0, Y3, Y1, Y1
+	VPCMPGTQ     Y2, Y4, Y0
+	VBLENDVPD    Y0, Y4, Y2, Y2
+	VEXTRACTI128 $0x01, Y1, X0
+	VPCMPGTQ     X0, X1, X3
+	VBLENDVPD    X3, X0, X1, X1
+	VPSRLDQ      $0x08, X1, X0
+	VPCMPGTQ     X0, X1, X3
+	VBLENDVPD    X3, X0, X1, X1
+	VEXTRACTI128 $0x01, Y2, X0
 	VPCMPGTQ     X2, X0, X3
-	VBLENDVPD    X3, X2, X0, X0
-	VPSRLDQ      $0x08, X0, X2
+	VBLENDVPD    X3, X0, X2, X2
+	VPSRLDQ      $0x08, X2, X0
 	VPCMPGTQ     X2, X0, X3
-	VBLENDVPD    X3, X2, X0, X0
-	VEXTRACTI128 $0x01, Y1, X2
-	VPCMPGTQ     X1, X2, X3
-	VBLENDVPD    X3, X2, X1, X1
-	VPSRLDQ      $0x08, X1, X2
-	VPCMPGTQ     X1, X2, X3
-	VBLENDVPD    X3, X2, X1, X1
-	VMOVQ        X0, AX
+	VBLENDVPD    X3, X0, X2, X2
+	VMOVQ        X1, AX
 	BTCQ         $0x3f, AX
 	MOVQ         AX, lo+24(FP)
-	VMOVQ        X1, AX
+	VMOVQ        X2, AX
 	BTCQ         $0x3f, AX
 	MOVQ         AX, hi+32(FP)
 	MOVB         $0x00, AL
@@ -7023,65 +6963,55 @@ summaryDenseU64AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaskedU64AVX2(x []uint64, bits []byte, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
+// func summarySeededU64AVX2(x []uint64, bits []byte, seed uint64) (lo uint64, hi uint64, valid int)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaskedU64AVX2(SB), NOSPLIT, $0-81
+TEXT ·summarySeededU64AVX2(SB), NOSPLIT, $0-80
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y0
-	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y1
-	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y2
-	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y3
-	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y4
-	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y5
-	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y6
-	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y7
-	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y8
-	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y9
-	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y10
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y0
+	VPBROADCASTQ seed+48(FP), Y1
+	VPXOR        Y0, Y1, Y1
+	VMOVDQA      Y1, Y2
+	VMOVDQA      Y1, Y3
+	VMOVDQA      Y1, Y4
+	VMOVDQA      Y1, Y5
 	CMPQ         CX, $0x00000010
-	JL           summaryMaskedU64AVX2_main_done
+	JL           summarySeededU64AVX2_main_done
 
-summaryMaskedU64AVX2_main_loop:
-	VPBROADCASTW (DX), Y11
-	VMOVDQU      (AX), Y12
-	VPXOR        Y8, Y12, Y12
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y13
-	VBLENDVPD    Y13, Y12, Y9, Y14
-	VBLENDVPD    Y13, Y12, Y10, Y12
-	VPCMPGTQ     Y14, Y0, Y13
-	VBLENDVPD    Y13, Y14, Y0, Y0
-	VPCMPGTQ     Y1, Y12, Y13
-	VBLENDVPD    Y13, Y12, Y1, Y1
-	VMOVDQU      32(AX), Y12
-	VPXOR        Y8, Y12, Y12
-	VPSLLVQ      alignedmsb64_1<>+0(SB), Y11, Y13
-	VBLENDVPD    Y13, Y12, Y9, Y14
-	VBLENDVPD    Y13, Y12, Y10, Y12
-	VPCMPGTQ     Y14, Y2, Y13
-	VBLENDVPD    Y13, Y14, Y2, Y2
-	VPCMPGTQ     Y3, Y12, Y13
-	VBLENDVPD    Y13, Y12, Y3, Y3
-	VMOVDQU      64(AX), Y12
-	VPXOR        Y8, Y12, Y12
-	VPSLLVQ      alignedmsb64_2<>+0(SB), Y11, Y13
-	VBLENDVPD    Y13, Y12, Y9, Y14
-	VBLENDVPD    Y13, Y12, Y10, Y12
-	VPCMPGTQ     Y14, Y4, Y13
-	VBLENDVPD    Y13, Y14, Y4, Y4
-	VPCMPGTQ     Y5, Y12, Y13
-	VBLENDVPD    Y13, Y12, Y5, Y5
-	VMOVDQU      96(AX), Y12
-	VPXOR        Y8, Y12, Y12
-	VPSLLVQ      alignedmsb64_3<>+0(SB), Y11, Y11
-	VBLENDVPD    Y11, Y12, Y9, Y13
-	VBLENDVPD    Y11, Y12, Y10, Y11
-	VPCMPGTQ     Y13, Y6, Y12
-	VBLENDVPD    Y12, Y13, Y6, Y6
-	VPCMPGTQ     Y7, Y11, Y12
-	VBLENDVPD    Y12, Y11, Y7, Y7
+summarySeededU64AVX2_main_loop:
+	VPBROADCASTW (DX), Y6
+	VMOVDQU      (AX), Y7
+	VPXOR        Y0, Y7, Y7
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y6, Y8
+	VBLENDVPD    Y8, Y7, Y1, Y7
+	VMOVDQU      32(AX), Y8
+	VPXOR        Y0, Y8, Y8
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y9
+	VBLENDVPD    Y9, Y8, Y1, Y8
+	VPCMPGTQ     Y8, Y7, Y9
+	VBLENDVPD    Y9, Y8, Y7, Y10
+	VBLENDVPD    Y9, Y7, Y8, Y7
+	VPCMPGTQ     Y10, Y2, Y8
+	VBLENDVPD    Y8, Y10, Y2, Y2
+	VPCMPGTQ     Y3, Y7, Y8
+	VBLENDVPD    Y8, Y7, Y3, Y3
+	VMOVDQU      64(AX), Y7
+	VPXOR        Y0, Y7, Y7
+	VPSLLVQ      alignedmsb64_2<>+0(SB), Y6, Y8
+	VBLENDVPD    Y8, Y7, Y1, Y7
+	VMOVDQU      96(AX), Y8
+	VPXOR        Y0, Y8, Y8
+	VPSLLVQ      alignedmsb64_3<>+0(SB), Y6, Y6
+	VBLENDVPD    Y6, Y8, Y1, Y6
+	VPCMPGTQ     Y6, Y7, Y8
+	VBLENDVPD    Y8, Y6, Y7, Y9
+	VBLENDVPD    Y8, Y7, Y6, Y6
+	VPCMPGTQ     Y9, Y4, Y7
+	VBLENDVPD    Y7, Y9, Y4, Y4
+	VPCMPGTQ     Y5, Y6, Y7
+	VBLENDVPD    Y7, Y6, Y5, Y5
 	MOVWLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -7089,32 +7019,29 @@ summaryMaskedU64AVX2_main_loop:
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000010, CX
 	CMPQ         CX, $0x00000010
-	JGE          summaryMaskedU64AVX2_main_loop
+	JGE          summarySeededU64AVX2_main_loop
 
-summaryMaskedU64AVX2_main_done:
+summarySeededU64AVX2_main_done:
 	CMPQ CX, $0x00000008
-	JL   summaryMaskedU64AVX2_single_done
+	JL   summarySeededU64AVX2_single_done
 
-summaryMaskedU64AVX2_single_loop:
-	VPBROADCASTB (DX), Y11
-	VMOVDQU      (AX), Y12
-	VPXOR        Y8, Y12, Y12
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y13
-	VBLENDVPD    Y13, Y12, Y9, Y14
-	VBLENDVPD    Y13, Y12, Y10, Y12
-	VPCMPGTQ     Y14, Y0, Y13
-	VBLENDVPD    Y13, Y14, Y0, Y0
-	VPCMPGTQ     Y1, Y12, Y13
-	VBLENDVPD    Y13, Y12, Y1, Y1
-	VMOVDQU      32(AX), Y12
-	VPXOR        Y8, Y12, Y12
-	VPSLLVQ      alignedmsb64_1<>+0(SB), Y11, Y11
-	VBLENDVPD    Y11, Y12, Y9, Y13
-	VBLENDVPD    Y11, Y12, Y10, Y11
-	VPCMPGTQ     Y13, Y2, Y12
-	VBLENDVPD    Y12, Y13, Y2, Y2
-	VPCMPGTQ     Y3, Y11, Y12
-	VBLENDVPD    Y12, Y11, Y3, Y3
+summarySeededU64AVX2_single_loop:
+	VPBROADCASTB (DX), Y6
+	VMOVDQU      (AX), Y7
+	VPXOR        Y0, Y7, Y7
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y6, Y8
+	VBLENDVPD    Y8, Y7, Y1, Y7
+	VMOVDQU      32(AX), Y8
+	VPXOR        Y0, Y8, Y8
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y6
+	VBLENDVPD    Y6, Y8, Y1, Y6
+	VPCMPGTQ     Y6, Y7, Y8
+	VBLENDVPD    Y8, Y6, Y7, Y9
+	VBLENDVPD    Y8, Y7, Y6, Y6
+	VPCMPGTQ     Y9, Y2, Y7
+	VBLENDVPD    Y7, Y9, Y2, Y2
+	VPCMPGTQ     Y3, Y6, Y7
+	VBLENDVPD    Y7, Y6, Y3, Y3
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -7122,42 +7049,32 @@ summaryMaskedU64AVX2_single_loop:
 	ADDQ         $0x00000040, AX
 	SUBQ         $0x00000008, CX
 	CMPQ         CX, $0x00000008
-	JGE          summaryMaskedU64AVX2_single_loop
+	JGE          summarySeededU64AVX2_single_loop
 
-summaryMaskedU64AVX2_single_done:
-	VPCMPGTQ     Y4, Y0, Y8
-	VBLENDVPD    Y8, Y4, Y0, Y0
-	VPCMPGTQ     Y6, Y2, Y4
-	VBLENDVPD    Y4, Y6, Y2, Y2
-	VPCMPGTQ     Y2, Y0, Y4
-	VBLENDVPD    Y4, Y2, Y0, Y0
-	VPCMPGTQ     Y1, Y5, Y2
-	VBLENDVPD    Y2, Y5, Y1, Y1
-	VPCMPGTQ     Y3, Y7, Y2
-	VBLENDVPD    Y2, Y7, Y3, Y3
-	VPCMPGTQ     Y1, Y3, Y2
-	VBLENDVPD    Y2, Y3, Y1, Y1
-	VEXTRACTI128 $0x01, Y0, X2
-	VPCMPGTQ     X2, X0, X3
-	VBLENDVPD    X3, X2, X0, X0
-	VPSRLDQ      $0x08, X0, X2
-	VPCMPGTQ     X2, X0, X3
-	VBLENDVPD    X3, X2, X0, X0
-	VEXTRACTI128 $0x01, Y1, X2
-	VPCMPGTQ     X1, X2, X3
-	VBLENDVPD    X3, X2, X1, X1
-	VPSRLDQ      $0x08, X1, X2
-	VPCMPGTQ     X1, X2, X3
-	VBLENDVPD    X3, X2, X1, X1
-	VMOVQ        X0, AX
+summarySeededU64AVX2_single_done:
+	VPCMPGTQ     Y4, Y2, Y0
+	VBLENDVPD    Y0, Y4, Y2, Y2
+	VPCMPGTQ     Y3, Y5, Y0
+	VBLENDVPD    Y0, Y5, Y3, Y3
+	VEXTRACTI128 $0x01, Y2, X0
+	VPCMPGTQ     X0, X2, X1
+	VBLENDVPD    X1, X0, X2, X2
+	VPSRLDQ      $0x08, X2, X0
+	VPCMPGTQ     X0, X2, X1
+	VBLENDVPD    X1, X0, X2, X2
+	VEXTRACTI128 $0x01, Y3, X0
+	VPCMPGTQ     X3, X0, X1
+	VBLENDVPD    X1, X0, X3, X3
+	VPSRLDQ      $0x08, X3, X0
+	VPCMPGTQ     X3, X0, X1
+	VBLENDVPD    X1, X0, X3, X3
+	VMOVQ        X2, AX
 	BTCQ         $0x3f, AX
 	MOVQ         AX, lo+56(FP)
-	VMOVQ        X1, AX
+	VMOVQ        X3, AX
 	BTCQ         $0x3f, AX
 	MOVQ         AX, hi+64(FP)
 	MOVQ         BX, valid+72(FP)
-	MOVB         $0x00, AL
-	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -7166,7 +7083,7 @@ summaryMaskedU64AVX2_single_done:
 TEXT ·summaryMinDenseU64AVX2(SB), NOSPLIT, $0-41
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
-	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y0
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y0
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y1
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y2
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y3
@@ -7174,7 +7091,7 @@ TEXT ·summaryMinDenseU64AVX2(SB), NOSPLIT, $0-41
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y5
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y6
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y7
-	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y8
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y8
 	MOVQ         AX, DX
 	NEGQ         DX
 	ANDQ         $0x1f, DX
@@ -7182,13 +7099,13 @@ TEXT ·summaryMinDenseU64AVX2(SB), NOSPLIT, $0-41
 	CMPQ         CX, $0x00000008
 	JL           summaryMinDenseU64AVX2_aligned
 	VMOVDQU      (AX), Y9
-	VPXOR        Y8, Y9, Y9
-	VPCMPGTQ     Y9, Y0, Y10
-	VBLENDVPD    Y10, Y9, Y0, Y0
-	VMOVDQU      32(AX), Y9
-	VPXOR        Y8, Y9, Y9
+	VPXOR        Y0, Y9, Y9
 	VPCMPGTQ     Y9, Y1, Y10
 	VBLENDVPD    Y10, Y9, Y1, Y1
+	VMOVDQU      32(AX), Y9
+	VPXOR        Y0, Y9, Y9
+	VPCMPGTQ     Y9, Y2, Y10
+	VBLENDVPD    Y10, Y9, Y2, Y2
 	ADDQ         $0x00000040, AX
 	LEAQ         -64(AX)(DX*1), AX
 	SHRQ         $0x03, DX
@@ -7200,37 +7117,37 @@ summaryMinDenseU64AVX2_aligned:
 
 summaryMinDenseU64AVX2_main_loop:
 	VMOVDQU   (AX), Y9
-	VPXOR     Y8, Y9, Y9
-	VPCMPGTQ  Y9, Y0, Y10
-	VBLENDVPD Y10, Y9, Y0, Y0
-	VMOVDQU   32(AX), Y9
-	VPXOR     Y8, Y9, Y9
+	VPXOR     Y0, Y9, Y9
 	VPCMPGTQ  Y9, Y1, Y10
 	VBLENDVPD Y10, Y9, Y1, Y1
-	VMOVDQU   64(AX), Y9
-	VPXOR     Y8, Y9, Y9
+	VMOVDQU   32(AX), Y9
+	VPXOR     Y0, Y9, Y9
 	VPCMPGTQ  Y9, Y2, Y10
 	VBLENDVPD Y10, Y9, Y2, Y2
-	VMOVDQU   96(AX), Y9
-	VPXOR     Y8, Y9, Y9
+	VMOVDQU   64(AX), Y9
+	VPXOR     Y0, Y9, Y9
 	VPCMPGTQ  Y9, Y3, Y10
 	VBLENDVPD Y10, Y9, Y3, Y3
-	VMOVDQU   128(AX), Y9
-	VPXOR     Y8, Y9, Y9
+	VMOVDQU   96(AX), Y9
+	VPXOR     Y0, Y9, Y9
 	VPCMPGTQ  Y9, Y4, Y10
 	VBLENDVPD Y10, Y9, Y4, Y4
-	VMOVDQU   160(AX), Y9
-	VPXOR     Y8, Y9, Y9
+	VMOVDQU   128(AX), Y9
+	VPXOR     Y0, Y9, Y9
 	VPCMPGTQ  Y9, Y5, Y10
 	VBLENDVPD Y10, Y9, Y5, Y5
-	VMOVDQU   192(AX), Y9
-	VPXOR     Y8, Y9, Y9
+	VMOVDQU   160(AX), Y9
+	VPXOR     Y0, Y9, Y9
 	VPCMPGTQ  Y9, Y6, Y10
 	VBLENDVPD Y10, Y9, Y6, Y6
-	VMOVDQU   224(AX), Y9
-	VPXOR     Y8, Y9, Y9
+	VMOVDQU   192(AX), Y9
+	VPXOR     Y0, Y9, Y9
 	VPCMPGTQ  Y9, Y7, Y10
 	VBLENDVPD Y10, Y9, Y7, Y7
+	VMOVDQU   224(AX), Y9
+	VPXOR     Y0, Y9, Y9
+	VPCMPGTQ  Y9, Y8, Y10
+	VBLENDVPD Y10, Y9, Y8, Y8
 	ADDQ      $0x00000100, AX
 	SUBQ      $0x00000020, CX
 	CMPQ      CX, $0x00000020
@@ -7242,13 +7159,13 @@ summaryMinDenseU64AVX2_main_done:
 
 summaryMinDenseU64AVX2_single_loop:
 	VMOVDQU   (AX), Y9
-	VPXOR     Y8, Y9, Y9
-	VPCMPGTQ  Y9, Y0, Y10
-	VBLENDVPD Y10, Y9, Y0, Y0
-	VMOVDQU   32(AX), Y9
-	VPXOR     Y8, Y9, Y9
+	VPXOR     Y0, Y9, Y9
 	VPCMPGTQ  Y9, Y1, Y10
 	VBLENDVPD Y10, Y9, Y1, Y1
+	VMOVDQU   32(AX), Y9
+	VPXOR     Y0, Y9, Y9
+	VPCMPGTQ  Y9, Y2, Y10
+	VBLENDVPD Y10, Y9, Y2, Y2
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000008, CX
 	CMPQ      CX, $0x00000008
@@ -7259,37 +7176,37 @@ summaryMinDenseU64AVX2_single_done:
 	JZ        summaryMinDenseU64AVX2_done
 	LEAQ      -64(AX)(CX*8), AX
 	VMOVDQU   (AX), Y9
-	VPXOR     Y8, Y9, Y9
-	VPCMPGTQ  Y9, Y0, Y10
-	VBLENDVPD Y10, Y9, Y0, Y0
+	VPXOR     Y0, Y9, Y9
+	VPCMPGTQ  Y9, Y1, Y10
+	VBLENDVPD Y10, Y9, Y1, Y1
 	VMOVDQU   32(AX), Y9
-	VPXOR     Y8, Y9, Y9
-	VPCMPGTQ  Y9, Y1, Y8
-	VBLENDVPD Y8, Y9, Y1, Y1
+	VPXOR     Y0, Y9, Y9
+	VPCMPGTQ  Y9, Y2, Y0
+	VBLENDVPD Y0, Y9, Y2, Y2
 	ADDQ      $0x00000040, AX
 
 summaryMinDenseU64AVX2_done:
-	VPCMPGTQ     Y4, Y0, Y8
-	VBLENDVPD    Y8, Y4, Y0, Y0
-	VPCMPGTQ     Y5, Y1, Y4
-	VBLENDVPD    Y4, Y5, Y1, Y1
-	VPCMPGTQ     Y6, Y2, Y4
-	VBLENDVPD    Y4, Y6, Y2, Y2
-	VPCMPGTQ     Y7, Y3, Y4
-	VBLENDVPD    Y4, Y7, Y3, Y3
-	VPCMPGTQ     Y2, Y0, Y4
-	VBLENDVPD    Y4, Y2, Y0, Y0
-	VPCMPGTQ     Y3, Y1, Y2
-	VBLENDVPD    Y2, Y3, Y1, Y1
-	VPCMPGTQ     Y1, Y0, Y2
-	VBLENDVPD    Y2, Y1, Y0, Y0
-	VEXTRACTI128 $0x01, Y0, X1
-	VPCMPGTQ     X1, X0, X2
-	VBLENDVPD    X2, X1, X0, X0
-	VPSRLDQ      $0x08, X0, X1
-	VPCMPGTQ     X1, X0, X2
-	VBLENDVPD    X2, X1, X0, X0
-	VMOVQ        X0, AX
+	VPCMPGTQ     Y5, Y1, Y0
+	VBLENDVPD    Y0, Y5, Y1, Y1
+	VPCMPGTQ     Y6, Y2, Y0
+	VBLENDVPD    Y0, Y6, Y2, Y2
+	VPCMPGTQ     Y7, Y3, Y0
+	VBLENDVPD    Y0, Y7, Y3, Y3
+	VPCMPGTQ     Y8, Y4, Y0
+	VBLENDVPD    Y0, Y8, Y4, Y4
+	VPCMPGTQ     Y3, Y1, Y0
+	VBLENDVPD    Y0, Y3, Y1, Y1
+	VPCMPGTQ     Y4, Y2, Y0
+	VBLENDVPD    Y0, Y4, Y2, Y2
+	VPCMPGTQ     Y2, Y1, Y0
+	VBLENDVPD    Y0, Y2, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X0
+	VPCMPGTQ     X0, X1, X2
+	VBLENDVPD    X2, X0, X1, X1
+	VPSRLDQ      $0x08, X1, X0
+	VPCMPGTQ     X0, X1, X2
+	VBLENDVPD    X2, X0, X1, X1
+	VMOVQ        X1, AX
 	BTCQ         $0x3f, AX
 	MOVQ         AX, lo+24(FP)
 	MOVQ         $0x0000000000000000, AX
@@ -7306,11 +7223,11 @@ TEXT ·summaryMinMaskedU64AVX2(SB), NOSPLIT, $0-81
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y0
+	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y0
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y1
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y2
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y3
-	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y4
+	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y4
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y5
 	CMPQ         CX, $0x00000010
 	JL           summaryMinMaskedU64AVX2_main_done
@@ -7318,29 +7235,29 @@ TEXT ·summaryMinMaskedU64AVX2(SB), NOSPLIT, $0-81
 summaryMinMaskedU64AVX2_main_loop:
 	VPBROADCASTW (DX), Y6
 	VMOVDQU      (AX), Y7
-	VPXOR        Y4, Y7, Y7
+	VPXOR        Y0, Y7, Y7
 	VPSLLVQ      alignedmsb64_0<>+0(SB), Y6, Y8
-	VBLENDVPD    Y8, Y7, Y5, Y7
-	VPCMPGTQ     Y7, Y0, Y8
-	VBLENDVPD    Y8, Y7, Y0, Y0
-	VMOVDQU      32(AX), Y7
-	VPXOR        Y4, Y7, Y7
-	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y8
 	VBLENDVPD    Y8, Y7, Y5, Y7
 	VPCMPGTQ     Y7, Y1, Y8
 	VBLENDVPD    Y8, Y7, Y1, Y1
-	VMOVDQU      64(AX), Y7
-	VPXOR        Y4, Y7, Y7
-	VPSLLVQ      alignedmsb64_2<>+0(SB), Y6, Y8
+	VMOVDQU      32(AX), Y7
+	VPXOR        Y0, Y7, Y7
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y8
 	VBLENDVPD    Y8, Y7, Y5, Y7
 	VPCMPGTQ     Y7, Y2, Y8
 	VBLENDVPD    Y8, Y7, Y2, Y2
+	VMOVDQU      64(AX), Y7
+	VPXOR        Y0, Y7, Y7
+	VPSLLVQ      alignedmsb64_2<>+0(SB), Y6, Y8
+	VBLENDVPD    Y8, Y7, Y5, Y7
+	VPCMPGTQ     Y7, Y3, Y8
+	VBLENDVPD    Y8, Y7, Y3, Y3
 	VMOVDQU      96(AX), Y7
-	VPXOR        Y4, Y7, Y7
+	VPXOR        Y0, Y7, Y7
 	VPSLLVQ      alignedmsb64_3<>+0(SB), Y6, Y6
 	VBLENDVPD    Y6, Y7, Y5, Y6
-	VPCMPGTQ     Y6, Y3, Y7
-	VBLENDVPD    Y7, Y6, Y3, Y3
+	VPCMPGTQ     Y6, Y4, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y4
 	MOVWLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -7357,17 +7274,17 @@ summaryMinMaskedU64AVX2_main_done:
 summaryMinMaskedU64AVX2_single_loop:
 	VPBROADCASTB (DX), Y6
 	VMOVDQU      (AX), Y7
-	VPXOR        Y4, Y7, Y7
+	VPXOR        Y0, Y7, Y7
 	VPSLLVQ      alignedmsb64_0<>+0(SB), Y6, Y8
 	VBLENDVPD    Y8, Y7, Y5, Y7
-	VPCMPGTQ     Y7, Y0, Y8
-	VBLENDVPD    Y8, Y7, Y0, Y0
+	VPCMPGTQ     Y7, Y1, Y8
+	VBLENDVPD    Y8, Y7, Y1, Y1
 	VMOVDQU      32(AX), Y7
-	VPXOR        Y4, Y7, Y7
+	VPXOR        Y0, Y7, Y7
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y6
 	VBLENDVPD    Y6, Y7, Y5, Y6
-	VPCMPGTQ     Y6, Y1, Y7
-	VBLENDVPD    Y7, Y6, Y1, Y1
+	VPCMPGTQ     Y6, Y2, Y7
+	VBLENDVPD    Y7, Y6, Y2, Y2
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -7378,19 +7295,19 @@ summaryMinMaskedU64AVX2_single_loop:
 	JGE          summaryMinMaskedU64AVX2_single_loop
 
 summaryMinMaskedU64AVX2_single_done:
-	VPCMPGTQ     Y2, Y0, Y4
-	VBLENDVPD    Y4, Y2, Y0, Y0
-	VPCMPGTQ     Y3, Y1, Y2
-	VBLENDVPD    Y2, Y3, Y1, Y1
-	VPCMPGTQ     Y1, Y0, Y2
-	VBLENDVPD    Y2, Y1, Y0, Y0
-	VEXTRACTI128 $0x01, Y0, X1
-	VPCMPGTQ     X1, X0, X2
-	VBLENDVPD    X2, X1, X0, X0
-	VPSRLDQ      $0x08, X0, X1
-	VPCMPGTQ     X1, X0, X2
-	VBLENDVPD    X2, X1, X0, X0
-	VMOVQ        X0, AX
+	VPCMPGTQ     Y3, Y1, Y0
+	VBLENDVPD    Y0, Y3, Y1, Y1
+	VPCMPGTQ     Y4, Y2, Y0
+	VBLENDVPD    Y0, Y4, Y2, Y2
+	VPCMPGTQ     Y2, Y1, Y0
+	VBLENDVPD    Y0, Y2, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X0
+	VPCMPGTQ     X0, X1, X2
+	VBLENDVPD    X2, X0, X1, X1
+	VPSRLDQ      $0x08, X1, X0
+	VPCMPGTQ     X0, X1, X2
+	VBLENDVPD    X2, X0, X1, X1
+	VMOVQ        X1, AX
 	BTCQ         $0x3f, AX
 	MOVQ         AX, lo+56(FP)
 	MOVQ         $0x0000000000000000, AX
@@ -7422,13 +7339,13 @@ TEXT ·summaryMaxDenseU64AVX2(SB), NOSPLIT, $0-41
 	CMPQ         CX, $0x00000008
 	JL           summaryMaxDenseU64AVX2_aligned
 	VMOVDQU      (AX), Y9
-	VPXOR        Y8, Y9, Y9
-	VPCMPGTQ     Y0, Y9, Y10
-	VBLENDVPD    Y10, Y9, Y0, Y0
-	VMOVDQU      32(AX), Y9
-	VPXOR        Y8, Y9, Y9
+	VPXOR        Y0, Y9, Y9
 	VPCMPGTQ     Y1, Y9, Y10
 	VBLENDVPD    Y10, Y9, Y1, Y1
+	VMOVDQU      32(AX), Y9
+	VPXOR        Y0, Y9, Y9
+	VPCMPGTQ     Y2, Y9, Y10
+	VBLENDVPD    Y10, Y9, Y2, Y2
 	ADDQ         $0x00000040, AX
 	LEAQ         -64(AX)(DX*1), AX
 	SHRQ         $0x03, DX
@@ -7440,37 +7357,37 @@ summaryMaxDenseU64AVX2_aligned:
 
 summaryMaxDenseU64AVX2_main_loop:
 	VMOVDQU   (AX), Y9
-	VPXOR     Y8, Y9, Y9
-	VPCMPGTQ  Y0, Y9, Y10
-	VBLENDVPD Y10, Y9, Y0, Y0
-	VMOVDQU   32(AX), Y9
-	VPXOR     Y8, Y9, Y9
+	VPXOR     Y0, Y9, Y9
 	VPCMPGTQ  Y1, Y9, Y10
 	VBLENDVPD Y10, Y9, Y1, Y1
-	VMOVDQU   64(AX), Y9
-	VPXOR     Y8, Y9, Y9
+	VMOVDQU   32(AX), Y9
+	VPXOR     Y0, Y9, Y9
 	VPCMPGTQ  Y2, Y9, Y10
 	VBLENDVPD Y10, Y9, Y2, Y2
-	VMOVDQU   96(AX), Y9
-	VPXOR     Y8, Y9, Y9
+	VMOVDQU   64(AX), Y9
+	VPXOR     Y0, Y9, Y9
 	VPCMPGTQ  Y3, Y9, Y10
 	VBLENDVPD Y10, Y9, Y3, Y3
-	VMOVDQU   128(AX), Y9
-	VPXOR     Y8, Y9, Y9
+	VMOVDQU   96(AX), Y9
+	VPXOR     Y0, Y9, Y9
 	VPCMPGTQ  Y4, Y9, Y10
 	VBLENDVPD Y10, Y9, Y4, Y4
-	VMOVDQU   160(AX), Y9
-	VPXOR     Y8, Y9, Y9
+	VMOVDQU   128(AX), Y9
+	VPXOR     Y0, Y9, Y9
 	VPCMPGTQ  Y5, Y9, Y10
 	VBLENDVPD Y10, Y9, Y5, Y5
-	VMOVDQU   192(AX), Y9
-	VPXOR     Y8, Y9, Y9
+	VMOVDQU   160(AX), Y9
+	VPXOR     Y0, Y9, Y9
 	VPCMPGTQ  Y6, Y9, Y10
 	VBLENDVPD Y10, Y9, Y6, Y6
-	VMOVDQU   224(AX), Y9
-	VPXOR     Y8, Y9, Y9
+	VMOVDQU   192(AX), Y9
+	VPXOR     Y0, Y9, Y9
 	VPCMPGTQ  Y7, Y9, Y10
 	VBLENDVPD Y10, Y9, Y7, Y7
+	VMOVDQU   224(AX), Y9
+	VPXOR     Y0, Y9, Y9
+	VPCMPGTQ  Y8, Y9, Y10
+	VBLENDVPD Y10, Y9, Y8, Y8
 	ADDQ      $0x00000100, AX
 	SUBQ      $0x00000020, CX
 	CMPQ      CX, $0x00000020
@@ -7482,13 +7399,13 @@ summaryMaxDenseU64AVX2_main_done:
 
 summaryMaxDenseU64AVX2_single_loop:
 	VMOVDQU   (AX), Y9
-	VPXOR     Y8, Y9, Y9
-	VPCMPGTQ  Y0, Y9, Y10
-	VBLENDVPD Y10, Y9, Y0, Y0
-	VMOVDQU   32(AX), Y9
-	VPXOR     Y8, Y9, Y9
+	VPXOR     Y0, Y9, Y9
 	VPCMPGTQ  Y1, Y9, Y10
 	VBLENDVPD Y10, Y9, Y1, Y1
+	VMOVDQU   32(AX), Y9
+	VPXOR     Y0, Y9, Y9
+	VPCMPGTQ  Y2, Y9, Y10
+	VBLENDVPD Y10, Y9, Y2, Y2
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000008, CX
 	CMPQ      CX, $0x00000008
@@ -7499,39 +7416,39 @@ summaryMaxDenseU64AVX2_single_done:
 	JZ        summaryMaxDenseU64AVX2_done
 	LEAQ      -64(AX)(CX*8), AX
 	VMOVDQU   (AX), Y9
-	VPXOR     Y8, Y9, Y9
-	VPCMPGTQ  Y0, Y9, Y10
-	VBLENDVPD Y10, Y9, Y0, Y0
+	VPXOR     Y0, Y9, Y9
+	VPCMPGTQ  Y1, Y9, Y10
+	VBLENDVPD Y10, Y9, Y1, Y1
 	VMOVDQU   32(AX), Y9
-	VPXOR     Y8, Y9, Y9
-	VPCMPGTQ  Y1, Y9, Y8
-	VBLENDVPD Y8, Y9, Y1, Y1
+	VPXOR     Y0, Y9, Y9
+	VPCMPGTQ  Y2, Y9, Y0
+	VBLENDVPD Y0, Y9, Y2, Y2
 	ADDQ      $0x00000040, AX
 
 summaryMaxDenseU64AVX2_done:
-	VPCMPGTQ     Y0, Y4, Y8
-	VBLENDVPD    Y8, Y4, Y0, Y0
-	VPCMPGTQ     Y1, Y5, Y4
-	VBLENDVPD    Y4, Y5, Y1, Y1
-	VPCMPGTQ     Y2, Y6, Y4
-	VBLENDVPD    Y4, Y6, Y2, Y2
-	VPCMPGTQ     Y3, Y7, Y4
-	VBLENDVPD    Y4, Y7, Y3, Y3
-	VPCMPGTQ     Y0, Y2, Y4
-	VBLENDVPD    Y4, Y2, Y0, Y0
-	VPCMPGTQ     Y1, Y3, Y2
-	VBLENDVPD    Y2, Y3, Y1, Y1
-	VPCMPGTQ     Y0, Y1, Y2
-	VBLENDVPD    Y2, Y1, Y0, Y0
-	VEXTRACTI128 $0x01, Y0, X1
-	VPCMPGTQ     X0, X1, X2
-	VBLENDVPD    X2, X1, X0, X0
-	VPSRLDQ      $0x08, X0, X1
-	VPCMPGTQ     X0, X1, X2
-	VBLENDVPD    X2, X1, X0, X0
+	VPCMPGTQ     Y1, Y5, Y0
+	VBLENDVPD    Y0, Y5, Y1, Y1
+	VPCMPGTQ     Y2, Y6, Y0
+	VBLENDVPD    Y0, Y6, Y2, Y2
+	VPCMPGTQ     Y3, Y7, Y0
+	VBLENDVPD    Y0, Y7, Y3, Y3
+	VPCMPGTQ     Y4, Y8, Y0
+	VBLENDVPD    Y0, Y8, Y4, Y4
+	VPCMPGTQ     Y1, Y3, Y0
+	VBLENDVPD    Y0, Y3, Y1, Y1
+	VPCMPGTQ     Y2, Y4, Y0
+	VBLENDVPD    Y0, Y4, Y2, Y2
+	VPCMPGTQ     Y1, Y2, Y0
+	VBLENDVPD    Y0, Y2, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X0
+	VPCMPGTQ     X1, X0, X2
+	VBLENDVPD    X2, X0, X1, X1
+	VPSRLDQ      $0x08, X1, X0
+	VPCMPGTQ     X1, X0, X2
+	VBLENDVPD    X2, X0, X1, X1
 	MOVQ         $0xffffffffffffffff, AX
 	MOVQ         AX, lo+24(FP)
-	VMOVQ        X0, AX
+	VMOVQ        X1, AX
 	BTCQ         $0x3f, AX
 	MOVQ         AX, hi+32(FP)
 	MOVB         $0x00, AL
@@ -7558,29 +7475,29 @@ TEXT ·summaryMaxMaskedU64AVX2(SB), NOSPLIT, $0-81
 summaryMaxMaskedU64AVX2_main_loop:
 	VPBROADCASTW (DX), Y6
 	VMOVDQU      (AX), Y7
-	VPXOR        Y4, Y7, Y7
+	VPXOR        Y0, Y7, Y7
 	VPSLLVQ      alignedmsb64_0<>+0(SB), Y6, Y8
-	VBLENDVPD    Y8, Y7, Y5, Y7
-	VPCMPGTQ     Y0, Y7, Y8
-	VBLENDVPD    Y8, Y7, Y0, Y0
-	VMOVDQU      32(AX), Y7
-	VPXOR        Y4, Y7, Y7
-	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y8
 	VBLENDVPD    Y8, Y7, Y5, Y7
 	VPCMPGTQ     Y1, Y7, Y8
 	VBLENDVPD    Y8, Y7, Y1, Y1
-	VMOVDQU      64(AX), Y7
-	VPXOR        Y4, Y7, Y7
-	VPSLLVQ      alignedmsb64_2<>+0(SB), Y6, Y8
+	VMOVDQU      32(AX), Y7
+	VPXOR        Y0, Y7, Y7
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y8
 	VBLENDVPD    Y8, Y7, Y5, Y7
 	VPCMPGTQ     Y2, Y7, Y8
 	VBLENDVPD    Y8, Y7, Y2, Y2
+	VMOVDQU      64(AX), Y7
+	VPXOR        Y0, Y7, Y7
+	VPSLLVQ      alignedmsb64_2<>+0(SB), Y6, Y8
+	VBLENDVPD    Y8, Y7, Y5, Y7
+	VPCMPGTQ     Y3, Y7, Y8
+	VBLENDVPD    Y8, Y7, Y3, Y3
 	VMOVDQU      96(AX), Y7
-	VPXOR        Y4, Y7, Y7
+	VPXOR        Y0, Y7, Y7
 	VPSLLVQ      alignedmsb64_3<>+0(SB), Y6, Y6
 	VBLENDVPD    Y6, Y7, Y5, Y6
-	VPCMPGTQ     Y3, Y6, Y7
-	VBLENDVPD    Y7, Y6, Y3, Y3
+	VPCMPGTQ     Y4, Y6, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y4
 	MOVWLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -7597,17 +7514,17 @@ summaryMaxMaskedU64AVX2_main_done:
 summaryMaxMaskedU64AVX2_single_loop:
 	VPBROADCASTB (DX), Y6
 	VMOVDQU      (AX), Y7
-	VPXOR        Y4, Y7, Y7
+	VPXOR        Y0, Y7, Y7
 	VPSLLVQ      alignedmsb64_0<>+0(SB), Y6, Y8
 	VBLENDVPD    Y8, Y7, Y5, Y7
-	VPCMPGTQ     Y0, Y7, Y8
-	VBLENDVPD    Y8, Y7, Y0, Y0
+	VPCMPGTQ     Y1, Y7, Y8
+	VBLENDVPD    Y8, Y7, Y1, Y1
 	VMOVDQU      32(AX), Y7
-	VPXOR        Y4, Y7, Y7
+	VPXOR        Y0, Y7, Y7
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y6
 	VBLENDVPD    Y6, Y7, Y5, Y6
-	VPCMPGTQ     Y1, Y6, Y7
-	VBLENDVPD    Y7, Y6, Y1, Y1
+	VPCMPGTQ     Y2, Y6, Y7
+	VBLENDVPD    Y7, Y6, Y2, Y2
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -7618,21 +7535,21 @@ summaryMaxMaskedU64AVX2_single_loop:
 	JGE          summaryMaxMaskedU64AVX2_single_loop
 
 summaryMaxMaskedU64AVX2_single_done:
-	VPCMPGTQ     Y0, Y2, Y4
-	VBLENDVPD    Y4, Y2, Y0, Y0
-	VPCMPGTQ     Y1, Y3, Y2
-	VBLENDVPD    Y2, Y3, Y1, Y1
-	VPCMPGTQ     Y0, Y1, Y2
-	VBLENDVPD    Y2, Y1, Y0, Y0
-	VEXTRACTI128 $0x01, Y0, X1
-	VPCMPGTQ     X0, X1, X2
-	VBLENDVPD    X2, X1, X0, X0
-	VPSRLDQ      $0x08, X0, X1
-	VPCMPGTQ     X0, X1, X2
-	VBLENDVPD    X2, X1, X0, X0
+	VPCMPGTQ     Y1, Y3, Y0
+	VBLENDVPD    Y0, Y3, Y1, Y1
+	VPCMPGTQ     Y2, Y4, Y0
+	VBLENDVPD    Y0, Y4, Y2, Y2
+	VPCMPGTQ     Y1, Y2, Y0
+	VBLENDVPD    Y0, Y2, Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X0
+	VPCMPGTQ     X1, X0, X2
+	VBLENDVPD    X2, X0, X1, X1
+	VPSRLDQ      $0x08, X1, X0
+	VPCMPGTQ     X1, X0, X2
+	VBLENDVPD    X2, X0, X1, X1
 	MOVQ         $0xffffffffffffffff, AX
 	MOVQ         AX, lo+56(FP)
-	VMOVQ        X0, AX
+	VMOVQ        X1, AX
 	BTCQ         $0x3f, AX
 	MOVQ         AX, hi+64(FP)
 	MOVQ         BX, valid+72(FP)

@@ -156,13 +156,12 @@ func summaryMaxDenseF64AVX2FMA(x []float64) (lo float64, hi float64, nan bool)
 //go:noescape
 func summaryDenseI8AVX2(x []int8) (lo int8, hi int8, nan bool)
 
-// summaryMaskedI8AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
-// starting from the order's extremes, and whether a participating element
-// is NaN (floats only; lo and hi then mean nothing).
+// summarySeededI8AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// and their count, starting from seed, which must be one of them.
 // len(x) must be a multiple of 32.
 //
 //go:noescape
-func summaryMaskedI8AVX2(x []int8, bits []byte, tail uint64) (lo int8, hi int8, valid int, nan bool)
+func summarySeededI8AVX2(x []int8, bits []byte, seed int8) (lo int8, hi int8, valid int)
 
 // summaryMinDenseI8AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -204,13 +203,12 @@ func summaryMaxMaskedI8AVX2(x []int8, bits []byte, tail uint64) (lo int8, hi int
 //go:noescape
 func summaryDenseI16AVX2(x []int16) (lo int16, hi int16, nan bool)
 
-// summaryMaskedI16AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
-// starting from the order's extremes, and whether a participating element
-// is NaN (floats only; lo and hi then mean nothing).
+// summarySeededI16AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// and their count, starting from seed, which must be one of them.
 // len(x) must be a multiple of 16.
 //
 //go:noescape
-func summaryMaskedI16AVX2(x []int16, bits []byte, tail uint64) (lo int16, hi int16, valid int, nan bool)
+func summarySeededI16AVX2(x []int16, bits []byte, seed int16) (lo int16, hi int16, valid int)
 
 // summaryMinDenseI16AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -252,13 +250,12 @@ func summaryMaxMaskedI16AVX2(x []int16, bits []byte, tail uint64) (lo int16, hi 
 //go:noescape
 func summaryDenseI32AVX2(x []int32) (lo int32, hi int32, nan bool)
 
-// summaryMaskedI32AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
-// starting from the order's extremes, and whether a participating element
-// is NaN (floats only; lo and hi then mean nothing).
+// summarySeededI32AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// and their count, starting from seed, which must be one of them.
 // len(x) must be a multiple of 8.
 //
 //go:noescape
-func summaryMaskedI32AVX2(x []int32, bits []byte, tail uint64) (lo int32, hi int32, valid int, nan bool)
+func summarySeededI32AVX2(x []int32, bits []byte, seed int32) (lo int32, hi int32, valid int)
 
 // summaryMinDenseI32AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -300,13 +297,12 @@ func summaryMaxMaskedI32AVX2(x []int32, bits []byte, tail uint64) (lo int32, hi 
 //go:noescape
 func summaryDenseI64AVX2(x []int64) (lo int64, hi int64, nan bool)
 
-// summaryMaskedI64AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
-// starting from the order's extremes, and whether a participating element
-// is NaN (floats only; lo and hi then mean nothing).
+// summarySeededI64AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// and their count, starting from seed, which must be one of them.
 // len(x) must be a multiple of 8.
 //
 //go:noescape
-func summaryMaskedI64AVX2(x []int64, bits []byte, tail uint64) (lo int64, hi int64, valid int, nan bool)
+func summarySeededI64AVX2(x []int64, bits []byte, seed int64) (lo int64, hi int64, valid int)
 
 // summaryMinDenseI64AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -348,13 +344,12 @@ func summaryMaxMaskedI64AVX2(x []int64, bits []byte, tail uint64) (lo int64, hi 
 //go:noescape
 func summaryDenseU8AVX2(x []uint8) (lo uint8, hi uint8, nan bool)
 
-// summaryMaskedU8AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
-// starting from the order's extremes, and whether a participating element
-// is NaN (floats only; lo and hi then mean nothing).
+// summarySeededU8AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// and their count, starting from seed, which must be one of them.
 // len(x) must be a multiple of 32.
 //
 //go:noescape
-func summaryMaskedU8AVX2(x []uint8, bits []byte, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
+func summarySeededU8AVX2(x []uint8, bits []byte, seed uint8) (lo uint8, hi uint8, valid int)
 
 // summaryMinDenseU8AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -396,13 +391,12 @@ func summaryMaxMaskedU8AVX2(x []uint8, bits []byte, tail uint64) (lo uint8, hi u
 //go:noescape
 func summaryDenseU16AVX2(x []uint16) (lo uint16, hi uint16, nan bool)
 
-// summaryMaskedU16AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
-// starting from the order's extremes, and whether a participating element
-// is NaN (floats only; lo and hi then mean nothing).
+// summarySeededU16AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// and their count, starting from seed, which must be one of them.
 // len(x) must be a multiple of 16.
 //
 //go:noescape
-func summaryMaskedU16AVX2(x []uint16, bits []byte, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
+func summarySeededU16AVX2(x []uint16, bits []byte, seed uint16) (lo uint16, hi uint16, valid int)
 
 // summaryMinDenseU16AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -444,13 +438,12 @@ func summaryMaxMaskedU16AVX2(x []uint16, bits []byte, tail uint64) (lo uint16, h
 //go:noescape
 func summaryDenseU32AVX2(x []uint32) (lo uint32, hi uint32, nan bool)
 
-// summaryMaskedU32AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
-// starting from the order's extremes, and whether a participating element
-// is NaN (floats only; lo and hi then mean nothing).
+// summarySeededU32AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// and their count, starting from seed, which must be one of them.
 // len(x) must be a multiple of 8.
 //
 //go:noescape
-func summaryMaskedU32AVX2(x []uint32, bits []byte, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
+func summarySeededU32AVX2(x []uint32, bits []byte, seed uint32) (lo uint32, hi uint32, valid int)
 
 // summaryMinDenseU32AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -492,13 +485,12 @@ func summaryMaxMaskedU32AVX2(x []uint32, bits []byte, tail uint64) (lo uint32, h
 //go:noescape
 func summaryDenseU64AVX2(x []uint64) (lo uint64, hi uint64, nan bool)
 
-// summaryMaskedU64AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
-// starting from the order's extremes, and whether a participating element
-// is NaN (floats only; lo and hi then mean nothing).
+// summarySeededU64AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// and their count, starting from seed, which must be one of them.
 // len(x) must be a multiple of 8.
 //
 //go:noescape
-func summaryMaskedU64AVX2(x []uint64, bits []byte, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
+func summarySeededU64AVX2(x []uint64, bits []byte, seed uint64) (lo uint64, hi uint64, valid int)
 
 // summaryMinDenseU64AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element

@@ -119,6 +119,15 @@ var shapes = []shape{
 		missing: "no masked summary kernel",
 	},
 	{
+		name:    "summarySeededAsm",
+		doc:     "is the masked summary kernel of isa for T that starts from seed, a\nvalid element of x, and blends it into the invalid lanes (the AVX2\ninteger kernels of both extremes); bits is byte-aligned with x.",
+		tparams: "[T num.Number]",
+		params:  []param{{"x", "[]T"}, {"bits", "[]byte"}, {"seed", "T"}},
+		results: []string{"lo T", "hi T", "valid int"},
+		pattern: `^summarySeeded(?P<type>[IU]\d+)(?P<isa>AVX2)$`,
+		missing: "no seeded summary kernel",
+	},
+	{
 		name:    "selMaxAsm",
 		doc:     "is the largest index of sel (a whole number of steps) on isa.",
 		params:  []param{{"sel", "[]uint32"}},
@@ -358,9 +367,12 @@ func writeCases(b *bytes.Buffer, s shape, of []stub) {
 func writeCall(b *bytes.Buffer, s shape, st stub) {
 	var args []string
 	for _, p := range s.params {
-		if p.typ == "[]T" {
+		switch p.typ {
+		case "[]T":
 			args = append(args, fmt.Sprintf("num.Cast[%s](%s)", elem.Named(st.typ).GoType, p.name))
-		} else {
+		case "T":
+			args = append(args, fmt.Sprintf("%s(%s)", elem.Named(st.typ).GoType, p.name))
+		default:
 			args = append(args, p.name)
 		}
 	}

@@ -35,7 +35,9 @@
 //     the min/max under a k-mask loaded straight from the bitmap; AVX2
 //     expands bitmap bits into lane masks and blends the order's extreme
 //     into invalid lanes (float kernels of both extremes blend NaN, which
-//     both min and max skip, and check for NaN on a masked load: oneBlend).
+//     both min and max skip, and check for NaN on a masked load: oneBlend;
+//     integer kernels of both extremes blend a valid element that Go
+//     passes in, which neither extreme moves past: seeded).
 //   - The masked kernels need a byte-aligned bitmap (Go runs the at most 7
 //     head elements of an unaligned offset). AVX2 kernels take whole steps
 //     only (Go finishes the tail); AVX-512 kernels finish the tail with a
@@ -200,6 +202,7 @@ type gen struct {
 	kord           []reg.OpmaskVirtual // AVX-512: lanes still all-ordered, one chain per vector pair
 	signv          reg.VecVirtual
 	top, bottom    reg.VecVirtual // AVX2 masked: the extremes, for blends
+	seedv          reg.VecVirtual // AVX2 seeded: the seed in every lane
 	nanMark        reg.VecVirtual // AVX2 masked float, both extremes: all ones, for the one blend
 	zero           reg.VecVirtual
 }
@@ -230,12 +233,28 @@ func (g *gen) oneBlend() bool {
 	return g.masked && !g.is.avx512 && g.e.Float && g.ext == both
 }
 
+// seeded says whether the kernel is an AVX2 masked integer kernel of both
+// extremes, which Go calls with a seed, a valid element of x: every
+// lane's min and max start at the seed, and each vector's invalid lanes
+// are blended to it, once. A valid element lies between the min and the
+// max of the valid elements, so it moves neither, and one copy serves
+// both extremes where two blends (to the type's highest and lowest
+// value) did; 64-bit vectors then take the dense kernel's pair sort
+// (paired). Its name says Seeded where the others say Masked, and it
+// returns no NaN flag. H348-H351 in bench/maskedsummary_avx2_test.go.
+func (g *gen) seeded() bool {
+	return g.masked && !g.is.avx512 && !g.e.Float && g.ext == both
+}
+
 func (g *gen) wantMin() bool { return g.ext != maxOnly }
 func (g *gen) wantMax() bool { return g.ext != minOnly }
 
 func (g *gen) fname() string {
 	kind := "Dense"
-	if g.masked {
+	switch {
+	case g.seeded():
+		kind = "Seeded"
+	case g.masked:
 		kind = "Masked"
 	}
 	name := fmt.Sprintf("summary%s%s%s%s", g.ext.name(), kind, g.e.Name, g.is.name)
@@ -296,6 +315,44 @@ func (g *gen) extremes() (top, bottom uint64) {
 		return mask >> 1, (mask >> 1) ^ mask
 	default:
 		return mask, 0
+	}
+}
+
+// start sets acc to the first value of a min (v the order's top) or max
+// (its bottom) accumulator: v in every lane, or the seed when seeded.
+func (g *gen) start(v uint64, acc reg.VecVirtual) {
+	if g.seeded() {
+		VMOVDQA(g.seedv, acc)
+		return
+	}
+	VPBROADCASTQ(splat(v, g.e.Size), acc)
+}
+
+// broadcastSeed puts the seed argument in every lane of seedv, straight
+// from its stack slot, in the order the kernel compares in (uint64 flips
+// its sign bit, as every element's).
+func (g *gen) broadcastSeed() {
+	b, err := Param("seed").Resolve()
+	if err != nil {
+		panic(err)
+	}
+	switch g.e.Size {
+	case 1:
+		VPBROADCASTB(b.Addr, g.seedv)
+	case 2:
+		VPBROADCASTW(b.Addr, g.seedv)
+	case 4:
+		// From a register: go vet's asmdecl reads the D of VPBROADCASTD
+		// as the wrong width for a 4-byte argument.
+		r := GP32()
+		MOVL(b.Addr, r)
+		VMOVD(r, g.seedv.AsX())
+		VPBROADCASTD(g.seedv.AsX(), g.seedv)
+	default:
+		VPBROADCASTQ(b.Addr, g.seedv)
+	}
+	if g.flip {
+		VPXOR(g.signv, g.seedv, g.seedv)
 	}
 }
 
@@ -397,8 +454,8 @@ func (g *gen) steps(x reg.VecVirtual, j int, k reg.OpmaskVirtual) {
 }
 
 // paired says whether the kernel sorts its vectors in pairs before they
-// meet the accumulators: the fused dense AVX2 kernel of a 64-bit integer,
-// whose every min or max step is a compare and a blend. A pair sorted by
+// meet the accumulators: the fused dense or seeded AVX2 kernel of a 64-bit
+// integer, whose every min or max step is a compare and a blend. A pair sorted by
 // one compare and two blends into its smaller and its larger lanes takes
 // one step each: 7 instructions for two vectors instead of 8, and on an
 // AMD EPYC Zen 5 0.82x the unpaired kernel's time at n=4096 and 65536
@@ -407,7 +464,7 @@ func (g *gen) steps(x reg.VecVirtual, j int, k reg.OpmaskVirtual) {
 // an even number of vectors (unroll, and the two-vector step that sv
 // gives 4-lane vectors).
 func (g *gen) paired() bool {
-	return !g.is.avx512 && !g.e.Float && g.e.Size == 8 && g.ext == both && !g.masked
+	return !g.is.avx512 && !g.e.Float && g.e.Size == 8 && g.ext == both && (!g.masked || g.seeded())
 }
 
 // pairSteps folds a and b into accumulator pair i: their lane-wise
@@ -441,7 +498,10 @@ func (g *gen) stepX(isMin bool, x, acc reg.Register) {
 
 func (g *gen) kernel() {
 	sig := fmt.Sprintf("func(x []%s) (lo, hi %s, nan bool)", g.e.GoType, g.e.GoType)
-	if g.masked {
+	switch {
+	case g.seeded():
+		sig = fmt.Sprintf("func(x []%s, bits []byte, seed %s) (lo, hi %s, valid int)", g.e.GoType, g.e.GoType, g.e.GoType)
+	case g.masked:
 		sig = fmt.Sprintf("func(x []%s, bits []byte, tail uint64) (lo, hi %s, valid int, nan bool)", g.e.GoType, g.e.GoType)
 	}
 	TEXT(g.fname(), NOSPLIT, sig)
@@ -457,6 +517,14 @@ func (g *gen) kernel() {
 	}
 
 	top, bottom := g.extremes()
+	if g.flip {
+		g.signv = g.vec()
+		VPBROADCASTQ(splat(1<<63, 8), g.signv)
+	}
+	if g.seeded() {
+		g.seedv = g.vec()
+		g.broadcastSeed()
+	}
 	g.lo, g.hi = nil, nil
 	nacc := g.u
 	if g.paired() {
@@ -465,16 +533,12 @@ func (g *gen) kernel() {
 	for range nacc {
 		if g.wantMin() {
 			g.lo = append(g.lo, g.vec())
-			VPBROADCASTQ(splat(top, g.e.Size), g.lo[len(g.lo)-1])
+			g.start(top, g.lo[len(g.lo)-1])
 		}
 		if g.wantMax() {
 			g.hi = append(g.hi, g.vec())
-			VPBROADCASTQ(splat(bottom, g.e.Size), g.hi[len(g.hi)-1])
+			g.start(bottom, g.hi[len(g.hi)-1])
 		}
-	}
-	if g.flip {
-		g.signv = g.vec()
-		VPBROADCASTQ(splat(1<<63, 8), g.signv)
 	}
 	if g.e.Float {
 		if g.is.avx512 {
@@ -498,6 +562,8 @@ func (g *gen) kernel() {
 	case g.oneBlend():
 		g.nanMark = g.vec()
 		VPCMPEQD(g.nanMark, g.nanMark, g.nanMark)
+	case g.seeded() && g.e.Size >= 4:
+		// The blends take the seed; the bits arrive as lane masks.
 	case g.masked && !g.is.avx512 && g.e.Size >= 4:
 		if g.wantMin() {
 			g.top = g.vec()
@@ -555,6 +621,12 @@ func (g *gen) doc() {
 		"starting from the order's extremes, and whether a participating element",
 		"is NaN (floats only; lo and hi then mean nothing).",
 	}
+	if g.seeded() {
+		lines = []string{
+			fmt.Sprintf("%s returns %s over %s,", g.fname(), which, what),
+			"and their count, starting from seed, which must be one of them.",
+		}
+	}
 	switch {
 	case !g.is.avx512:
 		lines = append(lines, fmt.Sprintf("len(x) must be a multiple of %d.", max(g.w, 8)))
@@ -608,6 +680,21 @@ func (g *gen) block(v int) {
 				lanes = kit.MSBLanesAligned(bcast, g.e.Size, j)
 			} else {
 				lanes = kit.InvalidLanesAligned(Mem{Base: g.bp}, g.e.Size, j, g.zero)
+			}
+			if g.seeded() {
+				xs[j] = g.vec()
+				if msb {
+					blendMSB(g.e.Size, lanes, x, g.seedv, xs[j])
+				} else {
+					VPBLENDVB(lanes, g.seedv, x, xs[j]) // invalid lanes all ones: the seed
+				}
+				switch {
+				case !g.paired():
+					g.steps(xs[j], j, nil)
+				case j%2 == 1:
+					g.pairSteps(xs[j-1], xs[j], j/2)
+				}
+				continue
 			}
 			if g.oneBlend() {
 				xn := g.vec()
@@ -926,6 +1013,10 @@ func (g *gen) finish() {
 	if g.masked {
 		Store(g.cnt, ReturnIndex(2))
 		ret = 3
+	}
+	if g.seeded() {
+		kit.Ret() // integers: no NaN flag
+		return
 	}
 	nan := GP8()
 	switch {

@@ -1,0 +1,104 @@
+//go:build amd64 && !purego
+
+package kernel
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/quiverlabs/quiver/internal/num"
+	"github.com/quiverlabs/quiver/internal/ref"
+)
+
+// TestSummarySeeded runs the masked fused summary (min, max and count) of
+// every integer type on AVX2, whose kernels start from a valid element
+// that Go finds, the seed, and blend it into the invalid lanes
+// (summarySeededAsm). Every invalid element holds one of the type's
+// limits, outside the valid values, so that an invalid lane that reached
+// either extreme, or a seed taken from an invalid element, shows in the
+// result. The cases put the first valid element at every position near
+// the ends of the kernel's range, leave a single valid element, leave
+// none in the kernel's range (valid elements only in the head before the
+// bitmap's first byte boundary and in the tail that Go folds), and none
+// at all, at bit offsets 0 to 9 and lengths around the kernels' steps.
+// Each result must match the reference.
+func TestSummarySeeded(t *testing.T) {
+	if !hasISA(AVX2) {
+		t.Skip("no AVX2")
+	}
+	t.Run("int8", func(t *testing.T) { seededDiff[int8](t) })
+	t.Run("uint8", func(t *testing.T) { seededDiff[uint8](t) })
+	t.Run("int16", func(t *testing.T) { seededDiff[int16](t) })
+	t.Run("uint16", func(t *testing.T) { seededDiff[uint16](t) })
+	t.Run("int32", func(t *testing.T) { seededDiff[int32](t) })
+	t.Run("uint32", func(t *testing.T) { seededDiff[uint32](t) })
+	t.Run("int64", func(t *testing.T) { seededDiff[int64](t) })
+	t.Run("uint64", func(t *testing.T) { seededDiff[uint64](t) })
+}
+
+func seededDiff[T num.Number](t *testing.T) {
+	r := rand.New(rand.NewPCG(21, uint64(sizeOf[T]())))
+	lens := []int{64, 65, 71, 72, 79, 80, 96, 127, 128, 136, 255, 256, 263, 1000, 1029}
+	for off := range 10 {
+		for _, n := range lens {
+			x := make([]T, n)
+			bits := make([]byte, (off+n+7)/8)
+			setValid := func(i int, v bool) {
+				p := off + i
+				if v {
+					bits[p>>3] |= 1 << (p & 7)
+					x[i] = offsetValue[T](r)
+					return
+				}
+				bits[p>>3] &^= 1 << (p & 7)
+				if r.IntN(2) == 0 {
+					x[i] = num.MaxOf[T]()
+				} else {
+					x[i] = num.LowestOf[T]()
+				}
+			}
+			check := func(what string) {
+				t.Helper()
+				lo, hi, count, _ := ref.Summary(x, ref.Mask{Bits: bits, Off: off})
+				glo, ghi, gvalid := Summary(AVX2, x, bits, off, WantBoth)
+				if glo != lo || ghi != hi || gvalid != count {
+					t.Fatalf("off=%d n=%d %s: (min %v, max %v, valid %d), reference (%v, %v, %d)",
+						off, n, what, glo, ghi, gvalid, lo, hi, count)
+				}
+			}
+			// The kernel's range: from the first byte boundary of the
+			// bitmap to the last whole step of 8 elements.
+			head := min((8-off&7)&7, n)
+			end := head + (n-head)&^7
+			for i := range n {
+				setValid(i, r.IntN(2) == 0)
+			}
+			check("half valid")
+			for _, p := range []int{0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65} {
+				for _, at := range []int{head + p, end - 1 - p} {
+					if at < head || at >= end {
+						continue
+					}
+					for i := range n {
+						setValid(i, i >= at && r.IntN(3) != 0)
+					}
+					setValid(at, true)
+					check(fmt.Sprintf("first valid at %d", at))
+					for i := range n {
+						setValid(i, i == at)
+					}
+					check(fmt.Sprintf("only %d valid", at))
+				}
+			}
+			for i := range n {
+				setValid(i, i < head || i >= end)
+			}
+			check("none valid in the kernel's range")
+			for i := range n {
+				setValid(i, false)
+			}
+			check("none valid")
+		}
+	}
+}
