@@ -126,6 +126,27 @@ package bench
 //	H346 (measured by hand): BenchmarkSum int32 n=4096 and 65536, nulls 10% and 50%, impl=avx2 on Zen 5: time <= 0.90x before
 //	H347 (measured by hand): BenchmarkSummary and BenchmarkMinMax float64 and float32 n=4096 and 65536, nulls 10% and 50%, impl=avx2 on Zen 5 (the one blend: the same micro-op count on Zen): time <= 1.03x before
 
+// H345 missed: on the Zen 5 the masked loads made every n=1048576 case
+// slower (float64 Sum 1.16-1.40x by the medians, SumInt 1.04-1.32x,
+// SumChecked 1.54x), where the data come from L3, while at 4096 and 65536
+// they were level or faster. Loop-only probes of the float64 kernel at 1M
+// (bit offset 0, six alternate passes): 080c8a7's blend 105-110 us, the
+// masked load 112-121, the masked load with its bitmap word read from a
+// fixed L1-resident byte 110-119 (so not the bitmap's latency alone), and
+// with a PREFETCHT0 512 bytes ahead of x each iteration 106-116 (level
+// with the blend; 65536 unchanged at 4.7-4.9 us). So the masked loads
+// do not pull the stream in as plain loads do on this core. The change:
+// the AVX2 loops that read x through VMASKMOVP*/VPMASKMOV* (the one-call
+// float sums, the 32- and 64-bit integer sums, the checked sums) prefetch
+// the line 512 bytes ahead each iteration. Registered on 2026-12-06 on
+// the same AMD EPYC family 26 model 2, before the change; the commit
+// before and after alternately, ratio time after over time before, by the
+// medians:
+//
+//	H352 (measured by hand): BenchmarkMaskedSumAVX2 float64 and float32 n=1048576 bitoff 0 and 3, BenchmarkMaskedIntSumAVX2 n=1048576 op=sum and op=checked, BenchmarkSum int32 n=1048576 nulls 10% and 50% impl=avx2, on avx2 on Zen 5: time <= 0.92x before
+//	H353 (measured by hand): the same benchmarks at n=4096 and 65536 on avx2 on Zen 5: time <= 1.03x before
+//	H354 (measured by hand): the n=1048576 cases of H352 after the change on Zen 5: time <= 1.03x that of 080c8a7 (the blends), in the same alternating run
+
 import (
 	"fmt"
 	"math/rand/v2"
