@@ -5,7 +5,7 @@
 #include "textflag.h"
 
 // func sumF32AVX2(x []float32, bits []byte, off int) float32
-// Requires: AVX, AVX2, BMI2, CMOV
+// Requires: AVX, AVX2, BMI2, CMOV, MMX+
 TEXT ·sumF32AVX2(SB), NOSPLIT, $8-60
 	MOVQ  x_base+0(FP), AX
 	MOVQ  x_len+8(FP), CX
@@ -92,6 +92,7 @@ bitmap_long:
 
 masked_aligned:
 	VPBROADCASTD (DX)(DI*1), Y8
+	PREFETCHT0   512(AX)
 	VPSLLVD      Y4, Y8, Y9
 	VMASKMOVPS   (AX), Y9, Y9
 	VADDPS       Y9, Y0, Y0
@@ -115,6 +116,7 @@ masked_fast:
 	SHRXQ        SI, R9, R9
 	VMOVQ        R9, X8
 	VPBROADCASTD X8, Y8
+	PREFETCHT0   512(AX)
 	VPSLLVD      Y4, Y8, Y9
 	VMASKMOVPS   (AX), Y9, Y9
 	VADDPS       Y9, Y0, Y0
@@ -149,6 +151,7 @@ masked_slow_loop:
 	SHRXQ        DI, R9, R9
 	VMOVQ        R9, X8
 	VPBROADCASTD X8, Y8
+	PREFETCHT0   512(AX)
 	VPSLLVD      Y4, Y8, Y9
 	VMASKMOVPS   (AX), Y9, Y9
 	VADDPS       Y9, Y0, Y0
@@ -404,7 +407,7 @@ fold:
 	RET
 
 // func sumF64AVX2(x []float64, bits []byte, off int) float64
-// Requires: AVX, AVX2, BMI2, CMOV
+// Requires: AVX, AVX2, BMI2, CMOV, MMX+
 TEXT ·sumF64AVX2(SB), NOSPLIT, $8-64
 	MOVQ  x_base+0(FP), AX
 	MOVQ  x_len+8(FP), CX
@@ -491,6 +494,7 @@ bitmap_long:
 
 masked_aligned:
 	VPBROADCASTQ (DX)(DI*1), Y8
+	PREFETCHT0   512(AX)
 	VPSLLVQ      Y4, Y8, Y9
 	VMASKMOVPD   (AX), Y9, Y9
 	VADDPD       Y9, Y0, Y0
@@ -514,6 +518,7 @@ masked_fast:
 	SHRXQ        SI, R9, R9
 	VMOVQ        R9, X8
 	VPBROADCASTQ X8, Y8
+	PREFETCHT0   512(AX)
 	VPSLLVQ      Y4, Y8, Y9
 	VMASKMOVPD   (AX), Y9, Y9
 	VADDPD       Y9, Y0, Y0
@@ -548,6 +553,7 @@ masked_slow_loop:
 	SHRXQ        DI, R9, R9
 	VMOVQ        R9, X8
 	VPBROADCASTQ X8, Y8
+	PREFETCHT0   512(AX)
 	VPSLLVQ      Y4, Y8, Y9
 	VMASKMOVPD   (AX), Y9, Y9
 	VADDPD       Y9, Y0, Y0
@@ -1251,7 +1257,7 @@ reduce:
 	RET
 
 // func sumI32AVX2(x []int32, bits []byte, off int) int64
-// Requires: AVX, AVX2, BMI2, CMOV
+// Requires: AVX, AVX2, BMI2, CMOV, MMX+
 TEXT ·sumI32AVX2(SB), NOSPLIT, $8-64
 	MOVQ  x_base+0(FP), AX
 	MOVQ  x_len+8(FP), CX
@@ -1354,6 +1360,7 @@ bitmap_long:
 
 masked_aligned:
 	VPBROADCASTD (DX)(DI*1), Y7
+	PREFETCHT0   512(AX)
 	VPSLLVD      Y5, Y7, Y8
 	VPMASKMOVD   (AX), Y8, Y8
 	VEXTRACTI128 $0x01, Y8, X9
@@ -1379,6 +1386,7 @@ masked_fast:
 	SHRXQ        SI, R9, R9
 	VMOVQ        R9, X7
 	VPBROADCASTD X7, Y7
+	PREFETCHT0   512(AX)
 	VPSLLVD      Y5, Y7, Y8
 	VPMASKMOVD   (AX), Y8, Y8
 	VEXTRACTI128 $0x01, Y8, X9
@@ -1415,6 +1423,7 @@ masked_slow_loop:
 	SHRXQ        DI, R9, R9
 	VMOVQ        R9, X7
 	VPBROADCASTD X7, Y7
+	PREFETCHT0   512(AX)
 	VPSLLVD      Y5, Y7, Y8
 	VPMASKMOVD   (AX), Y8, Y8
 	VEXTRACTI128 $0x01, Y8, X9
@@ -1498,7 +1507,7 @@ DATA msbshift32x2<>+60(SB)/4, $0x00000010
 GLOBL msbshift32x2<>(SB), RODATA|NOPTR, $64
 
 // func sumI64AVX2(x []int64, bits []byte, off int) int64
-// Requires: AVX, AVX2, BMI2, CMOV
+// Requires: AVX, AVX2, BMI2, CMOV, MMX+
 TEXT ·sumI64AVX2(SB), NOSPLIT, $8-64
 	MOVQ  x_base+0(FP), AX
 	MOVQ  x_len+8(FP), CX
@@ -1615,6 +1624,7 @@ bitmap_long:
 
 masked_aligned:
 	VPBROADCASTQ (DX)(DI*1), Y8
+	PREFETCHT0   512(AX)
 	VPSLLVQ      Y4, Y8, Y9
 	VPMASKMOVQ   (AX), Y9, Y9
 	VPADDQ       Y9, Y0, Y0
@@ -1638,6 +1648,7 @@ masked_fast:
 	SHRXQ        SI, R9, R9
 	VMOVQ        R9, X8
 	VPBROADCASTQ X8, Y8
+	PREFETCHT0   512(AX)
 	VPSLLVQ      Y4, Y8, Y9
 	VPMASKMOVQ   (AX), Y9, Y9
 	VPADDQ       Y9, Y0, Y0
@@ -1672,6 +1683,7 @@ masked_slow_loop:
 	SHRXQ        DI, R9, R9
 	VMOVQ        R9, X8
 	VPBROADCASTQ X8, Y8
+	PREFETCHT0   512(AX)
 	VPSLLVQ      Y4, Y8, Y9
 	VPMASKMOVQ   (AX), Y9, Y9
 	VPADDQ       Y9, Y0, Y0
@@ -2120,7 +2132,7 @@ reduce:
 	RET
 
 // func sumU32AVX2(x []uint32, bits []byte, off int) uint64
-// Requires: AVX, AVX2, BMI2, CMOV
+// Requires: AVX, AVX2, BMI2, CMOV, MMX+
 TEXT ·sumU32AVX2(SB), NOSPLIT, $8-64
 	MOVQ  x_base+0(FP), AX
 	MOVQ  x_len+8(FP), CX
@@ -2223,6 +2235,7 @@ bitmap_long:
 
 masked_aligned:
 	VPBROADCASTD (DX)(DI*1), Y7
+	PREFETCHT0   512(AX)
 	VPSLLVD      Y5, Y7, Y8
 	VPMASKMOVD   (AX), Y8, Y8
 	VEXTRACTI128 $0x01, Y8, X9
@@ -2248,6 +2261,7 @@ masked_fast:
 	SHRXQ        SI, R9, R9
 	VMOVQ        R9, X7
 	VPBROADCASTD X7, Y7
+	PREFETCHT0   512(AX)
 	VPSLLVD      Y5, Y7, Y8
 	VPMASKMOVD   (AX), Y8, Y8
 	VEXTRACTI128 $0x01, Y8, X9
@@ -2284,6 +2298,7 @@ masked_slow_loop:
 	SHRXQ        DI, R9, R9
 	VMOVQ        R9, X7
 	VPBROADCASTD X7, Y7
+	PREFETCHT0   512(AX)
 	VPSLLVD      Y5, Y7, Y8
 	VPMASKMOVD   (AX), Y8, Y8
 	VEXTRACTI128 $0x01, Y8, X9
@@ -2349,7 +2364,7 @@ reduce:
 	RET
 
 // func sumU64AVX2(x []uint64, bits []byte, off int) uint64
-// Requires: AVX, AVX2, BMI2, CMOV
+// Requires: AVX, AVX2, BMI2, CMOV, MMX+
 TEXT ·sumU64AVX2(SB), NOSPLIT, $8-64
 	MOVQ  x_base+0(FP), AX
 	MOVQ  x_len+8(FP), CX
@@ -2466,6 +2481,7 @@ bitmap_long:
 
 masked_aligned:
 	VPBROADCASTQ (DX)(DI*1), Y8
+	PREFETCHT0   512(AX)
 	VPSLLVQ      Y4, Y8, Y9
 	VPMASKMOVQ   (AX), Y9, Y9
 	VPADDQ       Y9, Y0, Y0
@@ -2489,6 +2505,7 @@ masked_fast:
 	SHRXQ        SI, R9, R9
 	VMOVQ        R9, X8
 	VPBROADCASTQ X8, Y8
+	PREFETCHT0   512(AX)
 	VPSLLVQ      Y4, Y8, Y9
 	VPMASKMOVQ   (AX), Y9, Y9
 	VPADDQ       Y9, Y0, Y0
@@ -2523,6 +2540,7 @@ masked_slow_loop:
 	SHRXQ        DI, R9, R9
 	VMOVQ        R9, X8
 	VPBROADCASTQ X8, Y8
+	PREFETCHT0   512(AX)
 	VPSLLVQ      Y4, Y8, Y9
 	VPMASKMOVQ   (AX), Y9, Y9
 	VPADDQ       Y9, Y0, Y0
@@ -2581,7 +2599,7 @@ reduce:
 	RET
 
 // func checkedU64AVX2(x []uint64, bits []byte, off int) (lo uint64, hi uint64)
-// Requires: AVX, AVX2, BMI2, CMOV
+// Requires: AVX, AVX2, BMI2, CMOV, MMX+
 TEXT ·checkedU64AVX2(SB), NOSPLIT, $8-72
 	MOVQ     x_base+0(FP), AX
 	MOVQ     x_len+8(FP), CX
@@ -2698,6 +2716,7 @@ bitmap_long:
 
 masked_aligned:
 	VPBROADCASTQ (DX)(DI*1), Y9
+	PREFETCHT0   512(AX)
 	VPSLLVQ      Y5, Y9, Y10
 	VPMASKMOVQ   (AX), Y10, Y10
 	VPAND        Y4, Y10, Y11
@@ -2733,6 +2752,7 @@ masked_fast:
 	SHRXQ        SI, R9, R9
 	VMOVQ        R9, X9
 	VPBROADCASTQ X9, Y9
+	PREFETCHT0   512(AX)
 	VPSLLVQ      Y5, Y9, Y10
 	VPMASKMOVQ   (AX), Y10, Y10
 	VPAND        Y4, Y10, Y11
@@ -2779,6 +2799,7 @@ masked_slow_loop:
 	SHRXQ        DI, R9, R9
 	VMOVQ        R9, X9
 	VPBROADCASTQ X9, Y9
+	PREFETCHT0   512(AX)
 	VPSLLVQ      Y5, Y9, Y10
 	VPMASKMOVQ   (AX), Y10, Y10
 	VPAND        Y4, Y10, Y11
@@ -2857,7 +2878,7 @@ reduce:
 	RET
 
 // func checkedI64AVX2(x []int64, bits []byte, off int) (lo uint64, hi uint64)
-// Requires: AVX, AVX2, BMI2, CMOV
+// Requires: AVX, AVX2, BMI2, CMOV, MMX+
 TEXT ·checkedI64AVX2(SB), NOSPLIT, $8-72
 	MOVQ     x_base+0(FP), AX
 	MOVQ     x_len+8(FP), CX
@@ -2981,6 +3002,7 @@ bitmap_long:
 
 masked_aligned:
 	VPBROADCASTQ (DX)(DI*1), Y10
+	PREFETCHT0   512(AX)
 	VPSLLVQ      Y6, Y10, Y11
 	VPMASKMOVQ   (AX), Y11, Y11
 	VPXOR        Y5, Y11, Y11
@@ -3020,6 +3042,7 @@ masked_fast:
 	SHRXQ        SI, R9, R9
 	VMOVQ        R9, X10
 	VPBROADCASTQ X10, Y10
+	PREFETCHT0   512(AX)
 	VPSLLVQ      Y6, Y10, Y11
 	VPMASKMOVQ   (AX), Y11, Y11
 	VPXOR        Y5, Y11, Y11
@@ -3070,6 +3093,7 @@ masked_slow_loop:
 	SHRXQ        DI, R9, R9
 	VMOVQ        R9, X10
 	VPBROADCASTQ X10, Y10
+	PREFETCHT0   512(AX)
 	VPSLLVQ      Y6, Y10, Y11
 	VPMASKMOVQ   (AX), Y11, Y11
 	VPXOR        Y5, Y11, Y11
