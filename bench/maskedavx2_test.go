@@ -147,6 +147,22 @@ package bench
 //	H353 (measured by hand): the same benchmarks at n=4096 and 65536 on avx2 on Zen 5: time <= 1.03x before
 //	H354 (measured by hand): the n=1048576 cases of H352 after the change on Zen 5: time <= 1.03x that of 080c8a7 (the blends), in the same alternating run
 
+// H352 held but for SumChecked (1.00) and H354 missed for SumChecked
+// alone (1.20x 080c8a7's time at 1M). Its loop spends more work per line
+// than the sums', and a probe that prefetched both lines of its 128-byte
+// iteration (512 and 576 bytes ahead) took 159-169 us at 1M against
+// 204-239 with one and 180-183 for 080c8a7's blends (the fastest of six
+// alternate passes each); a distance of 1024 bytes with one line did not
+// help (202-238). The change: one prefetch for each 64-byte line of an
+// iteration, in every loop of H352. Registered on 2026-12-06 on the same
+// AMD EPYC family 26 model 2, before the change; the commit with one
+// line an iteration (78d6bff) and the one after alternately, with
+// 080c8a7, by the medians:
+//
+//	H355 (measured by hand): BenchmarkMaskedIntSumAVX2 op=checked n=1048576 on avx2 on Zen 5: time <= 0.85x 78d6bff's and <= 1.0x 080c8a7's
+//	H356 (measured by hand): the other n=1048576 cases of H352 on avx2 on Zen 5: time <= 1.03x 78d6bff's
+//	H357 (measured by hand): the cases of H352 at n=4096 and 65536 on avx2 on Zen 5: time <= 1.03x 78d6bff's
+
 import (
 	"fmt"
 	"math/rand/v2"
