@@ -205,7 +205,7 @@ func floatSum(e elem, s kit.ISA, lanes bool) {
 		}
 		bm.MSBLoop("masked", n, block, msb, func(bc reg.VecVirtual) {
 			if !lanes {
-				kit.PrefetchMaskedStream(x)
+				kit.PrefetchMaskedStream(x, block*e.Size)
 			}
 			for a := range acc {
 				m := msb.Group(bc, a)
@@ -572,7 +572,7 @@ func intSum(e elem, s kit.ISA) {
 		// in bench/maskedavx2_test.go).
 		msb := kit.NewMSBMasks(4, unroll/2)
 		bm.MSBLoop("masked", n, unroll*step, msb, func(bc reg.VecVirtual) {
-			kit.PrefetchMaskedStream(x)
+			kit.PrefetchMaskedStream(x, unroll*bytesPerStep)
 			for g := range unroll / 2 {
 				d := YMM()
 				VPMASKMOVD(Mem{Base: x, Disp: g * 32}, msb.Group(bc, g), d)
@@ -595,7 +595,7 @@ func intSum(e elem, s kit.ISA) {
 		msb := kit.NewMSBMasks(8, unroll)
 		bm.MSBLoop("masked", n, unroll*step, msb, func(bc reg.VecVirtual) {
 			if e.Size == 8 { // VPMASKMOVQ; 16-bit lanes load with widening
-				kit.PrefetchMaskedStream(x)
+				kit.PrefetchMaskedStream(x, unroll*bytesPerStep)
 			}
 			for v := range acc {
 				addTo(v, &masker{msb: msb.Group(bc, v)}, acc[v])
@@ -773,7 +773,7 @@ func checkedSum(signed bool, s kit.ISA) {
 	} else {
 		msb := kit.NewMSBMasks(8, unroll)
 		bm.MSBLoop("masked", n, unroll*step, msb, func(bc reg.VecVirtual) {
-			kit.PrefetchMaskedStream(x)
+			kit.PrefetchMaskedStream(x, unroll*s.VecBytes())
 			for v := 0; v < unroll; v++ {
 				t := YMM()
 				VPMASKMOVQ(src(v), msb.Group(bc, v), t) // a null reads 0
