@@ -368,9 +368,6 @@ func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, 
 		case want == WantMin && isa == AVX512:
 			r0, r1, r2, r3 := summaryMinMaskedF32AVX512(num.Cast[float32](x), bits, tail)
 			return T(r0), T(r1), r2, r3
-		case isa == AVX2:
-			r0, r1, r2, r3 := summaryMaskedF32AVX2(num.Cast[float32](x), bits, tail)
-			return T(r0), T(r1), r2, r3
 		case isa == AVX512:
 			r0, r1, r2, r3 := summaryMaskedF32AVX512(num.Cast[float32](x), bits, tail)
 			return T(r0), T(r1), r2, r3
@@ -388,9 +385,6 @@ func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, 
 			return T(r0), T(r1), r2, r3
 		case want == WantMin && isa == AVX512:
 			r0, r1, r2, r3 := summaryMinMaskedF64AVX512(num.Cast[float64](x), bits, tail)
-			return T(r0), T(r1), r2, r3
-		case isa == AVX2:
-			r0, r1, r2, r3 := summaryMaskedF64AVX2(num.Cast[float64](x), bits, tail)
 			return T(r0), T(r1), r2, r3
 		case isa == AVX512:
 			r0, r1, r2, r3 := summaryMaskedF64AVX512(num.Cast[float64](x), bits, tail)
@@ -498,56 +492,68 @@ func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, 
 
 // summarySeededAsm is the masked summary kernel of isa for T that starts from seed, a
 // valid element of x, and blends it into the invalid lanes (the AVX2
-// integer kernels of both extremes); bits is byte-aligned with x.
-func summarySeededAsm[T num.Number](isa ISA, x []T, bits []byte, seed T) (lo T, hi T, valid int) {
+// kernels of both extremes); bits is byte-aligned with x.
+func summarySeededAsm[T num.Number](isa ISA, x []T, bits []byte, seed T) (lo T, hi T, valid int, nan bool) {
 	switch num.KindOf[T]() {
+	case num.Float32:
+		switch {
+		case isa == AVX2:
+			r0, r1, r2, r3 := summarySeededF32AVX2(num.Cast[float32](x), bits, float32(seed))
+			return T(r0), T(r1), r2, r3
+		}
+	case num.Float64:
+		switch {
+		case isa == AVX2:
+			r0, r1, r2, r3 := summarySeededF64AVX2(num.Cast[float64](x), bits, float64(seed))
+			return T(r0), T(r1), r2, r3
+		}
 	case num.Int8:
 		switch {
 		case isa == AVX2:
-			r0, r1, r2 := summarySeededI8AVX2(num.Cast[int8](x), bits, int8(seed))
-			return T(r0), T(r1), r2
+			r0, r1, r2, r3 := summarySeededI8AVX2(num.Cast[int8](x), bits, int8(seed))
+			return T(r0), T(r1), r2, r3
 		}
 	case num.Int16:
 		switch {
 		case isa == AVX2:
-			r0, r1, r2 := summarySeededI16AVX2(num.Cast[int16](x), bits, int16(seed))
-			return T(r0), T(r1), r2
+			r0, r1, r2, r3 := summarySeededI16AVX2(num.Cast[int16](x), bits, int16(seed))
+			return T(r0), T(r1), r2, r3
 		}
 	case num.Int32:
 		switch {
 		case isa == AVX2:
-			r0, r1, r2 := summarySeededI32AVX2(num.Cast[int32](x), bits, int32(seed))
-			return T(r0), T(r1), r2
+			r0, r1, r2, r3 := summarySeededI32AVX2(num.Cast[int32](x), bits, int32(seed))
+			return T(r0), T(r1), r2, r3
 		}
 	case num.Int64:
 		switch {
 		case isa == AVX2:
-			r0, r1, r2 := summarySeededI64AVX2(num.Cast[int64](x), bits, int64(seed))
-			return T(r0), T(r1), r2
+			r0, r1, r2, r3 := summarySeededI64AVX2(num.Cast[int64](x), bits, int64(seed))
+			return T(r0), T(r1), r2, r3
 		}
 	case num.Uint8:
 		switch {
 		case isa == AVX2:
-			r0, r1, r2 := summarySeededU8AVX2(num.Cast[uint8](x), bits, uint8(seed))
-			return T(r0), T(r1), r2
+			r0, r1, r2, r3 := summarySeededU8AVX2(num.Cast[uint8](x), bits, uint8(seed))
+			return T(r0), T(r1), r2, r3
 		}
 	case num.Uint16:
 		switch {
 		case isa == AVX2:
-			r0, r1, r2 := summarySeededU16AVX2(num.Cast[uint16](x), bits, uint16(seed))
-			return T(r0), T(r1), r2
+			r0, r1, r2, r3 := summarySeededU16AVX2(num.Cast[uint16](x), bits, uint16(seed))
+			return T(r0), T(r1), r2, r3
 		}
 	case num.Uint32:
 		switch {
 		case isa == AVX2:
-			r0, r1, r2 := summarySeededU32AVX2(num.Cast[uint32](x), bits, uint32(seed))
-			return T(r0), T(r1), r2
+			r0, r1, r2, r3 := summarySeededU32AVX2(num.Cast[uint32](x), bits, uint32(seed))
+			return T(r0), T(r1), r2, r3
 		}
 	case num.Uint64:
 		switch {
 		case isa == AVX2:
-			r0, r1, r2 := summarySeededU64AVX2(num.Cast[uint64](x), bits, uint64(seed))
-			return T(r0), T(r1), r2
+			r0, r1, r2, r3 := summarySeededU64AVX2(num.Cast[uint64](x), bits, uint64(seed))
+			return T(r0), T(r1), r2, r3
 		}
 	}
 	panic("quiver: internal error: no seeded summary kernel")

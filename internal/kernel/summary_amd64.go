@@ -118,12 +118,12 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 	}
 	switch {
 	case m > 0 && k.seeded():
-		// The AVX2 integer kernels of both extremes start from a valid
-		// element and blend it into the invalid lanes; with none valid
-		// there is nothing to call them for.
+		// The AVX2 kernels of both extremes start from a valid element
+		// and blend it into the invalid lanes; with none valid there is
+		// nothing to call them for.
 		if s, ok := firstValid(x[:m], bits); ok {
-			l, h, c := summarySeededAsm(k.isa, x[:m], bits, s)
-			lo, hi, nan = summaryMerge(lo, hi, nan, l, h, false)
+			l, h, c, n := summarySeededAsm(k.isa, x[:m], bits, s)
+			lo, hi, nan = summaryMerge(lo, hi, nan, l, h, n)
 			valid += c
 		}
 	case m > 0:
@@ -141,9 +141,9 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 }
 
 // seeded says whether k's masked kernel is a seeded one
-// (summarySeededAsm): AVX2, an integer type, both extremes.
+// (summarySeededAsm): AVX2, both extremes.
 func (k summaryAsm[T]) seeded() bool {
-	return k.isa == AVX2 && k.want == WantBoth && !num.IsFloat[T]()
+	return k.isa == AVX2 && k.want == WantBoth
 }
 
 // firstValid returns the first element of x whose bit is set in bits

@@ -154,78 +154,75 @@ DATA summarysplat4_ff800000<>+56(SB)/4, $0xff800000
 DATA summarysplat4_ff800000<>+60(SB)/4, $0xff800000
 GLOBL summarysplat4_ff800000<>(SB), RODATA|NOPTR, $64
 
-// func summaryMaskedF32AVX2(x []float32, bits []byte, tail uint64) (lo float32, hi float32, valid int, nan bool)
+// func summarySeededF32AVX2(x []float32, bits []byte, seed float32) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaskedF32AVX2(SB), NOSPLIT, $0-73
+TEXT ·summarySeededF32AVX2(SB), NOSPLIT, $0-73
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y0
-	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y1
-	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y2
-	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y3
-	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y4
-	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y5
-	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y6
-	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y7
-	VPXOR        Y8, Y8, Y8
-	VPCMPEQD     Y9, Y9, Y9
+	MOVL         seed+48(FP), SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQA      Y0, Y1
+	VMOVDQA      Y0, Y2
+	VMOVDQA      Y0, Y3
+	VMOVDQA      Y0, Y4
+	VMOVDQA      Y0, Y5
+	VMOVDQA      Y0, Y6
+	VMOVDQA      Y0, Y7
+	VMOVDQA      Y0, Y8
+	VPXOR        Y9, Y9, Y9
 	CMPQ         CX, $0x00000020
-	JL           summaryMaskedF32AVX2_main_done
+	JL           summarySeededF32AVX2_main_done
 
-summaryMaskedF32AVX2_main_loop:
+summarySeededF32AVX2_main_loop:
 	VPBROADCASTD (DX), Y10
 	VMOVUPS      (AX), Y11
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y10, Y12
-	VBLENDVPS    Y12, Y11, Y9, Y11
-	VMINPS       Y0, Y11, Y0
-	VMAXPS       Y1, Y11, Y1
-	VMASKMOVPS   (AX), Y12, Y11
+	VBLENDVPS    Y12, Y11, Y0, Y11
+	VMINPS       Y1, Y11, Y1
+	VMAXPS       Y2, Y11, Y2
 	VMOVUPS      32(AX), Y12
 	VPSLLVD      alignedmsb32_1<>+0(SB), Y10, Y13
-	VBLENDVPS    Y13, Y12, Y9, Y12
-	VMINPS       Y2, Y12, Y2
-	VMAXPS       Y3, Y12, Y3
-	VMASKMOVPS   32(AX), Y13, Y12
+	VBLENDVPS    Y13, Y12, Y0, Y12
+	VMINPS       Y3, Y12, Y3
+	VMAXPS       Y4, Y12, Y4
 	VCMPPS       $0x03, Y12, Y11, Y11
-	VORPS        Y11, Y8, Y8
+	VORPS        Y11, Y9, Y9
 	VMOVUPS      64(AX), Y11
 	VPSLLVD      alignedmsb32_2<>+0(SB), Y10, Y12
-	VBLENDVPS    Y12, Y11, Y9, Y11
-	VMINPS       Y4, Y11, Y4
-	VMAXPS       Y5, Y11, Y5
-	VMASKMOVPS   64(AX), Y12, Y11
+	VBLENDVPS    Y12, Y11, Y0, Y11
+	VMINPS       Y5, Y11, Y5
+	VMAXPS       Y6, Y11, Y6
 	VMOVUPS      96(AX), Y12
 	VPSLLVD      alignedmsb32_3<>+0(SB), Y10, Y10
-	VBLENDVPS    Y10, Y12, Y9, Y12
-	VMINPS       Y6, Y12, Y6
-	VMAXPS       Y7, Y12, Y7
-	VMASKMOVPS   96(AX), Y10, Y10
+	VBLENDVPS    Y10, Y12, Y0, Y10
+	VMINPS       Y7, Y10, Y7
+	VMAXPS       Y8, Y10, Y8
 	VCMPPS       $0x03, Y10, Y11, Y10
-	VORPS        Y10, Y8, Y8
+	VORPS        Y10, Y9, Y9
 	POPCNTL      (DX), SI
 	ADDQ         SI, BX
 	ADDQ         $0x00000004, DX
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000020, CX
 	CMPQ         CX, $0x00000020
-	JGE          summaryMaskedF32AVX2_main_loop
+	JGE          summarySeededF32AVX2_main_loop
 
-summaryMaskedF32AVX2_main_done:
+summarySeededF32AVX2_main_done:
 	CMPQ CX, $0x00000008
-	JL   summaryMaskedF32AVX2_single_done
+	JL   summarySeededF32AVX2_single_done
 
-summaryMaskedF32AVX2_single_loop:
+summarySeededF32AVX2_single_loop:
 	VPBROADCASTB (DX), Y10
 	VMOVUPS      (AX), Y11
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y10, Y10
-	VBLENDVPS    Y10, Y11, Y9, Y11
-	VMINPS       Y0, Y11, Y0
-	VMAXPS       Y1, Y11, Y1
-	VMASKMOVPS   (AX), Y10, Y10
+	VBLENDVPS    Y10, Y11, Y0, Y10
+	VMINPS       Y1, Y10, Y1
+	VMAXPS       Y2, Y10, Y2
 	VCMPPS       $0x03, Y10, Y10, Y10
-	VORPS        Y10, Y8, Y8
+	VORPS        Y10, Y9, Y9
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -233,33 +230,33 @@ summaryMaskedF32AVX2_single_loop:
 	ADDQ         $0x00000020, AX
 	SUBQ         $0x00000008, CX
 	CMPQ         CX, $0x00000008
-	JGE          summaryMaskedF32AVX2_single_loop
+	JGE          summarySeededF32AVX2_single_loop
 
-summaryMaskedF32AVX2_single_done:
-	VMINPS       Y0, Y4, Y0
-	VMINPS       Y2, Y6, Y2
-	VMINPS       Y0, Y2, Y0
-	VMAXPS       Y1, Y5, Y1
-	VMAXPS       Y3, Y7, Y3
-	VMAXPS       Y1, Y3, Y1
-	VEXTRACTI128 $0x01, Y0, X2
-	VMINPS       X0, X2, X0
-	VPSRLDQ      $0x08, X0, X2
-	VMINPS       X0, X2, X0
-	VPSRLDQ      $0x04, X0, X2
-	VMINPS       X0, X2, X0
-	VEXTRACTI128 $0x01, Y1, X2
-	VMAXPS       X1, X2, X1
-	VPSRLDQ      $0x08, X1, X2
-	VMAXPS       X1, X2, X1
-	VPSRLDQ      $0x04, X1, X2
-	VMAXPS       X1, X2, X1
-	VMOVQ        X0, AX
-	MOVL         AX, lo+56(FP)
+summarySeededF32AVX2_single_done:
+	VMINPS       Y1, Y5, Y1
+	VMINPS       Y3, Y7, Y3
+	VMINPS       Y1, Y3, Y1
+	VMAXPS       Y2, Y6, Y2
+	VMAXPS       Y4, Y8, Y4
+	VMAXPS       Y2, Y4, Y2
+	VEXTRACTI128 $0x01, Y1, X0
+	VMINPS       X1, X0, X1
+	VPSRLDQ      $0x08, X1, X0
+	VMINPS       X1, X0, X1
+	VPSRLDQ      $0x04, X1, X0
+	VMINPS       X1, X0, X1
+	VEXTRACTI128 $0x01, Y2, X0
+	VMAXPS       X2, X0, X2
+	VPSRLDQ      $0x08, X2, X0
+	VMAXPS       X2, X0, X2
+	VPSRLDQ      $0x04, X2, X0
+	VMAXPS       X2, X0, X2
 	VMOVQ        X1, AX
+	MOVL         AX, lo+56(FP)
+	VMOVQ        X2, AX
 	MOVL         AX, hi+60(FP)
 	MOVQ         BX, valid+64(FP)
-	VMOVMSKPS    Y8, AX
+	VMOVMSKPS    Y9, AX
 	TESTL        AX, AX
 	SETNE        AL
 	MOVB         AL, nan+72(FP)
@@ -1190,56 +1187,52 @@ DATA summarysplat8_fff0000000000000<>+48(SB)/8, $0xfff0000000000000
 DATA summarysplat8_fff0000000000000<>+56(SB)/8, $0xfff0000000000000
 GLOBL summarysplat8_fff0000000000000<>(SB), RODATA|NOPTR, $64
 
-// func summaryMaskedF64AVX2(x []float64, bits []byte, tail uint64) (lo float64, hi float64, valid int, nan bool)
+// func summarySeededF64AVX2(x []float64, bits []byte, seed float64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaskedF64AVX2(SB), NOSPLIT, $0-81
+TEXT ·summarySeededF64AVX2(SB), NOSPLIT, $0-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y0
-	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y1
-	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y2
-	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y3
-	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y4
-	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y5
-	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y6
-	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y7
-	VPXOR        Y8, Y8, Y8
-	VPCMPEQD     Y9, Y9, Y9
+	VPBROADCASTQ seed+48(FP), Y0
+	VMOVDQA      Y0, Y1
+	VMOVDQA      Y0, Y2
+	VMOVDQA      Y0, Y3
+	VMOVDQA      Y0, Y4
+	VMOVDQA      Y0, Y5
+	VMOVDQA      Y0, Y6
+	VMOVDQA      Y0, Y7
+	VMOVDQA      Y0, Y8
+	VPXOR        Y9, Y9, Y9
 	CMPQ         CX, $0x00000010
-	JL           summaryMaskedF64AVX2_main_done
+	JL           summarySeededF64AVX2_main_done
 
-summaryMaskedF64AVX2_main_loop:
+summarySeededF64AVX2_main_loop:
 	VPBROADCASTW (DX), Y10
 	VMOVUPD      (AX), Y11
 	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y12
-	VBLENDVPD    Y12, Y11, Y9, Y11
-	VMINPD       Y0, Y11, Y0
-	VMAXPD       Y1, Y11, Y1
-	VMASKMOVPD   (AX), Y12, Y11
+	VBLENDVPD    Y12, Y11, Y0, Y11
+	VMINPD       Y1, Y11, Y1
+	VMAXPD       Y2, Y11, Y2
 	VMOVUPD      32(AX), Y12
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y10, Y13
-	VBLENDVPD    Y13, Y12, Y9, Y12
-	VMINPD       Y2, Y12, Y2
-	VMAXPD       Y3, Y12, Y3
-	VMASKMOVPD   32(AX), Y13, Y12
+	VBLENDVPD    Y13, Y12, Y0, Y12
+	VMINPD       Y3, Y12, Y3
+	VMAXPD       Y4, Y12, Y4
 	VCMPPD       $0x03, Y12, Y11, Y11
-	VORPD        Y11, Y8, Y8
+	VORPD        Y11, Y9, Y9
 	VMOVUPD      64(AX), Y11
 	VPSLLVQ      alignedmsb64_2<>+0(SB), Y10, Y12
-	VBLENDVPD    Y12, Y11, Y9, Y11
-	VMINPD       Y4, Y11, Y4
-	VMAXPD       Y5, Y11, Y5
-	VMASKMOVPD   64(AX), Y12, Y11
+	VBLENDVPD    Y12, Y11, Y0, Y11
+	VMINPD       Y5, Y11, Y5
+	VMAXPD       Y6, Y11, Y6
 	VMOVUPD      96(AX), Y12
 	VPSLLVQ      alignedmsb64_3<>+0(SB), Y10, Y10
-	VBLENDVPD    Y10, Y12, Y9, Y12
-	VMINPD       Y6, Y12, Y6
-	VMAXPD       Y7, Y12, Y7
-	VMASKMOVPD   96(AX), Y10, Y10
+	VBLENDVPD    Y10, Y12, Y0, Y10
+	VMINPD       Y7, Y10, Y7
+	VMAXPD       Y8, Y10, Y8
 	VCMPPD       $0x03, Y10, Y11, Y10
-	VORPD        Y10, Y8, Y8
+	VORPD        Y10, Y9, Y9
 	MOVWLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -1247,28 +1240,26 @@ summaryMaskedF64AVX2_main_loop:
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000010, CX
 	CMPQ         CX, $0x00000010
-	JGE          summaryMaskedF64AVX2_main_loop
+	JGE          summarySeededF64AVX2_main_loop
 
-summaryMaskedF64AVX2_main_done:
+summarySeededF64AVX2_main_done:
 	CMPQ CX, $0x00000008
-	JL   summaryMaskedF64AVX2_single_done
+	JL   summarySeededF64AVX2_single_done
 
-summaryMaskedF64AVX2_single_loop:
+summarySeededF64AVX2_single_loop:
 	VPBROADCASTB (DX), Y10
 	VMOVUPD      (AX), Y11
 	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y12
-	VBLENDVPD    Y12, Y11, Y9, Y11
-	VMINPD       Y0, Y11, Y0
-	VMAXPD       Y1, Y11, Y1
-	VMASKMOVPD   (AX), Y12, Y11
+	VBLENDVPD    Y12, Y11, Y0, Y11
+	VMINPD       Y1, Y11, Y1
+	VMAXPD       Y2, Y11, Y2
 	VMOVUPD      32(AX), Y12
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y10, Y10
-	VBLENDVPD    Y10, Y12, Y9, Y12
-	VMINPD       Y2, Y12, Y2
-	VMAXPD       Y3, Y12, Y3
-	VMASKMOVPD   32(AX), Y10, Y10
+	VBLENDVPD    Y10, Y12, Y0, Y10
+	VMINPD       Y3, Y10, Y3
+	VMAXPD       Y4, Y10, Y4
 	VCMPPD       $0x03, Y10, Y11, Y10
-	VORPD        Y10, Y8, Y8
+	VORPD        Y10, Y9, Y9
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -1276,29 +1267,29 @@ summaryMaskedF64AVX2_single_loop:
 	ADDQ         $0x00000040, AX
 	SUBQ         $0x00000008, CX
 	CMPQ         CX, $0x00000008
-	JGE          summaryMaskedF64AVX2_single_loop
+	JGE          summarySeededF64AVX2_single_loop
 
-summaryMaskedF64AVX2_single_done:
-	VMINPD       Y0, Y4, Y0
-	VMINPD       Y2, Y6, Y2
-	VMINPD       Y0, Y2, Y0
-	VMAXPD       Y1, Y5, Y1
-	VMAXPD       Y3, Y7, Y3
-	VMAXPD       Y1, Y3, Y1
-	VEXTRACTI128 $0x01, Y0, X2
-	VMINPD       X0, X2, X0
-	VPSRLDQ      $0x08, X0, X2
-	VMINPD       X0, X2, X0
-	VEXTRACTI128 $0x01, Y1, X2
-	VMAXPD       X1, X2, X1
-	VPSRLDQ      $0x08, X1, X2
-	VMAXPD       X1, X2, X1
-	VMOVQ        X0, AX
-	MOVQ         AX, lo+56(FP)
+summarySeededF64AVX2_single_done:
+	VMINPD       Y1, Y5, Y1
+	VMINPD       Y3, Y7, Y3
+	VMINPD       Y1, Y3, Y1
+	VMAXPD       Y2, Y6, Y2
+	VMAXPD       Y4, Y8, Y4
+	VMAXPD       Y2, Y4, Y2
+	VEXTRACTI128 $0x01, Y1, X0
+	VMINPD       X1, X0, X1
+	VPSRLDQ      $0x08, X1, X0
+	VMINPD       X1, X0, X1
+	VEXTRACTI128 $0x01, Y2, X0
+	VMAXPD       X2, X0, X2
+	VPSRLDQ      $0x08, X2, X0
+	VMAXPD       X2, X0, X2
 	VMOVQ        X1, AX
+	MOVQ         AX, lo+56(FP)
+	VMOVQ        X2, AX
 	MOVQ         AX, hi+64(FP)
 	MOVQ         BX, valid+72(FP)
-	VMOVMSKPD    Y8, AX
+	VMOVMSKPD    Y9, AX
 	TESTL        AX, AX
 	SETNE        AL
 	MOVB         AL, nan+80(FP)
@@ -2339,9 +2330,9 @@ DATA summarysplat1_80<>+62(SB)/1, $0x80
 DATA summarysplat1_80<>+63(SB)/1, $0x80
 GLOBL summarysplat1_80<>(SB), RODATA|NOPTR, $64
 
-// func summarySeededI8AVX2(x []int8, bits []byte, seed int8) (lo int8, hi int8, valid int)
+// func summarySeededI8AVX2(x []int8, bits []byte, seed int8) (lo int8, hi int8, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededI8AVX2(SB), NOSPLIT, $0-72
+TEXT ·summarySeededI8AVX2(SB), NOSPLIT, $0-73
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -2455,6 +2446,8 @@ summarySeededI8AVX2_single_done:
 	VMOVQ        X2, AX
 	MOVB         AL, hi+57(FP)
 	MOVQ         BX, valid+64(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+72(FP)
 	VZEROUPPER
 	RET
 
@@ -3089,9 +3082,9 @@ DATA summarysplat2_8000<>+60(SB)/2, $0x8000
 DATA summarysplat2_8000<>+62(SB)/2, $0x8000
 GLOBL summarysplat2_8000<>(SB), RODATA|NOPTR, $64
 
-// func summarySeededI16AVX2(x []int16, bits []byte, seed int16) (lo int16, hi int16, valid int)
+// func summarySeededI16AVX2(x []int16, bits []byte, seed int16) (lo int16, hi int16, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededI16AVX2(SB), NOSPLIT, $0-72
+TEXT ·summarySeededI16AVX2(SB), NOSPLIT, $0-73
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -3195,6 +3188,8 @@ summarySeededI16AVX2_single_done:
 	VMOVQ        X2, AX
 	MOVW         AX, hi+58(FP)
 	MOVQ         BX, valid+64(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+72(FP)
 	VZEROUPPER
 	RET
 
@@ -3725,9 +3720,9 @@ DATA summarysplat4_80000000<>+56(SB)/4, $0x80000000
 DATA summarysplat4_80000000<>+60(SB)/4, $0x80000000
 GLOBL summarysplat4_80000000<>(SB), RODATA|NOPTR, $64
 
-// func summarySeededI32AVX2(x []int32, bits []byte, seed int32) (lo int32, hi int32, valid int)
+// func summarySeededI32AVX2(x []int32, bits []byte, seed int32) (lo int32, hi int32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededI32AVX2(SB), NOSPLIT, $0-72
+TEXT ·summarySeededI32AVX2(SB), NOSPLIT, $0-73
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -3820,6 +3815,8 @@ summarySeededI32AVX2_single_done:
 	VMOVQ        X2, AX
 	MOVL         AX, hi+60(FP)
 	MOVQ         BX, valid+64(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+72(FP)
 	VZEROUPPER
 	RET
 
@@ -4310,9 +4307,9 @@ DATA summarysplat8_8000000000000000<>+48(SB)/8, $0x8000000000000000
 DATA summarysplat8_8000000000000000<>+56(SB)/8, $0x8000000000000000
 GLOBL summarysplat8_8000000000000000<>(SB), RODATA|NOPTR, $64
 
-// func summarySeededI64AVX2(x []int64, bits []byte, seed int64) (lo int64, hi int64, valid int)
+// func summarySeededI64AVX2(x []int64, bits []byte, seed int64) (lo int64, hi int64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededI64AVX2(SB), NOSPLIT, $0-80
+TEXT ·summarySeededI64AVX2(SB), NOSPLIT, $0-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -4412,6 +4409,8 @@ summarySeededI64AVX2_single_done:
 	VMOVQ        X2, AX
 	MOVQ         AX, hi+64(FP)
 	MOVQ         BX, valid+72(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -5085,9 +5084,9 @@ DATA summarysplat1_0<>+62(SB)/1, $0x00
 DATA summarysplat1_0<>+63(SB)/1, $0x00
 GLOBL summarysplat1_0<>(SB), RODATA|NOPTR, $64
 
-// func summarySeededU8AVX2(x []uint8, bits []byte, seed uint8) (lo uint8, hi uint8, valid int)
+// func summarySeededU8AVX2(x []uint8, bits []byte, seed uint8) (lo uint8, hi uint8, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededU8AVX2(SB), NOSPLIT, $0-72
+TEXT ·summarySeededU8AVX2(SB), NOSPLIT, $0-73
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -5201,6 +5200,8 @@ summarySeededU8AVX2_single_done:
 	VMOVQ        X2, AX
 	MOVB         AL, hi+57(FP)
 	MOVQ         BX, valid+64(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+72(FP)
 	VZEROUPPER
 	RET
 
@@ -5767,9 +5768,9 @@ DATA summarysplat2_0<>+60(SB)/2, $0x0000
 DATA summarysplat2_0<>+62(SB)/2, $0x0000
 GLOBL summarysplat2_0<>(SB), RODATA|NOPTR, $64
 
-// func summarySeededU16AVX2(x []uint16, bits []byte, seed uint16) (lo uint16, hi uint16, valid int)
+// func summarySeededU16AVX2(x []uint16, bits []byte, seed uint16) (lo uint16, hi uint16, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededU16AVX2(SB), NOSPLIT, $0-72
+TEXT ·summarySeededU16AVX2(SB), NOSPLIT, $0-73
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -5873,6 +5874,8 @@ summarySeededU16AVX2_single_done:
 	VMOVQ        X2, AX
 	MOVW         AX, hi+58(FP)
 	MOVQ         BX, valid+64(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+72(FP)
 	VZEROUPPER
 	RET
 
@@ -6385,9 +6388,9 @@ DATA summarysplat4_0<>+56(SB)/4, $0x00000000
 DATA summarysplat4_0<>+60(SB)/4, $0x00000000
 GLOBL summarysplat4_0<>(SB), RODATA|NOPTR, $64
 
-// func summarySeededU32AVX2(x []uint32, bits []byte, seed uint32) (lo uint32, hi uint32, valid int)
+// func summarySeededU32AVX2(x []uint32, bits []byte, seed uint32) (lo uint32, hi uint32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededU32AVX2(SB), NOSPLIT, $0-72
+TEXT ·summarySeededU32AVX2(SB), NOSPLIT, $0-73
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -6480,6 +6483,8 @@ summarySeededU32AVX2_single_done:
 	VMOVQ        X2, AX
 	MOVL         AX, hi+60(FP)
 	MOVQ         BX, valid+64(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+72(FP)
 	VZEROUPPER
 	RET
 
@@ -6963,9 +6968,9 @@ summaryDenseU64AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summarySeededU64AVX2(x []uint64, bits []byte, seed uint64) (lo uint64, hi uint64, valid int)
+// func summarySeededU64AVX2(x []uint64, bits []byte, seed uint64) (lo uint64, hi uint64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededU64AVX2(SB), NOSPLIT, $0-80
+TEXT ·summarySeededU64AVX2(SB), NOSPLIT, $0-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -7075,6 +7080,8 @@ summarySeededU64AVX2_single_done:
 	BTCQ         $0x3f, AX
 	MOVQ         AX, hi+64(FP)
 	MOVQ         BX, valid+72(FP)
+	MOVB         $0x00, AL
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 

@@ -4,6 +4,7 @@ package kernel
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -12,17 +13,19 @@ import (
 )
 
 // TestSummarySeeded runs the masked fused summary (min, max and count) of
-// every integer type on AVX2, whose kernels start from a valid element
+// every element type on AVX2, whose kernels start from a valid element
 // that Go finds, the seed, and blend it into the invalid lanes
-// (summarySeededAsm). Every invalid element holds one of the type's
-// limits, outside the valid values, so that an invalid lane that reached
-// either extreme, or a seed taken from an invalid element, shows in the
-// result. The cases put the first valid element at every position near
-// the ends of the kernel's range, leave a single valid element, leave
-// none in the kernel's range (valid elements only in the head before the
-// bitmap's first byte boundary and in the tail that Go folds), and none
-// at all, at bit offsets 0 to 9 and lengths around the kernels' steps.
-// Each result must match the reference.
+// (summarySeededAsm). Every invalid element holds a value outside the
+// valid ones (the type's limits; for floats also ±Inf and NaN), so that
+// an invalid lane that reached either extreme or the NaN check, or a seed
+// taken from an invalid element, shows in the result. The cases put the
+// first valid element at every position near the ends of the kernel's
+// range, leave a single valid element, leave none in the kernel's range
+// (valid elements only in the head before the bitmap's first byte
+// boundary and in the tail that Go folds), and none at all, at bit
+// offsets 0 to 9 and lengths around the kernels' steps; for floats also
+// a valid NaN (as the seed, and past it) and zeros of both signs. Each
+// result must match the reference, floats bit for bit.
 func TestSummarySeeded(t *testing.T) {
 	if !hasISA(AVX2) {
 		t.Skip("no AVX2")
@@ -35,6 +38,8 @@ func TestSummarySeeded(t *testing.T) {
 	t.Run("uint32", func(t *testing.T) { seededDiff[uint32](t) })
 	t.Run("int64", func(t *testing.T) { seededDiff[int64](t) })
 	t.Run("uint64", func(t *testing.T) { seededDiff[uint64](t) })
+	t.Run("float32", func(t *testing.T) { seededDiff[float32](t) })
+	t.Run("float64", func(t *testing.T) { seededDiff[float64](t) })
 }
 
 func seededDiff[T num.Number](t *testing.T) {
@@ -52,17 +57,17 @@ func seededDiff[T num.Number](t *testing.T) {
 					return
 				}
 				bits[p>>3] &^= 1 << (p & 7)
-				if r.IntN(2) == 0 {
-					x[i] = num.MaxOf[T]()
-				} else {
-					x[i] = num.LowestOf[T]()
+				outside := []T{num.MaxOf[T](), num.LowestOf[T]()}
+				if num.IsFloat[T]() {
+					outside = append(outside, num.NaN[T](), T(math.Inf(1)), T(math.Inf(-1)))
 				}
+				x[i] = outside[r.IntN(len(outside))]
 			}
 			check := func(what string) {
 				t.Helper()
 				lo, hi, count, _ := ref.Summary(x, ref.Mask{Bits: bits, Off: off})
 				glo, ghi, gvalid := Summary(AVX2, x, bits, off, WantBoth)
-				if glo != lo || ghi != hi || gvalid != count {
+				if !sameNumber(glo, lo) || !sameNumber(ghi, hi) || gvalid != count {
 					t.Fatalf("off=%d n=%d %s: (min %v, max %v, valid %d), reference (%v, %v, %d)",
 						off, n, what, glo, ghi, gvalid, lo, hi, count)
 				}
@@ -89,6 +94,34 @@ func seededDiff[T num.Number](t *testing.T) {
 						setValid(i, i == at)
 					}
 					check(fmt.Sprintf("only %d valid", at))
+					if !num.IsFloat[T]() {
+						continue
+					}
+					// A valid NaN: the seed itself, then past a seed that
+					// is not.
+					for i := range n {
+						setValid(i, i >= at && r.IntN(3) != 0)
+					}
+					setValid(at, true)
+					x[at] = num.NaN[T]()
+					check(fmt.Sprintf("NaN seed at %d", at))
+					x[at] = offsetValue[T](r)
+					if at+1 < end {
+						setValid(at+1, true)
+						x[at+1] = num.NaN[T]()
+						check(fmt.Sprintf("NaN at %d after the seed", at+1))
+					}
+					// Zeros of both signs: the first that takes part wins.
+					for i := range n {
+						v := i >= at && r.IntN(3) != 0
+						setValid(i, v)
+						if v {
+							x[i] = T(math.Copysign(0, float64(1-2*r.IntN(2))))
+						}
+					}
+					setValid(at, true)
+					x[at] = T(math.Copysign(0, -1))
+					check(fmt.Sprintf("zeros from %d", at))
 				}
 			}
 			for i := range n {

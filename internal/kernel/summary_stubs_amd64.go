@@ -12,13 +12,13 @@ package kernel
 //go:noescape
 func summaryDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
 
-// summaryMaskedF32AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
-// starting from the order's extremes, and whether a participating element
-// is NaN (floats only; lo and hi then mean nothing).
+// summarySeededF32AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// and their count, starting from seed, which must be one of them, and
+// whether one is NaN (floats only; lo and hi then mean nothing).
 // len(x) must be a multiple of 8.
 //
 //go:noescape
-func summaryMaskedF32AVX2(x []float32, bits []byte, tail uint64) (lo float32, hi float32, valid int, nan bool)
+func summarySeededF32AVX2(x []float32, bits []byte, seed float32) (lo float32, hi float32, valid int, nan bool)
 
 // summaryDenseF32AVX2FMA returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -84,13 +84,13 @@ func summaryMaxDenseF32AVX2FMA(x []float32) (lo float32, hi float32, nan bool)
 //go:noescape
 func summaryDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
 
-// summaryMaskedF64AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
-// starting from the order's extremes, and whether a participating element
-// is NaN (floats only; lo and hi then mean nothing).
+// summarySeededF64AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// and their count, starting from seed, which must be one of them, and
+// whether one is NaN (floats only; lo and hi then mean nothing).
 // len(x) must be a multiple of 8.
 //
 //go:noescape
-func summaryMaskedF64AVX2(x []float64, bits []byte, tail uint64) (lo float64, hi float64, valid int, nan bool)
+func summarySeededF64AVX2(x []float64, bits []byte, seed float64) (lo float64, hi float64, valid int, nan bool)
 
 // summaryDenseF64AVX2FMA returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -157,11 +157,12 @@ func summaryMaxDenseF64AVX2FMA(x []float64) (lo float64, hi float64, nan bool)
 func summaryDenseI8AVX2(x []int8) (lo int8, hi int8, nan bool)
 
 // summarySeededI8AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
-// and their count, starting from seed, which must be one of them.
+// and their count, starting from seed, which must be one of them, and
+// whether one is NaN (floats only; lo and hi then mean nothing).
 // len(x) must be a multiple of 32.
 //
 //go:noescape
-func summarySeededI8AVX2(x []int8, bits []byte, seed int8) (lo int8, hi int8, valid int)
+func summarySeededI8AVX2(x []int8, bits []byte, seed int8) (lo int8, hi int8, valid int, nan bool)
 
 // summaryMinDenseI8AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -204,11 +205,12 @@ func summaryMaxMaskedI8AVX2(x []int8, bits []byte, tail uint64) (lo int8, hi int
 func summaryDenseI16AVX2(x []int16) (lo int16, hi int16, nan bool)
 
 // summarySeededI16AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
-// and their count, starting from seed, which must be one of them.
+// and their count, starting from seed, which must be one of them, and
+// whether one is NaN (floats only; lo and hi then mean nothing).
 // len(x) must be a multiple of 16.
 //
 //go:noescape
-func summarySeededI16AVX2(x []int16, bits []byte, seed int16) (lo int16, hi int16, valid int)
+func summarySeededI16AVX2(x []int16, bits []byte, seed int16) (lo int16, hi int16, valid int, nan bool)
 
 // summaryMinDenseI16AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -251,11 +253,12 @@ func summaryMaxMaskedI16AVX2(x []int16, bits []byte, tail uint64) (lo int16, hi 
 func summaryDenseI32AVX2(x []int32) (lo int32, hi int32, nan bool)
 
 // summarySeededI32AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
-// and their count, starting from seed, which must be one of them.
+// and their count, starting from seed, which must be one of them, and
+// whether one is NaN (floats only; lo and hi then mean nothing).
 // len(x) must be a multiple of 8.
 //
 //go:noescape
-func summarySeededI32AVX2(x []int32, bits []byte, seed int32) (lo int32, hi int32, valid int)
+func summarySeededI32AVX2(x []int32, bits []byte, seed int32) (lo int32, hi int32, valid int, nan bool)
 
 // summaryMinDenseI32AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -298,11 +301,12 @@ func summaryMaxMaskedI32AVX2(x []int32, bits []byte, tail uint64) (lo int32, hi 
 func summaryDenseI64AVX2(x []int64) (lo int64, hi int64, nan bool)
 
 // summarySeededI64AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
-// and their count, starting from seed, which must be one of them.
+// and their count, starting from seed, which must be one of them, and
+// whether one is NaN (floats only; lo and hi then mean nothing).
 // len(x) must be a multiple of 8.
 //
 //go:noescape
-func summarySeededI64AVX2(x []int64, bits []byte, seed int64) (lo int64, hi int64, valid int)
+func summarySeededI64AVX2(x []int64, bits []byte, seed int64) (lo int64, hi int64, valid int, nan bool)
 
 // summaryMinDenseI64AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -345,11 +349,12 @@ func summaryMaxMaskedI64AVX2(x []int64, bits []byte, tail uint64) (lo int64, hi 
 func summaryDenseU8AVX2(x []uint8) (lo uint8, hi uint8, nan bool)
 
 // summarySeededU8AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
-// and their count, starting from seed, which must be one of them.
+// and their count, starting from seed, which must be one of them, and
+// whether one is NaN (floats only; lo and hi then mean nothing).
 // len(x) must be a multiple of 32.
 //
 //go:noescape
-func summarySeededU8AVX2(x []uint8, bits []byte, seed uint8) (lo uint8, hi uint8, valid int)
+func summarySeededU8AVX2(x []uint8, bits []byte, seed uint8) (lo uint8, hi uint8, valid int, nan bool)
 
 // summaryMinDenseU8AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -392,11 +397,12 @@ func summaryMaxMaskedU8AVX2(x []uint8, bits []byte, tail uint64) (lo uint8, hi u
 func summaryDenseU16AVX2(x []uint16) (lo uint16, hi uint16, nan bool)
 
 // summarySeededU16AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
-// and their count, starting from seed, which must be one of them.
+// and their count, starting from seed, which must be one of them, and
+// whether one is NaN (floats only; lo and hi then mean nothing).
 // len(x) must be a multiple of 16.
 //
 //go:noescape
-func summarySeededU16AVX2(x []uint16, bits []byte, seed uint16) (lo uint16, hi uint16, valid int)
+func summarySeededU16AVX2(x []uint16, bits []byte, seed uint16) (lo uint16, hi uint16, valid int, nan bool)
 
 // summaryMinDenseU16AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -439,11 +445,12 @@ func summaryMaxMaskedU16AVX2(x []uint16, bits []byte, tail uint64) (lo uint16, h
 func summaryDenseU32AVX2(x []uint32) (lo uint32, hi uint32, nan bool)
 
 // summarySeededU32AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
-// and their count, starting from seed, which must be one of them.
+// and their count, starting from seed, which must be one of them, and
+// whether one is NaN (floats only; lo and hi then mean nothing).
 // len(x) must be a multiple of 8.
 //
 //go:noescape
-func summarySeededU32AVX2(x []uint32, bits []byte, seed uint32) (lo uint32, hi uint32, valid int)
+func summarySeededU32AVX2(x []uint32, bits []byte, seed uint32) (lo uint32, hi uint32, valid int, nan bool)
 
 // summaryMinDenseU32AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -486,11 +493,12 @@ func summaryMaxMaskedU32AVX2(x []uint32, bits []byte, tail uint64) (lo uint32, h
 func summaryDenseU64AVX2(x []uint64) (lo uint64, hi uint64, nan bool)
 
 // summarySeededU64AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
-// and their count, starting from seed, which must be one of them.
+// and their count, starting from seed, which must be one of them, and
+// whether one is NaN (floats only; lo and hi then mean nothing).
 // len(x) must be a multiple of 8.
 //
 //go:noescape
-func summarySeededU64AVX2(x []uint64, bits []byte, seed uint64) (lo uint64, hi uint64, valid int)
+func summarySeededU64AVX2(x []uint64, bits []byte, seed uint64) (lo uint64, hi uint64, valid int, nan bool)
 
 // summaryMinDenseU64AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element

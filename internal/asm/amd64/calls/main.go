@@ -120,11 +120,11 @@ var shapes = []shape{
 	},
 	{
 		name:    "summarySeededAsm",
-		doc:     "is the masked summary kernel of isa for T that starts from seed, a\nvalid element of x, and blends it into the invalid lanes (the AVX2\ninteger kernels of both extremes); bits is byte-aligned with x.",
+		doc:     "is the masked summary kernel of isa for T that starts from seed, a\nvalid element of x, and blends it into the invalid lanes (the AVX2\nkernels of both extremes); bits is byte-aligned with x.",
 		tparams: "[T num.Number]",
 		params:  []param{{"x", "[]T"}, {"bits", "[]byte"}, {"seed", "T"}},
-		results: []string{"lo T", "hi T", "valid int"},
-		pattern: `^summarySeeded(?P<type>[IU]\d+)(?P<isa>AVX2)$`,
+		results: []string{"lo T", "hi T", "valid int", "nan bool"},
+		pattern: `^summarySeeded(?P<type>[IUF]\d+)(?P<isa>AVX2)$`,
 		missing: "no seeded summary kernel",
 	},
 	{

@@ -34,10 +34,8 @@
 //   - Invalid lanes never take part: AVX-512 loads with zeroing and merges
 //     the min/max under a k-mask loaded straight from the bitmap; AVX2
 //     expands bitmap bits into lane masks and blends the order's extreme
-//     into invalid lanes (float kernels of both extremes blend NaN, which
-//     both min and max skip, and check for NaN on a masked load: oneBlend;
-//     integer kernels of both extremes blend a valid element that Go
-//     passes in, which neither extreme moves past: seeded).
+//     into invalid lanes (kernels of both extremes blend a valid element
+//     that Go passes in, which neither extreme moves past: seeded).
 //   - The masked kernels need a byte-aligned bitmap (Go runs the at most 7
 //     head elements of an unaligned offset). AVX2 kernels take whole steps
 //     only (Go finishes the tail); AVX-512 kernels finish the tail with a
@@ -203,7 +201,6 @@ type gen struct {
 	signv          reg.VecVirtual
 	top, bottom    reg.VecVirtual // AVX2 masked: the extremes, for blends
 	seedv          reg.VecVirtual // AVX2 seeded: the seed in every lane
-	nanMark        reg.VecVirtual // AVX2 masked float, both extremes: all ones, for the one blend
 	zero           reg.VecVirtual
 }
 
@@ -219,31 +216,22 @@ func newGen(e elem, is isa, ext extremes, masked bool) *gen {
 		flip: !is.avx512 && e.Size == 8 && !e.Float && !e.Signed}
 }
 
-// oneBlend says whether the kernel is an AVX2 masked float kernel of both
-// extremes, which blends each vector once, to NaN (all ones) in its
-// invalid lanes: VMINP*/VMAXP* return their second source, the
-// accumulator, when the first is NaN, so that one copy leaves both
-// accumulators as they are in the invalid lanes, where two blends (to
-// +Inf for the minimum, -Inf for the maximum) took three micro-ops each on
-// an Intel Golden Cove core. Its NaN check reads a masked load of the
-// vector instead (VMASKMOVP*: +0.0 in the invalid lanes, ordered). A
-// valid NaN is skipped by the extremes and seen by the check, as before.
-// H336-H339 in bench/maskedsummary_avx2_test.go.
-func (g *gen) oneBlend() bool {
-	return g.masked && !g.is.avx512 && g.e.Float && g.ext == both
-}
-
-// seeded says whether the kernel is an AVX2 masked integer kernel of both
+// seeded says whether the kernel is an AVX2 masked kernel of both
 // extremes, which Go calls with a seed, a valid element of x: every
 // lane's min and max start at the seed, and each vector's invalid lanes
 // are blended to it, once. A valid element lies between the min and the
 // max of the valid elements, so it moves neither, and one copy serves
-// both extremes where two blends (to the type's highest and lowest
-// value) did; 64-bit vectors then take the dense kernel's pair sort
-// (paired). Its name says Seeded where the others say Masked, and it
-// returns no NaN flag. H348-H351 in bench/maskedsummary_avx2_test.go.
+// both extremes where two blends (to the highest and lowest value of the
+// order) did; 64-bit integer vectors then take the dense kernel's pair
+// sort (paired). The float kernels' NaN check reads the same copy: its
+// invalid lanes hold a value that takes part, so the check sees NaN only
+// where a participating element is NaN (a NaN seed is one, and then the
+// result is NaN whatever the lanes hold). Before the seed they blended
+// NaN, which min and max skip, and checked a second, masked load of the
+// vector. Its name says Seeded where the others say Masked. H348-H351
+// and H358-H360 in bench/maskedsummary_avx2_test.go.
 func (g *gen) seeded() bool {
-	return g.masked && !g.is.avx512 && !g.e.Float && g.ext == both
+	return g.masked && !g.is.avx512 && g.ext == both
 }
 
 func (g *gen) wantMin() bool { return g.ext != maxOnly }
@@ -500,7 +488,7 @@ func (g *gen) kernel() {
 	sig := fmt.Sprintf("func(x []%s) (lo, hi %s, nan bool)", g.e.GoType, g.e.GoType)
 	switch {
 	case g.seeded():
-		sig = fmt.Sprintf("func(x []%s, bits []byte, seed %s) (lo, hi %s, valid int)", g.e.GoType, g.e.GoType, g.e.GoType)
+		sig = fmt.Sprintf("func(x []%s, bits []byte, seed %s) (lo, hi %s, valid int, nan bool)", g.e.GoType, g.e.GoType, g.e.GoType)
 	case g.masked:
 		sig = fmt.Sprintf("func(x []%s, bits []byte, tail uint64) (lo, hi %s, valid int, nan bool)", g.e.GoType, g.e.GoType)
 	}
@@ -559,9 +547,6 @@ func (g *gen) kernel() {
 		}
 	}
 	switch {
-	case g.oneBlend():
-		g.nanMark = g.vec()
-		VPCMPEQD(g.nanMark, g.nanMark, g.nanMark)
 	case g.seeded() && g.e.Size >= 4:
 		// The blends take the seed; the bits arrive as lane masks.
 	case g.masked && !g.is.avx512 && g.e.Size >= 4:
@@ -624,7 +609,8 @@ func (g *gen) doc() {
 	if g.seeded() {
 		lines = []string{
 			fmt.Sprintf("%s returns %s over %s,", g.fname(), which, what),
-			"and their count, starting from seed, which must be one of them.",
+			"and their count, starting from seed, which must be one of them, and",
+			"whether one is NaN (floats only; lo and hi then mean nothing).",
 		}
 	}
 	switch {
@@ -672,8 +658,8 @@ func (g *gen) block(v int) {
 		}
 		// AVX2 masked: each extreme gets x with its invalid lanes
 		// replaced by that extreme's start. The NaN check reads the first
-		// blended copy; invalid lanes hold ±Inf, ordered. Float kernels of
-		// both extremes blend once, to NaN, instead (oneBlend).
+		// blended copy; invalid lanes hold ±Inf, ordered. Kernels of both
+		// extremes blend once, to the seed, instead (seeded).
 		if g.masked && !g.is.avx512 {
 			var lanes reg.VecVirtual // valid lanes' MSB set, or invalid lanes all ones
 			if msb {
@@ -694,16 +680,7 @@ func (g *gen) block(v int) {
 				case j%2 == 1:
 					g.pairSteps(xs[j-1], xs[j], j/2)
 				}
-				continue
-			}
-			if g.oneBlend() {
-				xn := g.vec()
-				blendMSB(g.e.Size, lanes, x, g.nanMark, xn) // invalid lanes NaN
-				g.step(true, xn, g.lo[j], nil)
-				g.step(false, xn, g.hi[j], nil)
-				xz := g.vec()
-				maskLoad(g.e.Size, m, lanes, xz) // invalid lanes +0.0
-				xmins[j] = xz
+				xmins[j] = xs[j]
 				g.nanPair(xmins, j, v)
 				continue
 			}
@@ -849,16 +826,6 @@ func blendMSB(size int, valid, x, neutral, dst reg.VecVirtual) {
 		VBLENDVPD(valid, x, neutral, dst)
 	} else {
 		VBLENDVPS(valid, x, neutral, dst)
-	}
-}
-
-// maskLoad loads the lanes of m whose valid MSB is set, and +0.0 in the
-// others (which it does not read).
-func maskLoad(size int, m Mem, valid, dst reg.VecVirtual) {
-	if size == 8 {
-		VMASKMOVPD(m, valid, dst)
-	} else {
-		VMASKMOVPS(m, valid, dst)
 	}
 }
 
@@ -1013,10 +980,6 @@ func (g *gen) finish() {
 	if g.masked {
 		Store(g.cnt, ReturnIndex(2))
 		ret = 3
-	}
-	if g.seeded() {
-		kit.Ret() // integers: no NaN flag
-		return
 	}
 	nan := GP8()
 	switch {
