@@ -117,8 +117,9 @@ fi
 # A Linux kernel built without IA32 emulation cannot run 386 binaries
 # ("exec format error"), and qemu-i386-static crashes the Go runtime
 # ("morestack on gsignal"), so on such a machine the 32-bit little-endian
-# code runs as linux/arm under qemu-arm-static instead, and the 386 tests
-# are vetted and compiled with the other systems' below.
+# code runs as linux/arm under qemu-arm-static instead, and 386 is vetted
+# with the other systems below (its file set is linux/arm's, whose tests
+# are compiled there).
 runs386() {
   local d rc=0
   d=$(mktemp -d)
@@ -128,17 +129,17 @@ runs386() {
   rm -rf "$d"
   return "$rc"
 }
-compile386=""
+vet386=""
 if runs386; then
   ports=("GOARCH=386 go test ./... (native)"
     "GOARCH=386 QUIVER_EXPECT_BACKEND=generic go test -count=1 ./...")
 elif need qemu-arm-static; then
-  echo "this kernel cannot run 386 binaries: 32-bit code runs as linux/arm under emulation, and 386 is compiled"
-  compile386=linux/386
+  echo "this kernel cannot run 386 binaries: 32-bit code runs as linux/arm under emulation, and 386 is vetted"
+  vet386=linux/386
   ports=("GOARCH=arm under emulation, in place of 386 (go test -short)"
     "QUIVER_EXPECT_BACKEND=generic GOARCH=arm go test -count=1 -short -exec qemu-arm-static ./...")
 else
-  compile386=linux/386
+  vet386=linux/386
   ports=()
 fi
 if need node; then
@@ -174,11 +175,11 @@ step "go vet and compile the tests for other systems and architectures"
 testbins=$(mktemp -d)
 trap 'rm -rf "$testbins"' EXIT
 for target in windows/amd64 windows/arm64 darwin/amd64 darwin/arm64 \
-  wasip1/wasm linux/arm linux/ppc64 linux/loong64 $compile386; do
+  wasip1/wasm linux/arm linux/ppc64 linux/loong64 $vet386; do
   echo "$target"
   GOOS=${target%/*} GOARCH=${target#*/} go vet ./...
   case $target in
-  windows/amd64 | darwin/arm64 | wasip1/wasm | linux/arm | linux/ppc64 | linux/386)
+  windows/amd64 | darwin/arm64 | wasip1/wasm | linux/arm | linux/ppc64)
     for pkg in $(go list ./...); do
       GOOS=${target%/*} GOARCH=${target#*/} go test -c -o "$testbins/$(echo "$pkg" | tr / _).test" "$pkg"
     done
