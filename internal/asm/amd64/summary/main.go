@@ -199,7 +199,7 @@ type gen struct {
 	sent           []reg.VecVirtual    // AVX2 dense: NaN sentinel sums, one chain per vector pair
 	kord           []reg.OpmaskVirtual // AVX-512: lanes still all-ordered, one chain per vector pair
 	signv          reg.VecVirtual
-	top, bottom    reg.VecVirtual // AVX2 masked: the extremes, for blends
+	neutral        reg.VecVirtual // AVX2 masked, one extreme: its start in every lane, for the blends
 	seedv          reg.VecVirtual // AVX2 seeded: the seed in every lane
 	zero           reg.VecVirtual
 }
@@ -304,6 +304,16 @@ func (g *gen) extremes() (top, bottom uint64) {
 	default:
 		return mask, 0
 	}
+}
+
+// ownStart is the start of the one extreme a min-only (the order's top)
+// or max-only kernel (its bottom) computes.
+func (g *gen) ownStart() uint64 {
+	top, bottom := g.extremes()
+	if g.wantMin() {
+		return top
+	}
+	return bottom
 }
 
 // start sets acc to the first value of a min (v the order's top) or max
@@ -546,21 +556,17 @@ func (g *gen) kernel() {
 			VPXOR(g.nanv, g.nanv, g.nanv)
 		}
 	}
-	switch {
-	case g.seeded() && g.e.Size >= 4:
-		// The blends take the seed; the bits arrive as lane masks.
-	case g.masked && !g.is.avx512 && g.e.Size >= 4:
-		if g.wantMin() {
-			g.top = g.vec()
-			VPBROADCASTQ(splat(top, g.e.Size), g.top)
+	if g.masked && !g.is.avx512 {
+		switch {
+		case g.e.Size < 4:
+			// The bits become lane masks by a compare against zero.
+			g.zero = g.vec()
+			VPXOR(g.zero, g.zero, g.zero)
+		case !g.seeded():
+			// One extreme: the blends take its start, from a register.
+			g.neutral = g.vec()
+			VPBROADCASTQ(splat(g.ownStart(), g.e.Size), g.neutral)
 		}
-		if g.wantMax() {
-			g.bottom = g.vec()
-			VPBROADCASTQ(splat(bottom, g.e.Size), g.bottom)
-		}
-	case g.masked && !g.is.avx512:
-		g.zero = g.vec()
-		VPXOR(g.zero, g.zero, g.zero)
 	}
 
 	// One step at a time: one vector, or for AVX2 with fewer than 8 lanes
@@ -656,10 +662,10 @@ func (g *gen) block(v int) {
 		if ks != nil {
 			k = ks[j]
 		}
-		// AVX2 masked: each extreme gets x with its invalid lanes
-		// replaced by that extreme's start. The NaN check reads the first
-		// blended copy; invalid lanes hold ±Inf, ordered. Kernels of both
-		// extremes blend once, to the seed, instead (seeded).
+		// AVX2 masked: x with its invalid lanes replaced by a value that
+		// changes no extreme, the seed (seeded: both extremes) or the one
+		// extreme's start (±Inf, the type's limit), which the extremes and
+		// the NaN check read.
 		if g.masked && !g.is.avx512 {
 			var lanes reg.VecVirtual // valid lanes' MSB set, or invalid lanes all ones
 			if msb {
@@ -684,36 +690,14 @@ func (g *gen) block(v int) {
 				g.nanPair(xmins, j, v)
 				continue
 			}
-			var xmin, xmax reg.VecVirtual
-			if g.wantMin() {
-				xmin = g.vec()
+			xe := g.vec()
+			if msb {
+				blendMSB(g.e.Size, lanes, x, g.neutral, xe)
+			} else {
+				blend(g.e.Size, lanes, splat(g.ownStart(), g.e.Size), x, xe)
 			}
-			if g.wantMax() {
-				xmax = g.vec()
-			}
-			top, bottom := g.extremes()
-			switch {
-			case msb && xmin != nil:
-				blendMSB(g.e.Size, lanes, x, g.top, xmin)
-			case xmin != nil:
-				blend(g.e.Size, lanes, splat(top, g.e.Size), x, xmin)
-			}
-			switch {
-			case msb && xmax != nil:
-				blendMSB(g.e.Size, lanes, x, g.bottom, xmax)
-			case xmax != nil:
-				blend(g.e.Size, lanes, splat(bottom, g.e.Size), x, xmax)
-			}
-			if xmin != nil {
-				g.step(true, xmin, g.lo[j], nil)
-				xmins[j] = xmin
-			}
-			if xmax != nil {
-				g.step(false, xmax, g.hi[j], nil)
-				if xmin == nil {
-					xmins[j] = xmax
-				}
-			}
+			g.steps(xe, j, nil)
+			xmins[j] = xe
 			g.nanPair(xmins, j, v)
 			continue
 		}
