@@ -77,3 +77,32 @@ package bench
 //	H358 (measured by hand): BenchmarkMinMax and BenchmarkSummary float64 and float32 n=4096 and 65536, nulls 10% and 50%, impl=avx2 on Zen 5: time <= 0.92x before
 //	H359 (measured by hand): the same at n=1048576 on Zen 5: time <= 1.0x before
 //	H360 (measured by hand): BenchmarkMinMax and BenchmarkSummary float64 and float32 nulls 0%, and BenchmarkMin and BenchmarkMax float64 nulls 10% (kernels unchanged), impl=avx2 on Zen 5: time <= 1.03x before
+
+// The seeded float kernels of H358-H360 check for NaN with an unordered
+// compare of each vector pair and an OR into an accumulator. On the AMD
+// EPYC family 26 model 2 (Zen 5 class), 256-bit VMINP*/VMAXP*, VCMPP*,
+// VADDP* and the vector shifts that expand the bitmap share one pair of
+// pipes, and VBLENDVP*, VMASKMOVP*, VMULP*, the FMAs and VPMULLD another
+// (pairs of those instructions in a loop: two a cycle within a group,
+// four across). The masked fused float kernel puts 14 of its 18 vector
+// operations per 4 vectors on the first pair. The dense kernels' FMA
+// sentinel, s = a*b + s for each pair (NaN at the end if a NaN took
+// part), is one operation on the second pair where the compare and the
+// OR were two, one of them on the first; with the seed in the invalid
+// lanes it alarms without a NaN only where the dense kernel's would, on
+// an infinity that meets a zero or an infinite product of the other sign
+// in one lane, and Go settles an alarm with the compares' kernel. A probe
+// (the float64 seeded kernel edited by hand, 8 alternate passes) took
+// 0.83-0.87 of the time at n=4096 and 65536; llvm-mca 19 gives the same
+// cycles for the two loops on znver3, and 7-9% fewer with the FMAs on
+// skylake, icelake-client and alderlake. Registered on 2026-12-06 on the
+// AMD EPYC family 26 model 2 (the avx2 backend chosen with
+// quiver.SetBackend) after that probe and before the generated change
+// was measured; the ledger matrix's benchmarks (impl=avx2), the bench
+// binaries of the commit before and after run alternately, ratio time
+// after over time before:
+//
+//	H361 (measured by hand): BenchmarkMinMax and BenchmarkSummary float64 and float32 n=4096 and 65536, nulls 10% and 50%, impl=avx2 on Zen 5: time <= 0.90x before by the medians
+//	H362 (measured by hand): the same at n=1048576 on Zen 5: time <= 1.0x before by the medians
+//	H363 (measured by hand): BenchmarkSeededAlarmAVX2 (every call alarms without a NaN, so the compares' kernel runs too) on Zen 5: time <= 2.1x before by the medians
+//	H364 (measured by hand): BenchmarkMinMax and BenchmarkSummary float64 and float32 nulls 0%, BenchmarkMin and BenchmarkMax float64 nulls 10%, and BenchmarkMinMax int64 nulls 10% (kernels unchanged), impl=avx2 on Zen 5: time <= 1.03x before by the fastest samples

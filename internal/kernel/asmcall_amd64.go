@@ -492,17 +492,26 @@ func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, 
 
 // summarySeededAsm is the masked summary kernel of isa for T that starts from seed, a
 // valid element of x, and blends it into the invalid lanes (the AVX2
-// kernels of both extremes); bits is byte-aligned with x.
-func summarySeededAsm[T num.Number](isa ISA, x []T, bits []byte, seed T) (lo T, hi T, valid int, nan bool) {
+// kernels of both extremes); bits is byte-aligned with x. fma chooses
+// the float kernels whose NaN check is an FMA sentinel, which can
+// alarm without a NaN (the caller passes hasFMA, or false for the
+// kernel whose compares are exact).
+func summarySeededAsm[T num.Number](isa ISA, fma bool, x []T, bits []byte, seed T) (lo T, hi T, valid int, nan bool) {
 	switch num.KindOf[T]() {
 	case num.Float32:
 		switch {
+		case isa == AVX2 && fma:
+			r0, r1, r2, r3 := summarySeededF32AVX2FMA(num.Cast[float32](x), bits, float32(seed))
+			return T(r0), T(r1), r2, r3
 		case isa == AVX2:
 			r0, r1, r2, r3 := summarySeededF32AVX2(num.Cast[float32](x), bits, float32(seed))
 			return T(r0), T(r1), r2, r3
 		}
 	case num.Float64:
 		switch {
+		case isa == AVX2 && fma:
+			r0, r1, r2, r3 := summarySeededF64AVX2FMA(num.Cast[float64](x), bits, float64(seed))
+			return T(r0), T(r1), r2, r3
 		case isa == AVX2:
 			r0, r1, r2, r3 := summarySeededF64AVX2(num.Cast[float64](x), bits, float64(seed))
 			return T(r0), T(r1), r2, r3

@@ -122,7 +122,13 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 		// and blend it into the invalid lanes; with none valid there is
 		// nothing to call them for.
 		if s, ok := firstValid(x[:m], bits); ok {
-			l, h, c, n := summarySeededAsm(k.isa, x[:m], bits, s)
+			l, h, c, n := summarySeededAsm(k.isa, hasFMA, x[:m], bits, s)
+			if n && hasFMA && num.IsFloat[T]() {
+				// The FMA sentinel can alarm without a NaN (an
+				// infinity met a zero or an infinite product of the
+				// other sign); the compares' kernel says exactly.
+				_, _, _, n = summarySeededAsm(k.isa, false, x[:m], bits, s)
+			}
 			lo, hi, nan = summaryMerge(lo, hi, nan, l, h, n)
 			valid += c
 		}

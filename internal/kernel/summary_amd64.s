@@ -412,6 +412,114 @@ summaryDenseF32AVX2FMA_done:
 	VZEROUPPER
 	RET
 
+// func summarySeededF32AVX2FMA(x []float32, bits []byte, seed float32) (lo float32, hi float32, valid int, nan bool)
+// Requires: AVX, AVX2, FMA3, POPCNT
+TEXT ·summarySeededF32AVX2FMA(SB), NOSPLIT, $0-73
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	MOVL         seed+48(FP), SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQA      Y0, Y1
+	VMOVDQA      Y0, Y2
+	VMOVDQA      Y0, Y3
+	VMOVDQA      Y0, Y4
+	VMOVDQA      Y0, Y5
+	VMOVDQA      Y0, Y6
+	VMOVDQA      Y0, Y7
+	VMOVDQA      Y0, Y8
+	VPXOR        Y9, Y9, Y9
+	VPXOR        Y10, Y10, Y10
+	CMPQ         CX, $0x00000020
+	JL           summarySeededF32AVX2FMA_main_done
+
+summarySeededF32AVX2FMA_main_loop:
+	VPBROADCASTD (DX), Y11
+	VMOVUPS      (AX), Y12
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y11, Y13
+	VBLENDVPS    Y13, Y12, Y0, Y12
+	VMINPS       Y1, Y12, Y1
+	VMAXPS       Y2, Y12, Y2
+	VMOVUPS      32(AX), Y13
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y11, Y14
+	VBLENDVPS    Y14, Y13, Y0, Y13
+	VMINPS       Y3, Y13, Y3
+	VMAXPS       Y4, Y13, Y4
+	VFMADD231PS  Y13, Y12, Y9
+	VMOVUPS      64(AX), Y12
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y11, Y13
+	VBLENDVPS    Y13, Y12, Y0, Y12
+	VMINPS       Y5, Y12, Y5
+	VMAXPS       Y6, Y12, Y6
+	VMOVUPS      96(AX), Y13
+	VPSLLVD      alignedmsb32_3<>+0(SB), Y11, Y11
+	VBLENDVPS    Y11, Y13, Y0, Y11
+	VMINPS       Y7, Y11, Y7
+	VMAXPS       Y8, Y11, Y8
+	VFMADD231PS  Y11, Y12, Y10
+	POPCNTL      (DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000004, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, CX
+	CMPQ         CX, $0x00000020
+	JGE          summarySeededF32AVX2FMA_main_loop
+
+summarySeededF32AVX2FMA_main_done:
+	CMPQ CX, $0x00000008
+	JL   summarySeededF32AVX2FMA_single_done
+
+summarySeededF32AVX2FMA_single_loop:
+	VPBROADCASTB (DX), Y11
+	VMOVUPS      (AX), Y12
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y11, Y11
+	VBLENDVPS    Y11, Y12, Y0, Y11
+	VMINPS       Y1, Y11, Y1
+	VMAXPS       Y2, Y11, Y2
+	VFMADD231PS  Y11, Y11, Y9
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000008, CX
+	CMPQ         CX, $0x00000008
+	JGE          summarySeededF32AVX2FMA_single_loop
+
+summarySeededF32AVX2FMA_single_done:
+	VMINPS       Y1, Y5, Y1
+	VMINPS       Y3, Y7, Y3
+	VMINPS       Y1, Y3, Y1
+	VMAXPS       Y2, Y6, Y2
+	VMAXPS       Y4, Y8, Y4
+	VMAXPS       Y2, Y4, Y2
+	VEXTRACTI128 $0x01, Y1, X0
+	VMINPS       X1, X0, X1
+	VPSRLDQ      $0x08, X1, X0
+	VMINPS       X1, X0, X1
+	VPSRLDQ      $0x04, X1, X0
+	VMINPS       X1, X0, X1
+	VEXTRACTI128 $0x01, Y2, X0
+	VMAXPS       X2, X0, X2
+	VPSRLDQ      $0x08, X2, X0
+	VMAXPS       X2, X0, X2
+	VPSRLDQ      $0x04, X2, X0
+	VMAXPS       X2, X0, X2
+	VMOVQ        X1, AX
+	MOVL         AX, lo+56(FP)
+	VMOVQ        X2, AX
+	MOVL         AX, hi+60(FP)
+	MOVQ         BX, valid+64(FP)
+	VCMPPS       $0x03, Y10, Y9, Y0
+	VMOVMSKPS    Y0, AX
+	TESTL        AX, AX
+	SETNE        AL
+	MOVB         AL, nan+72(FP)
+	VZEROUPPER
+	RET
+
 // func summaryMinDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryMinDenseF32AVX2(SB), NOSPLIT, $0-33
@@ -1431,6 +1539,114 @@ summaryDenseF64AVX2FMA_done:
 	TESTL        AX, AX
 	SETNE        AL
 	MOVB         AL, nan+40(FP)
+	VZEROUPPER
+	RET
+
+// func summarySeededF64AVX2FMA(x []float64, bits []byte, seed float64) (lo float64, hi float64, valid int, nan bool)
+// Requires: AVX, AVX2, FMA3, POPCNT
+TEXT ·summarySeededF64AVX2FMA(SB), NOSPLIT, $0-81
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ seed+48(FP), Y0
+	VMOVDQA      Y0, Y1
+	VMOVDQA      Y0, Y2
+	VMOVDQA      Y0, Y3
+	VMOVDQA      Y0, Y4
+	VMOVDQA      Y0, Y5
+	VMOVDQA      Y0, Y6
+	VMOVDQA      Y0, Y7
+	VMOVDQA      Y0, Y8
+	VPXOR        Y9, Y9, Y9
+	VPXOR        Y10, Y10, Y10
+	CMPQ         CX, $0x00000010
+	JL           summarySeededF64AVX2FMA_main_done
+
+summarySeededF64AVX2FMA_main_loop:
+	VPBROADCASTW (DX), Y11
+	VMOVUPD      (AX), Y12
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
+	VMINPD       Y1, Y12, Y1
+	VMAXPD       Y2, Y12, Y2
+	VMOVUPD      32(AX), Y13
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y11, Y14
+	VBLENDVPD    Y14, Y13, Y0, Y13
+	VMINPD       Y3, Y13, Y3
+	VMAXPD       Y4, Y13, Y4
+	VFMADD231PD  Y13, Y12, Y9
+	VMOVUPD      64(AX), Y12
+	VPSLLVQ      alignedmsb64_2<>+0(SB), Y11, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
+	VMINPD       Y5, Y12, Y5
+	VMAXPD       Y6, Y12, Y6
+	VMOVUPD      96(AX), Y13
+	VPSLLVQ      alignedmsb64_3<>+0(SB), Y11, Y11
+	VBLENDVPD    Y11, Y13, Y0, Y11
+	VMINPD       Y7, Y11, Y7
+	VMAXPD       Y8, Y11, Y8
+	VFMADD231PD  Y11, Y12, Y10
+	MOVWLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000002, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          summarySeededF64AVX2FMA_main_loop
+
+summarySeededF64AVX2FMA_main_done:
+	CMPQ CX, $0x00000008
+	JL   summarySeededF64AVX2FMA_single_done
+
+summarySeededF64AVX2FMA_single_loop:
+	VPBROADCASTB (DX), Y11
+	VMOVUPD      (AX), Y12
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
+	VMINPD       Y1, Y12, Y1
+	VMAXPD       Y2, Y12, Y2
+	VMOVUPD      32(AX), Y13
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y11, Y11
+	VBLENDVPD    Y11, Y13, Y0, Y11
+	VMINPD       Y3, Y11, Y3
+	VMAXPD       Y4, Y11, Y4
+	VFMADD231PD  Y11, Y12, Y9
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, CX
+	CMPQ         CX, $0x00000008
+	JGE          summarySeededF64AVX2FMA_single_loop
+
+summarySeededF64AVX2FMA_single_done:
+	VMINPD       Y1, Y5, Y1
+	VMINPD       Y3, Y7, Y3
+	VMINPD       Y1, Y3, Y1
+	VMAXPD       Y2, Y6, Y2
+	VMAXPD       Y4, Y8, Y4
+	VMAXPD       Y2, Y4, Y2
+	VEXTRACTI128 $0x01, Y1, X0
+	VMINPD       X1, X0, X1
+	VPSRLDQ      $0x08, X1, X0
+	VMINPD       X1, X0, X1
+	VEXTRACTI128 $0x01, Y2, X0
+	VMAXPD       X2, X0, X2
+	VPSRLDQ      $0x08, X2, X0
+	VMAXPD       X2, X0, X2
+	VMOVQ        X1, AX
+	MOVQ         AX, lo+56(FP)
+	VMOVQ        X2, AX
+	MOVQ         AX, hi+64(FP)
+	MOVQ         BX, valid+72(FP)
+	VCMPPD       $0x03, Y10, Y9, Y0
+	VMOVMSKPD    Y0, AX
+	TESTL        AX, AX
+	SETNE        AL
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 

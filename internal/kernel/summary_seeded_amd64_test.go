@@ -25,7 +25,11 @@ import (
 // boundary and in the tail that Go folds), and none at all, at bit
 // offsets 0 to 9 and lengths around the kernels' steps; for floats also
 // a valid NaN (as the seed, and past it) and zeros of both signs. Each
-// result must match the reference, floats bit for bit.
+// result must match the reference, floats bit for bit. Floats run with
+// the kernels whose NaN check is an FMA sentinel and with those whose
+// check is a compare; for the sentinel, valid infinities of both signs,
+// zeros and values whose products overflow both ways (an alarm without
+// a NaN, which the compares' kernel must settle) are among the cases.
 func TestSummarySeeded(t *testing.T) {
 	if !hasISA(AVX2) {
 		t.Skip("no AVX2")
@@ -43,7 +47,20 @@ func TestSummarySeeded(t *testing.T) {
 }
 
 func seededDiff[T num.Number](t *testing.T) {
+	saved := hasFMA
+	defer func() { hasFMA = saved }()
+	for _, fma := range []bool{false, true} {
+		if fma && (!saved || !num.IsFloat[T]()) {
+			continue
+		}
+		hasFMA = fma
+		t.Run(fmt.Sprintf("fma=%v", fma), func(t *testing.T) { seededCases[T](t) })
+	}
+}
+
+func seededCases[T num.Number](t *testing.T) {
 	r := rand.New(rand.NewPCG(21, uint64(sizeOf[T]())))
+	alarms := 0 // calls of the sentinel kernel that alarmed without a NaN
 	lens := []int{64, 65, 71, 72, 79, 80, 96, 127, 128, 136, 255, 256, 263, 1000, 1029}
 	for off := range 10 {
 		for _, n := range lens {
@@ -122,6 +139,28 @@ func seededDiff[T num.Number](t *testing.T) {
 					setValid(at, true)
 					x[at] = T(math.Copysign(0, -1))
 					check(fmt.Sprintf("zeros from %d", at))
+					// No NaN, but infinities that meet zeros or each
+					// other in a lane, and finite values whose products
+					// overflow both ways.
+					huge := T(math.Sqrt(float64(num.MaxOf[T]())) * 4)
+					special := []T{T(math.Inf(1)), T(math.Inf(-1)), 0, T(math.Copysign(0, -1)), huge, -huge}
+					for i := range n {
+						v := i >= at && r.IntN(3) != 0
+						setValid(i, v)
+						if v && r.IntN(2) == 0 {
+							x[i] = special[r.IntN(len(special))]
+						}
+					}
+					setValid(at, true)
+					check(fmt.Sprintf("infinities from %d", at))
+					if hasFMA && at >= head && end-head >= 16 {
+						xs, bs := x[head:end], bits[(off+head)>>3:]
+						if s, ok := firstValid(xs, bs); ok {
+							if _, _, _, n := summarySeededAsm(AVX2, true, xs, bs, s); n { // no valid element is NaN here
+								alarms++
+							}
+						}
+					}
 				}
 			}
 			for i := range n {
@@ -133,5 +172,8 @@ func seededDiff[T num.Number](t *testing.T) {
 			}
 			check("none valid")
 		}
+	}
+	if num.IsFloat[T]() && hasFMA && alarms == 0 {
+		t.Fatal("the FMA sentinel never alarmed without a NaN: the cases do not reach the exact kernel")
 	}
 }

@@ -28,6 +28,14 @@ func summarySeededF32AVX2(x []float32, bits []byte, seed float32) (lo float32, h
 //go:noescape
 func summaryDenseF32AVX2FMA(x []float32) (lo float32, hi float32, nan bool)
 
+// summarySeededF32AVX2FMA returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// and their count, starting from seed, which must be one of them, and
+// whether one is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summarySeededF32AVX2FMA(x []float32, bits []byte, seed float32) (lo float32, hi float32, valid int, nan bool)
+
 // summaryMinDenseF32AVX2 returns the min (hi is returned as -Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
@@ -99,6 +107,14 @@ func summarySeededF64AVX2(x []float64, bits []byte, seed float64) (lo float64, h
 //
 //go:noescape
 func summaryDenseF64AVX2FMA(x []float64) (lo float64, hi float64, nan bool)
+
+// summarySeededF64AVX2FMA returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// and their count, starting from seed, which must be one of them, and
+// whether one is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summarySeededF64AVX2FMA(x []float64, bits []byte, seed float64) (lo float64, hi float64, valid int, nan bool)
 
 // summaryMinDenseF64AVX2 returns the min (hi is returned as -Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element

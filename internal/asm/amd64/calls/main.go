@@ -120,11 +120,12 @@ var shapes = []shape{
 	},
 	{
 		name:    "summarySeededAsm",
-		doc:     "is the masked summary kernel of isa for T that starts from seed, a\nvalid element of x, and blends it into the invalid lanes (the AVX2\nkernels of both extremes); bits is byte-aligned with x.",
+		doc:     "is the masked summary kernel of isa for T that starts from seed, a\nvalid element of x, and blends it into the invalid lanes (the AVX2\nkernels of both extremes); bits is byte-aligned with x. fma chooses\nthe float kernels whose NaN check is an FMA sentinel, which can\nalarm without a NaN (the caller passes hasFMA, or false for the\nkernel whose compares are exact).",
 		tparams: "[T num.Number]",
 		params:  []param{{"x", "[]T"}, {"bits", "[]byte"}, {"seed", "T"}},
 		results: []string{"lo T", "hi T", "valid int", "nan bool"},
-		pattern: `^summarySeeded(?P<type>[IUF]\d+)(?P<isa>AVX2)$`,
+		featArg: "fma",
+		pattern: `^summarySeeded(?P<type>[IUF]\d+)(?P<isa>AVX2)(?P<feat>FMA)?$`,
 		missing: "no seeded summary kernel",
 	},
 	{
