@@ -106,3 +106,29 @@ package bench
 //	H362 (measured by hand): the same at n=1048576 on Zen 5: time <= 1.0x before by the medians
 //	H363 (measured by hand): BenchmarkSeededAlarmAVX2 (every call alarms without a NaN, so the compares' kernel runs too) on Zen 5: time <= 2.1x before by the medians
 //	H364 (measured by hand): BenchmarkMinMax and BenchmarkSummary float64 and float32 nulls 0%, BenchmarkMin and BenchmarkMax float64 nulls 10%, and BenchmarkMinMax int64 nulls 10% (kernels unchanged), impl=avx2 on Zen 5: time <= 1.03x before by the fastest samples
+
+// The masked single-extreme float kernels on AVX2 (Min, Max) blend the
+// invalid lanes of each vector to +Inf (-Inf) and check for NaN with an
+// unordered compare per pair and an OR. Per 4 vectors on the Zen 5 of
+// H361-H364 that is 10 operations on the pipe pair of VMINP*/VMAXP*,
+// VCMPP* and the shifts (4 shifts, 4 min, 2 compares) and 4 blends on the
+// other: bound there by 5 cycles, against 5.9 measured (n=4096). The
+// change: seeded like the kernels of both extremes (the first valid
+// element blended into the invalid lanes, which moves no extreme), so
+// that the FMA sentinel of H361 applies without an infinity in every
+// invalid lane (one would alarm on each valid zero), and the four
+// shift-count vectors held in registers instead of read from memory with
+// each shift (4 loads fewer per 4 vectors; these kernels have the
+// registers). Probes on this CPU (the float64 Min kernel edited by hand,
+// 8 alternate passes, n=4096 and 65536): the counts in registers alone
+// 0.97-1.02, the FMA sentinel alone 0.92-1.02, both with the loads folded
+// into the blends 0.82-0.91. Registered on 2026-12-06 on the AMD EPYC
+// family 26 model 2 (the avx2 backend chosen with quiver.SetBackend)
+// after those probes and before the generated change was measured; the
+// ledger matrix's benchmarks (impl=avx2), the bench binaries of the
+// commit before and after run alternately, ratio time after over time
+// before:
+//
+//	H365 (measured by hand): BenchmarkMin and BenchmarkMax float64 and float32 n=4096 and 65536, nulls 10% and 50%, impl=avx2 on Zen 5: time <= 0.90x before by the medians
+//	H366 (measured by hand): the same at n=1048576 on Zen 5: time <= 1.0x before by the medians
+//	H367 (measured by hand): BenchmarkMinMax and BenchmarkSummary float64 and float32 nulls 10%, BenchmarkMin and BenchmarkMax float64 nulls 0%, and BenchmarkMin int64 nulls 10% (kernels unchanged), impl=avx2 on Zen 5: time <= 1.03x before by the fastest samples
