@@ -356,14 +356,8 @@ func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, 
 	switch num.KindOf[T]() {
 	case num.Float32:
 		switch {
-		case want == WantMax && isa == AVX2:
-			r0, r1, r2, r3 := summaryMaxMaskedF32AVX2(num.Cast[float32](x), bits, tail)
-			return T(r0), T(r1), r2, r3
 		case want == WantMax && isa == AVX512:
 			r0, r1, r2, r3 := summaryMaxMaskedF32AVX512(num.Cast[float32](x), bits, tail)
-			return T(r0), T(r1), r2, r3
-		case want == WantMin && isa == AVX2:
-			r0, r1, r2, r3 := summaryMinMaskedF32AVX2(num.Cast[float32](x), bits, tail)
 			return T(r0), T(r1), r2, r3
 		case want == WantMin && isa == AVX512:
 			r0, r1, r2, r3 := summaryMinMaskedF32AVX512(num.Cast[float32](x), bits, tail)
@@ -374,14 +368,8 @@ func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, 
 		}
 	case num.Float64:
 		switch {
-		case want == WantMax && isa == AVX2:
-			r0, r1, r2, r3 := summaryMaxMaskedF64AVX2(num.Cast[float64](x), bits, tail)
-			return T(r0), T(r1), r2, r3
 		case want == WantMax && isa == AVX512:
 			r0, r1, r2, r3 := summaryMaxMaskedF64AVX512(num.Cast[float64](x), bits, tail)
-			return T(r0), T(r1), r2, r3
-		case want == WantMin && isa == AVX2:
-			r0, r1, r2, r3 := summaryMinMaskedF64AVX2(num.Cast[float64](x), bits, tail)
 			return T(r0), T(r1), r2, r3
 		case want == WantMin && isa == AVX512:
 			r0, r1, r2, r3 := summaryMinMaskedF64AVX512(num.Cast[float64](x), bits, tail)
@@ -490,16 +478,29 @@ func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, 
 	panic("quiver: internal error: no masked summary kernel")
 }
 
-// summarySeededAsm is the masked summary kernel of isa for T that starts from seed, a
-// valid element of x, and blends it into the invalid lanes (the AVX2
-// kernels of both extremes); bits is byte-aligned with x. fma chooses
-// the float kernels whose NaN check is an FMA sentinel, which can
-// alarm without a NaN (the caller passes hasFMA, or false for the
-// kernel whose compares are exact).
-func summarySeededAsm[T num.Number](isa ISA, fma bool, x []T, bits []byte, seed T) (lo T, hi T, valid int, nan bool) {
+// summarySeededAsm is the masked summary kernel of isa for T computing want that
+// starts from seed, a valid element of x, and blends it into the
+// invalid lanes (the AVX2 kernels of both extremes, and of one for
+// floats); bits is byte-aligned with x. fma chooses the float kernels
+// whose NaN check is an FMA sentinel, which can alarm without a NaN
+// (the caller passes hasFMA, or false for the kernel whose compares
+// are exact).
+func summarySeededAsm[T num.Number](isa ISA, want Extremes, fma bool, x []T, bits []byte, seed T) (lo T, hi T, valid int, nan bool) {
 	switch num.KindOf[T]() {
 	case num.Float32:
 		switch {
+		case want == WantMax && isa == AVX2 && fma:
+			r0, r1, r2, r3 := summaryMaxSeededF32AVX2FMA(num.Cast[float32](x), bits, float32(seed))
+			return T(r0), T(r1), r2, r3
+		case want == WantMax && isa == AVX2:
+			r0, r1, r2, r3 := summaryMaxSeededF32AVX2(num.Cast[float32](x), bits, float32(seed))
+			return T(r0), T(r1), r2, r3
+		case want == WantMin && isa == AVX2 && fma:
+			r0, r1, r2, r3 := summaryMinSeededF32AVX2FMA(num.Cast[float32](x), bits, float32(seed))
+			return T(r0), T(r1), r2, r3
+		case want == WantMin && isa == AVX2:
+			r0, r1, r2, r3 := summaryMinSeededF32AVX2(num.Cast[float32](x), bits, float32(seed))
+			return T(r0), T(r1), r2, r3
 		case isa == AVX2 && fma:
 			r0, r1, r2, r3 := summarySeededF32AVX2FMA(num.Cast[float32](x), bits, float32(seed))
 			return T(r0), T(r1), r2, r3
@@ -509,6 +510,18 @@ func summarySeededAsm[T num.Number](isa ISA, fma bool, x []T, bits []byte, seed 
 		}
 	case num.Float64:
 		switch {
+		case want == WantMax && isa == AVX2 && fma:
+			r0, r1, r2, r3 := summaryMaxSeededF64AVX2FMA(num.Cast[float64](x), bits, float64(seed))
+			return T(r0), T(r1), r2, r3
+		case want == WantMax && isa == AVX2:
+			r0, r1, r2, r3 := summaryMaxSeededF64AVX2(num.Cast[float64](x), bits, float64(seed))
+			return T(r0), T(r1), r2, r3
+		case want == WantMin && isa == AVX2 && fma:
+			r0, r1, r2, r3 := summaryMinSeededF64AVX2FMA(num.Cast[float64](x), bits, float64(seed))
+			return T(r0), T(r1), r2, r3
+		case want == WantMin && isa == AVX2:
+			r0, r1, r2, r3 := summaryMinSeededF64AVX2(num.Cast[float64](x), bits, float64(seed))
+			return T(r0), T(r1), r2, r3
 		case isa == AVX2 && fma:
 			r0, r1, r2, r3 := summarySeededF64AVX2FMA(num.Cast[float64](x), bits, float64(seed))
 			return T(r0), T(r1), r2, r3

@@ -118,16 +118,16 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 	}
 	switch {
 	case m > 0 && k.seeded():
-		// The AVX2 kernels of both extremes start from a valid element
-		// and blend it into the invalid lanes; with none valid there is
-		// nothing to call them for.
+		// The AVX2 kernels of both extremes, and the float ones of one,
+		// start from a valid element and blend it into the invalid
+		// lanes; with none valid there is nothing to call them for.
 		if s, ok := firstValid(x[:m], bits); ok {
-			l, h, c, n := summarySeededAsm(k.isa, hasFMA, x[:m], bits, s)
+			l, h, c, n := summarySeededAsm(k.isa, k.want, hasFMA, x[:m], bits, s)
 			if n && hasFMA && num.IsFloat[T]() {
 				// The FMA sentinel can alarm without a NaN (an
 				// infinity met a zero or an infinite product of the
 				// other sign); the compares' kernel says exactly.
-				_, _, _, n = summarySeededAsm(k.isa, false, x[:m], bits, s)
+				_, _, _, n = summarySeededAsm(k.isa, k.want, false, x[:m], bits, s)
 			}
 			lo, hi, nan = summaryMerge(lo, hi, nan, l, h, n)
 			valid += c
@@ -147,9 +147,9 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 }
 
 // seeded says whether k's masked kernel is a seeded one
-// (summarySeededAsm): AVX2, both extremes.
+// (summarySeededAsm): AVX2, both extremes, or one for floats.
 func (k summaryAsm[T]) seeded() bool {
-	return k.isa == AVX2 && k.want == WantBoth
+	return k.isa == AVX2 && (k.want == WantBoth || num.IsFloat[T]())
 }
 
 // firstValid returns the first element of x whose bit is set in bits

@@ -638,64 +638,70 @@ summaryMinDenseF32AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMinMaskedF32AVX2(x []float32, bits []byte, tail uint64) (lo float32, hi float32, valid int, nan bool)
+// func summaryMinSeededF32AVX2(x []float32, bits []byte, seed float32) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedF32AVX2(SB), NOSPLIT, $0-73
+TEXT ·summaryMinSeededF32AVX2(SB), NOSPLIT, $0-73
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y0
-	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y1
-	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y2
-	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y3
-	VPXOR        Y4, Y4, Y4
-	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y5
+	MOVL         seed+48(FP), SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQA      Y0, Y1
+	VMOVDQA      Y0, Y2
+	VMOVDQA      Y0, Y3
+	VMOVDQA      Y0, Y4
+	VPXOR        Y5, Y5, Y5
+	VMOVDQU      alignedmsb32_0<>+0(SB), Y6
+	VMOVDQU      alignedmsb32_1<>+0(SB), Y7
+	VMOVDQU      alignedmsb32_2<>+0(SB), Y8
+	VMOVDQU      alignedmsb32_3<>+0(SB), Y9
 	CMPQ         CX, $0x00000020
-	JL           summaryMinMaskedF32AVX2_main_done
+	JL           summaryMinSeededF32AVX2_main_done
 
-summaryMinMaskedF32AVX2_main_loop:
-	VPBROADCASTD (DX), Y6
-	VMOVUPS      (AX), Y7
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y6, Y8
-	VBLENDVPS    Y8, Y7, Y5, Y7
-	VMINPS       Y0, Y7, Y0
-	VMOVUPS      32(AX), Y8
-	VPSLLVD      alignedmsb32_1<>+0(SB), Y6, Y9
-	VBLENDVPS    Y9, Y8, Y5, Y8
-	VMINPS       Y1, Y8, Y1
-	VCMPPS       $0x03, Y8, Y7, Y7
-	VORPS        Y7, Y4, Y4
-	VMOVUPS      64(AX), Y7
-	VPSLLVD      alignedmsb32_2<>+0(SB), Y6, Y8
-	VBLENDVPS    Y8, Y7, Y5, Y7
-	VMINPS       Y2, Y7, Y2
-	VMOVUPS      96(AX), Y8
-	VPSLLVD      alignedmsb32_3<>+0(SB), Y6, Y6
-	VBLENDVPS    Y6, Y8, Y5, Y6
-	VMINPS       Y3, Y6, Y3
-	VCMPPS       $0x03, Y6, Y7, Y6
-	VORPS        Y6, Y4, Y4
+summaryMinSeededF32AVX2_main_loop:
+	VPBROADCASTD (DX), Y10
+	VMOVUPS      (AX), Y11
+	VPSLLVD      Y6, Y10, Y12
+	VBLENDVPS    Y12, Y11, Y0, Y11
+	VMINPS       Y1, Y11, Y1
+	VMOVUPS      32(AX), Y12
+	VPSLLVD      Y7, Y10, Y13
+	VBLENDVPS    Y13, Y12, Y0, Y12
+	VMINPS       Y2, Y12, Y2
+	VCMPPS       $0x03, Y12, Y11, Y11
+	VORPS        Y11, Y5, Y5
+	VMOVUPS      64(AX), Y11
+	VPSLLVD      Y8, Y10, Y12
+	VBLENDVPS    Y12, Y11, Y0, Y11
+	VMINPS       Y3, Y11, Y3
+	VMOVUPS      96(AX), Y12
+	VPSLLVD      Y9, Y10, Y10
+	VBLENDVPS    Y10, Y12, Y0, Y10
+	VMINPS       Y4, Y10, Y4
+	VCMPPS       $0x03, Y10, Y11, Y10
+	VORPS        Y10, Y5, Y5
 	POPCNTL      (DX), SI
 	ADDQ         SI, BX
 	ADDQ         $0x00000004, DX
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000020, CX
 	CMPQ         CX, $0x00000020
-	JGE          summaryMinMaskedF32AVX2_main_loop
+	JGE          summaryMinSeededF32AVX2_main_loop
 
-summaryMinMaskedF32AVX2_main_done:
+summaryMinSeededF32AVX2_main_done:
 	CMPQ CX, $0x00000008
-	JL   summaryMinMaskedF32AVX2_single_done
+	JL   summaryMinSeededF32AVX2_single_done
 
-summaryMinMaskedF32AVX2_single_loop:
-	VPBROADCASTB (DX), Y6
-	VMOVUPS      (AX), Y7
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y6, Y6
-	VBLENDVPS    Y6, Y7, Y5, Y6
-	VMINPS       Y0, Y6, Y0
-	VCMPPS       $0x03, Y6, Y6, Y6
-	VORPS        Y6, Y4, Y4
+summaryMinSeededF32AVX2_single_loop:
+	VPBROADCASTB (DX), Y7
+	VMOVUPS      (AX), Y8
+	VPSLLVD      Y6, Y7, Y7
+	VBLENDVPS    Y7, Y8, Y0, Y7
+	VMINPS       Y1, Y7, Y1
+	VCMPPS       $0x03, Y7, Y7, Y7
+	VORPS        Y7, Y5, Y5
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -703,24 +709,24 @@ summaryMinMaskedF32AVX2_single_loop:
 	ADDQ         $0x00000020, AX
 	SUBQ         $0x00000008, CX
 	CMPQ         CX, $0x00000008
-	JGE          summaryMinMaskedF32AVX2_single_loop
+	JGE          summaryMinSeededF32AVX2_single_loop
 
-summaryMinMaskedF32AVX2_single_done:
-	VMINPS       Y0, Y2, Y0
+summaryMinSeededF32AVX2_single_done:
 	VMINPS       Y1, Y3, Y1
-	VMINPS       Y0, Y1, Y0
-	VEXTRACTI128 $0x01, Y0, X1
-	VMINPS       X0, X1, X0
-	VPSRLDQ      $0x08, X0, X1
-	VMINPS       X0, X1, X0
-	VPSRLDQ      $0x04, X0, X1
-	VMINPS       X0, X1, X0
-	VMOVQ        X0, AX
+	VMINPS       Y2, Y4, Y2
+	VMINPS       Y1, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X0
+	VMINPS       X1, X0, X1
+	VPSRLDQ      $0x08, X1, X0
+	VMINPS       X1, X0, X1
+	VPSRLDQ      $0x04, X1, X0
+	VMINPS       X1, X0, X1
+	VMOVQ        X1, AX
 	MOVL         AX, lo+56(FP)
 	MOVQ         $0x00000000ff800000, AX
 	MOVL         AX, hi+60(FP)
 	MOVQ         BX, valid+64(FP)
-	VMOVMSKPS    Y4, AX
+	VMOVMSKPS    Y5, AX
 	TESTL        AX, AX
 	SETNE        AL
 	MOVB         AL, nan+72(FP)
@@ -835,6 +841,100 @@ summaryMinDenseF32AVX2FMA_done:
 	TESTL        AX, AX
 	SETNE        AL
 	MOVB         AL, nan+32(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMinSeededF32AVX2FMA(x []float32, bits []byte, seed float32) (lo float32, hi float32, valid int, nan bool)
+// Requires: AVX, AVX2, FMA3, POPCNT
+TEXT ·summaryMinSeededF32AVX2FMA(SB), NOSPLIT, $0-73
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	MOVL         seed+48(FP), SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQA      Y0, Y1
+	VMOVDQA      Y0, Y2
+	VMOVDQA      Y0, Y3
+	VMOVDQA      Y0, Y4
+	VPXOR        Y5, Y5, Y5
+	VPXOR        Y6, Y6, Y6
+	VMOVDQU      alignedmsb32_0<>+0(SB), Y7
+	VMOVDQU      alignedmsb32_1<>+0(SB), Y8
+	VMOVDQU      alignedmsb32_2<>+0(SB), Y9
+	VMOVDQU      alignedmsb32_3<>+0(SB), Y10
+	CMPQ         CX, $0x00000020
+	JL           summaryMinSeededF32AVX2FMA_main_done
+
+summaryMinSeededF32AVX2FMA_main_loop:
+	VPBROADCASTD (DX), Y11
+	VMOVUPS      (AX), Y12
+	VPSLLVD      Y7, Y11, Y13
+	VBLENDVPS    Y13, Y12, Y0, Y12
+	VMINPS       Y1, Y12, Y1
+	VMOVUPS      32(AX), Y13
+	VPSLLVD      Y8, Y11, Y14
+	VBLENDVPS    Y14, Y13, Y0, Y13
+	VMINPS       Y2, Y13, Y2
+	VFMADD231PS  Y13, Y12, Y5
+	VMOVUPS      64(AX), Y12
+	VPSLLVD      Y9, Y11, Y13
+	VBLENDVPS    Y13, Y12, Y0, Y12
+	VMINPS       Y3, Y12, Y3
+	VMOVUPS      96(AX), Y13
+	VPSLLVD      Y10, Y11, Y11
+	VBLENDVPS    Y11, Y13, Y0, Y11
+	VMINPS       Y4, Y11, Y4
+	VFMADD231PS  Y11, Y12, Y6
+	POPCNTL      (DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000004, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, CX
+	CMPQ         CX, $0x00000020
+	JGE          summaryMinSeededF32AVX2FMA_main_loop
+
+summaryMinSeededF32AVX2FMA_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMinSeededF32AVX2FMA_single_done
+
+summaryMinSeededF32AVX2FMA_single_loop:
+	VPBROADCASTB (DX), Y8
+	VMOVUPS      (AX), Y9
+	VPSLLVD      Y7, Y8, Y8
+	VBLENDVPS    Y8, Y9, Y0, Y8
+	VMINPS       Y1, Y8, Y1
+	VFMADD231PS  Y8, Y8, Y5
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000008, CX
+	CMPQ         CX, $0x00000008
+	JGE          summaryMinSeededF32AVX2FMA_single_loop
+
+summaryMinSeededF32AVX2FMA_single_done:
+	VMINPS       Y1, Y3, Y1
+	VMINPS       Y2, Y4, Y2
+	VMINPS       Y1, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X0
+	VMINPS       X1, X0, X1
+	VPSRLDQ      $0x08, X1, X0
+	VMINPS       X1, X0, X1
+	VPSRLDQ      $0x04, X1, X0
+	VMINPS       X1, X0, X1
+	VMOVQ        X1, AX
+	MOVL         AX, lo+56(FP)
+	MOVQ         $0x00000000ff800000, AX
+	MOVL         AX, hi+60(FP)
+	MOVQ         BX, valid+64(FP)
+	VCMPPS       $0x03, Y6, Y5, Y0
+	VMOVMSKPS    Y0, AX
+	TESTL        AX, AX
+	SETNE        AL
+	MOVB         AL, nan+72(FP)
 	VZEROUPPER
 	RET
 
@@ -956,64 +1056,70 @@ summaryMaxDenseF32AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaxMaskedF32AVX2(x []float32, bits []byte, tail uint64) (lo float32, hi float32, valid int, nan bool)
+// func summaryMaxSeededF32AVX2(x []float32, bits []byte, seed float32) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedF32AVX2(SB), NOSPLIT, $0-73
+TEXT ·summaryMaxSeededF32AVX2(SB), NOSPLIT, $0-73
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y0
-	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y1
-	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y2
-	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y3
-	VPXOR        Y4, Y4, Y4
-	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y5
+	MOVL         seed+48(FP), SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQA      Y0, Y1
+	VMOVDQA      Y0, Y2
+	VMOVDQA      Y0, Y3
+	VMOVDQA      Y0, Y4
+	VPXOR        Y5, Y5, Y5
+	VMOVDQU      alignedmsb32_0<>+0(SB), Y6
+	VMOVDQU      alignedmsb32_1<>+0(SB), Y7
+	VMOVDQU      alignedmsb32_2<>+0(SB), Y8
+	VMOVDQU      alignedmsb32_3<>+0(SB), Y9
 	CMPQ         CX, $0x00000020
-	JL           summaryMaxMaskedF32AVX2_main_done
+	JL           summaryMaxSeededF32AVX2_main_done
 
-summaryMaxMaskedF32AVX2_main_loop:
-	VPBROADCASTD (DX), Y6
-	VMOVUPS      (AX), Y7
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y6, Y8
-	VBLENDVPS    Y8, Y7, Y5, Y7
-	VMAXPS       Y0, Y7, Y0
-	VMOVUPS      32(AX), Y8
-	VPSLLVD      alignedmsb32_1<>+0(SB), Y6, Y9
-	VBLENDVPS    Y9, Y8, Y5, Y8
-	VMAXPS       Y1, Y8, Y1
-	VCMPPS       $0x03, Y8, Y7, Y7
-	VORPS        Y7, Y4, Y4
-	VMOVUPS      64(AX), Y7
-	VPSLLVD      alignedmsb32_2<>+0(SB), Y6, Y8
-	VBLENDVPS    Y8, Y7, Y5, Y7
-	VMAXPS       Y2, Y7, Y2
-	VMOVUPS      96(AX), Y8
-	VPSLLVD      alignedmsb32_3<>+0(SB), Y6, Y6
-	VBLENDVPS    Y6, Y8, Y5, Y6
-	VMAXPS       Y3, Y6, Y3
-	VCMPPS       $0x03, Y6, Y7, Y6
-	VORPS        Y6, Y4, Y4
+summaryMaxSeededF32AVX2_main_loop:
+	VPBROADCASTD (DX), Y10
+	VMOVUPS      (AX), Y11
+	VPSLLVD      Y6, Y10, Y12
+	VBLENDVPS    Y12, Y11, Y0, Y11
+	VMAXPS       Y1, Y11, Y1
+	VMOVUPS      32(AX), Y12
+	VPSLLVD      Y7, Y10, Y13
+	VBLENDVPS    Y13, Y12, Y0, Y12
+	VMAXPS       Y2, Y12, Y2
+	VCMPPS       $0x03, Y12, Y11, Y11
+	VORPS        Y11, Y5, Y5
+	VMOVUPS      64(AX), Y11
+	VPSLLVD      Y8, Y10, Y12
+	VBLENDVPS    Y12, Y11, Y0, Y11
+	VMAXPS       Y3, Y11, Y3
+	VMOVUPS      96(AX), Y12
+	VPSLLVD      Y9, Y10, Y10
+	VBLENDVPS    Y10, Y12, Y0, Y10
+	VMAXPS       Y4, Y10, Y4
+	VCMPPS       $0x03, Y10, Y11, Y10
+	VORPS        Y10, Y5, Y5
 	POPCNTL      (DX), SI
 	ADDQ         SI, BX
 	ADDQ         $0x00000004, DX
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000020, CX
 	CMPQ         CX, $0x00000020
-	JGE          summaryMaxMaskedF32AVX2_main_loop
+	JGE          summaryMaxSeededF32AVX2_main_loop
 
-summaryMaxMaskedF32AVX2_main_done:
+summaryMaxSeededF32AVX2_main_done:
 	CMPQ CX, $0x00000008
-	JL   summaryMaxMaskedF32AVX2_single_done
+	JL   summaryMaxSeededF32AVX2_single_done
 
-summaryMaxMaskedF32AVX2_single_loop:
-	VPBROADCASTB (DX), Y6
-	VMOVUPS      (AX), Y7
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y6, Y6
-	VBLENDVPS    Y6, Y7, Y5, Y6
-	VMAXPS       Y0, Y6, Y0
-	VCMPPS       $0x03, Y6, Y6, Y6
-	VORPS        Y6, Y4, Y4
+summaryMaxSeededF32AVX2_single_loop:
+	VPBROADCASTB (DX), Y7
+	VMOVUPS      (AX), Y8
+	VPSLLVD      Y6, Y7, Y7
+	VBLENDVPS    Y7, Y8, Y0, Y7
+	VMAXPS       Y1, Y7, Y1
+	VCMPPS       $0x03, Y7, Y7, Y7
+	VORPS        Y7, Y5, Y5
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -1021,24 +1127,24 @@ summaryMaxMaskedF32AVX2_single_loop:
 	ADDQ         $0x00000020, AX
 	SUBQ         $0x00000008, CX
 	CMPQ         CX, $0x00000008
-	JGE          summaryMaxMaskedF32AVX2_single_loop
+	JGE          summaryMaxSeededF32AVX2_single_loop
 
-summaryMaxMaskedF32AVX2_single_done:
-	VMAXPS       Y0, Y2, Y0
+summaryMaxSeededF32AVX2_single_done:
 	VMAXPS       Y1, Y3, Y1
-	VMAXPS       Y0, Y1, Y0
-	VEXTRACTI128 $0x01, Y0, X1
-	VMAXPS       X0, X1, X0
-	VPSRLDQ      $0x08, X0, X1
-	VMAXPS       X0, X1, X0
-	VPSRLDQ      $0x04, X0, X1
-	VMAXPS       X0, X1, X0
+	VMAXPS       Y2, Y4, Y2
+	VMAXPS       Y1, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X0
+	VMAXPS       X1, X0, X1
+	VPSRLDQ      $0x08, X1, X0
+	VMAXPS       X1, X0, X1
+	VPSRLDQ      $0x04, X1, X0
+	VMAXPS       X1, X0, X1
 	MOVQ         $0x000000007f800000, AX
 	MOVL         AX, lo+56(FP)
-	VMOVQ        X0, AX
+	VMOVQ        X1, AX
 	MOVL         AX, hi+60(FP)
 	MOVQ         BX, valid+64(FP)
-	VMOVMSKPS    Y4, AX
+	VMOVMSKPS    Y5, AX
 	TESTL        AX, AX
 	SETNE        AL
 	MOVB         AL, nan+72(FP)
@@ -1153,6 +1259,100 @@ summaryMaxDenseF32AVX2FMA_done:
 	TESTL        AX, AX
 	SETNE        AL
 	MOVB         AL, nan+32(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxSeededF32AVX2FMA(x []float32, bits []byte, seed float32) (lo float32, hi float32, valid int, nan bool)
+// Requires: AVX, AVX2, FMA3, POPCNT
+TEXT ·summaryMaxSeededF32AVX2FMA(SB), NOSPLIT, $0-73
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	MOVL         seed+48(FP), SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	VMOVDQA      Y0, Y1
+	VMOVDQA      Y0, Y2
+	VMOVDQA      Y0, Y3
+	VMOVDQA      Y0, Y4
+	VPXOR        Y5, Y5, Y5
+	VPXOR        Y6, Y6, Y6
+	VMOVDQU      alignedmsb32_0<>+0(SB), Y7
+	VMOVDQU      alignedmsb32_1<>+0(SB), Y8
+	VMOVDQU      alignedmsb32_2<>+0(SB), Y9
+	VMOVDQU      alignedmsb32_3<>+0(SB), Y10
+	CMPQ         CX, $0x00000020
+	JL           summaryMaxSeededF32AVX2FMA_main_done
+
+summaryMaxSeededF32AVX2FMA_main_loop:
+	VPBROADCASTD (DX), Y11
+	VMOVUPS      (AX), Y12
+	VPSLLVD      Y7, Y11, Y13
+	VBLENDVPS    Y13, Y12, Y0, Y12
+	VMAXPS       Y1, Y12, Y1
+	VMOVUPS      32(AX), Y13
+	VPSLLVD      Y8, Y11, Y14
+	VBLENDVPS    Y14, Y13, Y0, Y13
+	VMAXPS       Y2, Y13, Y2
+	VFMADD231PS  Y13, Y12, Y5
+	VMOVUPS      64(AX), Y12
+	VPSLLVD      Y9, Y11, Y13
+	VBLENDVPS    Y13, Y12, Y0, Y12
+	VMAXPS       Y3, Y12, Y3
+	VMOVUPS      96(AX), Y13
+	VPSLLVD      Y10, Y11, Y11
+	VBLENDVPS    Y11, Y13, Y0, Y11
+	VMAXPS       Y4, Y11, Y4
+	VFMADD231PS  Y11, Y12, Y6
+	POPCNTL      (DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000004, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000020, CX
+	CMPQ         CX, $0x00000020
+	JGE          summaryMaxSeededF32AVX2FMA_main_loop
+
+summaryMaxSeededF32AVX2FMA_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaxSeededF32AVX2FMA_single_done
+
+summaryMaxSeededF32AVX2FMA_single_loop:
+	VPBROADCASTB (DX), Y8
+	VMOVUPS      (AX), Y9
+	VPSLLVD      Y7, Y8, Y8
+	VBLENDVPS    Y8, Y9, Y0, Y8
+	VMAXPS       Y1, Y8, Y1
+	VFMADD231PS  Y8, Y8, Y5
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+	SUBQ         $0x00000008, CX
+	CMPQ         CX, $0x00000008
+	JGE          summaryMaxSeededF32AVX2FMA_single_loop
+
+summaryMaxSeededF32AVX2FMA_single_done:
+	VMAXPS       Y1, Y3, Y1
+	VMAXPS       Y2, Y4, Y2
+	VMAXPS       Y1, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X0
+	VMAXPS       X1, X0, X1
+	VPSRLDQ      $0x08, X1, X0
+	VMAXPS       X1, X0, X1
+	VPSRLDQ      $0x04, X1, X0
+	VMAXPS       X1, X0, X1
+	MOVQ         $0x000000007f800000, AX
+	MOVL         AX, lo+56(FP)
+	VMOVQ        X1, AX
+	MOVL         AX, hi+60(FP)
+	MOVQ         BX, valid+64(FP)
+	VCMPPS       $0x03, Y6, Y5, Y0
+	VMOVMSKPS    Y0, AX
+	TESTL        AX, AX
+	SETNE        AL
+	MOVB         AL, nan+72(FP)
 	VZEROUPPER
 	RET
 
@@ -1772,44 +1972,48 @@ summaryMinDenseF64AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMinMaskedF64AVX2(x []float64, bits []byte, tail uint64) (lo float64, hi float64, valid int, nan bool)
+// func summaryMinSeededF64AVX2(x []float64, bits []byte, seed float64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedF64AVX2(SB), NOSPLIT, $0-81
+TEXT ·summaryMinSeededF64AVX2(SB), NOSPLIT, $0-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y0
-	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y1
-	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y2
-	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y3
-	VPXOR        Y4, Y4, Y4
-	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y5
+	VPBROADCASTQ seed+48(FP), Y0
+	VMOVDQA      Y0, Y1
+	VMOVDQA      Y0, Y2
+	VMOVDQA      Y0, Y3
+	VMOVDQA      Y0, Y4
+	VPXOR        Y5, Y5, Y5
+	VMOVDQU      alignedmsb64_0<>+0(SB), Y6
+	VMOVDQU      alignedmsb64_1<>+0(SB), Y7
+	VMOVDQU      alignedmsb64_2<>+0(SB), Y8
+	VMOVDQU      alignedmsb64_3<>+0(SB), Y9
 	CMPQ         CX, $0x00000010
-	JL           summaryMinMaskedF64AVX2_main_done
+	JL           summaryMinSeededF64AVX2_main_done
 
-summaryMinMaskedF64AVX2_main_loop:
-	VPBROADCASTW (DX), Y6
-	VMOVUPD      (AX), Y7
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y6, Y8
-	VBLENDVPD    Y8, Y7, Y5, Y7
-	VMINPD       Y0, Y7, Y0
-	VMOVUPD      32(AX), Y8
-	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y9
-	VBLENDVPD    Y9, Y8, Y5, Y8
-	VMINPD       Y1, Y8, Y1
-	VCMPPD       $0x03, Y8, Y7, Y7
-	VORPD        Y7, Y4, Y4
-	VMOVUPD      64(AX), Y7
-	VPSLLVQ      alignedmsb64_2<>+0(SB), Y6, Y8
-	VBLENDVPD    Y8, Y7, Y5, Y7
-	VMINPD       Y2, Y7, Y2
-	VMOVUPD      96(AX), Y8
-	VPSLLVQ      alignedmsb64_3<>+0(SB), Y6, Y6
-	VBLENDVPD    Y6, Y8, Y5, Y6
-	VMINPD       Y3, Y6, Y3
-	VCMPPD       $0x03, Y6, Y7, Y6
-	VORPD        Y6, Y4, Y4
+summaryMinSeededF64AVX2_main_loop:
+	VPBROADCASTW (DX), Y10
+	VMOVUPD      (AX), Y11
+	VPSLLVQ      Y6, Y10, Y12
+	VBLENDVPD    Y12, Y11, Y0, Y11
+	VMINPD       Y1, Y11, Y1
+	VMOVUPD      32(AX), Y12
+	VPSLLVQ      Y7, Y10, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
+	VMINPD       Y2, Y12, Y2
+	VCMPPD       $0x03, Y12, Y11, Y11
+	VORPD        Y11, Y5, Y5
+	VMOVUPD      64(AX), Y11
+	VPSLLVQ      Y8, Y10, Y12
+	VBLENDVPD    Y12, Y11, Y0, Y11
+	VMINPD       Y3, Y11, Y3
+	VMOVUPD      96(AX), Y12
+	VPSLLVQ      Y9, Y10, Y10
+	VBLENDVPD    Y10, Y12, Y0, Y10
+	VMINPD       Y4, Y10, Y4
+	VCMPPD       $0x03, Y10, Y11, Y10
+	VORPD        Y10, Y5, Y5
 	MOVWLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -1817,24 +2021,24 @@ summaryMinMaskedF64AVX2_main_loop:
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000010, CX
 	CMPQ         CX, $0x00000010
-	JGE          summaryMinMaskedF64AVX2_main_loop
+	JGE          summaryMinSeededF64AVX2_main_loop
 
-summaryMinMaskedF64AVX2_main_done:
+summaryMinSeededF64AVX2_main_done:
 	CMPQ CX, $0x00000008
-	JL   summaryMinMaskedF64AVX2_single_done
+	JL   summaryMinSeededF64AVX2_single_done
 
-summaryMinMaskedF64AVX2_single_loop:
-	VPBROADCASTB (DX), Y6
-	VMOVUPD      (AX), Y7
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y6, Y8
-	VBLENDVPD    Y8, Y7, Y5, Y7
-	VMINPD       Y0, Y7, Y0
-	VMOVUPD      32(AX), Y8
-	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y6
-	VBLENDVPD    Y6, Y8, Y5, Y6
-	VMINPD       Y1, Y6, Y1
-	VCMPPD       $0x03, Y6, Y7, Y6
-	VORPD        Y6, Y4, Y4
+summaryMinSeededF64AVX2_single_loop:
+	VPBROADCASTB (DX), Y8
+	VMOVUPD      (AX), Y9
+	VPSLLVQ      Y6, Y8, Y10
+	VBLENDVPD    Y10, Y9, Y0, Y9
+	VMINPD       Y1, Y9, Y1
+	VMOVUPD      32(AX), Y10
+	VPSLLVQ      Y7, Y8, Y8
+	VBLENDVPD    Y8, Y10, Y0, Y8
+	VMINPD       Y2, Y8, Y2
+	VCMPPD       $0x03, Y8, Y9, Y8
+	VORPD        Y8, Y5, Y5
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -1842,22 +2046,22 @@ summaryMinMaskedF64AVX2_single_loop:
 	ADDQ         $0x00000040, AX
 	SUBQ         $0x00000008, CX
 	CMPQ         CX, $0x00000008
-	JGE          summaryMinMaskedF64AVX2_single_loop
+	JGE          summaryMinSeededF64AVX2_single_loop
 
-summaryMinMaskedF64AVX2_single_done:
-	VMINPD       Y0, Y2, Y0
+summaryMinSeededF64AVX2_single_done:
 	VMINPD       Y1, Y3, Y1
-	VMINPD       Y0, Y1, Y0
-	VEXTRACTI128 $0x01, Y0, X1
-	VMINPD       X0, X1, X0
-	VPSRLDQ      $0x08, X0, X1
-	VMINPD       X0, X1, X0
-	VMOVQ        X0, AX
+	VMINPD       Y2, Y4, Y2
+	VMINPD       Y1, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X0
+	VMINPD       X1, X0, X1
+	VPSRLDQ      $0x08, X1, X0
+	VMINPD       X1, X0, X1
+	VMOVQ        X1, AX
 	MOVQ         AX, lo+56(FP)
 	MOVQ         $0xfff0000000000000, AX
 	MOVQ         AX, hi+64(FP)
 	MOVQ         BX, valid+72(FP)
-	VMOVMSKPD    Y4, AX
+	VMOVMSKPD    Y5, AX
 	TESTL        AX, AX
 	SETNE        AL
 	MOVB         AL, nan+80(FP)
@@ -1976,6 +2180,101 @@ summaryMinDenseF64AVX2FMA_done:
 	TESTL        AX, AX
 	SETNE        AL
 	MOVB         AL, nan+40(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMinSeededF64AVX2FMA(x []float64, bits []byte, seed float64) (lo float64, hi float64, valid int, nan bool)
+// Requires: AVX, AVX2, FMA3, POPCNT
+TEXT ·summaryMinSeededF64AVX2FMA(SB), NOSPLIT, $0-81
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ seed+48(FP), Y0
+	VMOVDQA      Y0, Y1
+	VMOVDQA      Y0, Y2
+	VMOVDQA      Y0, Y3
+	VMOVDQA      Y0, Y4
+	VPXOR        Y5, Y5, Y5
+	VPXOR        Y6, Y6, Y6
+	VMOVDQU      alignedmsb64_0<>+0(SB), Y7
+	VMOVDQU      alignedmsb64_1<>+0(SB), Y8
+	VMOVDQU      alignedmsb64_2<>+0(SB), Y9
+	VMOVDQU      alignedmsb64_3<>+0(SB), Y10
+	CMPQ         CX, $0x00000010
+	JL           summaryMinSeededF64AVX2FMA_main_done
+
+summaryMinSeededF64AVX2FMA_main_loop:
+	VPBROADCASTW (DX), Y11
+	VMOVUPD      (AX), Y12
+	VPSLLVQ      Y7, Y11, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
+	VMINPD       Y1, Y12, Y1
+	VMOVUPD      32(AX), Y13
+	VPSLLVQ      Y8, Y11, Y14
+	VBLENDVPD    Y14, Y13, Y0, Y13
+	VMINPD       Y2, Y13, Y2
+	VFMADD231PD  Y13, Y12, Y5
+	VMOVUPD      64(AX), Y12
+	VPSLLVQ      Y9, Y11, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
+	VMINPD       Y3, Y12, Y3
+	VMOVUPD      96(AX), Y13
+	VPSLLVQ      Y10, Y11, Y11
+	VBLENDVPD    Y11, Y13, Y0, Y11
+	VMINPD       Y4, Y11, Y4
+	VFMADD231PD  Y11, Y12, Y6
+	MOVWLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000002, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          summaryMinSeededF64AVX2FMA_main_loop
+
+summaryMinSeededF64AVX2FMA_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMinSeededF64AVX2FMA_single_done
+
+summaryMinSeededF64AVX2FMA_single_loop:
+	VPBROADCASTB (DX), Y9
+	VMOVUPD      (AX), Y10
+	VPSLLVQ      Y7, Y9, Y11
+	VBLENDVPD    Y11, Y10, Y0, Y10
+	VMINPD       Y1, Y10, Y1
+	VMOVUPD      32(AX), Y11
+	VPSLLVQ      Y8, Y9, Y9
+	VBLENDVPD    Y9, Y11, Y0, Y9
+	VMINPD       Y2, Y9, Y2
+	VFMADD231PD  Y9, Y10, Y5
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, CX
+	CMPQ         CX, $0x00000008
+	JGE          summaryMinSeededF64AVX2FMA_single_loop
+
+summaryMinSeededF64AVX2FMA_single_done:
+	VMINPD       Y1, Y3, Y1
+	VMINPD       Y2, Y4, Y2
+	VMINPD       Y1, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X0
+	VMINPD       X1, X0, X1
+	VPSRLDQ      $0x08, X1, X0
+	VMINPD       X1, X0, X1
+	VMOVQ        X1, AX
+	MOVQ         AX, lo+56(FP)
+	MOVQ         $0xfff0000000000000, AX
+	MOVQ         AX, hi+64(FP)
+	MOVQ         BX, valid+72(FP)
+	VCMPPD       $0x03, Y6, Y5, Y0
+	VMOVMSKPD    Y0, AX
+	TESTL        AX, AX
+	SETNE        AL
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -2101,44 +2400,48 @@ summaryMaxDenseF64AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaxMaskedF64AVX2(x []float64, bits []byte, tail uint64) (lo float64, hi float64, valid int, nan bool)
+// func summaryMaxSeededF64AVX2(x []float64, bits []byte, seed float64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedF64AVX2(SB), NOSPLIT, $0-81
+TEXT ·summaryMaxSeededF64AVX2(SB), NOSPLIT, $0-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y0
-	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y1
-	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y2
-	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y3
-	VPXOR        Y4, Y4, Y4
-	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y5
+	VPBROADCASTQ seed+48(FP), Y0
+	VMOVDQA      Y0, Y1
+	VMOVDQA      Y0, Y2
+	VMOVDQA      Y0, Y3
+	VMOVDQA      Y0, Y4
+	VPXOR        Y5, Y5, Y5
+	VMOVDQU      alignedmsb64_0<>+0(SB), Y6
+	VMOVDQU      alignedmsb64_1<>+0(SB), Y7
+	VMOVDQU      alignedmsb64_2<>+0(SB), Y8
+	VMOVDQU      alignedmsb64_3<>+0(SB), Y9
 	CMPQ         CX, $0x00000010
-	JL           summaryMaxMaskedF64AVX2_main_done
+	JL           summaryMaxSeededF64AVX2_main_done
 
-summaryMaxMaskedF64AVX2_main_loop:
-	VPBROADCASTW (DX), Y6
-	VMOVUPD      (AX), Y7
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y6, Y8
-	VBLENDVPD    Y8, Y7, Y5, Y7
-	VMAXPD       Y0, Y7, Y0
-	VMOVUPD      32(AX), Y8
-	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y9
-	VBLENDVPD    Y9, Y8, Y5, Y8
-	VMAXPD       Y1, Y8, Y1
-	VCMPPD       $0x03, Y8, Y7, Y7
-	VORPD        Y7, Y4, Y4
-	VMOVUPD      64(AX), Y7
-	VPSLLVQ      alignedmsb64_2<>+0(SB), Y6, Y8
-	VBLENDVPD    Y8, Y7, Y5, Y7
-	VMAXPD       Y2, Y7, Y2
-	VMOVUPD      96(AX), Y8
-	VPSLLVQ      alignedmsb64_3<>+0(SB), Y6, Y6
-	VBLENDVPD    Y6, Y8, Y5, Y6
-	VMAXPD       Y3, Y6, Y3
-	VCMPPD       $0x03, Y6, Y7, Y6
-	VORPD        Y6, Y4, Y4
+summaryMaxSeededF64AVX2_main_loop:
+	VPBROADCASTW (DX), Y10
+	VMOVUPD      (AX), Y11
+	VPSLLVQ      Y6, Y10, Y12
+	VBLENDVPD    Y12, Y11, Y0, Y11
+	VMAXPD       Y1, Y11, Y1
+	VMOVUPD      32(AX), Y12
+	VPSLLVQ      Y7, Y10, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
+	VMAXPD       Y2, Y12, Y2
+	VCMPPD       $0x03, Y12, Y11, Y11
+	VORPD        Y11, Y5, Y5
+	VMOVUPD      64(AX), Y11
+	VPSLLVQ      Y8, Y10, Y12
+	VBLENDVPD    Y12, Y11, Y0, Y11
+	VMAXPD       Y3, Y11, Y3
+	VMOVUPD      96(AX), Y12
+	VPSLLVQ      Y9, Y10, Y10
+	VBLENDVPD    Y10, Y12, Y0, Y10
+	VMAXPD       Y4, Y10, Y4
+	VCMPPD       $0x03, Y10, Y11, Y10
+	VORPD        Y10, Y5, Y5
 	MOVWLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -2146,24 +2449,24 @@ summaryMaxMaskedF64AVX2_main_loop:
 	ADDQ         $0x00000080, AX
 	SUBQ         $0x00000010, CX
 	CMPQ         CX, $0x00000010
-	JGE          summaryMaxMaskedF64AVX2_main_loop
+	JGE          summaryMaxSeededF64AVX2_main_loop
 
-summaryMaxMaskedF64AVX2_main_done:
+summaryMaxSeededF64AVX2_main_done:
 	CMPQ CX, $0x00000008
-	JL   summaryMaxMaskedF64AVX2_single_done
+	JL   summaryMaxSeededF64AVX2_single_done
 
-summaryMaxMaskedF64AVX2_single_loop:
-	VPBROADCASTB (DX), Y6
-	VMOVUPD      (AX), Y7
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y6, Y8
-	VBLENDVPD    Y8, Y7, Y5, Y7
-	VMAXPD       Y0, Y7, Y0
-	VMOVUPD      32(AX), Y8
-	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y6
-	VBLENDVPD    Y6, Y8, Y5, Y6
-	VMAXPD       Y1, Y6, Y1
-	VCMPPD       $0x03, Y6, Y7, Y6
-	VORPD        Y6, Y4, Y4
+summaryMaxSeededF64AVX2_single_loop:
+	VPBROADCASTB (DX), Y8
+	VMOVUPD      (AX), Y9
+	VPSLLVQ      Y6, Y8, Y10
+	VBLENDVPD    Y10, Y9, Y0, Y9
+	VMAXPD       Y1, Y9, Y1
+	VMOVUPD      32(AX), Y10
+	VPSLLVQ      Y7, Y8, Y8
+	VBLENDVPD    Y8, Y10, Y0, Y8
+	VMAXPD       Y2, Y8, Y2
+	VCMPPD       $0x03, Y8, Y9, Y8
+	VORPD        Y8, Y5, Y5
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
 	ADDQ         SI, BX
@@ -2171,22 +2474,22 @@ summaryMaxMaskedF64AVX2_single_loop:
 	ADDQ         $0x00000040, AX
 	SUBQ         $0x00000008, CX
 	CMPQ         CX, $0x00000008
-	JGE          summaryMaxMaskedF64AVX2_single_loop
+	JGE          summaryMaxSeededF64AVX2_single_loop
 
-summaryMaxMaskedF64AVX2_single_done:
-	VMAXPD       Y0, Y2, Y0
+summaryMaxSeededF64AVX2_single_done:
 	VMAXPD       Y1, Y3, Y1
-	VMAXPD       Y0, Y1, Y0
-	VEXTRACTI128 $0x01, Y0, X1
-	VMAXPD       X0, X1, X0
-	VPSRLDQ      $0x08, X0, X1
-	VMAXPD       X0, X1, X0
+	VMAXPD       Y2, Y4, Y2
+	VMAXPD       Y1, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X0
+	VMAXPD       X1, X0, X1
+	VPSRLDQ      $0x08, X1, X0
+	VMAXPD       X1, X0, X1
 	MOVQ         $0x7ff0000000000000, AX
 	MOVQ         AX, lo+56(FP)
-	VMOVQ        X0, AX
+	VMOVQ        X1, AX
 	MOVQ         AX, hi+64(FP)
 	MOVQ         BX, valid+72(FP)
-	VMOVMSKPD    Y4, AX
+	VMOVMSKPD    Y5, AX
 	TESTL        AX, AX
 	SETNE        AL
 	MOVB         AL, nan+80(FP)
@@ -2305,6 +2608,101 @@ summaryMaxDenseF64AVX2FMA_done:
 	TESTL        AX, AX
 	SETNE        AL
 	MOVB         AL, nan+40(FP)
+	VZEROUPPER
+	RET
+
+// func summaryMaxSeededF64AVX2FMA(x []float64, bits []byte, seed float64) (lo float64, hi float64, valid int, nan bool)
+// Requires: AVX, AVX2, FMA3, POPCNT
+TEXT ·summaryMaxSeededF64AVX2FMA(SB), NOSPLIT, $0-81
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVQ         bits_base+24(FP), DX
+	XORQ         BX, BX
+	VPBROADCASTQ seed+48(FP), Y0
+	VMOVDQA      Y0, Y1
+	VMOVDQA      Y0, Y2
+	VMOVDQA      Y0, Y3
+	VMOVDQA      Y0, Y4
+	VPXOR        Y5, Y5, Y5
+	VPXOR        Y6, Y6, Y6
+	VMOVDQU      alignedmsb64_0<>+0(SB), Y7
+	VMOVDQU      alignedmsb64_1<>+0(SB), Y8
+	VMOVDQU      alignedmsb64_2<>+0(SB), Y9
+	VMOVDQU      alignedmsb64_3<>+0(SB), Y10
+	CMPQ         CX, $0x00000010
+	JL           summaryMaxSeededF64AVX2FMA_main_done
+
+summaryMaxSeededF64AVX2FMA_main_loop:
+	VPBROADCASTW (DX), Y11
+	VMOVUPD      (AX), Y12
+	VPSLLVQ      Y7, Y11, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
+	VMAXPD       Y1, Y12, Y1
+	VMOVUPD      32(AX), Y13
+	VPSLLVQ      Y8, Y11, Y14
+	VBLENDVPD    Y14, Y13, Y0, Y13
+	VMAXPD       Y2, Y13, Y2
+	VFMADD231PD  Y13, Y12, Y5
+	VMOVUPD      64(AX), Y12
+	VPSLLVQ      Y9, Y11, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
+	VMAXPD       Y3, Y12, Y3
+	VMOVUPD      96(AX), Y13
+	VPSLLVQ      Y10, Y11, Y11
+	VBLENDVPD    Y11, Y13, Y0, Y11
+	VMAXPD       Y4, Y11, Y4
+	VFMADD231PD  Y11, Y12, Y6
+	MOVWLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000002, DX
+	ADDQ         $0x00000080, AX
+	SUBQ         $0x00000010, CX
+	CMPQ         CX, $0x00000010
+	JGE          summaryMaxSeededF64AVX2FMA_main_loop
+
+summaryMaxSeededF64AVX2FMA_main_done:
+	CMPQ CX, $0x00000008
+	JL   summaryMaxSeededF64AVX2FMA_single_done
+
+summaryMaxSeededF64AVX2FMA_single_loop:
+	VPBROADCASTB (DX), Y9
+	VMOVUPD      (AX), Y10
+	VPSLLVQ      Y7, Y9, Y11
+	VBLENDVPD    Y11, Y10, Y0, Y10
+	VMAXPD       Y1, Y10, Y1
+	VMOVUPD      32(AX), Y11
+	VPSLLVQ      Y8, Y9, Y9
+	VBLENDVPD    Y9, Y11, Y0, Y9
+	VMAXPD       Y2, Y9, Y2
+	VFMADD231PD  Y9, Y10, Y5
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+	SUBQ         $0x00000008, CX
+	CMPQ         CX, $0x00000008
+	JGE          summaryMaxSeededF64AVX2FMA_single_loop
+
+summaryMaxSeededF64AVX2FMA_single_done:
+	VMAXPD       Y1, Y3, Y1
+	VMAXPD       Y2, Y4, Y2
+	VMAXPD       Y1, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X0
+	VMAXPD       X1, X0, X1
+	VPSRLDQ      $0x08, X1, X0
+	VMAXPD       X1, X0, X1
+	MOVQ         $0x7ff0000000000000, AX
+	MOVQ         AX, lo+56(FP)
+	VMOVQ        X1, AX
+	MOVQ         AX, hi+64(FP)
+	MOVQ         BX, valid+72(FP)
+	VCMPPD       $0x03, Y6, Y5, Y0
+	VMOVMSKPD    Y0, AX
+	TESTL        AX, AX
+	SETNE        AL
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 

@@ -13,9 +13,9 @@ import (
 )
 
 // TestSummarySeeded runs the masked fused summary (min, max and count) of
-// every element type on AVX2, whose kernels start from a valid element
-// that Go finds, the seed, and blend it into the invalid lanes
-// (summarySeededAsm). Every invalid element holds a value outside the
+// every element type on AVX2, and the masked float Min and Max, whose
+// kernels start from a valid element that Go finds, the seed, and blend
+// it into the invalid lanes (summarySeededAsm). Every invalid element holds a value outside the
 // valid ones (the type's limits; for floats also ±Inf and NaN), so that
 // an invalid lane that reached either extreme or the NaN check, or a seed
 // taken from an invalid element, shows in the result. The cases put the
@@ -88,6 +88,16 @@ func seededCases[T num.Number](t *testing.T) {
 					t.Fatalf("off=%d n=%d %s: (min %v, max %v, valid %d), reference (%v, %v, %d)",
 						off, n, what, glo, ghi, gvalid, lo, hi, count)
 				}
+				if !num.IsFloat[T]() {
+					return
+				}
+				// The float kernels of one extreme are seeded too.
+				if glo, _, gvalid := Summary(AVX2, x, bits, off, WantMin); !sameNumber(glo, lo) || gvalid != count {
+					t.Fatalf("off=%d n=%d %s: Min %v (valid %d), reference %v (%d)", off, n, what, glo, gvalid, lo, count)
+				}
+				if _, ghi, gvalid := Summary(AVX2, x, bits, off, WantMax); !sameNumber(ghi, hi) || gvalid != count {
+					t.Fatalf("off=%d n=%d %s: Max %v (valid %d), reference %v (%d)", off, n, what, ghi, gvalid, hi, count)
+				}
 			}
 			// The kernel's range: from the first byte boundary of the
 			// bitmap to the last whole step of 8 elements.
@@ -156,8 +166,10 @@ func seededCases[T num.Number](t *testing.T) {
 					if hasFMA && at >= head && end-head >= 16 {
 						xs, bs := x[head:end], bits[(off+head)>>3:]
 						if s, ok := firstValid(xs, bs); ok {
-							if _, _, _, n := summarySeededAsm(AVX2, true, xs, bs, s); n { // no valid element is NaN here
-								alarms++
+							for _, want := range []Extremes{WantBoth, WantMin, WantMax} {
+								if _, _, _, n := summarySeededAsm(AVX2, want, true, xs, bs, s); n { // no valid element is NaN here
+									alarms++
+								}
 							}
 						}
 					}

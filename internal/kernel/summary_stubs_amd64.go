@@ -44,13 +44,13 @@ func summarySeededF32AVX2FMA(x []float32, bits []byte, seed float32) (lo float32
 //go:noescape
 func summaryMinDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
 
-// summaryMinMaskedF32AVX2 returns the min (hi is returned as -Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
-// starting from the order's extremes, and whether a participating element
-// is NaN (floats only; lo and hi then mean nothing).
+// summaryMinSeededF32AVX2 returns the min (hi is returned as -Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// and their count, starting from seed, which must be one of them, and
+// whether one is NaN (floats only; lo and hi then mean nothing).
 // len(x) must be a multiple of 8.
 //
 //go:noescape
-func summaryMinMaskedF32AVX2(x []float32, bits []byte, tail uint64) (lo float32, hi float32, valid int, nan bool)
+func summaryMinSeededF32AVX2(x []float32, bits []byte, seed float32) (lo float32, hi float32, valid int, nan bool)
 
 // summaryMinDenseF32AVX2FMA returns the min (hi is returned as -Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -60,6 +60,14 @@ func summaryMinMaskedF32AVX2(x []float32, bits []byte, tail uint64) (lo float32,
 //go:noescape
 func summaryMinDenseF32AVX2FMA(x []float32) (lo float32, hi float32, nan bool)
 
+// summaryMinSeededF32AVX2FMA returns the min (hi is returned as -Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// and their count, starting from seed, which must be one of them, and
+// whether one is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMinSeededF32AVX2FMA(x []float32, bits []byte, seed float32) (lo float32, hi float32, valid int, nan bool)
+
 // summaryMaxDenseF32AVX2 returns the max (lo is returned as +Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
@@ -68,13 +76,13 @@ func summaryMinDenseF32AVX2FMA(x []float32) (lo float32, hi float32, nan bool)
 //go:noescape
 func summaryMaxDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
 
-// summaryMaxMaskedF32AVX2 returns the max (lo is returned as +Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
-// starting from the order's extremes, and whether a participating element
-// is NaN (floats only; lo and hi then mean nothing).
+// summaryMaxSeededF32AVX2 returns the max (lo is returned as +Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// and their count, starting from seed, which must be one of them, and
+// whether one is NaN (floats only; lo and hi then mean nothing).
 // len(x) must be a multiple of 8.
 //
 //go:noescape
-func summaryMaxMaskedF32AVX2(x []float32, bits []byte, tail uint64) (lo float32, hi float32, valid int, nan bool)
+func summaryMaxSeededF32AVX2(x []float32, bits []byte, seed float32) (lo float32, hi float32, valid int, nan bool)
 
 // summaryMaxDenseF32AVX2FMA returns the max (lo is returned as +Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -83,6 +91,14 @@ func summaryMaxMaskedF32AVX2(x []float32, bits []byte, tail uint64) (lo float32,
 //
 //go:noescape
 func summaryMaxDenseF32AVX2FMA(x []float32) (lo float32, hi float32, nan bool)
+
+// summaryMaxSeededF32AVX2FMA returns the max (lo is returned as +Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// and their count, starting from seed, which must be one of them, and
+// whether one is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMaxSeededF32AVX2FMA(x []float32, bits []byte, seed float32) (lo float32, hi float32, valid int, nan bool)
 
 // summaryDenseF64AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -124,13 +140,13 @@ func summarySeededF64AVX2FMA(x []float64, bits []byte, seed float64) (lo float64
 //go:noescape
 func summaryMinDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
 
-// summaryMinMaskedF64AVX2 returns the min (hi is returned as -Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
-// starting from the order's extremes, and whether a participating element
-// is NaN (floats only; lo and hi then mean nothing).
+// summaryMinSeededF64AVX2 returns the min (hi is returned as -Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// and their count, starting from seed, which must be one of them, and
+// whether one is NaN (floats only; lo and hi then mean nothing).
 // len(x) must be a multiple of 8.
 //
 //go:noescape
-func summaryMinMaskedF64AVX2(x []float64, bits []byte, tail uint64) (lo float64, hi float64, valid int, nan bool)
+func summaryMinSeededF64AVX2(x []float64, bits []byte, seed float64) (lo float64, hi float64, valid int, nan bool)
 
 // summaryMinDenseF64AVX2FMA returns the min (hi is returned as -Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -140,6 +156,14 @@ func summaryMinMaskedF64AVX2(x []float64, bits []byte, tail uint64) (lo float64,
 //go:noescape
 func summaryMinDenseF64AVX2FMA(x []float64) (lo float64, hi float64, nan bool)
 
+// summaryMinSeededF64AVX2FMA returns the min (hi is returned as -Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// and their count, starting from seed, which must be one of them, and
+// whether one is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMinSeededF64AVX2FMA(x []float64, bits []byte, seed float64) (lo float64, hi float64, valid int, nan bool)
+
 // summaryMaxDenseF64AVX2 returns the max (lo is returned as +Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
@@ -148,13 +172,13 @@ func summaryMinDenseF64AVX2FMA(x []float64) (lo float64, hi float64, nan bool)
 //go:noescape
 func summaryMaxDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
 
-// summaryMaxMaskedF64AVX2 returns the max (lo is returned as +Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
-// starting from the order's extremes, and whether a participating element
-// is NaN (floats only; lo and hi then mean nothing).
+// summaryMaxSeededF64AVX2 returns the max (lo is returned as +Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// and their count, starting from seed, which must be one of them, and
+// whether one is NaN (floats only; lo and hi then mean nothing).
 // len(x) must be a multiple of 8.
 //
 //go:noescape
-func summaryMaxMaskedF64AVX2(x []float64, bits []byte, tail uint64) (lo float64, hi float64, valid int, nan bool)
+func summaryMaxSeededF64AVX2(x []float64, bits []byte, seed float64) (lo float64, hi float64, valid int, nan bool)
 
 // summaryMaxDenseF64AVX2FMA returns the max (lo is returned as +Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -163,6 +187,14 @@ func summaryMaxMaskedF64AVX2(x []float64, bits []byte, tail uint64) (lo float64,
 //
 //go:noescape
 func summaryMaxDenseF64AVX2FMA(x []float64) (lo float64, hi float64, nan bool)
+
+// summaryMaxSeededF64AVX2FMA returns the max (lo is returned as +Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
+// and their count, starting from seed, which must be one of them, and
+// whether one is NaN (floats only; lo and hi then mean nothing).
+// len(x) must be a multiple of 8.
+//
+//go:noescape
+func summaryMaxSeededF64AVX2FMA(x []float64, bits []byte, seed float64) (lo float64, hi float64, valid int, nan bool)
 
 // summaryDenseI8AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element

@@ -120,12 +120,13 @@ var shapes = []shape{
 	},
 	{
 		name:    "summarySeededAsm",
-		doc:     "is the masked summary kernel of isa for T that starts from seed, a\nvalid element of x, and blends it into the invalid lanes (the AVX2\nkernels of both extremes); bits is byte-aligned with x. fma chooses\nthe float kernels whose NaN check is an FMA sentinel, which can\nalarm without a NaN (the caller passes hasFMA, or false for the\nkernel whose compares are exact).",
+		doc:     "is the masked summary kernel of isa for T computing want that\nstarts from seed, a valid element of x, and blends it into the\ninvalid lanes (the AVX2 kernels of both extremes, and of one for\nfloats); bits is byte-aligned with x. fma chooses the float kernels\nwhose NaN check is an FMA sentinel, which can alarm without a NaN\n(the caller passes hasFMA, or false for the kernel whose compares\nare exact).",
 		tparams: "[T num.Number]",
 		params:  []param{{"x", "[]T"}, {"bits", "[]byte"}, {"seed", "T"}},
 		results: []string{"lo T", "hi T", "valid int", "nan bool"},
+		want:    true,
 		featArg: "fma",
-		pattern: `^summarySeeded(?P<type>[IUF]\d+)(?P<isa>AVX2)(?P<feat>FMA)?$`,
+		pattern: `^summary(?P<want>Min|Max)?Seeded(?P<type>[IUF]\d+)(?P<isa>AVX2)(?P<feat>FMA)?$`,
 		missing: "no seeded summary kernel",
 	},
 	{

@@ -168,24 +168,37 @@ func BroadcastBitsAligned(m Mem, nbits int) reg.VecVirtual {
 // lanes of laneBytes = 4 or 8 bytes) from bits broadcast by
 // BroadcastBitsAligned: the most significant bit of lane l is validity bit
 // j*lanes+l, the other bits are unspecified, which is all VBLENDVPS and
-// VBLENDVPD read. One variable shift per vector, by counts kept in memory.
+// VBLENDVPD read. One variable shift per vector, by the counts of
+// MSBCountsAligned: from memory with each shift, or from a register that
+// a kernel with one to spare loads once (MSBLanesBy).
 //
 // The broadcast repeats the 8, 16 or 32 bits through each lane, so bit i
 // of them sits at bit i of the lane and a left shift by lanebits-1-i puts
 // it on top, pushing the repetitions out.
 func MSBLanesAligned(bcast reg.VecVirtual, laneBytes, j int) reg.VecVirtual {
+	return MSBLanesBy(bcast, MSBCountsAligned(laneBytes, j), laneBytes)
+}
+
+// MSBCountsAligned is the read-only vector of shift counts that
+// MSBLanesAligned shifts vector j's lanes by.
+func MSBCountsAligned(laneBytes, j int) Mem {
 	lanes := 32 / laneBytes
 	bits := 8 * laneBytes
 	counts := make([]uint64, lanes)
 	for l := range counts {
 		counts[l] = uint64(bits - 1 - (j*lanes + l))
 	}
+	return Table(fmt.Sprintf("alignedmsb%d_%d", bits, j), laneBytes, counts)
+}
+
+// MSBLanesBy is MSBLanesAligned with the counts given: MSBCountsAligned's
+// table or a register loaded from it.
+func MSBLanesBy(bcast reg.VecVirtual, counts Op, laneBytes int) reg.VecVirtual {
 	x := YMM()
-	m := Table(fmt.Sprintf("alignedmsb%d_%d", bits, j), laneBytes, counts)
 	if laneBytes == 8 {
-		VPSLLVQ(m, bcast, x)
+		VPSLLVQ(counts, bcast, x)
 	} else {
-		VPSLLVD(m, bcast, x)
+		VPSLLVD(counts, bcast, x)
 	}
 	return x
 }

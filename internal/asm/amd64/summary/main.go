@@ -164,17 +164,15 @@ func main() {
 				newGen(e, is, x, false).kernel()
 				newGen(e, is, x, true).kernel()
 				if e.Float && !is.avx512 {
-					// The dense AVX2 float kernels again, with their
-					// sentinel as one FMA per pair (see nanCheck), and
-					// the seeded ones (both extremes) likewise.
+					// The dense and the seeded AVX2 float kernels
+					// again, with their NaN check as one FMA per pair
+					// (see nanCheck and sentinel).
 					g := newGen(e, is, x, false)
 					g.fma = true
 					g.kernel()
-					if x == both {
-						g := newGen(e, is, x, true)
-						g.fma = true
-						g.kernel()
-					}
+					g = newGen(e, is, x, true)
+					g.fma = true
+					g.kernel()
 				}
 			}
 		}
@@ -209,6 +207,9 @@ type gen struct {
 	neutral        reg.VecVirtual // AVX2 masked, one extreme: its start in every lane, for the blends
 	seedv          reg.VecVirtual // AVX2 seeded: the seed in every lane
 	zero           reg.VecVirtual
+	// counts: the shift counts of MSBLanesAligned for vectors 0..u-1, held
+	// in registers by the kernels that have them to spare (countsInRegs).
+	counts []reg.VecVirtual
 }
 
 func newGen(e elem, is isa, ext extremes, masked bool) *gen {
@@ -238,7 +239,19 @@ func newGen(e elem, is isa, ext extremes, masked bool) *gen {
 // vector. Its name says Seeded where the others say Masked. H348-H351
 // and H358-H360 in bench/maskedsummary_avx2_test.go.
 func (g *gen) seeded() bool {
-	return g.masked && !g.is.avx512 && g.ext == both
+	return g.masked && !g.is.avx512 && (g.ext == both || g.e.Float)
+}
+
+// countsInRegs says whether the kernel holds the shift counts that expand
+// its bitmap into lane masks in registers rather than reading them from
+// memory with each shift: the seeded float kernels of one extreme, which
+// have the four registers to spare (the fused ones do not). On an AMD EPYC
+// family 26 model 2 (Zen 5 class) their loop is bound both by the pipes
+// of VMINP*, VCMPP* and the shifts and by its loads; the FMA sentinel
+// relieves the first and the counts in registers the second, and neither
+// gained alone (H365-H367 in bench/maskedsummary_avx2_test.go).
+func (g *gen) countsInRegs() bool {
+	return g.seeded() && g.e.Float && g.ext != both
 }
 
 func (g *gen) wantMin() bool { return g.ext != maxOnly }
@@ -575,6 +588,14 @@ func (g *gen) kernel() {
 			VPBROADCASTQ(splat(g.ownStart(), g.e.Size), g.neutral)
 		}
 	}
+	g.counts = nil
+	if g.countsInRegs() {
+		for j := range g.u {
+			c := g.vec()
+			VMOVDQU(kit.MSBCountsAligned(g.e.Size, j), c)
+			g.counts = append(g.counts, c)
+		}
+	}
 
 	// One step at a time: one vector, or for AVX2 with fewer than 8 lanes
 	// (float64, uint64, int64) the two vectors that one bitmap byte covers.
@@ -675,9 +696,12 @@ func (g *gen) block(v int) {
 		// the NaN check read.
 		if g.masked && !g.is.avx512 {
 			var lanes reg.VecVirtual // valid lanes' MSB set, or invalid lanes all ones
-			if msb {
+			switch {
+			case msb && g.counts != nil:
+				lanes = kit.MSBLanesBy(bcast, g.counts[j], g.e.Size)
+			case msb:
 				lanes = kit.MSBLanesAligned(bcast, g.e.Size, j)
-			} else {
+			default:
 				lanes = kit.InvalidLanesAligned(Mem{Base: g.bp}, g.e.Size, j, g.zero)
 			}
 			if g.seeded() {
