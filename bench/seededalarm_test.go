@@ -9,12 +9,12 @@ import (
 	"github.com/quiverlabs/quiver"
 )
 
-// BenchmarkSeededAlarmAVX2 times the masked MinMax on the avx2 backend
+// BenchmarkSeededAlarmAVX2 times the masked MinMax and Min on the avx2 backend
 // over values whose FMA sentinel alarms on every call without a NaN: every
 // 1024th element is +Inf and the elements 4 and 8 after it are zeros, so
 // that in every vector pair of float64 (4 lanes) and float32 (8 lanes)
 // some lane multiplies +Inf by zero. Go then runs the seeded kernel whose
-// NaN check is a compare (H363). 10% nulls over rotating bitmaps:
+// NaN check is a compare (H363, H368). 10% nulls over rotating bitmaps:
 //
 //	go test -run '^$' -bench SeededAlarmAVX2 -count 6 .
 func BenchmarkSeededAlarmAVX2(b *testing.B) {
@@ -44,6 +44,9 @@ func seededAlarm[T float32 | float64](b *testing.B) {
 		runRotated(b, fmt.Sprintf("n=%d/op=minmax", n), &sinkFloat, func(k int) float64 {
 			lo, hi := quiver.MinMax(x, masks[k])
 			return float64(lo) + float64(hi)
+		})
+		runRotated(b, fmt.Sprintf("n=%d/op=min", n), &sinkFloat, func(k int) float64 {
+			return float64(quiver.Min(x, masks[k]))
 		})
 	}
 }
