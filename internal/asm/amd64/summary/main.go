@@ -20,8 +20,10 @@
 //     Go by a rescan for the first participating zero; NaNs are detected
 //     apart from the min/max by a check that accumulates across the loop
 //     (AVX-512: an ordered compare into a k-register write-masked by
-//     itself; AVX2 masked: an unordered compare ORed into a vector; AVX2
-//     dense: sentinel sums, a + b of each vector pair added into a chain
+//     itself; AVX2 masked (seeded): an unordered compare ORed into a
+//     vector, or on CPUs with FMA3 a second set, ...AVX2FMA, with the FMA
+//     sentinel described next, whose alarms Go settles with the compares'
+//     kernel; AVX2 dense: sentinel sums, a + b of each vector pair added into a chain
 //     per pair, NaN at the end if a NaN went in, and also on the rare
 //     false alarm where +Inf met -Inf, which Go settles with an exact
 //     scan; a second set of dense kernels, named ...AVX2FMA, for CPUs with
@@ -33,9 +35,10 @@
 //     reference.
 //   - Invalid lanes never take part: AVX-512 loads with zeroing and merges
 //     the min/max under a k-mask loaded straight from the bitmap; AVX2
-//     expands bitmap bits into lane masks and blends the order's extreme
-//     into invalid lanes (kernels of both extremes blend a valid element
-//     that Go passes in, which neither extreme moves past: seeded).
+//     expands bitmap bits into lane masks and blends into the invalid
+//     lanes a valid element that Go passes in, which no extreme moves
+//     past (seeded: every float kernel and the integer kernels of both
+//     extremes), or the order's extreme (the integer kernels of one).
 //   - The masked kernels need a byte-aligned bitmap (Go runs the at most 7
 //     head elements of an unaligned offset). AVX2 kernels take whole steps
 //     only (Go finishes the tail); AVX-512 kernels finish the tail with a
@@ -225,9 +228,9 @@ func newGen(e elem, is isa, ext extremes, masked bool) *gen {
 }
 
 // seeded says whether the kernel is an AVX2 masked kernel of both
-// extremes, which Go calls with a seed, a valid element of x: every
-// lane's min and max start at the seed, and each vector's invalid lanes
-// are blended to it, once. A valid element lies between the min and the
+// extremes, or a float one of one extreme, which Go calls with a seed, a
+// valid element of x: every lane's min and max start at the seed, and
+// each vector's invalid lanes are blended to it, once. A valid element lies between the min and the
 // max of the valid elements, so it moves neither, and one copy serves
 // both extremes where two blends (to the highest and lowest value of the
 // order) did; 64-bit integer vectors then take the dense kernel's pair
@@ -237,7 +240,10 @@ func newGen(e elem, is isa, ext extremes, masked bool) *gen {
 // result is NaN whatever the lanes hold). Before the seed they blended
 // NaN, which min and max skip, and checked a second, masked load of the
 // vector. Its name says Seeded where the others say Masked. H348-H351
-// and H358-H360 in bench/maskedsummary_avx2_test.go.
+// and H358-H360 in bench/maskedsummary_avx2_test.go. The float kernels of
+// one extreme blended ±Inf, as the integer ones still blend the type's
+// limit; seeded, their invalid lanes hold no infinity for the FMA
+// sentinel to multiply by a valid zero (H365-H368).
 func (g *gen) seeded() bool {
 	return g.masked && !g.is.avx512 && (g.ext == both || g.e.Float)
 }
