@@ -22,11 +22,13 @@
 #define BCASTW(r) VPBROADCASTW (SI), r
 #define ORPD(r) VORPD Y14, Y13, r
 #define SHUFB(r) VPSHUFB Y14, Y13, r
+#define IMULAX(r) IMULQ AX, AX
 
 #define LOOP(name, A, B) \
 TEXT name(SB), NOSPLIT, $0-8 \
 	MOVQ n+0(FP), CX \
 	LEAQ pipebuf<>(SB), SI \
+	MOVQ $3, AX \
 	VPXOR Y13, Y13, Y13 \
 	VPXOR Y14, Y14, Y14 \
 	VPXOR Y15, Y15, Y15 \
@@ -59,26 +61,7 @@ LOOP(·pipeBlendShuf, BLENDPD, SHUFB)
 LOOP(·pipeShiftMaskLoad, SHIFTQ, MASKLD)
 LOOP(·pipeShiftBcast, SHIFTQ, BCASTW)
 
-// func pipeIMUL(n int)
-TEXT ·pipeIMUL(SB), NOSPLIT, $0-8
-	MOVQ n+0(FP), CX
-	MOVQ $3, AX
-
-imul:
-	IMULQ AX, AX
-	IMULQ AX, AX
-	IMULQ AX, AX
-	IMULQ AX, AX
-	IMULQ AX, AX
-	IMULQ AX, AX
-	IMULQ AX, AX
-	IMULQ AX, AX
-	IMULQ AX, AX
-	IMULQ AX, AX
-	IMULQ AX, AX
-	IMULQ AX, AX
-	DECQ  CX
-	JNZ   imul
-	RET
+// The clock: each IMULQ waits for the one before (AX is never reloaded).
+LOOP(·pipeIMUL, IMULAX, IMULAX)
 
 GLOBL pipebuf<>(SB), RODATA|NOPTR, $64
