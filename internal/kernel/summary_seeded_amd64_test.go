@@ -14,22 +14,22 @@ import (
 
 // TestSummarySeeded runs the masked fused summary (min, max and count) of
 // every element type on AVX2, and the masked float Min and Max, whose
-// kernels start from a valid element that Go finds, the seed, and blend
-// it into the invalid lanes (summarySeededAsm). Every invalid element holds a value outside the
-// valid ones (the type's limits; for floats also ±Inf and NaN), so that
-// an invalid lane that reached either extreme or the NaN check, or a seed
-// taken from an invalid element, shows in the result. The cases put the
-// first valid element at every position near the ends of the kernel's
-// range, leave a single valid element, leave none in the kernel's range
-// (valid elements only in the head before the bitmap's first byte
-// boundary and in the tail that Go folds), and none at all, at bit
-// offsets 0 to 9 and lengths around the kernels' steps; for floats also
-// a valid NaN (as the seed, and past it) and zeros of both signs. Each
-// result must match the reference, floats bit for bit. Floats run with
-// the kernels whose NaN check is an FMA sentinel and with those whose
-// check is a compare; for the sentinel, valid infinities of both signs,
-// zeros and values whose products overflow both ways (an alarm without
-// a NaN, which the compares' kernel must settle) are among the cases.
+// kernels start from a valid element that Go finds, the seed, and blend it
+// into the invalid lanes (summarySeededAsm). Every invalid element holds a
+// value outside the valid ones (the type's limits; for floats also ±Inf
+// and NaN), so that an invalid lane that reached either extreme or the NaN
+// check, or a seed taken from an invalid element, shows in the result. The
+// cases put the first valid element at every position near the ends of the
+// kernel's range, leave a single valid element, leave none in the kernel's
+// range (valid elements only in the head before the bitmap's first byte
+// boundary and in the tail that Go folds), and none at all, at bit offsets
+// 0 to 9 and lengths around the kernels' steps; for floats also a valid
+// NaN (as the seed, and past it) and zeros of both signs. Each result must
+// match the reference, floats bit for bit. Floats run with the kernels
+// whose NaN check is an FMA sentinel and with those whose check is a
+// compare; for the sentinel, valid infinities of both signs, zeros and
+// values whose products overflow both ways (an alarm without a NaN, which
+// the compares' kernel must settle) are among the cases.
 func TestSummarySeeded(t *testing.T) {
 	if !hasISA(AVX2) {
 		t.Skip("no AVX2")
