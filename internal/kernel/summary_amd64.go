@@ -123,10 +123,11 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 		// lanes; with none valid there is nothing to call them for.
 		if s, ok := firstValid(x[:m], bits); ok {
 			l, h, c, n := summarySeededAsm(k.isa, k.want, hasFMA, x[:m], bits, s)
-			if n && hasFMA && num.IsFloat[T]() {
-				// The FMA sentinel can alarm without a NaN (an
-				// infinity met a zero or an infinite product of the
-				// other sign); the compares' kernel says exactly.
+			if n && hasFMA {
+				// The FMA sentinel (float kernels; integer ones never
+				// report a NaN) can alarm without a NaN: an infinity met
+				// a zero or an infinite product of the other sign. The
+				// compares' kernel says exactly.
 				_, _, _, n = summarySeededAsm(k.isa, k.want, false, x[:m], bits, s)
 			}
 			lo, hi, nan = summaryMerge(lo, hi, nan, l, h, n)

@@ -148,7 +148,7 @@ func InvalidLanesAligned(bits Mem, laneBytes, j int, zero reg.VecVirtual) reg.Ve
 
 // BroadcastBitsAligned loads the nbits (8, 16 or 32) bitmap bits at the
 // byte-aligned address m into every lane of a new YMM register, ready for
-// MSBLanesAligned. It reads exactly nbits/8 bytes.
+// MSBLanes. It reads exactly nbits/8 bytes.
 func BroadcastBitsAligned(m Mem, nbits int) reg.VecVirtual {
 	b := YMM()
 	switch nbits {
@@ -164,23 +164,10 @@ func BroadcastBitsAligned(m Mem, nbits int) reg.VecVirtual {
 	return b
 }
 
-// MSBLanesAligned returns the blend mask of AVX2 vector j (of 32/laneBytes
-// lanes of laneBytes = 4 or 8 bytes) from bits broadcast by
-// BroadcastBitsAligned: the most significant bit of lane l is validity bit
-// j*lanes+l, the other bits are unspecified, which is all VBLENDVPS and
-// VBLENDVPD read. One variable shift per vector, by the counts of
-// MSBCountsAligned: from memory with each shift, or from a register that
-// a kernel with one to spare loads once (MSBLanesBy).
-//
-// The broadcast repeats the 8, 16 or 32 bits through each lane, so bit i
-// of them sits at bit i of the lane and a left shift by lanebits-1-i puts
-// it on top, pushing the repetitions out.
-func MSBLanesAligned(bcast reg.VecVirtual, laneBytes, j int) reg.VecVirtual {
-	return MSBLanesBy(bcast, MSBCountsAligned(laneBytes, j), laneBytes)
-}
-
 // MSBCountsAligned is the read-only vector of shift counts that
-// MSBLanesAligned shifts vector j's lanes by.
+// MSBLanes shifts the lanes of AVX2 vector j (of 32/laneBytes lanes of
+// laneBytes = 4 or 8 bytes) by: a memory operand for each shift, or the
+// source of a register that a kernel with one to spare loads once.
 func MSBCountsAligned(laneBytes, j int) Mem {
 	lanes := 32 / laneBytes
 	bits := 8 * laneBytes
@@ -191,9 +178,16 @@ func MSBCountsAligned(laneBytes, j int) Mem {
 	return Table(fmt.Sprintf("alignedmsb%d_%d", bits, j), laneBytes, counts)
 }
 
-// MSBLanesBy is MSBLanesAligned with the counts given: MSBCountsAligned's
-// table or a register loaded from it.
-func MSBLanesBy(bcast reg.VecVirtual, counts Op, laneBytes int) reg.VecVirtual {
+// MSBLanes returns the blend mask of AVX2 vector j from bits broadcast by
+// BroadcastBitsAligned, given counts, MSBCountsAligned(laneBytes, j) or a
+// register loaded from it: the most significant bit of lane l is validity
+// bit j*lanes+l, the other bits are unspecified, which is all VBLENDVPS
+// and VBLENDVPD read. One variable shift per vector.
+//
+// The broadcast repeats the 8, 16 or 32 bits through each lane, so bit i
+// of them sits at bit i of the lane and a left shift by lanebits-1-i puts
+// it on top, pushing the repetitions out.
+func MSBLanes(bcast reg.VecVirtual, counts Op, laneBytes int) reg.VecVirtual {
 	x := YMM()
 	if laneBytes == 8 {
 		VPSLLVQ(counts, bcast, x)

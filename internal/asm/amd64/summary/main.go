@@ -207,11 +207,12 @@ type gen struct {
 	sent           []reg.VecVirtual    // AVX2 dense: NaN sentinel sums, one chain per vector pair
 	kord           []reg.OpmaskVirtual // AVX-512: lanes still all-ordered, one chain per vector pair
 	signv          reg.VecVirtual
-	neutral        reg.VecVirtual // AVX2 masked, one extreme: its start in every lane, for the blends
+	neutral        reg.VecVirtual // AVX2 masked integer kernels of one extreme: its start in every lane, for the blends
 	seedv          reg.VecVirtual // AVX2 seeded: the seed in every lane
 	zero           reg.VecVirtual
-	// counts: the shift counts of MSBLanesAligned for vectors 0..u-1, held
-	// in registers by the kernels that have them to spare (countsInRegs).
+	// counts: the shift counts of kit.MSBLanes for vectors 0..u-1, held
+	// in registers by the kernels that have them to spare (countsInRegs;
+	// see msbCounts).
 	counts []reg.VecVirtual
 }
 
@@ -258,6 +259,15 @@ func (g *gen) seeded() bool {
 // gained alone (H365-H367 in bench/maskedsummary_avx2_test.go).
 func (g *gen) countsInRegs() bool {
 	return g.seeded() && g.e.Float && g.ext != both
+}
+
+// msbCounts is the shift-count operand of vector j's lane masks: the
+// register that holds it (countsInRegs), or the constant in memory.
+func (g *gen) msbCounts(j int) Op {
+	if g.counts != nil {
+		return g.counts[j]
+	}
+	return kit.MSBCountsAligned(g.e.Size, j)
 }
 
 func (g *gen) wantMin() bool { return g.ext != maxOnly }
@@ -697,17 +707,15 @@ func (g *gen) block(v int) {
 			k = ks[j]
 		}
 		// AVX2 masked: x with its invalid lanes replaced by a value that
-		// changes no extreme, the seed (seeded: both extremes) or the one
-		// extreme's start (±Inf, the type's limit), which the extremes and
-		// the NaN check read.
+		// changes no extreme, the seed (seeded: every float kernel and the
+		// integer ones of both extremes) or the one extreme's start (the
+		// type's limit: the integer kernels of one), which the extremes
+		// and the NaN check read.
 		if g.masked && !g.is.avx512 {
 			var lanes reg.VecVirtual // valid lanes' MSB set, or invalid lanes all ones
-			switch {
-			case msb && g.counts != nil:
-				lanes = kit.MSBLanesBy(bcast, g.counts[j], g.e.Size)
-			case msb:
-				lanes = kit.MSBLanesAligned(bcast, g.e.Size, j)
-			default:
+			if msb {
+				lanes = kit.MSBLanes(bcast, g.msbCounts(j), g.e.Size)
+			} else {
 				lanes = kit.InvalidLanesAligned(Mem{Base: g.bp}, g.e.Size, j, g.zero)
 			}
 			if g.seeded() {
@@ -758,8 +766,8 @@ func (g *gen) block(v int) {
 // the last of an odd count), as soon as both are loaded so that neither
 // stays live longer than needed. One unordered compare covers two
 // vectors, since it is true where either operand is NaN. Invalid lanes
-// hold +0.0 (AVX-512 zeroing load), ±Inf (AVX2 blend, one extreme) or the
-// seed (AVX2, both extremes), which is NaN only where the result is.
+// hold +0.0 (AVX-512 zeroing load) or the seed (AVX2 blend), which is NaN
+// only where the result is.
 func (g *gen) nanPair(xs []reg.VecVirtual, j, v int) {
 	switch {
 	case !g.e.Float:
