@@ -70,7 +70,6 @@ func BenchmarkSelSumInt64(b *testing.B) {
 	}
 }
 
-
 // sortedSelection draws pct% of the rows 0..n-1 without repeats, in
 // ascending order.
 func sortedSelection(r *rand.Rand, n, pct int) []uint32 {
