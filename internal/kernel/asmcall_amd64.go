@@ -592,28 +592,6 @@ func selMaxAsm(isa ISA, sel []uint32) uint32 {
 	panic("quiver: internal error: no selection check kernel")
 }
 
-// selSumAsm is the gathered wrapping sum of x over sel (a whole number of
-// steps) on isa, for 64-bit T.
-func selSumAsm[T int64 | uint64, S int64 | uint64](isa ISA, x []T, sel []uint32) S {
-	switch num.KindOf[T]() {
-	case num.Int64:
-		switch {
-		case isa == AVX2:
-			return S(selSumI64AVX2(num.Cast[int64](x), sel))
-		case isa == AVX512:
-			return S(selSumI64AVX512(num.Cast[int64](x), sel))
-		}
-	case num.Uint64:
-		switch {
-		case isa == AVX2:
-			return S(selSumU64AVX2(num.Cast[uint64](x), sel))
-		case isa == AVX512:
-			return S(selSumU64AVX512(num.Cast[uint64](x), sel))
-		}
-	}
-	panic("quiver: internal error: no gathered sum kernel")
-}
-
 // selDenseAsm is the gathered min/max kernel of isa for T computing want
 // over sel (a whole number of steps); see hasSelMinMax.
 func selDenseAsm[T num.Number](isa ISA, want Extremes, x []T, sel []uint32) (lo T, hi T, nan bool) {

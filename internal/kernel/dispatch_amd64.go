@@ -241,18 +241,6 @@ func SelInRange(isa ISA, sel []uint32, n int) bool {
 	return selInRangeGo(sel, n)
 }
 
-// selSumIntOn is the wrapping sum of the selected valid elements, in S; it
-// checks the indices.
-func selSumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bm []byte, off int, sel []uint32) S {
-	switch k := num.KindOf[T](); {
-	case (isa == AVX2 || isa == AVX512) && k == num.Int64:
-		return selSumGather[int64, S](isa, num.Cast[int64](x), bm, off, sel)
-	case (isa == AVX2 || isa == AVX512) && k == num.Uint64:
-		return selSumGather[uint64, S](isa, num.Cast[uint64](x), bm, off, sel)
-	}
-	return selSumInt[T, S](x, bm, off, sel)
-}
-
 // selSummaryOn is Summary over a selection, in selection order; it checks
 // the indices. valid is the participating count with WantBoth (with
 // WantMin or WantMax it may be any positive number when something took

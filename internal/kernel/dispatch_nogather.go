@@ -2,23 +2,13 @@
 
 package kernel
 
-import (
-	"golang.org/x/exp/constraints"
-
-	"github.com/quiverlabs/quiver/internal/num"
-)
+import "github.com/quiverlabs/quiver/internal/num"
 
 // The selection families where no ISA has a gather kernel (every build but
 // amd64 assembly): the Go loops of select.go, whatever the ISA.
 
 // SelInRange reports whether every index of sel is below n.
 func SelInRange(isa ISA, sel []uint32, n int) bool { return selInRangeGo(sel, n) }
-
-// selSumIntOn is the wrapping sum of the selected valid elements, in S; it
-// checks the indices.
-func selSumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bm []byte, off int, sel []uint32) S {
-	return selSumInt[T, S](x, bm, off, sel)
-}
 
 // selSummaryOn is Summary over a selection, in selection order; it checks
 // the indices.

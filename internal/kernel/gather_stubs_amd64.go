@@ -14,26 +14,6 @@ func selMaxAVX2(sel []uint32) uint32
 //go:noescape
 func selMaxAVX512(sel []uint32) uint32
 
-// selSumI64AVX2 returns the wrapping sum of x[sel[k]]; len(sel) must be a multiple of 8 and every index below min(len(x), 2^31).
-//
-//go:noescape
-func selSumI64AVX2(x []int64, sel []uint32) int64
-
-// selSumI64AVX512 returns the wrapping sum of x[sel[k]]; len(sel) must be a multiple of 16 and every index below min(len(x), 2^31).
-//
-//go:noescape
-func selSumI64AVX512(x []int64, sel []uint32) int64
-
-// selSumU64AVX2 returns the wrapping sum of x[sel[k]]; len(sel) must be a multiple of 8 and every index below min(len(x), 2^31).
-//
-//go:noescape
-func selSumU64AVX2(x []uint64, sel []uint32) uint64
-
-// selSumU64AVX512 returns the wrapping sum of x[sel[k]]; len(sel) must be a multiple of 16 and every index below min(len(x), 2^31).
-//
-//go:noescape
-func selSumU64AVX512(x []uint64, sel []uint32) uint64
-
 // selMinF32AVX2 returns the min of x[sel[k]] lane by lane, ties unresolved, and whether one was NaN; len(sel) must be a multiple of 32 and every index below min(len(x), 2^31).
 //
 //go:noescape

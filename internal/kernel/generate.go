@@ -18,7 +18,7 @@ package kernel
 //
 // amd64 (avo): the sum family (float and integer sums, checked sums), the
 // summary family (min, max and the valid count), valid-bit counts, the
-// gather family (selection index checks and gathered selected sums), the
+// gather family (selection index checks and gathered min and max), the
 // reproducible sum's range pass and extraction folds, the grouped
 // kernels, and CPUID for the vendor and family that x/sys/cpu does not
 // report.

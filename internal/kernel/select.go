@@ -12,7 +12,7 @@ import (
 // in that order, skipping entries whose validity bit is clear. The loops
 // below are the portable kernels for every selected shape (selection only,
 // selection and bitmap); every backend starts from them and may replace
-// some with gather kernels (SelSumInt, SelSummary and SelInRange in
+// some with gather kernels (SelSummary and SelInRange in
 // dispatch_amd64.go). They compute exactly what the reference computes:
 //
 //   - integer sums, integer min and max and counts cannot depend on the

@@ -311,8 +311,9 @@ func entryDenseSummaryF64(isa ISA, x []float64, want Extremes) (lo float64, hi f
 	return denseSummaryOn(isa, x, want)
 }
 
-// SelSumInt is the wrapping sum of the selected valid elements, in S; it
-// checks the indices.
+// SelSumInt is the wrapping sum of the selected valid elements, in S, the
+// same Go loop on every ISA (gathers lost to it: bench/selgather_test.go).
+// It checks each index as it reads it.
 func SelSumInt[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bm []byte, off int, sel []uint32) S {
 	switch num.KindOf[T]() {
 	case num.Int8:
@@ -337,42 +338,42 @@ func SelSumInt[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bm []byt
 
 //go:noinline
 func entrySelSumI8(isa ISA, x []int8, bm []byte, off int, sel []uint32) int64 {
-	return selSumIntOn[int8, int64](isa, x, bm, off, sel)
+	return selSumInt[int8, int64](x, bm, off, sel)
 }
 
 //go:noinline
 func entrySelSumI16(isa ISA, x []int16, bm []byte, off int, sel []uint32) int64 {
-	return selSumIntOn[int16, int64](isa, x, bm, off, sel)
+	return selSumInt[int16, int64](x, bm, off, sel)
 }
 
 //go:noinline
 func entrySelSumI32(isa ISA, x []int32, bm []byte, off int, sel []uint32) int64 {
-	return selSumIntOn[int32, int64](isa, x, bm, off, sel)
+	return selSumInt[int32, int64](x, bm, off, sel)
 }
 
 //go:noinline
 func entrySelSumI64(isa ISA, x []int64, bm []byte, off int, sel []uint32) int64 {
-	return selSumIntOn[int64, int64](isa, x, bm, off, sel)
+	return selSumInt[int64, int64](x, bm, off, sel)
 }
 
 //go:noinline
 func entrySelSumU8(isa ISA, x []uint8, bm []byte, off int, sel []uint32) uint64 {
-	return selSumIntOn[uint8, uint64](isa, x, bm, off, sel)
+	return selSumInt[uint8, uint64](x, bm, off, sel)
 }
 
 //go:noinline
 func entrySelSumU16(isa ISA, x []uint16, bm []byte, off int, sel []uint32) uint64 {
-	return selSumIntOn[uint16, uint64](isa, x, bm, off, sel)
+	return selSumInt[uint16, uint64](x, bm, off, sel)
 }
 
 //go:noinline
 func entrySelSumU32(isa ISA, x []uint32, bm []byte, off int, sel []uint32) uint64 {
-	return selSumIntOn[uint32, uint64](isa, x, bm, off, sel)
+	return selSumInt[uint32, uint64](x, bm, off, sel)
 }
 
 //go:noinline
 func entrySelSumU64(isa ISA, x []uint64, bm []byte, off int, sel []uint32) uint64 {
-	return selSumIntOn[uint64, uint64](isa, x, bm, off, sel)
+	return selSumInt[uint64, uint64](x, bm, off, sel)
 }
 
 // SelSumFloat is the strict left fold from +0.0 of the selected valid

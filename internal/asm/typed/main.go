@@ -96,13 +96,13 @@ var families = []family{
 	},
 	{
 		name:    "SelSumInt",
-		doc:     "is the wrapping sum of the selected valid elements, in S; it\nchecks the indices.",
+		doc:     "is the wrapping sum of the selected valid elements, in S, the\nsame Go loop on every ISA (gathers lost to it: bench/selgather_test.go).\nIt checks each index as it reads it.",
 		tparams: "[T constraints.Integer, S int64 | uint64]",
 		types:   integers,
 		params:  []string{"isa ISA", "x []T", "bm []byte", "off int", "sel []uint32"},
 		results: []string{"S"},
 		entry:   "entrySelSum",
-		call:    "selSumIntOn[{T}, {S}](isa, x, bm, off, sel)",
+		call:    "selSumInt[{T}, {S}](x, bm, off, sel)",
 	},
 	{
 		name:    "SelSumFloat",

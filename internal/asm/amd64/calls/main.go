@@ -138,15 +138,6 @@ var shapes = []shape{
 		missing: "no selection check kernel",
 	},
 	{
-		name:    "selSumAsm",
-		doc:     "is the gathered wrapping sum of x over sel (a whole number of\nsteps) on isa, for 64-bit T.",
-		tparams: "[T int64 | uint64, S int64 | uint64]",
-		params:  []param{{"x", "[]T"}, {"sel", "[]uint32"}},
-		results: []string{"S"},
-		pattern: `^selSum(?P<type>[IU]64)(?P<isa>AVX2|AVX512)$`,
-		missing: "no gathered sum kernel",
-	},
-	{
 		name:    "selDenseAsm",
 		doc:     "is the gathered min/max kernel of isa for T computing want\nover sel (a whole number of steps); see hasSelMinMax.",
 		tparams: "[T num.Number]",

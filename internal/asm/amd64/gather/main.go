@@ -1,7 +1,8 @@
 // Command gather generates quiver's amd64 selection kernels for AVX2 and
 // AVX-512: the largest index of a selection (behind the index check of
-// every selected reduction), gathered sums over a selection, and gathered
-// min, max and fused min/max (minmax.go). The
+// every selected reduction) and gathered min, max and fused min/max
+// (minmax.go). (Gathered wrapping sums lost to a Go loop with four
+// accumulators and were removed: bench/selgather_test.go.) The
 // instruction set is the parameter of one generator, and the element type
 // of the gathered kernels is a parameter too (kit.Elem).
 //
@@ -26,13 +27,6 @@ func main() {
 	ConstraintExpr("amd64,!purego")
 	for _, s := range []kit.ISA{kit.AVX2, kit.AVX512} {
 		selMax(s)
-	}
-	for _, e := range kit.Elems {
-		if e.Size == 8 && !e.Float {
-			for _, s := range []kit.ISA{kit.AVX2, kit.AVX512} {
-				selSum(s, e)
-			}
-		}
 	}
 	for _, s := range []kit.ISA{kit.AVX2, kit.AVX512} {
 		for _, e := range minMaxElems(s) {
@@ -89,50 +83,5 @@ func selMax(s kit.ISA) {
 	r := GP32()
 	VMOVD(x, r)
 	Store(r, ReturnIndex(0))
-	kit.Ret()
-}
-
-// selSum generates selSum<E><ISA>(x []T, sel []uint32) S: the wrapping sum
-// of x[sel[k]], len(sel) a multiple of two gathers. Each gather loads one
-// vector of 64-bit lanes from a half vector of indices.
-func selSum(s kit.ISA, e kit.Elem) {
-	name := fmt.Sprintf("selSum%s%s", e.Name, s)
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, sel []uint32) %s", e.GoType, e.SumType()))
-	Pragma("noescape")
-	lanes := s.Lanes(8)
-	Doc(fmt.Sprintf("%s returns the wrapping sum of x[sel[k]]; len(sel) must be a multiple of %d and every index below min(len(x), 2^31).", name, 2*lanes))
-	x := Load(Param("x").Base(), GP64())
-	p, n := kit.Slice("sel")
-	acc := []reg.VecVirtual{s.Vec(), s.Vec()}
-	for _, a := range acc {
-		kit.Zero(a)
-	}
-	var ones reg.VecVirtual
-	if s == kit.AVX2 {
-		ones = YMM()
-		VPCMPEQQ(ones, ones, ones)
-	}
-	kit.Loop("gather", n, 2*lanes, func() {
-		for g := range acc {
-			idx, v := YMM(), s.Vec()
-			if s == kit.AVX512 {
-				VMOVDQU(Mem{Base: p, Disp: g * 32}, idx)
-				k := K()
-				KXNORB(k, k, k)
-				kit.Zero(v)
-				VPGATHERDQ(Mem{Base: x, Index: idx, Scale: 8}, k, v)
-			} else {
-				VMOVDQU(Mem{Base: p, Disp: g * 16}, idx.AsX())
-				m := YMM()
-				VMOVDQA(ones, m)
-				kit.Zero(v)
-				VPGATHERDQ(m, Mem{Base: x, Index: idx.AsX(), Scale: 8}, v)
-			}
-			VPADDQ(v, acc[g], acc[g])
-		}
-		ADDQ(U32(2*lanes*4), p)
-	})
-	VPADDQ(acc[1], acc[0], acc[0])
-	Store(kit.HsumQ(s, acc[0]), ReturnIndex(0))
 	kit.Ret()
 }
