@@ -36,7 +36,7 @@ package bench
 //	H58: SumChecked int64 n=8 nulls=0%: avx512 >= 0.8x loop
 //	H59: CountValid uint8 n=16 nulls=10%: avx512 >= 0.8x loop
 //
-//	H60: Sum int64 n=65536 nulls=0% sel=sorted10: avx512 >= 1.5x loop     gathers instead of a scalar loop
+//	H60: Sum int64 n=65536 nulls=0% sel=sorted10: avx512 >= 1.5x loop     registered for gathers; since H369-H371 the Go loop with four accumulators
 //	H61: Min float64 n=65536 nulls=0% sel=sorted10: avx512 >= 1.5x loop
 //	H62: Sum float64 n=65536 nulls=0% sel=sorted10: avx512 >= 1.0x loop   strict fold: parity
 //	H63: Min int64 n=65536 nulls=0% sel=sorted10: avx512 >= 1.0x loop
