@@ -25,7 +25,7 @@ func mustPanic(t *testing.T, msg string, f func()) {
 func TestBadInput(t *testing.T) {
 	x := make([]float64, 40)
 	short := make([]byte, 3)
-	const shortMsg = "quiver: validity bitmap has 3 bytes, need 5 for 40 elements at offset 0"
+	const shortMsg = "quiver: validity bitmap has 24 bits from its offset to its end, need 40, one per element"
 	mustPanic(t, shortMsg, func() { Sum(x, Valid(short, 0)) })
 	mustPanic(t, shortMsg, func() { Min(x, Valid(short, 0)) })
 	mustPanic(t, shortMsg, func() { Summarize(x, Valid(short, 0)) })
@@ -33,7 +33,7 @@ func TestBadInput(t *testing.T) {
 	mustPanic(t, shortMsg, func() { SumChecked(make([]int64, 40), Valid(short, 0)) })
 	mustPanic(t, shortMsg, func() { CountValid(40, Valid(short, 0)) })
 	// The offset counts: 5 bytes hold 40 bits at offset 0 but not at offset 1.
-	mustPanic(t, "quiver: validity bitmap has 5 bytes, need 6 for 40 elements at offset 1",
+	mustPanic(t, "quiver: validity bitmap has 39 bits from its offset to its end, need 40, one per element",
 		func() { Sum(x, Valid(make([]byte, 5), 1)) })
 	mustPanic(t, "quiver: Valid: bitmap offset -1 is negative", func() { Sum(x, Valid(make([]byte, 8), -1)) })
 	mustPanic(t, "quiver: selection index 40 at position 2 is out of range for 40 elements",

@@ -152,7 +152,12 @@ func overflowSweep[T Number](t *testing.T) {
 				need := (off + n + 7) / 8
 				what := fmt.Sprintf("%s(n=%d, Valid(%d bytes, off=%d))", name, n, need-1, off)
 				msg := quiverPanic(t, what, func() { op(Valid(ones(need-1), off)) })
-				want := fmt.Sprintf("quiver: validity bitmap has %d bytes, need %d for %d elements at offset %d", need-1, need, n, off)
+				// need-1 bytes hold 8*(need-1) bits, of which those from
+				// off on are the room; an offset beyond them is past the end.
+				want := fmt.Sprintf("quiver: validity bitmap offset %d is past the end of the bitmap, for %d elements", off, n)
+				if room := 8*(need-1) - off; room >= 0 {
+					want = fmt.Sprintf("quiver: validity bitmap has %d bits from its offset to its end, need %d, one per element", room, n)
+				}
 				if msg != "" && msg != want {
 					t.Errorf("%s: panic %q, want %q", what, msg, want)
 				}

@@ -186,7 +186,7 @@ func TestParallelPanicsFirst(t *testing.T) {
 	smallShards(t, 64)
 	x := make([]float64, 1000)
 	var s SumState[float64]
-	mustPanic(t, "quiver: validity bitmap has 10 bytes, need 125 for 1000 elements at offset 0", func() {
+	mustPanic(t, "quiver: validity bitmap has 80 bits from its offset to its end, need 1000, one per element", func() {
 		s.AddParallel(x, 4, Valid(make([]byte, 10), 0))
 	})
 	var i IntSumState[int64]

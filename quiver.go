@@ -51,8 +51,8 @@
 //
 //   - [Valid] with a negative offset;
 //   - a bitmap too short for the elements at its offset (it needs
-//     ceil((offset+n)/8) bytes; none when n is 0), or an offset so large
-//     that offset+n overflows int;
+//     ceil((offset+n)/8) bytes; none when n is 0), or an offset past the
+//     bitmap's end when n is not 0;
 //   - a selection index that is not below the number of elements;
 //   - [Mask.Select] on a Mask that already has a selection;
 //   - more than one Mask, or a negative n for [CountValid].
@@ -86,8 +86,9 @@ package quiver
 
 import (
 	"fmt"
+	"unsafe"
+
 	"github.com/quiverlabs/quiver/internal/kernel"
-	"math"
 
 	"golang.org/x/exp/constraints"
 )
@@ -105,11 +106,32 @@ type Number interface {
 // Build one with [Valid], [Select] or both ([Mask.Select]); a Mask is a
 // small value that borrows its slices and never copies them.
 type Mask struct {
-	bits   []byte
-	off    int
-	sel    []uint32
-	hasSel bool
+	// A Mask is four words, which the compiler keeps in registers: a
+	// larger one, passed as the variadic argument, was built in a
+	// temporary with 8-byte stores and copied into the argument array
+	// with 16-byte loads that the CPU cannot forward from those stores,
+	// 6-7 ns a masked call (bench/maskcost_test.go). So the slices are
+	// held as a pointer and a length each (unsafe.SliceData and
+	// unsafe.Slice turn them back), and the bitmap's offset is folded in.
+
+	// bits is nil for no bitmap (every element valid); else it points at
+	// the bitmap's byte that holds bit offset, or at the bitmap's start
+	// when offset is past its end.
+	bits *byte
+	// room is the number of bits from offset to the bitmap's end,
+	// 8*len(bitmap) - offset, when that is not negative (the bit offset
+	// within *bits is then -room mod 8); when offset is past the end it is
+	// -1 - offset.
+	room int64
+	// sel points at the selection's first index, or at noIndex for an
+	// empty one; nil means no selection.
+	sel  *uint32
+	nsel int
 }
+
+// noIndex is what an empty selection points at, so that it is told from
+// no selection.
+var noIndex [1]uint32
 
 // Valid returns a Mask over an Apache Arrow validity bitmap: element i is
 // valid when bit offset+i of bitmap is set, bits counted least significant
@@ -125,9 +147,23 @@ type Mask struct {
 // and any offset >= 0 will do.
 func Valid(bitmap []byte, offset int) Mask {
 	if offset < 0 {
-		panic(fmt.Sprintf("quiver: Valid: bitmap offset %d is negative", offset))
+		negativeOffset(offset)
 	}
-	return Mask{bits: bitmap, off: offset}
+	// 8*len cannot overflow an int64: no slice holds 2^60 bytes. A nil
+	// bitmap gives a nil pointer (every element valid), whatever room is.
+	room := 8*int64(len(bitmap)) - int64(offset)
+	if room < 0 { // the offset is past the end: keep it for the message
+		room = -1 - int64(offset)
+	}
+	return Mask{bits: unsafe.SliceData(bitmap[min(offset>>3, len(bitmap)):]), room: room}
+}
+
+// negativeOffset panics for Valid's negative offset, out of line so that
+// Valid inlines.
+//
+//go:noinline
+func negativeOffset(offset int) {
+	panic(fmt.Sprintf("quiver: Valid: bitmap offset %d is negative", offset))
 }
 
 // Select returns a Mask that visits x[sel[0]], x[sel[1]], ... in that
@@ -135,7 +171,25 @@ func Valid(bitmap []byte, offset int) Mask {
 // valid. An empty or nil sel selects nothing. A reduction over n elements
 // panics if an index is n or more.
 func Select(sel []uint32) Mask {
-	return Mask{sel: sel, hasSel: true}
+	p, n := selOf(sel)
+	return Mask{sel: p, nsel: n}
+}
+
+// selOf returns the pointer and length a Mask holds for the selection
+// sel: its first index, or noIndex for an empty one.
+func selOf(sel []uint32) (*uint32, int) {
+	if len(sel) == 0 {
+		return &noIndex[0], 0
+	}
+	return unsafe.SliceData(sel), len(sel)
+}
+
+// selection returns m's selection and whether it has one.
+func (m *Mask) selection() ([]uint32, bool) {
+	if m.sel == nil {
+		return nil, false
+	}
+	return unsafe.Slice(m.sel, m.nsel), true
 }
 
 // Select returns m with the selection sel, as [Select] does: the result
@@ -143,10 +197,10 @@ func Select(sel []uint32) Mask {
 // m's bitmap marks invalid. A Mask holds one selection: Select panics if m
 // already has one (compose two selections into one slice first).
 func (m Mask) Select(sel []uint32) Mask {
-	if m.hasSel {
-		panic(fmt.Sprintf("quiver: Mask.Select: the mask already has a selection of %d indices", len(m.sel)))
+	if m.sel != nil {
+		panic(fmt.Sprintf("quiver: Mask.Select: the mask already has a selection of %d indices", m.nsel))
 	}
-	m.sel, m.hasSel = sel, true
+	m.sel, m.nsel = selOf(sel)
 	return m
 }
 
@@ -186,30 +240,47 @@ func checkMask(n int, masks []Mask, checkSel bool) (bits []byte, off int, sel []
 		panic(fmt.Sprintf("quiver: got %d masks, want at most one", len(masks)))
 	}
 	m := &masks[0]
-	// The bitmap must be nil or cover n elements from bit m.off (>= 0:
-	// Valid is the only way to set it). The sums are formed in uint64,
-	// where they cannot wrap, so no offset or length near MaxInt slips
-	// through; off+n itself must be an int, so that no later index
-	// arithmetic (off+i for i < n) can wrap; and end+7 is only formed once
-	// end is known to be an int.
-	if m.bits != nil && n != 0 {
-		if end := uint64(m.off) + uint64(n); end > math.MaxInt || (end+7)/8 > uint64(len(m.bits)) {
-			badBitmap(m.bits, m.off, n)
-		}
+	// The bitmap must be nil or cover n elements from its offset: room,
+	// the bits from the offset to its end, at least n (an offset past the
+	// end has a negative room). No sum is formed, so nothing can wrap,
+	// and a span that passes holds at most the bitmap's bytes from the
+	// offset's on.
+	if m.bits != nil && n != 0 && m.room < int64(n) {
+		badBitmap(m.room, n)
 	}
-	if m.hasSel && checkSel {
-		checkSelection(m.sel, n)
+	sel, hasSel = m.selection()
+	if hasSel && checkSel {
+		checkSelection(sel, n)
 	}
-	bits, off = bitSpan(m.bits, m.off, n)
-	return bits, off, m.sel, m.hasSel
+	bits, off = maskSpan(m, n)
+	return bits, off, sel, hasSel
+}
+
+// maskSpan returns the bytes of m's bitmap, validated for n elements, that
+// hold the elements' bits, with length and capacity cut to them, and the
+// position of the first element's bit in the first one (0 to 7). Every
+// backend receives its bitmap in this form, so no kernel can see a byte
+// outside the elements' bits, and no index arithmetic below the API works
+// with an offset above 7. No bitmap gives nil (all valid); with n = 0 the
+// span is empty.
+func maskSpan(m *Mask, n int) ([]byte, int) {
+	if m.bits == nil {
+		return nil, 0
+	}
+	if n == 0 {
+		return unsafe.Slice(m.bits, 0), 0
+	}
+	off := int(-m.room) & 7
+	// off + n + 7 is done in uint so that it cannot wrap for n near
+	// MaxInt; n <= room (checkMask) keeps the span inside the bitmap,
+	// whose bytes from *m.bits on are (room + off) / 8.
+	return unsafe.Slice(m.bits, (uint(off)+uint(n)+7)>>3), off
 }
 
 // bitSpan returns the bytes of a validated bitmap that hold bits off
 // through off+n-1, with length and capacity cut to them, and the position
-// of bit off in the first one (0 to 7). Every backend receives its bitmap
-// in this form, so no kernel can see a byte outside the elements' bits,
-// and no index arithmetic below the API works with an offset above 7. A
-// nil bitmap stays nil (all valid); with n = 0 the span is empty.
+// of bit off in the first one (0 to 7). The pieces of a validated span
+// (AddParallel's parts, a state's runs) are cut with it.
 func bitSpan(bits []byte, off, n int) ([]byte, int) {
 	if bits == nil {
 		return nil, 0
@@ -219,21 +290,18 @@ func bitSpan(bits []byte, off, n int) ([]byte, int) {
 	}
 	first := off >> 3
 	// off&7 + n + 7 is done in uint so that it cannot wrap for n near
-	// MaxInt; checkMask has made sure the span is inside bits.
+	// MaxInt; the caller has made sure the span is inside bits.
 	end := first + int((uint(off&7)+uint(n)+7)>>3)
 	return bits[first:end:end], off & 7
 }
 
-// badBitmap panics with the message for a bitmap checkMask rejected.
-func badBitmap(bits []byte, off, n int) {
-	if off < 0 { // unreachable through Valid; kept for the zero-cost guarantee
-		panic(fmt.Sprintf("quiver: validity bitmap offset %d is negative", off))
+// badBitmap panics with the message for a bitmap checkMask rejected for n
+// elements, whose room (Mask.room) is below n.
+func badBitmap(room int64, n int) {
+	if room < 0 {
+		panic(fmt.Sprintf("quiver: validity bitmap offset %d is past the end of the bitmap, for %d elements", -1-room, n))
 	}
-	if off > math.MaxInt-n {
-		panic(fmt.Sprintf("quiver: validity bitmap offset %d plus %d elements overflows int", off, n))
-	}
-	panic(fmt.Sprintf("quiver: validity bitmap has %d bytes, need %d for %d elements at offset %d",
-		len(bits), (uint64(off)+uint64(n)+7)/8, n, off))
+	panic(fmt.Sprintf("quiver: validity bitmap has %d bits from its offset to its end, need %d, one per element", room, n))
 }
 
 // checkSelection panics unless every index of sel is below n.
@@ -250,21 +318,19 @@ func checkSelection(sel []uint32, n int) {
 // caller takes its general path, which panics where it must. It calls
 // nothing, so it costs a few loads and compares.
 func shortWord(n int, m []Mask) (uint64, bool) {
-	if len(m) != 1 || m[0].hasSel || uint(n) > 64 {
+	if len(m) != 1 || m[0].sel != nil || uint(n) > 64 {
 		return 0, false
 	}
 	all := ^uint64(0) >> (64 - uint(n)) // n = 0: none
-	bits, off := m[0].bits, m[0].off
-	if bits == nil || n == 0 {
+	if m[0].bits == nil || n == 0 {
 		return all, true
 	}
-	if off > math.MaxInt-64 { // off+n near overflow: checkMask names it
+	room := m[0].room
+	if room < int64(n) { // too short, or the offset past the end: checkMask says which
 		return 0, false
 	}
-	if (off+n-1)>>3 >= len(bits) {
-		return 0, false
-	}
-	b := bits[off>>3:]
+	off := int(-room) & 7
+	b := unsafe.Slice(m[0].bits, (room+int64(off))>>3) // the bitmap from the offset's byte on
 	if len(b) < 8 {
 		// A bitmap that ends within 8 bytes, as one sized for a short
 		// input does: its n bits are below bit 56. kernel.ValidWord reads such

@@ -387,7 +387,7 @@ func TestStreamPanics(t *testing.T) {
 	var s SumState[float64]
 	s.Add([]float64{1, 2, 3})
 	before := s
-	mustPanic(t, "quiver: validity bitmap has 1 bytes, need 2 for 9 elements at offset 0", func() {
+	mustPanic(t, "quiver: validity bitmap has 8 bits from its offset to its end, need 9, one per element", func() {
 		s.Add(make([]float64, 9), Valid([]byte{0xff}, 0))
 	})
 	mustPanic(t, "quiver: selection index 9 at position 1 is out of range for 3 elements", func() {

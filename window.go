@@ -33,7 +33,7 @@ import (
 func windowMask(op string, n int, bounds []int, m []Mask) ([]byte, int) {
 	bits, off, _, hasSel := maskOf(n, m)
 	if hasSel {
-		panic(fmt.Sprintf("quiver: %s: windows take a validity bitmap, not a selection (of %d indices)", op, len(m[0].sel)))
+		panic(fmt.Sprintf("quiver: %s: windows take a validity bitmap, not a selection (of %d indices)", op, m[0].nsel))
 	}
 	prev := 0
 	for k, b := range bounds {
