@@ -186,6 +186,14 @@ func selOf(sel []uint32) (*uint32, int) {
 	return unsafe.SliceData(sel), len(sel)
 }
 
+// bitmap returns m's bitmap from the byte that holds the offset's bit to
+// its end, and that bit's position in the byte (0 to 7). m must have a
+// bitmap whose offset is not past its end (room >= 0).
+func (m *Mask) bitmap() ([]byte, int) {
+	off := int(-m.room) & 7
+	return unsafe.Slice(m.bits, (m.room+int64(off))>>3), off
+}
+
 // selection returns m's selection and whether it has one.
 func (m *Mask) selection() ([]uint32, bool) {
 	if m.sel == nil {
@@ -272,11 +280,11 @@ func maskSpan(m *Mask, n int) ([]byte, int) {
 	if n == 0 {
 		return unsafe.Slice(m.bits, 0), 0
 	}
-	off := int(-m.room) & 7
+	b, off := m.bitmap()
 	// off + n + 7 is done in uint so that it cannot wrap for n near
-	// MaxInt; n <= room (checkMask) keeps the span inside the bitmap,
-	// whose bytes from *m.bits on are (room + off) / 8.
-	return unsafe.Slice(m.bits, (uint(off)+uint(n)+7)>>3), off
+	// MaxInt; n <= room (checkMask) keeps the span inside b.
+	end := int((uint(off) + uint(n) + 7) >> 3)
+	return b[:end:end], off
 }
 
 // bitSpan returns the bytes of a validated bitmap that hold bits off
@@ -327,18 +335,16 @@ func shortWord(n int, m []Mask) (uint64, bool) {
 	if m[0].bits == nil || n == 0 {
 		return all, true
 	}
-	room := m[0].room
-	if room < int64(n) { // too short, or the offset past the end: checkMask says which
+	if m[0].room < int64(n) { // too short, or the offset past the end: checkMask says which
 		return 0, false
 	}
-	off := int(-room) & 7
-	b := unsafe.Slice(m[0].bits, (room+int64(off))>>3) // the bitmap from the offset's byte on
+	b, off := m[0].bitmap()
 	if len(b) < 8 {
 		// A bitmap that ends within 8 bytes, as one sized for a short
 		// input does: its n bits are below bit 56. kernel.ValidWord reads such
 		// a tail a byte at a time, which is what lets it inline here;
 		// that loop cost CountValid 38% at n = 32 (14.2 against 10.3 ns).
-		return kernel.ShortBytes(b) >> uint(off&7) & all, true
+		return kernel.ShortBytes(b) >> uint(off) & all, true
 	}
-	return kernel.ValidWord(b, off&7, n) & all, true
+	return kernel.ValidWord(b, off, n) & all, true
 }

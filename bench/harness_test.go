@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
@@ -365,19 +366,21 @@ func newShapeInput[T number](sh shape) *input[T] {
 
 // newSelection is a selection vector over n rows of the given kind:
 // "sorted10" is 10% of the rows, distinct, in ascending order (what a
-// vectorized filter hands on), "sorted50" half of them, "random10" the
-// rows of sorted10 in random order. The seed depends only on n and the
-// kind, so every implementation and pass sees the same vector.
+// vectorized filter hands on), "sorted50" half of them (any "sorted<P>"
+// is P% of them), "random10" the rows of sorted10 in random order. The
+// seed depends only on n and the kind, so every implementation and pass
+// sees the same vector.
 func newSelection(n int, kind string) []uint32 {
 	pct, sorted := 0, true
-	switch kind {
-	case "sorted10":
-		pct = 10
-	case "sorted50":
-		pct = 50
-	case "random10":
+	if p, ok := strings.CutPrefix(kind, "sorted"); ok {
+		v, err := strconv.Atoi(p)
+		if err != nil || v < 1 || v > 100 {
+			panic("newSelection: unknown kind " + kind)
+		}
+		pct = v
+	} else if kind == "random10" {
 		pct, sorted = 10, false
-	default:
+	} else {
 		panic("newSelection: unknown kind " + kind)
 	}
 	r := rand.New(rand.NewPCG(uint64(n), uint64(pct)))

@@ -46,7 +46,7 @@ func BenchmarkSelSumInt64(b *testing.B) {
 			x[i] = r.Int64N(1 << 40)
 		}
 		for _, pct := range []int{1, 5, 10, 20} {
-			sel := sortedSelection(r, n, pct)
+			sel := newSelection(n, fmt.Sprintf("sorted%d", pct))
 			want := selSumSigned(x, sel, nil)
 			for _, be := range quiver.Backends() {
 				if !be.Available {
@@ -68,16 +68,4 @@ func BenchmarkSelSumInt64(b *testing.B) {
 			}
 		}
 	}
-}
-
-// sortedSelection draws pct% of the rows 0..n-1 without repeats, in
-// ascending order.
-func sortedSelection(r *rand.Rand, n, pct int) []uint32 {
-	sel := make([]uint32, 0, n*pct/100)
-	for i := range n {
-		if r.IntN(100) < pct {
-			sel = append(sel, uint32(i))
-		}
-	}
-	return sel
 }
