@@ -1,0 +1,104 @@
+package bench
+
+// Dense integer Min, Max, MinMax and Summarize below kernel.SmallCut (64)
+// and just above it. Registered before measuring, on an AMD EPYC (family
+// 26 model 2, Zen 5 class, AVX-512), from a probe of the kernel package
+// (one call a loop iteration, 16 rotating inputs of random values):
+//
+//   - below 64 elements a dense integer MinMax and Summarize ran
+//     kernel.IntMinMax, one chain of a compare and a conditional move per
+//     extreme, two cycles an element: int64 n=32 25.2 ns, n=63 51.1 ns;
+//     the same loop in two chains took 19.6 and 35.1 ns;
+//   - the kernels took 17-19 ns at every length from 8 to 63 through
+//     kernel.DenseSummary, whose integer path went denseSummaryGo,
+//     summaryOn, summaryAsm.run and its dense method before the kernel
+//     switch; called from denseSummaryOn as the float kernels are, 11-13
+//     ns;
+//   - a dense integer Min (kernel.IntMin, two chains already) took 13.6
+//     ns at n=32 and 26.3 ns at 63 (int64), against 12.8 and 13.4 ns on
+//     the kernels by that shorter path.
+//
+// The change: integer MinMax and Summarize run two chains below their cut,
+// the integer kernels are called from denseSummaryOn directly, and the
+// AVX2 and AVX-512 backends run them from 16 elements (MinMax,
+// Summarize) and 32 (Min, Max). The AVX2 kernels of 8- and 16-bit
+// elements take whole 32-byte vectors and fold the rest in Go, so there
+// those keep the loops below 64.
+//
+// Ratios are this change's time over the commit before's, medians of
+// BenchmarkShortIntExtremes run alternately from the two commits' bench
+// binaries (8 passes), or the plain loop's time over quiver's in the same
+// run:
+//
+//	H377 (measured by hand): MinMax and Summary int64 and int32 n=24/32/48/63 on avx512 and avx2: <= 0.75x the commit before
+//	H378 (measured by hand): MinMax and Summary uint8 n=24/32/48/63: <= 0.75x on avx512; <= 0.85x on avx2 (two chains)
+//	H379 (measured by hand): Min and Max int64, int32, uint8 n=32/48/63 on avx512, and int64, int32 on avx2: <= 0.90x the commit before
+//	H380 (measured by hand): all four ops int64 n=64 and 128 on avx512 and avx2 (the kernels by a shorter path): <= 0.90x; n=4096: <= 1.00x
+//	H381 (measured by hand): all four ops n=8 and 16, and Min and Max at 24, every type and backend: <= 1.03x the commit before (no loss where the loops stay)
+//	H382 (measured by hand): MinMax and Summary int64 n=32 and 63 on generic (two chains): <= 0.85x the commit before
+//	H383 (measured by hand): MinMax and Summary int64 n=32 on avx512: >= 1.4x the plain loop's speed (the ledger's short run had Summary at 0.97x)
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/quiverlabs/quiver"
+)
+
+// BenchmarkShortIntExtremes times dense integer Min, Max, MinMax and
+// Summarize around kernel.SmallCut on the avx2, avx512 and generic
+// backends, and the plain loops beside them, for H377-H383. Each
+// iteration takes the next of 16 inputs of random values.
+func BenchmarkShortIntExtremes(b *testing.B) {
+	for _, backend := range []string{"avx2", "avx512", "generic"} {
+		b.Run("backend="+backend, func(b *testing.B) {
+			useBackend(b, backend)
+			for _, n := range []int{8, 16, 24, 32, 48, 63, 64, 128, 4096} {
+				shortIntCases[int64](b, n)
+				shortIntCases[int32](b, n)
+				shortIntCases[uint8](b, n)
+			}
+		})
+	}
+}
+
+// intRotation is 16 dense inputs of n random values of T.
+func intRotation[T int64 | int32 | uint8](n int) [16][]T {
+	r := rand.New(rand.NewPCG(uint64(n), 377))
+	var xs [16][]T
+	for k := range xs {
+		xs[k] = make([]T, n)
+		for i := range xs[k] {
+			xs[k][i] = T(r.Uint64())
+		}
+	}
+	return xs
+}
+
+func shortIntCases[T int64 | int32 | uint8](b *testing.B, n int) {
+	xs := intRotation[T](n)
+	var zero T
+	for _, im := range []struct {
+		name string
+		f    func([]T) T
+	}{
+		{"Min/impl=quiver", func(x []T) T { return quiver.Min(x) }},
+		{"Max/impl=quiver", func(x []T) T { return quiver.Max(x) }},
+		{"MinMax/impl=quiver", func(x []T) T { lo, hi := quiver.MinMax(x); return lo + hi }},
+		{"Summary/impl=quiver", func(x []T) T { s := quiver.Summarize(x); return s.Min + s.Max + T(s.Count) }},
+		{"Min/impl=loop", func(x []T) T { return loopMin(x, nil, zero) }},
+		{"Max/impl=loop", func(x []T) T { return loopMax(x, nil, zero) }},
+		{"Summary/impl=loop", func(x []T) T { lo, hi, c := loopSummary(x, nil, zero, zero); return lo + hi + T(c) }},
+	} {
+		b.Run(fmt.Sprintf("type=%s/n=%d/op=%s", typeName[T](), n, im.name), func(b *testing.B) {
+			var s T
+			k := 0
+			for b.Loop() {
+				s += im.f(xs[k&15])
+				k++
+			}
+			sink = res{uint64(s)}
+		})
+	}
+}
