@@ -23,7 +23,7 @@ func Min[T Number](x []T, m ...Mask) T {
 		switch {
 		case len(x) == 0:
 			return num.MaxOf[T]()
-		case !denseShort[T](len(x)):
+		case !denseShort[T](len(x), false):
 			lo, _ := kernel.DenseSummary(active.Load().isa, x, kernel.WantMin)
 			return lo
 		case num.IsFloat[T]():
@@ -65,7 +65,7 @@ func Max[T Number](x []T, m ...Mask) T {
 		switch {
 		case len(x) == 0:
 			return num.LowestOf[T]()
-		case !denseShort[T](len(x)):
+		case !denseShort[T](len(x), false):
 			_, hi := kernel.DenseSummary(active.Load().isa, x, kernel.WantMax)
 			return hi
 		case num.IsFloat[T]():
@@ -106,7 +106,7 @@ func MinMax[T Number](x []T, m ...Mask) (lo, hi T) {
 		switch {
 		case len(x) == 0:
 			return num.MaxOf[T](), num.LowestOf[T]()
-		case !denseShort[T](len(x)):
+		case !denseShort[T](len(x), true):
 			return kernel.DenseSummary(active.Load().isa, x, kernel.WantBoth)
 		case num.IsFloat[T]():
 			lo, hi, _ = kernel.FloatExtremes(x, kernel.WantBoth)

@@ -39,7 +39,7 @@ func Summarize[T Number](x []T, m ...Mask) Summary[T] {
 		switch {
 		case len(x) == 0:
 			s.Min, s.Max = num.MaxOf[T](), num.LowestOf[T]()
-		case !denseShort[T](len(x)):
+		case !denseShort[T](len(x), true):
 			s.Min, s.Max = kernel.DenseSummary(active.Load().isa, x, kernel.WantBoth)
 		case num.IsFloat[T]():
 			s.Min, s.Max, _ = kernel.FloatExtremes(x, kernel.WantBoth)
@@ -80,7 +80,7 @@ func summarizeOn[T Number](b *backend, x []T, bits []byte, off int, sel []uint32
 		return lo, hi, count, len(sel) - count
 	}
 	var valid int
-	if len(x) < kernel.SmallCut && (bits != nil || len(x) < denseCut[T](b)) {
+	if len(x) < kernel.SmallCut && (bits != nil || len(x) < denseCut[T](b, want == kernel.WantBoth)) {
 		lo, hi, valid = kernel.SummarySmall(x, bits, off, want)
 	} else {
 		lo, hi, valid = kernel.Summary(b.isa, x, bits, off, want)

@@ -140,13 +140,15 @@ func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes
 
 // denseSummaryOn is the min and max of a non-empty dense x under the
 // rules of ref.Summary; with WantMin (WantMax) only that extreme is
-// meaningful. For floats on AVX2 and AVX512 it calls the kernel switch from
-// here, with no wrapper between (AVX2 kernels take whole steps, the rest
-// is folded here), and leaves the rescues out of line: neither is needed
-// unless the column has a NaN or a zero extreme, and at n = 64 each frame
-// on the way to the kernel cost a tenth of the call (BenchmarkMinLayers).
+// meaningful. On AVX2 and AVX512 it calls the kernel switch from here,
+// with no wrapper between (AVX2 kernels take whole steps, the rest is
+// folded here), and leaves the float rescues out of line: neither is
+// needed unless the column has a NaN or a zero extreme, and at n = 64
+// each frame on the way to the kernel cost a tenth of the call
+// (BenchmarkMinLayers). Integers need no rescue: their extremes are the
+// kernel's and the fold's.
 func denseSummaryOn[T num.Number](isa ISA, x []T, want Extremes) (lo, hi T) {
-	if !num.IsFloat[T]() || (isa != AVX2 && isa != AVX512) {
+	if isa != AVX2 && isa != AVX512 {
 		return denseSummaryGo(isa, x, want)
 	}
 	k := summaryKernels[T](isa, len(x), nil)
@@ -165,6 +167,9 @@ func denseSummaryOn[T num.Number](isa ISA, x []T, want Extremes) (lo, hi T) {
 	for _, v := range x[m:] {
 		nan = nan || v != v
 		lo, hi = min(lo, v), max(hi, v) // a NaN here is settled below
+	}
+	if !num.IsFloat[T]() {
+		return lo, hi // a single-extreme kernel's other extreme is not read
 	}
 	// A single-extreme kernel returns the other extreme as its start, ±Inf;
 	// the one computed stands for both, so that the other cannot trigger

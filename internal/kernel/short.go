@@ -352,14 +352,23 @@ func IntMax[T num.Number](x []T) T {
 	return max(hi, hi1)
 }
 
-// IntMinMax is both, in one chain each, small enough to inline into
-// MinMax and Summarize.
+// IntMinMax is both, in two chains each as IntMin and IntMax: a chain
+// of a compare and a conditional move takes two cycles an element, and
+// one chain per extreme took 25 ns for 32 int64 where two take 20
+// (bench's H377). It is over the inliner's budget (cost 96); a version
+// within it, reslicing x by pairs, was 1.2x slower with its call saved.
 func IntMinMax[T num.Number](x []T) (lo, hi T) {
 	lo, hi = x[0], x[0]
-	for _, v := range x[1:] {
+	lo1, hi1 := lo, hi
+	for i := 1; i < len(x)-1; i += 2 {
+		lo, lo1 = min(lo, x[i]), min(lo1, x[i+1])
+		hi, hi1 = max(hi, x[i]), max(hi1, x[i+1])
+	}
+	if len(x)%2 == 0 { // the pairs stopped before the last element
+		v := x[len(x)-1]
 		lo, hi = min(lo, v), max(hi, v)
 	}
-	return lo, hi
+	return min(lo, lo1), max(hi, hi1)
 }
 
 // IntMinWord, IntMaxWord and IntMinMaxWord are IntMin, IntMax and
