@@ -117,17 +117,21 @@ const extremeCutAVX = 16
 // max, two chains each) or 0.4 (one extreme, two chains): the fused
 // kernel wins from 16 elements and the single ones from 32 (int64 on
 // Zen 5: 11.6 against 11.5 ns at 16, 12.8 against 19.6 at 32; Min 12.8
-// against 13.6 at 32; bench's H377-H381). The AVX2 kernels of 8- and
-// 16-bit elements take whole 32-byte vectors and fold the rest, up to 31
-// elements, in Go, so those keep the loops.
+// against 13.6 at 32; bench's H377-H381). The AVX-512 kernels of 8- and
+// 16-bit elements start later for both extremes: uint8 n=16 took 14.7 ns
+// on them against 12.3 in the loops, n=24 14.5 against 16.1. The AVX2
+// ones take whole 32-byte vectors and fold the rest, up to 31 elements,
+// in Go, so those keep the loops.
 func (i ISA) IntExtremeCut(size int, both bool) int {
-	if i == AVX512 || i == AVX2 && size >= 4 {
-		if both {
-			return 16
-		}
+	switch {
+	case i != AVX512 && (i != AVX2 || size < 4):
+		return SmallCut
+	case !both:
 		return 32
+	case size < 4:
+		return 24
 	}
-	return SmallCut
+	return 16
 }
 
 // BlockSumsInGo says whether a dense float sum of one block up to two
