@@ -239,14 +239,21 @@ func policyOf[T num.Number](isa ISA) oracle.Policy {
 }
 
 // denseSummaryGo is denseSummaryOn where no kernel of isa runs from it.
-// On Generic, floats take the short loops' chains (FloatExtremes) at
-// every length: for a Min or a Max two chains of the one extreme, where
+// On Generic the short loops run at every length: for floats their chains
+// (FloatExtremes), for a Min or a Max two chains of the one extreme, where
 // the portable summary computes both in four, twice the time at 4096
-// (bench's H246). Everything else takes summaryOn's answer.
+// (bench's H246); for integers IntMin, IntMax or IntMinMax, the portable
+// summary's loop (bench's H384-H387). Everything else takes summaryOn's
+// answer.
 func denseSummaryGo[T num.Number](isa ISA, x []T, want Extremes) (lo, hi T) {
-	if isa == Generic && num.IsFloat[T]() {
+	switch {
+	case isa == Generic && num.IsFloat[T]():
 		lo, hi, _ = FloatExtremes(x, want)
-	} else {
+	case isa == Generic && want == WantMin:
+		lo = IntMin(x)
+	case isa == Generic && want == WantMax:
+		hi = IntMax(x)
+	default:
 		lo, hi, _ = summaryOn(isa, x, nil, 0, want)
 	}
 	switch want {
