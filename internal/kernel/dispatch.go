@@ -242,17 +242,17 @@ func policyOf[T num.Number](isa ISA) oracle.Policy {
 // On Generic the short loops run at every length: for floats their chains
 // (FloatExtremes), for a Min or a Max two chains of the one extreme, where
 // the portable summary computes both in four, twice the time at 4096
-// (bench's H246); for integers IntMin, IntMax or IntMinMax, the portable
-// summary's loop (bench's H384-H387). Everything else takes summaryOn's
+// (bench's H246); for integers IntMinLong, IntMaxLong or IntMinMax, the
+// portable summary's loop (bench's H384-H387). Everything else takes summaryOn's
 // answer.
 func denseSummaryGo[T num.Number](isa ISA, x []T, want Extremes) (lo, hi T) {
 	switch {
 	case isa == Generic && num.IsFloat[T]():
 		lo, hi, _ = FloatExtremes(x, want)
 	case isa == Generic && want == WantMin:
-		lo = IntMin(x)
+		lo = IntMinLong(x)
 	case isa == Generic && want == WantMax:
-		hi = IntMax(x)
+		hi = IntMaxLong(x)
 	default:
 		lo, hi, _ = summaryOn(isa, x, nil, 0, want)
 	}

@@ -353,6 +353,58 @@ func IntMax[T num.Number](x []T) T {
 	return max(hi, hi1)
 }
 
+// IntMinLong and IntMaxLong are IntMin and IntMax for the generic
+// backend's dense inputs of any length: four chains instead of two, and
+// 8- and 16-bit elements compared in int32 (see IntMinMax). Not for the
+// shortest inputs: the API inlines IntMin and IntMax, and two chains were
+// faster below 32 elements. Four took 0.68x the time of two at 4096
+// int64 (1.17 against 1.73 us; bench's H384).
+func IntMinLong[T num.Number](x []T) T {
+	var zero T
+	if unsafe.Sizeof(zero) < 4 { // a constant of T's shape
+		return T(minChains4[T, int32](x))
+	}
+	return minChains4[T, T](x)
+}
+
+func IntMaxLong[T num.Number](x []T) T {
+	var zero T
+	if unsafe.Sizeof(zero) < 4 {
+		return T(maxChains4[T, int32](x))
+	}
+	return maxChains4[T, T](x)
+}
+
+// minChains4 and maxChains4 are the loops of IntMinLong and IntMaxLong,
+// with the elements compared in W, which holds every value of T in order.
+func minChains4[T, W num.Number](x []T) W {
+	a := W(x[0])
+	b, c, d := a, a, a
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		y := x[i : i+4 : i+4] // one bounds check for the four
+		a, b, c, d = min(a, W(y[0])), min(b, W(y[1])), min(c, W(y[2])), min(d, W(y[3]))
+	}
+	for _, v := range x[i:] {
+		a = min(a, W(v))
+	}
+	return min(a, b, c, d)
+}
+
+func maxChains4[T, W num.Number](x []T) W {
+	a := W(x[0])
+	b, c, d := a, a, a
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		y := x[i : i+4 : i+4]
+		a, b, c, d = max(a, W(y[0])), max(b, W(y[1])), max(c, W(y[2])), max(d, W(y[3]))
+	}
+	for _, v := range x[i:] {
+		a = max(a, W(v))
+	}
+	return max(a, b, c, d)
+}
+
 // IntMinMax is both, in two chains each as IntMin and IntMax: a chain
 // of a compare and a conditional move takes two cycles an element, and
 // one chain per extreme took 25 ns for 32 int64 where two take 20
