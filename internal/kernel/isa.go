@@ -115,23 +115,20 @@ const extremeCutAVX = 16
 // 11-13 ns from 8 to 63 elements, where the loops' chains of a compare
 // and a conditional move take about 0.6 ns an element (a fused min and
 // max, two chains each) or 0.4 (one extreme, two chains): the fused
-// kernel wins from 16 elements and the single ones from 32 (int64 on
-// Zen 5: 11.6 against 11.5 ns at 16, 12.8 against 19.6 at 32; Min 12.8
-// against 13.6 at 32; bench's H377-H381). The AVX-512 kernels of 8- and
-// 16-bit elements start later for both extremes: uint8 n=16 took 14.7 ns
-// on them against 12.3 in the loops, n=24 14.5 against 16.1. The AVX2
-// ones take whole 32-byte vectors and fold the rest, up to 31 elements,
-// in Go, so those keep the loops.
+// kernel wins from 24 elements and the single ones from 32 (int64 on
+// Zen 5: at 16 the loops took 10.9-11.6 ns and the kernels 11.8-12.8, at
+// 24 14.6-15.1 against 11.8-13.1; Min 13.6 against 12.8 at 32; bench's
+// H377-H381 and the ledger's note on them). The AVX2 kernels of 8- and
+// 16-bit elements take whole 32-byte vectors and fold the rest, up to 31
+// elements, in Go, so those keep the loops.
 func (i ISA) IntExtremeCut(size int, both bool) int {
 	switch {
 	case i != AVX512 && (i != AVX2 || size < 4):
 		return SmallCut
 	case !both:
 		return 32
-	case size < 4:
-		return 24
 	}
-	return 16
+	return 24
 }
 
 // BlockSumsInGo says whether a dense float sum of one block up to two
