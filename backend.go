@@ -109,24 +109,6 @@ type backend struct {
 	// or Summarize runs the backend's kernels instead of the inline loops
 	// (see kernel.ISA.ExtremeCut). Set by register.
 	extremeCut int
-	// intNarrow and intWide are the lengths from which a dense integer
-	// Min or Max (one) and MinMax or Summarize (both) of 8- or 16-bit
-	// elements (intNarrow) or wider ones run the backend's kernels
-	// instead of the inline loops (see kernel.ISA.IntExtremeCut). Set by
-	// register.
-	intNarrow, intWide extremeCuts
-}
-
-// extremeCuts is a pair of cuts of a dense integer Min or Max (one) and
-// MinMax or Summarize (both).
-type extremeCuts struct{ one, both int }
-
-// cut is the cut of one extreme, or of both.
-func (c extremeCuts) cut(both bool) int {
-	if both {
-		return c.both
-	}
-	return c.one
 }
 
 var (
@@ -140,18 +122,7 @@ var (
 func register(name string, priority int, available bool, isa kernel.ISA) *backend {
 	b := &backend{name: name, priority: priority, available: available, isa: isa,
 		policy32: isa.Policy32(), policy64: isa.Policy64(), wideWordCut: isa.WideWordCut(),
-		extremeCut: isa.ExtremeCut(),
-		intNarrow:  extremeCuts{isa.IntExtremeCut(2, false), isa.IntExtremeCut(2, true)},
-		intWide:    extremeCuts{isa.IntExtremeCut(4, false), isa.IntExtremeCut(4, true)}}
-	for _, size := range []int{1, 8} { // each class's other end: one cut per class
-		c := b.intNarrow
-		if size >= 4 {
-			c = b.intWide
-		}
-		if isa.IntExtremeCut(size, false) != c.one || isa.IntExtremeCut(size, true) != c.both {
-			panic(fmt.Sprintf("quiver: backend %s: integer extreme cuts of %d-byte elements differ from their class's", name, size))
-		}
-	}
+		extremeCut: isa.ExtremeCut()}
 	for _, p := range []oracle.Policy{b.policy32, b.policy64} {
 		// SumState cuts whole blocks with a mask, not a division.
 		if blk := p.Block(); blk&(blk-1) != 0 || blk > maxBlock {
@@ -211,17 +182,15 @@ func wordCut[T Number](b *backend) int {
 
 // denseCut is the length below which a dense Min, Max, MinMax or
 // Summarize of T runs the inline loops on b: b.extremeCut for floats,
-// b.intNarrow's or b.intWide's cut for integers, that of both extremes
-// when both is true (MinMax, Summarize), else that of one (Min, Max).
+// kernel.ISA.IntExtremeCut of b's ISA for integers, that of both
+// extremes when both is true (MinMax, Summarize), else that of one (Min,
+// Max).
 func denseCut[T Number](b *backend, both bool) int {
 	if num.IsFloat[T]() { // a constant of T's shape: this inlines
 		return b.extremeCut
 	}
 	var zero T
-	if unsafe.Sizeof(zero) >= 4 { // a constant of T's shape
-		return b.intWide.cut(both)
-	}
-	return b.intNarrow.cut(both)
+	return b.isa.IntExtremeCut(int(unsafe.Sizeof(zero)), both) // inlined, T's size a constant
 }
 
 // denseShort reports whether a dense Min, Max, MinMax or Summarize of n

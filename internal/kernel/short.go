@@ -408,44 +408,33 @@ func maxChains4[T, W num.Number](x []T) W {
 // IntMinMax is both, in two chains each as IntMin and IntMax: a chain
 // of a compare and a conditional move takes two cycles an element, and
 // one chain per extreme took 25 ns for 32 int64 where two take 20
-// (bench's H377). It is over the inliner's budget (cost 96); a version
-// within it, reslicing x by pairs, was 1.2x slower with its call saved.
-// 8- and 16-bit elements are compared in int32, which holds each of their
-// values in order: the compiler keeps a min or max of those types as a
-// branch (amd64 has no 8-bit conditional move), which random data
-// mispredicts.
-func IntMinMax[T num.Number](x []T) (lo, hi T) {
+// (bench's H377). 8- and 16-bit elements are compared in int32, which
+// holds each of their values in order: the compiler keeps a min or max
+// of those types as a branch (amd64 has no 8-bit conditional move), which
+// random data mispredicts.
+func IntMinMax[T num.Number](x []T) (T, T) {
 	var zero T
 	if unsafe.Sizeof(zero) < 4 { // a constant of T's shape
-		l, h := minMaxChains[T, int32](x)
-		return T(l), T(h)
+		lo, hi := minMaxChains[T, int32](x)
+		return T(lo), T(hi)
 	}
-	lo, hi = x[0], x[0]
-	lo1, hi1 := lo, hi
-	for i := 1; i < len(x)-1; i += 2 {
-		lo, lo1 = min(lo, x[i]), min(lo1, x[i+1])
-		hi, hi1 = max(hi, x[i]), max(hi1, x[i+1])
-	}
-	if len(x)%2 == 0 { // the pairs stopped before the last element
-		v := x[len(x)-1]
-		lo, hi = min(lo, v), max(hi, v)
-	}
-	return min(lo, lo1), max(hi, hi1)
+	return minMaxChains[T, T](x)
 }
 
 // minMaxChains is IntMinMax's loop with the elements compared in W,
-// which must hold every value of T in order.
-func minMaxChains[T, W num.Number](x []T) (lo, hi W) {
-	lo, hi = W(x[0]), W(x[0])
-	lo1, hi1 := lo, hi
+// which must hold every value of T in order. With W = T it inlines into
+// IntMinMax (cost 80, the budget, on Go 1.26), so a call of 32- or 64-bit elements
+// is one call; the int32 conversions of narrow ones put it at 84.
+// The second chains start from the last element, which the pairs from
+// x[1] leave out when len(x) is even (and read again when it is odd,
+// which changes no extreme), so there is no tail to fold.
+func minMaxChains[T, W num.Number](x []T) (W, W) {
+	lo, lo1 := W(x[0]), W(x[len(x)-1])
+	hi, hi1 := lo, lo1
 	for i := 1; i < len(x)-1; i += 2 {
 		a, b := W(x[i]), W(x[i+1])
 		lo, lo1 = min(lo, a), min(lo1, b)
 		hi, hi1 = max(hi, a), max(hi1, b)
-	}
-	if len(x)%2 == 0 {
-		v := W(x[len(x)-1])
-		lo, hi = min(lo, v), max(hi, v)
 	}
 	return min(lo, lo1), max(hi, hi1)
 }
