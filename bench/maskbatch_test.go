@@ -1,0 +1,107 @@
+package bench
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+
+	"github.com/quiverlabs/quiver"
+)
+
+// A column read in batches of 1024 with a bitmap, each batch its own
+// Valid(bm, lo), as a reader of Arrow record batches writes it, lost more
+// to the batching from L3 than in cache. On the AMD EPYC family 26 model
+// 2 (Zen 5 class), avx512, float64, 10% nulls (a probe before these
+// hypotheses; ns a column, medians of 3):
+//
+//	n = 32768 (L2):   one masked call 1,640; masked batches 1,960 (10 ns a batch more)
+//	n = 1M (L3):      one masked call 93,000; masked batches 130,000 (36 ns a batch more);
+//	                  dense batches 95,000 against the dense call's 89,000 (6 ns a batch)
+//
+// The ledger's H71 (SumState, the same batches, >= 0.91x the call) has
+// missed on every CPU. The AVX-512 masked float sums added each vector
+// with a masked memory operand, VADDPD m512, acc, k, acc: the load waits
+// for its opmask, which waits for the bitmap's load, so no element is
+// read before the batch's bitmap has arrived, and a batch of 1024 cannot
+// overlap its bitmap's latency with its data's. The change: load each
+// vector unmasked (every lane is inside x) and add it under the mask from
+// the register, so the data's loads start at once. One more micro-op a
+// vector, which must not cost in cache.
+//
+// Registered on 2026-12-06 on the AMD EPYC family 26 model 2 before the
+// generator was changed; the bench binaries of the commit before and after
+// run alternately, ratio time after over time before, medians (fastest
+// samples beside them in the ledger):
+//
+//	H388 (measured by hand): BenchmarkMaskedBatchesL3 float64 and float32 impl=masked1024 on avx512, Zen 5: time <= 0.88x before
+//	H389 (measured by hand): BenchmarkMaskedBatchesL3 float64 and float32 impl=state1024 on avx512 (H71's shape), Zen 5: time <= 0.90x before
+//	H390 (measured by hand): BenchmarkMaskedBatchesL3 float64 impl=state1024 after: the call's time over its time >= 0.85 (H71 had 0.70 in this CPU's generated run)
+//	H391 (measured by hand): BenchmarkMaskedBatches (32768 float64, in L2) masked and state-masked, and BenchmarkMaskedBatchesL3 impl=call, on avx512, Zen 5: time <= 1.03x before
+
+// BenchmarkMaskedBatchesL3 reduces 1M elements with 10% nulls (8 MB of
+// float64, 4 MB of float32: read from L3 on the CPUs measured here) in one
+// call and in batches of 1024: Sum per batch with its own Valid(bm, lo),
+// and a SumState fed the same batches; dense batches beside them.
+//
+//	go test -run '^$' -bench MaskedBatchesL3 -count 6 .
+func BenchmarkMaskedBatchesL3(b *testing.B) {
+	benchMaskedBatchesL3[float64](b)
+	benchMaskedBatchesL3[float32](b)
+}
+
+func benchMaskedBatchesL3[T float32 | float64](b *testing.B) {
+	const n, size = 1 << 20, 1024
+	r := rand.New(rand.NewPCG(41, 9))
+	x := make([]T, n)
+	drawValues(r, x)
+	bm := drawBitmap(r, n, 10)
+	var sink T
+	for _, c := range []struct {
+		impl string
+		run  func() T
+	}{
+		{"call", func() T { return quiver.Sum(x, quiver.Valid(bm, 0)) }},
+		{"masked1024", func() T { return maskedBatchesOf(x, bm, size) }},
+		{"state1024", func() T { return stateBatchesOf(x, bm, size) }},
+		{"dense-call", func() T { return quiver.Sum(x) }},
+		{"dense1024", func() T { return maskedBatchesOf(x, nil, size) }},
+	} {
+		b.Run(fmt.Sprintf("type=%s/impl=%s", typeName[T](), c.impl), func(b *testing.B) {
+			b.SetBytes(int64(n) * int64(unsafe.Sizeof(T(0))))
+			for b.Loop() {
+				sink += c.run()
+			}
+		})
+	}
+	sinkFloat = float64(sink)
+}
+
+// maskedBatchesOf sums x in batches of size, each with its own
+// Valid(bm, lo) (bm nil: no Mask).
+//
+//go:noinline
+func maskedBatchesOf[T float32 | float64](x []T, bm []byte, size int) T {
+	var t T
+	for lo := 0; lo < len(x); lo += size {
+		hi := min(lo+size, len(x))
+		if bm == nil {
+			t += quiver.Sum(x[lo:hi])
+		} else {
+			t += quiver.Sum(x[lo:hi], quiver.Valid(bm, lo))
+		}
+	}
+	return t
+}
+
+// stateBatchesOf feeds x to a SumState in batches of size, each with its
+// own Valid(bm, lo).
+//
+//go:noinline
+func stateBatchesOf[T float32 | float64](x []T, bm []byte, size int) T {
+	var s quiver.SumState[T]
+	for lo := 0; lo < len(x); lo += size {
+		s.Add(x[lo:min(lo+size, len(x))], quiver.Valid(bm, lo))
+	}
+	return s.Sum()
+}
