@@ -4411,8 +4411,7 @@ masked_fast:
 	SHLQ       $0x20, R11
 	ORQ        R11, R10
 	KMOVQ      R10, K1
-	VMOVDQU64  (AX), Z6
-	VMOVDQU8.Z Z6, K1, Z6
+	VMOVDQU8.Z (AX), K1, Z6
 	VPXORQ     Z5, Z6, Z6
 	VPSADBW    Z4, Z6, Z6
 	VPADDQ     Z6, Z0, Z0
@@ -4448,8 +4447,7 @@ masked_slow_loop:
 	SHLQ       $0x20, R11
 	ORQ        R11, R10
 	KMOVQ      R10, K1
-	VMOVDQU64  (AX), Z6
-	VMOVDQU8.Z Z6, K1, Z6
+	VMOVDQU8.Z (AX), K1, Z6
 	VPXORQ     Z5, Z6, Z6
 	VPSADBW    Z4, Z6, Z6
 	VPADDQ     Z6, Z0, Z0
@@ -4575,24 +4573,24 @@ bitmap_long:
 	SUBQ    R9, CX
 
 masked_fast:
-	MOVQ      (DX)(DI*1), R9
-	SHRXQ     SI, R9, R9
-	KMOVQ     R9, K1
-	VPMOVSXWQ (AX), Z4
-	VPADDQ    Z4, Z0, K1, Z0
-	KSHIFTRQ  $0x08, K1, K2
-	VPMOVSXWQ 16(AX), Z4
-	VPADDQ    Z4, Z1, K2, Z1
-	KSHIFTRQ  $0x10, K1, K2
-	VPMOVSXWQ 32(AX), Z4
-	VPADDQ    Z4, Z2, K2, Z2
-	KSHIFTRQ  $0x18, K1, K1
-	VPMOVSXWQ 48(AX), Z4
-	VPADDQ    Z4, Z3, K1, Z3
-	ADDQ      $0x00000040, AX
-	ADDQ      $0x00000004, DI
-	DECQ      R8
-	JNZ       masked_fast
+	MOVQ        (DX)(DI*1), R9
+	SHRXQ       SI, R9, R9
+	KMOVQ       R9, K1
+	VPMOVSXWQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	KSHIFTRQ    $0x08, K1, K2
+	VPMOVSXWQ.Z 16(AX), K2, Z4
+	VPADDQ      Z4, Z1, Z1
+	KSHIFTRQ    $0x10, K1, K2
+	VPMOVSXWQ.Z 32(AX), K2, Z4
+	VPADDQ      Z4, Z2, Z2
+	KSHIFTRQ    $0x18, K1, K1
+	VPMOVSXWQ.Z 48(AX), K1, Z4
+	VPADDQ      Z4, Z3, Z3
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000004, DI
+	DECQ        R8
+	JNZ         masked_fast
 
 masked_slowstart:
 	LEAQ (SI)(DI*8), SI
@@ -4600,32 +4598,32 @@ masked_slowstart:
 	JL   masked_slow_done
 
 masked_slow_loop:
-	MOVQ      SI, DI
-	MOVQ      DI, R8
-	SHRQ      $0x03, R8
-	CMPQ      R8, BX
-	CMOVQGT   BX, R8
-	MOVQ      (DX)(R8*1), R9
-	SHLQ      $0x03, R8
-	SUBQ      R8, DI
-	SHRXQ     DI, R9, R9
-	KMOVQ     R9, K1
-	VPMOVSXWQ (AX), Z4
-	VPADDQ    Z4, Z0, K1, Z0
-	KSHIFTRQ  $0x08, K1, K2
-	VPMOVSXWQ 16(AX), Z4
-	VPADDQ    Z4, Z1, K2, Z1
-	KSHIFTRQ  $0x10, K1, K2
-	VPMOVSXWQ 32(AX), Z4
-	VPADDQ    Z4, Z2, K2, Z2
-	KSHIFTRQ  $0x18, K1, K1
-	VPMOVSXWQ 48(AX), Z4
-	VPADDQ    Z4, Z3, K1, Z3
-	ADDQ      $0x00000040, AX
-	ADDQ      $0x00000020, SI
-	SUBQ      $0x00000020, CX
-	CMPQ      CX, $0x00000020
-	JGE       masked_slow_loop
+	MOVQ        SI, DI
+	MOVQ        DI, R8
+	SHRQ        $0x03, R8
+	CMPQ        R8, BX
+	CMOVQGT     BX, R8
+	MOVQ        (DX)(R8*1), R9
+	SHLQ        $0x03, R8
+	SUBQ        R8, DI
+	SHRXQ       DI, R9, R9
+	KMOVQ       R9, K1
+	VPMOVSXWQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	KSHIFTRQ    $0x08, K1, K2
+	VPMOVSXWQ.Z 16(AX), K2, Z4
+	VPADDQ      Z4, Z1, Z1
+	KSHIFTRQ    $0x10, K1, K2
+	VPMOVSXWQ.Z 32(AX), K2, Z4
+	VPADDQ      Z4, Z2, Z2
+	KSHIFTRQ    $0x18, K1, K1
+	VPMOVSXWQ.Z 48(AX), K1, Z4
+	VPADDQ      Z4, Z3, Z3
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000020, SI
+	SUBQ        $0x00000020, CX
+	CMPQ        CX, $0x00000020
+	JGE         masked_slow_loop
 
 masked_slow_done:
 	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
@@ -4648,15 +4646,15 @@ masked_slow_done:
 	SUBQ    R9, CX
 
 masked1_fast:
-	MOVQ      (DX)(DI*1), R9
-	SHRXQ     SI, R9, R9
-	KMOVQ     R9, K1
-	VPMOVSXWQ (AX), Z4
-	VPADDQ    Z4, Z0, K1, Z0
-	ADDQ      $0x00000010, AX
-	ADDQ      $0x00000001, DI
-	DECQ      R8
-	JNZ       masked1_fast
+	MOVQ        (DX)(DI*1), R9
+	SHRXQ       SI, R9, R9
+	KMOVQ       R9, K1
+	VPMOVSXWQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	ADDQ        $0x00000010, AX
+	ADDQ        $0x00000001, DI
+	DECQ        R8
+	JNZ         masked1_fast
 
 masked1_slowstart:
 	LEAQ (SI)(DI*8), SI
@@ -4664,23 +4662,23 @@ masked1_slowstart:
 	JL   masked1_slow_done
 
 masked1_slow_loop:
-	MOVQ      SI, DI
-	MOVQ      DI, R8
-	SHRQ      $0x03, R8
-	CMPQ      R8, BX
-	CMOVQGT   BX, R8
-	MOVQ      (DX)(R8*1), R9
-	SHLQ      $0x03, R8
-	SUBQ      R8, DI
-	SHRXQ     DI, R9, R9
-	KMOVQ     R9, K1
-	VPMOVSXWQ (AX), Z4
-	VPADDQ    Z4, Z0, K1, Z0
-	ADDQ      $0x00000010, AX
-	ADDQ      $0x00000008, SI
-	SUBQ      $0x00000008, CX
-	CMPQ      CX, $0x00000008
-	JGE       masked1_slow_loop
+	MOVQ        SI, DI
+	MOVQ        DI, R8
+	SHRQ        $0x03, R8
+	CMPQ        R8, BX
+	CMOVQGT     BX, R8
+	MOVQ        (DX)(R8*1), R9
+	SHLQ        $0x03, R8
+	SUBQ        R8, DI
+	SHRXQ       DI, R9, R9
+	KMOVQ       R9, K1
+	VPMOVSXWQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	ADDQ        $0x00000010, AX
+	ADDQ        $0x00000008, SI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JGE         masked1_slow_loop
 
 masked1_slow_done:
 reduce:
@@ -4794,24 +4792,24 @@ bitmap_long:
 	SUBQ    R9, CX
 
 masked_fast:
-	MOVQ      (DX)(DI*1), R9
-	SHRXQ     SI, R9, R9
-	KMOVQ     R9, K1
-	VPMOVSXDQ (AX), Z4
-	VPADDQ    Z4, Z0, K1, Z0
-	KSHIFTRQ  $0x08, K1, K2
-	VPMOVSXDQ 32(AX), Z4
-	VPADDQ    Z4, Z1, K2, Z1
-	KSHIFTRQ  $0x10, K1, K2
-	VPMOVSXDQ 64(AX), Z4
-	VPADDQ    Z4, Z2, K2, Z2
-	KSHIFTRQ  $0x18, K1, K1
-	VPMOVSXDQ 96(AX), Z4
-	VPADDQ    Z4, Z3, K1, Z3
-	ADDQ      $0x00000080, AX
-	ADDQ      $0x00000004, DI
-	DECQ      R8
-	JNZ       masked_fast
+	MOVQ        (DX)(DI*1), R9
+	SHRXQ       SI, R9, R9
+	KMOVQ       R9, K1
+	VPMOVSXDQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	KSHIFTRQ    $0x08, K1, K2
+	VPMOVSXDQ.Z 32(AX), K2, Z4
+	VPADDQ      Z4, Z1, Z1
+	KSHIFTRQ    $0x10, K1, K2
+	VPMOVSXDQ.Z 64(AX), K2, Z4
+	VPADDQ      Z4, Z2, Z2
+	KSHIFTRQ    $0x18, K1, K1
+	VPMOVSXDQ.Z 96(AX), K1, Z4
+	VPADDQ      Z4, Z3, Z3
+	ADDQ        $0x00000080, AX
+	ADDQ        $0x00000004, DI
+	DECQ        R8
+	JNZ         masked_fast
 
 masked_slowstart:
 	LEAQ (SI)(DI*8), SI
@@ -4819,32 +4817,32 @@ masked_slowstart:
 	JL   masked_slow_done
 
 masked_slow_loop:
-	MOVQ      SI, DI
-	MOVQ      DI, R8
-	SHRQ      $0x03, R8
-	CMPQ      R8, BX
-	CMOVQGT   BX, R8
-	MOVQ      (DX)(R8*1), R9
-	SHLQ      $0x03, R8
-	SUBQ      R8, DI
-	SHRXQ     DI, R9, R9
-	KMOVQ     R9, K1
-	VPMOVSXDQ (AX), Z4
-	VPADDQ    Z4, Z0, K1, Z0
-	KSHIFTRQ  $0x08, K1, K2
-	VPMOVSXDQ 32(AX), Z4
-	VPADDQ    Z4, Z1, K2, Z1
-	KSHIFTRQ  $0x10, K1, K2
-	VPMOVSXDQ 64(AX), Z4
-	VPADDQ    Z4, Z2, K2, Z2
-	KSHIFTRQ  $0x18, K1, K1
-	VPMOVSXDQ 96(AX), Z4
-	VPADDQ    Z4, Z3, K1, Z3
-	ADDQ      $0x00000080, AX
-	ADDQ      $0x00000020, SI
-	SUBQ      $0x00000020, CX
-	CMPQ      CX, $0x00000020
-	JGE       masked_slow_loop
+	MOVQ        SI, DI
+	MOVQ        DI, R8
+	SHRQ        $0x03, R8
+	CMPQ        R8, BX
+	CMOVQGT     BX, R8
+	MOVQ        (DX)(R8*1), R9
+	SHLQ        $0x03, R8
+	SUBQ        R8, DI
+	SHRXQ       DI, R9, R9
+	KMOVQ       R9, K1
+	VPMOVSXDQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	KSHIFTRQ    $0x08, K1, K2
+	VPMOVSXDQ.Z 32(AX), K2, Z4
+	VPADDQ      Z4, Z1, Z1
+	KSHIFTRQ    $0x10, K1, K2
+	VPMOVSXDQ.Z 64(AX), K2, Z4
+	VPADDQ      Z4, Z2, Z2
+	KSHIFTRQ    $0x18, K1, K1
+	VPMOVSXDQ.Z 96(AX), K1, Z4
+	VPADDQ      Z4, Z3, Z3
+	ADDQ        $0x00000080, AX
+	ADDQ        $0x00000020, SI
+	SUBQ        $0x00000020, CX
+	CMPQ        CX, $0x00000020
+	JGE         masked_slow_loop
 
 masked_slow_done:
 	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
@@ -4867,15 +4865,15 @@ masked_slow_done:
 	SUBQ    R9, CX
 
 masked1_fast:
-	MOVQ      (DX)(DI*1), R9
-	SHRXQ     SI, R9, R9
-	KMOVQ     R9, K1
-	VPMOVSXDQ (AX), Z4
-	VPADDQ    Z4, Z0, K1, Z0
-	ADDQ      $0x00000020, AX
-	ADDQ      $0x00000001, DI
-	DECQ      R8
-	JNZ       masked1_fast
+	MOVQ        (DX)(DI*1), R9
+	SHRXQ       SI, R9, R9
+	KMOVQ       R9, K1
+	VPMOVSXDQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	ADDQ        $0x00000020, AX
+	ADDQ        $0x00000001, DI
+	DECQ        R8
+	JNZ         masked1_fast
 
 masked1_slowstart:
 	LEAQ (SI)(DI*8), SI
@@ -4883,23 +4881,23 @@ masked1_slowstart:
 	JL   masked1_slow_done
 
 masked1_slow_loop:
-	MOVQ      SI, DI
-	MOVQ      DI, R8
-	SHRQ      $0x03, R8
-	CMPQ      R8, BX
-	CMOVQGT   BX, R8
-	MOVQ      (DX)(R8*1), R9
-	SHLQ      $0x03, R8
-	SUBQ      R8, DI
-	SHRXQ     DI, R9, R9
-	KMOVQ     R9, K1
-	VPMOVSXDQ (AX), Z4
-	VPADDQ    Z4, Z0, K1, Z0
-	ADDQ      $0x00000020, AX
-	ADDQ      $0x00000008, SI
-	SUBQ      $0x00000008, CX
-	CMPQ      CX, $0x00000008
-	JGE       masked1_slow_loop
+	MOVQ        SI, DI
+	MOVQ        DI, R8
+	SHRQ        $0x03, R8
+	CMPQ        R8, BX
+	CMOVQGT     BX, R8
+	MOVQ        (DX)(R8*1), R9
+	SHLQ        $0x03, R8
+	SUBQ        R8, DI
+	SHRXQ       DI, R9, R9
+	KMOVQ       R9, K1
+	VPMOVSXDQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	ADDQ        $0x00000020, AX
+	ADDQ        $0x00000008, SI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JGE         masked1_slow_loop
 
 masked1_slow_done:
 reduce:
@@ -5007,24 +5005,20 @@ bitmap_long:
 	SUBQ    R9, CX
 
 masked_fast:
-	MOVQ      (DX)(DI*1), R9
-	SHRXQ     SI, R9, R9
-	KMOVQ     R9, K1
-	VMOVDQU64 (AX), Z4
-	VPADDQ    Z4, Z0, K1, Z0
-	KSHIFTRQ  $0x08, K1, K2
-	VMOVDQU64 64(AX), Z4
-	VPADDQ    Z4, Z1, K2, Z1
-	KSHIFTRQ  $0x10, K1, K2
-	VMOVDQU64 128(AX), Z4
-	VPADDQ    Z4, Z2, K2, Z2
-	KSHIFTRQ  $0x18, K1, K1
-	VMOVDQU64 192(AX), Z4
-	VPADDQ    Z4, Z3, K1, Z3
-	ADDQ      $0x00000100, AX
-	ADDQ      $0x00000004, DI
-	DECQ      R8
-	JNZ       masked_fast
+	MOVQ     (DX)(DI*1), R9
+	SHRXQ    SI, R9, R9
+	KMOVQ    R9, K1
+	VPADDQ   (AX), Z0, K1, Z0
+	KSHIFTRQ $0x08, K1, K2
+	VPADDQ   64(AX), Z1, K2, Z1
+	KSHIFTRQ $0x10, K1, K2
+	VPADDQ   128(AX), Z2, K2, Z2
+	KSHIFTRQ $0x18, K1, K1
+	VPADDQ   192(AX), Z3, K1, Z3
+	ADDQ     $0x00000100, AX
+	ADDQ     $0x00000004, DI
+	DECQ     R8
+	JNZ      masked_fast
 
 masked_slowstart:
 	LEAQ (SI)(DI*8), SI
@@ -5032,32 +5026,28 @@ masked_slowstart:
 	JL   masked_slow_done
 
 masked_slow_loop:
-	MOVQ      SI, DI
-	MOVQ      DI, R8
-	SHRQ      $0x03, R8
-	CMPQ      R8, BX
-	CMOVQGT   BX, R8
-	MOVQ      (DX)(R8*1), R9
-	SHLQ      $0x03, R8
-	SUBQ      R8, DI
-	SHRXQ     DI, R9, R9
-	KMOVQ     R9, K1
-	VMOVDQU64 (AX), Z4
-	VPADDQ    Z4, Z0, K1, Z0
-	KSHIFTRQ  $0x08, K1, K2
-	VMOVDQU64 64(AX), Z4
-	VPADDQ    Z4, Z1, K2, Z1
-	KSHIFTRQ  $0x10, K1, K2
-	VMOVDQU64 128(AX), Z4
-	VPADDQ    Z4, Z2, K2, Z2
-	KSHIFTRQ  $0x18, K1, K1
-	VMOVDQU64 192(AX), Z4
-	VPADDQ    Z4, Z3, K1, Z3
-	ADDQ      $0x00000100, AX
-	ADDQ      $0x00000020, SI
-	SUBQ      $0x00000020, CX
-	CMPQ      CX, $0x00000020
-	JGE       masked_slow_loop
+	MOVQ     SI, DI
+	MOVQ     DI, R8
+	SHRQ     $0x03, R8
+	CMPQ     R8, BX
+	CMOVQGT  BX, R8
+	MOVQ     (DX)(R8*1), R9
+	SHLQ     $0x03, R8
+	SUBQ     R8, DI
+	SHRXQ    DI, R9, R9
+	KMOVQ    R9, K1
+	VPADDQ   (AX), Z0, K1, Z0
+	KSHIFTRQ $0x08, K1, K2
+	VPADDQ   64(AX), Z1, K2, Z1
+	KSHIFTRQ $0x10, K1, K2
+	VPADDQ   128(AX), Z2, K2, Z2
+	KSHIFTRQ $0x18, K1, K1
+	VPADDQ   192(AX), Z3, K1, Z3
+	ADDQ     $0x00000100, AX
+	ADDQ     $0x00000020, SI
+	SUBQ     $0x00000020, CX
+	CMPQ     CX, $0x00000020
+	JGE      masked_slow_loop
 
 masked_slow_done:
 	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
@@ -5080,15 +5070,14 @@ masked_slow_done:
 	SUBQ    R9, CX
 
 masked1_fast:
-	MOVQ      (DX)(DI*1), R9
-	SHRXQ     SI, R9, R9
-	KMOVQ     R9, K1
-	VMOVDQU64 (AX), Z4
-	VPADDQ    Z4, Z0, K1, Z0
-	ADDQ      $0x00000040, AX
-	ADDQ      $0x00000001, DI
-	DECQ      R8
-	JNZ       masked1_fast
+	MOVQ   (DX)(DI*1), R9
+	SHRXQ  SI, R9, R9
+	KMOVQ  R9, K1
+	VPADDQ (AX), Z0, K1, Z0
+	ADDQ   $0x00000040, AX
+	ADDQ   $0x00000001, DI
+	DECQ   R8
+	JNZ    masked1_fast
 
 masked1_slowstart:
 	LEAQ (SI)(DI*8), SI
@@ -5096,23 +5085,22 @@ masked1_slowstart:
 	JL   masked1_slow_done
 
 masked1_slow_loop:
-	MOVQ      SI, DI
-	MOVQ      DI, R8
-	SHRQ      $0x03, R8
-	CMPQ      R8, BX
-	CMOVQGT   BX, R8
-	MOVQ      (DX)(R8*1), R9
-	SHLQ      $0x03, R8
-	SUBQ      R8, DI
-	SHRXQ     DI, R9, R9
-	KMOVQ     R9, K1
-	VMOVDQU64 (AX), Z4
-	VPADDQ    Z4, Z0, K1, Z0
-	ADDQ      $0x00000040, AX
-	ADDQ      $0x00000008, SI
-	SUBQ      $0x00000008, CX
-	CMPQ      CX, $0x00000008
-	JGE       masked1_slow_loop
+	MOVQ    SI, DI
+	MOVQ    DI, R8
+	SHRQ    $0x03, R8
+	CMPQ    R8, BX
+	CMOVQGT BX, R8
+	MOVQ    (DX)(R8*1), R9
+	SHLQ    $0x03, R8
+	SUBQ    R8, DI
+	SHRXQ   DI, R9, R9
+	KMOVQ   R9, K1
+	VPADDQ  (AX), Z0, K1, Z0
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000008, SI
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JGE     masked1_slow_loop
 
 masked1_slow_done:
 reduce:
@@ -5234,8 +5222,7 @@ masked_fast:
 	SHLQ       $0x20, R10
 	ORQ        R10, R9
 	KMOVQ      R9, K1
-	VMOVDQU64  (AX), Z5
-	VMOVDQU8.Z Z5, K1, Z5
+	VMOVDQU8.Z (AX), K1, Z5
 	VPSADBW    Z4, Z5, Z5
 	VPADDQ     Z5, Z0, Z0
 	ADDQ       $0x00000040, AX
@@ -5270,8 +5257,7 @@ masked_slow_loop:
 	SHLQ       $0x20, R10
 	ORQ        R10, R9
 	KMOVQ      R9, K1
-	VMOVDQU64  (AX), Z5
-	VMOVDQU8.Z Z5, K1, Z5
+	VMOVDQU8.Z (AX), K1, Z5
 	VPSADBW    Z4, Z5, Z5
 	VPADDQ     Z5, Z0, Z0
 	ADDQ       $0x00000040, AX
@@ -5392,24 +5378,24 @@ bitmap_long:
 	SUBQ    R9, CX
 
 masked_fast:
-	MOVQ      (DX)(DI*1), R9
-	SHRXQ     SI, R9, R9
-	KMOVQ     R9, K1
-	VPMOVZXWQ (AX), Z4
-	VPADDQ    Z4, Z0, K1, Z0
-	KSHIFTRQ  $0x08, K1, K2
-	VPMOVZXWQ 16(AX), Z4
-	VPADDQ    Z4, Z1, K2, Z1
-	KSHIFTRQ  $0x10, K1, K2
-	VPMOVZXWQ 32(AX), Z4
-	VPADDQ    Z4, Z2, K2, Z2
-	KSHIFTRQ  $0x18, K1, K1
-	VPMOVZXWQ 48(AX), Z4
-	VPADDQ    Z4, Z3, K1, Z3
-	ADDQ      $0x00000040, AX
-	ADDQ      $0x00000004, DI
-	DECQ      R8
-	JNZ       masked_fast
+	MOVQ        (DX)(DI*1), R9
+	SHRXQ       SI, R9, R9
+	KMOVQ       R9, K1
+	VPMOVZXWQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	KSHIFTRQ    $0x08, K1, K2
+	VPMOVZXWQ.Z 16(AX), K2, Z4
+	VPADDQ      Z4, Z1, Z1
+	KSHIFTRQ    $0x10, K1, K2
+	VPMOVZXWQ.Z 32(AX), K2, Z4
+	VPADDQ      Z4, Z2, Z2
+	KSHIFTRQ    $0x18, K1, K1
+	VPMOVZXWQ.Z 48(AX), K1, Z4
+	VPADDQ      Z4, Z3, Z3
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000004, DI
+	DECQ        R8
+	JNZ         masked_fast
 
 masked_slowstart:
 	LEAQ (SI)(DI*8), SI
@@ -5417,32 +5403,32 @@ masked_slowstart:
 	JL   masked_slow_done
 
 masked_slow_loop:
-	MOVQ      SI, DI
-	MOVQ      DI, R8
-	SHRQ      $0x03, R8
-	CMPQ      R8, BX
-	CMOVQGT   BX, R8
-	MOVQ      (DX)(R8*1), R9
-	SHLQ      $0x03, R8
-	SUBQ      R8, DI
-	SHRXQ     DI, R9, R9
-	KMOVQ     R9, K1
-	VPMOVZXWQ (AX), Z4
-	VPADDQ    Z4, Z0, K1, Z0
-	KSHIFTRQ  $0x08, K1, K2
-	VPMOVZXWQ 16(AX), Z4
-	VPADDQ    Z4, Z1, K2, Z1
-	KSHIFTRQ  $0x10, K1, K2
-	VPMOVZXWQ 32(AX), Z4
-	VPADDQ    Z4, Z2, K2, Z2
-	KSHIFTRQ  $0x18, K1, K1
-	VPMOVZXWQ 48(AX), Z4
-	VPADDQ    Z4, Z3, K1, Z3
-	ADDQ      $0x00000040, AX
-	ADDQ      $0x00000020, SI
-	SUBQ      $0x00000020, CX
-	CMPQ      CX, $0x00000020
-	JGE       masked_slow_loop
+	MOVQ        SI, DI
+	MOVQ        DI, R8
+	SHRQ        $0x03, R8
+	CMPQ        R8, BX
+	CMOVQGT     BX, R8
+	MOVQ        (DX)(R8*1), R9
+	SHLQ        $0x03, R8
+	SUBQ        R8, DI
+	SHRXQ       DI, R9, R9
+	KMOVQ       R9, K1
+	VPMOVZXWQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	KSHIFTRQ    $0x08, K1, K2
+	VPMOVZXWQ.Z 16(AX), K2, Z4
+	VPADDQ      Z4, Z1, Z1
+	KSHIFTRQ    $0x10, K1, K2
+	VPMOVZXWQ.Z 32(AX), K2, Z4
+	VPADDQ      Z4, Z2, Z2
+	KSHIFTRQ    $0x18, K1, K1
+	VPMOVZXWQ.Z 48(AX), K1, Z4
+	VPADDQ      Z4, Z3, Z3
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000020, SI
+	SUBQ        $0x00000020, CX
+	CMPQ        CX, $0x00000020
+	JGE         masked_slow_loop
 
 masked_slow_done:
 	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
@@ -5465,15 +5451,15 @@ masked_slow_done:
 	SUBQ    R9, CX
 
 masked1_fast:
-	MOVQ      (DX)(DI*1), R9
-	SHRXQ     SI, R9, R9
-	KMOVQ     R9, K1
-	VPMOVZXWQ (AX), Z4
-	VPADDQ    Z4, Z0, K1, Z0
-	ADDQ      $0x00000010, AX
-	ADDQ      $0x00000001, DI
-	DECQ      R8
-	JNZ       masked1_fast
+	MOVQ        (DX)(DI*1), R9
+	SHRXQ       SI, R9, R9
+	KMOVQ       R9, K1
+	VPMOVZXWQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	ADDQ        $0x00000010, AX
+	ADDQ        $0x00000001, DI
+	DECQ        R8
+	JNZ         masked1_fast
 
 masked1_slowstart:
 	LEAQ (SI)(DI*8), SI
@@ -5481,23 +5467,23 @@ masked1_slowstart:
 	JL   masked1_slow_done
 
 masked1_slow_loop:
-	MOVQ      SI, DI
-	MOVQ      DI, R8
-	SHRQ      $0x03, R8
-	CMPQ      R8, BX
-	CMOVQGT   BX, R8
-	MOVQ      (DX)(R8*1), R9
-	SHLQ      $0x03, R8
-	SUBQ      R8, DI
-	SHRXQ     DI, R9, R9
-	KMOVQ     R9, K1
-	VPMOVZXWQ (AX), Z4
-	VPADDQ    Z4, Z0, K1, Z0
-	ADDQ      $0x00000010, AX
-	ADDQ      $0x00000008, SI
-	SUBQ      $0x00000008, CX
-	CMPQ      CX, $0x00000008
-	JGE       masked1_slow_loop
+	MOVQ        SI, DI
+	MOVQ        DI, R8
+	SHRQ        $0x03, R8
+	CMPQ        R8, BX
+	CMOVQGT     BX, R8
+	MOVQ        (DX)(R8*1), R9
+	SHLQ        $0x03, R8
+	SUBQ        R8, DI
+	SHRXQ       DI, R9, R9
+	KMOVQ       R9, K1
+	VPMOVZXWQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	ADDQ        $0x00000010, AX
+	ADDQ        $0x00000008, SI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JGE         masked1_slow_loop
 
 masked1_slow_done:
 reduce:
@@ -5611,24 +5597,24 @@ bitmap_long:
 	SUBQ    R9, CX
 
 masked_fast:
-	MOVQ      (DX)(DI*1), R9
-	SHRXQ     SI, R9, R9
-	KMOVQ     R9, K1
-	VPMOVZXDQ (AX), Z4
-	VPADDQ    Z4, Z0, K1, Z0
-	KSHIFTRQ  $0x08, K1, K2
-	VPMOVZXDQ 32(AX), Z4
-	VPADDQ    Z4, Z1, K2, Z1
-	KSHIFTRQ  $0x10, K1, K2
-	VPMOVZXDQ 64(AX), Z4
-	VPADDQ    Z4, Z2, K2, Z2
-	KSHIFTRQ  $0x18, K1, K1
-	VPMOVZXDQ 96(AX), Z4
-	VPADDQ    Z4, Z3, K1, Z3
-	ADDQ      $0x00000080, AX
-	ADDQ      $0x00000004, DI
-	DECQ      R8
-	JNZ       masked_fast
+	MOVQ        (DX)(DI*1), R9
+	SHRXQ       SI, R9, R9
+	KMOVQ       R9, K1
+	VPMOVZXDQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	KSHIFTRQ    $0x08, K1, K2
+	VPMOVZXDQ.Z 32(AX), K2, Z4
+	VPADDQ      Z4, Z1, Z1
+	KSHIFTRQ    $0x10, K1, K2
+	VPMOVZXDQ.Z 64(AX), K2, Z4
+	VPADDQ      Z4, Z2, Z2
+	KSHIFTRQ    $0x18, K1, K1
+	VPMOVZXDQ.Z 96(AX), K1, Z4
+	VPADDQ      Z4, Z3, Z3
+	ADDQ        $0x00000080, AX
+	ADDQ        $0x00000004, DI
+	DECQ        R8
+	JNZ         masked_fast
 
 masked_slowstart:
 	LEAQ (SI)(DI*8), SI
@@ -5636,32 +5622,32 @@ masked_slowstart:
 	JL   masked_slow_done
 
 masked_slow_loop:
-	MOVQ      SI, DI
-	MOVQ      DI, R8
-	SHRQ      $0x03, R8
-	CMPQ      R8, BX
-	CMOVQGT   BX, R8
-	MOVQ      (DX)(R8*1), R9
-	SHLQ      $0x03, R8
-	SUBQ      R8, DI
-	SHRXQ     DI, R9, R9
-	KMOVQ     R9, K1
-	VPMOVZXDQ (AX), Z4
-	VPADDQ    Z4, Z0, K1, Z0
-	KSHIFTRQ  $0x08, K1, K2
-	VPMOVZXDQ 32(AX), Z4
-	VPADDQ    Z4, Z1, K2, Z1
-	KSHIFTRQ  $0x10, K1, K2
-	VPMOVZXDQ 64(AX), Z4
-	VPADDQ    Z4, Z2, K2, Z2
-	KSHIFTRQ  $0x18, K1, K1
-	VPMOVZXDQ 96(AX), Z4
-	VPADDQ    Z4, Z3, K1, Z3
-	ADDQ      $0x00000080, AX
-	ADDQ      $0x00000020, SI
-	SUBQ      $0x00000020, CX
-	CMPQ      CX, $0x00000020
-	JGE       masked_slow_loop
+	MOVQ        SI, DI
+	MOVQ        DI, R8
+	SHRQ        $0x03, R8
+	CMPQ        R8, BX
+	CMOVQGT     BX, R8
+	MOVQ        (DX)(R8*1), R9
+	SHLQ        $0x03, R8
+	SUBQ        R8, DI
+	SHRXQ       DI, R9, R9
+	KMOVQ       R9, K1
+	VPMOVZXDQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	KSHIFTRQ    $0x08, K1, K2
+	VPMOVZXDQ.Z 32(AX), K2, Z4
+	VPADDQ      Z4, Z1, Z1
+	KSHIFTRQ    $0x10, K1, K2
+	VPMOVZXDQ.Z 64(AX), K2, Z4
+	VPADDQ      Z4, Z2, Z2
+	KSHIFTRQ    $0x18, K1, K1
+	VPMOVZXDQ.Z 96(AX), K1, Z4
+	VPADDQ      Z4, Z3, Z3
+	ADDQ        $0x00000080, AX
+	ADDQ        $0x00000020, SI
+	SUBQ        $0x00000020, CX
+	CMPQ        CX, $0x00000020
+	JGE         masked_slow_loop
 
 masked_slow_done:
 	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
@@ -5684,15 +5670,15 @@ masked_slow_done:
 	SUBQ    R9, CX
 
 masked1_fast:
-	MOVQ      (DX)(DI*1), R9
-	SHRXQ     SI, R9, R9
-	KMOVQ     R9, K1
-	VPMOVZXDQ (AX), Z4
-	VPADDQ    Z4, Z0, K1, Z0
-	ADDQ      $0x00000020, AX
-	ADDQ      $0x00000001, DI
-	DECQ      R8
-	JNZ       masked1_fast
+	MOVQ        (DX)(DI*1), R9
+	SHRXQ       SI, R9, R9
+	KMOVQ       R9, K1
+	VPMOVZXDQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	ADDQ        $0x00000020, AX
+	ADDQ        $0x00000001, DI
+	DECQ        R8
+	JNZ         masked1_fast
 
 masked1_slowstart:
 	LEAQ (SI)(DI*8), SI
@@ -5700,23 +5686,23 @@ masked1_slowstart:
 	JL   masked1_slow_done
 
 masked1_slow_loop:
-	MOVQ      SI, DI
-	MOVQ      DI, R8
-	SHRQ      $0x03, R8
-	CMPQ      R8, BX
-	CMOVQGT   BX, R8
-	MOVQ      (DX)(R8*1), R9
-	SHLQ      $0x03, R8
-	SUBQ      R8, DI
-	SHRXQ     DI, R9, R9
-	KMOVQ     R9, K1
-	VPMOVZXDQ (AX), Z4
-	VPADDQ    Z4, Z0, K1, Z0
-	ADDQ      $0x00000020, AX
-	ADDQ      $0x00000008, SI
-	SUBQ      $0x00000008, CX
-	CMPQ      CX, $0x00000008
-	JGE       masked1_slow_loop
+	MOVQ        SI, DI
+	MOVQ        DI, R8
+	SHRQ        $0x03, R8
+	CMPQ        R8, BX
+	CMOVQGT     BX, R8
+	MOVQ        (DX)(R8*1), R9
+	SHLQ        $0x03, R8
+	SUBQ        R8, DI
+	SHRXQ       DI, R9, R9
+	KMOVQ       R9, K1
+	VPMOVZXDQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+	ADDQ        $0x00000020, AX
+	ADDQ        $0x00000008, SI
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JGE         masked1_slow_loop
 
 masked1_slow_done:
 reduce:
@@ -5824,24 +5810,20 @@ bitmap_long:
 	SUBQ    R9, CX
 
 masked_fast:
-	MOVQ      (DX)(DI*1), R9
-	SHRXQ     SI, R9, R9
-	KMOVQ     R9, K1
-	VMOVDQU64 (AX), Z4
-	VPADDQ    Z4, Z0, K1, Z0
-	KSHIFTRQ  $0x08, K1, K2
-	VMOVDQU64 64(AX), Z4
-	VPADDQ    Z4, Z1, K2, Z1
-	KSHIFTRQ  $0x10, K1, K2
-	VMOVDQU64 128(AX), Z4
-	VPADDQ    Z4, Z2, K2, Z2
-	KSHIFTRQ  $0x18, K1, K1
-	VMOVDQU64 192(AX), Z4
-	VPADDQ    Z4, Z3, K1, Z3
-	ADDQ      $0x00000100, AX
-	ADDQ      $0x00000004, DI
-	DECQ      R8
-	JNZ       masked_fast
+	MOVQ     (DX)(DI*1), R9
+	SHRXQ    SI, R9, R9
+	KMOVQ    R9, K1
+	VPADDQ   (AX), Z0, K1, Z0
+	KSHIFTRQ $0x08, K1, K2
+	VPADDQ   64(AX), Z1, K2, Z1
+	KSHIFTRQ $0x10, K1, K2
+	VPADDQ   128(AX), Z2, K2, Z2
+	KSHIFTRQ $0x18, K1, K1
+	VPADDQ   192(AX), Z3, K1, Z3
+	ADDQ     $0x00000100, AX
+	ADDQ     $0x00000004, DI
+	DECQ     R8
+	JNZ      masked_fast
 
 masked_slowstart:
 	LEAQ (SI)(DI*8), SI
@@ -5849,32 +5831,28 @@ masked_slowstart:
 	JL   masked_slow_done
 
 masked_slow_loop:
-	MOVQ      SI, DI
-	MOVQ      DI, R8
-	SHRQ      $0x03, R8
-	CMPQ      R8, BX
-	CMOVQGT   BX, R8
-	MOVQ      (DX)(R8*1), R9
-	SHLQ      $0x03, R8
-	SUBQ      R8, DI
-	SHRXQ     DI, R9, R9
-	KMOVQ     R9, K1
-	VMOVDQU64 (AX), Z4
-	VPADDQ    Z4, Z0, K1, Z0
-	KSHIFTRQ  $0x08, K1, K2
-	VMOVDQU64 64(AX), Z4
-	VPADDQ    Z4, Z1, K2, Z1
-	KSHIFTRQ  $0x10, K1, K2
-	VMOVDQU64 128(AX), Z4
-	VPADDQ    Z4, Z2, K2, Z2
-	KSHIFTRQ  $0x18, K1, K1
-	VMOVDQU64 192(AX), Z4
-	VPADDQ    Z4, Z3, K1, Z3
-	ADDQ      $0x00000100, AX
-	ADDQ      $0x00000020, SI
-	SUBQ      $0x00000020, CX
-	CMPQ      CX, $0x00000020
-	JGE       masked_slow_loop
+	MOVQ     SI, DI
+	MOVQ     DI, R8
+	SHRQ     $0x03, R8
+	CMPQ     R8, BX
+	CMOVQGT  BX, R8
+	MOVQ     (DX)(R8*1), R9
+	SHLQ     $0x03, R8
+	SUBQ     R8, DI
+	SHRXQ    DI, R9, R9
+	KMOVQ    R9, K1
+	VPADDQ   (AX), Z0, K1, Z0
+	KSHIFTRQ $0x08, K1, K2
+	VPADDQ   64(AX), Z1, K2, Z1
+	KSHIFTRQ $0x10, K1, K2
+	VPADDQ   128(AX), Z2, K2, Z2
+	KSHIFTRQ $0x18, K1, K1
+	VPADDQ   192(AX), Z3, K1, Z3
+	ADDQ     $0x00000100, AX
+	ADDQ     $0x00000020, SI
+	SUBQ     $0x00000020, CX
+	CMPQ     CX, $0x00000020
+	JGE      masked_slow_loop
 
 masked_slow_done:
 	// Fast iterations: those whose 8-byte bitmap loads stay inside the bitmap.
@@ -5897,15 +5875,14 @@ masked_slow_done:
 	SUBQ    R9, CX
 
 masked1_fast:
-	MOVQ      (DX)(DI*1), R9
-	SHRXQ     SI, R9, R9
-	KMOVQ     R9, K1
-	VMOVDQU64 (AX), Z4
-	VPADDQ    Z4, Z0, K1, Z0
-	ADDQ      $0x00000040, AX
-	ADDQ      $0x00000001, DI
-	DECQ      R8
-	JNZ       masked1_fast
+	MOVQ   (DX)(DI*1), R9
+	SHRXQ  SI, R9, R9
+	KMOVQ  R9, K1
+	VPADDQ (AX), Z0, K1, Z0
+	ADDQ   $0x00000040, AX
+	ADDQ   $0x00000001, DI
+	DECQ   R8
+	JNZ    masked1_fast
 
 masked1_slowstart:
 	LEAQ (SI)(DI*8), SI
@@ -5913,23 +5890,22 @@ masked1_slowstart:
 	JL   masked1_slow_done
 
 masked1_slow_loop:
-	MOVQ      SI, DI
-	MOVQ      DI, R8
-	SHRQ      $0x03, R8
-	CMPQ      R8, BX
-	CMOVQGT   BX, R8
-	MOVQ      (DX)(R8*1), R9
-	SHLQ      $0x03, R8
-	SUBQ      R8, DI
-	SHRXQ     DI, R9, R9
-	KMOVQ     R9, K1
-	VMOVDQU64 (AX), Z4
-	VPADDQ    Z4, Z0, K1, Z0
-	ADDQ      $0x00000040, AX
-	ADDQ      $0x00000008, SI
-	SUBQ      $0x00000008, CX
-	CMPQ      CX, $0x00000008
-	JGE       masked1_slow_loop
+	MOVQ    SI, DI
+	MOVQ    DI, R8
+	SHRQ    $0x03, R8
+	CMPQ    R8, BX
+	CMOVQGT BX, R8
+	MOVQ    (DX)(R8*1), R9
+	SHLQ    $0x03, R8
+	SUBQ    R8, DI
+	SHRXQ   DI, R9, R9
+	KMOVQ   R9, K1
+	VPADDQ  (AX), Z0, K1, Z0
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000008, SI
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JGE     masked1_slow_loop
 
 masked1_slow_done:
 reduce:
@@ -6058,29 +6034,25 @@ masked_fast:
 	MOVQ        (DX)(DI*1), R9
 	SHRXQ       SI, R9, R9
 	KMOVQ       R9, K1
-	VMOVDQU64   (AX), Z5
-	VMOVDQA64.Z Z5, K1, Z5
+	VMOVDQU64.Z (AX), K1, Z5
 	VPANDQ      Z4, Z5, Z6
 	VPSRLQ      $0x20, Z5, Z5
 	VPADDQ      Z6, Z0, Z0
 	VPADDQ      Z5, Z1, Z1
 	KSHIFTRQ    $0x08, K1, K2
-	VMOVDQU64   64(AX), Z5
-	VMOVDQA64.Z Z5, K2, Z5
+	VMOVDQU64.Z 64(AX), K2, Z5
 	VPANDQ      Z4, Z5, Z6
 	VPSRLQ      $0x20, Z5, Z5
 	VPADDQ      Z6, Z2, Z2
 	VPADDQ      Z5, Z3, Z3
 	KSHIFTRQ    $0x10, K1, K2
-	VMOVDQU64   128(AX), Z5
-	VMOVDQA64.Z Z5, K2, Z5
+	VMOVDQU64.Z 128(AX), K2, Z5
 	VPANDQ      Z4, Z5, Z6
 	VPSRLQ      $0x20, Z5, Z5
 	VPADDQ      Z6, Z0, Z0
 	VPADDQ      Z5, Z1, Z1
 	KSHIFTRQ    $0x18, K1, K1
-	VMOVDQU64   192(AX), Z5
-	VMOVDQA64.Z Z5, K1, Z5
+	VMOVDQU64.Z 192(AX), K1, Z5
 	VPANDQ      Z4, Z5, Z6
 	VPSRLQ      $0x20, Z5, Z5
 	VPADDQ      Z6, Z2, Z2
@@ -6106,29 +6078,25 @@ masked_slow_loop:
 	SUBQ        R8, DI
 	SHRXQ       DI, R9, R9
 	KMOVQ       R9, K1
-	VMOVDQU64   (AX), Z5
-	VMOVDQA64.Z Z5, K1, Z5
+	VMOVDQU64.Z (AX), K1, Z5
 	VPANDQ      Z4, Z5, Z6
 	VPSRLQ      $0x20, Z5, Z5
 	VPADDQ      Z6, Z0, Z0
 	VPADDQ      Z5, Z1, Z1
 	KSHIFTRQ    $0x08, K1, K2
-	VMOVDQU64   64(AX), Z5
-	VMOVDQA64.Z Z5, K2, Z5
+	VMOVDQU64.Z 64(AX), K2, Z5
 	VPANDQ      Z4, Z5, Z6
 	VPSRLQ      $0x20, Z5, Z5
 	VPADDQ      Z6, Z2, Z2
 	VPADDQ      Z5, Z3, Z3
 	KSHIFTRQ    $0x10, K1, K2
-	VMOVDQU64   128(AX), Z5
-	VMOVDQA64.Z Z5, K2, Z5
+	VMOVDQU64.Z 128(AX), K2, Z5
 	VPANDQ      Z4, Z5, Z6
 	VPSRLQ      $0x20, Z5, Z5
 	VPADDQ      Z6, Z0, Z0
 	VPADDQ      Z5, Z1, Z1
 	KSHIFTRQ    $0x18, K1, K1
-	VMOVDQU64   192(AX), Z5
-	VMOVDQA64.Z Z5, K1, Z5
+	VMOVDQU64.Z 192(AX), K1, Z5
 	VPANDQ      Z4, Z5, Z6
 	VPSRLQ      $0x20, Z5, Z5
 	VPADDQ      Z6, Z2, Z2
@@ -6163,8 +6131,7 @@ masked1_fast:
 	MOVQ        (DX)(DI*1), R9
 	SHRXQ       SI, R9, R9
 	KMOVQ       R9, K1
-	VMOVDQU64   (AX), Z5
-	VMOVDQA64.Z Z5, K1, Z5
+	VMOVDQU64.Z (AX), K1, Z5
 	VPANDQ      Z4, Z5, Z6
 	VPSRLQ      $0x20, Z5, Z5
 	VPADDQ      Z6, Z0, Z0
@@ -6190,8 +6157,7 @@ masked1_slow_loop:
 	SUBQ        R8, DI
 	SHRXQ       DI, R9, R9
 	KMOVQ       R9, K1
-	VMOVDQU64   (AX), Z5
-	VMOVDQA64.Z Z5, K1, Z5
+	VMOVDQU64.Z (AX), K1, Z5
 	VPANDQ      Z4, Z5, Z6
 	VPSRLQ      $0x20, Z5, Z5
 	VPADDQ      Z6, Z0, Z0
@@ -6343,32 +6309,28 @@ masked_fast:
 	MOVQ        (DX)(DI*1), R9
 	SHRXQ       SI, R9, R9
 	KMOVQ       R9, K1
-	VMOVDQU64   (AX), Z6
-	VMOVDQA64.Z Z6, K1, Z6
+	VMOVDQU64.Z (AX), K1, Z6
 	VPXORQ      Z5, Z6, Z6
 	VPANDQ      Z4, Z6, Z7
 	VPSRLQ      $0x20, Z6, Z6
 	VPADDQ      Z7, Z0, Z0
 	VPADDQ      Z6, Z1, Z1
 	KSHIFTRQ    $0x08, K1, K2
-	VMOVDQU64   64(AX), Z6
-	VMOVDQA64.Z Z6, K2, Z6
+	VMOVDQU64.Z 64(AX), K2, Z6
 	VPXORQ      Z5, Z6, Z6
 	VPANDQ      Z4, Z6, Z7
 	VPSRLQ      $0x20, Z6, Z6
 	VPADDQ      Z7, Z2, Z2
 	VPADDQ      Z6, Z3, Z3
 	KSHIFTRQ    $0x10, K1, K2
-	VMOVDQU64   128(AX), Z6
-	VMOVDQA64.Z Z6, K2, Z6
+	VMOVDQU64.Z 128(AX), K2, Z6
 	VPXORQ      Z5, Z6, Z6
 	VPANDQ      Z4, Z6, Z7
 	VPSRLQ      $0x20, Z6, Z6
 	VPADDQ      Z7, Z0, Z0
 	VPADDQ      Z6, Z1, Z1
 	KSHIFTRQ    $0x18, K1, K1
-	VMOVDQU64   192(AX), Z6
-	VMOVDQA64.Z Z6, K1, Z6
+	VMOVDQU64.Z 192(AX), K1, Z6
 	VPXORQ      Z5, Z6, Z6
 	VPANDQ      Z4, Z6, Z7
 	VPSRLQ      $0x20, Z6, Z6
@@ -6395,32 +6357,28 @@ masked_slow_loop:
 	SUBQ        R8, DI
 	SHRXQ       DI, R9, R9
 	KMOVQ       R9, K1
-	VMOVDQU64   (AX), Z6
-	VMOVDQA64.Z Z6, K1, Z6
+	VMOVDQU64.Z (AX), K1, Z6
 	VPXORQ      Z5, Z6, Z6
 	VPANDQ      Z4, Z6, Z7
 	VPSRLQ      $0x20, Z6, Z6
 	VPADDQ      Z7, Z0, Z0
 	VPADDQ      Z6, Z1, Z1
 	KSHIFTRQ    $0x08, K1, K2
-	VMOVDQU64   64(AX), Z6
-	VMOVDQA64.Z Z6, K2, Z6
+	VMOVDQU64.Z 64(AX), K2, Z6
 	VPXORQ      Z5, Z6, Z6
 	VPANDQ      Z4, Z6, Z7
 	VPSRLQ      $0x20, Z6, Z6
 	VPADDQ      Z7, Z2, Z2
 	VPADDQ      Z6, Z3, Z3
 	KSHIFTRQ    $0x10, K1, K2
-	VMOVDQU64   128(AX), Z6
-	VMOVDQA64.Z Z6, K2, Z6
+	VMOVDQU64.Z 128(AX), K2, Z6
 	VPXORQ      Z5, Z6, Z6
 	VPANDQ      Z4, Z6, Z7
 	VPSRLQ      $0x20, Z6, Z6
 	VPADDQ      Z7, Z0, Z0
 	VPADDQ      Z6, Z1, Z1
 	KSHIFTRQ    $0x18, K1, K1
-	VMOVDQU64   192(AX), Z6
-	VMOVDQA64.Z Z6, K1, Z6
+	VMOVDQU64.Z 192(AX), K1, Z6
 	VPXORQ      Z5, Z6, Z6
 	VPANDQ      Z4, Z6, Z7
 	VPSRLQ      $0x20, Z6, Z6
@@ -6456,8 +6414,7 @@ masked1_fast:
 	MOVQ        (DX)(DI*1), R9
 	SHRXQ       SI, R9, R9
 	KMOVQ       R9, K1
-	VMOVDQU64   (AX), Z6
-	VMOVDQA64.Z Z6, K1, Z6
+	VMOVDQU64.Z (AX), K1, Z6
 	VPXORQ      Z5, Z6, Z6
 	VPANDQ      Z4, Z6, Z7
 	VPSRLQ      $0x20, Z6, Z6
@@ -6484,8 +6441,7 @@ masked1_slow_loop:
 	SUBQ        R8, DI
 	SHRXQ       DI, R9, R9
 	KMOVQ       R9, K1
-	VMOVDQU64   (AX), Z6
-	VMOVDQA64.Z Z6, K1, Z6
+	VMOVDQU64.Z (AX), K1, Z6
 	VPXORQ      Z5, Z6, Z6
 	VPANDQ      Z4, Z6, Z7
 	VPSRLQ      $0x20, Z6, Z6

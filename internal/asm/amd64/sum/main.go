@@ -441,9 +441,7 @@ func intSum(e elem, s kit.ISA) {
 	src := func(v int) Mem { return Mem{Base: x, Disp: v * bytesPerStep} }
 
 	// load puts vector v's elements, widened to 64-bit lanes (bytes: as
-	// they are), into a register; mask zeroes the invalid ones. The
-	// AVX-512 masked sums of 16- to 64-bit elements do not come here:
-	// addTo adds them under the mask.
+	// they are), into a register; mask zeroes the invalid ones.
 	type masker struct {
 		k   reg.OpmaskVirtual // AVX-512
 		msb reg.VecVirtual    // AVX2, 16- to 64-bit elements
@@ -461,10 +459,7 @@ func intSum(e elem, s kit.ISA) {
 				}
 				pxor(s, src(v), bias, t)
 			case s == kit.AVX512:
-				// Loaded unmasked, then zeroed in a register: see
-				// addTo.
-				VMOVDQU64(src(v), t)
-				VMOVDQU8_Z(t, m.k, t)
+				VMOVDQU8_Z(src(v), m.k, t)
 				if e.Signed {
 					VPXORQ(bias, t, t)
 				}
@@ -481,6 +476,8 @@ func intSum(e elem, s kit.ISA) {
 			case m == nil:
 				// Added straight from memory by the caller.
 				return nil
+			case s == kit.AVX512:
+				VMOVDQU64_Z(src(v), m.k, t)
 			default:
 				// The load applies the mask: 0 for a null, the exact
 				// neutral, and a blend's micro-ops saved (H325-H328 in
@@ -489,28 +486,16 @@ func intSum(e elem, s kit.ISA) {
 			}
 			return t
 		}
-		widen(e, s, src(v), t)
-		if m != nil {
+		widen(e, s, src(v), m != nil && s == kit.AVX512, func() reg.OpmaskVirtual { return m.k }, t)
+		if m != nil && s == kit.AVX2 {
 			VBLENDVPD(m.msb, t, zero, t)
 		}
 		return t
 	}
 	addTo := func(v int, m *masker, a reg.VecVirtual) {
-		if e.Size > 1 && m != nil && s == kit.AVX512 {
-			// Loaded (or widened) unmasked, every lane inside x, and
-			// added under the mask from a register: an invalid lane
-			// keeps its sum. A masked memory operand waits for its
-			// opmask, hence for the bitmap's load, so a call read
-			// nothing of x before its bitmap arrived; from L3, batches
-			// of 1024 paid that latency each (H392-H394 in
-			// bench/maskbatch_test.go).
-			t := s.Vec()
-			if e.Size == 8 {
-				VMOVDQU64(src(v), t)
-			} else {
-				widen(e, s, src(v), t)
-			}
-			VPADDQ(t, a, m.k, a)
+		if e.Size == 8 && m != nil && s == kit.AVX512 {
+			// Merge masking: an invalid lane keeps its sum.
+			VPADDQ(src(v), a, m.k, a)
 			return
 		}
 		if t := load(v, m); t != nil {
@@ -660,29 +645,30 @@ func pxor(s kit.ISA, a, b, dst Op) {
 	}
 }
 
-// loadZeroed loads the 512-bit vector at m, which lies inside x, unmasked,
-// and zeroes the 64-bit lanes k does not select in the register. A
-// zero-masked load would wait for k, hence for the bitmap's load, so a
-// call would read nothing of x before its bitmap arrived (H392-H394 in
-// bench/maskbatch_test.go).
-func loadZeroed(m Mem, k reg.OpmaskVirtual, dst reg.VecVirtual) {
-	VMOVDQU64(m, dst)
-	VMOVDQA64_Z(dst, k, dst)
-}
-
 // widen loads a vector of 16- or 32-bit elements from m sign- or
-// zero-extended to 64-bit lanes.
-func widen(e elem, s kit.ISA, m Mem, dst reg.VecVirtual) {
+// zero-extended to 64-bit lanes; with zeroing it applies the AVX-512 mask
+// k() (zero-masking: invalid lanes become 0).
+func widen(e elem, s kit.ISA, m Mem, zeroing bool, k func() reg.OpmaskVirtual, dst reg.VecVirtual) {
+	type ins struct {
+		plain func(ops ...Op)
+		z     func(mx, k, xyz Op)
+	}
+	var i ins
 	switch {
 	case e.Size == 4 && e.Signed:
-		VPMOVSXDQ(m, dst)
+		i = ins{VPMOVSXDQ, VPMOVSXDQ_Z}
 	case e.Size == 4:
-		VPMOVZXDQ(m, dst)
+		i = ins{VPMOVZXDQ, VPMOVZXDQ_Z}
 	case e.Size == 2 && e.Signed:
-		VPMOVSXWQ(m, dst)
+		i = ins{VPMOVSXWQ, VPMOVSXWQ_Z}
 	default:
-		VPMOVZXWQ(m, dst)
+		i = ins{VPMOVZXWQ, VPMOVZXWQ_Z}
 	}
+	if zeroing {
+		i.z(m, k(), dst)
+		return
+	}
+	i.plain(m, dst)
 }
 
 // checkedSum generates checked<I64|U64><ISA>(x, bits, off) (lo, hi uint64):
@@ -781,14 +767,14 @@ func checkedSum(signed bool, s kit.ISA) {
 			k := kit.KMask(read(0))
 			for v := 0; v < unroll; v++ {
 				t := s.Vec()
-				loadZeroed(src(v), kit.KShift(k, v*step), t)
+				VMOVDQU64_Z(src(v), kit.KShift(k, v*step), t)
 				split(t, v%pairs)
 			}
 			ADDQ(U32(unroll*s.VecBytes()), x)
 		})
 		bm.Loop("masked1", n, step, func(read kit.ReadFunc) {
 			t := s.Vec()
-			loadZeroed(src(0), kit.KMask(read(0)), t)
+			VMOVDQU64_Z(src(0), kit.KMask(read(0)), t)
 			split(t, 0)
 			ADDQ(U32(s.VecBytes()), x)
 		})

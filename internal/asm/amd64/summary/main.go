@@ -425,25 +425,6 @@ func (g *gen) loadZ(m Mem, k reg.OpmaskVirtual, dst reg.VecVirtual) {
 	}
 }
 
-// zeroUnder zeroes the lanes of x that k does not select (AVX-512), as
-// loadZ would have loaded them.
-func (g *gen) zeroUnder(k reg.OpmaskVirtual, x reg.VecVirtual) {
-	switch {
-	case g.e.Float && g.e.Size == 8:
-		VMOVAPD_Z(x, k, x)
-	case g.e.Float:
-		VMOVAPS_Z(x, k, x)
-	case g.e.Size == 1:
-		VMOVDQU8_Z(x, k, x)
-	case g.e.Size == 2:
-		VMOVDQU16_Z(x, k, x)
-	case g.e.Size == 4:
-		VMOVDQA32_Z(x, k, x)
-	default:
-		VMOVDQA64_Z(x, k, x)
-	}
-}
-
 // minmaxOp returns the native vector min or max for the element type, or
 // nil where AVX2 has none (64-bit integers).
 func (g *gen) minmaxOp(isMin bool) func(...Op) {
@@ -712,15 +693,8 @@ func (g *gen) block(v int) {
 		x := g.vec()
 		switch {
 		case g.masked && g.is.avx512:
-			// A whole vector inside x: loaded unmasked, then zeroed
-			// under the mask in a register. A zero-masked load waits for
-			// its opmask, hence for the bitmap's load, so a call read
-			// nothing of x before its bitmap arrived; from L3, batches of
-			// 1024 paid that latency each (H392-H394 in
-			// bench/maskbatch_test.go).
 			ks[j] = kit.KLoadAligned(Mem{Base: g.bp, Disp: j * g.w / 8}, g.w)
-			g.load(m, x)
-			g.zeroUnder(ks[j], x)
+			g.loadZ(m, ks[j], x)
 		default:
 			g.load(m, x)
 		}
