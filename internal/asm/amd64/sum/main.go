@@ -172,18 +172,10 @@ func floatSum(e elem, s kit.ISA, lanes bool) {
 	if s == kit.AVX512 {
 		// Merge masking leaves an invalid lane's accumulator as it is,
 		// which is what adding -0.0 does (x + -0.0 == x for every x).
-		// Each vector is loaded unmasked (all its lanes lie inside x) and
-		// added under the mask from a register: a masked memory operand
-		// waits for its opmask, hence for the bitmap's load, so a call
-		// read nothing of x before its bitmap arrived. One more micro-op
-		// a vector; from L3, batches of 1024 paid the bitmap's latency
-		// each (H388-H391 in bench/maskbatch_test.go).
 		bm.MaskLoop("masked", n, block, func(mask kit.MaskFunc) {
 			k := mask(0, block)
 			for a := range acc {
-				t := s.Vec()
-				f.load(vec(a), t)
-				f.add(t, acc[a], kit.KShift(k, a*w), acc[a])
+				f.add(vec(a), acc[a], kit.KShift(k, a*w), acc[a])
 			}
 			ADDQ(U32(block*e.Size), x)
 		})
