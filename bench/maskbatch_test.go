@@ -135,6 +135,10 @@ func stateBatchesOf[T float32 | float64](x []T, bm []byte, size int) T {
 //
 //	H395 (measured by hand): a family keeps the unmasked loads when, in one run of at least 10 alternate passes, its masked batches of 1024 from L3 (this benchmark and BenchmarkMaskedBatchesL3) take <= 0.90x their time before, and neither its masked call over 1M (the matrix, nulls=10) nor over 4096 (in L1) takes more than 1.03x, by the medians; otherwise it goes back to the masked memory operands
 
+// Outcome: no family passed H395, and the change was reverted; the
+// ledger's section "masked batches from L3 and the AVX-512 masked memory
+// operands" has the numbers.
+
 // BenchmarkMaskedBatchesL3Ops is BenchmarkMaskedBatchesL3 for Summarize,
 // SumInt and SumChecked: 1M elements (2M for int32, the same 8 MB) with
 // 10% nulls, in batches of 1024 with and without their own Valid(bm, lo).
