@@ -94,8 +94,13 @@ func intRotation[T int64 | int32 | uint8](n int) [16][]T {
 }
 
 func shortIntCases[T int64 | int32 | uint8](b *testing.B, n int) {
-	xs := intRotation[T](n)
-	var zero T
+	shortRotatedCases(b, n, intRotation[T](n), 0, 0)
+}
+
+// shortRotatedCases runs quiver's dense Min, Max, MinMax and Summarize
+// and the plain loops (which start from top and bottom) over the 16
+// inputs xs, each iteration the next.
+func shortRotatedCases[T number](b *testing.B, n int, xs [16][]T, top, bottom T) {
 	for _, im := range []struct {
 		name string
 		f    func([]T) T
@@ -104,9 +109,9 @@ func shortIntCases[T int64 | int32 | uint8](b *testing.B, n int) {
 		{"Max/impl=quiver", func(x []T) T { return quiver.Max(x) }},
 		{"MinMax/impl=quiver", func(x []T) T { lo, hi := quiver.MinMax(x); return lo + hi }},
 		{"Summary/impl=quiver", func(x []T) T { s := quiver.Summarize(x); return s.Min + s.Max + T(s.Count) }},
-		{"Min/impl=loop", func(x []T) T { return loopMin(x, nil, zero) }},
-		{"Max/impl=loop", func(x []T) T { return loopMax(x, nil, zero) }},
-		{"Summary/impl=loop", func(x []T) T { lo, hi, c := loopSummary(x, nil, zero, zero); return lo + hi + T(c) }},
+		{"Min/impl=loop", func(x []T) T { return loopMin(x, nil, top) }},
+		{"Max/impl=loop", func(x []T) T { return loopMax(x, nil, bottom) }},
+		{"Summary/impl=loop", func(x []T) T { lo, hi, c := loopSummary(x, nil, top, bottom); return lo + hi + T(c) }},
 	} {
 		b.Run(fmt.Sprintf("type=%s/n=%d/op=%s", typeName[T](), n, im.name), func(b *testing.B) {
 			var s T
