@@ -105,10 +105,6 @@ type backend struct {
 	// bitmap, runs the backend's kernel instead of the inline loops (see
 	// kernel.ISA.WideWordCut). Set by register.
 	wideWordCut int
-	// extremeCut is the length from which a dense float Min, Max, MinMax
-	// or Summarize runs the backend's kernels instead of the inline loops
-	// (see kernel.ISA.ExtremeCut). Set by register.
-	extremeCut int
 }
 
 var (
@@ -121,8 +117,7 @@ var (
 // the init below sees every one of them.
 func register(name string, priority int, available bool, isa kernel.ISA) *backend {
 	b := &backend{name: name, priority: priority, available: available, isa: isa,
-		policy32: isa.Policy32(), policy64: isa.Policy64(), wideWordCut: isa.WideWordCut(),
-		extremeCut: isa.ExtremeCut()}
+		policy32: isa.Policy32(), policy64: isa.Policy64(), wideWordCut: isa.WideWordCut()}
 	for _, p := range []oracle.Policy{b.policy32, b.policy64} {
 		// SumState cuts whole blocks with a mask, not a division.
 		if blk := p.Block(); blk&(blk-1) != 0 || blk > maxBlock {
@@ -181,13 +176,13 @@ func wordCut[T Number](b *backend) int {
 }
 
 // denseCut is the length below which a dense Min, Max, MinMax or
-// Summarize of T runs the inline loops on b: b.extremeCut for floats,
-// kernel.ISA.IntExtremeCut of b's ISA for integers, that of both
+// Summarize of T runs the inline loops on b: kernel.ISA.ExtremeCut of
+// b's ISA for floats, IntExtremeCut for integers, that of both
 // extremes when both is true (MinMax, Summarize), else that of one (Min,
 // Max).
 func denseCut[T Number](b *backend, both bool) int {
 	if num.IsFloat[T]() { // a constant of T's shape: this inlines
-		return b.extremeCut
+		return b.isa.ExtremeCut(both)
 	}
 	var zero T
 	return b.isa.IntExtremeCut(int(unsafe.Sizeof(zero)), both) // inlined, T's size a constant

@@ -26,13 +26,19 @@ func Min[T Number](x []T, m ...Mask) T {
 		case !denseShort[T](len(x), false):
 			lo, _ := kernel.DenseSummary(active.Load().isa, x, kernel.WantMin)
 			return lo
-		case num.IsFloat[T]():
-			// The dense loops directly: a call less for the shortest
-			// inputs (summarizeOn makes this choice too).
-			lo, _, _ := kernel.FloatExtremes(x, kernel.WantMin)
-			return lo
+		case !num.IsFloat[T]():
+			return kernel.IntMin(x)
+		case len(x) < kernel.ChainCut:
+			// The builtin min's chains, inlined here; a NaN or a zero
+			// is settled by the loops (see kernel.ChainMin).
+			if lo := kernel.ChainMin(x); lo == lo && lo != 0 {
+				return lo
+			}
 		}
-		return kernel.IntMin(x)
+		// The dense loops directly: a call less for the shortest inputs
+		// (summarizeOn makes this choice too).
+		lo, _, _ := kernel.FloatExtremes(x, kernel.WantMin)
+		return lo
 	}
 	if len(x) < kernel.SmallCut {
 		if w, ok := shortWord(len(x), m); ok {
@@ -68,13 +74,15 @@ func Max[T Number](x []T, m ...Mask) T {
 		case !denseShort[T](len(x), false):
 			_, hi := kernel.DenseSummary(active.Load().isa, x, kernel.WantMax)
 			return hi
-		case num.IsFloat[T]():
-			// The dense loops directly: a call less for the shortest
-			// inputs (summarizeOn makes this choice too).
-			_, hi, _ := kernel.FloatExtremes(x, kernel.WantMax)
-			return hi
+		case !num.IsFloat[T]():
+			return kernel.IntMax(x)
+		case len(x) < kernel.ChainCut:
+			if hi := kernel.ChainMax(x); hi == hi && hi != 0 {
+				return hi
+			}
 		}
-		return kernel.IntMax(x)
+		_, hi, _ := kernel.FloatExtremes(x, kernel.WantMax)
+		return hi
 	}
 	if len(x) < kernel.SmallCut {
 		if w, ok := shortWord(len(x), m); ok {
@@ -108,11 +116,15 @@ func MinMax[T Number](x []T, m ...Mask) (lo, hi T) {
 			return num.MaxOf[T](), num.LowestOf[T]()
 		case !denseShort[T](len(x), true):
 			return kernel.DenseSummary(active.Load().isa, x, kernel.WantBoth)
-		case num.IsFloat[T]():
-			lo, hi, _ = kernel.FloatExtremes(x, kernel.WantBoth)
-			return lo, hi
+		case !num.IsFloat[T]():
+			return kernel.IntMinMax(x)
+		case len(x) < kernel.ChainCut:
+			if lo, hi = kernel.ChainMinMax(x); lo == lo && lo != 0 && hi != 0 {
+				return lo, hi
+			}
 		}
-		return kernel.IntMinMax(x)
+		lo, hi, _ = kernel.FloatExtremes(x, kernel.WantBoth)
+		return lo, hi
 	}
 	if len(x) < kernel.SmallCut {
 		if w, ok := shortWord(len(x), m); ok {

@@ -41,10 +41,16 @@ func Summarize[T Number](x []T, m ...Mask) Summary[T] {
 			s.Min, s.Max = num.MaxOf[T](), num.LowestOf[T]()
 		case !denseShort[T](len(x), true):
 			s.Min, s.Max = kernel.DenseSummary(active.Load().isa, x, kernel.WantBoth)
-		case num.IsFloat[T]():
-			s.Min, s.Max, _ = kernel.FloatExtremes(x, kernel.WantBoth)
-		default:
+		case !num.IsFloat[T]():
 			s.Min, s.Max = kernel.IntMinMax(x)
+		case len(x) < kernel.ChainCut:
+			// The builtin min's chains; a NaN or a zero is settled by
+			// the loops (see kernel.ChainMin).
+			if s.Min, s.Max = kernel.ChainMinMax(x); s.Min != s.Min || s.Min == 0 || s.Max == 0 {
+				s.Min, s.Max, _ = kernel.FloatExtremes(x, kernel.WantBoth)
+			}
+		default:
+			s.Min, s.Max, _ = kernel.FloatExtremes(x, kernel.WantBoth)
 		}
 		return s
 	}

@@ -88,24 +88,26 @@ func (i ISA) WideWordCut() int {
 	return SmallCut
 }
 
-// ExtremeCut is the length from which a dense float Min, Max, MinMax or
-// Summarize runs isa's summary kernels instead of the inline loops of
-// short.go (SmallCut, the loops' own cut, where isa has no kernels or
-// none measured). The loops carry one dependent min (and max) per element
-// with the NaN and zero rules in Go, about a nanosecond an element; the
-// kernels' fixed cost is a few calls and a horizontal fold. Measured on
-// an Intel Xeon (family 6 model 207, AVX-512; bench's
-// BenchmarkShortExtremes, H239-H242).
-func (i ISA) ExtremeCut() int {
-	switch i {
-	case AVX2, AVX512:
-		return extremeCutAVX
+// ExtremeCut is the length from which a dense float Min or Max (both
+// false), or MinMax or Summarize (both true), runs isa's summary kernels
+// instead of the inline loops of short.go (SmallCut, the loops' own cut,
+// where isa has no kernels or none measured). The loops carry the builtin
+// min in two chains per extreme (minChains), about 0.55 ns an element for
+// one extreme and 0.8 for both on an AMD EPYC (family 26 model 2, Zen 5
+// class); the kernels' fixed cost is a few calls and a horizontal fold,
+// 13-15 ns from 16 to 32 elements there. So one extreme runs the loops
+// up to 24 elements and both up to 16 (bench's H396-H401; 16 for both
+// before, measured with the branching loops on an Intel Xeon, family 6
+// model 207, H239-H242).
+func (i ISA) ExtremeCut(both bool) int {
+	switch {
+	case i != AVX2 && i != AVX512:
+		return SmallCut
+	case both:
+		return 16
 	}
-	return SmallCut
+	return 24
 }
-
-// extremeCutAVX is ExtremeCut on AVX2 and AVX512.
-const extremeCutAVX = 16
 
 // IntExtremeCut is the length from which a dense integer Min or Max
 // (both false), or MinMax or Summarize (both true), of size-byte

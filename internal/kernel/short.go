@@ -326,6 +326,67 @@ func FloatExtremes[T num.Number](x []T, want Extremes) (lo, hi T, valid int) {
 	return lo, hi, len(x)
 }
 
+// ChainCut is the length below which a dense float Min, Max, MinMax or
+// Summarize that runs the inline loops runs ChainMin, ChainMax or
+// ChainMinMax instead of FloatExtremes. Their chains carry two MINSD and a
+// POR an element on amd64 (7 cycles) and no branch; FloatExtremes'
+// compares predict well once new extremes grow rare. On an AMD EPYC
+// (family 26 model 2, Zen 5 class), 16 random float64 inputs in turn:
+// the builtin min in two chains 4.3 against 7.0 ns at n=8, 13.3 against
+// 14.5 at 24, level at 32, 3.5 against 1.4 us at 4096 (bench's
+// H396-H401).
+const ChainCut = 32
+
+// ChainMin is the builtin min of x (not empty) in two chains, small
+// enough to inline into Min. On floats the builtin min yields NaN when
+// either operand is NaN and takes -0 below +0, without a branch: so the
+// result is NaN exactly when an element is, and a result that is neither
+// NaN nor zero has the bits of the reference's (equal values have equal
+// bits). The caller settles the other two cases with FloatExtremes.
+func ChainMin[T num.Number](x []T) T {
+	lo, lo1 := x[0], x[0]
+	for len(x) >= 3 {
+		lo, lo1 = min(lo, x[1]), min(lo1, x[2])
+		x = x[2:]
+	}
+	if len(x) == 2 {
+		lo = min(lo, x[1])
+	}
+	return min(lo, lo1)
+}
+
+// ChainMax is ChainMin for the maximum: the builtin min of the negated
+// elements, negated. The compiler's max of floats negates its running
+// value on the chain, twice an element; these chains negate each element
+// off them. The rules of ChainMin hold.
+func ChainMax[T num.Number](x []T) T {
+	nh, nh1 := -x[0], -x[0]
+	for len(x) >= 3 {
+		nh, nh1 = min(nh, -x[1]), min(nh1, -x[2])
+		x = x[2:]
+	}
+	if len(x) == 2 {
+		nh = min(nh, -x[1])
+	}
+	return -min(nh, nh1)
+}
+
+// ChainMinMax is ChainMin and ChainMax in one pass (over the inliner's
+// budget: a call).
+func ChainMinMax[T num.Number](x []T) (lo, hi T) {
+	lo, lo1, nh, nh1 := x[0], x[0], -x[0], -x[0]
+	for len(x) >= 3 {
+		v, w := x[1], x[2]
+		lo, lo1 = min(lo, v), min(lo1, w)
+		nh, nh1 = min(nh, -v), min(nh1, -w)
+		x = x[2:]
+	}
+	if len(x) == 2 {
+		lo, nh = min(lo, x[1]), min(nh, -x[1])
+	}
+	return min(lo, lo1), -min(nh, nh1)
+}
+
 // IntMin and IntMax are the min and max of a short dense integer input
 // (not empty) in two chains of the builtins, which compile to conditional
 // moves; small enough to inline into Min and Max.
