@@ -2,7 +2,6 @@ package bench
 
 import (
 	"math"
-	"math/rand/v2"
 	"testing"
 )
 
@@ -45,25 +44,8 @@ import (
 // the plain loops beside them. Each iteration takes the next of 16 inputs
 // of random values, so that no branch predictor learns one.
 func BenchmarkShortFloatExtremes(b *testing.B) {
-	for _, backend := range []string{"avx2", "avx512", "generic"} {
-		b.Run("backend="+backend, func(b *testing.B) {
-			useBackend(b, backend)
-			for _, n := range []int{2, 4, 8, 12, 16, 24, 32, 48} {
-				shortRotatedCases(b, n, floatRotation[float64](n), math.Inf(1), math.Inf(-1))
-				shortRotatedCases(b, n, floatRotation[float32](n), float32(math.Inf(1)), float32(math.Inf(-1)))
-			}
-		})
-	}
-}
-
-// floatRotation is 16 dense inputs of n random values of T (no NaN, no
-// zero: drawValues').
-func floatRotation[T float32 | float64](n int) [16][]T {
-	r := rand.New(rand.NewPCG(uint64(n), 396))
-	var xs [16][]T
-	for k := range xs {
-		xs[k] = make([]T, n)
-		drawValues(r, xs[k])
-	}
-	return xs
+	forShortBackends(b, []int{2, 4, 8, 12, 16, 24, 32, 48}, func(b *testing.B, n int) {
+		shortRotatedCases(b, n, rotation[float64](n, 396), math.Inf(1), math.Inf(-1))
+		shortRotatedCases(b, n, rotation[float32](n, 396), float32(math.Inf(1)), float32(math.Inf(-1)))
+	})
 }

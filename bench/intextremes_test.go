@@ -68,33 +68,40 @@ import (
 // backends, and the plain loops beside them, for H377-H387. Each
 // iteration takes the next of 16 inputs of random values.
 func BenchmarkShortIntExtremes(b *testing.B) {
+	forShortBackends(b, []int{8, 16, 24, 32, 48, 63, 64, 128, 4096}, func(b *testing.B, n int) {
+		shortIntCases[int64](b, n)
+		shortIntCases[int32](b, n)
+		shortIntCases[uint8](b, n)
+	})
+}
+
+// forShortBackends runs cases for each length of ns on the avx2, avx512
+// and generic backends in turn, as sub-benchmarks backend=<name>.
+func forShortBackends(b *testing.B, ns []int, cases func(b *testing.B, n int)) {
 	for _, backend := range []string{"avx2", "avx512", "generic"} {
 		b.Run("backend="+backend, func(b *testing.B) {
 			useBackend(b, backend)
-			for _, n := range []int{8, 16, 24, 32, 48, 63, 64, 128, 4096} {
-				shortIntCases[int64](b, n)
-				shortIntCases[int32](b, n)
-				shortIntCases[uint8](b, n)
+			for _, n := range ns {
+				cases(b, n)
 			}
 		})
 	}
 }
 
-// intRotation is 16 dense inputs of n random values of T.
-func intRotation[T int64 | int32 | uint8](n int) [16][]T {
-	r := rand.New(rand.NewPCG(uint64(n), 377))
+// rotation is 16 dense inputs of n random values of T (drawValues'),
+// drawn from a generator seeded with n and seed.
+func rotation[T number](n int, seed uint64) [16][]T {
+	r := rand.New(rand.NewPCG(uint64(n), seed))
 	var xs [16][]T
 	for k := range xs {
 		xs[k] = make([]T, n)
-		for i := range xs[k] {
-			xs[k][i] = T(r.Uint64())
-		}
+		drawValues(r, xs[k])
 	}
 	return xs
 }
 
 func shortIntCases[T int64 | int32 | uint8](b *testing.B, n int) {
-	shortRotatedCases(b, n, intRotation[T](n), 0, 0)
+	shortRotatedCases(b, n, rotation[T](n, 377), 0, 0)
 }
 
 // shortRotatedCases runs quiver's dense Min, Max, MinMax and Summarize
