@@ -92,13 +92,13 @@ func (i ISA) WideWordCut() int {
 // false), or MinMax or Summarize (both true), runs isa's summary kernels
 // instead of the inline loops of short.go (SmallCut, the loops' own cut,
 // where isa has no kernels or none measured). The loops carry the builtin
-// min in two chains per extreme (minChains), about 0.55 ns an element for
-// one extreme and 0.8 for both on an AMD EPYC (family 26 model 2, Zen 5
-// class); the kernels' fixed cost is a few calls and a horizontal fold,
-// 13-15 ns from 16 to 32 elements there. So one extreme runs the loops
-// up to 24 elements and both up to 16 (bench's H396-H401; 16 for both
-// before, measured with the branching loops on an Intel Xeon, family 6
-// model 207, H239-H242).
+// min in two chains per extreme (ChainMin, ChainMax, ChainMinMax), about
+// 0.55 ns an element for one extreme and 0.8 for both on an AMD EPYC
+// (family 26 model 2, Zen 5 class); the kernels' fixed cost is a few
+// calls and a horizontal fold, 13-15 ns from 16 to 32 elements there. So
+// one extreme runs the loops up to 24 elements and both up to 16 (bench's
+// H396-H401; 16 for both before, measured with the branching loops on an
+// Intel Xeon, family 6 model 207, H239-H242).
 func (i ISA) ExtremeCut(both bool) int {
 	switch {
 	case i != AVX2 && i != AVX512:
