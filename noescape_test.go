@@ -71,10 +71,15 @@ func TestNoEscapeCompiler(t *testing.T) {
 // becomes a call in every Min, Max, MinMax and Summarize (denseShort at
 // cost 94 cost their kernel paths 5-10% on an AMD EPYC, family 26 model
 // 2), and the short float Min and Max keep their chains in their own
-// body.
+// body. The inliner's costs are those of amd64 and arm64, where the
+// kernels run; on 32-bit ports the same helper costs more (denseShort
+// 137 on linux/arm), and nothing there was measured.
 func TestHotHelpersInline(t *testing.T) {
 	if runtime.GOOS == "js" || runtime.GOOS == "wasip1" || runtime.GOOS == "ios" || runtime.GOOS == "android" {
 		t.Skip("no go command")
+	}
+	if runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
+		t.Skip("inlining costs checked on amd64 and arm64 only")
 	}
 	if testing.CoverMode() != "" || raceEnabled {
 		t.Skip("instrumented builds inline differently")
