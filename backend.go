@@ -105,12 +105,6 @@ type backend struct {
 	// bitmap, runs the backend's kernel instead of the inline loops (see
 	// kernel.ISA.WideWordCut). Set by register.
 	wideWordCut int
-	// extremeCut and extremeCut2 are the lengths from which a dense float
-	// Min or Max, and MinMax or Summarize, run the backend's kernels
-	// instead of the inline loops (see kernel.ISA.ExtremeCut). Set by
-	// register: read from fields, denseShort stays within the inliner's
-	// budget (derived from the ISA in it, its cost was 94 against 80).
-	extremeCut, extremeCut2 int
 }
 
 var (
@@ -123,8 +117,7 @@ var (
 // the init below sees every one of them.
 func register(name string, priority int, available bool, isa kernel.ISA) *backend {
 	b := &backend{name: name, priority: priority, available: available, isa: isa,
-		policy32: isa.Policy32(), policy64: isa.Policy64(), wideWordCut: isa.WideWordCut(),
-		extremeCut: isa.ExtremeCut(false), extremeCut2: isa.ExtremeCut(true)}
+		policy32: isa.Policy32(), policy64: isa.Policy64(), wideWordCut: isa.WideWordCut()}
 	for _, p := range []oracle.Policy{b.policy32, b.policy64} {
 		// SumState cuts whole blocks with a mask, not a division.
 		if blk := p.Block(); blk&(blk-1) != 0 || blk > maxBlock {
@@ -183,19 +176,12 @@ func wordCut[T Number](b *backend) int {
 }
 
 // denseCut is the length below which a dense Min, Max, MinMax or
-// Summarize of T runs the inline loops on b: that of both extremes when
-// both is true (MinMax, Summarize), else that of one (Min, Max); for
-// floats b.extremeCut2 or b.extremeCut, for integers
-// kernel.ISA.IntExtremeCut of b's ISA.
+// Summarize of T runs the inline loops on b: kernel.ISA.ExtremeCut of b's
+// ISA for T, of both extremes when both is true (MinMax, Summarize), else
+// of one (Min, Max). It inlines, with T's size and kind constants.
 func denseCut[T Number](b *backend, both bool) int {
-	if num.IsFloat[T]() { // a constant of T's shape: this inlines
-		if both {
-			return b.extremeCut2
-		}
-		return b.extremeCut
-	}
 	var zero T
-	return b.isa.IntExtremeCut(int(unsafe.Sizeof(zero)), both) // inlined, T's size a constant
+	return b.isa.ExtremeCut(int(unsafe.Sizeof(zero)), num.IsFloat[T](), both)
 }
 
 // denseShort reports whether a dense Min, Max, MinMax or Summarize of n

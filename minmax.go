@@ -27,7 +27,7 @@ func Min[T Number](x []T, m ...Mask) T {
 			lo, _ := kernel.DenseSummary(active.Load().isa, x, kernel.WantMin)
 			return lo
 		case !num.IsFloat[T]():
-			return kernel.IntMin(x)
+			return kernel.ChainMin(x)
 		case len(x) < kernel.ChainCut:
 			// The builtin min's chains, inlined here; a NaN or a zero
 			// is settled by the loops (see kernel.ChainMin).

@@ -88,7 +88,7 @@ func TestNEONCallTrace(t *testing.T) {
 				return int64(math.Float64bits(lo))
 			}},
 		{"Min-int64-dense", 2 * kernel.SmallCut,
-			func(n int) int64 { return kernel.IntMin(x64[:n]) },
+			func(n int) int64 { return kernel.ChainMin(x64[:n]) },
 			func(n int) int64 {
 				lo, _, _ := kernel.Summary(b.isa, x64[:n], nil, 0, kernel.WantMin)
 				return lo

@@ -99,7 +99,7 @@ func TestHotHelpersInline(t *testing.T) {
 	for _, name := range []string{
 		"quiver.denseShort[go.shape.float64]", "quiver.denseShort[go.shape.int64]",
 		"quiver.denseCut[go.shape.float64]", "quiver.denseCut[go.shape.int64]",
-		"kernel.ChainMin[go.shape.float64]", "kernel.ChainMax[go.shape.float32]",
+		"kernel.ChainMin[go.shape.float64]", "kernel.ChainMin[go.shape.int64]", "kernel.ChainMax[go.shape.float32]",
 	} {
 		if !strings.Contains(string(out), "can inline "+name+" ") {
 			re := regexp.MustCompile(`cannot inline ` + regexp.QuoteMeta(name) + `[^\n]*`)

@@ -88,49 +88,41 @@ func (i ISA) WideWordCut() int {
 	return SmallCut
 }
 
-// ExtremeCut is the length from which a dense float Min or Max (both
-// false), or MinMax or Summarize (both true), runs isa's summary kernels
-// instead of the inline loops of short.go (SmallCut, the loops' own cut,
-// where isa has no kernels or none measured). The loops carry the builtin
-// min in two chains per extreme (ChainMin, ChainMax, ChainMinMax), about
-// 0.55 ns an element for one extreme and 0.8 for both on an AMD EPYC
-// (family 26 model 2, Zen 5 class); the kernels' fixed cost is a few
-// calls and a horizontal fold, 13-15 ns from 16 to 32 elements there. So
-// one extreme runs the loops up to 24 elements and both up to 16 (bench's
-// H396-H401; 16 for both before, measured with the branching loops on an
-// Intel Xeon, family 6 model 207, H239-H242).
-func (i ISA) ExtremeCut(both bool) int {
-	switch {
-	case i != AVX2 && i != AVX512:
-		return SmallCut
-	case both:
-		return 16
-	}
-	return 24
-}
-
-// IntExtremeCut is the length from which a dense integer Min or Max
-// (both false), or MinMax or Summarize (both true), of size-byte
-// elements runs isa's summary kernels instead of the inline loops of
+// ExtremeCut is the length from which a dense Min or Max (both false),
+// or MinMax or Summarize (both true), of size-byte elements, floats or
+// integers, runs isa's summary kernels instead of the inline loops of
 // short.go: SmallCut where isa has no kernels, none measured, or none
 // that win. Called from denseSummaryOn, the AVX2 and AVX-512 kernels take
-// 11-13 ns from 8 to 63 elements, where the loops' chains of a compare
-// and a conditional move take about 0.6 ns an element (a fused min and
-// max, two chains each) or 0.4 (one extreme, two chains): the fused
-// kernel wins from 24 elements and the single ones from 32 (int64 on
-// Zen 5: at 16 the loops took 10.9-11.6 ns and the kernels 11.8-12.8, at
-// 24 14.6-15.1 against 11.8-13.1; Min 13.6 against 12.8 at 32; bench's
-// H377-H381 and the ledger's note on them). The AVX2 kernels of 8- and
-// 16-bit elements take whole 32-byte vectors and fold the rest, up to 31
-// elements, in Go, so those keep the loops.
-func (i ISA) IntExtremeCut(size int, both bool) int {
-	switch {
-	case i != AVX512 && (i != AVX2 || size < 4):
+// 11-15 ns from 8 to 63 elements; on an AMD EPYC (family 26 model 2, Zen
+// 5 class):
+//   - the float loops carry Go's min in two chains per extreme
+//     (ChainMin, ChainMax, ChainMinMax), about 0.55 ns an element for one
+//     extreme and 0.8 for both, so one extreme runs them up to 24
+//     elements and both up to 16 (bench's H396-H401; 16 for both before,
+//     measured with branching loops on an Intel Xeon, family 6 model 207,
+//     H239-H242);
+//   - the integer loops' chains of a compare and a conditional move take
+//     about 0.4 ns an element for one extreme and 0.6 for both: the fused
+//     kernel wins from 24 elements and the single ones from 32 (int64: at
+//     16 the loops took 10.9-11.6 ns and the kernels 11.8-12.8, at 24
+//     14.6-15.1 against 11.8-13.1; Min 13.6 against 12.8 at 32; bench's
+//     H377-H381 and the ledger's note on them). The AVX2 kernels of 8-
+//     and 16-bit integers take whole 32-byte vectors and fold the rest,
+//     up to 31 elements, in Go, so those keep the loops.
+//
+// (Written so that denseShort, which calls it through denseCut in every
+// dense call, stays within the inliner's budget: cost 78 of 80.)
+func (i ISA) ExtremeCut(size int, float, both bool) int {
+	if i != AVX512 && (i != AVX2 || !float && size < 4) {
 		return SmallCut
-	case !both:
-		return 32
 	}
-	return 24
+	if float == both {
+		if float {
+			return 16 // float MinMax and Summarize
+		}
+		return 32 // integer Min and Max
+	}
+	return 24 // float Min and Max, integer MinMax and Summarize
 }
 
 // BlockSumsInGo says whether a dense float sum of one block up to two

@@ -281,7 +281,7 @@ func SummarySmall[T num.Number](x []T, bits []byte, off int, want Extremes) (lo,
 	// moves, in any order give the reference's result.
 	switch want {
 	case WantMin:
-		lo = IntMin(x)
+		lo = ChainMin(x)
 	case WantMax:
 		hi = IntMax(x)
 	default:
@@ -337,28 +337,11 @@ func FloatExtremes[T num.Number](x []T, want Extremes) (lo, hi T, valid int) {
 // H396-H401).
 const ChainCut = 32
 
-// ChainMin is the builtin min of x (not empty) in two chains, small
-// enough to inline into Min. On floats the builtin min yields NaN when
-// either operand is NaN and takes -0 below +0, without a branch: so the
-// result is NaN exactly when an element is, and a result that is neither
-// NaN nor zero has the bits of the reference's (equal values have equal
-// bits). The caller settles the other two cases with FloatExtremes.
-func ChainMin[T num.Number](x []T) T {
-	lo, lo1 := x[0], x[0]
-	for len(x) >= 3 {
-		lo, lo1 = min(lo, x[1]), min(lo1, x[2])
-		x = x[2:]
-	}
-	if len(x) == 2 {
-		lo = min(lo, x[1])
-	}
-	return min(lo, lo1)
-}
-
-// ChainMax is ChainMin for the maximum: the builtin min of the negated
-// elements, negated. The compiler's max of floats negates its running
-// value on the chain, twice an element; these chains negate each element
-// off them. The rules of ChainMin hold.
+// ChainMax is ChainMin's maximum for floats: the builtin min of the
+// negated elements, negated. The compiler's max of floats negates its
+// running value on the chain, twice an element; these chains negate each
+// element off them. The float rules of ChainMin hold. (Not for integers:
+// the negation wraps.)
 func ChainMax[T num.Number](x []T) T {
 	nh, nh1 := -x[0], -x[0]
 	for len(x) >= 3 {
@@ -387,10 +370,15 @@ func ChainMinMax[T num.Number](x []T) (lo, hi T) {
 	return min(lo, lo1), -min(nh, nh1)
 }
 
-// IntMin and IntMax are the min and max of a short dense integer input
-// (not empty) in two chains of the builtins, which compile to conditional
-// moves; small enough to inline into Min and Max.
-func IntMin[T num.Number](x []T) T {
+// ChainMin is the builtin min of a short dense input (not empty) in two
+// chains, small enough to inline into Min. On integers the builtin
+// compiles to conditional moves. On floats it yields NaN when either
+// operand is NaN and takes -0 below +0, without a branch (two MINSD and a
+// POR on amd64): so the result is NaN exactly when an element is, and a
+// result that is neither NaN nor zero has the bits of the reference's
+// (equal values have equal bits); the caller settles the other two cases
+// with FloatExtremes.
+func ChainMin[T num.Number](x []T) T {
 	lo, lo1 := x[0], x[0]
 	i := 1
 	for ; i+2 <= len(x); i += 2 {
@@ -402,6 +390,9 @@ func IntMin[T num.Number](x []T) T {
 	return min(lo, lo1)
 }
 
+// IntMax is ChainMin's maximum for integers, in the builtin max. Floats
+// take ChainMax: the compiler's max of floats negates its running value
+// on the chain.
 func IntMax[T num.Number](x []T) T {
 	hi, hi1 := x[0], x[0]
 	i := 1
@@ -414,10 +405,10 @@ func IntMax[T num.Number](x []T) T {
 	return max(hi, hi1)
 }
 
-// IntMinLong and IntMaxLong are IntMin and IntMax for the generic
+// IntMinLong and IntMaxLong are ChainMin and IntMax for the generic
 // backend's dense inputs of any length: four chains instead of two, and
 // 8- and 16-bit elements compared in int32 (see IntMinMax). Not for the
-// shortest inputs: the API inlines IntMin and IntMax, and two chains were
+// shortest inputs: the API inlines ChainMin and IntMax, and two chains were
 // faster below 32 elements. Four took 0.68x the time of two at 4096
 // int64 (1.17 against 1.73 us; bench's H384).
 func IntMinLong[T num.Number](x []T) T {
