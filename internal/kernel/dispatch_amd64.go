@@ -153,10 +153,7 @@ func denseSummaryOn[T num.Number](isa ISA, x []T, want Extremes) (lo, hi T) {
 	}
 	k := summaryKernels[T](isa, len(x), nil)
 	k.want = want
-	m := len(x)
-	if !k.tailInAsm {
-		m &^= max(k.lanes, 8) - 1
-	}
+	m := k.denseSpan(len(x))
 	alarm := false // the kernel's NaN flag, a sentinel's on AVX2
 	if m > 0 {
 		lo, hi, alarm = summaryDenseAsm(k.isa, k.want, hasFMA, x[:m])

@@ -7,7 +7,7 @@ package kernel
 // summaryDenseF32AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be 0 or at least 8.
 //
 //go:noescape
 func summaryDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
@@ -23,7 +23,7 @@ func summarySeededF32AVX2(x []float32, bits []byte, seed float32) (lo float32, h
 // summaryDenseF32AVX2FMA returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be 0 or at least 8.
 //
 //go:noescape
 func summaryDenseF32AVX2FMA(x []float32) (lo float32, hi float32, nan bool)
@@ -39,7 +39,7 @@ func summarySeededF32AVX2FMA(x []float32, bits []byte, seed float32) (lo float32
 // summaryMinDenseF32AVX2 returns the min (hi is returned as -Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be 0 or at least 8.
 //
 //go:noescape
 func summaryMinDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
@@ -55,7 +55,7 @@ func summaryMinSeededF32AVX2(x []float32, bits []byte, seed float32) (lo float32
 // summaryMinDenseF32AVX2FMA returns the min (hi is returned as -Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be 0 or at least 8.
 //
 //go:noescape
 func summaryMinDenseF32AVX2FMA(x []float32) (lo float32, hi float32, nan bool)
@@ -71,7 +71,7 @@ func summaryMinSeededF32AVX2FMA(x []float32, bits []byte, seed float32) (lo floa
 // summaryMaxDenseF32AVX2 returns the max (lo is returned as +Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be 0 or at least 8.
 //
 //go:noescape
 func summaryMaxDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
@@ -87,7 +87,7 @@ func summaryMaxSeededF32AVX2(x []float32, bits []byte, seed float32) (lo float32
 // summaryMaxDenseF32AVX2FMA returns the max (lo is returned as +Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be 0 or at least 8.
 //
 //go:noescape
 func summaryMaxDenseF32AVX2FMA(x []float32) (lo float32, hi float32, nan bool)
@@ -103,7 +103,7 @@ func summaryMaxSeededF32AVX2FMA(x []float32, bits []byte, seed float32) (lo floa
 // summaryDenseF64AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be 0 or at least 8.
 //
 //go:noescape
 func summaryDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
@@ -119,7 +119,7 @@ func summarySeededF64AVX2(x []float64, bits []byte, seed float64) (lo float64, h
 // summaryDenseF64AVX2FMA returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be 0 or at least 8.
 //
 //go:noescape
 func summaryDenseF64AVX2FMA(x []float64) (lo float64, hi float64, nan bool)
@@ -135,7 +135,7 @@ func summarySeededF64AVX2FMA(x []float64, bits []byte, seed float64) (lo float64
 // summaryMinDenseF64AVX2 returns the min (hi is returned as -Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be 0 or at least 8.
 //
 //go:noescape
 func summaryMinDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
@@ -151,7 +151,7 @@ func summaryMinSeededF64AVX2(x []float64, bits []byte, seed float64) (lo float64
 // summaryMinDenseF64AVX2FMA returns the min (hi is returned as -Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be 0 or at least 8.
 //
 //go:noescape
 func summaryMinDenseF64AVX2FMA(x []float64) (lo float64, hi float64, nan bool)
@@ -167,7 +167,7 @@ func summaryMinSeededF64AVX2FMA(x []float64, bits []byte, seed float64) (lo floa
 // summaryMaxDenseF64AVX2 returns the max (lo is returned as +Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be 0 or at least 8.
 //
 //go:noescape
 func summaryMaxDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
@@ -183,7 +183,7 @@ func summaryMaxSeededF64AVX2(x []float64, bits []byte, seed float64) (lo float64
 // summaryMaxDenseF64AVX2FMA returns the max (lo is returned as +Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be 0 or at least 8.
 //
 //go:noescape
 func summaryMaxDenseF64AVX2FMA(x []float64) (lo float64, hi float64, nan bool)
@@ -199,7 +199,7 @@ func summaryMaxSeededF64AVX2FMA(x []float64, bits []byte, seed float64) (lo floa
 // summaryDenseI8AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 32.
+// len(x) must be 0 or at least 32.
 //
 //go:noescape
 func summaryDenseI8AVX2(x []int8) (lo int8, hi int8, nan bool)
@@ -215,7 +215,7 @@ func summarySeededI8AVX2(x []int8, bits []byte, seed int8) (lo int8, hi int8, va
 // summaryMinDenseI8AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 32.
+// len(x) must be 0 or at least 32.
 //
 //go:noescape
 func summaryMinDenseI8AVX2(x []int8) (lo int8, hi int8, nan bool)
@@ -231,7 +231,7 @@ func summaryMinMaskedI8AVX2(x []int8, bits []byte, tail uint64) (lo int8, hi int
 // summaryMaxDenseI8AVX2 returns the max (lo is returned as the highest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 32.
+// len(x) must be 0 or at least 32.
 //
 //go:noescape
 func summaryMaxDenseI8AVX2(x []int8) (lo int8, hi int8, nan bool)
@@ -247,7 +247,7 @@ func summaryMaxMaskedI8AVX2(x []int8, bits []byte, tail uint64) (lo int8, hi int
 // summaryDenseI16AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 16.
+// len(x) must be 0 or at least 16.
 //
 //go:noescape
 func summaryDenseI16AVX2(x []int16) (lo int16, hi int16, nan bool)
@@ -263,7 +263,7 @@ func summarySeededI16AVX2(x []int16, bits []byte, seed int16) (lo int16, hi int1
 // summaryMinDenseI16AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 16.
+// len(x) must be 0 or at least 16.
 //
 //go:noescape
 func summaryMinDenseI16AVX2(x []int16) (lo int16, hi int16, nan bool)
@@ -279,7 +279,7 @@ func summaryMinMaskedI16AVX2(x []int16, bits []byte, tail uint64) (lo int16, hi 
 // summaryMaxDenseI16AVX2 returns the max (lo is returned as the highest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 16.
+// len(x) must be 0 or at least 16.
 //
 //go:noescape
 func summaryMaxDenseI16AVX2(x []int16) (lo int16, hi int16, nan bool)
@@ -295,7 +295,7 @@ func summaryMaxMaskedI16AVX2(x []int16, bits []byte, tail uint64) (lo int16, hi 
 // summaryDenseI32AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be 0 or at least 8.
 //
 //go:noescape
 func summaryDenseI32AVX2(x []int32) (lo int32, hi int32, nan bool)
@@ -311,7 +311,7 @@ func summarySeededI32AVX2(x []int32, bits []byte, seed int32) (lo int32, hi int3
 // summaryMinDenseI32AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be 0 or at least 8.
 //
 //go:noescape
 func summaryMinDenseI32AVX2(x []int32) (lo int32, hi int32, nan bool)
@@ -327,7 +327,7 @@ func summaryMinMaskedI32AVX2(x []int32, bits []byte, tail uint64) (lo int32, hi 
 // summaryMaxDenseI32AVX2 returns the max (lo is returned as the highest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be 0 or at least 8.
 //
 //go:noescape
 func summaryMaxDenseI32AVX2(x []int32) (lo int32, hi int32, nan bool)
@@ -343,7 +343,7 @@ func summaryMaxMaskedI32AVX2(x []int32, bits []byte, tail uint64) (lo int32, hi 
 // summaryDenseI64AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be 0 or at least 8.
 //
 //go:noescape
 func summaryDenseI64AVX2(x []int64) (lo int64, hi int64, nan bool)
@@ -359,7 +359,7 @@ func summarySeededI64AVX2(x []int64, bits []byte, seed int64) (lo int64, hi int6
 // summaryMinDenseI64AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be 0 or at least 8.
 //
 //go:noescape
 func summaryMinDenseI64AVX2(x []int64) (lo int64, hi int64, nan bool)
@@ -375,7 +375,7 @@ func summaryMinMaskedI64AVX2(x []int64, bits []byte, tail uint64) (lo int64, hi 
 // summaryMaxDenseI64AVX2 returns the max (lo is returned as the highest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be 0 or at least 8.
 //
 //go:noescape
 func summaryMaxDenseI64AVX2(x []int64) (lo int64, hi int64, nan bool)
@@ -391,7 +391,7 @@ func summaryMaxMaskedI64AVX2(x []int64, bits []byte, tail uint64) (lo int64, hi 
 // summaryDenseU8AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 32.
+// len(x) must be 0 or at least 32.
 //
 //go:noescape
 func summaryDenseU8AVX2(x []uint8) (lo uint8, hi uint8, nan bool)
@@ -407,7 +407,7 @@ func summarySeededU8AVX2(x []uint8, bits []byte, seed uint8) (lo uint8, hi uint8
 // summaryMinDenseU8AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 32.
+// len(x) must be 0 or at least 32.
 //
 //go:noescape
 func summaryMinDenseU8AVX2(x []uint8) (lo uint8, hi uint8, nan bool)
@@ -423,7 +423,7 @@ func summaryMinMaskedU8AVX2(x []uint8, bits []byte, tail uint64) (lo uint8, hi u
 // summaryMaxDenseU8AVX2 returns the max (lo is returned as the highest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 32.
+// len(x) must be 0 or at least 32.
 //
 //go:noescape
 func summaryMaxDenseU8AVX2(x []uint8) (lo uint8, hi uint8, nan bool)
@@ -439,7 +439,7 @@ func summaryMaxMaskedU8AVX2(x []uint8, bits []byte, tail uint64) (lo uint8, hi u
 // summaryDenseU16AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 16.
+// len(x) must be 0 or at least 16.
 //
 //go:noescape
 func summaryDenseU16AVX2(x []uint16) (lo uint16, hi uint16, nan bool)
@@ -455,7 +455,7 @@ func summarySeededU16AVX2(x []uint16, bits []byte, seed uint16) (lo uint16, hi u
 // summaryMinDenseU16AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 16.
+// len(x) must be 0 or at least 16.
 //
 //go:noescape
 func summaryMinDenseU16AVX2(x []uint16) (lo uint16, hi uint16, nan bool)
@@ -471,7 +471,7 @@ func summaryMinMaskedU16AVX2(x []uint16, bits []byte, tail uint64) (lo uint16, h
 // summaryMaxDenseU16AVX2 returns the max (lo is returned as the highest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 16.
+// len(x) must be 0 or at least 16.
 //
 //go:noescape
 func summaryMaxDenseU16AVX2(x []uint16) (lo uint16, hi uint16, nan bool)
@@ -487,7 +487,7 @@ func summaryMaxMaskedU16AVX2(x []uint16, bits []byte, tail uint64) (lo uint16, h
 // summaryDenseU32AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be 0 or at least 8.
 //
 //go:noescape
 func summaryDenseU32AVX2(x []uint32) (lo uint32, hi uint32, nan bool)
@@ -503,7 +503,7 @@ func summarySeededU32AVX2(x []uint32, bits []byte, seed uint32) (lo uint32, hi u
 // summaryMinDenseU32AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be 0 or at least 8.
 //
 //go:noescape
 func summaryMinDenseU32AVX2(x []uint32) (lo uint32, hi uint32, nan bool)
@@ -519,7 +519,7 @@ func summaryMinMaskedU32AVX2(x []uint32, bits []byte, tail uint64) (lo uint32, h
 // summaryMaxDenseU32AVX2 returns the max (lo is returned as the highest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be 0 or at least 8.
 //
 //go:noescape
 func summaryMaxDenseU32AVX2(x []uint32) (lo uint32, hi uint32, nan bool)
@@ -535,7 +535,7 @@ func summaryMaxMaskedU32AVX2(x []uint32, bits []byte, tail uint64) (lo uint32, h
 // summaryDenseU64AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be 0 or at least 8.
 //
 //go:noescape
 func summaryDenseU64AVX2(x []uint64) (lo uint64, hi uint64, nan bool)
@@ -551,7 +551,7 @@ func summarySeededU64AVX2(x []uint64, bits []byte, seed uint64) (lo uint64, hi u
 // summaryMinDenseU64AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be 0 or at least 8.
 //
 //go:noescape
 func summaryMinDenseU64AVX2(x []uint64) (lo uint64, hi uint64, nan bool)
@@ -567,7 +567,7 @@ func summaryMinMaskedU64AVX2(x []uint64, bits []byte, tail uint64) (lo uint64, h
 // summaryMaxDenseU64AVX2 returns the max (lo is returned as the highest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be 0 or at least 8.
 //
 //go:noescape
 func summaryMaxDenseU64AVX2(x []uint64) (lo uint64, hi uint64, nan bool)

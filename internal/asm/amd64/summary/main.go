@@ -664,6 +664,8 @@ func (g *gen) doc() {
 		}
 	}
 	switch {
+	case !g.is.avx512 && !g.masked:
+		lines = append(lines, fmt.Sprintf("len(x) must be 0 or at least %d.", max(g.w, 8)))
 	case !g.is.avx512:
 		lines = append(lines, fmt.Sprintf("len(x) must be a multiple of %d.", max(g.w, 8)))
 	case g.masked:
@@ -953,8 +955,8 @@ func (g *gen) alignHead() {
 // between x[0] and the boundary are read twice, which changes neither a
 // min, a max nor the NaN check (an alarm only sends Go to its exact scan),
 // and only a dense kernel may do so: a count or a sum would see them
-// twice. len(x) is a multiple of the step, so a non-empty x has a whole
-// step to read at either end.
+// twice. A non-empty x is at least one step long (the caller sees to
+// it), so it has a whole step to read at either end.
 func (g *gen) alignOverlap(sv int) {
 	aligned := g.fname() + "_aligned"
 	h := GP64()
@@ -973,9 +975,12 @@ func (g *gen) alignOverlap(sv int) {
 	Label(aligned)
 }
 
-// tailOverlap runs the elements the loops left after alignOverlap moved
-// their start (fewer than a step, none when x was aligned) as the last
-// step of x, whose first elements the loops have already taken.
+// tailOverlap runs the elements the loops left (fewer than a step: those
+// alignOverlap's start moved past the loops' last step, and those of a
+// length that is not a multiple of the step) as the last step of x,
+// whose first elements the loops have already taken. So a dense kernel
+// takes any length from one step on, and Go folds no tail (denseSpan in
+// the kernel package).
 func (g *gen) tailOverlap(sv int) {
 	TESTQ(g.n, g.n)
 	JZ(LabelRef(g.fname() + "_done"))
