@@ -115,33 +115,20 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 	if len(x) == 0 {
 		return lo, hi, valid, nan
 	}
-	m, tail := len(x), uint64(0)
-	if k.tailInAsm {
-		// The validity of the last len(x) mod lanes elements travels in
-		// tail, read here byte by byte, so the kernel never loads a mask
-		// wider than the bitmap that is left.
-		r := len(x) % k.lanes
-		full := len(x) - r
-		for i := range (r + 7) / 8 {
-			tail |= uint64(bits[full/8+i]) << (8 * i)
-		}
-		tail &= 1<<r - 1
-	} else {
-		m &^= max(k.lanes, 8) - 1
-	}
+	m, tail := k.maskedTail(x, bits)
 	switch {
 	case m > 0 && k.seeded():
 		// The AVX2 kernels of both extremes, and the float ones of one,
 		// start from a valid element and blend it into the invalid
 		// lanes; with none valid there is nothing to call them for.
 		if s, ok := firstValid(x[:m], bits); ok {
-			l, h, c, n := summarySeededAsm(k.isa, k.want, hasFMA, x[:m], bits, s)
+			l, h, c, n := summarySeededAsm(k.isa, k.want, hasFMA, x[:m], bits, tail, s)
 			if n && hasFMA {
 				// The FMA sentinel (float kernels; integer ones never
 				// report a NaN) can alarm without a NaN: an infinity met
 				// a zero or an infinite product of the other sign. The
 				// compares' kernel says exactly.
-				_, _, _, n = summarySeededAsm(k.isa, k.want, false, x[:m], bits, s)
+				_, _, _, n = summarySeededAsm(k.isa, k.want, false, x[:m], bits, tail, s)
 			}
 			lo, hi, nan = summaryMerge(lo, hi, nan, l, h, n)
 			valid += c
@@ -160,6 +147,40 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 	return lo, hi, valid, nan
 }
 
+// maskedTail returns how many elements of x (bits byte-aligned with it)
+// k's masked kernel takes, m, and the validity of its last elements that
+// it reads from tail instead of bits. The elements past m, if any, are
+// Go's to fold.
+//
+// The AVX-512 kernels take all of x and finish the last len(x) mod
+// lanes elements with a masked vector whose mask is tail. The AVX2 ones
+// take all of x from one step of max(lanes, 8) elements on: the last r =
+// len(x) mod step elements run as one more step over the final step's
+// worth of x, overlapping the elements before them, and tail holds their
+// bits at the top of that step's bits, the overlapped lanes' bits 0
+// (tailMasked in internal/asm/amd64/summary). Either way the bits are
+// read here byte by byte, so no kernel loads bits past the bitmap that is
+// left.
+func (k summaryAsm[T]) maskedTail(x []T, bits []byte) (m int, tail uint64) {
+	step := k.lanes
+	if !k.tailInAsm {
+		step = max(k.lanes, 8)
+		if len(x) < step {
+			return 0, 0
+		}
+	}
+	r := len(x) % step
+	full := len(x) - r // a multiple of 8: the bits of the last r start a byte
+	for i := range (r + 7) / 8 {
+		tail |= uint64(bits[full/8+i]) << (8 * i)
+	}
+	tail &= 1<<r - 1
+	if !k.tailInAsm && r > 0 {
+		tail <<= step - r
+	}
+	return len(x), tail
+}
+
 // seeded says whether k's masked kernel is a seeded one
 // (summarySeededAsm): AVX2, both extremes, or one for floats.
 func (k summaryAsm[T]) seeded() bool {
@@ -167,11 +188,17 @@ func (k summaryAsm[T]) seeded() bool {
 }
 
 // firstValid returns the first element of x whose bit is set in bits
-// (byte-aligned with x; len(x) a multiple of 8), and false if none is.
+// (byte-aligned with x), and false if none is.
 func firstValid[T num.Number](x []T, bits []byte) (T, bool) {
-	for i, b := range bits[:len(x)/8] {
+	full := len(x) / 8
+	for i, b := range bits[:full] {
 		if b != 0 {
 			return x[8*i+mathbits.TrailingZeros8(b)], true
+		}
+	}
+	if r := len(x) % 8; r > 0 {
+		if b := bits[full] & (1<<r - 1); b != 0 {
+			return x[8*full+mathbits.TrailingZeros8(b)], true
 		}
 	}
 	var zero T

@@ -154,14 +154,14 @@ DATA summarysplat4_ff800000<>+56(SB)/4, $0xff800000
 DATA summarysplat4_ff800000<>+60(SB)/4, $0xff800000
 GLOBL summarysplat4_ff800000<>(SB), RODATA|NOPTR, $64
 
-// func summarySeededF32AVX2(x []float32, bits []byte, seed float32) (lo float32, hi float32, valid int, nan bool)
+// func summarySeededF32AVX2(x []float32, bits []byte, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededF32AVX2(SB), NOSPLIT, $0-73
+TEXT ·summarySeededF32AVX2(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	MOVL         seed+48(FP), SI
+	MOVL         seed+56(FP), SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQA      Y0, Y1
@@ -233,6 +233,27 @@ summarySeededF32AVX2_single_loop:
 	JGE          summarySeededF32AVX2_single_loop
 
 summarySeededF32AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summarySeededF32AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -32(AX)(CX*4), AX
+	VPBROADCASTB (DX), Y10
+	VMOVUPS      (AX), Y11
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y10, Y10
+	VBLENDVPS    Y10, Y11, Y0, Y0
+	VMINPS       Y1, Y0, Y1
+	VMAXPS       Y2, Y0, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VORPS        Y0, Y9, Y9
+	MOVBLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+
+summarySeededF32AVX2_done:
 	VMINPS       Y1, Y5, Y1
 	VMINPS       Y3, Y7, Y3
 	VMINPS       Y1, Y3, Y1
@@ -252,14 +273,14 @@ summarySeededF32AVX2_single_done:
 	VPSRLDQ      $0x04, X2, X0
 	VMAXPS       X2, X0, X2
 	VMOVQ        X1, AX
-	MOVL         AX, lo+56(FP)
+	MOVL         AX, lo+64(FP)
 	VMOVQ        X2, AX
-	MOVL         AX, hi+60(FP)
-	MOVQ         BX, valid+64(FP)
+	MOVL         AX, hi+68(FP)
+	MOVQ         BX, valid+72(FP)
 	VMOVMSKPS    Y9, AX
 	TESTL        AX, AX
 	SETNE        AL
-	MOVB         AL, nan+72(FP)
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -412,14 +433,14 @@ summaryDenseF32AVX2FMA_done:
 	VZEROUPPER
 	RET
 
-// func summarySeededF32AVX2FMA(x []float32, bits []byte, seed float32) (lo float32, hi float32, valid int, nan bool)
+// func summarySeededF32AVX2FMA(x []float32, bits []byte, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX2, FMA3, POPCNT
-TEXT ·summarySeededF32AVX2FMA(SB), NOSPLIT, $0-73
+TEXT ·summarySeededF32AVX2FMA(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	MOVL         seed+48(FP), SI
+	MOVL         seed+56(FP), SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQA      Y0, Y1
@@ -489,6 +510,26 @@ summarySeededF32AVX2FMA_single_loop:
 	JGE          summarySeededF32AVX2FMA_single_loop
 
 summarySeededF32AVX2FMA_single_done:
+	TESTQ        CX, CX
+	JZ           summarySeededF32AVX2FMA_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -32(AX)(CX*4), AX
+	VPBROADCASTB (DX), Y11
+	VMOVUPS      (AX), Y12
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y11, Y11
+	VBLENDVPS    Y11, Y12, Y0, Y0
+	VMINPS       Y1, Y0, Y1
+	VMAXPS       Y2, Y0, Y2
+	VFMADD231PS  Y0, Y0, Y9
+	MOVBLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+
+summarySeededF32AVX2FMA_done:
 	VMINPS       Y1, Y5, Y1
 	VMINPS       Y3, Y7, Y3
 	VMINPS       Y1, Y3, Y1
@@ -508,15 +549,15 @@ summarySeededF32AVX2FMA_single_done:
 	VPSRLDQ      $0x04, X2, X0
 	VMAXPS       X2, X0, X2
 	VMOVQ        X1, AX
-	MOVL         AX, lo+56(FP)
+	MOVL         AX, lo+64(FP)
 	VMOVQ        X2, AX
-	MOVL         AX, hi+60(FP)
-	MOVQ         BX, valid+64(FP)
+	MOVL         AX, hi+68(FP)
+	MOVQ         BX, valid+72(FP)
 	VCMPPS       $0x03, Y10, Y9, Y0
 	VMOVMSKPS    Y0, AX
 	TESTL        AX, AX
 	SETNE        AL
-	MOVB         AL, nan+72(FP)
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -638,14 +679,14 @@ summaryMinDenseF32AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMinSeededF32AVX2(x []float32, bits []byte, seed float32) (lo float32, hi float32, valid int, nan bool)
+// func summaryMinSeededF32AVX2(x []float32, bits []byte, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinSeededF32AVX2(SB), NOSPLIT, $0-73
+TEXT ·summaryMinSeededF32AVX2(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	MOVL         seed+48(FP), SI
+	MOVL         seed+56(FP), SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQA      Y0, Y1
@@ -712,6 +753,26 @@ summaryMinSeededF32AVX2_single_loop:
 	JGE          summaryMinSeededF32AVX2_single_loop
 
 summaryMinSeededF32AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summaryMinSeededF32AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -32(AX)(CX*4), AX
+	VPBROADCASTB (DX), Y7
+	VMOVUPS      (AX), Y8
+	VPSLLVD      Y6, Y7, Y6
+	VBLENDVPS    Y6, Y8, Y0, Y0
+	VMINPS       Y1, Y0, Y1
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VORPS        Y0, Y5, Y5
+	MOVBLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+
+summaryMinSeededF32AVX2_done:
 	VMINPS       Y1, Y3, Y1
 	VMINPS       Y2, Y4, Y2
 	VMINPS       Y1, Y2, Y1
@@ -722,14 +783,14 @@ summaryMinSeededF32AVX2_single_done:
 	VPSRLDQ      $0x04, X1, X0
 	VMINPS       X1, X0, X1
 	VMOVQ        X1, AX
-	MOVL         AX, lo+56(FP)
+	MOVL         AX, lo+64(FP)
 	MOVQ         $0x00000000ff800000, AX
-	MOVL         AX, hi+60(FP)
-	MOVQ         BX, valid+64(FP)
+	MOVL         AX, hi+68(FP)
+	MOVQ         BX, valid+72(FP)
 	VMOVMSKPS    Y5, AX
 	TESTL        AX, AX
 	SETNE        AL
-	MOVB         AL, nan+72(FP)
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -844,14 +905,14 @@ summaryMinDenseF32AVX2FMA_done:
 	VZEROUPPER
 	RET
 
-// func summaryMinSeededF32AVX2FMA(x []float32, bits []byte, seed float32) (lo float32, hi float32, valid int, nan bool)
+// func summaryMinSeededF32AVX2FMA(x []float32, bits []byte, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX2, FMA3, POPCNT
-TEXT ·summaryMinSeededF32AVX2FMA(SB), NOSPLIT, $0-73
+TEXT ·summaryMinSeededF32AVX2FMA(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	MOVL         seed+48(FP), SI
+	MOVL         seed+56(FP), SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQA      Y0, Y1
@@ -916,6 +977,25 @@ summaryMinSeededF32AVX2FMA_single_loop:
 	JGE          summaryMinSeededF32AVX2FMA_single_loop
 
 summaryMinSeededF32AVX2FMA_single_done:
+	TESTQ        CX, CX
+	JZ           summaryMinSeededF32AVX2FMA_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -32(AX)(CX*4), AX
+	VPBROADCASTB (DX), Y8
+	VMOVUPS      (AX), Y9
+	VPSLLVD      Y7, Y8, Y7
+	VBLENDVPS    Y7, Y9, Y0, Y0
+	VMINPS       Y1, Y0, Y1
+	VFMADD231PS  Y0, Y0, Y5
+	MOVBLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+
+summaryMinSeededF32AVX2FMA_done:
 	VMINPS       Y1, Y3, Y1
 	VMINPS       Y2, Y4, Y2
 	VMINPS       Y1, Y2, Y1
@@ -926,15 +1006,15 @@ summaryMinSeededF32AVX2FMA_single_done:
 	VPSRLDQ      $0x04, X1, X0
 	VMINPS       X1, X0, X1
 	VMOVQ        X1, AX
-	MOVL         AX, lo+56(FP)
+	MOVL         AX, lo+64(FP)
 	MOVQ         $0x00000000ff800000, AX
-	MOVL         AX, hi+60(FP)
-	MOVQ         BX, valid+64(FP)
+	MOVL         AX, hi+68(FP)
+	MOVQ         BX, valid+72(FP)
 	VCMPPS       $0x03, Y6, Y5, Y0
 	VMOVMSKPS    Y0, AX
 	TESTL        AX, AX
 	SETNE        AL
-	MOVB         AL, nan+72(FP)
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -1056,14 +1136,14 @@ summaryMaxDenseF32AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaxSeededF32AVX2(x []float32, bits []byte, seed float32) (lo float32, hi float32, valid int, nan bool)
+// func summaryMaxSeededF32AVX2(x []float32, bits []byte, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxSeededF32AVX2(SB), NOSPLIT, $0-73
+TEXT ·summaryMaxSeededF32AVX2(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	MOVL         seed+48(FP), SI
+	MOVL         seed+56(FP), SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQA      Y0, Y1
@@ -1130,6 +1210,26 @@ summaryMaxSeededF32AVX2_single_loop:
 	JGE          summaryMaxSeededF32AVX2_single_loop
 
 summaryMaxSeededF32AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summaryMaxSeededF32AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -32(AX)(CX*4), AX
+	VPBROADCASTB (DX), Y7
+	VMOVUPS      (AX), Y8
+	VPSLLVD      Y6, Y7, Y6
+	VBLENDVPS    Y6, Y8, Y0, Y0
+	VMAXPS       Y1, Y0, Y1
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VORPS        Y0, Y5, Y5
+	MOVBLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+
+summaryMaxSeededF32AVX2_done:
 	VMAXPS       Y1, Y3, Y1
 	VMAXPS       Y2, Y4, Y2
 	VMAXPS       Y1, Y2, Y1
@@ -1140,14 +1240,14 @@ summaryMaxSeededF32AVX2_single_done:
 	VPSRLDQ      $0x04, X1, X0
 	VMAXPS       X1, X0, X1
 	MOVQ         $0x000000007f800000, AX
-	MOVL         AX, lo+56(FP)
+	MOVL         AX, lo+64(FP)
 	VMOVQ        X1, AX
-	MOVL         AX, hi+60(FP)
-	MOVQ         BX, valid+64(FP)
+	MOVL         AX, hi+68(FP)
+	MOVQ         BX, valid+72(FP)
 	VMOVMSKPS    Y5, AX
 	TESTL        AX, AX
 	SETNE        AL
-	MOVB         AL, nan+72(FP)
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -1262,14 +1362,14 @@ summaryMaxDenseF32AVX2FMA_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaxSeededF32AVX2FMA(x []float32, bits []byte, seed float32) (lo float32, hi float32, valid int, nan bool)
+// func summaryMaxSeededF32AVX2FMA(x []float32, bits []byte, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX2, FMA3, POPCNT
-TEXT ·summaryMaxSeededF32AVX2FMA(SB), NOSPLIT, $0-73
+TEXT ·summaryMaxSeededF32AVX2FMA(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	MOVL         seed+48(FP), SI
+	MOVL         seed+56(FP), SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQA      Y0, Y1
@@ -1334,6 +1434,25 @@ summaryMaxSeededF32AVX2FMA_single_loop:
 	JGE          summaryMaxSeededF32AVX2FMA_single_loop
 
 summaryMaxSeededF32AVX2FMA_single_done:
+	TESTQ        CX, CX
+	JZ           summaryMaxSeededF32AVX2FMA_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -32(AX)(CX*4), AX
+	VPBROADCASTB (DX), Y8
+	VMOVUPS      (AX), Y9
+	VPSLLVD      Y7, Y8, Y7
+	VBLENDVPS    Y7, Y9, Y0, Y0
+	VMAXPS       Y1, Y0, Y1
+	VFMADD231PS  Y0, Y0, Y5
+	MOVBLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+
+summaryMaxSeededF32AVX2FMA_done:
 	VMAXPS       Y1, Y3, Y1
 	VMAXPS       Y2, Y4, Y2
 	VMAXPS       Y1, Y2, Y1
@@ -1344,15 +1463,15 @@ summaryMaxSeededF32AVX2FMA_single_done:
 	VPSRLDQ      $0x04, X1, X0
 	VMAXPS       X1, X0, X1
 	MOVQ         $0x000000007f800000, AX
-	MOVL         AX, lo+56(FP)
+	MOVL         AX, lo+64(FP)
 	VMOVQ        X1, AX
-	MOVL         AX, hi+60(FP)
-	MOVQ         BX, valid+64(FP)
+	MOVL         AX, hi+68(FP)
+	MOVQ         BX, valid+72(FP)
 	VCMPPS       $0x03, Y6, Y5, Y0
 	VMOVMSKPS    Y0, AX
 	TESTL        AX, AX
 	SETNE        AL
-	MOVB         AL, nan+72(FP)
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -1495,14 +1614,14 @@ DATA summarysplat8_fff0000000000000<>+48(SB)/8, $0xfff0000000000000
 DATA summarysplat8_fff0000000000000<>+56(SB)/8, $0xfff0000000000000
 GLOBL summarysplat8_fff0000000000000<>(SB), RODATA|NOPTR, $64
 
-// func summarySeededF64AVX2(x []float64, bits []byte, seed float64) (lo float64, hi float64, valid int, nan bool)
+// func summarySeededF64AVX2(x []float64, bits []byte, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededF64AVX2(SB), NOSPLIT, $0-81
+TEXT ·summarySeededF64AVX2(SB), NOSPLIT, $8-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ seed+48(FP), Y0
+	VPBROADCASTQ seed+56(FP), Y0
 	VMOVDQA      Y0, Y1
 	VMOVDQA      Y0, Y2
 	VMOVDQA      Y0, Y3
@@ -1578,6 +1697,32 @@ summarySeededF64AVX2_single_loop:
 	JGE          summarySeededF64AVX2_single_loop
 
 summarySeededF64AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summarySeededF64AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -64(AX)(CX*8), AX
+	VPBROADCASTB (DX), Y10
+	VMOVUPD      (AX), Y11
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y12
+	VBLENDVPD    Y12, Y11, Y0, Y11
+	VMINPD       Y1, Y11, Y1
+	VMAXPD       Y2, Y11, Y2
+	VMOVUPD      32(AX), Y12
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y10, Y10
+	VBLENDVPD    Y10, Y12, Y0, Y0
+	VMINPD       Y3, Y0, Y3
+	VMAXPD       Y4, Y0, Y4
+	VCMPPD       $0x03, Y0, Y11, Y0
+	VORPD        Y0, Y9, Y9
+	MOVBLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+
+summarySeededF64AVX2_done:
 	VMINPD       Y1, Y5, Y1
 	VMINPD       Y3, Y7, Y3
 	VMINPD       Y1, Y3, Y1
@@ -1593,14 +1738,14 @@ summarySeededF64AVX2_single_done:
 	VPSRLDQ      $0x08, X2, X0
 	VMAXPD       X2, X0, X2
 	VMOVQ        X1, AX
-	MOVQ         AX, lo+56(FP)
+	MOVQ         AX, lo+64(FP)
 	VMOVQ        X2, AX
-	MOVQ         AX, hi+64(FP)
-	MOVQ         BX, valid+72(FP)
+	MOVQ         AX, hi+72(FP)
+	MOVQ         BX, valid+80(FP)
 	VMOVMSKPD    Y9, AX
 	TESTL        AX, AX
 	SETNE        AL
-	MOVB         AL, nan+80(FP)
+	MOVB         AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -1742,14 +1887,14 @@ summaryDenseF64AVX2FMA_done:
 	VZEROUPPER
 	RET
 
-// func summarySeededF64AVX2FMA(x []float64, bits []byte, seed float64) (lo float64, hi float64, valid int, nan bool)
+// func summarySeededF64AVX2FMA(x []float64, bits []byte, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX2, FMA3, POPCNT
-TEXT ·summarySeededF64AVX2FMA(SB), NOSPLIT, $0-81
+TEXT ·summarySeededF64AVX2FMA(SB), NOSPLIT, $8-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ seed+48(FP), Y0
+	VPBROADCASTQ seed+56(FP), Y0
 	VMOVDQA      Y0, Y1
 	VMOVDQA      Y0, Y2
 	VMOVDQA      Y0, Y3
@@ -1823,6 +1968,31 @@ summarySeededF64AVX2FMA_single_loop:
 	JGE          summarySeededF64AVX2FMA_single_loop
 
 summarySeededF64AVX2FMA_single_done:
+	TESTQ        CX, CX
+	JZ           summarySeededF64AVX2FMA_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -64(AX)(CX*8), AX
+	VPBROADCASTB (DX), Y11
+	VMOVUPD      (AX), Y12
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
+	VMINPD       Y1, Y12, Y1
+	VMAXPD       Y2, Y12, Y2
+	VMOVUPD      32(AX), Y13
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y11, Y11
+	VBLENDVPD    Y11, Y13, Y0, Y0
+	VMINPD       Y3, Y0, Y3
+	VMAXPD       Y4, Y0, Y4
+	VFMADD231PD  Y0, Y12, Y9
+	MOVBLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+
+summarySeededF64AVX2FMA_done:
 	VMINPD       Y1, Y5, Y1
 	VMINPD       Y3, Y7, Y3
 	VMINPD       Y1, Y3, Y1
@@ -1838,15 +2008,15 @@ summarySeededF64AVX2FMA_single_done:
 	VPSRLDQ      $0x08, X2, X0
 	VMAXPD       X2, X0, X2
 	VMOVQ        X1, AX
-	MOVQ         AX, lo+56(FP)
+	MOVQ         AX, lo+64(FP)
 	VMOVQ        X2, AX
-	MOVQ         AX, hi+64(FP)
-	MOVQ         BX, valid+72(FP)
+	MOVQ         AX, hi+72(FP)
+	MOVQ         BX, valid+80(FP)
 	VCMPPD       $0x03, Y10, Y9, Y0
 	VMOVMSKPD    Y0, AX
 	TESTL        AX, AX
 	SETNE        AL
-	MOVB         AL, nan+80(FP)
+	MOVB         AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -1972,14 +2142,14 @@ summaryMinDenseF64AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMinSeededF64AVX2(x []float64, bits []byte, seed float64) (lo float64, hi float64, valid int, nan bool)
+// func summaryMinSeededF64AVX2(x []float64, bits []byte, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinSeededF64AVX2(SB), NOSPLIT, $0-81
+TEXT ·summaryMinSeededF64AVX2(SB), NOSPLIT, $8-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ seed+48(FP), Y0
+	VPBROADCASTQ seed+56(FP), Y0
 	VMOVDQA      Y0, Y1
 	VMOVDQA      Y0, Y2
 	VMOVDQA      Y0, Y3
@@ -2049,6 +2219,30 @@ summaryMinSeededF64AVX2_single_loop:
 	JGE          summaryMinSeededF64AVX2_single_loop
 
 summaryMinSeededF64AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summaryMinSeededF64AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -64(AX)(CX*8), AX
+	VPBROADCASTB (DX), Y8
+	VMOVUPD      (AX), Y9
+	VPSLLVQ      Y6, Y8, Y6
+	VBLENDVPD    Y6, Y9, Y0, Y6
+	VMINPD       Y1, Y6, Y1
+	VMOVUPD      32(AX), Y9
+	VPSLLVQ      Y7, Y8, Y7
+	VBLENDVPD    Y7, Y9, Y0, Y0
+	VMINPD       Y2, Y0, Y2
+	VCMPPD       $0x03, Y0, Y6, Y0
+	VORPD        Y0, Y5, Y5
+	MOVBLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+
+summaryMinSeededF64AVX2_done:
 	VMINPD       Y1, Y3, Y1
 	VMINPD       Y2, Y4, Y2
 	VMINPD       Y1, Y2, Y1
@@ -2057,14 +2251,14 @@ summaryMinSeededF64AVX2_single_done:
 	VPSRLDQ      $0x08, X1, X0
 	VMINPD       X1, X0, X1
 	VMOVQ        X1, AX
-	MOVQ         AX, lo+56(FP)
+	MOVQ         AX, lo+64(FP)
 	MOVQ         $0xfff0000000000000, AX
-	MOVQ         AX, hi+64(FP)
-	MOVQ         BX, valid+72(FP)
+	MOVQ         AX, hi+72(FP)
+	MOVQ         BX, valid+80(FP)
 	VMOVMSKPD    Y5, AX
 	TESTL        AX, AX
 	SETNE        AL
-	MOVB         AL, nan+80(FP)
+	MOVB         AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -2183,14 +2377,14 @@ summaryMinDenseF64AVX2FMA_done:
 	VZEROUPPER
 	RET
 
-// func summaryMinSeededF64AVX2FMA(x []float64, bits []byte, seed float64) (lo float64, hi float64, valid int, nan bool)
+// func summaryMinSeededF64AVX2FMA(x []float64, bits []byte, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX2, FMA3, POPCNT
-TEXT ·summaryMinSeededF64AVX2FMA(SB), NOSPLIT, $0-81
+TEXT ·summaryMinSeededF64AVX2FMA(SB), NOSPLIT, $8-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ seed+48(FP), Y0
+	VPBROADCASTQ seed+56(FP), Y0
 	VMOVDQA      Y0, Y1
 	VMOVDQA      Y0, Y2
 	VMOVDQA      Y0, Y3
@@ -2258,6 +2452,29 @@ summaryMinSeededF64AVX2FMA_single_loop:
 	JGE          summaryMinSeededF64AVX2FMA_single_loop
 
 summaryMinSeededF64AVX2FMA_single_done:
+	TESTQ        CX, CX
+	JZ           summaryMinSeededF64AVX2FMA_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -64(AX)(CX*8), AX
+	VPBROADCASTB (DX), Y9
+	VMOVUPD      (AX), Y10
+	VPSLLVQ      Y7, Y9, Y7
+	VBLENDVPD    Y7, Y10, Y0, Y7
+	VMINPD       Y1, Y7, Y1
+	VMOVUPD      32(AX), Y10
+	VPSLLVQ      Y8, Y9, Y8
+	VBLENDVPD    Y8, Y10, Y0, Y0
+	VMINPD       Y2, Y0, Y2
+	VFMADD231PD  Y0, Y7, Y5
+	MOVBLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+
+summaryMinSeededF64AVX2FMA_done:
 	VMINPD       Y1, Y3, Y1
 	VMINPD       Y2, Y4, Y2
 	VMINPD       Y1, Y2, Y1
@@ -2266,15 +2483,15 @@ summaryMinSeededF64AVX2FMA_single_done:
 	VPSRLDQ      $0x08, X1, X0
 	VMINPD       X1, X0, X1
 	VMOVQ        X1, AX
-	MOVQ         AX, lo+56(FP)
+	MOVQ         AX, lo+64(FP)
 	MOVQ         $0xfff0000000000000, AX
-	MOVQ         AX, hi+64(FP)
-	MOVQ         BX, valid+72(FP)
+	MOVQ         AX, hi+72(FP)
+	MOVQ         BX, valid+80(FP)
 	VCMPPD       $0x03, Y6, Y5, Y0
 	VMOVMSKPD    Y0, AX
 	TESTL        AX, AX
 	SETNE        AL
-	MOVB         AL, nan+80(FP)
+	MOVB         AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -2400,14 +2617,14 @@ summaryMaxDenseF64AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaxSeededF64AVX2(x []float64, bits []byte, seed float64) (lo float64, hi float64, valid int, nan bool)
+// func summaryMaxSeededF64AVX2(x []float64, bits []byte, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxSeededF64AVX2(SB), NOSPLIT, $0-81
+TEXT ·summaryMaxSeededF64AVX2(SB), NOSPLIT, $8-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ seed+48(FP), Y0
+	VPBROADCASTQ seed+56(FP), Y0
 	VMOVDQA      Y0, Y1
 	VMOVDQA      Y0, Y2
 	VMOVDQA      Y0, Y3
@@ -2477,6 +2694,30 @@ summaryMaxSeededF64AVX2_single_loop:
 	JGE          summaryMaxSeededF64AVX2_single_loop
 
 summaryMaxSeededF64AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summaryMaxSeededF64AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -64(AX)(CX*8), AX
+	VPBROADCASTB (DX), Y8
+	VMOVUPD      (AX), Y9
+	VPSLLVQ      Y6, Y8, Y6
+	VBLENDVPD    Y6, Y9, Y0, Y6
+	VMAXPD       Y1, Y6, Y1
+	VMOVUPD      32(AX), Y9
+	VPSLLVQ      Y7, Y8, Y7
+	VBLENDVPD    Y7, Y9, Y0, Y0
+	VMAXPD       Y2, Y0, Y2
+	VCMPPD       $0x03, Y0, Y6, Y0
+	VORPD        Y0, Y5, Y5
+	MOVBLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+
+summaryMaxSeededF64AVX2_done:
 	VMAXPD       Y1, Y3, Y1
 	VMAXPD       Y2, Y4, Y2
 	VMAXPD       Y1, Y2, Y1
@@ -2485,14 +2726,14 @@ summaryMaxSeededF64AVX2_single_done:
 	VPSRLDQ      $0x08, X1, X0
 	VMAXPD       X1, X0, X1
 	MOVQ         $0x7ff0000000000000, AX
-	MOVQ         AX, lo+56(FP)
+	MOVQ         AX, lo+64(FP)
 	VMOVQ        X1, AX
-	MOVQ         AX, hi+64(FP)
-	MOVQ         BX, valid+72(FP)
+	MOVQ         AX, hi+72(FP)
+	MOVQ         BX, valid+80(FP)
 	VMOVMSKPD    Y5, AX
 	TESTL        AX, AX
 	SETNE        AL
-	MOVB         AL, nan+80(FP)
+	MOVB         AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -2611,14 +2852,14 @@ summaryMaxDenseF64AVX2FMA_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaxSeededF64AVX2FMA(x []float64, bits []byte, seed float64) (lo float64, hi float64, valid int, nan bool)
+// func summaryMaxSeededF64AVX2FMA(x []float64, bits []byte, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX2, FMA3, POPCNT
-TEXT ·summaryMaxSeededF64AVX2FMA(SB), NOSPLIT, $0-81
+TEXT ·summaryMaxSeededF64AVX2FMA(SB), NOSPLIT, $8-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ seed+48(FP), Y0
+	VPBROADCASTQ seed+56(FP), Y0
 	VMOVDQA      Y0, Y1
 	VMOVDQA      Y0, Y2
 	VMOVDQA      Y0, Y3
@@ -2686,6 +2927,29 @@ summaryMaxSeededF64AVX2FMA_single_loop:
 	JGE          summaryMaxSeededF64AVX2FMA_single_loop
 
 summaryMaxSeededF64AVX2FMA_single_done:
+	TESTQ        CX, CX
+	JZ           summaryMaxSeededF64AVX2FMA_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -64(AX)(CX*8), AX
+	VPBROADCASTB (DX), Y9
+	VMOVUPD      (AX), Y10
+	VPSLLVQ      Y7, Y9, Y7
+	VBLENDVPD    Y7, Y10, Y0, Y7
+	VMAXPD       Y1, Y7, Y1
+	VMOVUPD      32(AX), Y10
+	VPSLLVQ      Y8, Y9, Y8
+	VBLENDVPD    Y8, Y10, Y0, Y0
+	VMAXPD       Y2, Y0, Y2
+	VFMADD231PD  Y0, Y7, Y5
+	MOVBLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+
+summaryMaxSeededF64AVX2FMA_done:
 	VMAXPD       Y1, Y3, Y1
 	VMAXPD       Y2, Y4, Y2
 	VMAXPD       Y1, Y2, Y1
@@ -2694,15 +2958,15 @@ summaryMaxSeededF64AVX2FMA_single_done:
 	VPSRLDQ      $0x08, X1, X0
 	VMAXPD       X1, X0, X1
 	MOVQ         $0x7ff0000000000000, AX
-	MOVQ         AX, lo+56(FP)
+	MOVQ         AX, lo+64(FP)
 	VMOVQ        X1, AX
-	MOVQ         AX, hi+64(FP)
-	MOVQ         BX, valid+72(FP)
+	MOVQ         AX, hi+72(FP)
+	MOVQ         BX, valid+80(FP)
 	VCMPPD       $0x03, Y6, Y5, Y0
 	VMOVMSKPD    Y0, AX
 	TESTL        AX, AX
 	SETNE        AL
-	MOVB         AL, nan+80(FP)
+	MOVB         AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -2944,14 +3208,14 @@ DATA summarysplat1_80<>+62(SB)/1, $0x80
 DATA summarysplat1_80<>+63(SB)/1, $0x80
 GLOBL summarysplat1_80<>(SB), RODATA|NOPTR, $64
 
-// func summarySeededI8AVX2(x []int8, bits []byte, seed int8) (lo int8, hi int8, valid int, nan bool)
+// func summarySeededI8AVX2(x []int8, bits []byte, tail uint64, seed int8) (lo int8, hi int8, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededI8AVX2(SB), NOSPLIT, $0-73
+TEXT ·summarySeededI8AVX2(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTB seed+48(FP), Y0
+	VPBROADCASTB seed+56(FP), Y0
 	VMOVDQA      Y0, Y1
 	VMOVDQA      Y0, Y2
 	VMOVDQA      Y0, Y3
@@ -3029,6 +3293,26 @@ summarySeededI8AVX2_single_loop:
 	JGE          summarySeededI8AVX2_single_loop
 
 summarySeededI8AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summarySeededI8AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -32(AX)(CX*1), AX
+	VMOVDQU      (AX), Y10
+	VPBROADCASTD (DX), Y11
+	VPSHUFB      alignedshuf8<>+0(SB), Y11, Y11
+	VPAND        alignedsel8<>+0(SB), Y11, Y11
+	VPCMPEQB     Y9, Y11, Y9
+	VPBLENDVB    Y9, Y0, Y10, Y0
+	VPMINSB      Y1, Y0, Y1
+	VPMAXSB      Y2, Y0, Y2
+	POPCNTL      (DX), CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000004, DX
+	ADDQ         $0x00000020, AX
+
+summarySeededI8AVX2_done:
 	VPMINSB      Y1, Y5, Y1
 	VPMINSB      Y3, Y7, Y3
 	VPMINSB      Y1, Y3, Y1
@@ -3056,12 +3340,12 @@ summarySeededI8AVX2_single_done:
 	VPSRLDQ      $0x01, X2, X0
 	VPMAXSB      X2, X0, X2
 	VMOVQ        X1, AX
-	MOVB         AL, lo+56(FP)
+	MOVB         AL, lo+64(FP)
 	VMOVQ        X2, AX
-	MOVB         AL, hi+57(FP)
-	MOVQ         BX, valid+64(FP)
+	MOVB         AL, hi+65(FP)
+	MOVQ         BX, valid+72(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+72(FP)
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -3233,7 +3517,7 @@ summaryMinDenseI8AVX2_done:
 
 // func summaryMinMaskedI8AVX2(x []int8, bits []byte, tail uint64) (lo int8, hi int8, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedI8AVX2(SB), NOSPLIT, $0-73
+TEXT ·summaryMinMaskedI8AVX2(SB), NOSPLIT, $8-73
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -3306,6 +3590,25 @@ summaryMinMaskedI8AVX2_single_loop:
 	JGE          summaryMinMaskedI8AVX2_single_loop
 
 summaryMinMaskedI8AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summaryMinMaskedI8AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -32(AX)(CX*1), AX
+	VMOVDQU      (AX), Y5
+	VPBROADCASTD (DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y4
+	VPBLENDVB    Y4, summarysplat1_7f<>+0(SB), Y5, Y4
+	VPMINSB      Y0, Y4, Y0
+	POPCNTL      (DX), CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000004, DX
+	ADDQ         $0x00000020, AX
+
+summaryMinMaskedI8AVX2_done:
 	VPMINSB      Y0, Y2, Y0
 	VPMINSB      Y1, Y3, Y1
 	VPMINSB      Y0, Y1, Y0
@@ -3429,7 +3732,7 @@ summaryMaxDenseI8AVX2_done:
 
 // func summaryMaxMaskedI8AVX2(x []int8, bits []byte, tail uint64) (lo int8, hi int8, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedI8AVX2(SB), NOSPLIT, $0-73
+TEXT ·summaryMaxMaskedI8AVX2(SB), NOSPLIT, $8-73
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -3502,6 +3805,25 @@ summaryMaxMaskedI8AVX2_single_loop:
 	JGE          summaryMaxMaskedI8AVX2_single_loop
 
 summaryMaxMaskedI8AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summaryMaxMaskedI8AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -32(AX)(CX*1), AX
+	VMOVDQU      (AX), Y5
+	VPBROADCASTD (DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y4
+	VPBLENDVB    Y4, summarysplat1_80<>+0(SB), Y5, Y4
+	VPMAXSB      Y0, Y4, Y0
+	POPCNTL      (DX), CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000004, DX
+	ADDQ         $0x00000020, AX
+
+summaryMaxMaskedI8AVX2_done:
 	VPMAXSB      Y0, Y2, Y0
 	VPMAXSB      Y1, Y3, Y1
 	VPMAXSB      Y0, Y1, Y0
@@ -3696,14 +4018,14 @@ DATA summarysplat2_8000<>+60(SB)/2, $0x8000
 DATA summarysplat2_8000<>+62(SB)/2, $0x8000
 GLOBL summarysplat2_8000<>(SB), RODATA|NOPTR, $64
 
-// func summarySeededI16AVX2(x []int16, bits []byte, seed int16) (lo int16, hi int16, valid int, nan bool)
+// func summarySeededI16AVX2(x []int16, bits []byte, tail uint64, seed int16) (lo int16, hi int16, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededI16AVX2(SB), NOSPLIT, $0-73
+TEXT ·summarySeededI16AVX2(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTW seed+48(FP), Y0
+	VPBROADCASTW seed+56(FP), Y0
 	VMOVDQA      Y0, Y1
 	VMOVDQA      Y0, Y2
 	VMOVDQA      Y0, Y3
@@ -3775,6 +4097,26 @@ summarySeededI16AVX2_single_loop:
 	JGE          summarySeededI16AVX2_single_loop
 
 summarySeededI16AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summarySeededI16AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -32(AX)(CX*2), AX
+	VMOVDQU      (AX), Y10
+	VPBROADCASTW (DX), Y11
+	VPAND        alignedsel16<>+0(SB), Y11, Y11
+	VPCMPEQW     Y9, Y11, Y9
+	VPBLENDVB    Y9, Y0, Y10, Y0
+	VPMINSW      Y1, Y0, Y1
+	VPMAXSW      Y2, Y0, Y2
+	MOVWLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000002, DX
+	ADDQ         $0x00000020, AX
+
+summarySeededI16AVX2_done:
 	VPMINSW      Y1, Y5, Y1
 	VPMINSW      Y3, Y7, Y3
 	VPMINSW      Y1, Y3, Y1
@@ -3798,12 +4140,12 @@ summarySeededI16AVX2_single_done:
 	VPSRLDQ      $0x02, X2, X0
 	VPMAXSW      X2, X0, X2
 	VMOVQ        X1, AX
-	MOVW         AX, lo+56(FP)
+	MOVW         AX, lo+64(FP)
 	VMOVQ        X2, AX
-	MOVW         AX, hi+58(FP)
-	MOVQ         BX, valid+64(FP)
+	MOVW         AX, hi+66(FP)
+	MOVQ         BX, valid+72(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+72(FP)
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -3924,7 +4266,7 @@ summaryMinDenseI16AVX2_done:
 
 // func summaryMinMaskedI16AVX2(x []int16, bits []byte, tail uint64) (lo int16, hi int16, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedI16AVX2(SB), NOSPLIT, $0-73
+TEXT ·summaryMinMaskedI16AVX2(SB), NOSPLIT, $8-73
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -3991,6 +4333,25 @@ summaryMinMaskedI16AVX2_single_loop:
 	JGE          summaryMinMaskedI16AVX2_single_loop
 
 summaryMinMaskedI16AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summaryMinMaskedI16AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -32(AX)(CX*2), AX
+	VMOVDQU      (AX), Y5
+	VPBROADCASTW (DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y4
+	VPBLENDVB    Y4, summarysplat2_7fff<>+0(SB), Y5, Y4
+	VPMINSW      Y0, Y4, Y0
+	MOVWLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000002, DX
+	ADDQ         $0x00000020, AX
+
+summaryMinMaskedI16AVX2_done:
 	VPMINSW      Y0, Y2, Y0
 	VPMINSW      Y1, Y3, Y1
 	VPMINSW      Y0, Y1, Y0
@@ -4111,7 +4472,7 @@ summaryMaxDenseI16AVX2_done:
 
 // func summaryMaxMaskedI16AVX2(x []int16, bits []byte, tail uint64) (lo int16, hi int16, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedI16AVX2(SB), NOSPLIT, $0-73
+TEXT ·summaryMaxMaskedI16AVX2(SB), NOSPLIT, $8-73
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -4178,6 +4539,25 @@ summaryMaxMaskedI16AVX2_single_loop:
 	JGE          summaryMaxMaskedI16AVX2_single_loop
 
 summaryMaxMaskedI16AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summaryMaxMaskedI16AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -32(AX)(CX*2), AX
+	VMOVDQU      (AX), Y5
+	VPBROADCASTW (DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y4
+	VPBLENDVB    Y4, summarysplat2_8000<>+0(SB), Y5, Y4
+	VPMAXSW      Y0, Y4, Y0
+	MOVWLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000002, DX
+	ADDQ         $0x00000020, AX
+
+summaryMaxMaskedI16AVX2_done:
 	VPMAXSW      Y0, Y2, Y0
 	VPMAXSW      Y1, Y3, Y1
 	VPMAXSW      Y0, Y1, Y0
@@ -4334,14 +4714,14 @@ DATA summarysplat4_80000000<>+56(SB)/4, $0x80000000
 DATA summarysplat4_80000000<>+60(SB)/4, $0x80000000
 GLOBL summarysplat4_80000000<>(SB), RODATA|NOPTR, $64
 
-// func summarySeededI32AVX2(x []int32, bits []byte, seed int32) (lo int32, hi int32, valid int, nan bool)
+// func summarySeededI32AVX2(x []int32, bits []byte, tail uint64, seed int32) (lo int32, hi int32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededI32AVX2(SB), NOSPLIT, $0-73
+TEXT ·summarySeededI32AVX2(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	MOVL         seed+48(FP), SI
+	MOVL         seed+56(FP), SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQA      Y0, Y1
@@ -4406,6 +4786,25 @@ summarySeededI32AVX2_single_loop:
 	JGE          summarySeededI32AVX2_single_loop
 
 summarySeededI32AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summarySeededI32AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -32(AX)(CX*4), AX
+	VPBROADCASTB (DX), Y9
+	VMOVDQU      (AX), Y10
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y9
+	VBLENDVPS    Y9, Y10, Y0, Y0
+	VPMINSD      Y1, Y0, Y1
+	VPMAXSD      Y2, Y0, Y2
+	MOVBLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+
+summarySeededI32AVX2_done:
 	VPMINSD      Y1, Y5, Y1
 	VPMINSD      Y3, Y7, Y3
 	VPMINSD      Y1, Y3, Y1
@@ -4425,12 +4824,12 @@ summarySeededI32AVX2_single_done:
 	VPSRLDQ      $0x04, X2, X0
 	VPMAXSD      X2, X0, X2
 	VMOVQ        X1, AX
-	MOVL         AX, lo+56(FP)
+	MOVL         AX, lo+64(FP)
 	VMOVQ        X2, AX
-	MOVL         AX, hi+60(FP)
-	MOVQ         BX, valid+64(FP)
+	MOVL         AX, hi+68(FP)
+	MOVQ         BX, valid+72(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+72(FP)
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -4531,7 +4930,7 @@ summaryMinDenseI32AVX2_done:
 
 // func summaryMinMaskedI32AVX2(x []int32, bits []byte, tail uint64) (lo int32, hi int32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedI32AVX2(SB), NOSPLIT, $0-73
+TEXT ·summaryMinMaskedI32AVX2(SB), NOSPLIT, $8-73
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -4590,6 +4989,24 @@ summaryMinMaskedI32AVX2_single_loop:
 	JGE          summaryMinMaskedI32AVX2_single_loop
 
 summaryMinMaskedI32AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summaryMinMaskedI32AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -32(AX)(CX*4), AX
+	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y4
+	VPMINSD      Y0, Y4, Y0
+	MOVBLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+
+summaryMinMaskedI32AVX2_done:
 	VPMINSD      Y0, Y2, Y0
 	VPMINSD      Y1, Y3, Y1
 	VPMINSD      Y0, Y1, Y0
@@ -4706,7 +5123,7 @@ summaryMaxDenseI32AVX2_done:
 
 // func summaryMaxMaskedI32AVX2(x []int32, bits []byte, tail uint64) (lo int32, hi int32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedI32AVX2(SB), NOSPLIT, $0-73
+TEXT ·summaryMaxMaskedI32AVX2(SB), NOSPLIT, $8-73
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -4765,6 +5182,24 @@ summaryMaxMaskedI32AVX2_single_loop:
 	JGE          summaryMaxMaskedI32AVX2_single_loop
 
 summaryMaxMaskedI32AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summaryMaxMaskedI32AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -32(AX)(CX*4), AX
+	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y4
+	VPMAXSD      Y0, Y4, Y0
+	MOVBLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+
+summaryMaxMaskedI32AVX2_done:
 	VPMAXSD      Y0, Y2, Y0
 	VPMAXSD      Y1, Y3, Y1
 	VPMAXSD      Y0, Y1, Y0
@@ -4921,14 +5356,14 @@ DATA summarysplat8_8000000000000000<>+48(SB)/8, $0x8000000000000000
 DATA summarysplat8_8000000000000000<>+56(SB)/8, $0x8000000000000000
 GLOBL summarysplat8_8000000000000000<>(SB), RODATA|NOPTR, $64
 
-// func summarySeededI64AVX2(x []int64, bits []byte, seed int64) (lo int64, hi int64, valid int, nan bool)
+// func summarySeededI64AVX2(x []int64, bits []byte, tail uint64, seed int64) (lo int64, hi int64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededI64AVX2(SB), NOSPLIT, $0-81
+TEXT ·summarySeededI64AVX2(SB), NOSPLIT, $8-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ seed+48(FP), Y0
+	VPBROADCASTQ seed+56(FP), Y0
 	VMOVDQA      Y0, Y1
 	VMOVDQA      Y0, Y2
 	VMOVDQA      Y0, Y3
@@ -5002,6 +5437,33 @@ summarySeededI64AVX2_single_loop:
 	JGE          summarySeededI64AVX2_single_loop
 
 summarySeededI64AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summarySeededI64AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -64(AX)(CX*8), AX
+	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y0, Y6
+	VMOVDQU      32(AX), Y7
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
+	VBLENDVPD    Y5, Y7, Y0, Y0
+	VPCMPGTQ     Y0, Y6, Y5
+	VBLENDVPD    Y5, Y0, Y6, Y7
+	VBLENDVPD    Y5, Y6, Y0, Y0
+	VPCMPGTQ     Y7, Y1, Y5
+	VBLENDVPD    Y5, Y7, Y1, Y1
+	VPCMPGTQ     Y2, Y0, Y5
+	VBLENDVPD    Y5, Y0, Y2, Y2
+	MOVBLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+
+summarySeededI64AVX2_done:
 	VPCMPGTQ     Y3, Y1, Y0
 	VBLENDVPD    Y0, Y3, Y1, Y1
 	VPCMPGTQ     Y2, Y4, Y0
@@ -5019,12 +5481,12 @@ summarySeededI64AVX2_single_done:
 	VPCMPGTQ     X2, X0, X3
 	VBLENDVPD    X3, X0, X2, X2
 	VMOVQ        X1, AX
-	MOVQ         AX, lo+56(FP)
+	MOVQ         AX, lo+64(FP)
 	VMOVQ        X2, AX
-	MOVQ         AX, hi+64(FP)
-	MOVQ         BX, valid+72(FP)
+	MOVQ         AX, hi+72(FP)
+	MOVQ         BX, valid+80(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+80(FP)
+	MOVB         AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -5152,7 +5614,7 @@ summaryMinDenseI64AVX2_done:
 
 // func summaryMinMaskedI64AVX2(x []int64, bits []byte, tail uint64) (lo int64, hi int64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedI64AVX2(SB), NOSPLIT, $0-81
+TEXT ·summaryMinMaskedI64AVX2(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -5222,6 +5684,30 @@ summaryMinMaskedI64AVX2_single_loop:
 	JGE          summaryMinMaskedI64AVX2_single_loop
 
 summaryMinMaskedI64AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summaryMinMaskedI64AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -64(AX)(CX*8), AX
+	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y6
+	VPCMPGTQ     Y6, Y0, Y7
+	VBLENDVPD    Y7, Y6, Y0, Y0
+	VMOVDQU      32(AX), Y6
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
+	VBLENDVPD    Y5, Y6, Y4, Y4
+	VPCMPGTQ     Y4, Y1, Y5
+	VBLENDVPD    Y5, Y4, Y1, Y1
+	MOVBLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+
+summaryMinMaskedI64AVX2_done:
 	VPCMPGTQ     Y2, Y0, Y4
 	VBLENDVPD    Y4, Y2, Y0, Y0
 	VPCMPGTQ     Y3, Y1, Y2
@@ -5368,7 +5854,7 @@ summaryMaxDenseI64AVX2_done:
 
 // func summaryMaxMaskedI64AVX2(x []int64, bits []byte, tail uint64) (lo int64, hi int64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedI64AVX2(SB), NOSPLIT, $0-81
+TEXT ·summaryMaxMaskedI64AVX2(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -5438,6 +5924,30 @@ summaryMaxMaskedI64AVX2_single_loop:
 	JGE          summaryMaxMaskedI64AVX2_single_loop
 
 summaryMaxMaskedI64AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summaryMaxMaskedI64AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -64(AX)(CX*8), AX
+	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y6
+	VPCMPGTQ     Y0, Y6, Y7
+	VBLENDVPD    Y7, Y6, Y0, Y0
+	VMOVDQU      32(AX), Y6
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
+	VBLENDVPD    Y5, Y6, Y4, Y4
+	VPCMPGTQ     Y1, Y4, Y5
+	VBLENDVPD    Y5, Y4, Y1, Y1
+	MOVBLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+
+summaryMaxMaskedI64AVX2_done:
 	VPCMPGTQ     Y0, Y2, Y4
 	VBLENDVPD    Y4, Y2, Y0, Y0
 	VPCMPGTQ     Y1, Y3, Y2
@@ -5698,14 +6208,14 @@ DATA summarysplat1_0<>+62(SB)/1, $0x00
 DATA summarysplat1_0<>+63(SB)/1, $0x00
 GLOBL summarysplat1_0<>(SB), RODATA|NOPTR, $64
 
-// func summarySeededU8AVX2(x []uint8, bits []byte, seed uint8) (lo uint8, hi uint8, valid int, nan bool)
+// func summarySeededU8AVX2(x []uint8, bits []byte, tail uint64, seed uint8) (lo uint8, hi uint8, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededU8AVX2(SB), NOSPLIT, $0-73
+TEXT ·summarySeededU8AVX2(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTB seed+48(FP), Y0
+	VPBROADCASTB seed+56(FP), Y0
 	VMOVDQA      Y0, Y1
 	VMOVDQA      Y0, Y2
 	VMOVDQA      Y0, Y3
@@ -5783,6 +6293,26 @@ summarySeededU8AVX2_single_loop:
 	JGE          summarySeededU8AVX2_single_loop
 
 summarySeededU8AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summarySeededU8AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -32(AX)(CX*1), AX
+	VMOVDQU      (AX), Y10
+	VPBROADCASTD (DX), Y11
+	VPSHUFB      alignedshuf8<>+0(SB), Y11, Y11
+	VPAND        alignedsel8<>+0(SB), Y11, Y11
+	VPCMPEQB     Y9, Y11, Y9
+	VPBLENDVB    Y9, Y0, Y10, Y0
+	VPMINUB      Y1, Y0, Y1
+	VPMAXUB      Y2, Y0, Y2
+	POPCNTL      (DX), CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000004, DX
+	ADDQ         $0x00000020, AX
+
+summarySeededU8AVX2_done:
 	VPMINUB      Y1, Y5, Y1
 	VPMINUB      Y3, Y7, Y3
 	VPMINUB      Y1, Y3, Y1
@@ -5810,12 +6340,12 @@ summarySeededU8AVX2_single_done:
 	VPSRLDQ      $0x01, X2, X0
 	VPMAXUB      X2, X0, X2
 	VMOVQ        X1, AX
-	MOVB         AL, lo+56(FP)
+	MOVB         AL, lo+64(FP)
 	VMOVQ        X2, AX
-	MOVB         AL, hi+57(FP)
-	MOVQ         BX, valid+64(FP)
+	MOVB         AL, hi+65(FP)
+	MOVQ         BX, valid+72(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+72(FP)
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -5919,7 +6449,7 @@ summaryMinDenseU8AVX2_done:
 
 // func summaryMinMaskedU8AVX2(x []uint8, bits []byte, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedU8AVX2(SB), NOSPLIT, $0-73
+TEXT ·summaryMinMaskedU8AVX2(SB), NOSPLIT, $8-73
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -5992,6 +6522,25 @@ summaryMinMaskedU8AVX2_single_loop:
 	JGE          summaryMinMaskedU8AVX2_single_loop
 
 summaryMinMaskedU8AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summaryMinMaskedU8AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -32(AX)(CX*1), AX
+	VMOVDQU      (AX), Y5
+	VPBROADCASTD (DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y4
+	VPBLENDVB    Y4, summarysplat1_ff<>+0(SB), Y5, Y4
+	VPMINUB      Y0, Y4, Y0
+	POPCNTL      (DX), CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000004, DX
+	ADDQ         $0x00000020, AX
+
+summaryMinMaskedU8AVX2_done:
 	VPMINUB      Y0, Y2, Y0
 	VPMINUB      Y1, Y3, Y1
 	VPMINUB      Y0, Y1, Y0
@@ -6115,7 +6664,7 @@ summaryMaxDenseU8AVX2_done:
 
 // func summaryMaxMaskedU8AVX2(x []uint8, bits []byte, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedU8AVX2(SB), NOSPLIT, $0-73
+TEXT ·summaryMaxMaskedU8AVX2(SB), NOSPLIT, $8-73
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -6188,6 +6737,25 @@ summaryMaxMaskedU8AVX2_single_loop:
 	JGE          summaryMaxMaskedU8AVX2_single_loop
 
 summaryMaxMaskedU8AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summaryMaxMaskedU8AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -32(AX)(CX*1), AX
+	VMOVDQU      (AX), Y5
+	VPBROADCASTD (DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y4
+	VPBLENDVB    Y4, summarysplat1_0<>+0(SB), Y5, Y4
+	VPMAXUB      Y0, Y4, Y0
+	POPCNTL      (DX), CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000004, DX
+	ADDQ         $0x00000020, AX
+
+summaryMaxMaskedU8AVX2_done:
 	VPMAXUB      Y0, Y2, Y0
 	VPMAXUB      Y1, Y3, Y1
 	VPMAXUB      Y0, Y1, Y0
@@ -6382,14 +6950,14 @@ DATA summarysplat2_0<>+60(SB)/2, $0x0000
 DATA summarysplat2_0<>+62(SB)/2, $0x0000
 GLOBL summarysplat2_0<>(SB), RODATA|NOPTR, $64
 
-// func summarySeededU16AVX2(x []uint16, bits []byte, seed uint16) (lo uint16, hi uint16, valid int, nan bool)
+// func summarySeededU16AVX2(x []uint16, bits []byte, tail uint64, seed uint16) (lo uint16, hi uint16, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededU16AVX2(SB), NOSPLIT, $0-73
+TEXT ·summarySeededU16AVX2(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTW seed+48(FP), Y0
+	VPBROADCASTW seed+56(FP), Y0
 	VMOVDQA      Y0, Y1
 	VMOVDQA      Y0, Y2
 	VMOVDQA      Y0, Y3
@@ -6461,6 +7029,26 @@ summarySeededU16AVX2_single_loop:
 	JGE          summarySeededU16AVX2_single_loop
 
 summarySeededU16AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summarySeededU16AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -32(AX)(CX*2), AX
+	VMOVDQU      (AX), Y10
+	VPBROADCASTW (DX), Y11
+	VPAND        alignedsel16<>+0(SB), Y11, Y11
+	VPCMPEQW     Y9, Y11, Y9
+	VPBLENDVB    Y9, Y0, Y10, Y0
+	VPMINUW      Y1, Y0, Y1
+	VPMAXUW      Y2, Y0, Y2
+	MOVWLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000002, DX
+	ADDQ         $0x00000020, AX
+
+summarySeededU16AVX2_done:
 	VPMINUW      Y1, Y5, Y1
 	VPMINUW      Y3, Y7, Y3
 	VPMINUW      Y1, Y3, Y1
@@ -6484,12 +7072,12 @@ summarySeededU16AVX2_single_done:
 	VPSRLDQ      $0x02, X2, X0
 	VPMAXUW      X2, X0, X2
 	VMOVQ        X1, AX
-	MOVW         AX, lo+56(FP)
+	MOVW         AX, lo+64(FP)
 	VMOVQ        X2, AX
-	MOVW         AX, hi+58(FP)
-	MOVQ         BX, valid+64(FP)
+	MOVW         AX, hi+66(FP)
+	MOVQ         BX, valid+72(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+72(FP)
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -6592,7 +7180,7 @@ summaryMinDenseU16AVX2_done:
 
 // func summaryMinMaskedU16AVX2(x []uint16, bits []byte, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedU16AVX2(SB), NOSPLIT, $0-73
+TEXT ·summaryMinMaskedU16AVX2(SB), NOSPLIT, $8-73
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -6659,6 +7247,25 @@ summaryMinMaskedU16AVX2_single_loop:
 	JGE          summaryMinMaskedU16AVX2_single_loop
 
 summaryMinMaskedU16AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summaryMinMaskedU16AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -32(AX)(CX*2), AX
+	VMOVDQU      (AX), Y5
+	VPBROADCASTW (DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y4
+	VPBLENDVB    Y4, summarysplat2_ffff<>+0(SB), Y5, Y4
+	VPMINUW      Y0, Y4, Y0
+	MOVWLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000002, DX
+	ADDQ         $0x00000020, AX
+
+summaryMinMaskedU16AVX2_done:
 	VPMINUW      Y0, Y2, Y0
 	VPMINUW      Y1, Y3, Y1
 	VPMINUW      Y0, Y1, Y0
@@ -6779,7 +7386,7 @@ summaryMaxDenseU16AVX2_done:
 
 // func summaryMaxMaskedU16AVX2(x []uint16, bits []byte, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedU16AVX2(SB), NOSPLIT, $0-73
+TEXT ·summaryMaxMaskedU16AVX2(SB), NOSPLIT, $8-73
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -6846,6 +7453,25 @@ summaryMaxMaskedU16AVX2_single_loop:
 	JGE          summaryMaxMaskedU16AVX2_single_loop
 
 summaryMaxMaskedU16AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summaryMaxMaskedU16AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -32(AX)(CX*2), AX
+	VMOVDQU      (AX), Y5
+	VPBROADCASTW (DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y4
+	VPBLENDVB    Y4, summarysplat2_0<>+0(SB), Y5, Y4
+	VPMAXUW      Y0, Y4, Y0
+	MOVWLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000002, DX
+	ADDQ         $0x00000020, AX
+
+summaryMaxMaskedU16AVX2_done:
 	VPMAXUW      Y0, Y2, Y0
 	VPMAXUW      Y1, Y3, Y1
 	VPMAXUW      Y0, Y1, Y0
@@ -7002,14 +7628,14 @@ DATA summarysplat4_0<>+56(SB)/4, $0x00000000
 DATA summarysplat4_0<>+60(SB)/4, $0x00000000
 GLOBL summarysplat4_0<>(SB), RODATA|NOPTR, $64
 
-// func summarySeededU32AVX2(x []uint32, bits []byte, seed uint32) (lo uint32, hi uint32, valid int, nan bool)
+// func summarySeededU32AVX2(x []uint32, bits []byte, tail uint64, seed uint32) (lo uint32, hi uint32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededU32AVX2(SB), NOSPLIT, $0-73
+TEXT ·summarySeededU32AVX2(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	MOVL         seed+48(FP), SI
+	MOVL         seed+56(FP), SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQA      Y0, Y1
@@ -7074,6 +7700,25 @@ summarySeededU32AVX2_single_loop:
 	JGE          summarySeededU32AVX2_single_loop
 
 summarySeededU32AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summarySeededU32AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -32(AX)(CX*4), AX
+	VPBROADCASTB (DX), Y9
+	VMOVDQU      (AX), Y10
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y9
+	VBLENDVPS    Y9, Y10, Y0, Y0
+	VPMINUD      Y1, Y0, Y1
+	VPMAXUD      Y2, Y0, Y2
+	MOVBLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+
+summarySeededU32AVX2_done:
 	VPMINUD      Y1, Y5, Y1
 	VPMINUD      Y3, Y7, Y3
 	VPMINUD      Y1, Y3, Y1
@@ -7093,12 +7738,12 @@ summarySeededU32AVX2_single_done:
 	VPSRLDQ      $0x04, X2, X0
 	VPMAXUD      X2, X0, X2
 	VMOVQ        X1, AX
-	MOVL         AX, lo+56(FP)
+	MOVL         AX, lo+64(FP)
 	VMOVQ        X2, AX
-	MOVL         AX, hi+60(FP)
-	MOVQ         BX, valid+64(FP)
+	MOVL         AX, hi+68(FP)
+	MOVQ         BX, valid+72(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+72(FP)
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -7199,7 +7844,7 @@ summaryMinDenseU32AVX2_done:
 
 // func summaryMinMaskedU32AVX2(x []uint32, bits []byte, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedU32AVX2(SB), NOSPLIT, $0-73
+TEXT ·summaryMinMaskedU32AVX2(SB), NOSPLIT, $8-73
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -7258,6 +7903,24 @@ summaryMinMaskedU32AVX2_single_loop:
 	JGE          summaryMinMaskedU32AVX2_single_loop
 
 summaryMinMaskedU32AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summaryMinMaskedU32AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -32(AX)(CX*4), AX
+	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y4
+	VPMINUD      Y0, Y4, Y0
+	MOVBLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+
+summaryMinMaskedU32AVX2_done:
 	VPMINUD      Y0, Y2, Y0
 	VPMINUD      Y1, Y3, Y1
 	VPMINUD      Y0, Y1, Y0
@@ -7374,7 +8037,7 @@ summaryMaxDenseU32AVX2_done:
 
 // func summaryMaxMaskedU32AVX2(x []uint32, bits []byte, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedU32AVX2(SB), NOSPLIT, $0-73
+TEXT ·summaryMaxMaskedU32AVX2(SB), NOSPLIT, $8-73
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -7433,6 +8096,24 @@ summaryMaxMaskedU32AVX2_single_loop:
 	JGE          summaryMaxMaskedU32AVX2_single_loop
 
 summaryMaxMaskedU32AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summaryMaxMaskedU32AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -32(AX)(CX*4), AX
+	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y4
+	VPMAXUD      Y0, Y4, Y0
+	MOVBLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+
+summaryMaxMaskedU32AVX2_done:
 	VPMAXUD      Y0, Y2, Y0
 	VPMAXUD      Y1, Y3, Y1
 	VPMAXUD      Y0, Y1, Y0
@@ -7582,15 +8263,15 @@ summaryDenseU64AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summarySeededU64AVX2(x []uint64, bits []byte, seed uint64) (lo uint64, hi uint64, valid int, nan bool)
+// func summarySeededU64AVX2(x []uint64, bits []byte, tail uint64, seed uint64) (lo uint64, hi uint64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededU64AVX2(SB), NOSPLIT, $0-81
+TEXT ·summarySeededU64AVX2(SB), NOSPLIT, $8-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y0
-	VPBROADCASTQ seed+48(FP), Y1
+	VPBROADCASTQ seed+56(FP), Y1
 	VPXOR        Y0, Y1, Y1
 	VMOVDQA      Y1, Y2
 	VMOVDQA      Y1, Y3
@@ -7671,6 +8352,35 @@ summarySeededU64AVX2_single_loop:
 	JGE          summarySeededU64AVX2_single_loop
 
 summarySeededU64AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summarySeededU64AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -64(AX)(CX*8), AX
+	VPBROADCASTB (DX), Y6
+	VMOVDQU      (AX), Y7
+	VPXOR        Y0, Y7, Y7
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y6, Y8
+	VBLENDVPD    Y8, Y7, Y1, Y7
+	VMOVDQU      32(AX), Y8
+	VPXOR        Y0, Y8, Y8
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y0
+	VBLENDVPD    Y0, Y8, Y1, Y0
+	VPCMPGTQ     Y0, Y7, Y1
+	VBLENDVPD    Y1, Y0, Y7, Y6
+	VBLENDVPD    Y1, Y7, Y0, Y0
+	VPCMPGTQ     Y6, Y2, Y1
+	VBLENDVPD    Y1, Y6, Y2, Y2
+	VPCMPGTQ     Y3, Y0, Y1
+	VBLENDVPD    Y1, Y0, Y3, Y3
+	MOVBLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+
+summarySeededU64AVX2_done:
 	VPCMPGTQ     Y4, Y2, Y0
 	VBLENDVPD    Y0, Y4, Y2, Y2
 	VPCMPGTQ     Y3, Y5, Y0
@@ -7689,13 +8399,13 @@ summarySeededU64AVX2_single_done:
 	VBLENDVPD    X1, X0, X3, X3
 	VMOVQ        X2, AX
 	BTCQ         $0x3f, AX
-	MOVQ         AX, lo+56(FP)
+	MOVQ         AX, lo+64(FP)
 	VMOVQ        X3, AX
 	BTCQ         $0x3f, AX
-	MOVQ         AX, hi+64(FP)
-	MOVQ         BX, valid+72(FP)
+	MOVQ         AX, hi+72(FP)
+	MOVQ         BX, valid+80(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+80(FP)
+	MOVB         AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -7839,7 +8549,7 @@ summaryMinDenseU64AVX2_done:
 
 // func summaryMinMaskedU64AVX2(x []uint64, bits []byte, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedU64AVX2(SB), NOSPLIT, $0-81
+TEXT ·summaryMinMaskedU64AVX2(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -7916,6 +8626,32 @@ summaryMinMaskedU64AVX2_single_loop:
 	JGE          summaryMinMaskedU64AVX2_single_loop
 
 summaryMinMaskedU64AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summaryMinMaskedU64AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -64(AX)(CX*8), AX
+	VPBROADCASTB (DX), Y6
+	VMOVDQU      (AX), Y7
+	VPXOR        Y0, Y7, Y7
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y6, Y8
+	VBLENDVPD    Y8, Y7, Y5, Y7
+	VPCMPGTQ     Y7, Y1, Y8
+	VBLENDVPD    Y8, Y7, Y1, Y1
+	VMOVDQU      32(AX), Y7
+	VPXOR        Y0, Y7, Y7
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y0
+	VBLENDVPD    Y0, Y7, Y5, Y0
+	VPCMPGTQ     Y0, Y2, Y5
+	VBLENDVPD    Y5, Y0, Y2, Y2
+	MOVBLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+
+summaryMinMaskedU64AVX2_done:
 	VPCMPGTQ     Y3, Y1, Y0
 	VBLENDVPD    Y0, Y3, Y1, Y1
 	VPCMPGTQ     Y4, Y2, Y0
@@ -8079,7 +8815,7 @@ summaryMaxDenseU64AVX2_done:
 
 // func summaryMaxMaskedU64AVX2(x []uint64, bits []byte, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedU64AVX2(SB), NOSPLIT, $0-81
+TEXT ·summaryMaxMaskedU64AVX2(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -8156,6 +8892,32 @@ summaryMaxMaskedU64AVX2_single_loop:
 	JGE          summaryMaxMaskedU64AVX2_single_loop
 
 summaryMaxMaskedU64AVX2_single_done:
+	TESTQ        CX, CX
+	JZ           summaryMaxMaskedU64AVX2_done
+	MOVQ         tail+48(FP), DX
+	MOVQ         DX, (SP)
+	LEAQ         (SP), DX
+	LEAQ         -64(AX)(CX*8), AX
+	VPBROADCASTB (DX), Y6
+	VMOVDQU      (AX), Y7
+	VPXOR        Y0, Y7, Y7
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y6, Y8
+	VBLENDVPD    Y8, Y7, Y5, Y7
+	VPCMPGTQ     Y1, Y7, Y8
+	VBLENDVPD    Y8, Y7, Y1, Y1
+	VMOVDQU      32(AX), Y7
+	VPXOR        Y0, Y7, Y7
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y0
+	VBLENDVPD    Y0, Y7, Y5, Y0
+	VPCMPGTQ     Y2, Y0, Y5
+	VBLENDVPD    Y5, Y0, Y2, Y2
+	MOVBLZX      (DX), CX
+	POPCNTL      CX, CX
+	ADDQ         CX, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+
+summaryMaxMaskedU64AVX2_done:
 	VPCMPGTQ     Y1, Y3, Y0
 	VBLENDVPD    Y0, Y3, Y1, Y1
 	VPCMPGTQ     Y2, Y4, Y0

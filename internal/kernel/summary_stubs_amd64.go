@@ -15,10 +15,11 @@ func summaryDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
 // summarySeededF32AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // and their count, starting from seed, which must be one of them, and
 // whether one is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be a multiple of 8, or more than 8: the last r = len(x) mod 8 elements
+// take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summarySeededF32AVX2(x []float32, bits []byte, seed float32) (lo float32, hi float32, valid int, nan bool)
+func summarySeededF32AVX2(x []float32, bits []byte, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 
 // summaryDenseF32AVX2FMA returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -31,10 +32,11 @@ func summaryDenseF32AVX2FMA(x []float32) (lo float32, hi float32, nan bool)
 // summarySeededF32AVX2FMA returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // and their count, starting from seed, which must be one of them, and
 // whether one is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be a multiple of 8, or more than 8: the last r = len(x) mod 8 elements
+// take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summarySeededF32AVX2FMA(x []float32, bits []byte, seed float32) (lo float32, hi float32, valid int, nan bool)
+func summarySeededF32AVX2FMA(x []float32, bits []byte, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 
 // summaryMinDenseF32AVX2 returns the min (hi is returned as -Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -47,10 +49,11 @@ func summaryMinDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
 // summaryMinSeededF32AVX2 returns the min (hi is returned as -Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // and their count, starting from seed, which must be one of them, and
 // whether one is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be a multiple of 8, or more than 8: the last r = len(x) mod 8 elements
+// take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMinSeededF32AVX2(x []float32, bits []byte, seed float32) (lo float32, hi float32, valid int, nan bool)
+func summaryMinSeededF32AVX2(x []float32, bits []byte, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 
 // summaryMinDenseF32AVX2FMA returns the min (hi is returned as -Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -63,10 +66,11 @@ func summaryMinDenseF32AVX2FMA(x []float32) (lo float32, hi float32, nan bool)
 // summaryMinSeededF32AVX2FMA returns the min (hi is returned as -Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // and their count, starting from seed, which must be one of them, and
 // whether one is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be a multiple of 8, or more than 8: the last r = len(x) mod 8 elements
+// take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMinSeededF32AVX2FMA(x []float32, bits []byte, seed float32) (lo float32, hi float32, valid int, nan bool)
+func summaryMinSeededF32AVX2FMA(x []float32, bits []byte, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 
 // summaryMaxDenseF32AVX2 returns the max (lo is returned as +Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -79,10 +83,11 @@ func summaryMaxDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
 // summaryMaxSeededF32AVX2 returns the max (lo is returned as +Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // and their count, starting from seed, which must be one of them, and
 // whether one is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be a multiple of 8, or more than 8: the last r = len(x) mod 8 elements
+// take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMaxSeededF32AVX2(x []float32, bits []byte, seed float32) (lo float32, hi float32, valid int, nan bool)
+func summaryMaxSeededF32AVX2(x []float32, bits []byte, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 
 // summaryMaxDenseF32AVX2FMA returns the max (lo is returned as +Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -95,10 +100,11 @@ func summaryMaxDenseF32AVX2FMA(x []float32) (lo float32, hi float32, nan bool)
 // summaryMaxSeededF32AVX2FMA returns the max (lo is returned as +Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // and their count, starting from seed, which must be one of them, and
 // whether one is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be a multiple of 8, or more than 8: the last r = len(x) mod 8 elements
+// take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMaxSeededF32AVX2FMA(x []float32, bits []byte, seed float32) (lo float32, hi float32, valid int, nan bool)
+func summaryMaxSeededF32AVX2FMA(x []float32, bits []byte, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 
 // summaryDenseF64AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -111,10 +117,11 @@ func summaryDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
 // summarySeededF64AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // and their count, starting from seed, which must be one of them, and
 // whether one is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be a multiple of 8, or more than 8: the last r = len(x) mod 8 elements
+// take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summarySeededF64AVX2(x []float64, bits []byte, seed float64) (lo float64, hi float64, valid int, nan bool)
+func summarySeededF64AVX2(x []float64, bits []byte, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 
 // summaryDenseF64AVX2FMA returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -127,10 +134,11 @@ func summaryDenseF64AVX2FMA(x []float64) (lo float64, hi float64, nan bool)
 // summarySeededF64AVX2FMA returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // and their count, starting from seed, which must be one of them, and
 // whether one is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be a multiple of 8, or more than 8: the last r = len(x) mod 8 elements
+// take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summarySeededF64AVX2FMA(x []float64, bits []byte, seed float64) (lo float64, hi float64, valid int, nan bool)
+func summarySeededF64AVX2FMA(x []float64, bits []byte, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 
 // summaryMinDenseF64AVX2 returns the min (hi is returned as -Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -143,10 +151,11 @@ func summaryMinDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
 // summaryMinSeededF64AVX2 returns the min (hi is returned as -Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // and their count, starting from seed, which must be one of them, and
 // whether one is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be a multiple of 8, or more than 8: the last r = len(x) mod 8 elements
+// take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMinSeededF64AVX2(x []float64, bits []byte, seed float64) (lo float64, hi float64, valid int, nan bool)
+func summaryMinSeededF64AVX2(x []float64, bits []byte, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 
 // summaryMinDenseF64AVX2FMA returns the min (hi is returned as -Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -159,10 +168,11 @@ func summaryMinDenseF64AVX2FMA(x []float64) (lo float64, hi float64, nan bool)
 // summaryMinSeededF64AVX2FMA returns the min (hi is returned as -Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // and their count, starting from seed, which must be one of them, and
 // whether one is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be a multiple of 8, or more than 8: the last r = len(x) mod 8 elements
+// take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMinSeededF64AVX2FMA(x []float64, bits []byte, seed float64) (lo float64, hi float64, valid int, nan bool)
+func summaryMinSeededF64AVX2FMA(x []float64, bits []byte, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 
 // summaryMaxDenseF64AVX2 returns the max (lo is returned as +Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -175,10 +185,11 @@ func summaryMaxDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
 // summaryMaxSeededF64AVX2 returns the max (lo is returned as +Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // and their count, starting from seed, which must be one of them, and
 // whether one is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be a multiple of 8, or more than 8: the last r = len(x) mod 8 elements
+// take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMaxSeededF64AVX2(x []float64, bits []byte, seed float64) (lo float64, hi float64, valid int, nan bool)
+func summaryMaxSeededF64AVX2(x []float64, bits []byte, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 
 // summaryMaxDenseF64AVX2FMA returns the max (lo is returned as +Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -191,10 +202,11 @@ func summaryMaxDenseF64AVX2FMA(x []float64) (lo float64, hi float64, nan bool)
 // summaryMaxSeededF64AVX2FMA returns the max (lo is returned as +Inf) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // and their count, starting from seed, which must be one of them, and
 // whether one is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be a multiple of 8, or more than 8: the last r = len(x) mod 8 elements
+// take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMaxSeededF64AVX2FMA(x []float64, bits []byte, seed float64) (lo float64, hi float64, valid int, nan bool)
+func summaryMaxSeededF64AVX2FMA(x []float64, bits []byte, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 
 // summaryDenseI8AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -207,10 +219,11 @@ func summaryDenseI8AVX2(x []int8) (lo int8, hi int8, nan bool)
 // summarySeededI8AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // and their count, starting from seed, which must be one of them, and
 // whether one is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 32.
+// len(x) must be a multiple of 32, or more than 32: the last r = len(x) mod 32 elements
+// take their validity from tail, bits 32-r to 31 (the lower bits 0), not bits.
 //
 //go:noescape
-func summarySeededI8AVX2(x []int8, bits []byte, seed int8) (lo int8, hi int8, valid int, nan bool)
+func summarySeededI8AVX2(x []int8, bits []byte, tail uint64, seed int8) (lo int8, hi int8, valid int, nan bool)
 
 // summaryMinDenseI8AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -223,7 +236,8 @@ func summaryMinDenseI8AVX2(x []int8) (lo int8, hi int8, nan bool)
 // summaryMinMaskedI8AVX2 returns the min (hi is returned as the lowest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 32.
+// len(x) must be a multiple of 32, or more than 32: the last r = len(x) mod 32 elements
+// take their validity from tail, bits 32-r to 31 (the lower bits 0), not bits.
 //
 //go:noescape
 func summaryMinMaskedI8AVX2(x []int8, bits []byte, tail uint64) (lo int8, hi int8, valid int, nan bool)
@@ -239,7 +253,8 @@ func summaryMaxDenseI8AVX2(x []int8) (lo int8, hi int8, nan bool)
 // summaryMaxMaskedI8AVX2 returns the max (lo is returned as the highest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 32.
+// len(x) must be a multiple of 32, or more than 32: the last r = len(x) mod 32 elements
+// take their validity from tail, bits 32-r to 31 (the lower bits 0), not bits.
 //
 //go:noescape
 func summaryMaxMaskedI8AVX2(x []int8, bits []byte, tail uint64) (lo int8, hi int8, valid int, nan bool)
@@ -255,10 +270,11 @@ func summaryDenseI16AVX2(x []int16) (lo int16, hi int16, nan bool)
 // summarySeededI16AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // and their count, starting from seed, which must be one of them, and
 // whether one is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 16.
+// len(x) must be a multiple of 16, or more than 16: the last r = len(x) mod 16 elements
+// take their validity from tail, bits 16-r to 15 (the lower bits 0), not bits.
 //
 //go:noescape
-func summarySeededI16AVX2(x []int16, bits []byte, seed int16) (lo int16, hi int16, valid int, nan bool)
+func summarySeededI16AVX2(x []int16, bits []byte, tail uint64, seed int16) (lo int16, hi int16, valid int, nan bool)
 
 // summaryMinDenseI16AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -271,7 +287,8 @@ func summaryMinDenseI16AVX2(x []int16) (lo int16, hi int16, nan bool)
 // summaryMinMaskedI16AVX2 returns the min (hi is returned as the lowest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 16.
+// len(x) must be a multiple of 16, or more than 16: the last r = len(x) mod 16 elements
+// take their validity from tail, bits 16-r to 15 (the lower bits 0), not bits.
 //
 //go:noescape
 func summaryMinMaskedI16AVX2(x []int16, bits []byte, tail uint64) (lo int16, hi int16, valid int, nan bool)
@@ -287,7 +304,8 @@ func summaryMaxDenseI16AVX2(x []int16) (lo int16, hi int16, nan bool)
 // summaryMaxMaskedI16AVX2 returns the max (lo is returned as the highest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 16.
+// len(x) must be a multiple of 16, or more than 16: the last r = len(x) mod 16 elements
+// take their validity from tail, bits 16-r to 15 (the lower bits 0), not bits.
 //
 //go:noescape
 func summaryMaxMaskedI16AVX2(x []int16, bits []byte, tail uint64) (lo int16, hi int16, valid int, nan bool)
@@ -303,10 +321,11 @@ func summaryDenseI32AVX2(x []int32) (lo int32, hi int32, nan bool)
 // summarySeededI32AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // and their count, starting from seed, which must be one of them, and
 // whether one is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be a multiple of 8, or more than 8: the last r = len(x) mod 8 elements
+// take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summarySeededI32AVX2(x []int32, bits []byte, seed int32) (lo int32, hi int32, valid int, nan bool)
+func summarySeededI32AVX2(x []int32, bits []byte, tail uint64, seed int32) (lo int32, hi int32, valid int, nan bool)
 
 // summaryMinDenseI32AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -319,7 +338,8 @@ func summaryMinDenseI32AVX2(x []int32) (lo int32, hi int32, nan bool)
 // summaryMinMaskedI32AVX2 returns the min (hi is returned as the lowest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be a multiple of 8, or more than 8: the last r = len(x) mod 8 elements
+// take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
 func summaryMinMaskedI32AVX2(x []int32, bits []byte, tail uint64) (lo int32, hi int32, valid int, nan bool)
@@ -335,7 +355,8 @@ func summaryMaxDenseI32AVX2(x []int32) (lo int32, hi int32, nan bool)
 // summaryMaxMaskedI32AVX2 returns the max (lo is returned as the highest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be a multiple of 8, or more than 8: the last r = len(x) mod 8 elements
+// take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
 func summaryMaxMaskedI32AVX2(x []int32, bits []byte, tail uint64) (lo int32, hi int32, valid int, nan bool)
@@ -351,10 +372,11 @@ func summaryDenseI64AVX2(x []int64) (lo int64, hi int64, nan bool)
 // summarySeededI64AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // and their count, starting from seed, which must be one of them, and
 // whether one is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be a multiple of 8, or more than 8: the last r = len(x) mod 8 elements
+// take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summarySeededI64AVX2(x []int64, bits []byte, seed int64) (lo int64, hi int64, valid int, nan bool)
+func summarySeededI64AVX2(x []int64, bits []byte, tail uint64, seed int64) (lo int64, hi int64, valid int, nan bool)
 
 // summaryMinDenseI64AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -367,7 +389,8 @@ func summaryMinDenseI64AVX2(x []int64) (lo int64, hi int64, nan bool)
 // summaryMinMaskedI64AVX2 returns the min (hi is returned as the lowest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be a multiple of 8, or more than 8: the last r = len(x) mod 8 elements
+// take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
 func summaryMinMaskedI64AVX2(x []int64, bits []byte, tail uint64) (lo int64, hi int64, valid int, nan bool)
@@ -383,7 +406,8 @@ func summaryMaxDenseI64AVX2(x []int64) (lo int64, hi int64, nan bool)
 // summaryMaxMaskedI64AVX2 returns the max (lo is returned as the highest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be a multiple of 8, or more than 8: the last r = len(x) mod 8 elements
+// take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
 func summaryMaxMaskedI64AVX2(x []int64, bits []byte, tail uint64) (lo int64, hi int64, valid int, nan bool)
@@ -399,10 +423,11 @@ func summaryDenseU8AVX2(x []uint8) (lo uint8, hi uint8, nan bool)
 // summarySeededU8AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // and their count, starting from seed, which must be one of them, and
 // whether one is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 32.
+// len(x) must be a multiple of 32, or more than 32: the last r = len(x) mod 32 elements
+// take their validity from tail, bits 32-r to 31 (the lower bits 0), not bits.
 //
 //go:noescape
-func summarySeededU8AVX2(x []uint8, bits []byte, seed uint8) (lo uint8, hi uint8, valid int, nan bool)
+func summarySeededU8AVX2(x []uint8, bits []byte, tail uint64, seed uint8) (lo uint8, hi uint8, valid int, nan bool)
 
 // summaryMinDenseU8AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -415,7 +440,8 @@ func summaryMinDenseU8AVX2(x []uint8) (lo uint8, hi uint8, nan bool)
 // summaryMinMaskedU8AVX2 returns the min (hi is returned as the lowest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 32.
+// len(x) must be a multiple of 32, or more than 32: the last r = len(x) mod 32 elements
+// take their validity from tail, bits 32-r to 31 (the lower bits 0), not bits.
 //
 //go:noescape
 func summaryMinMaskedU8AVX2(x []uint8, bits []byte, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
@@ -431,7 +457,8 @@ func summaryMaxDenseU8AVX2(x []uint8) (lo uint8, hi uint8, nan bool)
 // summaryMaxMaskedU8AVX2 returns the max (lo is returned as the highest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 32.
+// len(x) must be a multiple of 32, or more than 32: the last r = len(x) mod 32 elements
+// take their validity from tail, bits 32-r to 31 (the lower bits 0), not bits.
 //
 //go:noescape
 func summaryMaxMaskedU8AVX2(x []uint8, bits []byte, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
@@ -447,10 +474,11 @@ func summaryDenseU16AVX2(x []uint16) (lo uint16, hi uint16, nan bool)
 // summarySeededU16AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // and their count, starting from seed, which must be one of them, and
 // whether one is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 16.
+// len(x) must be a multiple of 16, or more than 16: the last r = len(x) mod 16 elements
+// take their validity from tail, bits 16-r to 15 (the lower bits 0), not bits.
 //
 //go:noescape
-func summarySeededU16AVX2(x []uint16, bits []byte, seed uint16) (lo uint16, hi uint16, valid int, nan bool)
+func summarySeededU16AVX2(x []uint16, bits []byte, tail uint64, seed uint16) (lo uint16, hi uint16, valid int, nan bool)
 
 // summaryMinDenseU16AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -463,7 +491,8 @@ func summaryMinDenseU16AVX2(x []uint16) (lo uint16, hi uint16, nan bool)
 // summaryMinMaskedU16AVX2 returns the min (hi is returned as the lowest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 16.
+// len(x) must be a multiple of 16, or more than 16: the last r = len(x) mod 16 elements
+// take their validity from tail, bits 16-r to 15 (the lower bits 0), not bits.
 //
 //go:noescape
 func summaryMinMaskedU16AVX2(x []uint16, bits []byte, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
@@ -479,7 +508,8 @@ func summaryMaxDenseU16AVX2(x []uint16) (lo uint16, hi uint16, nan bool)
 // summaryMaxMaskedU16AVX2 returns the max (lo is returned as the highest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 16.
+// len(x) must be a multiple of 16, or more than 16: the last r = len(x) mod 16 elements
+// take their validity from tail, bits 16-r to 15 (the lower bits 0), not bits.
 //
 //go:noescape
 func summaryMaxMaskedU16AVX2(x []uint16, bits []byte, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
@@ -495,10 +525,11 @@ func summaryDenseU32AVX2(x []uint32) (lo uint32, hi uint32, nan bool)
 // summarySeededU32AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // and their count, starting from seed, which must be one of them, and
 // whether one is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be a multiple of 8, or more than 8: the last r = len(x) mod 8 elements
+// take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summarySeededU32AVX2(x []uint32, bits []byte, seed uint32) (lo uint32, hi uint32, valid int, nan bool)
+func summarySeededU32AVX2(x []uint32, bits []byte, tail uint64, seed uint32) (lo uint32, hi uint32, valid int, nan bool)
 
 // summaryMinDenseU32AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -511,7 +542,8 @@ func summaryMinDenseU32AVX2(x []uint32) (lo uint32, hi uint32, nan bool)
 // summaryMinMaskedU32AVX2 returns the min (hi is returned as the lowest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be a multiple of 8, or more than 8: the last r = len(x) mod 8 elements
+// take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
 func summaryMinMaskedU32AVX2(x []uint32, bits []byte, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
@@ -527,7 +559,8 @@ func summaryMaxDenseU32AVX2(x []uint32) (lo uint32, hi uint32, nan bool)
 // summaryMaxMaskedU32AVX2 returns the max (lo is returned as the highest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be a multiple of 8, or more than 8: the last r = len(x) mod 8 elements
+// take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
 func summaryMaxMaskedU32AVX2(x []uint32, bits []byte, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
@@ -543,10 +576,11 @@ func summaryDenseU64AVX2(x []uint64) (lo uint64, hi uint64, nan bool)
 // summarySeededU64AVX2 returns the min and max over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // and their count, starting from seed, which must be one of them, and
 // whether one is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be a multiple of 8, or more than 8: the last r = len(x) mod 8 elements
+// take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summarySeededU64AVX2(x []uint64, bits []byte, seed uint64) (lo uint64, hi uint64, valid int, nan bool)
+func summarySeededU64AVX2(x []uint64, bits []byte, tail uint64, seed uint64) (lo uint64, hi uint64, valid int, nan bool)
 
 // summaryMinDenseU64AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -559,7 +593,8 @@ func summaryMinDenseU64AVX2(x []uint64) (lo uint64, hi uint64, nan bool)
 // summaryMinMaskedU64AVX2 returns the min (hi is returned as the lowest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be a multiple of 8, or more than 8: the last r = len(x) mod 8 elements
+// take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
 func summaryMinMaskedU64AVX2(x []uint64, bits []byte, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
@@ -575,7 +610,8 @@ func summaryMaxDenseU64AVX2(x []uint64) (lo uint64, hi uint64, nan bool)
 // summaryMaxMaskedU64AVX2 returns the max (lo is returned as the highest value) over the elements of x whose bit is set in bits, which starts at bit 0 of bits[0],
 // starting from the order's extremes, and whether a participating element
 // is NaN (floats only; lo and hi then mean nothing).
-// len(x) must be a multiple of 8.
+// len(x) must be a multiple of 8, or more than 8: the last r = len(x) mod 8 elements
+// take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
 func summaryMaxMaskedU64AVX2(x []uint64, bits []byte, tail uint64) (lo uint64, hi uint64, valid int, nan bool)

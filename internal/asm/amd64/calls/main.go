@@ -110,7 +110,7 @@ var shapes = []shape{
 	},
 	{
 		name:    "summaryMaskedAsm",
-		doc:     "is summaryDenseAsm over the valid elements of x: bits is\nbyte-aligned with x, and tail holds the validity of the elements\npast the last whole vector on AVX-512.",
+		doc:     "is summaryDenseAsm over the valid elements of x: bits is\nbyte-aligned with x, and tail holds the validity of the elements\npast the last whole vector on AVX-512, and on AVX2 those of the\nlast len(x) mod step elements at the top of one step's bits\n(summaryAsm.maskedTail).",
 		tparams: "[T num.Number]",
 		params:  []param{{"x", "[]T"}, {"bits", "[]byte"}, {"tail", "uint64"}},
 		results: []string{"lo T", "hi T", "valid int", "nan bool"},
@@ -120,9 +120,9 @@ var shapes = []shape{
 	},
 	{
 		name:    "summarySeededAsm",
-		doc:     "is the masked summary kernel of isa for T computing want that\nstarts from seed, a valid element of x, and blends it into the\ninvalid lanes (the AVX2 kernels of both extremes, and of one for\nfloats); bits is byte-aligned with x. fma chooses the float kernels\nwhose NaN check is an FMA sentinel, which can alarm without a NaN\n(the caller passes hasFMA, or false for the kernel whose compares\nare exact).",
+		doc:     "is the masked summary kernel of isa for T computing want that\nstarts from seed, a valid element of x, and blends it into the\ninvalid lanes (the AVX2 kernels of both extremes, and of one for\nfloats); bits is byte-aligned with x, and tail holds the validity\nof the last len(x) mod step elements as summaryMaskedAsm's does on\nAVX2. fma chooses the float kernels\nwhose NaN check is an FMA sentinel, which can alarm without a NaN\n(the caller passes hasFMA, or false for the kernel whose compares\nare exact).",
 		tparams: "[T num.Number]",
-		params:  []param{{"x", "[]T"}, {"bits", "[]byte"}, {"seed", "T"}},
+		params:  []param{{"x", "[]T"}, {"bits", "[]byte"}, {"tail", "uint64"}, {"seed", "T"}},
 		results: []string{"lo T", "hi T", "valid int", "nan bool"},
 		want:    true,
 		featArg: "fma",
