@@ -115,7 +115,10 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 	if len(x) == 0 {
 		return lo, hi, valid, nan
 	}
-	m, tail := k.maskedTail(x, bits)
+	m, tail := len(x), uint64(0)
+	if st := k.maskedStep(); len(x)&(st-1) != 0 {
+		m, tail = k.maskedTail(x, bits, st) // a call only here: run's common case stays short
+	}
 	switch {
 	case m > 0 && k.seeded():
 		// The AVX2 kernels of both extremes, and the float ones of one,
@@ -147,27 +150,33 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 	return lo, hi, valid, nan
 }
 
-// maskedTail returns how many elements of x (bits byte-aligned with it)
-// k's masked kernel takes, m, and the validity of its last elements that
-// it reads from tail instead of bits. The elements past m, if any, are
-// Go's to fold.
+// maskedStep is how many elements one step of k's masked kernel takes:
+// its lanes on AVX-512, max(lanes, 8) on AVX2 (a power of two either
+// way).
+func (k summaryAsm[T]) maskedStep() int {
+	if k.tailInAsm {
+		return k.lanes
+	}
+	return max(k.lanes, 8)
+}
+
+// maskedTail returns how many elements of x (bits byte-aligned with it;
+// len(x) not a multiple of step, k.maskedStep()) k's masked kernel
+// takes, m, and the validity of its last elements that it reads from
+// tail instead of bits. The elements past m, if any, are Go's to fold.
+// (A multiple of the step needs no call: m = len(x), tail = 0.)
 //
 // The AVX-512 kernels take all of x and finish the last len(x) mod
 // lanes elements with a masked vector whose mask is tail. The AVX2 ones
-// take all of x from one step of max(lanes, 8) elements on: the last r =
-// len(x) mod step elements run as one more step over the final step's
-// worth of x, overlapping the elements before them, and tail holds their
-// bits at the top of that step's bits, the overlapped lanes' bits 0
-// (tailMasked in internal/asm/amd64/summary). Either way the bits are
-// read here byte by byte, so no kernel loads bits past the bitmap that is
-// left.
-func (k summaryAsm[T]) maskedTail(x []T, bits []byte) (m int, tail uint64) {
-	step := k.lanes
-	if !k.tailInAsm {
-		step = max(k.lanes, 8)
-		if len(x) < step {
-			return 0, 0
-		}
+// take all of x from one step on: the last r = len(x) mod step elements
+// run as one more step over the final step's worth of x, overlapping the
+// elements before them, and tail holds their bits at the top of that
+// step's bits, the overlapped lanes' bits 0 (tailMasked in
+// internal/asm/amd64/summary). Either way the bits are read here byte by
+// byte, so no kernel loads bits past the bitmap that is left.
+func (k summaryAsm[T]) maskedTail(x []T, bits []byte, step int) (m int, tail uint64) {
+	if !k.tailInAsm && len(x) < step {
+		return 0, 0
 	}
 	r := len(x) % step
 	full := len(x) - r // a multiple of 8: the bits of the last r start a byte
@@ -175,7 +184,7 @@ func (k summaryAsm[T]) maskedTail(x []T, bits []byte) (m int, tail uint64) {
 		tail |= uint64(bits[full/8+i]) << (8 * i)
 	}
 	tail &= 1<<r - 1
-	if !k.tailInAsm && r > 0 {
+	if !k.tailInAsm {
 		tail <<= step - r
 	}
 	return len(x), tail
