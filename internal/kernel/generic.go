@@ -116,28 +116,34 @@ func settleFloatSummary[T float32 | float64](x []T, bits []byte, off int, lo, hi
 	return settleSummary(x, bits, off, lo, hi, valid, sawNaN)
 }
 
-// genericCountValid counts set bits a word at a time: the unaligned head
-// bits, whole 64-bit words, whole bytes, then the tail bits.
+// genericCountValid counts set bits a word at a time: the bits before
+// the first whole byte from that byte, whole 64-bit words, then the rest
+// as one word. A loop over the head's and the rest's bits one at a time
+// cost CountValid over 1031 elements 30% more than over 1024 (H411 in
+// bench/oddlen_test.go).
 func genericCountValid(bm []byte, off, n int) int {
 	if n == 0 {
 		return 0
 	}
 	c := 0
-	p := off
-	end := off + n
-	for p < end && p&7 != 0 {
-		c += int(bm[p>>3] >> (p & 7) & 1)
-		p++
+	p, end := off, off+n
+	if h := p & 7; h != 0 { // the head: the bits before the first whole byte, one byte
+		k := min(n, 8-h)
+		c = bits.OnesCount8(bm[p>>3] >> h & (1<<k - 1))
+		p += k
 	}
 	b := p >> 3
 	for ; p+64 <= end; p, b = p+64, b+8 {
 		c += bits.OnesCount64(binary.LittleEndian.Uint64(bm[b:]))
 	}
-	for ; p+8 <= end; p, b = p+8, b+1 {
-		c += bits.OnesCount8(bm[b])
-	}
-	for ; p < end; p++ {
-		c += int(bm[p>>3] >> (p & 7) & 1)
+	if r := end - p; r > 0 { // the tail: fewer than 64 bits from a byte boundary, one word
+		var w uint64
+		if len(bm)-b >= 8 {
+			w = binary.LittleEndian.Uint64(bm[b:])
+		} else {
+			w = ShortBytes(bm[b : b+(r+7)>>3])
+		}
+		c += bits.OnesCount64(w & (1<<r - 1))
 	}
 	return c
 }
