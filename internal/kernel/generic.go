@@ -25,11 +25,17 @@ func genericSumInt[T constraints.Integer, S int64 | uint64](x []T, bits []byte, 
 	if bits == nil {
 		return SumInts[T, S](x)
 	}
+	// One word of validity per 64 elements, element i's bit at off+i of
+	// the span (so chunk i/64 starts at byte i/8 with the same offset
+	// below 8), and the short path's two sums under it. A loop that
+	// loaded, shifted and masked each element's bit into one sum ran at
+	// 0.75 or 1.2 ns an element with where it fell in the binary (H414
+	// in bench/oddlen_test.go).
 	var s S
-	for i, v := range x {
-		p := off + i
-		valid := S(bits[p>>3] >> (p & 7) & 1)
-		s += S(v) & -valid
+	bits, off = bits[off>>3:], off&7
+	for i := 0; i < len(x); i += 64 {
+		n := min(64, len(x)-i)
+		s += SumIntsWord[T, S](x[i:i+n], ValidWord(bits[i>>3:], off, n))
 	}
 	return s
 }
