@@ -94,12 +94,7 @@ func sumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []by
 	case bits == nil:
 		return s + SumInts[T, S](x[full:])
 	}
-	// The rest, fewer than a step (at most 63 elements), under one word
-	// of validity and without a branch per bit (AddValid's loop cost an
-	// int64 sum over 1031 elements 12% more than over 1024, H412 in
-	// bench/oddlen_test.go).
-	p := off + full
-	return s + SumIntsWord[T, S](x[full:], ValidWord(bits[p>>3:], p&7, len(x)-full))
+	return AddValid(s, x[full:], bits, off+full)
 }
 
 // summaryOn is the min and max of the valid elements under the rules of
