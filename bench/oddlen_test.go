@@ -89,78 +89,54 @@ import (
 // not a multiple of 8, on the avx2 and avx512 backends: one input per
 // type and length, in L1 (n=4099 of float64 is 32 KB).
 func BenchmarkOddLengths(b *testing.B) {
-	for _, backend := range []string{"avx2", "avx512"} {
-		b.Run("backend="+backend, func(b *testing.B) {
-			useBackend(b, backend)
-			for _, n := range []int{61, 1024, 1031, 4096, 4099} {
-				oddLengthCases[float64](b, n)
-				oddLengthCases[float32](b, n)
-				oddLengthCases[int64](b, n)
-				oddLengthCases[int32](b, n)
-				oddLengthCases[uint8](b, n)
-			}
-		})
-	}
-}
-
-// oddLengthCases runs quiver's dense Min, Max, MinMax and Summarize over
-// n random values of T.
-func oddLengthCases[T number](b *testing.B, n int) {
-	x := make([]T, n)
-	drawValues(rand.New(rand.NewPCG(uint64(n), 403)), x)
-	for _, im := range []struct {
-		name string
-		f    func([]T) T
-	}{
-		{"Min", func(x []T) T { return quiver.Min(x) }},
-		{"Max", func(x []T) T { return quiver.Max(x) }},
-		{"MinMax", func(x []T) T { lo, hi := quiver.MinMax(x); return lo + hi }},
-		{"Summary", func(x []T) T { s := quiver.Summarize(x); return s.Min + s.Max + T(s.Count) }},
-	} {
-		b.Run(fmt.Sprintf("type=%s/n=%d/op=%s", typeName[T](), n, im.name), func(b *testing.B) {
-			var s T
-			for b.Loop() {
-				s += im.f(x)
-			}
-			sink = res{uint64(s)}
-		})
-	}
+	oddLengthBench(b, []int{61, 1024, 1031, 4096, 4099}, 0, 403)
 }
 
 // BenchmarkOddLengthsMasked is BenchmarkOddLengths with a bitmap of 10%
 // nulls at offset 0, at n=1024 and 1031.
 func BenchmarkOddLengthsMasked(b *testing.B) {
+	oddLengthBench(b, []int{1024, 1031}, 10, 408)
+}
+
+// oddLengthBench runs oddLengthCases on the avx2 and avx512 backends for
+// each n and type, nulls percent of the elements null (0: no bitmap).
+func oddLengthBench(b *testing.B, ns []int, nulls int, seed uint64) {
 	for _, backend := range []string{"avx2", "avx512"} {
 		b.Run("backend="+backend, func(b *testing.B) {
 			useBackend(b, backend)
-			for _, n := range []int{1024, 1031} {
-				oddLengthMaskedCases[float64](b, n)
-				oddLengthMaskedCases[float32](b, n)
-				oddLengthMaskedCases[int64](b, n)
-				oddLengthMaskedCases[int32](b, n)
-				oddLengthMaskedCases[uint8](b, n)
+			for _, n := range ns {
+				oddLengthCases[float64](b, n, nulls, seed)
+				oddLengthCases[float32](b, n, nulls, seed)
+				oddLengthCases[int64](b, n, nulls, seed)
+				oddLengthCases[int32](b, n, nulls, seed)
+				oddLengthCases[uint8](b, n, nulls, seed)
 			}
 		})
 	}
 }
 
-// oddLengthMaskedCases runs quiver's Min, Max, MinMax and Summarize over
-// n random values of T, 10% of them null.
-func oddLengthMaskedCases[T number](b *testing.B, n int) {
-	r := rand.New(rand.NewPCG(uint64(n), 408))
+// oddLengthCases runs quiver's Min, Max, MinMax and Summarize over n
+// random values of T, nulls percent of them null.
+func oddLengthCases[T number](b *testing.B, n, nulls int, seed uint64) {
+	r := rand.New(rand.NewPCG(uint64(n), seed))
 	x := make([]T, n)
 	drawValues(r, x)
-	m := quiver.Valid(drawBitmap(r, n, 10), 0)
+	var m []quiver.Mask
+	name := fmt.Sprintf("type=%s/n=%d", typeName[T](), n)
+	if nulls > 0 {
+		m = []quiver.Mask{quiver.Valid(drawBitmap(r, n, nulls), 0)}
+		name += fmt.Sprintf("/nulls=%d", nulls)
+	}
 	for _, im := range []struct {
 		name string
 		f    func([]T) T
 	}{
-		{"Min", func(x []T) T { return quiver.Min(x, m) }},
-		{"Max", func(x []T) T { return quiver.Max(x, m) }},
-		{"MinMax", func(x []T) T { lo, hi := quiver.MinMax(x, m); return lo + hi }},
-		{"Summary", func(x []T) T { s := quiver.Summarize(x, m); return s.Min + s.Max + T(s.Count) }},
+		{"Min", func(x []T) T { return quiver.Min(x, m...) }},
+		{"Max", func(x []T) T { return quiver.Max(x, m...) }},
+		{"MinMax", func(x []T) T { lo, hi := quiver.MinMax(x, m...); return lo + hi }},
+		{"Summary", func(x []T) T { s := quiver.Summarize(x, m...); return s.Min + s.Max + T(s.Count) }},
 	} {
-		b.Run(fmt.Sprintf("type=%s/n=%d/nulls=10/op=%s", typeName[T](), n, im.name), func(b *testing.B) {
+		b.Run(name+"/op="+im.name, func(b *testing.B) {
 			var s T
 			for b.Loop() {
 				s += im.f(x)
