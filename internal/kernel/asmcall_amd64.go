@@ -17,79 +17,66 @@ import "github.com/quiverlabs/quiver/internal/num"
 // kernel panics: the wrappers only ask for kernels that exist (see the
 // has* functions).
 
-// sumAsm is the wrapping (integer) or ADR-013 block (float) sum kernel of
-// isa for T on x, whose length is a multiple of the kernel's step.
-func sumAsm[T num.Number, S int64 | uint64 | float32 | float64](isa ISA, x []T, bits []byte, off int) S {
+// sumAsm is the wrapping integer sum kernel of isa for T on x, whose
+// length is a multiple of the kernel's step on AVX2; on AVX-512 the
+// last len(x) mod step elements take their validity from tail.
+func sumAsm[T num.Number, S int64 | uint64](isa ISA, x []T, bits []byte, off int, tail uint64) S {
 	switch num.KindOf[T]() {
-	case num.Float32:
-		switch {
-		case isa == AVX2:
-			return S(sumF32AVX2(num.Cast[float32](x), bits, off))
-		case isa == AVX512:
-			return S(sumF32AVX512(num.Cast[float32](x), bits, off))
-		}
-	case num.Float64:
-		switch {
-		case isa == AVX2:
-			return S(sumF64AVX2(num.Cast[float64](x), bits, off))
-		case isa == AVX512:
-			return S(sumF64AVX512(num.Cast[float64](x), bits, off))
-		}
 	case num.Int8:
 		switch {
 		case isa == AVX2:
-			return S(sumI8AVX2(num.Cast[int8](x), bits, off))
+			return S(sumI8AVX2(num.Cast[int8](x), bits, off, tail))
 		case isa == AVX512:
-			return S(sumI8AVX512(num.Cast[int8](x), bits, off))
+			return S(sumI8AVX512(num.Cast[int8](x), bits, off, tail))
 		}
 	case num.Int16:
 		switch {
 		case isa == AVX2:
-			return S(sumI16AVX2(num.Cast[int16](x), bits, off))
+			return S(sumI16AVX2(num.Cast[int16](x), bits, off, tail))
 		case isa == AVX512:
-			return S(sumI16AVX512(num.Cast[int16](x), bits, off))
+			return S(sumI16AVX512(num.Cast[int16](x), bits, off, tail))
 		}
 	case num.Int32:
 		switch {
 		case isa == AVX2:
-			return S(sumI32AVX2(num.Cast[int32](x), bits, off))
+			return S(sumI32AVX2(num.Cast[int32](x), bits, off, tail))
 		case isa == AVX512:
-			return S(sumI32AVX512(num.Cast[int32](x), bits, off))
+			return S(sumI32AVX512(num.Cast[int32](x), bits, off, tail))
 		}
 	case num.Int64:
 		switch {
 		case isa == AVX2:
-			return S(sumI64AVX2(num.Cast[int64](x), bits, off))
+			return S(sumI64AVX2(num.Cast[int64](x), bits, off, tail))
 		case isa == AVX512:
-			return S(sumI64AVX512(num.Cast[int64](x), bits, off))
+			return S(sumI64AVX512(num.Cast[int64](x), bits, off, tail))
 		}
 	case num.Uint8:
 		switch {
 		case isa == AVX2:
-			return S(sumU8AVX2(num.Cast[uint8](x), bits, off))
+			return S(sumU8AVX2(num.Cast[uint8](x), bits, off, tail))
 		case isa == AVX512:
-			return S(sumU8AVX512(num.Cast[uint8](x), bits, off))
+			return S(sumU8AVX512(num.Cast[uint8](x), bits, off, tail))
 		}
 	case num.Uint16:
 		switch {
 		case isa == AVX2:
-			return S(sumU16AVX2(num.Cast[uint16](x), bits, off))
+			return S(sumU16AVX2(num.Cast[uint16](x), bits, off, tail))
 		case isa == AVX512:
-			return S(sumU16AVX512(num.Cast[uint16](x), bits, off))
+			return S(sumU16AVX512(num.Cast[uint16](x), bits, off, tail))
 		}
 	case num.Uint32:
 		switch {
 		case isa == AVX2:
-			return S(sumU32AVX2(num.Cast[uint32](x), bits, off))
+			return S(sumU32AVX2(num.Cast[uint32](x), bits, off, tail))
 		case isa == AVX512:
-			return S(sumU32AVX512(num.Cast[uint32](x), bits, off))
+			return S(sumU32AVX512(num.Cast[uint32](x), bits, off, tail))
 		}
 	case num.Uint64:
 		switch {
 		case isa == AVX2:
-			return S(sumU64AVX2(num.Cast[uint64](x), bits, off))
+			return S(sumU64AVX2(num.Cast[uint64](x), bits, off, tail))
 		case isa == AVX512:
-			return S(sumU64AVX512(num.Cast[uint64](x), bits, off))
+			return S(sumU64AVX512(num.Cast[uint64](x), bits, off, tail))
 		}
 	}
 	panic("quiver: internal error: no sum kernel")
@@ -97,26 +84,26 @@ func sumAsm[T num.Number, S int64 | uint64 | float32 | float64](isa ISA, x []T, 
 
 // checkedI64Asm is the checked sum kernel of isa: split sums of the valid
 // elements (see checkedSigned and checkedUnsigned).
-func checkedI64Asm(isa ISA, x []int64, bits []byte, off int) (lo uint64, hi uint64) {
+func checkedI64Asm(isa ISA, x []int64, bits []byte, off int, tail uint64) (lo uint64, hi uint64) {
 	switch {
 	case isa == AVX2:
-		r0, r1 := checkedI64AVX2(x, bits, off)
+		r0, r1 := checkedI64AVX2(x, bits, off, tail)
 		return r0, r1
 	case isa == AVX512:
-		r0, r1 := checkedI64AVX512(x, bits, off)
+		r0, r1 := checkedI64AVX512(x, bits, off, tail)
 		return r0, r1
 	}
 	panic("quiver: internal error: no checked sum kernel")
 }
 
 // checkedU64Asm is checkedI64Asm for unsigned elements.
-func checkedU64Asm(isa ISA, x []uint64, bits []byte, off int) (lo uint64, hi uint64) {
+func checkedU64Asm(isa ISA, x []uint64, bits []byte, off int, tail uint64) (lo uint64, hi uint64) {
 	switch {
 	case isa == AVX2:
-		r0, r1 := checkedU64AVX2(x, bits, off)
+		r0, r1 := checkedU64AVX2(x, bits, off, tail)
 		return r0, r1
 	case isa == AVX512:
-		r0, r1 := checkedU64AVX512(x, bits, off)
+		r0, r1 := checkedU64AVX512(x, bits, off, tail)
 		return r0, r1
 	}
 	panic("quiver: internal error: no checked sum kernel")

@@ -32,11 +32,17 @@ func checkedSigned(isa ISA, x []int64, bits []byte, off int) num.Int128 {
 	step := avxStep(isa)
 	{
 		var acc num.Int128
-		full := len(x) &^ (step - 1) // steps are powers of two
+		full, tail := kernelTail(isa, len(x), step, bits, off)
 		for start := 0; start < full; {
 			n := min(full-start, CheckedChunk)
-			lo, hi := checkedI64Asm(isa, x[start:start+n], bits, off+start)
-			acc = addSplit(acc, lo, hi).Sub(int64(n>>1), uint64(n)<<63) // n×2^63
+			t, lanes := uint64(0), n
+			if start+n == full {
+				// The last call's last vector, if partial: every lane
+				// counts as an offset zero, those past the end too.
+				t, lanes = tail, (n+step-1)&^(step-1)
+			}
+			lo, hi := checkedI64Asm(isa, x[start:start+n], bits, off+start, t)
+			acc = addSplit(acc, lo, hi).Sub(int64(lanes>>1), uint64(lanes)<<63) // lanes×2^63
 			start += n
 		}
 		for i := full; i < len(x); i++ {
@@ -53,10 +59,14 @@ func checkedUnsigned(isa ISA, x []uint64, bits []byte, off int) num.Int128 {
 	step := avxStep(isa)
 	{
 		var acc num.Int128
-		full := len(x) &^ (step - 1) // steps are powers of two
+		full, tail := kernelTail(isa, len(x), step, bits, off)
 		for start := 0; start < full; {
 			n := min(full-start, CheckedChunk)
-			lo, hi := checkedU64Asm(isa, x[start:start+n], bits, off+start)
+			t := uint64(0)
+			if start+n == full {
+				t = tail
+			}
+			lo, hi := checkedU64Asm(isa, x[start:start+n], bits, off+start, t)
 			acc = addSplit(acc, lo, hi)
 			start += n
 		}

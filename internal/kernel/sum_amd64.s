@@ -790,9 +790,9 @@ fold:
 	VZEROUPPER
 	RET
 
-// func sumI8AVX2(x []int8, bits []byte, off int) int64
+// func sumI8AVX2(x []int8, bits []byte, off int, tail uint64) int64
 // Requires: AVX, AVX2, BMI2, CMOV
-TEXT ·sumI8AVX2(SB), NOSPLIT, $8-64
+TEXT ·sumI8AVX2(SB), NOSPLIT, $8-72
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         CX, DX
@@ -957,7 +957,7 @@ reduce:
 	// Take off the bias: 128 per element.
 	SHLQ $0x07, DX
 	SUBQ DX, AX
-	MOVQ AX, ret+56(FP)
+	MOVQ AX, ret+64(FP)
 	VZEROUPPER
 	RET
 
@@ -1029,9 +1029,9 @@ DATA bytemasksel<>+30(SB)/1, $0x40
 DATA bytemasksel<>+31(SB)/1, $0x80
 GLOBL bytemasksel<>(SB), RODATA|NOPTR, $32
 
-// func sumI16AVX2(x []int16, bits []byte, off int) int64
+// func sumI16AVX2(x []int16, bits []byte, off int, tail uint64) int64
 // Requires: AVX, AVX2, BMI2, CMOV
-TEXT ·sumI16AVX2(SB), NOSPLIT, $8-64
+TEXT ·sumI16AVX2(SB), NOSPLIT, $8-72
 	MOVQ  x_base+0(FP), AX
 	MOVQ  x_len+8(FP), CX
 	MOVQ  CX, DX
@@ -1258,13 +1258,13 @@ reduce:
 	VPSHUFD      $0x4e, X0, X1
 	VPADDQ       X1, X0, X0
 	VMOVQ        X0, AX
-	MOVQ         AX, ret+56(FP)
+	MOVQ         AX, ret+64(FP)
 	VZEROUPPER
 	RET
 
-// func sumI32AVX2(x []int32, bits []byte, off int) int64
+// func sumI32AVX2(x []int32, bits []byte, off int, tail uint64) int64
 // Requires: AVX, AVX2, BMI2, CMOV, MMX+
-TEXT ·sumI32AVX2(SB), NOSPLIT, $8-64
+TEXT ·sumI32AVX2(SB), NOSPLIT, $8-72
 	MOVQ  x_base+0(FP), AX
 	MOVQ  x_len+8(FP), CX
 	MOVQ  CX, DX
@@ -1490,7 +1490,7 @@ reduce:
 	VPSHUFD      $0x4e, X0, X1
 	VPADDQ       X1, X0, X0
 	VMOVQ        X0, AX
-	MOVQ         AX, ret+56(FP)
+	MOVQ         AX, ret+64(FP)
 	VZEROUPPER
 	RET
 
@@ -1512,9 +1512,9 @@ DATA msbshift32x2<>+56(SB)/4, $0x00000011
 DATA msbshift32x2<>+60(SB)/4, $0x00000010
 GLOBL msbshift32x2<>(SB), RODATA|NOPTR, $64
 
-// func sumI64AVX2(x []int64, bits []byte, off int) int64
+// func sumI64AVX2(x []int64, bits []byte, off int, tail uint64) int64
 // Requires: AVX, AVX2, BMI2, CMOV, MMX+
-TEXT ·sumI64AVX2(SB), NOSPLIT, $8-64
+TEXT ·sumI64AVX2(SB), NOSPLIT, $8-72
 	MOVQ  x_base+0(FP), AX
 	MOVQ  x_len+8(FP), CX
 	MOVQ  CX, DX
@@ -1746,13 +1746,13 @@ reduce:
 	VPSHUFD      $0x4e, X0, X1
 	VPADDQ       X1, X0, X0
 	VMOVQ        X0, AX
-	MOVQ         AX, ret+56(FP)
+	MOVQ         AX, ret+64(FP)
 	VZEROUPPER
 	RET
 
-// func sumU8AVX2(x []uint8, bits []byte, off int) uint64
+// func sumU8AVX2(x []uint8, bits []byte, off int, tail uint64) uint64
 // Requires: AVX, AVX2, BMI2, CMOV
-TEXT ·sumU8AVX2(SB), NOSPLIT, $8-64
+TEXT ·sumU8AVX2(SB), NOSPLIT, $8-72
 	MOVQ  x_base+0(FP), AX
 	MOVQ  x_len+8(FP), CX
 	MOVQ  CX, DX
@@ -1903,13 +1903,13 @@ reduce:
 	VPSHUFD      $0x4e, X0, X1
 	VPADDQ       X1, X0, X0
 	VMOVQ        X0, AX
-	MOVQ         AX, ret+56(FP)
+	MOVQ         AX, ret+64(FP)
 	VZEROUPPER
 	RET
 
-// func sumU16AVX2(x []uint16, bits []byte, off int) uint64
+// func sumU16AVX2(x []uint16, bits []byte, off int, tail uint64) uint64
 // Requires: AVX, AVX2, BMI2, CMOV
-TEXT ·sumU16AVX2(SB), NOSPLIT, $8-64
+TEXT ·sumU16AVX2(SB), NOSPLIT, $8-72
 	MOVQ  x_base+0(FP), AX
 	MOVQ  x_len+8(FP), CX
 	MOVQ  CX, DX
@@ -2136,13 +2136,13 @@ reduce:
 	VPSHUFD      $0x4e, X0, X1
 	VPADDQ       X1, X0, X0
 	VMOVQ        X0, AX
-	MOVQ         AX, ret+56(FP)
+	MOVQ         AX, ret+64(FP)
 	VZEROUPPER
 	RET
 
-// func sumU32AVX2(x []uint32, bits []byte, off int) uint64
+// func sumU32AVX2(x []uint32, bits []byte, off int, tail uint64) uint64
 // Requires: AVX, AVX2, BMI2, CMOV, MMX+
-TEXT ·sumU32AVX2(SB), NOSPLIT, $8-64
+TEXT ·sumU32AVX2(SB), NOSPLIT, $8-72
 	MOVQ  x_base+0(FP), AX
 	MOVQ  x_len+8(FP), CX
 	MOVQ  CX, DX
@@ -2368,13 +2368,13 @@ reduce:
 	VPSHUFD      $0x4e, X0, X1
 	VPADDQ       X1, X0, X0
 	VMOVQ        X0, AX
-	MOVQ         AX, ret+56(FP)
+	MOVQ         AX, ret+64(FP)
 	VZEROUPPER
 	RET
 
-// func sumU64AVX2(x []uint64, bits []byte, off int) uint64
+// func sumU64AVX2(x []uint64, bits []byte, off int, tail uint64) uint64
 // Requires: AVX, AVX2, BMI2, CMOV, MMX+
-TEXT ·sumU64AVX2(SB), NOSPLIT, $8-64
+TEXT ·sumU64AVX2(SB), NOSPLIT, $8-72
 	MOVQ  x_base+0(FP), AX
 	MOVQ  x_len+8(FP), CX
 	MOVQ  CX, DX
@@ -2606,13 +2606,13 @@ reduce:
 	VPSHUFD      $0x4e, X0, X1
 	VPADDQ       X1, X0, X0
 	VMOVQ        X0, AX
-	MOVQ         AX, ret+56(FP)
+	MOVQ         AX, ret+64(FP)
 	VZEROUPPER
 	RET
 
-// func checkedU64AVX2(x []uint64, bits []byte, off int) (lo uint64, hi uint64)
+// func checkedU64AVX2(x []uint64, bits []byte, off int, tail uint64) (lo uint64, hi uint64)
 // Requires: AVX, AVX2, BMI2, CMOV, MMX+
-TEXT ·checkedU64AVX2(SB), NOSPLIT, $8-72
+TEXT ·checkedU64AVX2(SB), NOSPLIT, $8-80
 	MOVQ     x_base+0(FP), AX
 	MOVQ     x_len+8(FP), CX
 	VPXOR    Y0, Y0, Y0
@@ -2882,19 +2882,19 @@ reduce:
 	VPSHUFD      $0x4e, X0, X2
 	VPADDQ       X2, X0, X0
 	VMOVQ        X0, AX
-	MOVQ         AX, lo+56(FP)
+	MOVQ         AX, lo+64(FP)
 	VEXTRACTI128 $0x01, Y1, X0
 	VPADDQ       X0, X1, X1
 	VPSHUFD      $0x4e, X1, X0
 	VPADDQ       X0, X1, X1
 	VMOVQ        X1, AX
-	MOVQ         AX, hi+64(FP)
+	MOVQ         AX, hi+72(FP)
 	VZEROUPPER
 	RET
 
-// func checkedI64AVX2(x []int64, bits []byte, off int) (lo uint64, hi uint64)
+// func checkedI64AVX2(x []int64, bits []byte, off int, tail uint64) (lo uint64, hi uint64)
 // Requires: AVX, AVX2, BMI2, CMOV, MMX+
-TEXT ·checkedI64AVX2(SB), NOSPLIT, $8-72
+TEXT ·checkedI64AVX2(SB), NOSPLIT, $8-80
 	MOVQ     x_base+0(FP), AX
 	MOVQ     x_len+8(FP), CX
 	VPXOR    Y0, Y0, Y0
@@ -3184,13 +3184,13 @@ reduce:
 	VPSHUFD      $0x4e, X0, X2
 	VPADDQ       X2, X0, X0
 	VMOVQ        X0, AX
-	MOVQ         AX, lo+56(FP)
+	MOVQ         AX, lo+64(FP)
 	VEXTRACTI128 $0x01, Y1, X0
 	VPADDQ       X0, X1, X1
 	VPSHUFD      $0x4e, X1, X0
 	VPADDQ       X0, X1, X1
 	VMOVQ        X1, AX
-	MOVQ         AX, hi+64(FP)
+	MOVQ         AX, hi+72(FP)
 	VZEROUPPER
 	RET
 
@@ -4252,9 +4252,9 @@ fold:
 	VZEROUPPER
 	RET
 
-// func sumI8AVX512(x []int8, bits []byte, off int) int64
+// func sumI8AVX512(x []int8, bits []byte, off int, tail uint64) int64
 // Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·sumI8AVX512(SB), NOSPLIT, $8-64
+TEXT ·sumI8AVX512(SB), NOSPLIT, $8-72
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         CX, DX
@@ -4305,6 +4305,19 @@ dense1_loop:
 	JGE     dense1_loop
 
 dense1_done:
+	TESTQ      CX, CX
+	JZ         dense_tail_done
+	MOVQ       tail+56(FP), BX
+	KMOVQ      BX, K1
+	MOVQ       $0x00000040, BX
+	SUBQ       CX, BX
+	ADDQ       BX, DX
+	VMOVDQU8.Z (AX), K1, Z6
+	VPXORQ     Z5, Z6, Z6
+	VPSADBW    Z4, Z6, Z6
+	VPADDQ     Z6, Z0, Z0
+
+dense_tail_done:
 	JMP reduce
 
 masked:
@@ -4410,6 +4423,19 @@ masked_slow_loop:
 	JGE        masked_slow_loop
 
 masked_slow_done:
+	TESTQ      CX, CX
+	JZ         masked_tail_done
+	MOVQ       tail+56(FP), BX
+	KMOVQ      BX, K1
+	MOVQ       $0x00000040, BX
+	SUBQ       CX, BX
+	ADDQ       BX, DX
+	VMOVDQU8.Z (AX), K1, Z6
+	VPXORQ     Z5, Z6, Z6
+	VPSADBW    Z4, Z6, Z6
+	VPADDQ     Z6, Z0, Z0
+
+masked_tail_done:
 reduce:
 	VPADDQ        Z1, Z0, Z0
 	VPADDQ        Z2, Z0, Z0
@@ -4425,13 +4451,13 @@ reduce:
 	// Take off the bias: 128 per element.
 	SHLQ $0x07, DX
 	SUBQ DX, AX
-	MOVQ AX, ret+56(FP)
+	MOVQ AX, ret+64(FP)
 	VZEROUPPER
 	RET
 
-// func sumI16AVX512(x []int16, bits []byte, off int) int64
+// func sumI16AVX512(x []int16, bits []byte, off int, tail uint64) int64
 // Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·sumI16AVX512(SB), NOSPLIT, $8-64
+TEXT ·sumI16AVX512(SB), NOSPLIT, $8-72
 	MOVQ   x_base+0(FP), AX
 	MOVQ   x_len+8(FP), CX
 	MOVQ   CX, DX
@@ -4475,6 +4501,14 @@ dense1_loop:
 	JGE       dense1_loop
 
 dense1_done:
+	TESTQ       CX, CX
+	JZ          dense_tail_done
+	MOVQ        tail+56(FP), CX
+	KMOVQ       CX, K1
+	VPMOVSXWQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+
+dense_tail_done:
 	JMP reduce
 
 masked:
@@ -4633,6 +4667,14 @@ masked1_slow_loop:
 	JGE         masked1_slow_loop
 
 masked1_slow_done:
+	TESTQ       CX, CX
+	JZ          masked_tail_done
+	MOVQ        tail+56(FP), CX
+	KMOVQ       CX, K1
+	VPMOVSXWQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+
+masked_tail_done:
 reduce:
 	VPADDQ        Z1, Z0, Z0
 	VPADDQ        Z2, Z0, Z0
@@ -4644,13 +4686,13 @@ reduce:
 	VPSHUFD       $0x4e, X0, X1
 	VPADDQ        X1, X0, X0
 	VMOVQ         X0, AX
-	MOVQ          AX, ret+56(FP)
+	MOVQ          AX, ret+64(FP)
 	VZEROUPPER
 	RET
 
-// func sumI32AVX512(x []int32, bits []byte, off int) int64
+// func sumI32AVX512(x []int32, bits []byte, off int, tail uint64) int64
 // Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·sumI32AVX512(SB), NOSPLIT, $8-64
+TEXT ·sumI32AVX512(SB), NOSPLIT, $8-72
 	MOVQ   x_base+0(FP), AX
 	MOVQ   x_len+8(FP), CX
 	MOVQ   CX, DX
@@ -4694,6 +4736,14 @@ dense1_loop:
 	JGE       dense1_loop
 
 dense1_done:
+	TESTQ       CX, CX
+	JZ          dense_tail_done
+	MOVQ        tail+56(FP), CX
+	KMOVQ       CX, K1
+	VPMOVSXDQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+
+dense_tail_done:
 	JMP reduce
 
 masked:
@@ -4852,6 +4902,14 @@ masked1_slow_loop:
 	JGE         masked1_slow_loop
 
 masked1_slow_done:
+	TESTQ       CX, CX
+	JZ          masked_tail_done
+	MOVQ        tail+56(FP), CX
+	KMOVQ       CX, K1
+	VPMOVSXDQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+
+masked_tail_done:
 reduce:
 	VPADDQ        Z1, Z0, Z0
 	VPADDQ        Z2, Z0, Z0
@@ -4863,13 +4921,13 @@ reduce:
 	VPSHUFD       $0x4e, X0, X1
 	VPADDQ        X1, X0, X0
 	VMOVQ         X0, AX
-	MOVQ          AX, ret+56(FP)
+	MOVQ          AX, ret+64(FP)
 	VZEROUPPER
 	RET
 
-// func sumI64AVX512(x []int64, bits []byte, off int) int64
+// func sumI64AVX512(x []int64, bits []byte, off int, tail uint64) int64
 // Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·sumI64AVX512(SB), NOSPLIT, $8-64
+TEXT ·sumI64AVX512(SB), NOSPLIT, $8-72
 	MOVQ   x_base+0(FP), AX
 	MOVQ   x_len+8(FP), CX
 	MOVQ   CX, DX
@@ -4907,6 +4965,13 @@ dense1_loop:
 	JGE    dense1_loop
 
 dense1_done:
+	TESTQ  CX, CX
+	JZ     dense_tail_done
+	MOVQ   tail+56(FP), CX
+	KMOVQ  CX, K1
+	VPADDQ (AX), Z0, K1, Z0
+
+dense_tail_done:
 	JMP reduce
 
 masked:
@@ -5055,6 +5120,13 @@ masked1_slow_loop:
 	JGE     masked1_slow_loop
 
 masked1_slow_done:
+	TESTQ  CX, CX
+	JZ     masked_tail_done
+	MOVQ   tail+56(FP), CX
+	KMOVQ  CX, K1
+	VPADDQ (AX), Z0, K1, Z0
+
+masked_tail_done:
 reduce:
 	VPADDQ        Z1, Z0, Z0
 	VPADDQ        Z2, Z0, Z0
@@ -5066,13 +5138,13 @@ reduce:
 	VPSHUFD       $0x4e, X0, X1
 	VPADDQ        X1, X0, X0
 	VMOVQ         X0, AX
-	MOVQ          AX, ret+56(FP)
+	MOVQ          AX, ret+64(FP)
 	VZEROUPPER
 	RET
 
-// func sumU8AVX512(x []uint8, bits []byte, off int) uint64
+// func sumU8AVX512(x []uint8, bits []byte, off int, tail uint64) uint64
 // Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·sumU8AVX512(SB), NOSPLIT, $8-64
+TEXT ·sumU8AVX512(SB), NOSPLIT, $8-72
 	MOVQ   x_base+0(FP), AX
 	MOVQ   x_len+8(FP), CX
 	MOVQ   CX, DX
@@ -5116,6 +5188,15 @@ dense1_loop:
 	JGE     dense1_loop
 
 dense1_done:
+	TESTQ      CX, CX
+	JZ         dense_tail_done
+	MOVQ       tail+56(FP), CX
+	KMOVQ      CX, K1
+	VMOVDQU8.Z (AX), K1, Z5
+	VPSADBW    Z4, Z5, Z5
+	VPADDQ     Z5, Z0, Z0
+
+dense_tail_done:
 	JMP reduce
 
 masked:
@@ -5219,6 +5300,15 @@ masked_slow_loop:
 	JGE        masked_slow_loop
 
 masked_slow_done:
+	TESTQ      CX, CX
+	JZ         masked_tail_done
+	MOVQ       tail+56(FP), CX
+	KMOVQ      CX, K1
+	VMOVDQU8.Z (AX), K1, Z5
+	VPSADBW    Z4, Z5, Z5
+	VPADDQ     Z5, Z0, Z0
+
+masked_tail_done:
 reduce:
 	VPADDQ        Z1, Z0, Z0
 	VPADDQ        Z2, Z0, Z0
@@ -5230,13 +5320,13 @@ reduce:
 	VPSHUFD       $0x4e, X0, X1
 	VPADDQ        X1, X0, X0
 	VMOVQ         X0, AX
-	MOVQ          AX, ret+56(FP)
+	MOVQ          AX, ret+64(FP)
 	VZEROUPPER
 	RET
 
-// func sumU16AVX512(x []uint16, bits []byte, off int) uint64
+// func sumU16AVX512(x []uint16, bits []byte, off int, tail uint64) uint64
 // Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·sumU16AVX512(SB), NOSPLIT, $8-64
+TEXT ·sumU16AVX512(SB), NOSPLIT, $8-72
 	MOVQ   x_base+0(FP), AX
 	MOVQ   x_len+8(FP), CX
 	MOVQ   CX, DX
@@ -5280,6 +5370,14 @@ dense1_loop:
 	JGE       dense1_loop
 
 dense1_done:
+	TESTQ       CX, CX
+	JZ          dense_tail_done
+	MOVQ        tail+56(FP), CX
+	KMOVQ       CX, K1
+	VPMOVZXWQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+
+dense_tail_done:
 	JMP reduce
 
 masked:
@@ -5438,6 +5536,14 @@ masked1_slow_loop:
 	JGE         masked1_slow_loop
 
 masked1_slow_done:
+	TESTQ       CX, CX
+	JZ          masked_tail_done
+	MOVQ        tail+56(FP), CX
+	KMOVQ       CX, K1
+	VPMOVZXWQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+
+masked_tail_done:
 reduce:
 	VPADDQ        Z1, Z0, Z0
 	VPADDQ        Z2, Z0, Z0
@@ -5449,13 +5555,13 @@ reduce:
 	VPSHUFD       $0x4e, X0, X1
 	VPADDQ        X1, X0, X0
 	VMOVQ         X0, AX
-	MOVQ          AX, ret+56(FP)
+	MOVQ          AX, ret+64(FP)
 	VZEROUPPER
 	RET
 
-// func sumU32AVX512(x []uint32, bits []byte, off int) uint64
+// func sumU32AVX512(x []uint32, bits []byte, off int, tail uint64) uint64
 // Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·sumU32AVX512(SB), NOSPLIT, $8-64
+TEXT ·sumU32AVX512(SB), NOSPLIT, $8-72
 	MOVQ   x_base+0(FP), AX
 	MOVQ   x_len+8(FP), CX
 	MOVQ   CX, DX
@@ -5499,6 +5605,14 @@ dense1_loop:
 	JGE       dense1_loop
 
 dense1_done:
+	TESTQ       CX, CX
+	JZ          dense_tail_done
+	MOVQ        tail+56(FP), CX
+	KMOVQ       CX, K1
+	VPMOVZXDQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+
+dense_tail_done:
 	JMP reduce
 
 masked:
@@ -5657,6 +5771,14 @@ masked1_slow_loop:
 	JGE         masked1_slow_loop
 
 masked1_slow_done:
+	TESTQ       CX, CX
+	JZ          masked_tail_done
+	MOVQ        tail+56(FP), CX
+	KMOVQ       CX, K1
+	VPMOVZXDQ.Z (AX), K1, Z4
+	VPADDQ      Z4, Z0, Z0
+
+masked_tail_done:
 reduce:
 	VPADDQ        Z1, Z0, Z0
 	VPADDQ        Z2, Z0, Z0
@@ -5668,13 +5790,13 @@ reduce:
 	VPSHUFD       $0x4e, X0, X1
 	VPADDQ        X1, X0, X0
 	VMOVQ         X0, AX
-	MOVQ          AX, ret+56(FP)
+	MOVQ          AX, ret+64(FP)
 	VZEROUPPER
 	RET
 
-// func sumU64AVX512(x []uint64, bits []byte, off int) uint64
+// func sumU64AVX512(x []uint64, bits []byte, off int, tail uint64) uint64
 // Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·sumU64AVX512(SB), NOSPLIT, $8-64
+TEXT ·sumU64AVX512(SB), NOSPLIT, $8-72
 	MOVQ   x_base+0(FP), AX
 	MOVQ   x_len+8(FP), CX
 	MOVQ   CX, DX
@@ -5712,6 +5834,13 @@ dense1_loop:
 	JGE    dense1_loop
 
 dense1_done:
+	TESTQ  CX, CX
+	JZ     dense_tail_done
+	MOVQ   tail+56(FP), CX
+	KMOVQ  CX, K1
+	VPADDQ (AX), Z0, K1, Z0
+
+dense_tail_done:
 	JMP reduce
 
 masked:
@@ -5860,6 +5989,13 @@ masked1_slow_loop:
 	JGE     masked1_slow_loop
 
 masked1_slow_done:
+	TESTQ  CX, CX
+	JZ     masked_tail_done
+	MOVQ   tail+56(FP), CX
+	KMOVQ  CX, K1
+	VPADDQ (AX), Z0, K1, Z0
+
+masked_tail_done:
 reduce:
 	VPADDQ        Z1, Z0, Z0
 	VPADDQ        Z2, Z0, Z0
@@ -5871,13 +6007,13 @@ reduce:
 	VPSHUFD       $0x4e, X0, X1
 	VPADDQ        X1, X0, X0
 	VMOVQ         X0, AX
-	MOVQ          AX, ret+56(FP)
+	MOVQ          AX, ret+64(FP)
 	VZEROUPPER
 	RET
 
-// func checkedU64AVX512(x []uint64, bits []byte, off int) (lo uint64, hi uint64)
+// func checkedU64AVX512(x []uint64, bits []byte, off int, tail uint64) (lo uint64, hi uint64)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·checkedU64AVX512(SB), NOSPLIT, $8-72
+TEXT ·checkedU64AVX512(SB), NOSPLIT, $8-80
 	MOVQ       x_base+0(FP), AX
 	MOVQ       x_len+8(FP), CX
 	VPXORQ     Z0, Z0, Z0
@@ -5934,6 +6070,17 @@ dense1_loop:
 	JGE       dense1_loop
 
 dense1_done:
+	TESTQ       CX, CX
+	JZ          dense_tail_done
+	MOVQ        tail+56(FP), CX
+	KMOVQ       CX, K1
+	VMOVDQU64.Z (AX), K1, Z5
+	VPANDQ      Z4, Z5, Z4
+	VPSRLQ      $0x20, Z5, Z5
+	VPADDQ      Z4, Z0, Z0
+	VPADDQ      Z5, Z1, Z1
+
+dense_tail_done:
 	JMP reduce
 
 masked:
@@ -6121,6 +6268,17 @@ masked1_slow_loop:
 	JGE         masked1_slow_loop
 
 masked1_slow_done:
+	TESTQ       CX, CX
+	JZ          masked_tail_done
+	MOVQ        tail+56(FP), CX
+	KMOVQ       CX, K1
+	VMOVDQU64.Z (AX), K1, Z5
+	VPANDQ      Z4, Z5, Z4
+	VPSRLQ      $0x20, Z5, Z5
+	VPADDQ      Z4, Z0, Z0
+	VPADDQ      Z5, Z1, Z1
+
+masked_tail_done:
 reduce:
 	VPADDQ        Z2, Z0, Z0
 	VPADDQ        Z3, Z1, Z1
@@ -6131,7 +6289,7 @@ reduce:
 	VPSHUFD       $0x4e, X0, X2
 	VPADDQ        X2, X0, X0
 	VMOVQ         X0, AX
-	MOVQ          AX, lo+56(FP)
+	MOVQ          AX, lo+64(FP)
 	VEXTRACTI64X4 $0x01, Z1, Y0
 	VPADDQ        Y0, Y1, Y1
 	VEXTRACTI128  $0x01, Y1, X0
@@ -6139,13 +6297,13 @@ reduce:
 	VPSHUFD       $0x4e, X1, X0
 	VPADDQ        X0, X1, X1
 	VMOVQ         X1, AX
-	MOVQ          AX, hi+64(FP)
+	MOVQ          AX, hi+72(FP)
 	VZEROUPPER
 	RET
 
-// func checkedI64AVX512(x []int64, bits []byte, off int) (lo uint64, hi uint64)
+// func checkedI64AVX512(x []int64, bits []byte, off int, tail uint64) (lo uint64, hi uint64)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·checkedI64AVX512(SB), NOSPLIT, $8-72
+TEXT ·checkedI64AVX512(SB), NOSPLIT, $8-80
 	MOVQ       x_base+0(FP), AX
 	MOVQ       x_len+8(FP), CX
 	VPXORQ     Z0, Z0, Z0
@@ -6209,6 +6367,18 @@ dense1_loop:
 	JGE       dense1_loop
 
 dense1_done:
+	TESTQ       CX, CX
+	JZ          dense_tail_done
+	MOVQ        tail+56(FP), CX
+	KMOVQ       CX, K1
+	VMOVDQU64.Z (AX), K1, Z6
+	VPXORQ      Z5, Z6, Z6
+	VPANDQ      Z4, Z6, Z4
+	VPSRLQ      $0x20, Z6, Z5
+	VPADDQ      Z4, Z0, Z0
+	VPADDQ      Z5, Z1, Z1
+
+dense_tail_done:
 	JMP reduce
 
 masked:
@@ -6406,6 +6576,18 @@ masked1_slow_loop:
 	JGE         masked1_slow_loop
 
 masked1_slow_done:
+	TESTQ       CX, CX
+	JZ          masked_tail_done
+	MOVQ        tail+56(FP), CX
+	KMOVQ       CX, K1
+	VMOVDQU64.Z (AX), K1, Z6
+	VPXORQ      Z5, Z6, Z6
+	VPANDQ      Z4, Z6, Z4
+	VPSRLQ      $0x20, Z6, Z5
+	VPADDQ      Z4, Z0, Z0
+	VPADDQ      Z5, Z1, Z1
+
+masked_tail_done:
 reduce:
 	VPADDQ        Z2, Z0, Z0
 	VPADDQ        Z3, Z1, Z1
@@ -6416,7 +6598,7 @@ reduce:
 	VPSHUFD       $0x4e, X0, X2
 	VPADDQ        X2, X0, X0
 	VMOVQ         X0, AX
-	MOVQ          AX, lo+56(FP)
+	MOVQ          AX, lo+64(FP)
 	VEXTRACTI64X4 $0x01, Z1, Y0
 	VPADDQ        Y0, Y1, Y1
 	VEXTRACTI128  $0x01, Y1, X0
@@ -6424,6 +6606,6 @@ reduce:
 	VPSHUFD       $0x4e, X1, X0
 	VPADDQ        X0, X1, X1
 	VMOVQ         X1, AX
-	MOVQ          AX, hi+64(FP)
+	MOVQ          AX, hi+72(FP)
 	VZEROUPPER
 	RET

@@ -30,65 +30,77 @@ func sumF64AVX2(x []float64, bits []byte, off int) float64
 //go:noescape
 func sumLanesF64AVX2(acc []float64, x []float64, bits []byte, off int)
 
-// sumI8AVX2 returns the wrapping int64 sum of the valid elements of x; len(x) must be
-// a multiple of 32. Element i is valid when bit off+i of bits is set (bits nil: all).
+// sumI8AVX2 returns the wrapping int64 sum of the valid elements of x.
+// Element i is valid when bit off+i of bits is set (bits nil: all).
+// len(x) must be a multiple of 32; tail is not read.
 //
 //go:noescape
-func sumI8AVX2(x []int8, bits []byte, off int) int64
+func sumI8AVX2(x []int8, bits []byte, off int, tail uint64) int64
 
-// sumI16AVX2 returns the wrapping int64 sum of the valid elements of x; len(x) must be
-// a multiple of 4. Element i is valid when bit off+i of bits is set (bits nil: all).
+// sumI16AVX2 returns the wrapping int64 sum of the valid elements of x.
+// Element i is valid when bit off+i of bits is set (bits nil: all).
+// len(x) must be a multiple of 4; tail is not read.
 //
 //go:noescape
-func sumI16AVX2(x []int16, bits []byte, off int) int64
+func sumI16AVX2(x []int16, bits []byte, off int, tail uint64) int64
 
-// sumI32AVX2 returns the wrapping int64 sum of the valid elements of x; len(x) must be
-// a multiple of 4. Element i is valid when bit off+i of bits is set (bits nil: all).
+// sumI32AVX2 returns the wrapping int64 sum of the valid elements of x.
+// Element i is valid when bit off+i of bits is set (bits nil: all).
+// len(x) must be a multiple of 4; tail is not read.
 //
 //go:noescape
-func sumI32AVX2(x []int32, bits []byte, off int) int64
+func sumI32AVX2(x []int32, bits []byte, off int, tail uint64) int64
 
-// sumI64AVX2 returns the wrapping int64 sum of the valid elements of x; len(x) must be
-// a multiple of 4. Element i is valid when bit off+i of bits is set (bits nil: all).
+// sumI64AVX2 returns the wrapping int64 sum of the valid elements of x.
+// Element i is valid when bit off+i of bits is set (bits nil: all).
+// len(x) must be a multiple of 4; tail is not read.
 //
 //go:noescape
-func sumI64AVX2(x []int64, bits []byte, off int) int64
+func sumI64AVX2(x []int64, bits []byte, off int, tail uint64) int64
 
-// sumU8AVX2 returns the wrapping uint64 sum of the valid elements of x; len(x) must be
-// a multiple of 32. Element i is valid when bit off+i of bits is set (bits nil: all).
+// sumU8AVX2 returns the wrapping uint64 sum of the valid elements of x.
+// Element i is valid when bit off+i of bits is set (bits nil: all).
+// len(x) must be a multiple of 32; tail is not read.
 //
 //go:noescape
-func sumU8AVX2(x []uint8, bits []byte, off int) uint64
+func sumU8AVX2(x []uint8, bits []byte, off int, tail uint64) uint64
 
-// sumU16AVX2 returns the wrapping uint64 sum of the valid elements of x; len(x) must be
-// a multiple of 4. Element i is valid when bit off+i of bits is set (bits nil: all).
+// sumU16AVX2 returns the wrapping uint64 sum of the valid elements of x.
+// Element i is valid when bit off+i of bits is set (bits nil: all).
+// len(x) must be a multiple of 4; tail is not read.
 //
 //go:noescape
-func sumU16AVX2(x []uint16, bits []byte, off int) uint64
+func sumU16AVX2(x []uint16, bits []byte, off int, tail uint64) uint64
 
-// sumU32AVX2 returns the wrapping uint64 sum of the valid elements of x; len(x) must be
-// a multiple of 4. Element i is valid when bit off+i of bits is set (bits nil: all).
+// sumU32AVX2 returns the wrapping uint64 sum of the valid elements of x.
+// Element i is valid when bit off+i of bits is set (bits nil: all).
+// len(x) must be a multiple of 4; tail is not read.
 //
 //go:noescape
-func sumU32AVX2(x []uint32, bits []byte, off int) uint64
+func sumU32AVX2(x []uint32, bits []byte, off int, tail uint64) uint64
 
-// sumU64AVX2 returns the wrapping uint64 sum of the valid elements of x; len(x) must be
-// a multiple of 4. Element i is valid when bit off+i of bits is set (bits nil: all).
+// sumU64AVX2 returns the wrapping uint64 sum of the valid elements of x.
+// Element i is valid when bit off+i of bits is set (bits nil: all).
+// len(x) must be a multiple of 4; tail is not read.
 //
 //go:noescape
-func sumU64AVX2(x []uint64, bits []byte, off int) uint64
+func sumU64AVX2(x []uint64, bits []byte, off int, tail uint64) uint64
 
 // checkedU64AVX2 returns the sums of the low and high 32-bit halves of the valid elements
-// of x (offset by 2^63 if signed; invalid ones count as 0 before the offset); len(x) must be a multiple of 4 and below 2^31.
+// of x (offset by 2^63 if signed; invalid ones count as 0 before the offset, and so do the lanes
+// of the last vector past the end of x); len(x) must be below 2^31.
+// len(x) must be a multiple of 4; tail is not read.
 //
 //go:noescape
-func checkedU64AVX2(x []uint64, bits []byte, off int) (lo uint64, hi uint64)
+func checkedU64AVX2(x []uint64, bits []byte, off int, tail uint64) (lo uint64, hi uint64)
 
 // checkedI64AVX2 returns the sums of the low and high 32-bit halves of the valid elements
-// of x (offset by 2^63 if signed; invalid ones count as 0 before the offset); len(x) must be a multiple of 4 and below 2^31.
+// of x (offset by 2^63 if signed; invalid ones count as 0 before the offset, and so do the lanes
+// of the last vector past the end of x); len(x) must be below 2^31.
+// len(x) must be a multiple of 4; tail is not read.
 //
 //go:noescape
-func checkedI64AVX2(x []int64, bits []byte, off int) (lo uint64, hi uint64)
+func checkedI64AVX2(x []int64, bits []byte, off int, tail uint64) (lo uint64, hi uint64)
 
 // sumF32AVX512 adds x in the ADR-013 order with 4 accumulators of 16 lanes: len(x) must be a
 // multiple of 64. Element i participates when bit off+i of bits is set (bits nil: all).
@@ -116,62 +128,84 @@ func sumF64AVX512(x []float64, bits []byte, off int) float64
 //go:noescape
 func sumLanesF64AVX512(acc []float64, x []float64, bits []byte, off int)
 
-// sumI8AVX512 returns the wrapping int64 sum of the valid elements of x; len(x) must be
-// a multiple of 64. Element i is valid when bit off+i of bits is set (bits nil: all).
+// sumI8AVX512 returns the wrapping int64 sum of the valid elements of x.
+// Element i is valid when bit off+i of bits is set (bits nil: all).
+// The last len(x) mod 64 elements run as one masked vector, tail their validity
+// (bit i for the i-th of them; all set when bits is nil).
 //
 //go:noescape
-func sumI8AVX512(x []int8, bits []byte, off int) int64
+func sumI8AVX512(x []int8, bits []byte, off int, tail uint64) int64
 
-// sumI16AVX512 returns the wrapping int64 sum of the valid elements of x; len(x) must be
-// a multiple of 8. Element i is valid when bit off+i of bits is set (bits nil: all).
+// sumI16AVX512 returns the wrapping int64 sum of the valid elements of x.
+// Element i is valid when bit off+i of bits is set (bits nil: all).
+// The last len(x) mod 8 elements run as one masked vector, tail their validity
+// (bit i for the i-th of them; all set when bits is nil).
 //
 //go:noescape
-func sumI16AVX512(x []int16, bits []byte, off int) int64
+func sumI16AVX512(x []int16, bits []byte, off int, tail uint64) int64
 
-// sumI32AVX512 returns the wrapping int64 sum of the valid elements of x; len(x) must be
-// a multiple of 8. Element i is valid when bit off+i of bits is set (bits nil: all).
+// sumI32AVX512 returns the wrapping int64 sum of the valid elements of x.
+// Element i is valid when bit off+i of bits is set (bits nil: all).
+// The last len(x) mod 8 elements run as one masked vector, tail their validity
+// (bit i for the i-th of them; all set when bits is nil).
 //
 //go:noescape
-func sumI32AVX512(x []int32, bits []byte, off int) int64
+func sumI32AVX512(x []int32, bits []byte, off int, tail uint64) int64
 
-// sumI64AVX512 returns the wrapping int64 sum of the valid elements of x; len(x) must be
-// a multiple of 8. Element i is valid when bit off+i of bits is set (bits nil: all).
+// sumI64AVX512 returns the wrapping int64 sum of the valid elements of x.
+// Element i is valid when bit off+i of bits is set (bits nil: all).
+// The last len(x) mod 8 elements run as one masked vector, tail their validity
+// (bit i for the i-th of them; all set when bits is nil).
 //
 //go:noescape
-func sumI64AVX512(x []int64, bits []byte, off int) int64
+func sumI64AVX512(x []int64, bits []byte, off int, tail uint64) int64
 
-// sumU8AVX512 returns the wrapping uint64 sum of the valid elements of x; len(x) must be
-// a multiple of 64. Element i is valid when bit off+i of bits is set (bits nil: all).
+// sumU8AVX512 returns the wrapping uint64 sum of the valid elements of x.
+// Element i is valid when bit off+i of bits is set (bits nil: all).
+// The last len(x) mod 64 elements run as one masked vector, tail their validity
+// (bit i for the i-th of them; all set when bits is nil).
 //
 //go:noescape
-func sumU8AVX512(x []uint8, bits []byte, off int) uint64
+func sumU8AVX512(x []uint8, bits []byte, off int, tail uint64) uint64
 
-// sumU16AVX512 returns the wrapping uint64 sum of the valid elements of x; len(x) must be
-// a multiple of 8. Element i is valid when bit off+i of bits is set (bits nil: all).
+// sumU16AVX512 returns the wrapping uint64 sum of the valid elements of x.
+// Element i is valid when bit off+i of bits is set (bits nil: all).
+// The last len(x) mod 8 elements run as one masked vector, tail their validity
+// (bit i for the i-th of them; all set when bits is nil).
 //
 //go:noescape
-func sumU16AVX512(x []uint16, bits []byte, off int) uint64
+func sumU16AVX512(x []uint16, bits []byte, off int, tail uint64) uint64
 
-// sumU32AVX512 returns the wrapping uint64 sum of the valid elements of x; len(x) must be
-// a multiple of 8. Element i is valid when bit off+i of bits is set (bits nil: all).
+// sumU32AVX512 returns the wrapping uint64 sum of the valid elements of x.
+// Element i is valid when bit off+i of bits is set (bits nil: all).
+// The last len(x) mod 8 elements run as one masked vector, tail their validity
+// (bit i for the i-th of them; all set when bits is nil).
 //
 //go:noescape
-func sumU32AVX512(x []uint32, bits []byte, off int) uint64
+func sumU32AVX512(x []uint32, bits []byte, off int, tail uint64) uint64
 
-// sumU64AVX512 returns the wrapping uint64 sum of the valid elements of x; len(x) must be
-// a multiple of 8. Element i is valid when bit off+i of bits is set (bits nil: all).
+// sumU64AVX512 returns the wrapping uint64 sum of the valid elements of x.
+// Element i is valid when bit off+i of bits is set (bits nil: all).
+// The last len(x) mod 8 elements run as one masked vector, tail their validity
+// (bit i for the i-th of them; all set when bits is nil).
 //
 //go:noescape
-func sumU64AVX512(x []uint64, bits []byte, off int) uint64
+func sumU64AVX512(x []uint64, bits []byte, off int, tail uint64) uint64
 
 // checkedU64AVX512 returns the sums of the low and high 32-bit halves of the valid elements
-// of x (offset by 2^63 if signed; invalid ones count as 0 before the offset); len(x) must be a multiple of 8 and below 2^31.
+// of x (offset by 2^63 if signed; invalid ones count as 0 before the offset, and so do the lanes
+// of the last vector past the end of x); len(x) must be below 2^31.
+// The last len(x) mod 8 elements run as one masked vector, tail their validity
+// (bit i for the i-th of them; all set when bits is nil).
 //
 //go:noescape
-func checkedU64AVX512(x []uint64, bits []byte, off int) (lo uint64, hi uint64)
+func checkedU64AVX512(x []uint64, bits []byte, off int, tail uint64) (lo uint64, hi uint64)
 
 // checkedI64AVX512 returns the sums of the low and high 32-bit halves of the valid elements
-// of x (offset by 2^63 if signed; invalid ones count as 0 before the offset); len(x) must be a multiple of 8 and below 2^31.
+// of x (offset by 2^63 if signed; invalid ones count as 0 before the offset, and so do the lanes
+// of the last vector past the end of x); len(x) must be below 2^31.
+// The last len(x) mod 8 elements run as one masked vector, tail their validity
+// (bit i for the i-th of them; all set when bits is nil).
 //
 //go:noescape
-func checkedI64AVX512(x []int64, bits []byte, off int) (lo uint64, hi uint64)
+func checkedI64AVX512(x []int64, bits []byte, off int, tail uint64) (lo uint64, hi uint64)

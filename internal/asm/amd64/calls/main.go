@@ -58,17 +58,17 @@ type param struct{ name, typ string }
 var shapes = []shape{
 	{
 		name:    "sumAsm",
-		doc:     "is the wrapping (integer) or ADR-013 block (float) sum kernel of\nisa for T on x, whose length is a multiple of the kernel's step.",
-		tparams: "[T num.Number, S int64 | uint64 | float32 | float64]",
-		params:  []param{{"x", "[]T"}, {"bits", "[]byte"}, {"off", "int"}},
+		doc:     "is the wrapping integer sum kernel of isa for T on x, whose\nlength is a multiple of the kernel's step on AVX2; on AVX-512 the\nlast len(x) mod step elements take their validity from tail.",
+		tparams: "[T num.Number, S int64 | uint64]",
+		params:  []param{{"x", "[]T"}, {"bits", "[]byte"}, {"off", "int"}, {"tail", "uint64"}},
 		results: []string{"S"},
-		pattern: `^sum(?P<type>[IUF]\d+)(?P<isa>AVX2|AVX512)$`,
+		pattern: `^sum(?P<type>[IU]\d+)(?P<isa>AVX2|AVX512)$`,
 		missing: "no sum kernel",
 	},
 	{
 		name:    "checkedI64Asm",
 		doc:     "is the checked sum kernel of isa: split sums of the valid\nelements (see checkedSigned and checkedUnsigned).",
-		params:  []param{{"x", "[]int64"}, {"bits", "[]byte"}, {"off", "int"}},
+		params:  []param{{"x", "[]int64"}, {"bits", "[]byte"}, {"off", "int"}, {"tail", "uint64"}},
 		results: []string{"lo uint64", "hi uint64"},
 		pattern: `^checkedI64(?P<isa>AVX2|AVX512)$`,
 		missing: "no checked sum kernel",
@@ -76,7 +76,7 @@ var shapes = []shape{
 	{
 		name:    "checkedU64Asm",
 		doc:     "is checkedI64Asm for unsigned elements.",
-		params:  []param{{"x", "[]uint64"}, {"bits", "[]byte"}, {"off", "int"}},
+		params:  []param{{"x", "[]uint64"}, {"bits", "[]byte"}, {"off", "int"}, {"tail", "uint64"}},
 		results: []string{"lo uint64", "hi uint64"},
 		pattern: `^checkedU64(?P<isa>AVX2|AVX512)$`,
 		missing: "no checked sum kernel",

@@ -398,11 +398,11 @@ const unroll = 4
 // correction does not depend on the mask.
 func intSum(e elem, s kit.ISA) {
 	name := fmt.Sprintf("sum%s%s", e.Name, s)
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, bits []byte, off int) %s", e.GoType, e.SumType()))
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, bits []byte, off int, tail uint64) %s", e.GoType, e.SumType()))
 	Pragma("noescape")
 	step := intStep(e.Size, s)
-	Doc(fmt.Sprintf("%s returns the wrapping %s sum of the valid elements of x; len(x) must be", name, e.SumType()),
-		fmt.Sprintf("a multiple of %d. Element i is valid when bit off+i of bits is set (bits nil: all).", step))
+	Doc(append([]string{fmt.Sprintf("%s returns the wrapping %s sum of the valid elements of x.", name, e.SumType()),
+		"Element i is valid when bit off+i of bits is set (bits nil: all)."}, tailDoc(s, step)...)...)
 
 	x, n := kit.Slice("x")
 	total := GP64()
@@ -526,6 +526,32 @@ func intSum(e elem, s kit.ISA) {
 		addTo(0, nil, acc[0])
 		ADDQ(U32(bytesPerStep), x)
 	})
+	// tailStep runs the last len(x) mod step elements as one vector
+	// under the opmask tail (AVX-512): the masked loads suppress every
+	// lane past the end, and a masked-off lane reads 0, as an invalid
+	// one does.
+	tailStep := func(label string) {
+		if s != kit.AVX512 {
+			return
+		}
+		TESTQ(n, n)
+		JZ(LabelRef(label))
+		t := GP64()
+		Load(Param("tail"), t)
+		k := K()
+		KMOVQ(t, k)
+		if e.Size == 1 && e.Signed {
+			// Every lane adds 128 after the bias, those past the end
+			// too: count them in the correction.
+			c := GP64()
+			MOVQ(U32(step), c)
+			SUBQ(n, c)
+			ADDQ(c, total)
+		}
+		addTo(0, &masker{k: k}, acc[0])
+		Label(label)
+	}
+	tailStep("dense_tail_done")
 	JMP(LabelRef("reduce"))
 
 	Label("masked")
@@ -604,6 +630,7 @@ func intSum(e elem, s kit.ISA) {
 		})
 		oneVector(msb)
 	}
+	tailStep("masked_tail_done")
 
 	Label("reduce")
 	for v := 1; v < len(acc); v++ {
@@ -617,6 +644,16 @@ func intSum(e elem, s kit.ISA) {
 	}
 	Store(r, ReturnIndex(0))
 	kit.Ret()
+}
+
+// tailDoc is the doc lines of an integer or checked sum kernel of s with
+// vectors of step elements on its length and tail.
+func tailDoc(s kit.ISA, step int) []string {
+	if s != kit.AVX512 {
+		return []string{fmt.Sprintf("len(x) must be a multiple of %d; tail is not read.", step)}
+	}
+	return []string{fmt.Sprintf("The last len(x) mod %d elements run as one masked vector, tail their validity", step),
+		"(bit i for the i-th of them; all set when bits is nil)."}
 }
 
 // intStep is the number of elements one vector step of intSum consumes:
@@ -676,11 +713,12 @@ func checkedSum(signed bool, s kit.ISA) {
 		e = elem{Name: "I64", GoType: "int64", Size: 8, Signed: true}
 	}
 	name := fmt.Sprintf("checked%s%s", e.Name, s)
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, bits []byte, off int) (lo, hi uint64)", e.GoType))
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(x []%s, bits []byte, off int, tail uint64) (lo, hi uint64)", e.GoType))
 	Pragma("noescape")
 	step := s.Lanes(8)
-	Doc(fmt.Sprintf("%s returns the sums of the low and high 32-bit halves of the valid elements", name),
-		fmt.Sprintf("of x (offset by 2^63 if signed; invalid ones count as 0 before the offset); len(x) must be a multiple of %d and below 2^31.", step))
+	Doc(append([]string{fmt.Sprintf("%s returns the sums of the low and high 32-bit halves of the valid elements", name),
+		"of x (offset by 2^63 if signed; invalid ones count as 0 before the offset, and so do the lanes",
+		"of the last vector past the end of x); len(x) must be below 2^31."}, tailDoc(s, step)...)...)
 
 	x, n := kit.Slice("x")
 	const pairs = 2
@@ -750,6 +788,24 @@ func checkedSum(signed bool, s kit.ISA) {
 		split(t, 0)
 		ADDQ(U32(s.VecBytes()), x)
 	})
+	// tailStep is intSum's: the last len(x) mod step elements as one
+	// vector under the opmask tail (AVX-512).
+	tailStep := func(label string) {
+		if s != kit.AVX512 {
+			return
+		}
+		TESTQ(n, n)
+		JZ(LabelRef(label))
+		r := GP64()
+		Load(Param("tail"), r)
+		k := K()
+		KMOVQ(r, k)
+		t := s.Vec()
+		VMOVDQU64_Z(src(0), k, t)
+		split(t, 0)
+		Label(label)
+	}
+	tailStep("dense_tail_done")
 	JMP(LabelRef("reduce"))
 
 	Label("masked")
@@ -789,6 +845,8 @@ func checkedSum(signed bool, s kit.ISA) {
 			ADDQ(U32(s.VecBytes()), x)
 		})
 	}
+
+	tailStep("masked_tail_done")
 
 	Label("reduce")
 	VPADDQ(accLo[1], accLo[0], accLo[0])
