@@ -56,7 +56,7 @@ func sumFloatOn[T float32 | float64](isa ISA, x []T, bits []byte, off int) T {
 // its step (a vector of bytes, else 4 elements on AVX2 and 8 on AVX-512)
 // and the rest is added here; the order of wrapping additions does not
 // matter. The AVX-512 kernels take the rest too, as one masked vector
-// (kernelTail).
+// (kernelSpan).
 func sumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []byte, off int) S {
 	if isa != AVX2 && isa != AVX512 {
 		return portableSumInt[T, S](isa, x, bits, off)
@@ -71,7 +71,11 @@ func sumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []by
 	if isa == AVX512 {
 		step *= 2
 	}
-	full, tail := kernelTail(isa, len(x), step, bits, off)
+	full, r := kernelSpan(isa, len(x), step)
+	var tail uint64
+	if r > 0 {
+		tail = tailBits(bits, off+full-r, r)
+	}
 	var s S
 	if full > 0 {
 		// The 64-bit kernels are called from here, as sumFloatOn calls
@@ -98,25 +102,32 @@ func sumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []by
 	return AddValid(s, x[full:], bits, off+full)
 }
 
-// kernelTail returns how many of n elements an integer or checked sum
-// kernel of isa with vectors of step elements takes, and the tail
-// argument it takes them with. On AVX2 the kernels take whole vectors
-// and Go adds the rest. The AVX-512 kernels take all n, the last n mod
-// step elements as one vector under the opmask tail: their validity bits
-// from the bitmap span (bits, off), or all set without one. Go adding
-// that rest cost an AVX-512 SumChecked over 1031 elements 13% more than
-// over 1024 (H415-H416 in bench/oddlen_test.go).
-func kernelTail(isa ISA, n, step int, bits []byte, off int) (m int, tail uint64) {
-	r := n & (step - 1) // steps are powers of two
-	if isa != AVX512 || r == 0 {
+// kernelSpan returns how many of n elements an integer or checked sum
+// kernel of isa with vectors of step elements takes, m, and r, how many
+// of those form a partial last vector. On AVX2 the kernels take whole
+// vectors (r = 0) and Go adds the rest. The AVX-512 kernels take all n,
+// the last r elements as one vector under the opmask tail, their
+// validity (tailBits; Go calls it only for r > 0). Go adding that rest
+// cost an AVX-512 SumChecked over 1031 elements 13% more than over 1024
+// (H415-H416 in bench/oddlen_test.go).
+func kernelSpan(isa ISA, n, step int) (m, r int) {
+	r = n & (step - 1) // steps are powers of two
+	if isa != AVX512 {
 		return n - r, 0
 	}
-	tail = ^uint64(0) >> (64 - uint(r)) // r < step <= 64
+	return n, r
+}
+
+// tailBits is the validity of the r < 64 elements from bit p of the
+// bitmap span bits (nil: all valid), bit i for the i-th.
+//
+//go:noinline
+func tailBits(bits []byte, p, r int) uint64 {
+	t := ^uint64(0) >> (64 - uint(r))
 	if bits != nil {
-		p := off + n - r
-		tail &= ValidWord(bits[p>>3:], p&7, r)
+		t &= ValidWord(bits[p>>3:], p&7, r)
 	}
-	return n, tail
+	return t
 }
 
 // summaryOn is the min and max of the valid elements under the rules of

@@ -32,7 +32,11 @@ func checkedSigned(isa ISA, x []int64, bits []byte, off int) num.Int128 {
 	step := avxStep(isa)
 	{
 		var acc num.Int128
-		full, tail := kernelTail(isa, len(x), step, bits, off)
+		full, r := kernelSpan(isa, len(x), step)
+		var tail uint64
+		if r > 0 {
+			tail = tailBits(bits, off+full-r, r)
+		}
 		for start := 0; start < full; {
 			n := min(full-start, CheckedChunk)
 			t, lanes := uint64(0), n
@@ -59,7 +63,11 @@ func checkedUnsigned(isa ISA, x []uint64, bits []byte, off int) num.Int128 {
 	step := avxStep(isa)
 	{
 		var acc num.Int128
-		full, tail := kernelTail(isa, len(x), step, bits, off)
+		full, r := kernelSpan(isa, len(x), step)
+		var tail uint64
+		if r > 0 {
+			tail = tailBits(bits, off+full-r, r)
+		}
 		for start := 0; start < full; {
 			n := min(full-start, CheckedChunk)
 			t := uint64(0)
