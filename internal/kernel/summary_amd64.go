@@ -117,7 +117,7 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 	}
 	m, tail := len(x), uint64(0)
 	if st := k.maskedStep(); len(x)&(st-1) != 0 {
-		m, tail = k.maskedTail(x, bits, st) // a call only here: run's common case stays short
+		m, tail = k.maskedTail(x, bits, st) // the last bits only for a partial last step
 	}
 	switch {
 	case m > 0 && k.seeded():
