@@ -534,12 +534,7 @@ func intSum(e elem, s kit.ISA) {
 		if s != kit.AVX512 {
 			return
 		}
-		TESTQ(n, n)
-		JZ(LabelRef(label))
-		t := GP64()
-		Load(Param("tail"), t)
-		k := K()
-		KMOVQ(t, k)
+		k := tailMask(n, label)
 		if e.Size == 1 && e.Signed {
 			// Every lane adds 128 after the bias, those past the end
 			// too: count them in the correction.
@@ -644,6 +639,20 @@ func intSum(e elem, s kit.ISA) {
 	}
 	Store(r, ReturnIndex(0))
 	kit.Ret()
+}
+
+// tailMask starts an AVX-512 sum kernel's last, partial vector: with n,
+// the elements the loops left, zero it jumps to label (which the caller
+// places after the vector's code), else it returns the opmask of the
+// kernel's tail argument.
+func tailMask(n reg.GPVirtual, label string) reg.OpmaskVirtual {
+	TESTQ(n, n)
+	JZ(LabelRef(label))
+	t := GP64()
+	Load(Param("tail"), t)
+	k := K()
+	KMOVQ(t, k)
+	return k
 }
 
 // tailDoc is the doc lines of an integer or checked sum kernel of s with
@@ -794,12 +803,7 @@ func checkedSum(signed bool, s kit.ISA) {
 		if s != kit.AVX512 {
 			return
 		}
-		TESTQ(n, n)
-		JZ(LabelRef(label))
-		r := GP64()
-		Load(Param("tail"), r)
-		k := K()
-		KMOVQ(r, k)
+		k := tailMask(n, label)
 		t := s.Vec()
 		VMOVDQU64_Z(src(0), k, t)
 		split(t, 0)
