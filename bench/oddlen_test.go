@@ -180,10 +180,7 @@ func BenchmarkOddLengthsSums(b *testing.B) {
 			useBackend(b, backend)
 			for _, n := range []int{1024, 1031, 1055} {
 				m := quiver.Valid(bm, 0)
-				cases := []struct {
-					name string
-					f    func() int64
-				}{
+				cases := []oddSumCase{
 					{"CountValid/off=0", func() int64 { return int64(quiver.CountValid(n, m)) }},
 					{"SumInt/type=int64/nulls=0", func() int64 { return quiver.SumInt(i64[:n]) }},
 					{"SumUint/type=uint8/nulls=0", func() int64 { return int64(quiver.SumUint(u8[:n])) }},
@@ -194,10 +191,7 @@ func BenchmarkOddLengthsSums(b *testing.B) {
 				}
 				if n == 1024 {
 					m3 := quiver.Valid(bm, 3)
-					cases = append(cases, struct {
-						name string
-						f    func() int64
-					}{"CountValid/off=3", func() int64 { return int64(quiver.CountValid(n, m3)) }})
+					cases = append(cases, oddSumCase{"CountValid/off=3", func() int64 { return int64(quiver.CountValid(n, m3)) }})
 				}
 				for _, c := range cases {
 					b.Run(fmt.Sprintf("n=%d/op=%s", n, c.name), func(b *testing.B) {
@@ -211,4 +205,10 @@ func BenchmarkOddLengthsSums(b *testing.B) {
 			}
 		})
 	}
+}
+
+// oddSumCase is one call of BenchmarkOddLengthsSums.
+type oddSumCase struct {
+	name string
+	f    func() int64
 }

@@ -36,12 +36,11 @@ type summaryAsm[T num.Number] struct {
 // dense kernel takes; Go folds the rest. The AVX2 dense kernels read the
 // last step of the column overlapping the one before it (tailOverlap in
 // internal/asm/amd64/summary), which changes neither a min, a max nor
-// the NaN check, so they take any length from one step of max(lanes, 8)
-// elements: Go folding the last few elements one at a time cost an AVX2
-// float64 Min over 1031 elements 19% more than over 1024 (H403 in
-// bench/oddlen_test.go).
+// the NaN check, so they take any length from one step on: Go folding
+// the last few elements one at a time cost an AVX2 float64 Min over
+// 1031 elements 19% more than over 1024 (H403 in bench/oddlen_test.go).
 func (k summaryAsm[T]) denseSpan(n int) int {
-	if k.tailInAsm || n >= max(k.lanes, 8) {
+	if k.tailInAsm || n >= k.step() {
 		return n
 	}
 	return 0
@@ -116,7 +115,7 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 		return lo, hi, valid, nan
 	}
 	m, tail := len(x), uint64(0)
-	if st := k.maskedStep(); len(x)&(st-1) != 0 {
+	if st := k.step(); len(x)&(st-1) != 0 {
 		m, tail = k.maskedTail(x, bits, st) // the last bits only for a partial last step
 	}
 	switch {
@@ -150,10 +149,10 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 	return lo, hi, valid, nan
 }
 
-// maskedStep is how many elements one step of k's masked kernel takes:
-// its lanes on AVX-512, max(lanes, 8) on AVX2 (a power of two either
-// way).
-func (k summaryAsm[T]) maskedStep() int {
+// step is how many elements one step of k's kernels takes: its lanes on
+// AVX-512, max(lanes, 8) on AVX2 (two vectors of 64-bit lanes, the
+// elements of one bitmap byte); a power of two either way.
+func (k summaryAsm[T]) step() int {
 	if k.tailInAsm {
 		return k.lanes
 	}
@@ -161,7 +160,7 @@ func (k summaryAsm[T]) maskedStep() int {
 }
 
 // maskedTail returns how many elements of x (bits byte-aligned with it;
-// len(x) not a multiple of step, k.maskedStep()) k's masked kernel
+// len(x) not a multiple of step, k.step()) k's masked kernel
 // takes, m, and the validity of its last elements that it reads from
 // tail instead of bits. The elements past m, if any, are Go's to fold.
 // (A multiple of the step needs no call: m = len(x), tail = 0.)
@@ -172,18 +171,15 @@ func (k summaryAsm[T]) maskedStep() int {
 // run as one more step over the final step's worth of x, overlapping the
 // elements before them, and tail holds their bits at the top of that
 // step's bits, the overlapped lanes' bits 0 (tailMasked in
-// internal/asm/amd64/summary). Either way the bits are read here byte by
-// byte, so no kernel loads bits past the bitmap that is left.
+// internal/asm/amd64/summary). Either way Go reads the bits (tailBits,
+// as for the sum kernels), so no kernel loads bits past the bitmap that
+// is left.
 func (k summaryAsm[T]) maskedTail(x []T, bits []byte, step int) (m int, tail uint64) {
 	if !k.tailInAsm && len(x) < step {
 		return 0, 0
 	}
 	r := len(x) & (step - 1) // not %: a division by a variable costs a dozen cycles and more
-	full := len(x) - r       // a multiple of 8: the bits of the last r start a byte
-	for i := range (r + 7) / 8 {
-		tail |= uint64(bits[full/8+i]) << (8 * i)
-	}
-	tail &= 1<<r - 1
+	tail = tailBits(bits, len(x)-r, r)
 	if !k.tailInAsm {
 		tail <<= step - r
 	}
