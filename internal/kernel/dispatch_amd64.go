@@ -118,10 +118,8 @@ func kernelSpan(isa ISA, n, step int) (m, r int) {
 	return n, r
 }
 
-// tailBits is the validity of the 0 < r < 64 elements from bit p of the
-// bitmap span bits (nil: all valid), bit i for the i-th: the tail
-// argument of the sum and summary kernels that take a partial last
-// vector or step.
+// tailBits is the validity of the r < 64 elements from bit p of the
+// bitmap span bits (nil: all valid), bit i for the i-th.
 //
 //go:noinline
 func tailBits(bits []byte, p, r int) uint64 {

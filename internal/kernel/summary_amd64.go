@@ -171,15 +171,21 @@ func (k summaryAsm[T]) step() int {
 // run as one more step over the final step's worth of x, overlapping the
 // elements before them, and tail holds their bits at the top of that
 // step's bits, the overlapped lanes' bits 0 (tailMasked in
-// internal/asm/amd64/summary). Either way Go reads the bits (tailBits,
-// as for the sum kernels), so no kernel loads bits past the bitmap that
-// is left.
+// internal/asm/amd64/summary). Either way the bits are read here byte by
+// byte, so no kernel loads bits past the bitmap that is left. (The sums'
+// tailBits reads them too, from any bit offset, but as a call: this loop
+// over at most 4 bytes from a byte boundary keeps maskedTail inlined in
+// run, and a call here cost odd masked lengths 1-3 ns.)
 func (k summaryAsm[T]) maskedTail(x []T, bits []byte, step int) (m int, tail uint64) {
 	if !k.tailInAsm && len(x) < step {
 		return 0, 0
 	}
 	r := len(x) & (step - 1) // not %: a division by a variable costs a dozen cycles and more
-	tail = tailBits(bits, len(x)-r, r)
+	full := len(x) - r       // a multiple of 8: the bits of the last r start a byte
+	for i := range (r + 7) / 8 {
+		tail |= uint64(bits[full/8+i]) << (8 * i)
+	}
+	tail &= 1<<r - 1
 	if !k.tailInAsm {
 		tail <<= step - r
 	}
