@@ -7,7 +7,9 @@
 // bench/callcount.sh runs it for every op and size twice, with <calls>
 // and with 0, and prints the difference per call. Ops: Sum64, Sum64m
 // (bitmap at offset 3), Sum32, SumInt64, SumInt64m, SumUint32, SumChecked,
-// Min64, Min64m, MinMaxI64, Summ64, Count, Repro64.
+// Min64, Min64m, MinMaxI64, Summ64, Count, Repro64; Min64p and Summ64p
+// over a column without a zero (Min64's minimum is 0, which takes the
+// ±0 rescan).
 package main
 
 import (
@@ -24,10 +26,12 @@ var sink float64
 func run(op string, n, reps int) {
 	f64 := make([]float64, n)
 	f32 := make([]float32, n)
+	f64p := make([]float64, n) // no zero: the dense extremes' common path
 	i64 := make([]int64, n)
 	u32 := make([]uint32, n)
 	for i := range f64 {
 		f64[i] = float64(i%13) * 0.5
+		f64p[i] = f64[i] + 1
 		f32[i] = float32(i%7) * 0.25
 		i64[i] = int64(i*7919) - 5000
 		u32[i] = uint32(i * 31)
@@ -70,6 +74,14 @@ func run(op string, n, reps int) {
 	case "Min64":
 		for i := 0; i < reps; i++ {
 			s += quiver.Min(f64)
+		}
+	case "Min64p":
+		for i := 0; i < reps; i++ {
+			s += quiver.Min(f64p)
+		}
+	case "Summ64p":
+		for i := 0; i < reps; i++ {
+			s += quiver.Summarize(f64p).Max
 		}
 	case "Min64m":
 		for i := 0; i < reps; i++ {

@@ -1,0 +1,84 @@
+package bench
+
+// The fixed cost of a short dense call: the Go frames between an exported
+// function and its kernel. Counted with cachegrind (bench/callcount.sh,
+// the avx2 kernels) on an AMD EPYC (family 26 model 2, Zen 5 class,
+// AVX-512) before any change, instructions a call:
+//
+//   - SumChecked int64 n=32: 328, of which 94 in the kernel. Between
+//     them: SumChecked 40, exactOn 23, CheckedI64 15, checkedSigned
+//     (its chunk loop, slicing and call set-up) 122, checkedI64Asm 27.
+//     Timed: 18 ns on avx512 and 19 on avx2 against 22 for the plain
+//     loop; 21-22 ns at n=64.
+//   - Min float64 n=64 over a column whose minimum is not a zero: about
+//     260, of which 96 in the kernel; denseSummaryOn alone about 60 (its
+//     frame of 120 bytes spills what the rare paths need, and the empty
+//     Go fold after the kernel costs 21), summaryDenseAsm 29, Min 37,
+//     the typed entry and DenseSummary 31. Timed (BenchmarkMinPath,
+//     avx2): quiver 15 ns, vek 5 ns; at n=4096 172 ns against vek's 152-
+//     163.
+//
+// The change: the checked sums of one chunk (all but columns of 2^31
+// elements) call their kernel from CheckedI64 and CheckedU64 with no chunk
+// loop and no switch frame, and the dense extremes' dispatch keeps only
+// the kernel call and its result test in line, the short, NaN and zero
+// cases out of line. Ratios are the change's time over the commit
+// before's, medians of BenchmarkCallCost run alternately from the two
+// commits' bench binaries, or instruction counts of callcount.sh:
+//
+//	H418 (measured by hand): SumChecked int64 nulls=0% n=32 and 64 on avx2: executed instructions a call (callcount.sh) <= 0.75x the commit before's
+//	H419 (measured by hand): SumChecked int64 nulls=0% n=32 and 64 on avx2 and avx512: time <= 0.85x; n=256: <= 0.92x
+//	H420 (measured by hand): SumChecked int64 nulls=10% n=32/256, and nulls=0%/10% n=4096, on avx2 and avx512: time <= 1.02x
+//	H421 (measured by hand): Min float64 (Min64p) and Summarize float64 (Summ64p) n=64 on avx2: executed instructions <= 0.85x
+//	H422 (measured by hand): Min and Max float64 and float32 nulls=0% n=64 on avx2 and avx512: time <= 0.9x; n=256: <= 0.95x
+//	H423 (measured by hand): Min and Max float64 nulls=0% n=1024 on avx2: >= 0.9x vek's speed, same run (0.84x before)
+//	H424 (measured by hand): MinMax and Summarize float64 and float32 nulls=0% n=64 on avx2 and avx512: time <= 0.92x; every case at n=4096: <= 1.02x
+
+import (
+	"testing"
+
+	"github.com/viterin/vek"
+	"github.com/viterin/vek/vek32"
+
+	"github.com/quiverlabs/quiver"
+)
+
+// BenchmarkCallCost times short and medium dense calls on the avx2 and
+// avx512 backends, vek beside the float Min and Max, for H418-H424.
+func BenchmarkCallCost(b *testing.B) {
+	for _, backend := range []string{"avx2", "avx512"} {
+		b.Run("backend="+backend, func(b *testing.B) {
+			useBackend(b, backend)
+			for _, n := range []int{32, 64, 256, 4096} {
+				for _, nulls := range []int{0, 10} {
+					in := newInput[int64](n, nulls)
+					x, ms := in.x, in.masks
+					b.Run("op=SumChecked/type=int64/n="+itoa(n)+"/nulls="+itoa(nulls), func(b *testing.B) {
+						var s int64
+						for b.Loop() {
+							s += quiver.SumChecked(x, ms...).Sum
+						}
+						sink = res{uint64(s)}
+					})
+				}
+			}
+			for _, n := range []int{64, 256, 1024, 4096} {
+				callCostFloats(b, n, newInput[float64](n, 0).x, vek.Min, vek.Max)
+				callCostFloats(b, n, newInput[float32](n, 0).x, vek32.Min, vek32.Max)
+			}
+		})
+	}
+}
+
+func callCostFloats[T float32 | float64](b *testing.B, n int, x []T, vmin, vmax func([]T) T) {
+	impls := []floatImpl[T]{
+		{"Min/impl=quiver", func(x []T) T { return quiver.Min(x) }},
+		{"Max/impl=quiver", func(x []T) T { return quiver.Max(x) }},
+		{"MinMax/impl=quiver", func(x []T) T { lo, hi := quiver.MinMax(x); return lo + hi }},
+		{"Summarize/impl=quiver", func(x []T) T { s := quiver.Summarize(x); return s.Min + s.Max }},
+	}
+	if n == 1024 || n == 4096 {
+		impls = append(impls, floatImpl[T]{"Min/impl=vek", vmin}, floatImpl[T]{"Max/impl=vek", vmax})
+	}
+	runFloatImpls(b, n, x, impls)
+}
