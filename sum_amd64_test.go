@@ -211,7 +211,7 @@ func TestCheckedKernelChunks(t *testing.T) {
 	defer func(c int) { kernel.CheckedChunk = c }(kernel.CheckedChunk)
 	r := rand.New(rand.NewPCG(13, 14))
 	for _, b := range simdBackends(t) {
-		for _, chunk := range []int{8, 16, 64} {
+		for _, chunk := range []int{5, 8, 12, 16, 64} {
 			kernel.CheckedChunk = chunk
 			for _, n := range []int{0, 7, 8, 9, 15, 16, 17, 63, 64, 65, 200, 1000} {
 				for _, style := range []testkit.Style{testkit.Plain, testkit.Mixed} {

@@ -82,33 +82,6 @@ func sumAsm[T num.Number, S int64 | uint64](isa ISA, x []T, bits []byte, off int
 	panic("quiver: internal error: no sum kernel")
 }
 
-// checkedI64Asm is the checked sum kernel of isa: split sums of the valid
-// elements (see checkedSigned and checkedUnsigned).
-func checkedI64Asm(isa ISA, x []int64, bits []byte, off int, tail uint64) (lo uint64, hi uint64) {
-	switch {
-	case isa == AVX2:
-		r0, r1 := checkedI64AVX2(x, bits, off, tail)
-		return r0, r1
-	case isa == AVX512:
-		r0, r1 := checkedI64AVX512(x, bits, off, tail)
-		return r0, r1
-	}
-	panic("quiver: internal error: no checked sum kernel")
-}
-
-// checkedU64Asm is checkedI64Asm for unsigned elements.
-func checkedU64Asm(isa ISA, x []uint64, bits []byte, off int, tail uint64) (lo uint64, hi uint64) {
-	switch {
-	case isa == AVX2:
-		r0, r1 := checkedU64AVX2(x, bits, off, tail)
-		return r0, r1
-	case isa == AVX512:
-		r0, r1 := checkedU64AVX512(x, bits, off, tail)
-		return r0, r1
-	}
-	panic("quiver: internal error: no checked sum kernel")
-}
-
 // sumLanesAsm is the lane-carrying float sum kernel of isa (see SumLanes).
 func sumLanesAsm[T float32 | float64](isa ISA, acc []T, x []T, bits []byte, off int) {
 	switch num.KindOf[T]() {

@@ -66,22 +66,6 @@ var shapes = []shape{
 		missing: "no sum kernel",
 	},
 	{
-		name:    "checkedI64Asm",
-		doc:     "is the checked sum kernel of isa: split sums of the valid\nelements (see checkedSigned and checkedUnsigned).",
-		params:  []param{{"x", "[]int64"}, {"bits", "[]byte"}, {"off", "int"}, {"tail", "uint64"}},
-		results: []string{"lo uint64", "hi uint64"},
-		pattern: `^checkedI64(?P<isa>AVX2|AVX512)$`,
-		missing: "no checked sum kernel",
-	},
-	{
-		name:    "checkedU64Asm",
-		doc:     "is checkedI64Asm for unsigned elements.",
-		params:  []param{{"x", "[]uint64"}, {"bits", "[]byte"}, {"off", "int"}, {"tail", "uint64"}},
-		results: []string{"lo uint64", "hi uint64"},
-		pattern: `^checkedU64(?P<isa>AVX2|AVX512)$`,
-		missing: "no checked sum kernel",
-	},
-	{
 		name:    "sumLanesAsm",
 		doc:     "is the lane-carrying float sum kernel of isa (see SumLanes).",
 		tparams: "[T float32 | float64]",
