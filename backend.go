@@ -184,13 +184,6 @@ func denseCut[T Number](b *backend, both bool) int {
 	return b.isa.ExtremeCut(int(unsafe.Sizeof(zero)), num.IsFloat[T](), both)
 }
 
-// denseShort reports whether a dense Min, Max, MinMax or Summarize of n
-// elements of T runs the inline loops on the active backend (see
-// denseCut).
-func denseShort[T Number](n int, both bool) bool {
-	return n < denseCut[T](active.Load(), both)
-}
-
 func init() {
 	for _, b := range registry {
 		if b.available {

@@ -20,11 +20,12 @@ import (
 // if a selection index is len(x) or more.
 func Min[T Number](x []T, m ...Mask) T {
 	if len(m) == 0 {
+		b := active.Load() // once: each load is a call's few instructions
 		switch {
 		case len(x) == 0:
 			return num.MaxOf[T]()
-		case !denseShort[T](len(x), false):
-			lo, _ := kernel.DenseSummary(active.Load().isa, x, kernel.WantMin)
+		case len(x) >= denseCut[T](b, false):
+			lo, _ := kernel.DenseSummary(b.isa, x, kernel.WantMin)
 			return lo
 		case !num.IsFloat[T]():
 			return kernel.ChainMin(x)
@@ -68,11 +69,12 @@ func Min[T Number](x []T, m ...Mask) T {
 // if a selection index is len(x) or more.
 func Max[T Number](x []T, m ...Mask) T {
 	if len(m) == 0 {
+		b := active.Load()
 		switch {
 		case len(x) == 0:
 			return num.LowestOf[T]()
-		case !denseShort[T](len(x), false):
-			_, hi := kernel.DenseSummary(active.Load().isa, x, kernel.WantMax)
+		case len(x) >= denseCut[T](b, false):
+			_, hi := kernel.DenseSummary(b.isa, x, kernel.WantMax)
 			return hi
 		case !num.IsFloat[T]():
 			return kernel.IntMax(x)
@@ -111,11 +113,12 @@ func Max[T Number](x []T, m ...Mask) T {
 // if a selection index is len(x) or more.
 func MinMax[T Number](x []T, m ...Mask) (lo, hi T) {
 	if len(m) == 0 {
+		b := active.Load()
 		switch {
 		case len(x) == 0:
 			return num.MaxOf[T](), num.LowestOf[T]()
-		case !denseShort[T](len(x), true):
-			return kernel.DenseSummary(active.Load().isa, x, kernel.WantBoth)
+		case len(x) >= denseCut[T](b, true):
+			return kernel.DenseSummary(b.isa, x, kernel.WantBoth)
 		case !num.IsFloat[T]():
 			return kernel.IntMinMax(x)
 		case len(x) < kernel.ChainCut:

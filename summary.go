@@ -36,11 +36,12 @@ func (s Summary[T]) Empty() bool { return s.Count == 0 }
 func Summarize[T Number](x []T, m ...Mask) Summary[T] {
 	if len(m) == 0 {
 		s := Summary[T]{Count: len(x)}
+		b := active.Load()
 		switch {
 		case len(x) == 0:
 			s.Min, s.Max = num.MaxOf[T](), num.LowestOf[T]()
-		case !denseShort[T](len(x), true):
-			s.Min, s.Max = kernel.DenseSummary(active.Load().isa, x, kernel.WantBoth)
+		case len(x) >= denseCut[T](b, true):
+			s.Min, s.Max = kernel.DenseSummary(b.isa, x, kernel.WantBoth)
 		case !num.IsFloat[T]():
 			s.Min, s.Max = kernel.IntMinMax(x)
 		case len(x) < kernel.ChainCut:

@@ -174,44 +174,44 @@ func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes
 // denseSummaryOn is the min and max of a non-empty dense x under the
 // rules of ref.Summary; with WantMin (WantMax) only that extreme is
 // meaningful. On AVX2 and AVX512 it calls the kernel switch from here,
-// with no wrapper between (AVX2 kernels take whole steps, the rest is
-// folded here), and leaves the float rescues out of line: neither is
-// needed unless the column has a NaN or a zero extreme, and at n = 64
-// each frame on the way to the kernel cost a tenth of the call
-// (BenchmarkMinLayers). Integers need no rescue: their extremes are the
-// kernel's and the fold's.
+// with no wrapper between, and keeps in line only that call and the test
+// of its result: the rescues (a NaN, a zero extreme), the AVX2 columns
+// shorter than one step and the other ISAs go out of line, so that
+// nothing they need is spilled around the kernel's call. The frame that
+// kept them in line spilled 11 values and cost about 60 instructions of a
+// 64-element float64 Min (bench's H421). A single-extreme float kernel
+// returns the other extreme as its start, ±Inf, which passes the zero
+// test. Integers need no rescue: their extremes are the kernel's.
 func denseSummaryOn[T num.Number](isa ISA, x []T, want Extremes) (lo, hi T) {
-	if isa != AVX2 && isa != AVX512 {
+	if isa == AVX512 && fromDRAM[T](len(x)) {
+		isa = AVX2 // the same results by contract (see summaryKernels)
+	}
+	if isa == AVX512 || isa == AVX2 && len(x) >= max(32/sizeOf[T](), 8) {
+		var alarm bool // the kernel's NaN flag, a sentinel's on AVX2
+		lo, hi, alarm = summaryDenseAsm(isa, want, hasFMA, x)
+		if !num.IsFloat[T]() || !alarm && lo != 0 && hi != 0 {
+			return lo, hi
+		}
+		return summaryAsm[T]{isa: isa, want: want}.settleDense(x, lo, hi, alarm)
+	}
+	return denseSummaryRest(isa, x, want)
+}
+
+// denseSummaryRest is denseSummaryOn where no kernel takes x: an AVX2
+// column shorter than one step (max(lanes, 8) elements), folded here, and
+// the ISAs without summary kernels.
+func denseSummaryRest[T num.Number](isa ISA, x []T, want Extremes) (lo, hi T) {
+	if isa != AVX2 {
 		return denseSummaryGo(isa, x, want)
 	}
-	k := summaryKernels[T](isa, len(x), nil)
-	k.want = want
-	m := k.denseSpan(len(x))
-	alarm := false // the kernel's NaN flag, a sentinel's on AVX2
-	if m > 0 {
-		lo, hi, alarm = summaryDenseAsm(k.isa, k.want, hasFMA, x[:m])
-	} else {
-		lo, hi = summaryStart[T]()
-	}
+	lo, hi = summaryStart[T]()
 	nan := false
-	for _, v := range x[m:] {
+	for _, v := range x {
 		nan = nan || v != v
 		lo, hi = min(lo, v), max(hi, v) // a NaN here is settled below
 	}
-	if !num.IsFloat[T]() {
-		return lo, hi // a single-extreme kernel's other extreme is not read
-	}
-	// A single-extreme kernel returns the other extreme as its start, ±Inf;
-	// the one computed stands for both, so that the other cannot trigger
-	// the zero rescan.
-	switch want {
-	case WantMin:
-		hi = lo
-	case WantMax:
-		lo = hi
-	}
-	if alarm || nan || lo == 0 || hi == 0 {
-		return k.settleDense(x, m, lo, hi, alarm, nan)
+	if num.IsFloat[T]() && (nan || lo == 0 || hi == 0) {
+		lo, hi, _ = settleSummary(x, nil, 0, lo, hi, len(x), nan)
 	}
 	return lo, hi
 }

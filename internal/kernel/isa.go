@@ -110,8 +110,8 @@ func (i ISA) WideWordCut() int {
 //     and 16-bit integers take whole 32-byte vectors and fold the rest,
 //     up to 31 elements, in Go, so those keep the loops.
 //
-// (Written so that denseShort, which calls it through denseCut in every
-// dense call, stays within the inliner's budget: cost 78 of 80.)
+// (Written so that denseCut, which calls it in every dense call, stays
+// within the inliner's budget: cost 78 of 80.)
 func (i ISA) ExtremeCut(size int, float, both bool) int {
 	if i != AVX512 && (i != AVX2 || !float && size < 4) {
 		return SmallCut

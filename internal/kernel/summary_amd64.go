@@ -236,13 +236,18 @@ func summaryMerge[T num.Number](lo, hi T, nan bool, l, h T, n bool) (T, T, bool)
 	return lo, hi, nan || n
 }
 
-// settleDense finishes denseSummaryOn's lo and hi of x when the kernel
-// over x[:m] alarmed, the Go fold of x[m:] met a NaN, or an extreme is a
-// zero: the rare cases, out of the line of a call.
-func (k summaryAsm[T]) settleDense(x []T, m int, lo, hi T, alarm, nan bool) (T, T) {
-	if alarm && !nan {
-		nan = k.confirmNaN(x[:m])
+// settleDense finishes denseSummaryOn's lo and hi of x, from k's dense
+// kernel, when the kernel alarmed or an extreme is a zero: the rare cases,
+// out of the line of a call. A single-extreme kernel's extreme stands for
+// both, so that the other, its start, cannot trigger the zero rescan.
+func (k summaryAsm[T]) settleDense(x []T, lo, hi T, alarm bool) (T, T) {
+	switch k.want {
+	case WantMin:
+		hi = lo
+	case WantMax:
+		lo = hi
 	}
+	nan := alarm && k.confirmNaN(x)
 	lo, hi, _ = settleSummary(x, nil, 0, lo, hi, len(x), nan)
 	return lo, hi
 }
