@@ -103,20 +103,14 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 		return lo, hi, len(x), nan
 	}
 	lo, hi = summaryStart[T]()
-	if h := min((8-off&7)&7, len(x)); h > 0 {
-		// The elements before the next byte boundary, by SummaryWord's
-		// two chains of plain comparisons: one at a time through the
-		// builtins' NaN and zero handling, five of them took 12.6 ns in
-		// isolation (9.0 this way) and a masked Min of 64 at offset 3
-		// 1.4 times its time at offset 0 (bench's H427). With none
-		// valid the start stays: SummaryWord's identities are finite.
-		if w := uint64(bits[off>>3]>>(off&7)) & (1<<h - 1); w != 0 {
-			lo, hi, valid = SummaryWord(x[:h], w, k.want)
-			nan = lo != lo || hi != hi // canonical NaN in both, or neither
+	h := min((8-off&7)&7, len(x))
+	for i, v := range x[:h] {
+		if p := off + i; bits[p>>3]>>(p&7)&1 != 0 {
+			lo, hi, nan = summaryFold(lo, hi, nan, v)
+			valid++
 		}
-		x, off = x[h:], off+h
 	}
-	bits = bits[off>>3:]
+	x, bits = x[h:], bits[(off+h)>>3:]
 	if len(x) == 0 {
 		return lo, hi, valid, nan
 	}
