@@ -135,6 +135,19 @@ func callCostFloats[T float32 | float64](b *testing.B, n int, x []T, vmin, vmax 
 //	H427 (measured by hand): masked Min and Summarize float64 (10% nulls) at offset 3, n=64 and 256, on avx2 and avx512: time <= 0.93x
 //	H428 (measured by hand): the same at offset 0, and at offset 3 with n=1024: time <= 1.02x
 
+// The fold was not the cost: a probe of the parts (fastest of 8 runs,
+// avx512 Min) took 29.2 ns for 64 elements at offset 0, 36.2 for 69 at
+// offset 3 (a head of 5, then 64: no tail) and 43.3 for 64 at offset 3.
+// So on AVX-512, whose masked kernels finish a partial last vector with a
+// mask already, the head goes to the kernel the same way: one masked
+// vector over x[0:] whose mask is the head's bits, then the loops from
+// x[h:] with whole bitmap bytes (headMasked512 in
+// internal/asm/amd64/summary). Registered before measuring, the same
+// benchmark against 4e4b5c8's binary:
+//
+//	H429 (measured by hand): masked Min and Summarize float64 (10% nulls) at offset 3, n=64 and 256, on avx512: time <= 0.85x
+//	H430 (measured by hand): the same at offset 0, every case on avx2 (kernels unchanged but for the argument), and avx512 at offset 3 with n=1024: time <= 1.02x
+
 // BenchmarkMaskedSliceOffsets times masked float64 Min and Summarize over
 // a slice of a column and its bitmap at offset 0 and 3, for H427-H428.
 func BenchmarkMaskedSliceOffsets(b *testing.B) {
