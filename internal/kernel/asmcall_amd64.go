@@ -310,130 +310,132 @@ func summaryDenseAsm[T num.Number](isa ISA, want Extremes, fma bool, x []T) (lo 
 }
 
 // summaryMaskedAsm is summaryDenseAsm over the valid elements of x: bits is
-// byte-aligned with x, and tail holds the validity of the elements
-// past the last whole vector on AVX-512, and on AVX2 those of the
-// last len(x) mod step elements at the top of one step's bits
+// byte-aligned with x, or on AVX-512 with x[h:] for the h < 8
+// elements head names (their validity in bits 0-7, h in bits 8-15;
+// 0 on AVX2), and tail holds the validity of the elements past the
+// last whole vector on AVX-512, and on AVX2 those of the last
+// len(x) mod step elements at the top of one step's bits
 // (summaryAsm.maskedTail).
-func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, tail uint64) (lo T, hi T, valid int, nan bool) {
+func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, head uint64, tail uint64) (lo T, hi T, valid int, nan bool) {
 	switch num.KindOf[T]() {
 	case num.Float32:
 		switch {
 		case want == WantMax && isa == AVX512:
-			r0, r1, r2, r3 := summaryMaxMaskedF32AVX512(num.Cast[float32](x), bits, tail)
+			r0, r1, r2, r3 := summaryMaxMaskedF32AVX512(num.Cast[float32](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		case want == WantMin && isa == AVX512:
-			r0, r1, r2, r3 := summaryMinMaskedF32AVX512(num.Cast[float32](x), bits, tail)
+			r0, r1, r2, r3 := summaryMinMaskedF32AVX512(num.Cast[float32](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		case isa == AVX512:
-			r0, r1, r2, r3 := summaryMaskedF32AVX512(num.Cast[float32](x), bits, tail)
+			r0, r1, r2, r3 := summaryMaskedF32AVX512(num.Cast[float32](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		}
 	case num.Float64:
 		switch {
 		case want == WantMax && isa == AVX512:
-			r0, r1, r2, r3 := summaryMaxMaskedF64AVX512(num.Cast[float64](x), bits, tail)
+			r0, r1, r2, r3 := summaryMaxMaskedF64AVX512(num.Cast[float64](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		case want == WantMin && isa == AVX512:
-			r0, r1, r2, r3 := summaryMinMaskedF64AVX512(num.Cast[float64](x), bits, tail)
+			r0, r1, r2, r3 := summaryMinMaskedF64AVX512(num.Cast[float64](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		case isa == AVX512:
-			r0, r1, r2, r3 := summaryMaskedF64AVX512(num.Cast[float64](x), bits, tail)
+			r0, r1, r2, r3 := summaryMaskedF64AVX512(num.Cast[float64](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		}
 	case num.Int8:
 		switch {
 		case want == WantMax && isa == AVX2:
-			r0, r1, r2, r3 := summaryMaxMaskedI8AVX2(num.Cast[int8](x), bits, tail)
+			r0, r1, r2, r3 := summaryMaxMaskedI8AVX2(num.Cast[int8](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		case want == WantMin && isa == AVX2:
-			r0, r1, r2, r3 := summaryMinMaskedI8AVX2(num.Cast[int8](x), bits, tail)
+			r0, r1, r2, r3 := summaryMinMaskedI8AVX2(num.Cast[int8](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		case isa == AVX512:
-			r0, r1, r2, r3 := summaryMaskedI8AVX512(num.Cast[int8](x), bits, tail)
+			r0, r1, r2, r3 := summaryMaskedI8AVX512(num.Cast[int8](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		}
 	case num.Int16:
 		switch {
 		case want == WantMax && isa == AVX2:
-			r0, r1, r2, r3 := summaryMaxMaskedI16AVX2(num.Cast[int16](x), bits, tail)
+			r0, r1, r2, r3 := summaryMaxMaskedI16AVX2(num.Cast[int16](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		case want == WantMin && isa == AVX2:
-			r0, r1, r2, r3 := summaryMinMaskedI16AVX2(num.Cast[int16](x), bits, tail)
+			r0, r1, r2, r3 := summaryMinMaskedI16AVX2(num.Cast[int16](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		case isa == AVX512:
-			r0, r1, r2, r3 := summaryMaskedI16AVX512(num.Cast[int16](x), bits, tail)
+			r0, r1, r2, r3 := summaryMaskedI16AVX512(num.Cast[int16](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		}
 	case num.Int32:
 		switch {
 		case want == WantMax && isa == AVX2:
-			r0, r1, r2, r3 := summaryMaxMaskedI32AVX2(num.Cast[int32](x), bits, tail)
+			r0, r1, r2, r3 := summaryMaxMaskedI32AVX2(num.Cast[int32](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		case want == WantMin && isa == AVX2:
-			r0, r1, r2, r3 := summaryMinMaskedI32AVX2(num.Cast[int32](x), bits, tail)
+			r0, r1, r2, r3 := summaryMinMaskedI32AVX2(num.Cast[int32](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		case isa == AVX512:
-			r0, r1, r2, r3 := summaryMaskedI32AVX512(num.Cast[int32](x), bits, tail)
+			r0, r1, r2, r3 := summaryMaskedI32AVX512(num.Cast[int32](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		}
 	case num.Int64:
 		switch {
 		case want == WantMax && isa == AVX2:
-			r0, r1, r2, r3 := summaryMaxMaskedI64AVX2(num.Cast[int64](x), bits, tail)
+			r0, r1, r2, r3 := summaryMaxMaskedI64AVX2(num.Cast[int64](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		case want == WantMin && isa == AVX2:
-			r0, r1, r2, r3 := summaryMinMaskedI64AVX2(num.Cast[int64](x), bits, tail)
+			r0, r1, r2, r3 := summaryMinMaskedI64AVX2(num.Cast[int64](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		case isa == AVX512:
-			r0, r1, r2, r3 := summaryMaskedI64AVX512(num.Cast[int64](x), bits, tail)
+			r0, r1, r2, r3 := summaryMaskedI64AVX512(num.Cast[int64](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		}
 	case num.Uint8:
 		switch {
 		case want == WantMax && isa == AVX2:
-			r0, r1, r2, r3 := summaryMaxMaskedU8AVX2(num.Cast[uint8](x), bits, tail)
+			r0, r1, r2, r3 := summaryMaxMaskedU8AVX2(num.Cast[uint8](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		case want == WantMin && isa == AVX2:
-			r0, r1, r2, r3 := summaryMinMaskedU8AVX2(num.Cast[uint8](x), bits, tail)
+			r0, r1, r2, r3 := summaryMinMaskedU8AVX2(num.Cast[uint8](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		case isa == AVX512:
-			r0, r1, r2, r3 := summaryMaskedU8AVX512(num.Cast[uint8](x), bits, tail)
+			r0, r1, r2, r3 := summaryMaskedU8AVX512(num.Cast[uint8](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		}
 	case num.Uint16:
 		switch {
 		case want == WantMax && isa == AVX2:
-			r0, r1, r2, r3 := summaryMaxMaskedU16AVX2(num.Cast[uint16](x), bits, tail)
+			r0, r1, r2, r3 := summaryMaxMaskedU16AVX2(num.Cast[uint16](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		case want == WantMin && isa == AVX2:
-			r0, r1, r2, r3 := summaryMinMaskedU16AVX2(num.Cast[uint16](x), bits, tail)
+			r0, r1, r2, r3 := summaryMinMaskedU16AVX2(num.Cast[uint16](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		case isa == AVX512:
-			r0, r1, r2, r3 := summaryMaskedU16AVX512(num.Cast[uint16](x), bits, tail)
+			r0, r1, r2, r3 := summaryMaskedU16AVX512(num.Cast[uint16](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		}
 	case num.Uint32:
 		switch {
 		case want == WantMax && isa == AVX2:
-			r0, r1, r2, r3 := summaryMaxMaskedU32AVX2(num.Cast[uint32](x), bits, tail)
+			r0, r1, r2, r3 := summaryMaxMaskedU32AVX2(num.Cast[uint32](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		case want == WantMin && isa == AVX2:
-			r0, r1, r2, r3 := summaryMinMaskedU32AVX2(num.Cast[uint32](x), bits, tail)
+			r0, r1, r2, r3 := summaryMinMaskedU32AVX2(num.Cast[uint32](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		case isa == AVX512:
-			r0, r1, r2, r3 := summaryMaskedU32AVX512(num.Cast[uint32](x), bits, tail)
+			r0, r1, r2, r3 := summaryMaskedU32AVX512(num.Cast[uint32](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		}
 	case num.Uint64:
 		switch {
 		case want == WantMax && isa == AVX2:
-			r0, r1, r2, r3 := summaryMaxMaskedU64AVX2(num.Cast[uint64](x), bits, tail)
+			r0, r1, r2, r3 := summaryMaxMaskedU64AVX2(num.Cast[uint64](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		case want == WantMin && isa == AVX2:
-			r0, r1, r2, r3 := summaryMinMaskedU64AVX2(num.Cast[uint64](x), bits, tail)
+			r0, r1, r2, r3 := summaryMinMaskedU64AVX2(num.Cast[uint64](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		case isa == AVX512:
-			r0, r1, r2, r3 := summaryMaskedU64AVX512(num.Cast[uint64](x), bits, tail)
+			r0, r1, r2, r3 := summaryMaskedU64AVX512(num.Cast[uint64](x), bits, head, tail)
 			return T(r0), T(r1), r2, r3
 		}
 	}

@@ -87,8 +87,10 @@ func hasNaN[T num.Number](x []T) bool {
 // run returns the min and max over the valid elements, folded from the
 // order's Extremes (±Inf for floats: see floatSummary), the valid count,
 // and whether a valid element is NaN. A bitmap offset that is not a
-// multiple of 8 is handled by folding the elements before the next byte
-// boundary here, so the kernels see a byte-aligned bitmap without a copy.
+// multiple of 8 leaves h < 8 elements before the bitmap's next byte
+// boundary: the AVX-512 kernels take them as one masked vector (head),
+// and Go folds them for the AVX2 ones, so the loops see a byte-aligned
+// bitmap without a copy.
 func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, nan bool) {
 	if bits == nil {
 		m := k.denseSpan(len(x))
@@ -104,11 +106,22 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 	}
 	lo, hi = summaryStart[T]()
 	h := min((8-off&7)&7, len(x))
-	for i, v := range x[:h] {
-		if p := off + i; bits[p>>3]>>(p&7)&1 != 0 {
-			lo, hi, nan = summaryFold(lo, hi, nan, v)
-			valid++
+	// The AVX-512 kernels take the h elements before the bitmap's first
+	// whole byte as one masked vector (head: their bits, and h above);
+	// the AVX2 ones leave them to Go.
+	whole, head := x, uint64(0)
+	if k.tailInAsm && h < len(x) {
+		if h > 0 {
+			head = uint64(bits[off>>3]>>(off&7))&(1<<h-1) | uint64(h)<<8
 		}
+	} else {
+		for i, v := range x[:h] {
+			if p := off + i; bits[p>>3]>>(p&7)&1 != 0 {
+				lo, hi, nan = summaryFold(lo, hi, nan, v)
+				valid++
+			}
+		}
+		whole = x[h:]
 	}
 	x, bits = x[h:], bits[(off+h)>>3:]
 	if len(x) == 0 {
@@ -136,7 +149,9 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 			valid += c
 		}
 	case m > 0:
-		l, h, c, n := summaryMaskedAsm(k.isa, k.want, x[:m], bits, tail) // no method between: a frame fewer
+		// whole is x with the head before it on AVX-512, where m is
+		// all of x; the AVX2 kernels get x[:m] and no head.
+		l, h, c, n := summaryMaskedAsm(k.isa, k.want, whole[:len(whole)-len(x)+m], bits, head, tail) // no method between: a frame fewer
 		lo, hi, nan = summaryMerge(lo, hi, nan, l, h, n)
 		valid += c
 	}

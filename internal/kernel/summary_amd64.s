@@ -3515,9 +3515,9 @@ summaryMinDenseI8AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMinMaskedI8AVX2(x []int8, bits []byte, tail uint64) (lo int8, hi int8, valid int, nan bool)
+// func summaryMinMaskedI8AVX2(x []int8, bits []byte, head uint64, tail uint64) (lo int8, hi int8, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedI8AVX2(SB), NOSPLIT, $8-73
+TEXT ·summaryMinMaskedI8AVX2(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -3592,7 +3592,7 @@ summaryMinMaskedI8AVX2_single_loop:
 summaryMinMaskedI8AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMinMaskedI8AVX2_done
-	MOVQ         tail+48(FP), DX
+	MOVQ         tail+56(FP), DX
 	MOVQ         DX, (SP)
 	LEAQ         (SP), DX
 	LEAQ         -32(AX)(CX*1), AX
@@ -3623,12 +3623,12 @@ summaryMinMaskedI8AVX2_done:
 	VPSRLDQ      $0x01, X0, X1
 	VPMINSB      X0, X1, X0
 	VMOVQ        X0, AX
-	MOVB         AL, lo+56(FP)
+	MOVB         AL, lo+64(FP)
 	MOVQ         $0x0000000000000080, AX
-	MOVB         AL, hi+57(FP)
-	MOVQ         BX, valid+64(FP)
+	MOVB         AL, hi+65(FP)
+	MOVQ         BX, valid+72(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+72(FP)
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -3730,9 +3730,9 @@ summaryMaxDenseI8AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaxMaskedI8AVX2(x []int8, bits []byte, tail uint64) (lo int8, hi int8, valid int, nan bool)
+// func summaryMaxMaskedI8AVX2(x []int8, bits []byte, head uint64, tail uint64) (lo int8, hi int8, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedI8AVX2(SB), NOSPLIT, $8-73
+TEXT ·summaryMaxMaskedI8AVX2(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -3807,7 +3807,7 @@ summaryMaxMaskedI8AVX2_single_loop:
 summaryMaxMaskedI8AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMaxMaskedI8AVX2_done
-	MOVQ         tail+48(FP), DX
+	MOVQ         tail+56(FP), DX
 	MOVQ         DX, (SP)
 	LEAQ         (SP), DX
 	LEAQ         -32(AX)(CX*1), AX
@@ -3838,12 +3838,12 @@ summaryMaxMaskedI8AVX2_done:
 	VPSRLDQ      $0x01, X0, X1
 	VPMAXSB      X0, X1, X0
 	MOVQ         $0x000000000000007f, AX
-	MOVB         AL, lo+56(FP)
+	MOVB         AL, lo+64(FP)
 	VMOVQ        X0, AX
-	MOVB         AL, hi+57(FP)
-	MOVQ         BX, valid+64(FP)
+	MOVB         AL, hi+65(FP)
+	MOVQ         BX, valid+72(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+72(FP)
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -4264,9 +4264,9 @@ summaryMinDenseI16AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMinMaskedI16AVX2(x []int16, bits []byte, tail uint64) (lo int16, hi int16, valid int, nan bool)
+// func summaryMinMaskedI16AVX2(x []int16, bits []byte, head uint64, tail uint64) (lo int16, hi int16, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedI16AVX2(SB), NOSPLIT, $8-73
+TEXT ·summaryMinMaskedI16AVX2(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -4335,7 +4335,7 @@ summaryMinMaskedI16AVX2_single_loop:
 summaryMinMaskedI16AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMinMaskedI16AVX2_done
-	MOVQ         tail+48(FP), DX
+	MOVQ         tail+56(FP), DX
 	MOVQ         DX, (SP)
 	LEAQ         (SP), DX
 	LEAQ         -32(AX)(CX*2), AX
@@ -4364,12 +4364,12 @@ summaryMinMaskedI16AVX2_done:
 	VPSRLDQ      $0x02, X0, X1
 	VPMINSW      X0, X1, X0
 	VMOVQ        X0, AX
-	MOVW         AX, lo+56(FP)
+	MOVW         AX, lo+64(FP)
 	MOVQ         $0x0000000000008000, AX
-	MOVW         AX, hi+58(FP)
-	MOVQ         BX, valid+64(FP)
+	MOVW         AX, hi+66(FP)
+	MOVQ         BX, valid+72(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+72(FP)
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -4470,9 +4470,9 @@ summaryMaxDenseI16AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaxMaskedI16AVX2(x []int16, bits []byte, tail uint64) (lo int16, hi int16, valid int, nan bool)
+// func summaryMaxMaskedI16AVX2(x []int16, bits []byte, head uint64, tail uint64) (lo int16, hi int16, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedI16AVX2(SB), NOSPLIT, $8-73
+TEXT ·summaryMaxMaskedI16AVX2(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -4541,7 +4541,7 @@ summaryMaxMaskedI16AVX2_single_loop:
 summaryMaxMaskedI16AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMaxMaskedI16AVX2_done
-	MOVQ         tail+48(FP), DX
+	MOVQ         tail+56(FP), DX
 	MOVQ         DX, (SP)
 	LEAQ         (SP), DX
 	LEAQ         -32(AX)(CX*2), AX
@@ -4570,12 +4570,12 @@ summaryMaxMaskedI16AVX2_done:
 	VPSRLDQ      $0x02, X0, X1
 	VPMAXSW      X0, X1, X0
 	MOVQ         $0x0000000000007fff, AX
-	MOVW         AX, lo+56(FP)
+	MOVW         AX, lo+64(FP)
 	VMOVQ        X0, AX
-	MOVW         AX, hi+58(FP)
-	MOVQ         BX, valid+64(FP)
+	MOVW         AX, hi+66(FP)
+	MOVQ         BX, valid+72(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+72(FP)
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -4928,9 +4928,9 @@ summaryMinDenseI32AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMinMaskedI32AVX2(x []int32, bits []byte, tail uint64) (lo int32, hi int32, valid int, nan bool)
+// func summaryMinMaskedI32AVX2(x []int32, bits []byte, head uint64, tail uint64) (lo int32, hi int32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedI32AVX2(SB), NOSPLIT, $8-73
+TEXT ·summaryMinMaskedI32AVX2(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -4991,7 +4991,7 @@ summaryMinMaskedI32AVX2_single_loop:
 summaryMinMaskedI32AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMinMaskedI32AVX2_done
-	MOVQ         tail+48(FP), DX
+	MOVQ         tail+56(FP), DX
 	MOVQ         DX, (SP)
 	LEAQ         (SP), DX
 	LEAQ         -32(AX)(CX*4), AX
@@ -5017,12 +5017,12 @@ summaryMinMaskedI32AVX2_done:
 	VPSRLDQ      $0x04, X0, X1
 	VPMINSD      X0, X1, X0
 	VMOVQ        X0, AX
-	MOVL         AX, lo+56(FP)
+	MOVL         AX, lo+64(FP)
 	MOVQ         $0x0000000080000000, AX
-	MOVL         AX, hi+60(FP)
-	MOVQ         BX, valid+64(FP)
+	MOVL         AX, hi+68(FP)
+	MOVQ         BX, valid+72(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+72(FP)
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -5121,9 +5121,9 @@ summaryMaxDenseI32AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaxMaskedI32AVX2(x []int32, bits []byte, tail uint64) (lo int32, hi int32, valid int, nan bool)
+// func summaryMaxMaskedI32AVX2(x []int32, bits []byte, head uint64, tail uint64) (lo int32, hi int32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedI32AVX2(SB), NOSPLIT, $8-73
+TEXT ·summaryMaxMaskedI32AVX2(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -5184,7 +5184,7 @@ summaryMaxMaskedI32AVX2_single_loop:
 summaryMaxMaskedI32AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMaxMaskedI32AVX2_done
-	MOVQ         tail+48(FP), DX
+	MOVQ         tail+56(FP), DX
 	MOVQ         DX, (SP)
 	LEAQ         (SP), DX
 	LEAQ         -32(AX)(CX*4), AX
@@ -5210,12 +5210,12 @@ summaryMaxMaskedI32AVX2_done:
 	VPSRLDQ      $0x04, X0, X1
 	VPMAXSD      X0, X1, X0
 	MOVQ         $0x000000007fffffff, AX
-	MOVL         AX, lo+56(FP)
+	MOVL         AX, lo+64(FP)
 	VMOVQ        X0, AX
-	MOVL         AX, hi+60(FP)
-	MOVQ         BX, valid+64(FP)
+	MOVL         AX, hi+68(FP)
+	MOVQ         BX, valid+72(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+72(FP)
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -5612,9 +5612,9 @@ summaryMinDenseI64AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMinMaskedI64AVX2(x []int64, bits []byte, tail uint64) (lo int64, hi int64, valid int, nan bool)
+// func summaryMinMaskedI64AVX2(x []int64, bits []byte, head uint64, tail uint64) (lo int64, hi int64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedI64AVX2(SB), NOSPLIT, $8-81
+TEXT ·summaryMinMaskedI64AVX2(SB), NOSPLIT, $8-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -5686,7 +5686,7 @@ summaryMinMaskedI64AVX2_single_loop:
 summaryMinMaskedI64AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMinMaskedI64AVX2_done
-	MOVQ         tail+48(FP), DX
+	MOVQ         tail+56(FP), DX
 	MOVQ         DX, (SP)
 	LEAQ         (SP), DX
 	LEAQ         -64(AX)(CX*8), AX
@@ -5721,12 +5721,12 @@ summaryMinMaskedI64AVX2_done:
 	VPCMPGTQ     X1, X0, X2
 	VBLENDVPD    X2, X1, X0, X0
 	VMOVQ        X0, AX
-	MOVQ         AX, lo+56(FP)
+	MOVQ         AX, lo+64(FP)
 	MOVQ         $0x8000000000000000, AX
-	MOVQ         AX, hi+64(FP)
-	MOVQ         BX, valid+72(FP)
+	MOVQ         AX, hi+72(FP)
+	MOVQ         BX, valid+80(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+80(FP)
+	MOVB         AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -5852,9 +5852,9 @@ summaryMaxDenseI64AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaxMaskedI64AVX2(x []int64, bits []byte, tail uint64) (lo int64, hi int64, valid int, nan bool)
+// func summaryMaxMaskedI64AVX2(x []int64, bits []byte, head uint64, tail uint64) (lo int64, hi int64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedI64AVX2(SB), NOSPLIT, $8-81
+TEXT ·summaryMaxMaskedI64AVX2(SB), NOSPLIT, $8-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -5926,7 +5926,7 @@ summaryMaxMaskedI64AVX2_single_loop:
 summaryMaxMaskedI64AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMaxMaskedI64AVX2_done
-	MOVQ         tail+48(FP), DX
+	MOVQ         tail+56(FP), DX
 	MOVQ         DX, (SP)
 	LEAQ         (SP), DX
 	LEAQ         -64(AX)(CX*8), AX
@@ -5961,12 +5961,12 @@ summaryMaxMaskedI64AVX2_done:
 	VPCMPGTQ     X0, X1, X2
 	VBLENDVPD    X2, X1, X0, X0
 	MOVQ         $0x7fffffffffffffff, AX
-	MOVQ         AX, lo+56(FP)
+	MOVQ         AX, lo+64(FP)
 	VMOVQ        X0, AX
-	MOVQ         AX, hi+64(FP)
-	MOVQ         BX, valid+72(FP)
+	MOVQ         AX, hi+72(FP)
+	MOVQ         BX, valid+80(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+80(FP)
+	MOVB         AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -6447,9 +6447,9 @@ summaryMinDenseU8AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMinMaskedU8AVX2(x []uint8, bits []byte, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
+// func summaryMinMaskedU8AVX2(x []uint8, bits []byte, head uint64, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedU8AVX2(SB), NOSPLIT, $8-73
+TEXT ·summaryMinMaskedU8AVX2(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -6524,7 +6524,7 @@ summaryMinMaskedU8AVX2_single_loop:
 summaryMinMaskedU8AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMinMaskedU8AVX2_done
-	MOVQ         tail+48(FP), DX
+	MOVQ         tail+56(FP), DX
 	MOVQ         DX, (SP)
 	LEAQ         (SP), DX
 	LEAQ         -32(AX)(CX*1), AX
@@ -6555,12 +6555,12 @@ summaryMinMaskedU8AVX2_done:
 	VPSRLDQ      $0x01, X0, X1
 	VPMINUB      X0, X1, X0
 	VMOVQ        X0, AX
-	MOVB         AL, lo+56(FP)
+	MOVB         AL, lo+64(FP)
 	MOVQ         $0x0000000000000000, AX
-	MOVB         AL, hi+57(FP)
-	MOVQ         BX, valid+64(FP)
+	MOVB         AL, hi+65(FP)
+	MOVQ         BX, valid+72(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+72(FP)
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -6662,9 +6662,9 @@ summaryMaxDenseU8AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaxMaskedU8AVX2(x []uint8, bits []byte, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
+// func summaryMaxMaskedU8AVX2(x []uint8, bits []byte, head uint64, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedU8AVX2(SB), NOSPLIT, $8-73
+TEXT ·summaryMaxMaskedU8AVX2(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -6739,7 +6739,7 @@ summaryMaxMaskedU8AVX2_single_loop:
 summaryMaxMaskedU8AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMaxMaskedU8AVX2_done
-	MOVQ         tail+48(FP), DX
+	MOVQ         tail+56(FP), DX
 	MOVQ         DX, (SP)
 	LEAQ         (SP), DX
 	LEAQ         -32(AX)(CX*1), AX
@@ -6770,12 +6770,12 @@ summaryMaxMaskedU8AVX2_done:
 	VPSRLDQ      $0x01, X0, X1
 	VPMAXUB      X0, X1, X0
 	MOVQ         $0x00000000000000ff, AX
-	MOVB         AL, lo+56(FP)
+	MOVB         AL, lo+64(FP)
 	VMOVQ        X0, AX
-	MOVB         AL, hi+57(FP)
-	MOVQ         BX, valid+64(FP)
+	MOVB         AL, hi+65(FP)
+	MOVQ         BX, valid+72(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+72(FP)
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -7178,9 +7178,9 @@ summaryMinDenseU16AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMinMaskedU16AVX2(x []uint16, bits []byte, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
+// func summaryMinMaskedU16AVX2(x []uint16, bits []byte, head uint64, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedU16AVX2(SB), NOSPLIT, $8-73
+TEXT ·summaryMinMaskedU16AVX2(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -7249,7 +7249,7 @@ summaryMinMaskedU16AVX2_single_loop:
 summaryMinMaskedU16AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMinMaskedU16AVX2_done
-	MOVQ         tail+48(FP), DX
+	MOVQ         tail+56(FP), DX
 	MOVQ         DX, (SP)
 	LEAQ         (SP), DX
 	LEAQ         -32(AX)(CX*2), AX
@@ -7278,12 +7278,12 @@ summaryMinMaskedU16AVX2_done:
 	VPSRLDQ      $0x02, X0, X1
 	VPMINUW      X0, X1, X0
 	VMOVQ        X0, AX
-	MOVW         AX, lo+56(FP)
+	MOVW         AX, lo+64(FP)
 	MOVQ         $0x0000000000000000, AX
-	MOVW         AX, hi+58(FP)
-	MOVQ         BX, valid+64(FP)
+	MOVW         AX, hi+66(FP)
+	MOVQ         BX, valid+72(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+72(FP)
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -7384,9 +7384,9 @@ summaryMaxDenseU16AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaxMaskedU16AVX2(x []uint16, bits []byte, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
+// func summaryMaxMaskedU16AVX2(x []uint16, bits []byte, head uint64, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedU16AVX2(SB), NOSPLIT, $8-73
+TEXT ·summaryMaxMaskedU16AVX2(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -7455,7 +7455,7 @@ summaryMaxMaskedU16AVX2_single_loop:
 summaryMaxMaskedU16AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMaxMaskedU16AVX2_done
-	MOVQ         tail+48(FP), DX
+	MOVQ         tail+56(FP), DX
 	MOVQ         DX, (SP)
 	LEAQ         (SP), DX
 	LEAQ         -32(AX)(CX*2), AX
@@ -7484,12 +7484,12 @@ summaryMaxMaskedU16AVX2_done:
 	VPSRLDQ      $0x02, X0, X1
 	VPMAXUW      X0, X1, X0
 	MOVQ         $0x000000000000ffff, AX
-	MOVW         AX, lo+56(FP)
+	MOVW         AX, lo+64(FP)
 	VMOVQ        X0, AX
-	MOVW         AX, hi+58(FP)
-	MOVQ         BX, valid+64(FP)
+	MOVW         AX, hi+66(FP)
+	MOVQ         BX, valid+72(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+72(FP)
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -7842,9 +7842,9 @@ summaryMinDenseU32AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMinMaskedU32AVX2(x []uint32, bits []byte, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
+// func summaryMinMaskedU32AVX2(x []uint32, bits []byte, head uint64, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedU32AVX2(SB), NOSPLIT, $8-73
+TEXT ·summaryMinMaskedU32AVX2(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -7905,7 +7905,7 @@ summaryMinMaskedU32AVX2_single_loop:
 summaryMinMaskedU32AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMinMaskedU32AVX2_done
-	MOVQ         tail+48(FP), DX
+	MOVQ         tail+56(FP), DX
 	MOVQ         DX, (SP)
 	LEAQ         (SP), DX
 	LEAQ         -32(AX)(CX*4), AX
@@ -7931,12 +7931,12 @@ summaryMinMaskedU32AVX2_done:
 	VPSRLDQ      $0x04, X0, X1
 	VPMINUD      X0, X1, X0
 	VMOVQ        X0, AX
-	MOVL         AX, lo+56(FP)
+	MOVL         AX, lo+64(FP)
 	MOVQ         $0x0000000000000000, AX
-	MOVL         AX, hi+60(FP)
-	MOVQ         BX, valid+64(FP)
+	MOVL         AX, hi+68(FP)
+	MOVQ         BX, valid+72(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+72(FP)
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -8035,9 +8035,9 @@ summaryMaxDenseU32AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaxMaskedU32AVX2(x []uint32, bits []byte, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
+// func summaryMaxMaskedU32AVX2(x []uint32, bits []byte, head uint64, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedU32AVX2(SB), NOSPLIT, $8-73
+TEXT ·summaryMaxMaskedU32AVX2(SB), NOSPLIT, $8-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -8098,7 +8098,7 @@ summaryMaxMaskedU32AVX2_single_loop:
 summaryMaxMaskedU32AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMaxMaskedU32AVX2_done
-	MOVQ         tail+48(FP), DX
+	MOVQ         tail+56(FP), DX
 	MOVQ         DX, (SP)
 	LEAQ         (SP), DX
 	LEAQ         -32(AX)(CX*4), AX
@@ -8124,12 +8124,12 @@ summaryMaxMaskedU32AVX2_done:
 	VPSRLDQ      $0x04, X0, X1
 	VPMAXUD      X0, X1, X0
 	MOVQ         $0x00000000ffffffff, AX
-	MOVL         AX, lo+56(FP)
+	MOVL         AX, lo+64(FP)
 	VMOVQ        X0, AX
-	MOVL         AX, hi+60(FP)
-	MOVQ         BX, valid+64(FP)
+	MOVL         AX, hi+68(FP)
+	MOVQ         BX, valid+72(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+72(FP)
+	MOVB         AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -8547,9 +8547,9 @@ summaryMinDenseU64AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMinMaskedU64AVX2(x []uint64, bits []byte, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
+// func summaryMinMaskedU64AVX2(x []uint64, bits []byte, head uint64, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedU64AVX2(SB), NOSPLIT, $8-81
+TEXT ·summaryMinMaskedU64AVX2(SB), NOSPLIT, $8-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -8628,7 +8628,7 @@ summaryMinMaskedU64AVX2_single_loop:
 summaryMinMaskedU64AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMinMaskedU64AVX2_done
-	MOVQ         tail+48(FP), DX
+	MOVQ         tail+56(FP), DX
 	MOVQ         DX, (SP)
 	LEAQ         (SP), DX
 	LEAQ         -64(AX)(CX*8), AX
@@ -8666,12 +8666,12 @@ summaryMinMaskedU64AVX2_done:
 	VBLENDVPD    X2, X0, X1, X1
 	VMOVQ        X1, AX
 	BTCQ         $0x3f, AX
-	MOVQ         AX, lo+56(FP)
+	MOVQ         AX, lo+64(FP)
 	MOVQ         $0x0000000000000000, AX
-	MOVQ         AX, hi+64(FP)
-	MOVQ         BX, valid+72(FP)
+	MOVQ         AX, hi+72(FP)
+	MOVQ         BX, valid+80(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+80(FP)
+	MOVB         AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -8813,9 +8813,9 @@ summaryMaxDenseU64AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaxMaskedU64AVX2(x []uint64, bits []byte, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
+// func summaryMaxMaskedU64AVX2(x []uint64, bits []byte, head uint64, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedU64AVX2(SB), NOSPLIT, $8-81
+TEXT ·summaryMaxMaskedU64AVX2(SB), NOSPLIT, $8-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -8894,7 +8894,7 @@ summaryMaxMaskedU64AVX2_single_loop:
 summaryMaxMaskedU64AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMaxMaskedU64AVX2_done
-	MOVQ         tail+48(FP), DX
+	MOVQ         tail+56(FP), DX
 	MOVQ         DX, (SP)
 	LEAQ         (SP), DX
 	LEAQ         -64(AX)(CX*8), AX
@@ -8931,13 +8931,13 @@ summaryMaxMaskedU64AVX2_done:
 	VPCMPGTQ     X1, X0, X2
 	VBLENDVPD    X2, X0, X1, X1
 	MOVQ         $0xffffffffffffffff, AX
-	MOVQ         AX, lo+56(FP)
+	MOVQ         AX, lo+64(FP)
 	VMOVQ        X1, AX
 	BTCQ         $0x3f, AX
-	MOVQ         AX, hi+64(FP)
-	MOVQ         BX, valid+72(FP)
+	MOVQ         AX, hi+72(FP)
+	MOVQ         BX, valid+80(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+80(FP)
+	MOVB         AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -9090,9 +9090,9 @@ summaryDenseF32AVX512_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaskedF32AVX512(x []float32, bits []byte, tail uint64) (lo float32, hi float32, valid int, nan bool)
+// func summaryMaskedF32AVX512(x []float32, bits []byte, head uint64, tail uint64) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, POPCNT
-TEXT ·summaryMaskedF32AVX512(SB), NOSPLIT, $0-73
+TEXT ·summaryMaskedF32AVX512(SB), NOSPLIT, $0-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -9117,8 +9117,24 @@ TEXT ·summaryMaskedF32AVX512(SB), NOSPLIT, $0-73
 	KXNORQ       K2, K2, K2
 	KXNORQ       K3, K3, K3
 	KXNORQ       K4, K4, K4
-	CMPQ         CX, $0x00000080
-	JL           summaryMaskedF32AVX512_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMaskedF32AVX512_headless
+	ANDQ         $0x000000ff, SI
+	POPCNTQ      SI, R8
+	ADDQ         R8, BX
+	KMOVQ        SI, K5
+	VMOVUPS.Z    (AX), K5, Z16
+	VMINPS       Z0, Z16, K5, Z0
+	VMAXPS       Z1, Z16, K5, Z1
+	VCMPPS       $0x07, Z16, Z16, K1, K1
+	LEAQ         (AX)(DI*4), AX
+	SUBQ         DI, CX
+
+summaryMaskedF32AVX512_headless:
+	CMPQ CX, $0x00000080
+	JL   summaryMaskedF32AVX512_main_done
 
 summaryMaskedF32AVX512_main_loop:
 	KMOVW     (DX), K5
@@ -9189,7 +9205,7 @@ summaryMaskedF32AVX512_single_loop:
 summaryMaskedF32AVX512_single_done:
 	TESTQ     CX, CX
 	JZ        summaryMaskedF32AVX512_done
-	MOVQ      tail+48(FP), CX
+	MOVQ      tail+56(FP), CX
 	POPCNTQ   CX, DX
 	ADDQ      DX, BX
 	KMOVQ     CX, K5
@@ -9230,16 +9246,16 @@ summaryMaskedF32AVX512_done:
 	VPSRLDQ       $0x04, X1, X2
 	VMAXPS        X1, X2, X1
 	VMOVQ         X0, AX
-	MOVL          AX, lo+56(FP)
+	MOVL          AX, lo+64(FP)
 	VMOVQ         X1, AX
-	MOVL          AX, hi+60(FP)
-	MOVQ          BX, valid+64(FP)
+	MOVL          AX, hi+68(FP)
+	MOVQ          BX, valid+72(FP)
 	KANDQ         K1, K2, K1
 	KANDQ         K1, K3, K1
 	KANDQ         K1, K4, K1
 	KORTESTW      K1, K1
 	SETCC         AL
-	MOVB          AL, nan+72(FP)
+	MOVB          AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -9358,9 +9374,9 @@ summaryMinDenseF32AVX512_done:
 	VZEROUPPER
 	RET
 
-// func summaryMinMaskedF32AVX512(x []float32, bits []byte, tail uint64) (lo float32, hi float32, valid int, nan bool)
+// func summaryMinMaskedF32AVX512(x []float32, bits []byte, head uint64, tail uint64) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, POPCNT
-TEXT ·summaryMinMaskedF32AVX512(SB), NOSPLIT, $0-73
+TEXT ·summaryMinMaskedF32AVX512(SB), NOSPLIT, $0-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -9377,8 +9393,23 @@ TEXT ·summaryMinMaskedF32AVX512(SB), NOSPLIT, $0-73
 	KXNORQ       K2, K2, K2
 	KXNORQ       K3, K3, K3
 	KXNORQ       K4, K4, K4
-	CMPQ         CX, $0x00000080
-	JL           summaryMinMaskedF32AVX512_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMinMaskedF32AVX512_headless
+	ANDQ         $0x000000ff, SI
+	POPCNTQ      SI, R8
+	ADDQ         R8, BX
+	KMOVQ        SI, K5
+	VMOVUPS.Z    (AX), K5, Z8
+	VMINPS       Z0, Z8, K5, Z0
+	VCMPPS       $0x07, Z8, Z8, K1, K1
+	LEAQ         (AX)(DI*4), AX
+	SUBQ         DI, CX
+
+summaryMinMaskedF32AVX512_headless:
+	CMPQ CX, $0x00000080
+	JL   summaryMinMaskedF32AVX512_main_done
 
 summaryMinMaskedF32AVX512_main_loop:
 	KMOVW     (DX), K5
@@ -9440,7 +9471,7 @@ summaryMinMaskedF32AVX512_single_loop:
 summaryMinMaskedF32AVX512_single_done:
 	TESTQ     CX, CX
 	JZ        summaryMinMaskedF32AVX512_done
-	MOVQ      tail+48(FP), CX
+	MOVQ      tail+56(FP), CX
 	POPCNTQ   CX, DX
 	ADDQ      DX, BX
 	KMOVQ     CX, K5
@@ -9465,16 +9496,16 @@ summaryMinMaskedF32AVX512_done:
 	VPSRLDQ       $0x04, X0, X1
 	VMINPS        X0, X1, X0
 	VMOVQ         X0, AX
-	MOVL          AX, lo+56(FP)
+	MOVL          AX, lo+64(FP)
 	MOVQ          $0x00000000ff800000, AX
-	MOVL          AX, hi+60(FP)
-	MOVQ          BX, valid+64(FP)
+	MOVL          AX, hi+68(FP)
+	MOVQ          BX, valid+72(FP)
 	KANDQ         K1, K2, K1
 	KANDQ         K1, K3, K1
 	KANDQ         K1, K4, K1
 	KORTESTW      K1, K1
 	SETCC         AL
-	MOVB          AL, nan+72(FP)
+	MOVB          AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -9593,9 +9624,9 @@ summaryMaxDenseF32AVX512_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaxMaskedF32AVX512(x []float32, bits []byte, tail uint64) (lo float32, hi float32, valid int, nan bool)
+// func summaryMaxMaskedF32AVX512(x []float32, bits []byte, head uint64, tail uint64) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, POPCNT
-TEXT ·summaryMaxMaskedF32AVX512(SB), NOSPLIT, $0-73
+TEXT ·summaryMaxMaskedF32AVX512(SB), NOSPLIT, $0-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -9612,8 +9643,23 @@ TEXT ·summaryMaxMaskedF32AVX512(SB), NOSPLIT, $0-73
 	KXNORQ       K2, K2, K2
 	KXNORQ       K3, K3, K3
 	KXNORQ       K4, K4, K4
-	CMPQ         CX, $0x00000080
-	JL           summaryMaxMaskedF32AVX512_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMaxMaskedF32AVX512_headless
+	ANDQ         $0x000000ff, SI
+	POPCNTQ      SI, R8
+	ADDQ         R8, BX
+	KMOVQ        SI, K5
+	VMOVUPS.Z    (AX), K5, Z8
+	VMAXPS       Z0, Z8, K5, Z0
+	VCMPPS       $0x07, Z8, Z8, K1, K1
+	LEAQ         (AX)(DI*4), AX
+	SUBQ         DI, CX
+
+summaryMaxMaskedF32AVX512_headless:
+	CMPQ CX, $0x00000080
+	JL   summaryMaxMaskedF32AVX512_main_done
 
 summaryMaxMaskedF32AVX512_main_loop:
 	KMOVW     (DX), K5
@@ -9675,7 +9721,7 @@ summaryMaxMaskedF32AVX512_single_loop:
 summaryMaxMaskedF32AVX512_single_done:
 	TESTQ     CX, CX
 	JZ        summaryMaxMaskedF32AVX512_done
-	MOVQ      tail+48(FP), CX
+	MOVQ      tail+56(FP), CX
 	POPCNTQ   CX, DX
 	ADDQ      DX, BX
 	KMOVQ     CX, K5
@@ -9700,16 +9746,16 @@ summaryMaxMaskedF32AVX512_done:
 	VPSRLDQ       $0x04, X0, X1
 	VMAXPS        X0, X1, X0
 	MOVQ          $0x000000007f800000, AX
-	MOVL          AX, lo+56(FP)
+	MOVL          AX, lo+64(FP)
 	VMOVQ         X0, AX
-	MOVL          AX, hi+60(FP)
-	MOVQ          BX, valid+64(FP)
+	MOVL          AX, hi+68(FP)
+	MOVQ          BX, valid+72(FP)
 	KANDQ         K1, K2, K1
 	KANDQ         K1, K3, K1
 	KANDQ         K1, K4, K1
 	KORTESTW      K1, K1
 	SETCC         AL
-	MOVB          AL, nan+72(FP)
+	MOVB          AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -9858,9 +9904,9 @@ summaryDenseF64AVX512_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaskedF64AVX512(x []float64, bits []byte, tail uint64) (lo float64, hi float64, valid int, nan bool)
+// func summaryMaskedF64AVX512(x []float64, bits []byte, head uint64, tail uint64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, POPCNT
-TEXT ·summaryMaskedF64AVX512(SB), NOSPLIT, $0-81
+TEXT ·summaryMaskedF64AVX512(SB), NOSPLIT, $0-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -9885,8 +9931,24 @@ TEXT ·summaryMaskedF64AVX512(SB), NOSPLIT, $0-81
 	KXNORQ       K2, K2, K2
 	KXNORQ       K3, K3, K3
 	KXNORQ       K4, K4, K4
-	CMPQ         CX, $0x00000040
-	JL           summaryMaskedF64AVX512_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMaskedF64AVX512_headless
+	ANDQ         $0x000000ff, SI
+	POPCNTQ      SI, R8
+	ADDQ         R8, BX
+	KMOVQ        SI, K5
+	VMOVUPD.Z    (AX), K5, Z16
+	VMINPD       Z0, Z16, K5, Z0
+	VMAXPD       Z1, Z16, K5, Z1
+	VCMPPD       $0x07, Z16, Z16, K1, K1
+	LEAQ         (AX)(DI*8), AX
+	SUBQ         DI, CX
+
+summaryMaskedF64AVX512_headless:
+	CMPQ CX, $0x00000040
+	JL   summaryMaskedF64AVX512_main_done
 
 summaryMaskedF64AVX512_main_loop:
 	KMOVB     (DX), K5
@@ -9955,7 +10017,7 @@ summaryMaskedF64AVX512_single_loop:
 summaryMaskedF64AVX512_single_done:
 	TESTQ     CX, CX
 	JZ        summaryMaskedF64AVX512_done
-	MOVQ      tail+48(FP), CX
+	MOVQ      tail+56(FP), CX
 	POPCNTQ   CX, DX
 	ADDQ      DX, BX
 	KMOVQ     CX, K5
@@ -9992,16 +10054,16 @@ summaryMaskedF64AVX512_done:
 	VPSRLDQ       $0x08, X1, X2
 	VMAXPD        X1, X2, X1
 	VMOVQ         X0, AX
-	MOVQ          AX, lo+56(FP)
+	MOVQ          AX, lo+64(FP)
 	VMOVQ         X1, AX
-	MOVQ          AX, hi+64(FP)
-	MOVQ          BX, valid+72(FP)
+	MOVQ          AX, hi+72(FP)
+	MOVQ          BX, valid+80(FP)
 	KANDQ         K1, K2, K1
 	KANDQ         K1, K3, K1
 	KANDQ         K1, K4, K1
 	KORTESTB      K1, K1
 	SETCC         AL
-	MOVB          AL, nan+80(FP)
+	MOVB          AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -10118,9 +10180,9 @@ summaryMinDenseF64AVX512_done:
 	VZEROUPPER
 	RET
 
-// func summaryMinMaskedF64AVX512(x []float64, bits []byte, tail uint64) (lo float64, hi float64, valid int, nan bool)
+// func summaryMinMaskedF64AVX512(x []float64, bits []byte, head uint64, tail uint64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, POPCNT
-TEXT ·summaryMinMaskedF64AVX512(SB), NOSPLIT, $0-81
+TEXT ·summaryMinMaskedF64AVX512(SB), NOSPLIT, $0-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -10137,8 +10199,23 @@ TEXT ·summaryMinMaskedF64AVX512(SB), NOSPLIT, $0-81
 	KXNORQ       K2, K2, K2
 	KXNORQ       K3, K3, K3
 	KXNORQ       K4, K4, K4
-	CMPQ         CX, $0x00000040
-	JL           summaryMinMaskedF64AVX512_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMinMaskedF64AVX512_headless
+	ANDQ         $0x000000ff, SI
+	POPCNTQ      SI, R8
+	ADDQ         R8, BX
+	KMOVQ        SI, K5
+	VMOVUPD.Z    (AX), K5, Z8
+	VMINPD       Z0, Z8, K5, Z0
+	VCMPPD       $0x07, Z8, Z8, K1, K1
+	LEAQ         (AX)(DI*8), AX
+	SUBQ         DI, CX
+
+summaryMinMaskedF64AVX512_headless:
+	CMPQ CX, $0x00000040
+	JL   summaryMinMaskedF64AVX512_main_done
 
 summaryMinMaskedF64AVX512_main_loop:
 	KMOVB     (DX), K5
@@ -10198,7 +10275,7 @@ summaryMinMaskedF64AVX512_single_loop:
 summaryMinMaskedF64AVX512_single_done:
 	TESTQ     CX, CX
 	JZ        summaryMinMaskedF64AVX512_done
-	MOVQ      tail+48(FP), CX
+	MOVQ      tail+56(FP), CX
 	POPCNTQ   CX, DX
 	ADDQ      DX, BX
 	KMOVQ     CX, K5
@@ -10221,16 +10298,16 @@ summaryMinMaskedF64AVX512_done:
 	VPSRLDQ       $0x08, X0, X1
 	VMINPD        X0, X1, X0
 	VMOVQ         X0, AX
-	MOVQ          AX, lo+56(FP)
+	MOVQ          AX, lo+64(FP)
 	MOVQ          $0xfff0000000000000, AX
-	MOVQ          AX, hi+64(FP)
-	MOVQ          BX, valid+72(FP)
+	MOVQ          AX, hi+72(FP)
+	MOVQ          BX, valid+80(FP)
 	KANDQ         K1, K2, K1
 	KANDQ         K1, K3, K1
 	KANDQ         K1, K4, K1
 	KORTESTB      K1, K1
 	SETCC         AL
-	MOVB          AL, nan+80(FP)
+	MOVB          AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -10347,9 +10424,9 @@ summaryMaxDenseF64AVX512_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaxMaskedF64AVX512(x []float64, bits []byte, tail uint64) (lo float64, hi float64, valid int, nan bool)
+// func summaryMaxMaskedF64AVX512(x []float64, bits []byte, head uint64, tail uint64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, POPCNT
-TEXT ·summaryMaxMaskedF64AVX512(SB), NOSPLIT, $0-81
+TEXT ·summaryMaxMaskedF64AVX512(SB), NOSPLIT, $0-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -10366,8 +10443,23 @@ TEXT ·summaryMaxMaskedF64AVX512(SB), NOSPLIT, $0-81
 	KXNORQ       K2, K2, K2
 	KXNORQ       K3, K3, K3
 	KXNORQ       K4, K4, K4
-	CMPQ         CX, $0x00000040
-	JL           summaryMaxMaskedF64AVX512_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMaxMaskedF64AVX512_headless
+	ANDQ         $0x000000ff, SI
+	POPCNTQ      SI, R8
+	ADDQ         R8, BX
+	KMOVQ        SI, K5
+	VMOVUPD.Z    (AX), K5, Z8
+	VMAXPD       Z0, Z8, K5, Z0
+	VCMPPD       $0x07, Z8, Z8, K1, K1
+	LEAQ         (AX)(DI*8), AX
+	SUBQ         DI, CX
+
+summaryMaxMaskedF64AVX512_headless:
+	CMPQ CX, $0x00000040
+	JL   summaryMaxMaskedF64AVX512_main_done
 
 summaryMaxMaskedF64AVX512_main_loop:
 	KMOVB     (DX), K5
@@ -10427,7 +10519,7 @@ summaryMaxMaskedF64AVX512_single_loop:
 summaryMaxMaskedF64AVX512_single_done:
 	TESTQ     CX, CX
 	JZ        summaryMaxMaskedF64AVX512_done
-	MOVQ      tail+48(FP), CX
+	MOVQ      tail+56(FP), CX
 	POPCNTQ   CX, DX
 	ADDQ      DX, BX
 	KMOVQ     CX, K5
@@ -10450,16 +10542,16 @@ summaryMaxMaskedF64AVX512_done:
 	VPSRLDQ       $0x08, X0, X1
 	VMAXPD        X0, X1, X0
 	MOVQ          $0x7ff0000000000000, AX
-	MOVQ          AX, lo+56(FP)
+	MOVQ          AX, lo+64(FP)
 	VMOVQ         X0, AX
-	MOVQ          AX, hi+64(FP)
-	MOVQ          BX, valid+72(FP)
+	MOVQ          AX, hi+72(FP)
+	MOVQ          BX, valid+80(FP)
 	KANDQ         K1, K2, K1
 	KANDQ         K1, K3, K1
 	KANDQ         K1, K4, K1
 	KORTESTB      K1, K1
 	SETCC         AL
-	MOVB          AL, nan+80(FP)
+	MOVB          AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -10604,9 +10696,9 @@ summaryDenseI8AVX512_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaskedI8AVX512(x []int8, bits []byte, tail uint64) (lo int8, hi int8, valid int, nan bool)
+// func summaryMaskedI8AVX512(x []int8, bits []byte, head uint64, tail uint64) (lo int8, hi int8, valid int, nan bool)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, POPCNT
-TEXT ·summaryMaskedI8AVX512(SB), NOSPLIT, $0-73
+TEXT ·summaryMaskedI8AVX512(SB), NOSPLIT, $0-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -10627,8 +10719,23 @@ TEXT ·summaryMaskedI8AVX512(SB), NOSPLIT, $0-73
 	VPBROADCASTQ summarysplat1_80<>+0(SB), Z13
 	VPBROADCASTQ summarysplat1_7f<>+0(SB), Z14
 	VPBROADCASTQ summarysplat1_80<>+0(SB), Z15
-	CMPQ         CX, $0x00000200
-	JL           summaryMaskedI8AVX512_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMaskedI8AVX512_headless
+	ANDQ         $0x000000ff, SI
+	POPCNTQ      SI, R8
+	ADDQ         R8, BX
+	KMOVQ        SI, K1
+	VMOVDQU8.Z   (AX), K1, Z16
+	VPMINSB      Z0, Z16, K1, Z0
+	VPMAXSB      Z1, Z16, K1, Z1
+	LEAQ         (AX)(DI*1), AX
+	SUBQ         DI, CX
+
+summaryMaskedI8AVX512_headless:
+	CMPQ CX, $0x00000200
+	JL   summaryMaskedI8AVX512_main_done
 
 summaryMaskedI8AVX512_main_loop:
 	KMOVQ      (DX), K1
@@ -10705,7 +10812,7 @@ summaryMaskedI8AVX512_single_loop:
 summaryMaskedI8AVX512_single_done:
 	TESTQ      CX, CX
 	JZ         summaryMaskedI8AVX512_done
-	MOVQ       tail+48(FP), CX
+	MOVQ       tail+56(FP), CX
 	POPCNTQ    CX, DX
 	ADDQ       DX, BX
 	KMOVQ      CX, K1
@@ -10753,12 +10860,12 @@ summaryMaskedI8AVX512_done:
 	VPSRLDQ       $0x01, X1, X2
 	VPMAXSB       X1, X2, X1
 	VMOVQ         X0, AX
-	MOVB          AL, lo+56(FP)
+	MOVB          AL, lo+64(FP)
 	VMOVQ         X1, AX
-	MOVB          AL, hi+57(FP)
-	MOVQ          BX, valid+64(FP)
+	MOVB          AL, hi+65(FP)
+	MOVQ          BX, valid+72(FP)
 	MOVB          $0x00, AL
-	MOVB          AL, nan+72(FP)
+	MOVB          AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -10900,9 +11007,9 @@ summaryDenseI16AVX512_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaskedI16AVX512(x []int16, bits []byte, tail uint64) (lo int16, hi int16, valid int, nan bool)
+// func summaryMaskedI16AVX512(x []int16, bits []byte, head uint64, tail uint64) (lo int16, hi int16, valid int, nan bool)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, POPCNT
-TEXT ·summaryMaskedI16AVX512(SB), NOSPLIT, $0-73
+TEXT ·summaryMaskedI16AVX512(SB), NOSPLIT, $0-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -10923,8 +11030,23 @@ TEXT ·summaryMaskedI16AVX512(SB), NOSPLIT, $0-73
 	VPBROADCASTQ summarysplat2_8000<>+0(SB), Z13
 	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat2_8000<>+0(SB), Z15
-	CMPQ         CX, $0x00000100
-	JL           summaryMaskedI16AVX512_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMaskedI16AVX512_headless
+	ANDQ         $0x000000ff, SI
+	POPCNTQ      SI, R8
+	ADDQ         R8, BX
+	KMOVQ        SI, K1
+	VMOVDQU16.Z  (AX), K1, Z16
+	VPMINSW      Z0, Z16, K1, Z0
+	VPMAXSW      Z1, Z16, K1, Z1
+	LEAQ         (AX)(DI*2), AX
+	SUBQ         DI, CX
+
+summaryMaskedI16AVX512_headless:
+	CMPQ CX, $0x00000100
+	JL   summaryMaskedI16AVX512_main_done
 
 summaryMaskedI16AVX512_main_loop:
 	KMOVD       (DX), K1
@@ -10993,7 +11115,7 @@ summaryMaskedI16AVX512_single_loop:
 summaryMaskedI16AVX512_single_done:
 	TESTQ       CX, CX
 	JZ          summaryMaskedI16AVX512_done
-	MOVQ        tail+48(FP), CX
+	MOVQ        tail+56(FP), CX
 	POPCNTQ     CX, DX
 	ADDQ        DX, BX
 	KMOVQ       CX, K1
@@ -11037,12 +11159,12 @@ summaryMaskedI16AVX512_done:
 	VPSRLDQ       $0x02, X1, X2
 	VPMAXSW       X1, X2, X1
 	VMOVQ         X0, AX
-	MOVW          AX, lo+56(FP)
+	MOVW          AX, lo+64(FP)
 	VMOVQ         X1, AX
-	MOVW          AX, hi+58(FP)
-	MOVQ          BX, valid+64(FP)
+	MOVW          AX, hi+66(FP)
+	MOVQ          BX, valid+72(FP)
 	MOVB          $0x00, AL
-	MOVB          AL, nan+72(FP)
+	MOVB          AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -11180,9 +11302,9 @@ summaryDenseI32AVX512_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaskedI32AVX512(x []int32, bits []byte, tail uint64) (lo int32, hi int32, valid int, nan bool)
+// func summaryMaskedI32AVX512(x []int32, bits []byte, head uint64, tail uint64) (lo int32, hi int32, valid int, nan bool)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, POPCNT
-TEXT ·summaryMaskedI32AVX512(SB), NOSPLIT, $0-73
+TEXT ·summaryMaskedI32AVX512(SB), NOSPLIT, $0-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -11203,8 +11325,23 @@ TEXT ·summaryMaskedI32AVX512(SB), NOSPLIT, $0-73
 	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Z13
 	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Z15
-	CMPQ         CX, $0x00000080
-	JL           summaryMaskedI32AVX512_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMaskedI32AVX512_headless
+	ANDQ         $0x000000ff, SI
+	POPCNTQ      SI, R8
+	ADDQ         R8, BX
+	KMOVQ        SI, K1
+	VMOVDQU32.Z  (AX), K1, Z16
+	VPMINSD      Z0, Z16, K1, Z0
+	VPMAXSD      Z1, Z16, K1, Z1
+	LEAQ         (AX)(DI*4), AX
+	SUBQ         DI, CX
+
+summaryMaskedI32AVX512_headless:
+	CMPQ CX, $0x00000080
+	JL   summaryMaskedI32AVX512_main_done
 
 summaryMaskedI32AVX512_main_loop:
 	KMOVW       (DX), K1
@@ -11270,7 +11407,7 @@ summaryMaskedI32AVX512_single_loop:
 summaryMaskedI32AVX512_single_done:
 	TESTQ       CX, CX
 	JZ          summaryMaskedI32AVX512_done
-	MOVQ        tail+48(FP), CX
+	MOVQ        tail+56(FP), CX
 	POPCNTQ     CX, DX
 	ADDQ        DX, BX
 	KMOVQ       CX, K1
@@ -11310,12 +11447,12 @@ summaryMaskedI32AVX512_done:
 	VPSRLDQ       $0x04, X1, X2
 	VPMAXSD       X1, X2, X1
 	VMOVQ         X0, AX
-	MOVL          AX, lo+56(FP)
+	MOVL          AX, lo+64(FP)
 	VMOVQ         X1, AX
-	MOVL          AX, hi+60(FP)
-	MOVQ          BX, valid+64(FP)
+	MOVL          AX, hi+68(FP)
+	MOVQ          BX, valid+72(FP)
 	MOVB          $0x00, AL
-	MOVB          AL, nan+72(FP)
+	MOVB          AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -11449,9 +11586,9 @@ summaryDenseI64AVX512_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaskedI64AVX512(x []int64, bits []byte, tail uint64) (lo int64, hi int64, valid int, nan bool)
+// func summaryMaskedI64AVX512(x []int64, bits []byte, head uint64, tail uint64) (lo int64, hi int64, valid int, nan bool)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, POPCNT
-TEXT ·summaryMaskedI64AVX512(SB), NOSPLIT, $0-81
+TEXT ·summaryMaskedI64AVX512(SB), NOSPLIT, $0-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -11472,8 +11609,23 @@ TEXT ·summaryMaskedI64AVX512(SB), NOSPLIT, $0-81
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Z13
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Z15
-	CMPQ         CX, $0x00000040
-	JL           summaryMaskedI64AVX512_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMaskedI64AVX512_headless
+	ANDQ         $0x000000ff, SI
+	POPCNTQ      SI, R8
+	ADDQ         R8, BX
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  (AX), K1, Z16
+	VPMINSQ      Z0, Z16, K1, Z0
+	VPMAXSQ      Z1, Z16, K1, Z1
+	LEAQ         (AX)(DI*8), AX
+	SUBQ         DI, CX
+
+summaryMaskedI64AVX512_headless:
+	CMPQ CX, $0x00000040
+	JL   summaryMaskedI64AVX512_main_done
 
 summaryMaskedI64AVX512_main_loop:
 	KMOVB       (DX), K1
@@ -11537,7 +11689,7 @@ summaryMaskedI64AVX512_single_loop:
 summaryMaskedI64AVX512_single_done:
 	TESTQ       CX, CX
 	JZ          summaryMaskedI64AVX512_done
-	MOVQ        tail+48(FP), CX
+	MOVQ        tail+56(FP), CX
 	POPCNTQ     CX, DX
 	ADDQ        DX, BX
 	KMOVQ       CX, K1
@@ -11573,12 +11725,12 @@ summaryMaskedI64AVX512_done:
 	VPSRLDQ       $0x08, X1, X2
 	VPMAXSQ       X1, X2, X1
 	VMOVQ         X0, AX
-	MOVQ          AX, lo+56(FP)
+	MOVQ          AX, lo+64(FP)
 	VMOVQ         X1, AX
-	MOVQ          AX, hi+64(FP)
-	MOVQ          BX, valid+72(FP)
+	MOVQ          AX, hi+72(FP)
+	MOVQ          BX, valid+80(FP)
 	MOVB          $0x00, AL
-	MOVB          AL, nan+80(FP)
+	MOVB          AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -11723,9 +11875,9 @@ summaryDenseU8AVX512_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaskedU8AVX512(x []uint8, bits []byte, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
+// func summaryMaskedU8AVX512(x []uint8, bits []byte, head uint64, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, POPCNT
-TEXT ·summaryMaskedU8AVX512(SB), NOSPLIT, $0-73
+TEXT ·summaryMaskedU8AVX512(SB), NOSPLIT, $0-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -11746,8 +11898,23 @@ TEXT ·summaryMaskedU8AVX512(SB), NOSPLIT, $0-73
 	VPBROADCASTQ summarysplat1_0<>+0(SB), Z13
 	VPBROADCASTQ summarysplat1_ff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat1_0<>+0(SB), Z15
-	CMPQ         CX, $0x00000200
-	JL           summaryMaskedU8AVX512_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMaskedU8AVX512_headless
+	ANDQ         $0x000000ff, SI
+	POPCNTQ      SI, R8
+	ADDQ         R8, BX
+	KMOVQ        SI, K1
+	VMOVDQU8.Z   (AX), K1, Z16
+	VPMINUB      Z0, Z16, K1, Z0
+	VPMAXUB      Z1, Z16, K1, Z1
+	LEAQ         (AX)(DI*1), AX
+	SUBQ         DI, CX
+
+summaryMaskedU8AVX512_headless:
+	CMPQ CX, $0x00000200
+	JL   summaryMaskedU8AVX512_main_done
 
 summaryMaskedU8AVX512_main_loop:
 	KMOVQ      (DX), K1
@@ -11824,7 +11991,7 @@ summaryMaskedU8AVX512_single_loop:
 summaryMaskedU8AVX512_single_done:
 	TESTQ      CX, CX
 	JZ         summaryMaskedU8AVX512_done
-	MOVQ       tail+48(FP), CX
+	MOVQ       tail+56(FP), CX
 	POPCNTQ    CX, DX
 	ADDQ       DX, BX
 	KMOVQ      CX, K1
@@ -11872,12 +12039,12 @@ summaryMaskedU8AVX512_done:
 	VPSRLDQ       $0x01, X1, X2
 	VPMAXUB       X1, X2, X1
 	VMOVQ         X0, AX
-	MOVB          AL, lo+56(FP)
+	MOVB          AL, lo+64(FP)
 	VMOVQ         X1, AX
-	MOVB          AL, hi+57(FP)
-	MOVQ          BX, valid+64(FP)
+	MOVB          AL, hi+65(FP)
+	MOVQ          BX, valid+72(FP)
 	MOVB          $0x00, AL
-	MOVB          AL, nan+72(FP)
+	MOVB          AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -12019,9 +12186,9 @@ summaryDenseU16AVX512_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaskedU16AVX512(x []uint16, bits []byte, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
+// func summaryMaskedU16AVX512(x []uint16, bits []byte, head uint64, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, POPCNT
-TEXT ·summaryMaskedU16AVX512(SB), NOSPLIT, $0-73
+TEXT ·summaryMaskedU16AVX512(SB), NOSPLIT, $0-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -12042,8 +12209,23 @@ TEXT ·summaryMaskedU16AVX512(SB), NOSPLIT, $0-73
 	VPBROADCASTQ summarysplat2_0<>+0(SB), Z13
 	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat2_0<>+0(SB), Z15
-	CMPQ         CX, $0x00000100
-	JL           summaryMaskedU16AVX512_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMaskedU16AVX512_headless
+	ANDQ         $0x000000ff, SI
+	POPCNTQ      SI, R8
+	ADDQ         R8, BX
+	KMOVQ        SI, K1
+	VMOVDQU16.Z  (AX), K1, Z16
+	VPMINUW      Z0, Z16, K1, Z0
+	VPMAXUW      Z1, Z16, K1, Z1
+	LEAQ         (AX)(DI*2), AX
+	SUBQ         DI, CX
+
+summaryMaskedU16AVX512_headless:
+	CMPQ CX, $0x00000100
+	JL   summaryMaskedU16AVX512_main_done
 
 summaryMaskedU16AVX512_main_loop:
 	KMOVD       (DX), K1
@@ -12112,7 +12294,7 @@ summaryMaskedU16AVX512_single_loop:
 summaryMaskedU16AVX512_single_done:
 	TESTQ       CX, CX
 	JZ          summaryMaskedU16AVX512_done
-	MOVQ        tail+48(FP), CX
+	MOVQ        tail+56(FP), CX
 	POPCNTQ     CX, DX
 	ADDQ        DX, BX
 	KMOVQ       CX, K1
@@ -12156,12 +12338,12 @@ summaryMaskedU16AVX512_done:
 	VPSRLDQ       $0x02, X1, X2
 	VPMAXUW       X1, X2, X1
 	VMOVQ         X0, AX
-	MOVW          AX, lo+56(FP)
+	MOVW          AX, lo+64(FP)
 	VMOVQ         X1, AX
-	MOVW          AX, hi+58(FP)
-	MOVQ          BX, valid+64(FP)
+	MOVW          AX, hi+66(FP)
+	MOVQ          BX, valid+72(FP)
 	MOVB          $0x00, AL
-	MOVB          AL, nan+72(FP)
+	MOVB          AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -12299,9 +12481,9 @@ summaryDenseU32AVX512_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaskedU32AVX512(x []uint32, bits []byte, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
+// func summaryMaskedU32AVX512(x []uint32, bits []byte, head uint64, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, POPCNT
-TEXT ·summaryMaskedU32AVX512(SB), NOSPLIT, $0-73
+TEXT ·summaryMaskedU32AVX512(SB), NOSPLIT, $0-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -12322,8 +12504,23 @@ TEXT ·summaryMaskedU32AVX512(SB), NOSPLIT, $0-73
 	VPBROADCASTQ summarysplat4_0<>+0(SB), Z13
 	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat4_0<>+0(SB), Z15
-	CMPQ         CX, $0x00000080
-	JL           summaryMaskedU32AVX512_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMaskedU32AVX512_headless
+	ANDQ         $0x000000ff, SI
+	POPCNTQ      SI, R8
+	ADDQ         R8, BX
+	KMOVQ        SI, K1
+	VMOVDQU32.Z  (AX), K1, Z16
+	VPMINUD      Z0, Z16, K1, Z0
+	VPMAXUD      Z1, Z16, K1, Z1
+	LEAQ         (AX)(DI*4), AX
+	SUBQ         DI, CX
+
+summaryMaskedU32AVX512_headless:
+	CMPQ CX, $0x00000080
+	JL   summaryMaskedU32AVX512_main_done
 
 summaryMaskedU32AVX512_main_loop:
 	KMOVW       (DX), K1
@@ -12389,7 +12586,7 @@ summaryMaskedU32AVX512_single_loop:
 summaryMaskedU32AVX512_single_done:
 	TESTQ       CX, CX
 	JZ          summaryMaskedU32AVX512_done
-	MOVQ        tail+48(FP), CX
+	MOVQ        tail+56(FP), CX
 	POPCNTQ     CX, DX
 	ADDQ        DX, BX
 	KMOVQ       CX, K1
@@ -12429,12 +12626,12 @@ summaryMaskedU32AVX512_done:
 	VPSRLDQ       $0x04, X1, X2
 	VPMAXUD       X1, X2, X1
 	VMOVQ         X0, AX
-	MOVL          AX, lo+56(FP)
+	MOVL          AX, lo+64(FP)
 	VMOVQ         X1, AX
-	MOVL          AX, hi+60(FP)
-	MOVQ          BX, valid+64(FP)
+	MOVL          AX, hi+68(FP)
+	MOVQ          BX, valid+72(FP)
 	MOVB          $0x00, AL
-	MOVB          AL, nan+72(FP)
+	MOVB          AL, nan+80(FP)
 	VZEROUPPER
 	RET
 
@@ -12588,9 +12785,9 @@ DATA summarysplat8_0<>+48(SB)/8, $0x0000000000000000
 DATA summarysplat8_0<>+56(SB)/8, $0x0000000000000000
 GLOBL summarysplat8_0<>(SB), RODATA|NOPTR, $64
 
-// func summaryMaskedU64AVX512(x []uint64, bits []byte, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
+// func summaryMaskedU64AVX512(x []uint64, bits []byte, head uint64, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, POPCNT
-TEXT ·summaryMaskedU64AVX512(SB), NOSPLIT, $0-81
+TEXT ·summaryMaskedU64AVX512(SB), NOSPLIT, $0-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -12611,8 +12808,23 @@ TEXT ·summaryMaskedU64AVX512(SB), NOSPLIT, $0-81
 	VPBROADCASTQ summarysplat8_0<>+0(SB), Z13
 	VPBROADCASTQ summarysplat8_ffffffffffffffff<>+0(SB), Z14
 	VPBROADCASTQ summarysplat8_0<>+0(SB), Z15
-	CMPQ         CX, $0x00000040
-	JL           summaryMaskedU64AVX512_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMaskedU64AVX512_headless
+	ANDQ         $0x000000ff, SI
+	POPCNTQ      SI, R8
+	ADDQ         R8, BX
+	KMOVQ        SI, K1
+	VMOVDQU64.Z  (AX), K1, Z16
+	VPMINUQ      Z0, Z16, K1, Z0
+	VPMAXUQ      Z1, Z16, K1, Z1
+	LEAQ         (AX)(DI*8), AX
+	SUBQ         DI, CX
+
+summaryMaskedU64AVX512_headless:
+	CMPQ CX, $0x00000040
+	JL   summaryMaskedU64AVX512_main_done
 
 summaryMaskedU64AVX512_main_loop:
 	KMOVB       (DX), K1
@@ -12676,7 +12888,7 @@ summaryMaskedU64AVX512_single_loop:
 summaryMaskedU64AVX512_single_done:
 	TESTQ       CX, CX
 	JZ          summaryMaskedU64AVX512_done
-	MOVQ        tail+48(FP), CX
+	MOVQ        tail+56(FP), CX
 	POPCNTQ     CX, DX
 	ADDQ        DX, BX
 	KMOVQ       CX, K1
@@ -12712,11 +12924,11 @@ summaryMaskedU64AVX512_done:
 	VPSRLDQ       $0x08, X1, X2
 	VPMAXUQ       X1, X2, X1
 	VMOVQ         X0, AX
-	MOVQ          AX, lo+56(FP)
+	MOVQ          AX, lo+64(FP)
 	VMOVQ         X1, AX
-	MOVQ          AX, hi+64(FP)
-	MOVQ          BX, valid+72(FP)
+	MOVQ          AX, hi+72(FP)
+	MOVQ          BX, valid+80(FP)
 	MOVB          $0x00, AL
-	MOVB          AL, nan+80(FP)
+	MOVB          AL, nan+88(FP)
 	VZEROUPPER
 	RET

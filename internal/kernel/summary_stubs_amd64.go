@@ -240,7 +240,7 @@ func summaryMinDenseI8AVX2(x []int8) (lo int8, hi int8, nan bool)
 // take their validity from tail, bits 32-r to 31 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMinMaskedI8AVX2(x []int8, bits []byte, tail uint64) (lo int8, hi int8, valid int, nan bool)
+func summaryMinMaskedI8AVX2(x []int8, bits []byte, head uint64, tail uint64) (lo int8, hi int8, valid int, nan bool)
 
 // summaryMaxDenseI8AVX2 returns the max (lo is returned as the highest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -257,7 +257,7 @@ func summaryMaxDenseI8AVX2(x []int8) (lo int8, hi int8, nan bool)
 // take their validity from tail, bits 32-r to 31 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMaxMaskedI8AVX2(x []int8, bits []byte, tail uint64) (lo int8, hi int8, valid int, nan bool)
+func summaryMaxMaskedI8AVX2(x []int8, bits []byte, head uint64, tail uint64) (lo int8, hi int8, valid int, nan bool)
 
 // summaryDenseI16AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -291,7 +291,7 @@ func summaryMinDenseI16AVX2(x []int16) (lo int16, hi int16, nan bool)
 // take their validity from tail, bits 16-r to 15 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMinMaskedI16AVX2(x []int16, bits []byte, tail uint64) (lo int16, hi int16, valid int, nan bool)
+func summaryMinMaskedI16AVX2(x []int16, bits []byte, head uint64, tail uint64) (lo int16, hi int16, valid int, nan bool)
 
 // summaryMaxDenseI16AVX2 returns the max (lo is returned as the highest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -308,7 +308,7 @@ func summaryMaxDenseI16AVX2(x []int16) (lo int16, hi int16, nan bool)
 // take their validity from tail, bits 16-r to 15 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMaxMaskedI16AVX2(x []int16, bits []byte, tail uint64) (lo int16, hi int16, valid int, nan bool)
+func summaryMaxMaskedI16AVX2(x []int16, bits []byte, head uint64, tail uint64) (lo int16, hi int16, valid int, nan bool)
 
 // summaryDenseI32AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -342,7 +342,7 @@ func summaryMinDenseI32AVX2(x []int32) (lo int32, hi int32, nan bool)
 // take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMinMaskedI32AVX2(x []int32, bits []byte, tail uint64) (lo int32, hi int32, valid int, nan bool)
+func summaryMinMaskedI32AVX2(x []int32, bits []byte, head uint64, tail uint64) (lo int32, hi int32, valid int, nan bool)
 
 // summaryMaxDenseI32AVX2 returns the max (lo is returned as the highest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -359,7 +359,7 @@ func summaryMaxDenseI32AVX2(x []int32) (lo int32, hi int32, nan bool)
 // take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMaxMaskedI32AVX2(x []int32, bits []byte, tail uint64) (lo int32, hi int32, valid int, nan bool)
+func summaryMaxMaskedI32AVX2(x []int32, bits []byte, head uint64, tail uint64) (lo int32, hi int32, valid int, nan bool)
 
 // summaryDenseI64AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -393,7 +393,7 @@ func summaryMinDenseI64AVX2(x []int64) (lo int64, hi int64, nan bool)
 // take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMinMaskedI64AVX2(x []int64, bits []byte, tail uint64) (lo int64, hi int64, valid int, nan bool)
+func summaryMinMaskedI64AVX2(x []int64, bits []byte, head uint64, tail uint64) (lo int64, hi int64, valid int, nan bool)
 
 // summaryMaxDenseI64AVX2 returns the max (lo is returned as the highest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -410,7 +410,7 @@ func summaryMaxDenseI64AVX2(x []int64) (lo int64, hi int64, nan bool)
 // take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMaxMaskedI64AVX2(x []int64, bits []byte, tail uint64) (lo int64, hi int64, valid int, nan bool)
+func summaryMaxMaskedI64AVX2(x []int64, bits []byte, head uint64, tail uint64) (lo int64, hi int64, valid int, nan bool)
 
 // summaryDenseU8AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -444,7 +444,7 @@ func summaryMinDenseU8AVX2(x []uint8) (lo uint8, hi uint8, nan bool)
 // take their validity from tail, bits 32-r to 31 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMinMaskedU8AVX2(x []uint8, bits []byte, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
+func summaryMinMaskedU8AVX2(x []uint8, bits []byte, head uint64, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
 
 // summaryMaxDenseU8AVX2 returns the max (lo is returned as the highest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -461,7 +461,7 @@ func summaryMaxDenseU8AVX2(x []uint8) (lo uint8, hi uint8, nan bool)
 // take their validity from tail, bits 32-r to 31 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMaxMaskedU8AVX2(x []uint8, bits []byte, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
+func summaryMaxMaskedU8AVX2(x []uint8, bits []byte, head uint64, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
 
 // summaryDenseU16AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -495,7 +495,7 @@ func summaryMinDenseU16AVX2(x []uint16) (lo uint16, hi uint16, nan bool)
 // take their validity from tail, bits 16-r to 15 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMinMaskedU16AVX2(x []uint16, bits []byte, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
+func summaryMinMaskedU16AVX2(x []uint16, bits []byte, head uint64, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
 
 // summaryMaxDenseU16AVX2 returns the max (lo is returned as the highest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -512,7 +512,7 @@ func summaryMaxDenseU16AVX2(x []uint16) (lo uint16, hi uint16, nan bool)
 // take their validity from tail, bits 16-r to 15 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMaxMaskedU16AVX2(x []uint16, bits []byte, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
+func summaryMaxMaskedU16AVX2(x []uint16, bits []byte, head uint64, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
 
 // summaryDenseU32AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -546,7 +546,7 @@ func summaryMinDenseU32AVX2(x []uint32) (lo uint32, hi uint32, nan bool)
 // take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMinMaskedU32AVX2(x []uint32, bits []byte, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
+func summaryMinMaskedU32AVX2(x []uint32, bits []byte, head uint64, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
 
 // summaryMaxDenseU32AVX2 returns the max (lo is returned as the highest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -563,7 +563,7 @@ func summaryMaxDenseU32AVX2(x []uint32) (lo uint32, hi uint32, nan bool)
 // take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMaxMaskedU32AVX2(x []uint32, bits []byte, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
+func summaryMaxMaskedU32AVX2(x []uint32, bits []byte, head uint64, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
 
 // summaryDenseU64AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -597,7 +597,7 @@ func summaryMinDenseU64AVX2(x []uint64) (lo uint64, hi uint64, nan bool)
 // take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMinMaskedU64AVX2(x []uint64, bits []byte, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
+func summaryMinMaskedU64AVX2(x []uint64, bits []byte, head uint64, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
 
 // summaryMaxDenseU64AVX2 returns the max (lo is returned as the highest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -614,7 +614,7 @@ func summaryMaxDenseU64AVX2(x []uint64) (lo uint64, hi uint64, nan bool)
 // take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMaxMaskedU64AVX2(x []uint64, bits []byte, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
+func summaryMaxMaskedU64AVX2(x []uint64, bits []byte, head uint64, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
 
 // summaryDenseF32AVX512 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -629,7 +629,7 @@ func summaryDenseF32AVX512(x []float32) (lo float32, hi float32, nan bool)
 // The last len(x) mod 16 elements take their validity from tail, not bits.
 //
 //go:noescape
-func summaryMaskedF32AVX512(x []float32, bits []byte, tail uint64) (lo float32, hi float32, valid int, nan bool)
+func summaryMaskedF32AVX512(x []float32, bits []byte, head uint64, tail uint64) (lo float32, hi float32, valid int, nan bool)
 
 // summaryMinDenseF32AVX512 returns the min (hi is returned as -Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -644,7 +644,7 @@ func summaryMinDenseF32AVX512(x []float32) (lo float32, hi float32, nan bool)
 // The last len(x) mod 16 elements take their validity from tail, not bits.
 //
 //go:noescape
-func summaryMinMaskedF32AVX512(x []float32, bits []byte, tail uint64) (lo float32, hi float32, valid int, nan bool)
+func summaryMinMaskedF32AVX512(x []float32, bits []byte, head uint64, tail uint64) (lo float32, hi float32, valid int, nan bool)
 
 // summaryMaxDenseF32AVX512 returns the max (lo is returned as +Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -659,7 +659,7 @@ func summaryMaxDenseF32AVX512(x []float32) (lo float32, hi float32, nan bool)
 // The last len(x) mod 16 elements take their validity from tail, not bits.
 //
 //go:noescape
-func summaryMaxMaskedF32AVX512(x []float32, bits []byte, tail uint64) (lo float32, hi float32, valid int, nan bool)
+func summaryMaxMaskedF32AVX512(x []float32, bits []byte, head uint64, tail uint64) (lo float32, hi float32, valid int, nan bool)
 
 // summaryDenseF64AVX512 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -674,7 +674,7 @@ func summaryDenseF64AVX512(x []float64) (lo float64, hi float64, nan bool)
 // The last len(x) mod 8 elements take their validity from tail, not bits.
 //
 //go:noescape
-func summaryMaskedF64AVX512(x []float64, bits []byte, tail uint64) (lo float64, hi float64, valid int, nan bool)
+func summaryMaskedF64AVX512(x []float64, bits []byte, head uint64, tail uint64) (lo float64, hi float64, valid int, nan bool)
 
 // summaryMinDenseF64AVX512 returns the min (hi is returned as -Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -689,7 +689,7 @@ func summaryMinDenseF64AVX512(x []float64) (lo float64, hi float64, nan bool)
 // The last len(x) mod 8 elements take their validity from tail, not bits.
 //
 //go:noescape
-func summaryMinMaskedF64AVX512(x []float64, bits []byte, tail uint64) (lo float64, hi float64, valid int, nan bool)
+func summaryMinMaskedF64AVX512(x []float64, bits []byte, head uint64, tail uint64) (lo float64, hi float64, valid int, nan bool)
 
 // summaryMaxDenseF64AVX512 returns the max (lo is returned as +Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -704,7 +704,7 @@ func summaryMaxDenseF64AVX512(x []float64) (lo float64, hi float64, nan bool)
 // The last len(x) mod 8 elements take their validity from tail, not bits.
 //
 //go:noescape
-func summaryMaxMaskedF64AVX512(x []float64, bits []byte, tail uint64) (lo float64, hi float64, valid int, nan bool)
+func summaryMaxMaskedF64AVX512(x []float64, bits []byte, head uint64, tail uint64) (lo float64, hi float64, valid int, nan bool)
 
 // summaryDenseI8AVX512 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -719,7 +719,7 @@ func summaryDenseI8AVX512(x []int8) (lo int8, hi int8, nan bool)
 // The last len(x) mod 64 elements take their validity from tail, not bits.
 //
 //go:noescape
-func summaryMaskedI8AVX512(x []int8, bits []byte, tail uint64) (lo int8, hi int8, valid int, nan bool)
+func summaryMaskedI8AVX512(x []int8, bits []byte, head uint64, tail uint64) (lo int8, hi int8, valid int, nan bool)
 
 // summaryDenseI16AVX512 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -734,7 +734,7 @@ func summaryDenseI16AVX512(x []int16) (lo int16, hi int16, nan bool)
 // The last len(x) mod 32 elements take their validity from tail, not bits.
 //
 //go:noescape
-func summaryMaskedI16AVX512(x []int16, bits []byte, tail uint64) (lo int16, hi int16, valid int, nan bool)
+func summaryMaskedI16AVX512(x []int16, bits []byte, head uint64, tail uint64) (lo int16, hi int16, valid int, nan bool)
 
 // summaryDenseI32AVX512 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -749,7 +749,7 @@ func summaryDenseI32AVX512(x []int32) (lo int32, hi int32, nan bool)
 // The last len(x) mod 16 elements take their validity from tail, not bits.
 //
 //go:noescape
-func summaryMaskedI32AVX512(x []int32, bits []byte, tail uint64) (lo int32, hi int32, valid int, nan bool)
+func summaryMaskedI32AVX512(x []int32, bits []byte, head uint64, tail uint64) (lo int32, hi int32, valid int, nan bool)
 
 // summaryDenseI64AVX512 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -764,7 +764,7 @@ func summaryDenseI64AVX512(x []int64) (lo int64, hi int64, nan bool)
 // The last len(x) mod 8 elements take their validity from tail, not bits.
 //
 //go:noescape
-func summaryMaskedI64AVX512(x []int64, bits []byte, tail uint64) (lo int64, hi int64, valid int, nan bool)
+func summaryMaskedI64AVX512(x []int64, bits []byte, head uint64, tail uint64) (lo int64, hi int64, valid int, nan bool)
 
 // summaryDenseU8AVX512 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -779,7 +779,7 @@ func summaryDenseU8AVX512(x []uint8) (lo uint8, hi uint8, nan bool)
 // The last len(x) mod 64 elements take their validity from tail, not bits.
 //
 //go:noescape
-func summaryMaskedU8AVX512(x []uint8, bits []byte, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
+func summaryMaskedU8AVX512(x []uint8, bits []byte, head uint64, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
 
 // summaryDenseU16AVX512 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -794,7 +794,7 @@ func summaryDenseU16AVX512(x []uint16) (lo uint16, hi uint16, nan bool)
 // The last len(x) mod 32 elements take their validity from tail, not bits.
 //
 //go:noescape
-func summaryMaskedU16AVX512(x []uint16, bits []byte, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
+func summaryMaskedU16AVX512(x []uint16, bits []byte, head uint64, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
 
 // summaryDenseU32AVX512 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -809,7 +809,7 @@ func summaryDenseU32AVX512(x []uint32) (lo uint32, hi uint32, nan bool)
 // The last len(x) mod 16 elements take their validity from tail, not bits.
 //
 //go:noescape
-func summaryMaskedU32AVX512(x []uint32, bits []byte, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
+func summaryMaskedU32AVX512(x []uint32, bits []byte, head uint64, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
 
 // summaryDenseU64AVX512 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -824,4 +824,4 @@ func summaryDenseU64AVX512(x []uint64) (lo uint64, hi uint64, nan bool)
 // The last len(x) mod 8 elements take their validity from tail, not bits.
 //
 //go:noescape
-func summaryMaskedU64AVX512(x []uint64, bits []byte, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
+func summaryMaskedU64AVX512(x []uint64, bits []byte, head uint64, tail uint64) (lo uint64, hi uint64, valid int, nan bool)

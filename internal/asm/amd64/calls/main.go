@@ -94,9 +94,9 @@ var shapes = []shape{
 	},
 	{
 		name:    "summaryMaskedAsm",
-		doc:     "is summaryDenseAsm over the valid elements of x: bits is\nbyte-aligned with x, and tail holds the validity of the elements\npast the last whole vector on AVX-512, and on AVX2 those of the\nlast len(x) mod step elements at the top of one step's bits\n(summaryAsm.maskedTail).",
+		doc:     "is summaryDenseAsm over the valid elements of x: bits is\nbyte-aligned with x, or on AVX-512 with x[h:] for the h < 8\nelements head names (their validity in bits 0-7, h in bits 8-15;\n0 on AVX2), and tail holds the validity of the elements past the\nlast whole vector on AVX-512, and on AVX2 those of the last\nlen(x) mod step elements at the top of one step's bits\n(summaryAsm.maskedTail).",
 		tparams: "[T num.Number]",
-		params:  []param{{"x", "[]T"}, {"bits", "[]byte"}, {"tail", "uint64"}},
+		params:  []param{{"x", "[]T"}, {"bits", "[]byte"}, {"head", "uint64"}, {"tail", "uint64"}},
 		results: []string{"lo T", "hi T", "valid int", "nan bool"},
 		want:    true,
 		pattern: `^summary(?P<want>Min|Max)?Masked(?P<type>[IUF]\d+)(?P<isa>AVX2|AVX512)$`,
