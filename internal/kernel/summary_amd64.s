@@ -9126,9 +9126,9 @@ TEXT ·summaryMaskedF32AVX512(SB), NOSPLIT, $0-81
 	ADDQ         R8, BX
 	KMOVQ        SI, K5
 	VMOVUPS.Z    (AX), K5, Z16
-	VMINPS       Z0, Z16, K5, Z0
-	VMAXPS       Z1, Z16, K5, Z1
-	VCMPPS       $0x07, Z16, Z16, K1, K1
+	VMINPS       Z14, Z16, K5, Z14
+	VMAXPS       Z15, Z16, K5, Z15
+	VCMPPS       $0x07, Z16, Z16, K4, K4
 	LEAQ         (AX)(DI*4), AX
 	SUBQ         DI, CX
 
@@ -9402,8 +9402,8 @@ TEXT ·summaryMinMaskedF32AVX512(SB), NOSPLIT, $0-81
 	ADDQ         R8, BX
 	KMOVQ        SI, K5
 	VMOVUPS.Z    (AX), K5, Z8
-	VMINPS       Z0, Z8, K5, Z0
-	VCMPPS       $0x07, Z8, Z8, K1, K1
+	VMINPS       Z7, Z8, K5, Z7
+	VCMPPS       $0x07, Z8, Z8, K4, K4
 	LEAQ         (AX)(DI*4), AX
 	SUBQ         DI, CX
 
@@ -9652,8 +9652,8 @@ TEXT ·summaryMaxMaskedF32AVX512(SB), NOSPLIT, $0-81
 	ADDQ         R8, BX
 	KMOVQ        SI, K5
 	VMOVUPS.Z    (AX), K5, Z8
-	VMAXPS       Z0, Z8, K5, Z0
-	VCMPPS       $0x07, Z8, Z8, K1, K1
+	VMAXPS       Z7, Z8, K5, Z7
+	VCMPPS       $0x07, Z8, Z8, K4, K4
 	LEAQ         (AX)(DI*4), AX
 	SUBQ         DI, CX
 
@@ -9940,9 +9940,9 @@ TEXT ·summaryMaskedF64AVX512(SB), NOSPLIT, $0-89
 	ADDQ         R8, BX
 	KMOVQ        SI, K5
 	VMOVUPD.Z    (AX), K5, Z16
-	VMINPD       Z0, Z16, K5, Z0
-	VMAXPD       Z1, Z16, K5, Z1
-	VCMPPD       $0x07, Z16, Z16, K1, K1
+	VMINPD       Z14, Z16, K5, Z14
+	VMAXPD       Z15, Z16, K5, Z15
+	VCMPPD       $0x07, Z16, Z16, K4, K4
 	LEAQ         (AX)(DI*8), AX
 	SUBQ         DI, CX
 
@@ -10208,8 +10208,8 @@ TEXT ·summaryMinMaskedF64AVX512(SB), NOSPLIT, $0-89
 	ADDQ         R8, BX
 	KMOVQ        SI, K5
 	VMOVUPD.Z    (AX), K5, Z8
-	VMINPD       Z0, Z8, K5, Z0
-	VCMPPD       $0x07, Z8, Z8, K1, K1
+	VMINPD       Z7, Z8, K5, Z7
+	VCMPPD       $0x07, Z8, Z8, K4, K4
 	LEAQ         (AX)(DI*8), AX
 	SUBQ         DI, CX
 
@@ -10452,8 +10452,8 @@ TEXT ·summaryMaxMaskedF64AVX512(SB), NOSPLIT, $0-89
 	ADDQ         R8, BX
 	KMOVQ        SI, K5
 	VMOVUPD.Z    (AX), K5, Z8
-	VMAXPD       Z0, Z8, K5, Z0
-	VCMPPD       $0x07, Z8, Z8, K1, K1
+	VMAXPD       Z7, Z8, K5, Z7
+	VCMPPD       $0x07, Z8, Z8, K4, K4
 	LEAQ         (AX)(DI*8), AX
 	SUBQ         DI, CX
 
@@ -10728,8 +10728,8 @@ TEXT ·summaryMaskedI8AVX512(SB), NOSPLIT, $0-81
 	ADDQ         R8, BX
 	KMOVQ        SI, K1
 	VMOVDQU8.Z   (AX), K1, Z16
-	VPMINSB      Z0, Z16, K1, Z0
-	VPMAXSB      Z1, Z16, K1, Z1
+	VPMINSB      Z14, Z16, K1, Z14
+	VPMAXSB      Z15, Z16, K1, Z15
 	LEAQ         (AX)(DI*1), AX
 	SUBQ         DI, CX
 
@@ -11039,8 +11039,8 @@ TEXT ·summaryMaskedI16AVX512(SB), NOSPLIT, $0-81
 	ADDQ         R8, BX
 	KMOVQ        SI, K1
 	VMOVDQU16.Z  (AX), K1, Z16
-	VPMINSW      Z0, Z16, K1, Z0
-	VPMAXSW      Z1, Z16, K1, Z1
+	VPMINSW      Z14, Z16, K1, Z14
+	VPMAXSW      Z15, Z16, K1, Z15
 	LEAQ         (AX)(DI*2), AX
 	SUBQ         DI, CX
 
@@ -11334,8 +11334,8 @@ TEXT ·summaryMaskedI32AVX512(SB), NOSPLIT, $0-81
 	ADDQ         R8, BX
 	KMOVQ        SI, K1
 	VMOVDQU32.Z  (AX), K1, Z16
-	VPMINSD      Z0, Z16, K1, Z0
-	VPMAXSD      Z1, Z16, K1, Z1
+	VPMINSD      Z14, Z16, K1, Z14
+	VPMAXSD      Z15, Z16, K1, Z15
 	LEAQ         (AX)(DI*4), AX
 	SUBQ         DI, CX
 
@@ -11618,8 +11618,8 @@ TEXT ·summaryMaskedI64AVX512(SB), NOSPLIT, $0-89
 	ADDQ         R8, BX
 	KMOVQ        SI, K1
 	VMOVDQU64.Z  (AX), K1, Z16
-	VPMINSQ      Z0, Z16, K1, Z0
-	VPMAXSQ      Z1, Z16, K1, Z1
+	VPMINSQ      Z14, Z16, K1, Z14
+	VPMAXSQ      Z15, Z16, K1, Z15
 	LEAQ         (AX)(DI*8), AX
 	SUBQ         DI, CX
 
@@ -11907,8 +11907,8 @@ TEXT ·summaryMaskedU8AVX512(SB), NOSPLIT, $0-81
 	ADDQ         R8, BX
 	KMOVQ        SI, K1
 	VMOVDQU8.Z   (AX), K1, Z16
-	VPMINUB      Z0, Z16, K1, Z0
-	VPMAXUB      Z1, Z16, K1, Z1
+	VPMINUB      Z14, Z16, K1, Z14
+	VPMAXUB      Z15, Z16, K1, Z15
 	LEAQ         (AX)(DI*1), AX
 	SUBQ         DI, CX
 
@@ -12218,8 +12218,8 @@ TEXT ·summaryMaskedU16AVX512(SB), NOSPLIT, $0-81
 	ADDQ         R8, BX
 	KMOVQ        SI, K1
 	VMOVDQU16.Z  (AX), K1, Z16
-	VPMINUW      Z0, Z16, K1, Z0
-	VPMAXUW      Z1, Z16, K1, Z1
+	VPMINUW      Z14, Z16, K1, Z14
+	VPMAXUW      Z15, Z16, K1, Z15
 	LEAQ         (AX)(DI*2), AX
 	SUBQ         DI, CX
 
@@ -12513,8 +12513,8 @@ TEXT ·summaryMaskedU32AVX512(SB), NOSPLIT, $0-81
 	ADDQ         R8, BX
 	KMOVQ        SI, K1
 	VMOVDQU32.Z  (AX), K1, Z16
-	VPMINUD      Z0, Z16, K1, Z0
-	VPMAXUD      Z1, Z16, K1, Z1
+	VPMINUD      Z14, Z16, K1, Z14
+	VPMAXUD      Z15, Z16, K1, Z15
 	LEAQ         (AX)(DI*4), AX
 	SUBQ         DI, CX
 
@@ -12817,8 +12817,8 @@ TEXT ·summaryMaskedU64AVX512(SB), NOSPLIT, $0-89
 	ADDQ         R8, BX
 	KMOVQ        SI, K1
 	VMOVDQU64.Z  (AX), K1, Z16
-	VPMINUQ      Z0, Z16, K1, Z0
-	VPMAXUQ      Z1, Z16, K1, Z1
+	VPMINUQ      Z14, Z16, K1, Z14
+	VPMAXUQ      Z15, Z16, K1, Z15
 	LEAQ         (AX)(DI*8), AX
 	SUBQ         DI, CX
 
