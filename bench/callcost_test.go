@@ -148,6 +148,17 @@ func callCostFloats[T float32 | float64](b *testing.B, n int, x []T, vmin, vmax 
 //	H429 (measured by hand): masked Min and Summarize float64 (10% nulls) at offset 3, n=64 and 256, on avx512: time <= 0.85x
 //	H430 (measured by hand): the same at offset 0, every case on avx2 (kernels unchanged but for the argument), and avx512 at offset 3 with n=1024: time <= 1.02x
 
+// What remained at offset 3 after H429: the up to u-1 whole vectors the
+// AVX-512 kernels' main loop leaves ran as a loop into the first
+// accumulator, the tail after them, a chain of up to four dependent
+// steps at the end of every column that is not a multiple of the main
+// loop's 32 elements. singles512 folds vector i into accumulator i. A
+// first run on the masked slices (10 passes, not registered) gave 0.93-
+// 0.99 at offset 3. Registered before measuring the dense columns,
+// BenchmarkOddLengths against the commit before's binary:
+//
+//	H431 (measured by hand): Min, Max, MinMax and Summary dense, every type, n=61/1031/4099 on avx512: time <= 0.97x; n=1024/4096: <= 1.02x
+
 // BenchmarkMaskedSliceOffsets times masked float64 Min and Summarize over
 // a slice of a column and its bitmap at offset 0 and 3, for H427-H428.
 func BenchmarkMaskedSliceOffsets(b *testing.B) {
