@@ -9022,10 +9022,8 @@ summaryDenseF32AVX512_main_loop:
 	JGE     summaryDenseF32AVX512_main_loop
 
 summaryDenseF32AVX512_main_done:
-	CMPQ CX, $0x00000010
-	JL   summaryDenseF32AVX512_single_done
-
-summaryDenseF32AVX512_single_loop:
+	CMPQ    CX, $0x00000010
+	JL      summaryDenseF32AVX512_singles_done
 	VMOVUPS (AX), Z16
 	VMINPS  Z0, Z16, Z0
 	VMAXPS  Z1, Z16, Z1
@@ -9033,9 +9031,55 @@ summaryDenseF32AVX512_single_loop:
 	ADDQ    $0x00000040, AX
 	SUBQ    $0x00000010, CX
 	CMPQ    CX, $0x00000010
-	JGE     summaryDenseF32AVX512_single_loop
+	JL      summaryDenseF32AVX512_singles_done
+	VMOVUPS (AX), Z16
+	VMINPS  Z2, Z16, Z2
+	VMAXPS  Z3, Z16, Z3
+	VCMPPS  $0x07, Z16, Z16, K1, K1
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JL      summaryDenseF32AVX512_singles_done
+	VMOVUPS (AX), Z16
+	VMINPS  Z4, Z16, Z4
+	VMAXPS  Z5, Z16, Z5
+	VCMPPS  $0x07, Z16, Z16, K2, K2
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JL      summaryDenseF32AVX512_singles_done
+	VMOVUPS (AX), Z16
+	VMINPS  Z6, Z16, Z6
+	VMAXPS  Z7, Z16, Z7
+	VCMPPS  $0x07, Z16, Z16, K2, K2
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JL      summaryDenseF32AVX512_singles_done
+	VMOVUPS (AX), Z16
+	VMINPS  Z8, Z16, Z8
+	VMAXPS  Z9, Z16, Z9
+	VCMPPS  $0x07, Z16, Z16, K3, K3
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JL      summaryDenseF32AVX512_singles_done
+	VMOVUPS (AX), Z16
+	VMINPS  Z10, Z16, Z10
+	VMAXPS  Z11, Z16, Z11
+	VCMPPS  $0x07, Z16, Z16, K3, K3
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JL      summaryDenseF32AVX512_singles_done
+	VMOVUPS (AX), Z16
+	VMINPS  Z12, Z16, Z12
+	VMAXPS  Z13, Z16, Z13
+	VCMPPS  $0x07, Z16, Z16, K4, K4
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, CX
 
-summaryDenseF32AVX512_single_done:
+summaryDenseF32AVX512_singles_done:
 	TESTQ     CX, CX
 	JZ        summaryDenseF32AVX512_done
 	MOVQ      $-1, DX
@@ -9184,10 +9228,8 @@ summaryMaskedF32AVX512_main_loop:
 	JGE       summaryMaskedF32AVX512_main_loop
 
 summaryMaskedF32AVX512_main_done:
-	CMPQ CX, $0x00000010
-	JL   summaryMaskedF32AVX512_single_done
-
-summaryMaskedF32AVX512_single_loop:
+	CMPQ      CX, $0x00000010
+	JL        summaryMaskedF32AVX512_singles_done
 	KMOVW     (DX), K5
 	VMOVUPS.Z (AX), K5, Z16
 	VMINPS    Z0, Z16, K5, Z0
@@ -9200,9 +9242,85 @@ summaryMaskedF32AVX512_single_loop:
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000010, CX
 	CMPQ      CX, $0x00000010
-	JGE       summaryMaskedF32AVX512_single_loop
+	JL        summaryMaskedF32AVX512_singles_done
+	KMOVW     (DX), K5
+	VMOVUPS.Z (AX), K5, Z16
+	VMINPS    Z2, Z16, K5, Z2
+	VMAXPS    Z3, Z16, K5, Z3
+	VCMPPS    $0x07, Z16, Z16, K1, K1
+	MOVWLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000002, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JL        summaryMaskedF32AVX512_singles_done
+	KMOVW     (DX), K5
+	VMOVUPS.Z (AX), K5, Z16
+	VMINPS    Z4, Z16, K5, Z4
+	VMAXPS    Z5, Z16, K5, Z5
+	VCMPPS    $0x07, Z16, Z16, K2, K2
+	MOVWLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000002, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JL        summaryMaskedF32AVX512_singles_done
+	KMOVW     (DX), K5
+	VMOVUPS.Z (AX), K5, Z16
+	VMINPS    Z6, Z16, K5, Z6
+	VMAXPS    Z7, Z16, K5, Z7
+	VCMPPS    $0x07, Z16, Z16, K2, K2
+	MOVWLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000002, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JL        summaryMaskedF32AVX512_singles_done
+	KMOVW     (DX), K5
+	VMOVUPS.Z (AX), K5, Z16
+	VMINPS    Z8, Z16, K5, Z8
+	VMAXPS    Z9, Z16, K5, Z9
+	VCMPPS    $0x07, Z16, Z16, K3, K3
+	MOVWLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000002, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JL        summaryMaskedF32AVX512_singles_done
+	KMOVW     (DX), K5
+	VMOVUPS.Z (AX), K5, Z16
+	VMINPS    Z10, Z16, K5, Z10
+	VMAXPS    Z11, Z16, K5, Z11
+	VCMPPS    $0x07, Z16, Z16, K3, K3
+	MOVWLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000002, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JL        summaryMaskedF32AVX512_singles_done
+	KMOVW     (DX), K5
+	VMOVUPS.Z (AX), K5, Z16
+	VMINPS    Z12, Z16, K5, Z12
+	VMAXPS    Z13, Z16, K5, Z13
+	VCMPPS    $0x07, Z16, Z16, K4, K4
+	MOVWLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000002, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
 
-summaryMaskedF32AVX512_single_done:
+summaryMaskedF32AVX512_singles_done:
 	TESTQ     CX, CX
 	JZ        summaryMaskedF32AVX512_done
 	MOVQ      tail+56(FP), CX
@@ -9323,19 +9441,57 @@ summaryMinDenseF32AVX512_main_loop:
 	JGE     summaryMinDenseF32AVX512_main_loop
 
 summaryMinDenseF32AVX512_main_done:
-	CMPQ CX, $0x00000010
-	JL   summaryMinDenseF32AVX512_single_done
-
-summaryMinDenseF32AVX512_single_loop:
+	CMPQ    CX, $0x00000010
+	JL      summaryMinDenseF32AVX512_singles_done
 	VMOVUPS (AX), Z8
 	VMINPS  Z0, Z8, Z0
 	VCMPPS  $0x07, Z8, Z8, K1, K1
 	ADDQ    $0x00000040, AX
 	SUBQ    $0x00000010, CX
 	CMPQ    CX, $0x00000010
-	JGE     summaryMinDenseF32AVX512_single_loop
+	JL      summaryMinDenseF32AVX512_singles_done
+	VMOVUPS (AX), Z8
+	VMINPS  Z1, Z8, Z1
+	VCMPPS  $0x07, Z8, Z8, K1, K1
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JL      summaryMinDenseF32AVX512_singles_done
+	VMOVUPS (AX), Z8
+	VMINPS  Z2, Z8, Z2
+	VCMPPS  $0x07, Z8, Z8, K2, K2
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JL      summaryMinDenseF32AVX512_singles_done
+	VMOVUPS (AX), Z8
+	VMINPS  Z3, Z8, Z3
+	VCMPPS  $0x07, Z8, Z8, K2, K2
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JL      summaryMinDenseF32AVX512_singles_done
+	VMOVUPS (AX), Z8
+	VMINPS  Z4, Z8, Z4
+	VCMPPS  $0x07, Z8, Z8, K3, K3
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JL      summaryMinDenseF32AVX512_singles_done
+	VMOVUPS (AX), Z8
+	VMINPS  Z5, Z8, Z5
+	VCMPPS  $0x07, Z8, Z8, K3, K3
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JL      summaryMinDenseF32AVX512_singles_done
+	VMOVUPS (AX), Z8
+	VMINPS  Z6, Z8, Z6
+	VCMPPS  $0x07, Z8, Z8, K4, K4
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, CX
 
-summaryMinDenseF32AVX512_single_done:
+summaryMinDenseF32AVX512_singles_done:
 	TESTQ     CX, CX
 	JZ        summaryMinDenseF32AVX512_done
 	MOVQ      $-1, DX
@@ -9451,10 +9607,8 @@ summaryMinMaskedF32AVX512_main_loop:
 	JGE       summaryMinMaskedF32AVX512_main_loop
 
 summaryMinMaskedF32AVX512_main_done:
-	CMPQ CX, $0x00000010
-	JL   summaryMinMaskedF32AVX512_single_done
-
-summaryMinMaskedF32AVX512_single_loop:
+	CMPQ      CX, $0x00000010
+	JL        summaryMinMaskedF32AVX512_singles_done
 	KMOVW     (DX), K5
 	VMOVUPS.Z (AX), K5, Z8
 	VMINPS    Z0, Z8, K5, Z0
@@ -9466,9 +9620,79 @@ summaryMinMaskedF32AVX512_single_loop:
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000010, CX
 	CMPQ      CX, $0x00000010
-	JGE       summaryMinMaskedF32AVX512_single_loop
+	JL        summaryMinMaskedF32AVX512_singles_done
+	KMOVW     (DX), K5
+	VMOVUPS.Z (AX), K5, Z8
+	VMINPS    Z1, Z8, K5, Z1
+	VCMPPS    $0x07, Z8, Z8, K1, K1
+	MOVWLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000002, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JL        summaryMinMaskedF32AVX512_singles_done
+	KMOVW     (DX), K5
+	VMOVUPS.Z (AX), K5, Z8
+	VMINPS    Z2, Z8, K5, Z2
+	VCMPPS    $0x07, Z8, Z8, K2, K2
+	MOVWLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000002, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JL        summaryMinMaskedF32AVX512_singles_done
+	KMOVW     (DX), K5
+	VMOVUPS.Z (AX), K5, Z8
+	VMINPS    Z3, Z8, K5, Z3
+	VCMPPS    $0x07, Z8, Z8, K2, K2
+	MOVWLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000002, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JL        summaryMinMaskedF32AVX512_singles_done
+	KMOVW     (DX), K5
+	VMOVUPS.Z (AX), K5, Z8
+	VMINPS    Z4, Z8, K5, Z4
+	VCMPPS    $0x07, Z8, Z8, K3, K3
+	MOVWLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000002, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JL        summaryMinMaskedF32AVX512_singles_done
+	KMOVW     (DX), K5
+	VMOVUPS.Z (AX), K5, Z8
+	VMINPS    Z5, Z8, K5, Z5
+	VCMPPS    $0x07, Z8, Z8, K3, K3
+	MOVWLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000002, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JL        summaryMinMaskedF32AVX512_singles_done
+	KMOVW     (DX), K5
+	VMOVUPS.Z (AX), K5, Z8
+	VMINPS    Z6, Z8, K5, Z6
+	VCMPPS    $0x07, Z8, Z8, K4, K4
+	MOVWLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000002, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
 
-summaryMinMaskedF32AVX512_single_done:
+summaryMinMaskedF32AVX512_singles_done:
 	TESTQ     CX, CX
 	JZ        summaryMinMaskedF32AVX512_done
 	MOVQ      tail+56(FP), CX
@@ -9573,19 +9797,57 @@ summaryMaxDenseF32AVX512_main_loop:
 	JGE     summaryMaxDenseF32AVX512_main_loop
 
 summaryMaxDenseF32AVX512_main_done:
-	CMPQ CX, $0x00000010
-	JL   summaryMaxDenseF32AVX512_single_done
-
-summaryMaxDenseF32AVX512_single_loop:
+	CMPQ    CX, $0x00000010
+	JL      summaryMaxDenseF32AVX512_singles_done
 	VMOVUPS (AX), Z8
 	VMAXPS  Z0, Z8, Z0
 	VCMPPS  $0x07, Z8, Z8, K1, K1
 	ADDQ    $0x00000040, AX
 	SUBQ    $0x00000010, CX
 	CMPQ    CX, $0x00000010
-	JGE     summaryMaxDenseF32AVX512_single_loop
+	JL      summaryMaxDenseF32AVX512_singles_done
+	VMOVUPS (AX), Z8
+	VMAXPS  Z1, Z8, Z1
+	VCMPPS  $0x07, Z8, Z8, K1, K1
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JL      summaryMaxDenseF32AVX512_singles_done
+	VMOVUPS (AX), Z8
+	VMAXPS  Z2, Z8, Z2
+	VCMPPS  $0x07, Z8, Z8, K2, K2
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JL      summaryMaxDenseF32AVX512_singles_done
+	VMOVUPS (AX), Z8
+	VMAXPS  Z3, Z8, Z3
+	VCMPPS  $0x07, Z8, Z8, K2, K2
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JL      summaryMaxDenseF32AVX512_singles_done
+	VMOVUPS (AX), Z8
+	VMAXPS  Z4, Z8, Z4
+	VCMPPS  $0x07, Z8, Z8, K3, K3
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JL      summaryMaxDenseF32AVX512_singles_done
+	VMOVUPS (AX), Z8
+	VMAXPS  Z5, Z8, Z5
+	VCMPPS  $0x07, Z8, Z8, K3, K3
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, CX
+	CMPQ    CX, $0x00000010
+	JL      summaryMaxDenseF32AVX512_singles_done
+	VMOVUPS (AX), Z8
+	VMAXPS  Z6, Z8, Z6
+	VCMPPS  $0x07, Z8, Z8, K4, K4
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000010, CX
 
-summaryMaxDenseF32AVX512_single_done:
+summaryMaxDenseF32AVX512_singles_done:
 	TESTQ     CX, CX
 	JZ        summaryMaxDenseF32AVX512_done
 	MOVQ      $-1, DX
@@ -9701,10 +9963,8 @@ summaryMaxMaskedF32AVX512_main_loop:
 	JGE       summaryMaxMaskedF32AVX512_main_loop
 
 summaryMaxMaskedF32AVX512_main_done:
-	CMPQ CX, $0x00000010
-	JL   summaryMaxMaskedF32AVX512_single_done
-
-summaryMaxMaskedF32AVX512_single_loop:
+	CMPQ      CX, $0x00000010
+	JL        summaryMaxMaskedF32AVX512_singles_done
 	KMOVW     (DX), K5
 	VMOVUPS.Z (AX), K5, Z8
 	VMAXPS    Z0, Z8, K5, Z0
@@ -9716,9 +9976,79 @@ summaryMaxMaskedF32AVX512_single_loop:
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000010, CX
 	CMPQ      CX, $0x00000010
-	JGE       summaryMaxMaskedF32AVX512_single_loop
+	JL        summaryMaxMaskedF32AVX512_singles_done
+	KMOVW     (DX), K5
+	VMOVUPS.Z (AX), K5, Z8
+	VMAXPS    Z1, Z8, K5, Z1
+	VCMPPS    $0x07, Z8, Z8, K1, K1
+	MOVWLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000002, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JL        summaryMaxMaskedF32AVX512_singles_done
+	KMOVW     (DX), K5
+	VMOVUPS.Z (AX), K5, Z8
+	VMAXPS    Z2, Z8, K5, Z2
+	VCMPPS    $0x07, Z8, Z8, K2, K2
+	MOVWLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000002, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JL        summaryMaxMaskedF32AVX512_singles_done
+	KMOVW     (DX), K5
+	VMOVUPS.Z (AX), K5, Z8
+	VMAXPS    Z3, Z8, K5, Z3
+	VCMPPS    $0x07, Z8, Z8, K2, K2
+	MOVWLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000002, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JL        summaryMaxMaskedF32AVX512_singles_done
+	KMOVW     (DX), K5
+	VMOVUPS.Z (AX), K5, Z8
+	VMAXPS    Z4, Z8, K5, Z4
+	VCMPPS    $0x07, Z8, Z8, K3, K3
+	MOVWLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000002, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JL        summaryMaxMaskedF32AVX512_singles_done
+	KMOVW     (DX), K5
+	VMOVUPS.Z (AX), K5, Z8
+	VMAXPS    Z5, Z8, K5, Z5
+	VCMPPS    $0x07, Z8, Z8, K3, K3
+	MOVWLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000002, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JL        summaryMaxMaskedF32AVX512_singles_done
+	KMOVW     (DX), K5
+	VMOVUPS.Z (AX), K5, Z8
+	VMAXPS    Z6, Z8, K5, Z6
+	VCMPPS    $0x07, Z8, Z8, K4, K4
+	MOVWLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000002, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
 
-summaryMaxMaskedF32AVX512_single_done:
+summaryMaxMaskedF32AVX512_singles_done:
 	TESTQ     CX, CX
 	JZ        summaryMaxMaskedF32AVX512_done
 	MOVQ      tail+56(FP), CX
@@ -9840,10 +10170,8 @@ summaryDenseF64AVX512_main_loop:
 	JGE     summaryDenseF64AVX512_main_loop
 
 summaryDenseF64AVX512_main_done:
-	CMPQ CX, $0x00000008
-	JL   summaryDenseF64AVX512_single_done
-
-summaryDenseF64AVX512_single_loop:
+	CMPQ    CX, $0x00000008
+	JL      summaryDenseF64AVX512_singles_done
 	VMOVUPD (AX), Z16
 	VMINPD  Z0, Z16, Z0
 	VMAXPD  Z1, Z16, Z1
@@ -9851,9 +10179,55 @@ summaryDenseF64AVX512_single_loop:
 	ADDQ    $0x00000040, AX
 	SUBQ    $0x00000008, CX
 	CMPQ    CX, $0x00000008
-	JGE     summaryDenseF64AVX512_single_loop
+	JL      summaryDenseF64AVX512_singles_done
+	VMOVUPD (AX), Z16
+	VMINPD  Z2, Z16, Z2
+	VMAXPD  Z3, Z16, Z3
+	VCMPPD  $0x07, Z16, Z16, K1, K1
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JL      summaryDenseF64AVX512_singles_done
+	VMOVUPD (AX), Z16
+	VMINPD  Z4, Z16, Z4
+	VMAXPD  Z5, Z16, Z5
+	VCMPPD  $0x07, Z16, Z16, K2, K2
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JL      summaryDenseF64AVX512_singles_done
+	VMOVUPD (AX), Z16
+	VMINPD  Z6, Z16, Z6
+	VMAXPD  Z7, Z16, Z7
+	VCMPPD  $0x07, Z16, Z16, K2, K2
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JL      summaryDenseF64AVX512_singles_done
+	VMOVUPD (AX), Z16
+	VMINPD  Z8, Z16, Z8
+	VMAXPD  Z9, Z16, Z9
+	VCMPPD  $0x07, Z16, Z16, K3, K3
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JL      summaryDenseF64AVX512_singles_done
+	VMOVUPD (AX), Z16
+	VMINPD  Z10, Z16, Z10
+	VMAXPD  Z11, Z16, Z11
+	VCMPPD  $0x07, Z16, Z16, K3, K3
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JL      summaryDenseF64AVX512_singles_done
+	VMOVUPD (AX), Z16
+	VMINPD  Z12, Z16, Z12
+	VMAXPD  Z13, Z16, Z13
+	VCMPPD  $0x07, Z16, Z16, K4, K4
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, CX
 
-summaryDenseF64AVX512_single_done:
+summaryDenseF64AVX512_singles_done:
 	TESTQ     CX, CX
 	JZ        summaryDenseF64AVX512_done
 	MOVQ      $-1, DX
@@ -9996,10 +10370,8 @@ summaryMaskedF64AVX512_main_loop:
 	JGE       summaryMaskedF64AVX512_main_loop
 
 summaryMaskedF64AVX512_main_done:
-	CMPQ CX, $0x00000008
-	JL   summaryMaskedF64AVX512_single_done
-
-summaryMaskedF64AVX512_single_loop:
+	CMPQ      CX, $0x00000008
+	JL        summaryMaskedF64AVX512_singles_done
 	KMOVB     (DX), K5
 	VMOVUPD.Z (AX), K5, Z16
 	VMINPD    Z0, Z16, K5, Z0
@@ -10012,9 +10384,85 @@ summaryMaskedF64AVX512_single_loop:
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000008, CX
 	CMPQ      CX, $0x00000008
-	JGE       summaryMaskedF64AVX512_single_loop
+	JL        summaryMaskedF64AVX512_singles_done
+	KMOVB     (DX), K5
+	VMOVUPD.Z (AX), K5, Z16
+	VMINPD    Z2, Z16, K5, Z2
+	VMAXPD    Z3, Z16, K5, Z3
+	VCMPPD    $0x07, Z16, Z16, K1, K1
+	MOVBLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000001, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JL        summaryMaskedF64AVX512_singles_done
+	KMOVB     (DX), K5
+	VMOVUPD.Z (AX), K5, Z16
+	VMINPD    Z4, Z16, K5, Z4
+	VMAXPD    Z5, Z16, K5, Z5
+	VCMPPD    $0x07, Z16, Z16, K2, K2
+	MOVBLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000001, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JL        summaryMaskedF64AVX512_singles_done
+	KMOVB     (DX), K5
+	VMOVUPD.Z (AX), K5, Z16
+	VMINPD    Z6, Z16, K5, Z6
+	VMAXPD    Z7, Z16, K5, Z7
+	VCMPPD    $0x07, Z16, Z16, K2, K2
+	MOVBLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000001, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JL        summaryMaskedF64AVX512_singles_done
+	KMOVB     (DX), K5
+	VMOVUPD.Z (AX), K5, Z16
+	VMINPD    Z8, Z16, K5, Z8
+	VMAXPD    Z9, Z16, K5, Z9
+	VCMPPD    $0x07, Z16, Z16, K3, K3
+	MOVBLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000001, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JL        summaryMaskedF64AVX512_singles_done
+	KMOVB     (DX), K5
+	VMOVUPD.Z (AX), K5, Z16
+	VMINPD    Z10, Z16, K5, Z10
+	VMAXPD    Z11, Z16, K5, Z11
+	VCMPPD    $0x07, Z16, Z16, K3, K3
+	MOVBLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000001, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JL        summaryMaskedF64AVX512_singles_done
+	KMOVB     (DX), K5
+	VMOVUPD.Z (AX), K5, Z16
+	VMINPD    Z12, Z16, K5, Z12
+	VMAXPD    Z13, Z16, K5, Z13
+	VCMPPD    $0x07, Z16, Z16, K4, K4
+	MOVBLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000001, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
 
-summaryMaskedF64AVX512_single_done:
+summaryMaskedF64AVX512_singles_done:
 	TESTQ     CX, CX
 	JZ        summaryMaskedF64AVX512_done
 	MOVQ      tail+56(FP), CX
@@ -10131,19 +10579,57 @@ summaryMinDenseF64AVX512_main_loop:
 	JGE     summaryMinDenseF64AVX512_main_loop
 
 summaryMinDenseF64AVX512_main_done:
-	CMPQ CX, $0x00000008
-	JL   summaryMinDenseF64AVX512_single_done
-
-summaryMinDenseF64AVX512_single_loop:
+	CMPQ    CX, $0x00000008
+	JL      summaryMinDenseF64AVX512_singles_done
 	VMOVUPD (AX), Z8
 	VMINPD  Z0, Z8, Z0
 	VCMPPD  $0x07, Z8, Z8, K1, K1
 	ADDQ    $0x00000040, AX
 	SUBQ    $0x00000008, CX
 	CMPQ    CX, $0x00000008
-	JGE     summaryMinDenseF64AVX512_single_loop
+	JL      summaryMinDenseF64AVX512_singles_done
+	VMOVUPD (AX), Z8
+	VMINPD  Z1, Z8, Z1
+	VCMPPD  $0x07, Z8, Z8, K1, K1
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JL      summaryMinDenseF64AVX512_singles_done
+	VMOVUPD (AX), Z8
+	VMINPD  Z2, Z8, Z2
+	VCMPPD  $0x07, Z8, Z8, K2, K2
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JL      summaryMinDenseF64AVX512_singles_done
+	VMOVUPD (AX), Z8
+	VMINPD  Z3, Z8, Z3
+	VCMPPD  $0x07, Z8, Z8, K2, K2
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JL      summaryMinDenseF64AVX512_singles_done
+	VMOVUPD (AX), Z8
+	VMINPD  Z4, Z8, Z4
+	VCMPPD  $0x07, Z8, Z8, K3, K3
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JL      summaryMinDenseF64AVX512_singles_done
+	VMOVUPD (AX), Z8
+	VMINPD  Z5, Z8, Z5
+	VCMPPD  $0x07, Z8, Z8, K3, K3
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JL      summaryMinDenseF64AVX512_singles_done
+	VMOVUPD (AX), Z8
+	VMINPD  Z6, Z8, Z6
+	VCMPPD  $0x07, Z8, Z8, K4, K4
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, CX
 
-summaryMinDenseF64AVX512_single_done:
+summaryMinDenseF64AVX512_singles_done:
 	TESTQ     CX, CX
 	JZ        summaryMinDenseF64AVX512_done
 	MOVQ      $-1, DX
@@ -10255,10 +10741,8 @@ summaryMinMaskedF64AVX512_main_loop:
 	JGE       summaryMinMaskedF64AVX512_main_loop
 
 summaryMinMaskedF64AVX512_main_done:
-	CMPQ CX, $0x00000008
-	JL   summaryMinMaskedF64AVX512_single_done
-
-summaryMinMaskedF64AVX512_single_loop:
+	CMPQ      CX, $0x00000008
+	JL        summaryMinMaskedF64AVX512_singles_done
 	KMOVB     (DX), K5
 	VMOVUPD.Z (AX), K5, Z8
 	VMINPD    Z0, Z8, K5, Z0
@@ -10270,9 +10754,79 @@ summaryMinMaskedF64AVX512_single_loop:
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000008, CX
 	CMPQ      CX, $0x00000008
-	JGE       summaryMinMaskedF64AVX512_single_loop
+	JL        summaryMinMaskedF64AVX512_singles_done
+	KMOVB     (DX), K5
+	VMOVUPD.Z (AX), K5, Z8
+	VMINPD    Z1, Z8, K5, Z1
+	VCMPPD    $0x07, Z8, Z8, K1, K1
+	MOVBLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000001, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JL        summaryMinMaskedF64AVX512_singles_done
+	KMOVB     (DX), K5
+	VMOVUPD.Z (AX), K5, Z8
+	VMINPD    Z2, Z8, K5, Z2
+	VCMPPD    $0x07, Z8, Z8, K2, K2
+	MOVBLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000001, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JL        summaryMinMaskedF64AVX512_singles_done
+	KMOVB     (DX), K5
+	VMOVUPD.Z (AX), K5, Z8
+	VMINPD    Z3, Z8, K5, Z3
+	VCMPPD    $0x07, Z8, Z8, K2, K2
+	MOVBLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000001, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JL        summaryMinMaskedF64AVX512_singles_done
+	KMOVB     (DX), K5
+	VMOVUPD.Z (AX), K5, Z8
+	VMINPD    Z4, Z8, K5, Z4
+	VCMPPD    $0x07, Z8, Z8, K3, K3
+	MOVBLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000001, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JL        summaryMinMaskedF64AVX512_singles_done
+	KMOVB     (DX), K5
+	VMOVUPD.Z (AX), K5, Z8
+	VMINPD    Z5, Z8, K5, Z5
+	VCMPPD    $0x07, Z8, Z8, K3, K3
+	MOVBLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000001, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JL        summaryMinMaskedF64AVX512_singles_done
+	KMOVB     (DX), K5
+	VMOVUPD.Z (AX), K5, Z8
+	VMINPD    Z6, Z8, K5, Z6
+	VCMPPD    $0x07, Z8, Z8, K4, K4
+	MOVBLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000001, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
 
-summaryMinMaskedF64AVX512_single_done:
+summaryMinMaskedF64AVX512_singles_done:
 	TESTQ     CX, CX
 	JZ        summaryMinMaskedF64AVX512_done
 	MOVQ      tail+56(FP), CX
@@ -10375,19 +10929,57 @@ summaryMaxDenseF64AVX512_main_loop:
 	JGE     summaryMaxDenseF64AVX512_main_loop
 
 summaryMaxDenseF64AVX512_main_done:
-	CMPQ CX, $0x00000008
-	JL   summaryMaxDenseF64AVX512_single_done
-
-summaryMaxDenseF64AVX512_single_loop:
+	CMPQ    CX, $0x00000008
+	JL      summaryMaxDenseF64AVX512_singles_done
 	VMOVUPD (AX), Z8
 	VMAXPD  Z0, Z8, Z0
 	VCMPPD  $0x07, Z8, Z8, K1, K1
 	ADDQ    $0x00000040, AX
 	SUBQ    $0x00000008, CX
 	CMPQ    CX, $0x00000008
-	JGE     summaryMaxDenseF64AVX512_single_loop
+	JL      summaryMaxDenseF64AVX512_singles_done
+	VMOVUPD (AX), Z8
+	VMAXPD  Z1, Z8, Z1
+	VCMPPD  $0x07, Z8, Z8, K1, K1
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JL      summaryMaxDenseF64AVX512_singles_done
+	VMOVUPD (AX), Z8
+	VMAXPD  Z2, Z8, Z2
+	VCMPPD  $0x07, Z8, Z8, K2, K2
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JL      summaryMaxDenseF64AVX512_singles_done
+	VMOVUPD (AX), Z8
+	VMAXPD  Z3, Z8, Z3
+	VCMPPD  $0x07, Z8, Z8, K2, K2
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JL      summaryMaxDenseF64AVX512_singles_done
+	VMOVUPD (AX), Z8
+	VMAXPD  Z4, Z8, Z4
+	VCMPPD  $0x07, Z8, Z8, K3, K3
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JL      summaryMaxDenseF64AVX512_singles_done
+	VMOVUPD (AX), Z8
+	VMAXPD  Z5, Z8, Z5
+	VCMPPD  $0x07, Z8, Z8, K3, K3
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, CX
+	CMPQ    CX, $0x00000008
+	JL      summaryMaxDenseF64AVX512_singles_done
+	VMOVUPD (AX), Z8
+	VMAXPD  Z6, Z8, Z6
+	VCMPPD  $0x07, Z8, Z8, K4, K4
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000008, CX
 
-summaryMaxDenseF64AVX512_single_done:
+summaryMaxDenseF64AVX512_singles_done:
 	TESTQ     CX, CX
 	JZ        summaryMaxDenseF64AVX512_done
 	MOVQ      $-1, DX
@@ -10499,10 +11091,8 @@ summaryMaxMaskedF64AVX512_main_loop:
 	JGE       summaryMaxMaskedF64AVX512_main_loop
 
 summaryMaxMaskedF64AVX512_main_done:
-	CMPQ CX, $0x00000008
-	JL   summaryMaxMaskedF64AVX512_single_done
-
-summaryMaxMaskedF64AVX512_single_loop:
+	CMPQ      CX, $0x00000008
+	JL        summaryMaxMaskedF64AVX512_singles_done
 	KMOVB     (DX), K5
 	VMOVUPD.Z (AX), K5, Z8
 	VMAXPD    Z0, Z8, K5, Z0
@@ -10514,9 +11104,79 @@ summaryMaxMaskedF64AVX512_single_loop:
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000008, CX
 	CMPQ      CX, $0x00000008
-	JGE       summaryMaxMaskedF64AVX512_single_loop
+	JL        summaryMaxMaskedF64AVX512_singles_done
+	KMOVB     (DX), K5
+	VMOVUPD.Z (AX), K5, Z8
+	VMAXPD    Z1, Z8, K5, Z1
+	VCMPPD    $0x07, Z8, Z8, K1, K1
+	MOVBLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000001, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JL        summaryMaxMaskedF64AVX512_singles_done
+	KMOVB     (DX), K5
+	VMOVUPD.Z (AX), K5, Z8
+	VMAXPD    Z2, Z8, K5, Z2
+	VCMPPD    $0x07, Z8, Z8, K2, K2
+	MOVBLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000001, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JL        summaryMaxMaskedF64AVX512_singles_done
+	KMOVB     (DX), K5
+	VMOVUPD.Z (AX), K5, Z8
+	VMAXPD    Z3, Z8, K5, Z3
+	VCMPPD    $0x07, Z8, Z8, K2, K2
+	MOVBLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000001, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JL        summaryMaxMaskedF64AVX512_singles_done
+	KMOVB     (DX), K5
+	VMOVUPD.Z (AX), K5, Z8
+	VMAXPD    Z4, Z8, K5, Z4
+	VCMPPD    $0x07, Z8, Z8, K3, K3
+	MOVBLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000001, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JL        summaryMaxMaskedF64AVX512_singles_done
+	KMOVB     (DX), K5
+	VMOVUPD.Z (AX), K5, Z8
+	VMAXPD    Z5, Z8, K5, Z5
+	VCMPPD    $0x07, Z8, Z8, K3, K3
+	MOVBLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000001, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JL        summaryMaxMaskedF64AVX512_singles_done
+	KMOVB     (DX), K5
+	VMOVUPD.Z (AX), K5, Z8
+	VMAXPD    Z6, Z8, K5, Z6
+	VCMPPD    $0x07, Z8, Z8, K4, K4
+	MOVBLZX   (DX), SI
+	POPCNTL   SI, SI
+	ADDQ      SI, BX
+	ADDQ      $0x00000001, DX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
 
-summaryMaxMaskedF64AVX512_single_done:
+summaryMaxMaskedF64AVX512_singles_done:
 	TESTQ     CX, CX
 	JZ        summaryMaxMaskedF64AVX512_done
 	MOVQ      tail+56(FP), CX
@@ -10626,19 +11286,57 @@ summaryDenseI8AVX512_main_loop:
 	JGE       summaryDenseI8AVX512_main_loop
 
 summaryDenseI8AVX512_main_done:
-	CMPQ CX, $0x00000040
-	JL   summaryDenseI8AVX512_single_done
-
-summaryDenseI8AVX512_single_loop:
+	CMPQ      CX, $0x00000040
+	JL        summaryDenseI8AVX512_singles_done
 	VMOVDQU64 (AX), Z16
 	VPMINSB   Z0, Z16, Z0
 	VPMAXSB   Z1, Z16, Z1
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000040, CX
 	CMPQ      CX, $0x00000040
-	JGE       summaryDenseI8AVX512_single_loop
+	JL        summaryDenseI8AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINSB   Z2, Z16, Z2
+	VPMAXSB   Z3, Z16, Z3
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JL        summaryDenseI8AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINSB   Z4, Z16, Z4
+	VPMAXSB   Z5, Z16, Z5
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JL        summaryDenseI8AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINSB   Z6, Z16, Z6
+	VPMAXSB   Z7, Z16, Z7
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JL        summaryDenseI8AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINSB   Z8, Z16, Z8
+	VPMAXSB   Z9, Z16, Z9
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JL        summaryDenseI8AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINSB   Z10, Z16, Z10
+	VPMAXSB   Z11, Z16, Z11
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JL        summaryDenseI8AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINSB   Z12, Z16, Z12
+	VPMAXSB   Z13, Z16, Z13
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, CX
 
-summaryDenseI8AVX512_single_done:
+summaryDenseI8AVX512_singles_done:
 	TESTQ      CX, CX
 	JZ         summaryDenseI8AVX512_done
 	MOVQ       $-1, DX
@@ -10793,10 +11491,8 @@ summaryMaskedI8AVX512_main_loop:
 	JGE        summaryMaskedI8AVX512_main_loop
 
 summaryMaskedI8AVX512_main_done:
-	CMPQ CX, $0x00000040
-	JL   summaryMaskedI8AVX512_single_done
-
-summaryMaskedI8AVX512_single_loop:
+	CMPQ       CX, $0x00000040
+	JL         summaryMaskedI8AVX512_singles_done
 	KMOVQ      (DX), K1
 	VMOVDQU8.Z (AX), K1, Z16
 	VPMINSB    Z0, Z16, K1, Z0
@@ -10807,9 +11503,73 @@ summaryMaskedI8AVX512_single_loop:
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000040, CX
 	CMPQ       CX, $0x00000040
-	JGE        summaryMaskedI8AVX512_single_loop
+	JL         summaryMaskedI8AVX512_singles_done
+	KMOVQ      (DX), K1
+	VMOVDQU8.Z (AX), K1, Z16
+	VPMINSB    Z2, Z16, K1, Z2
+	VPMAXSB    Z3, Z16, K1, Z3
+	POPCNTQ    (DX), SI
+	ADDQ       SI, BX
+	ADDQ       $0x00000008, DX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, CX
+	CMPQ       CX, $0x00000040
+	JL         summaryMaskedI8AVX512_singles_done
+	KMOVQ      (DX), K1
+	VMOVDQU8.Z (AX), K1, Z16
+	VPMINSB    Z4, Z16, K1, Z4
+	VPMAXSB    Z5, Z16, K1, Z5
+	POPCNTQ    (DX), SI
+	ADDQ       SI, BX
+	ADDQ       $0x00000008, DX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, CX
+	CMPQ       CX, $0x00000040
+	JL         summaryMaskedI8AVX512_singles_done
+	KMOVQ      (DX), K1
+	VMOVDQU8.Z (AX), K1, Z16
+	VPMINSB    Z6, Z16, K1, Z6
+	VPMAXSB    Z7, Z16, K1, Z7
+	POPCNTQ    (DX), SI
+	ADDQ       SI, BX
+	ADDQ       $0x00000008, DX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, CX
+	CMPQ       CX, $0x00000040
+	JL         summaryMaskedI8AVX512_singles_done
+	KMOVQ      (DX), K1
+	VMOVDQU8.Z (AX), K1, Z16
+	VPMINSB    Z8, Z16, K1, Z8
+	VPMAXSB    Z9, Z16, K1, Z9
+	POPCNTQ    (DX), SI
+	ADDQ       SI, BX
+	ADDQ       $0x00000008, DX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, CX
+	CMPQ       CX, $0x00000040
+	JL         summaryMaskedI8AVX512_singles_done
+	KMOVQ      (DX), K1
+	VMOVDQU8.Z (AX), K1, Z16
+	VPMINSB    Z10, Z16, K1, Z10
+	VPMAXSB    Z11, Z16, K1, Z11
+	POPCNTQ    (DX), SI
+	ADDQ       SI, BX
+	ADDQ       $0x00000008, DX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, CX
+	CMPQ       CX, $0x00000040
+	JL         summaryMaskedI8AVX512_singles_done
+	KMOVQ      (DX), K1
+	VMOVDQU8.Z (AX), K1, Z16
+	VPMINSB    Z12, Z16, K1, Z12
+	VPMAXSB    Z13, Z16, K1, Z13
+	POPCNTQ    (DX), SI
+	ADDQ       SI, BX
+	ADDQ       $0x00000008, DX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, CX
 
-summaryMaskedI8AVX512_single_done:
+summaryMaskedI8AVX512_singles_done:
 	TESTQ      CX, CX
 	JZ         summaryMaskedI8AVX512_done
 	MOVQ       tail+56(FP), CX
@@ -10941,19 +11701,57 @@ summaryDenseI16AVX512_main_loop:
 	JGE       summaryDenseI16AVX512_main_loop
 
 summaryDenseI16AVX512_main_done:
-	CMPQ CX, $0x00000020
-	JL   summaryDenseI16AVX512_single_done
-
-summaryDenseI16AVX512_single_loop:
+	CMPQ      CX, $0x00000020
+	JL        summaryDenseI16AVX512_singles_done
 	VMOVDQU64 (AX), Z16
 	VPMINSW   Z0, Z16, Z0
 	VPMAXSW   Z1, Z16, Z1
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000020, CX
 	CMPQ      CX, $0x00000020
-	JGE       summaryDenseI16AVX512_single_loop
+	JL        summaryDenseI16AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINSW   Z2, Z16, Z2
+	VPMAXSW   Z3, Z16, Z3
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JL        summaryDenseI16AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINSW   Z4, Z16, Z4
+	VPMAXSW   Z5, Z16, Z5
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JL        summaryDenseI16AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINSW   Z6, Z16, Z6
+	VPMAXSW   Z7, Z16, Z7
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JL        summaryDenseI16AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINSW   Z8, Z16, Z8
+	VPMAXSW   Z9, Z16, Z9
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JL        summaryDenseI16AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINSW   Z10, Z16, Z10
+	VPMAXSW   Z11, Z16, Z11
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JL        summaryDenseI16AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINSW   Z12, Z16, Z12
+	VPMAXSW   Z13, Z16, Z13
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, CX
 
-summaryDenseI16AVX512_single_done:
+summaryDenseI16AVX512_singles_done:
 	TESTQ       CX, CX
 	JZ          summaryDenseI16AVX512_done
 	MOVQ        $-1, DX
@@ -11096,10 +11894,8 @@ summaryMaskedI16AVX512_main_loop:
 	JGE         summaryMaskedI16AVX512_main_loop
 
 summaryMaskedI16AVX512_main_done:
-	CMPQ CX, $0x00000020
-	JL   summaryMaskedI16AVX512_single_done
-
-summaryMaskedI16AVX512_single_loop:
+	CMPQ        CX, $0x00000020
+	JL          summaryMaskedI16AVX512_singles_done
 	KMOVD       (DX), K1
 	VMOVDQU16.Z (AX), K1, Z16
 	VPMINSW     Z0, Z16, K1, Z0
@@ -11110,9 +11906,73 @@ summaryMaskedI16AVX512_single_loop:
 	ADDQ        $0x00000040, AX
 	SUBQ        $0x00000020, CX
 	CMPQ        CX, $0x00000020
-	JGE         summaryMaskedI16AVX512_single_loop
+	JL          summaryMaskedI16AVX512_singles_done
+	KMOVD       (DX), K1
+	VMOVDQU16.Z (AX), K1, Z16
+	VPMINSW     Z2, Z16, K1, Z2
+	VPMAXSW     Z3, Z16, K1, Z3
+	POPCNTL     (DX), SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000004, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000020, CX
+	CMPQ        CX, $0x00000020
+	JL          summaryMaskedI16AVX512_singles_done
+	KMOVD       (DX), K1
+	VMOVDQU16.Z (AX), K1, Z16
+	VPMINSW     Z4, Z16, K1, Z4
+	VPMAXSW     Z5, Z16, K1, Z5
+	POPCNTL     (DX), SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000004, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000020, CX
+	CMPQ        CX, $0x00000020
+	JL          summaryMaskedI16AVX512_singles_done
+	KMOVD       (DX), K1
+	VMOVDQU16.Z (AX), K1, Z16
+	VPMINSW     Z6, Z16, K1, Z6
+	VPMAXSW     Z7, Z16, K1, Z7
+	POPCNTL     (DX), SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000004, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000020, CX
+	CMPQ        CX, $0x00000020
+	JL          summaryMaskedI16AVX512_singles_done
+	KMOVD       (DX), K1
+	VMOVDQU16.Z (AX), K1, Z16
+	VPMINSW     Z8, Z16, K1, Z8
+	VPMAXSW     Z9, Z16, K1, Z9
+	POPCNTL     (DX), SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000004, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000020, CX
+	CMPQ        CX, $0x00000020
+	JL          summaryMaskedI16AVX512_singles_done
+	KMOVD       (DX), K1
+	VMOVDQU16.Z (AX), K1, Z16
+	VPMINSW     Z10, Z16, K1, Z10
+	VPMAXSW     Z11, Z16, K1, Z11
+	POPCNTL     (DX), SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000004, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000020, CX
+	CMPQ        CX, $0x00000020
+	JL          summaryMaskedI16AVX512_singles_done
+	KMOVD       (DX), K1
+	VMOVDQU16.Z (AX), K1, Z16
+	VPMINSW     Z12, Z16, K1, Z12
+	VPMAXSW     Z13, Z16, K1, Z13
+	POPCNTL     (DX), SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000004, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000020, CX
 
-summaryMaskedI16AVX512_single_done:
+summaryMaskedI16AVX512_singles_done:
 	TESTQ       CX, CX
 	JZ          summaryMaskedI16AVX512_done
 	MOVQ        tail+56(FP), CX
@@ -11240,19 +12100,57 @@ summaryDenseI32AVX512_main_loop:
 	JGE       summaryDenseI32AVX512_main_loop
 
 summaryDenseI32AVX512_main_done:
-	CMPQ CX, $0x00000010
-	JL   summaryDenseI32AVX512_single_done
-
-summaryDenseI32AVX512_single_loop:
+	CMPQ      CX, $0x00000010
+	JL        summaryDenseI32AVX512_singles_done
 	VMOVDQU64 (AX), Z16
 	VPMINSD   Z0, Z16, Z0
 	VPMAXSD   Z1, Z16, Z1
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000010, CX
 	CMPQ      CX, $0x00000010
-	JGE       summaryDenseI32AVX512_single_loop
+	JL        summaryDenseI32AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINSD   Z2, Z16, Z2
+	VPMAXSD   Z3, Z16, Z3
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JL        summaryDenseI32AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINSD   Z4, Z16, Z4
+	VPMAXSD   Z5, Z16, Z5
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JL        summaryDenseI32AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINSD   Z6, Z16, Z6
+	VPMAXSD   Z7, Z16, Z7
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JL        summaryDenseI32AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINSD   Z8, Z16, Z8
+	VPMAXSD   Z9, Z16, Z9
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JL        summaryDenseI32AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINSD   Z10, Z16, Z10
+	VPMAXSD   Z11, Z16, Z11
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JL        summaryDenseI32AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINSD   Z12, Z16, Z12
+	VPMAXSD   Z13, Z16, Z13
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
 
-summaryDenseI32AVX512_single_done:
+summaryDenseI32AVX512_singles_done:
 	TESTQ       CX, CX
 	JZ          summaryDenseI32AVX512_done
 	MOVQ        $-1, DX
@@ -11387,10 +12285,8 @@ summaryMaskedI32AVX512_main_loop:
 	JGE         summaryMaskedI32AVX512_main_loop
 
 summaryMaskedI32AVX512_main_done:
-	CMPQ CX, $0x00000010
-	JL   summaryMaskedI32AVX512_single_done
-
-summaryMaskedI32AVX512_single_loop:
+	CMPQ        CX, $0x00000010
+	JL          summaryMaskedI32AVX512_singles_done
 	KMOVW       (DX), K1
 	VMOVDQU32.Z (AX), K1, Z16
 	VPMINSD     Z0, Z16, K1, Z0
@@ -11402,9 +12298,79 @@ summaryMaskedI32AVX512_single_loop:
 	ADDQ        $0x00000040, AX
 	SUBQ        $0x00000010, CX
 	CMPQ        CX, $0x00000010
-	JGE         summaryMaskedI32AVX512_single_loop
+	JL          summaryMaskedI32AVX512_singles_done
+	KMOVW       (DX), K1
+	VMOVDQU32.Z (AX), K1, Z16
+	VPMINSD     Z2, Z16, K1, Z2
+	VPMAXSD     Z3, Z16, K1, Z3
+	MOVWLZX     (DX), SI
+	POPCNTL     SI, SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000002, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JL          summaryMaskedI32AVX512_singles_done
+	KMOVW       (DX), K1
+	VMOVDQU32.Z (AX), K1, Z16
+	VPMINSD     Z4, Z16, K1, Z4
+	VPMAXSD     Z5, Z16, K1, Z5
+	MOVWLZX     (DX), SI
+	POPCNTL     SI, SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000002, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JL          summaryMaskedI32AVX512_singles_done
+	KMOVW       (DX), K1
+	VMOVDQU32.Z (AX), K1, Z16
+	VPMINSD     Z6, Z16, K1, Z6
+	VPMAXSD     Z7, Z16, K1, Z7
+	MOVWLZX     (DX), SI
+	POPCNTL     SI, SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000002, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JL          summaryMaskedI32AVX512_singles_done
+	KMOVW       (DX), K1
+	VMOVDQU32.Z (AX), K1, Z16
+	VPMINSD     Z8, Z16, K1, Z8
+	VPMAXSD     Z9, Z16, K1, Z9
+	MOVWLZX     (DX), SI
+	POPCNTL     SI, SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000002, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JL          summaryMaskedI32AVX512_singles_done
+	KMOVW       (DX), K1
+	VMOVDQU32.Z (AX), K1, Z16
+	VPMINSD     Z10, Z16, K1, Z10
+	VPMAXSD     Z11, Z16, K1, Z11
+	MOVWLZX     (DX), SI
+	POPCNTL     SI, SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000002, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JL          summaryMaskedI32AVX512_singles_done
+	KMOVW       (DX), K1
+	VMOVDQU32.Z (AX), K1, Z16
+	VPMINSD     Z12, Z16, K1, Z12
+	VPMAXSD     Z13, Z16, K1, Z13
+	MOVWLZX     (DX), SI
+	POPCNTL     SI, SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000002, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000010, CX
 
-summaryMaskedI32AVX512_single_done:
+summaryMaskedI32AVX512_singles_done:
 	TESTQ       CX, CX
 	JZ          summaryMaskedI32AVX512_done
 	MOVQ        tail+56(FP), CX
@@ -11528,19 +12494,57 @@ summaryDenseI64AVX512_main_loop:
 	JGE       summaryDenseI64AVX512_main_loop
 
 summaryDenseI64AVX512_main_done:
-	CMPQ CX, $0x00000008
-	JL   summaryDenseI64AVX512_single_done
-
-summaryDenseI64AVX512_single_loop:
+	CMPQ      CX, $0x00000008
+	JL        summaryDenseI64AVX512_singles_done
 	VMOVDQU64 (AX), Z16
 	VPMINSQ   Z0, Z16, Z0
 	VPMAXSQ   Z1, Z16, Z1
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000008, CX
 	CMPQ      CX, $0x00000008
-	JGE       summaryDenseI64AVX512_single_loop
+	JL        summaryDenseI64AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINSQ   Z2, Z16, Z2
+	VPMAXSQ   Z3, Z16, Z3
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JL        summaryDenseI64AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINSQ   Z4, Z16, Z4
+	VPMAXSQ   Z5, Z16, Z5
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JL        summaryDenseI64AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINSQ   Z6, Z16, Z6
+	VPMAXSQ   Z7, Z16, Z7
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JL        summaryDenseI64AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINSQ   Z8, Z16, Z8
+	VPMAXSQ   Z9, Z16, Z9
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JL        summaryDenseI64AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINSQ   Z10, Z16, Z10
+	VPMAXSQ   Z11, Z16, Z11
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JL        summaryDenseI64AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINSQ   Z12, Z16, Z12
+	VPMAXSQ   Z13, Z16, Z13
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
 
-summaryDenseI64AVX512_single_done:
+summaryDenseI64AVX512_singles_done:
 	TESTQ       CX, CX
 	JZ          summaryDenseI64AVX512_done
 	MOVQ        $-1, DX
@@ -11669,10 +12673,8 @@ summaryMaskedI64AVX512_main_loop:
 	JGE         summaryMaskedI64AVX512_main_loop
 
 summaryMaskedI64AVX512_main_done:
-	CMPQ CX, $0x00000008
-	JL   summaryMaskedI64AVX512_single_done
-
-summaryMaskedI64AVX512_single_loop:
+	CMPQ        CX, $0x00000008
+	JL          summaryMaskedI64AVX512_singles_done
 	KMOVB       (DX), K1
 	VMOVDQU64.Z (AX), K1, Z16
 	VPMINSQ     Z0, Z16, K1, Z0
@@ -11684,9 +12686,79 @@ summaryMaskedI64AVX512_single_loop:
 	ADDQ        $0x00000040, AX
 	SUBQ        $0x00000008, CX
 	CMPQ        CX, $0x00000008
-	JGE         summaryMaskedI64AVX512_single_loop
+	JL          summaryMaskedI64AVX512_singles_done
+	KMOVB       (DX), K1
+	VMOVDQU64.Z (AX), K1, Z16
+	VPMINSQ     Z2, Z16, K1, Z2
+	VPMAXSQ     Z3, Z16, K1, Z3
+	MOVBLZX     (DX), SI
+	POPCNTL     SI, SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000001, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JL          summaryMaskedI64AVX512_singles_done
+	KMOVB       (DX), K1
+	VMOVDQU64.Z (AX), K1, Z16
+	VPMINSQ     Z4, Z16, K1, Z4
+	VPMAXSQ     Z5, Z16, K1, Z5
+	MOVBLZX     (DX), SI
+	POPCNTL     SI, SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000001, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JL          summaryMaskedI64AVX512_singles_done
+	KMOVB       (DX), K1
+	VMOVDQU64.Z (AX), K1, Z16
+	VPMINSQ     Z6, Z16, K1, Z6
+	VPMAXSQ     Z7, Z16, K1, Z7
+	MOVBLZX     (DX), SI
+	POPCNTL     SI, SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000001, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JL          summaryMaskedI64AVX512_singles_done
+	KMOVB       (DX), K1
+	VMOVDQU64.Z (AX), K1, Z16
+	VPMINSQ     Z8, Z16, K1, Z8
+	VPMAXSQ     Z9, Z16, K1, Z9
+	MOVBLZX     (DX), SI
+	POPCNTL     SI, SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000001, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JL          summaryMaskedI64AVX512_singles_done
+	KMOVB       (DX), K1
+	VMOVDQU64.Z (AX), K1, Z16
+	VPMINSQ     Z10, Z16, K1, Z10
+	VPMAXSQ     Z11, Z16, K1, Z11
+	MOVBLZX     (DX), SI
+	POPCNTL     SI, SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000001, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JL          summaryMaskedI64AVX512_singles_done
+	KMOVB       (DX), K1
+	VMOVDQU64.Z (AX), K1, Z16
+	VPMINSQ     Z12, Z16, K1, Z12
+	VPMAXSQ     Z13, Z16, K1, Z13
+	MOVBLZX     (DX), SI
+	POPCNTL     SI, SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000001, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000008, CX
 
-summaryMaskedI64AVX512_single_done:
+summaryMaskedI64AVX512_singles_done:
 	TESTQ       CX, CX
 	JZ          summaryMaskedI64AVX512_done
 	MOVQ        tail+56(FP), CX
@@ -11805,19 +12877,57 @@ summaryDenseU8AVX512_main_loop:
 	JGE       summaryDenseU8AVX512_main_loop
 
 summaryDenseU8AVX512_main_done:
-	CMPQ CX, $0x00000040
-	JL   summaryDenseU8AVX512_single_done
-
-summaryDenseU8AVX512_single_loop:
+	CMPQ      CX, $0x00000040
+	JL        summaryDenseU8AVX512_singles_done
 	VMOVDQU64 (AX), Z16
 	VPMINUB   Z0, Z16, Z0
 	VPMAXUB   Z1, Z16, Z1
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000040, CX
 	CMPQ      CX, $0x00000040
-	JGE       summaryDenseU8AVX512_single_loop
+	JL        summaryDenseU8AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINUB   Z2, Z16, Z2
+	VPMAXUB   Z3, Z16, Z3
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JL        summaryDenseU8AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINUB   Z4, Z16, Z4
+	VPMAXUB   Z5, Z16, Z5
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JL        summaryDenseU8AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINUB   Z6, Z16, Z6
+	VPMAXUB   Z7, Z16, Z7
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JL        summaryDenseU8AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINUB   Z8, Z16, Z8
+	VPMAXUB   Z9, Z16, Z9
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JL        summaryDenseU8AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINUB   Z10, Z16, Z10
+	VPMAXUB   Z11, Z16, Z11
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JL        summaryDenseU8AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINUB   Z12, Z16, Z12
+	VPMAXUB   Z13, Z16, Z13
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, CX
 
-summaryDenseU8AVX512_single_done:
+summaryDenseU8AVX512_singles_done:
 	TESTQ      CX, CX
 	JZ         summaryDenseU8AVX512_done
 	MOVQ       $-1, DX
@@ -11972,10 +13082,8 @@ summaryMaskedU8AVX512_main_loop:
 	JGE        summaryMaskedU8AVX512_main_loop
 
 summaryMaskedU8AVX512_main_done:
-	CMPQ CX, $0x00000040
-	JL   summaryMaskedU8AVX512_single_done
-
-summaryMaskedU8AVX512_single_loop:
+	CMPQ       CX, $0x00000040
+	JL         summaryMaskedU8AVX512_singles_done
 	KMOVQ      (DX), K1
 	VMOVDQU8.Z (AX), K1, Z16
 	VPMINUB    Z0, Z16, K1, Z0
@@ -11986,9 +13094,73 @@ summaryMaskedU8AVX512_single_loop:
 	ADDQ       $0x00000040, AX
 	SUBQ       $0x00000040, CX
 	CMPQ       CX, $0x00000040
-	JGE        summaryMaskedU8AVX512_single_loop
+	JL         summaryMaskedU8AVX512_singles_done
+	KMOVQ      (DX), K1
+	VMOVDQU8.Z (AX), K1, Z16
+	VPMINUB    Z2, Z16, K1, Z2
+	VPMAXUB    Z3, Z16, K1, Z3
+	POPCNTQ    (DX), SI
+	ADDQ       SI, BX
+	ADDQ       $0x00000008, DX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, CX
+	CMPQ       CX, $0x00000040
+	JL         summaryMaskedU8AVX512_singles_done
+	KMOVQ      (DX), K1
+	VMOVDQU8.Z (AX), K1, Z16
+	VPMINUB    Z4, Z16, K1, Z4
+	VPMAXUB    Z5, Z16, K1, Z5
+	POPCNTQ    (DX), SI
+	ADDQ       SI, BX
+	ADDQ       $0x00000008, DX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, CX
+	CMPQ       CX, $0x00000040
+	JL         summaryMaskedU8AVX512_singles_done
+	KMOVQ      (DX), K1
+	VMOVDQU8.Z (AX), K1, Z16
+	VPMINUB    Z6, Z16, K1, Z6
+	VPMAXUB    Z7, Z16, K1, Z7
+	POPCNTQ    (DX), SI
+	ADDQ       SI, BX
+	ADDQ       $0x00000008, DX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, CX
+	CMPQ       CX, $0x00000040
+	JL         summaryMaskedU8AVX512_singles_done
+	KMOVQ      (DX), K1
+	VMOVDQU8.Z (AX), K1, Z16
+	VPMINUB    Z8, Z16, K1, Z8
+	VPMAXUB    Z9, Z16, K1, Z9
+	POPCNTQ    (DX), SI
+	ADDQ       SI, BX
+	ADDQ       $0x00000008, DX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, CX
+	CMPQ       CX, $0x00000040
+	JL         summaryMaskedU8AVX512_singles_done
+	KMOVQ      (DX), K1
+	VMOVDQU8.Z (AX), K1, Z16
+	VPMINUB    Z10, Z16, K1, Z10
+	VPMAXUB    Z11, Z16, K1, Z11
+	POPCNTQ    (DX), SI
+	ADDQ       SI, BX
+	ADDQ       $0x00000008, DX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, CX
+	CMPQ       CX, $0x00000040
+	JL         summaryMaskedU8AVX512_singles_done
+	KMOVQ      (DX), K1
+	VMOVDQU8.Z (AX), K1, Z16
+	VPMINUB    Z12, Z16, K1, Z12
+	VPMAXUB    Z13, Z16, K1, Z13
+	POPCNTQ    (DX), SI
+	ADDQ       SI, BX
+	ADDQ       $0x00000008, DX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000040, CX
 
-summaryMaskedU8AVX512_single_done:
+summaryMaskedU8AVX512_singles_done:
 	TESTQ      CX, CX
 	JZ         summaryMaskedU8AVX512_done
 	MOVQ       tail+56(FP), CX
@@ -12120,19 +13292,57 @@ summaryDenseU16AVX512_main_loop:
 	JGE       summaryDenseU16AVX512_main_loop
 
 summaryDenseU16AVX512_main_done:
-	CMPQ CX, $0x00000020
-	JL   summaryDenseU16AVX512_single_done
-
-summaryDenseU16AVX512_single_loop:
+	CMPQ      CX, $0x00000020
+	JL        summaryDenseU16AVX512_singles_done
 	VMOVDQU64 (AX), Z16
 	VPMINUW   Z0, Z16, Z0
 	VPMAXUW   Z1, Z16, Z1
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000020, CX
 	CMPQ      CX, $0x00000020
-	JGE       summaryDenseU16AVX512_single_loop
+	JL        summaryDenseU16AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINUW   Z2, Z16, Z2
+	VPMAXUW   Z3, Z16, Z3
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JL        summaryDenseU16AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINUW   Z4, Z16, Z4
+	VPMAXUW   Z5, Z16, Z5
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JL        summaryDenseU16AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINUW   Z6, Z16, Z6
+	VPMAXUW   Z7, Z16, Z7
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JL        summaryDenseU16AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINUW   Z8, Z16, Z8
+	VPMAXUW   Z9, Z16, Z9
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JL        summaryDenseU16AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINUW   Z10, Z16, Z10
+	VPMAXUW   Z11, Z16, Z11
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JL        summaryDenseU16AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINUW   Z12, Z16, Z12
+	VPMAXUW   Z13, Z16, Z13
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000020, CX
 
-summaryDenseU16AVX512_single_done:
+summaryDenseU16AVX512_singles_done:
 	TESTQ       CX, CX
 	JZ          summaryDenseU16AVX512_done
 	MOVQ        $-1, DX
@@ -12275,10 +13485,8 @@ summaryMaskedU16AVX512_main_loop:
 	JGE         summaryMaskedU16AVX512_main_loop
 
 summaryMaskedU16AVX512_main_done:
-	CMPQ CX, $0x00000020
-	JL   summaryMaskedU16AVX512_single_done
-
-summaryMaskedU16AVX512_single_loop:
+	CMPQ        CX, $0x00000020
+	JL          summaryMaskedU16AVX512_singles_done
 	KMOVD       (DX), K1
 	VMOVDQU16.Z (AX), K1, Z16
 	VPMINUW     Z0, Z16, K1, Z0
@@ -12289,9 +13497,73 @@ summaryMaskedU16AVX512_single_loop:
 	ADDQ        $0x00000040, AX
 	SUBQ        $0x00000020, CX
 	CMPQ        CX, $0x00000020
-	JGE         summaryMaskedU16AVX512_single_loop
+	JL          summaryMaskedU16AVX512_singles_done
+	KMOVD       (DX), K1
+	VMOVDQU16.Z (AX), K1, Z16
+	VPMINUW     Z2, Z16, K1, Z2
+	VPMAXUW     Z3, Z16, K1, Z3
+	POPCNTL     (DX), SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000004, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000020, CX
+	CMPQ        CX, $0x00000020
+	JL          summaryMaskedU16AVX512_singles_done
+	KMOVD       (DX), K1
+	VMOVDQU16.Z (AX), K1, Z16
+	VPMINUW     Z4, Z16, K1, Z4
+	VPMAXUW     Z5, Z16, K1, Z5
+	POPCNTL     (DX), SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000004, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000020, CX
+	CMPQ        CX, $0x00000020
+	JL          summaryMaskedU16AVX512_singles_done
+	KMOVD       (DX), K1
+	VMOVDQU16.Z (AX), K1, Z16
+	VPMINUW     Z6, Z16, K1, Z6
+	VPMAXUW     Z7, Z16, K1, Z7
+	POPCNTL     (DX), SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000004, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000020, CX
+	CMPQ        CX, $0x00000020
+	JL          summaryMaskedU16AVX512_singles_done
+	KMOVD       (DX), K1
+	VMOVDQU16.Z (AX), K1, Z16
+	VPMINUW     Z8, Z16, K1, Z8
+	VPMAXUW     Z9, Z16, K1, Z9
+	POPCNTL     (DX), SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000004, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000020, CX
+	CMPQ        CX, $0x00000020
+	JL          summaryMaskedU16AVX512_singles_done
+	KMOVD       (DX), K1
+	VMOVDQU16.Z (AX), K1, Z16
+	VPMINUW     Z10, Z16, K1, Z10
+	VPMAXUW     Z11, Z16, K1, Z11
+	POPCNTL     (DX), SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000004, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000020, CX
+	CMPQ        CX, $0x00000020
+	JL          summaryMaskedU16AVX512_singles_done
+	KMOVD       (DX), K1
+	VMOVDQU16.Z (AX), K1, Z16
+	VPMINUW     Z12, Z16, K1, Z12
+	VPMAXUW     Z13, Z16, K1, Z13
+	POPCNTL     (DX), SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000004, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000020, CX
 
-summaryMaskedU16AVX512_single_done:
+summaryMaskedU16AVX512_singles_done:
 	TESTQ       CX, CX
 	JZ          summaryMaskedU16AVX512_done
 	MOVQ        tail+56(FP), CX
@@ -12419,19 +13691,57 @@ summaryDenseU32AVX512_main_loop:
 	JGE       summaryDenseU32AVX512_main_loop
 
 summaryDenseU32AVX512_main_done:
-	CMPQ CX, $0x00000010
-	JL   summaryDenseU32AVX512_single_done
-
-summaryDenseU32AVX512_single_loop:
+	CMPQ      CX, $0x00000010
+	JL        summaryDenseU32AVX512_singles_done
 	VMOVDQU64 (AX), Z16
 	VPMINUD   Z0, Z16, Z0
 	VPMAXUD   Z1, Z16, Z1
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000010, CX
 	CMPQ      CX, $0x00000010
-	JGE       summaryDenseU32AVX512_single_loop
+	JL        summaryDenseU32AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINUD   Z2, Z16, Z2
+	VPMAXUD   Z3, Z16, Z3
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JL        summaryDenseU32AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINUD   Z4, Z16, Z4
+	VPMAXUD   Z5, Z16, Z5
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JL        summaryDenseU32AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINUD   Z6, Z16, Z6
+	VPMAXUD   Z7, Z16, Z7
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JL        summaryDenseU32AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINUD   Z8, Z16, Z8
+	VPMAXUD   Z9, Z16, Z9
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JL        summaryDenseU32AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINUD   Z10, Z16, Z10
+	VPMAXUD   Z11, Z16, Z11
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
+	CMPQ      CX, $0x00000010
+	JL        summaryDenseU32AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINUD   Z12, Z16, Z12
+	VPMAXUD   Z13, Z16, Z13
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000010, CX
 
-summaryDenseU32AVX512_single_done:
+summaryDenseU32AVX512_singles_done:
 	TESTQ       CX, CX
 	JZ          summaryDenseU32AVX512_done
 	MOVQ        $-1, DX
@@ -12566,10 +13876,8 @@ summaryMaskedU32AVX512_main_loop:
 	JGE         summaryMaskedU32AVX512_main_loop
 
 summaryMaskedU32AVX512_main_done:
-	CMPQ CX, $0x00000010
-	JL   summaryMaskedU32AVX512_single_done
-
-summaryMaskedU32AVX512_single_loop:
+	CMPQ        CX, $0x00000010
+	JL          summaryMaskedU32AVX512_singles_done
 	KMOVW       (DX), K1
 	VMOVDQU32.Z (AX), K1, Z16
 	VPMINUD     Z0, Z16, K1, Z0
@@ -12581,9 +13889,79 @@ summaryMaskedU32AVX512_single_loop:
 	ADDQ        $0x00000040, AX
 	SUBQ        $0x00000010, CX
 	CMPQ        CX, $0x00000010
-	JGE         summaryMaskedU32AVX512_single_loop
+	JL          summaryMaskedU32AVX512_singles_done
+	KMOVW       (DX), K1
+	VMOVDQU32.Z (AX), K1, Z16
+	VPMINUD     Z2, Z16, K1, Z2
+	VPMAXUD     Z3, Z16, K1, Z3
+	MOVWLZX     (DX), SI
+	POPCNTL     SI, SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000002, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JL          summaryMaskedU32AVX512_singles_done
+	KMOVW       (DX), K1
+	VMOVDQU32.Z (AX), K1, Z16
+	VPMINUD     Z4, Z16, K1, Z4
+	VPMAXUD     Z5, Z16, K1, Z5
+	MOVWLZX     (DX), SI
+	POPCNTL     SI, SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000002, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JL          summaryMaskedU32AVX512_singles_done
+	KMOVW       (DX), K1
+	VMOVDQU32.Z (AX), K1, Z16
+	VPMINUD     Z6, Z16, K1, Z6
+	VPMAXUD     Z7, Z16, K1, Z7
+	MOVWLZX     (DX), SI
+	POPCNTL     SI, SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000002, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JL          summaryMaskedU32AVX512_singles_done
+	KMOVW       (DX), K1
+	VMOVDQU32.Z (AX), K1, Z16
+	VPMINUD     Z8, Z16, K1, Z8
+	VPMAXUD     Z9, Z16, K1, Z9
+	MOVWLZX     (DX), SI
+	POPCNTL     SI, SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000002, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JL          summaryMaskedU32AVX512_singles_done
+	KMOVW       (DX), K1
+	VMOVDQU32.Z (AX), K1, Z16
+	VPMINUD     Z10, Z16, K1, Z10
+	VPMAXUD     Z11, Z16, K1, Z11
+	MOVWLZX     (DX), SI
+	POPCNTL     SI, SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000002, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000010, CX
+	CMPQ        CX, $0x00000010
+	JL          summaryMaskedU32AVX512_singles_done
+	KMOVW       (DX), K1
+	VMOVDQU32.Z (AX), K1, Z16
+	VPMINUD     Z12, Z16, K1, Z12
+	VPMAXUD     Z13, Z16, K1, Z13
+	MOVWLZX     (DX), SI
+	POPCNTL     SI, SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000002, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000010, CX
 
-summaryMaskedU32AVX512_single_done:
+summaryMaskedU32AVX512_singles_done:
 	TESTQ       CX, CX
 	JZ          summaryMaskedU32AVX512_done
 	MOVQ        tail+56(FP), CX
@@ -12707,19 +14085,57 @@ summaryDenseU64AVX512_main_loop:
 	JGE       summaryDenseU64AVX512_main_loop
 
 summaryDenseU64AVX512_main_done:
-	CMPQ CX, $0x00000008
-	JL   summaryDenseU64AVX512_single_done
-
-summaryDenseU64AVX512_single_loop:
+	CMPQ      CX, $0x00000008
+	JL        summaryDenseU64AVX512_singles_done
 	VMOVDQU64 (AX), Z16
 	VPMINUQ   Z0, Z16, Z0
 	VPMAXUQ   Z1, Z16, Z1
 	ADDQ      $0x00000040, AX
 	SUBQ      $0x00000008, CX
 	CMPQ      CX, $0x00000008
-	JGE       summaryDenseU64AVX512_single_loop
+	JL        summaryDenseU64AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINUQ   Z2, Z16, Z2
+	VPMAXUQ   Z3, Z16, Z3
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JL        summaryDenseU64AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINUQ   Z4, Z16, Z4
+	VPMAXUQ   Z5, Z16, Z5
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JL        summaryDenseU64AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINUQ   Z6, Z16, Z6
+	VPMAXUQ   Z7, Z16, Z7
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JL        summaryDenseU64AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINUQ   Z8, Z16, Z8
+	VPMAXUQ   Z9, Z16, Z9
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JL        summaryDenseU64AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINUQ   Z10, Z16, Z10
+	VPMAXUQ   Z11, Z16, Z11
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
+	CMPQ      CX, $0x00000008
+	JL        summaryDenseU64AVX512_singles_done
+	VMOVDQU64 (AX), Z16
+	VPMINUQ   Z12, Z16, Z12
+	VPMAXUQ   Z13, Z16, Z13
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000008, CX
 
-summaryDenseU64AVX512_single_done:
+summaryDenseU64AVX512_singles_done:
 	TESTQ       CX, CX
 	JZ          summaryDenseU64AVX512_done
 	MOVQ        $-1, DX
@@ -12868,10 +14284,8 @@ summaryMaskedU64AVX512_main_loop:
 	JGE         summaryMaskedU64AVX512_main_loop
 
 summaryMaskedU64AVX512_main_done:
-	CMPQ CX, $0x00000008
-	JL   summaryMaskedU64AVX512_single_done
-
-summaryMaskedU64AVX512_single_loop:
+	CMPQ        CX, $0x00000008
+	JL          summaryMaskedU64AVX512_singles_done
 	KMOVB       (DX), K1
 	VMOVDQU64.Z (AX), K1, Z16
 	VPMINUQ     Z0, Z16, K1, Z0
@@ -12883,9 +14297,79 @@ summaryMaskedU64AVX512_single_loop:
 	ADDQ        $0x00000040, AX
 	SUBQ        $0x00000008, CX
 	CMPQ        CX, $0x00000008
-	JGE         summaryMaskedU64AVX512_single_loop
+	JL          summaryMaskedU64AVX512_singles_done
+	KMOVB       (DX), K1
+	VMOVDQU64.Z (AX), K1, Z16
+	VPMINUQ     Z2, Z16, K1, Z2
+	VPMAXUQ     Z3, Z16, K1, Z3
+	MOVBLZX     (DX), SI
+	POPCNTL     SI, SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000001, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JL          summaryMaskedU64AVX512_singles_done
+	KMOVB       (DX), K1
+	VMOVDQU64.Z (AX), K1, Z16
+	VPMINUQ     Z4, Z16, K1, Z4
+	VPMAXUQ     Z5, Z16, K1, Z5
+	MOVBLZX     (DX), SI
+	POPCNTL     SI, SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000001, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JL          summaryMaskedU64AVX512_singles_done
+	KMOVB       (DX), K1
+	VMOVDQU64.Z (AX), K1, Z16
+	VPMINUQ     Z6, Z16, K1, Z6
+	VPMAXUQ     Z7, Z16, K1, Z7
+	MOVBLZX     (DX), SI
+	POPCNTL     SI, SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000001, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JL          summaryMaskedU64AVX512_singles_done
+	KMOVB       (DX), K1
+	VMOVDQU64.Z (AX), K1, Z16
+	VPMINUQ     Z8, Z16, K1, Z8
+	VPMAXUQ     Z9, Z16, K1, Z9
+	MOVBLZX     (DX), SI
+	POPCNTL     SI, SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000001, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JL          summaryMaskedU64AVX512_singles_done
+	KMOVB       (DX), K1
+	VMOVDQU64.Z (AX), K1, Z16
+	VPMINUQ     Z10, Z16, K1, Z10
+	VPMAXUQ     Z11, Z16, K1, Z11
+	MOVBLZX     (DX), SI
+	POPCNTL     SI, SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000001, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000008, CX
+	CMPQ        CX, $0x00000008
+	JL          summaryMaskedU64AVX512_singles_done
+	KMOVB       (DX), K1
+	VMOVDQU64.Z (AX), K1, Z16
+	VPMINUQ     Z12, Z16, K1, Z12
+	VPMAXUQ     Z13, Z16, K1, Z13
+	MOVBLZX     (DX), SI
+	POPCNTL     SI, SI
+	ADDQ        SI, BX
+	ADDQ        $0x00000001, DX
+	ADDQ        $0x00000040, AX
+	SUBQ        $0x00000008, CX
 
-summaryMaskedU64AVX512_single_done:
+summaryMaskedU64AVX512_singles_done:
 	TESTQ       CX, CX
 	JZ          summaryMaskedU64AVX512_done
 	MOVQ        tail+56(FP), CX

@@ -202,6 +202,7 @@ type gen struct {
 	flip bool
 
 	xp, n, bp, cnt reg.GPVirtual
+	acc0           int                 // block's first accumulator: vector j folds into acc0+j (singles512)
 	lo, hi         []reg.VecVirtual    // nil for the extreme not computed
 	nanv           reg.VecVirtual      // AVX2 masked: unordered-compare accumulator
 	sent           []reg.VecVirtual    // AVX2 dense: NaN sentinel sums, one chain per vector pair
@@ -631,7 +632,11 @@ func (g *gen) kernel() {
 
 	// Main loop: u vectors per iteration.
 	kit.Loop(g.fname()+"_main", g.n, g.u*g.w, func() { g.block(g.u) })
-	kit.Loop(g.fname()+"_single", g.n, sv*g.w, func() { g.block(sv) })
+	if g.is.avx512 {
+		g.singles512()
+	} else {
+		kit.Loop(g.fname()+"_single", g.n, sv*g.w, func() { g.block(sv) })
+	}
 
 	switch {
 	case g.is.avx512:
@@ -756,7 +761,7 @@ func (g *gen) block(v int) {
 		}
 		switch {
 		case !g.paired():
-			g.steps(x, j, k)
+			g.steps(x, g.acc0+j, k)
 		case j%2 == 1:
 			g.pairSteps(xs[j-1], x, j/2)
 		}
@@ -780,9 +785,9 @@ func (g *gen) nanPair(xs []reg.VecVirtual, j, v int) {
 	switch {
 	case !g.e.Float:
 	case j%2 == 1:
-		g.nanCheck(xs[j-1], xs[j], j/2)
+		g.nanCheck(xs[j-1], xs[j], (g.acc0+j)/2)
 	case j == v-1:
-		g.nanCheck(xs[j], xs[j], j/2)
+		g.nanCheck(xs[j], xs[j], (g.acc0+j)/2)
 	}
 }
 
@@ -915,6 +920,24 @@ func (g *gen) tail512() {
 	if g.e.Float {
 		g.nanCheck(x, x, 0)
 	}
+}
+
+// singles512 runs the at most u-1 whole vectors the main loop leaves,
+// each into an accumulator of its own (vector i into accumulator i), not
+// as a loop into the first: a loop made a chain of up to u-1 dependent
+// steps, the tail's after them, at the end of every column that is not a
+// multiple of the main loop's step.
+func (g *gen) singles512() {
+	done := g.fname() + "_singles_done"
+	for i := range g.u - 1 {
+		CMPQ(g.n, U32(g.w))
+		JL(LabelRef(done))
+		g.acc0 = i
+		g.block(1)
+		SUBQ(U32(g.w), g.n)
+	}
+	g.acc0 = 0
+	Label(done)
 }
 
 // headMasked512 runs the first h < 8 elements of x, those before the
