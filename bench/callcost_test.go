@@ -159,6 +159,18 @@ func callCostFloats[T float32 | float64](b *testing.B, n int, x []T, vmin, vmax 
 //
 //	H431 (measured by hand): Min, Max, MinMax and Summary dense, every type, n=61/1031/4099 on avx512: time <= 0.97x; n=1024/4096: <= 1.02x
 
+// The AVX2 masked kernels still left the head to Go: 40-45 ns against
+// 33-34 at offset 0 for a masked float64 Min of 64 (6fe73e1's binary).
+// Their loads are not masked, so the head runs as one step of whole
+// vectors over x[0:step] whose bits (from the frame, as tailMasked's) are
+// the head's at the bottom and zero above: the lanes past the head are
+// invalid and take the seed or the extreme's start. Go gives it the head
+// only when x holds the head and a whole step after it. Registered before
+// measuring, BenchmarkMaskedSliceOffsets against 6fe73e1's binary:
+//
+//	H432 (measured by hand): masked Min and Summarize float64 (10% nulls) at offset 3, n=64 and 256, on avx2: time <= 0.88x
+//	H433 (measured by hand): the same at offset 0, avx512, and avx2 at offset 3 with n=1024: time <= 1.02x
+
 // BenchmarkMaskedSliceOffsets times masked float64 Min and Summarize over
 // a slice of a column and its bitmap at offset 0 and 3, for H427-H428.
 func BenchmarkMaskedSliceOffsets(b *testing.B) {
