@@ -309,13 +309,13 @@ func summaryDenseAsm[T num.Number](isa ISA, want Extremes, fma bool, x []T) (lo 
 	panic("quiver: internal error: no summary kernel")
 }
 
-// summaryMaskedAsm is summaryDenseAsm over the valid elements of x: bits is
-// byte-aligned with x, or on AVX-512 with x[h:] for the h < 8
-// elements head names (their validity in bits 0-7, h in bits 8-15;
-// 0 on AVX2), and tail holds the validity of the elements past the
-// last whole vector on AVX-512, and on AVX2 those of the last
-// len(x) mod step elements at the top of one step's bits
-// (summaryAsm.maskedTail).
+// summaryMaskedAsm is summaryDenseAsm over the valid elements of x. bits is
+// byte-aligned with x[h:], after the h < 8 elements that head names
+// (their validity in bits 0-7, h in bits 8-15; 0 for none), which the
+// kernel takes as a step of their own (on AVX2 x holds a whole step
+// after them). tail holds the validity of the elements past the last
+// whole vector on AVX-512, and on AVX2 those of the last len mod step
+// elements at the top of one step's bits (summaryAsm.maskedTail).
 func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, head uint64, tail uint64) (lo T, hi T, valid int, nan bool) {
 	switch num.KindOf[T]() {
 	case num.Float32:
@@ -445,102 +445,100 @@ func summaryMaskedAsm[T num.Number](isa ISA, want Extremes, x []T, bits []byte, 
 // summarySeededAsm is the masked summary kernel of isa for T computing want that
 // starts from seed, a valid element of x, and blends it into the
 // invalid lanes (the AVX2 kernels of both extremes, and of one for
-// floats); bits is byte-aligned with x, and tail holds the validity
-// of the last len(x) mod step elements as summaryMaskedAsm's does on
-// AVX2. fma chooses the float kernels
-// whose NaN check is an FMA sentinel, which can alarm without a NaN
-// (the caller passes hasFMA, or false for the kernel whose compares
-// are exact).
-func summarySeededAsm[T num.Number](isa ISA, want Extremes, fma bool, x []T, bits []byte, tail uint64, seed T) (lo T, hi T, valid int, nan bool) {
+// floats); bits, head and tail are summaryMaskedAsm's on AVX2. fma
+// chooses the float kernels whose NaN check is an FMA sentinel, which
+// can alarm without a NaN (the caller passes hasFMA, or false for the
+// kernel whose compares are exact).
+func summarySeededAsm[T num.Number](isa ISA, want Extremes, fma bool, x []T, bits []byte, head uint64, tail uint64, seed T) (lo T, hi T, valid int, nan bool) {
 	switch num.KindOf[T]() {
 	case num.Float32:
 		switch {
 		case want == WantMax && isa == AVX2 && fma:
-			r0, r1, r2, r3 := summaryMaxSeededF32AVX2FMA(num.Cast[float32](x), bits, tail, float32(seed))
+			r0, r1, r2, r3 := summaryMaxSeededF32AVX2FMA(num.Cast[float32](x), bits, head, tail, float32(seed))
 			return T(r0), T(r1), r2, r3
 		case want == WantMax && isa == AVX2:
-			r0, r1, r2, r3 := summaryMaxSeededF32AVX2(num.Cast[float32](x), bits, tail, float32(seed))
+			r0, r1, r2, r3 := summaryMaxSeededF32AVX2(num.Cast[float32](x), bits, head, tail, float32(seed))
 			return T(r0), T(r1), r2, r3
 		case want == WantMin && isa == AVX2 && fma:
-			r0, r1, r2, r3 := summaryMinSeededF32AVX2FMA(num.Cast[float32](x), bits, tail, float32(seed))
+			r0, r1, r2, r3 := summaryMinSeededF32AVX2FMA(num.Cast[float32](x), bits, head, tail, float32(seed))
 			return T(r0), T(r1), r2, r3
 		case want == WantMin && isa == AVX2:
-			r0, r1, r2, r3 := summaryMinSeededF32AVX2(num.Cast[float32](x), bits, tail, float32(seed))
+			r0, r1, r2, r3 := summaryMinSeededF32AVX2(num.Cast[float32](x), bits, head, tail, float32(seed))
 			return T(r0), T(r1), r2, r3
 		case isa == AVX2 && fma:
-			r0, r1, r2, r3 := summarySeededF32AVX2FMA(num.Cast[float32](x), bits, tail, float32(seed))
+			r0, r1, r2, r3 := summarySeededF32AVX2FMA(num.Cast[float32](x), bits, head, tail, float32(seed))
 			return T(r0), T(r1), r2, r3
 		case isa == AVX2:
-			r0, r1, r2, r3 := summarySeededF32AVX2(num.Cast[float32](x), bits, tail, float32(seed))
+			r0, r1, r2, r3 := summarySeededF32AVX2(num.Cast[float32](x), bits, head, tail, float32(seed))
 			return T(r0), T(r1), r2, r3
 		}
 	case num.Float64:
 		switch {
 		case want == WantMax && isa == AVX2 && fma:
-			r0, r1, r2, r3 := summaryMaxSeededF64AVX2FMA(num.Cast[float64](x), bits, tail, float64(seed))
+			r0, r1, r2, r3 := summaryMaxSeededF64AVX2FMA(num.Cast[float64](x), bits, head, tail, float64(seed))
 			return T(r0), T(r1), r2, r3
 		case want == WantMax && isa == AVX2:
-			r0, r1, r2, r3 := summaryMaxSeededF64AVX2(num.Cast[float64](x), bits, tail, float64(seed))
+			r0, r1, r2, r3 := summaryMaxSeededF64AVX2(num.Cast[float64](x), bits, head, tail, float64(seed))
 			return T(r0), T(r1), r2, r3
 		case want == WantMin && isa == AVX2 && fma:
-			r0, r1, r2, r3 := summaryMinSeededF64AVX2FMA(num.Cast[float64](x), bits, tail, float64(seed))
+			r0, r1, r2, r3 := summaryMinSeededF64AVX2FMA(num.Cast[float64](x), bits, head, tail, float64(seed))
 			return T(r0), T(r1), r2, r3
 		case want == WantMin && isa == AVX2:
-			r0, r1, r2, r3 := summaryMinSeededF64AVX2(num.Cast[float64](x), bits, tail, float64(seed))
+			r0, r1, r2, r3 := summaryMinSeededF64AVX2(num.Cast[float64](x), bits, head, tail, float64(seed))
 			return T(r0), T(r1), r2, r3
 		case isa == AVX2 && fma:
-			r0, r1, r2, r3 := summarySeededF64AVX2FMA(num.Cast[float64](x), bits, tail, float64(seed))
+			r0, r1, r2, r3 := summarySeededF64AVX2FMA(num.Cast[float64](x), bits, head, tail, float64(seed))
 			return T(r0), T(r1), r2, r3
 		case isa == AVX2:
-			r0, r1, r2, r3 := summarySeededF64AVX2(num.Cast[float64](x), bits, tail, float64(seed))
+			r0, r1, r2, r3 := summarySeededF64AVX2(num.Cast[float64](x), bits, head, tail, float64(seed))
 			return T(r0), T(r1), r2, r3
 		}
 	case num.Int8:
 		switch {
 		case isa == AVX2:
-			r0, r1, r2, r3 := summarySeededI8AVX2(num.Cast[int8](x), bits, tail, int8(seed))
+			r0, r1, r2, r3 := summarySeededI8AVX2(num.Cast[int8](x), bits, head, tail, int8(seed))
 			return T(r0), T(r1), r2, r3
 		}
 	case num.Int16:
 		switch {
 		case isa == AVX2:
-			r0, r1, r2, r3 := summarySeededI16AVX2(num.Cast[int16](x), bits, tail, int16(seed))
+			r0, r1, r2, r3 := summarySeededI16AVX2(num.Cast[int16](x), bits, head, tail, int16(seed))
 			return T(r0), T(r1), r2, r3
 		}
 	case num.Int32:
 		switch {
 		case isa == AVX2:
-			r0, r1, r2, r3 := summarySeededI32AVX2(num.Cast[int32](x), bits, tail, int32(seed))
+			r0, r1, r2, r3 := summarySeededI32AVX2(num.Cast[int32](x), bits, head, tail, int32(seed))
 			return T(r0), T(r1), r2, r3
 		}
 	case num.Int64:
 		switch {
 		case isa == AVX2:
-			r0, r1, r2, r3 := summarySeededI64AVX2(num.Cast[int64](x), bits, tail, int64(seed))
+			r0, r1, r2, r3 := summarySeededI64AVX2(num.Cast[int64](x), bits, head, tail, int64(seed))
 			return T(r0), T(r1), r2, r3
 		}
 	case num.Uint8:
 		switch {
 		case isa == AVX2:
-			r0, r1, r2, r3 := summarySeededU8AVX2(num.Cast[uint8](x), bits, tail, uint8(seed))
+			r0, r1, r2, r3 := summarySeededU8AVX2(num.Cast[uint8](x), bits, head, tail, uint8(seed))
 			return T(r0), T(r1), r2, r3
 		}
 	case num.Uint16:
 		switch {
 		case isa == AVX2:
-			r0, r1, r2, r3 := summarySeededU16AVX2(num.Cast[uint16](x), bits, tail, uint16(seed))
+			r0, r1, r2, r3 := summarySeededU16AVX2(num.Cast[uint16](x), bits, head, tail, uint16(seed))
 			return T(r0), T(r1), r2, r3
 		}
 	case num.Uint32:
 		switch {
 		case isa == AVX2:
-			r0, r1, r2, r3 := summarySeededU32AVX2(num.Cast[uint32](x), bits, tail, uint32(seed))
+			r0, r1, r2, r3 := summarySeededU32AVX2(num.Cast[uint32](x), bits, head, tail, uint32(seed))
 			return T(r0), T(r1), r2, r3
 		}
 	case num.Uint64:
 		switch {
 		case isa == AVX2:
-			r0, r1, r2, r3 := summarySeededU64AVX2(num.Cast[uint64](x), bits, tail, uint64(seed))
+			r0, r1, r2, r3 := summarySeededU64AVX2(num.Cast[uint64](x), bits, head, tail, uint64(seed))
 			return T(r0), T(r1), r2, r3
 		}
 	}

@@ -88,9 +88,8 @@ func hasNaN[T num.Number](x []T) bool {
 // order's Extremes (±Inf for floats: see floatSummary), the valid count,
 // and whether a valid element is NaN. A bitmap offset that is not a
 // multiple of 8 leaves h < 8 elements before the bitmap's next byte
-// boundary: the AVX-512 kernels take them as one masked vector (head),
-// and Go folds them for the AVX2 ones, so the loops see a byte-aligned
-// bitmap without a copy.
+// boundary: the kernels take them as a step of their own (head), or Go
+// folds them, so the loops see a byte-aligned bitmap without a copy.
 func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, nan bool) {
 	if bits == nil {
 		m := k.denseSpan(len(x))
@@ -106,11 +105,12 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 	}
 	lo, hi = summaryStart[T]()
 	h := min((8-off&7)&7, len(x))
-	// The AVX-512 kernels take the h elements before the bitmap's first
-	// whole byte as one masked vector (head: their bits, and h above);
-	// the AVX2 ones leave them to Go.
+	// The kernels take the h elements before the bitmap's first whole
+	// byte (head: their bits, and h above): the AVX-512 ones as one
+	// masked vector, the AVX2 ones as one step over x[0:step], which
+	// needs a whole step after the head. Otherwise Go folds them.
 	whole, head := x, uint64(0)
-	if k.tailInAsm && h < len(x) {
+	if h < len(x) && (k.tailInAsm || len(x)-h >= k.step()) {
 		if h > 0 {
 			head = uint64(bits[off>>3]>>(off&7))&(1<<h-1) | uint64(h)<<8
 		}
@@ -136,21 +136,25 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 		// The AVX2 kernels of both extremes, and the float ones of one,
 		// start from a valid element and blend it into the invalid
 		// lanes; with none valid there is nothing to call them for.
-		if s, ok := firstValid(x[:m], bits); ok {
-			l, h, c, n := summarySeededAsm(k.isa, k.want, hasFMA, x[:m], bits, tail, s)
+		s, ok := firstValid(x[:m], bits)
+		if w := head & 0xff; !ok && w != 0 {
+			s, ok = whole[mathbits.TrailingZeros64(w)], true // only the head has one
+		}
+		if ok {
+			xw := whole[:len(whole)-len(x)+m] // x[:m] with the head before it
+			l, h, c, n := summarySeededAsm(k.isa, k.want, hasFMA, xw, bits, head, tail, s)
 			if n && hasFMA {
 				// The FMA sentinel (float kernels; integer ones never
 				// report a NaN) can alarm without a NaN: an infinity met
 				// a zero or an infinite product of the other sign. The
 				// compares' kernel says exactly.
-				_, _, _, n = summarySeededAsm(k.isa, k.want, false, x[:m], bits, tail, s)
+				_, _, _, n = summarySeededAsm(k.isa, k.want, false, xw, bits, head, tail, s)
 			}
 			lo, hi, nan = summaryMerge(lo, hi, nan, l, h, n)
 			valid += c
 		}
 	case m > 0:
-		// whole is x with the head before it on AVX-512, where m is
-		// all of x; the AVX2 kernels get x[:m] and no head.
+		// whole is x with the head before it, if the kernel takes it.
 		l, h, c, n := summaryMaskedAsm(k.isa, k.want, whole[:len(whole)-len(x)+m], bits, head, tail) // no method between: a frame fewer
 		lo, hi, nan = summaryMerge(lo, hi, nan, l, h, n)
 		valid += c

@@ -154,14 +154,14 @@ DATA summarysplat4_ff800000<>+56(SB)/4, $0xff800000
 DATA summarysplat4_ff800000<>+60(SB)/4, $0xff800000
 GLOBL summarysplat4_ff800000<>(SB), RODATA|NOPTR, $64
 
-// func summarySeededF32AVX2(x []float32, bits []byte, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
+// func summarySeededF32AVX2(x []float32, bits []byte, head uint64, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededF32AVX2(SB), NOSPLIT, $8-81
+TEXT ·summarySeededF32AVX2(SB), NOSPLIT, $16-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	MOVL         seed+56(FP), SI
+	MOVL         seed+64(FP), SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQA      Y0, Y1
@@ -173,8 +173,33 @@ TEXT ·summarySeededF32AVX2(SB), NOSPLIT, $8-81
 	VMOVDQA      Y0, Y7
 	VMOVDQA      Y0, Y8
 	VPXOR        Y9, Y9, Y9
-	CMPQ         CX, $0x00000020
-	JL           summarySeededF32AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summarySeededF32AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VPBROADCASTB (DX), Y10
+	VMOVUPS      (AX), Y11
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y10, Y10
+	VBLENDVPS    Y10, Y11, Y0, Y10
+	VMINPS       Y1, Y10, Y1
+	VMAXPS       Y2, Y10, Y2
+	VCMPPS       $0x03, Y10, Y10, Y10
+	VORPS        Y10, Y9, Y9
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DI*4), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summarySeededF32AVX2_headless:
+	CMPQ CX, $0x00000020
+	JL   summarySeededF32AVX2_main_done
 
 summarySeededF32AVX2_main_loop:
 	VPBROADCASTD (DX), Y10
@@ -235,9 +260,9 @@ summarySeededF32AVX2_single_loop:
 summarySeededF32AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summarySeededF32AVX2_done
-	MOVQ         tail+48(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         tail+56(FP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y10
 	VMOVUPS      (AX), Y11
@@ -273,14 +298,14 @@ summarySeededF32AVX2_done:
 	VPSRLDQ      $0x04, X2, X0
 	VMAXPS       X2, X0, X2
 	VMOVQ        X1, AX
-	MOVL         AX, lo+64(FP)
+	MOVL         AX, lo+72(FP)
 	VMOVQ        X2, AX
-	MOVL         AX, hi+68(FP)
-	MOVQ         BX, valid+72(FP)
+	MOVL         AX, hi+76(FP)
+	MOVQ         BX, valid+80(FP)
 	VMOVMSKPS    Y9, AX
 	TESTL        AX, AX
 	SETNE        AL
-	MOVB         AL, nan+80(FP)
+	MOVB         AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -433,14 +458,14 @@ summaryDenseF32AVX2FMA_done:
 	VZEROUPPER
 	RET
 
-// func summarySeededF32AVX2FMA(x []float32, bits []byte, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
+// func summarySeededF32AVX2FMA(x []float32, bits []byte, head uint64, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX2, FMA3, POPCNT
-TEXT ·summarySeededF32AVX2FMA(SB), NOSPLIT, $8-81
+TEXT ·summarySeededF32AVX2FMA(SB), NOSPLIT, $16-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	MOVL         seed+56(FP), SI
+	MOVL         seed+64(FP), SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQA      Y0, Y1
@@ -453,8 +478,32 @@ TEXT ·summarySeededF32AVX2FMA(SB), NOSPLIT, $8-81
 	VMOVDQA      Y0, Y8
 	VPXOR        Y9, Y9, Y9
 	VPXOR        Y10, Y10, Y10
-	CMPQ         CX, $0x00000020
-	JL           summarySeededF32AVX2FMA_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summarySeededF32AVX2FMA_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VPBROADCASTB (DX), Y11
+	VMOVUPS      (AX), Y12
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y11, Y11
+	VBLENDVPS    Y11, Y12, Y0, Y11
+	VMINPS       Y1, Y11, Y1
+	VMAXPS       Y2, Y11, Y2
+	VFMADD231PS  Y11, Y11, Y9
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DI*4), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summarySeededF32AVX2FMA_headless:
+	CMPQ CX, $0x00000020
+	JL   summarySeededF32AVX2FMA_main_done
 
 summarySeededF32AVX2FMA_main_loop:
 	VPBROADCASTD (DX), Y11
@@ -512,9 +561,9 @@ summarySeededF32AVX2FMA_single_loop:
 summarySeededF32AVX2FMA_single_done:
 	TESTQ        CX, CX
 	JZ           summarySeededF32AVX2FMA_done
-	MOVQ         tail+48(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         tail+56(FP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y11
 	VMOVUPS      (AX), Y12
@@ -549,15 +598,15 @@ summarySeededF32AVX2FMA_done:
 	VPSRLDQ      $0x04, X2, X0
 	VMAXPS       X2, X0, X2
 	VMOVQ        X1, AX
-	MOVL         AX, lo+64(FP)
+	MOVL         AX, lo+72(FP)
 	VMOVQ        X2, AX
-	MOVL         AX, hi+68(FP)
-	MOVQ         BX, valid+72(FP)
+	MOVL         AX, hi+76(FP)
+	MOVQ         BX, valid+80(FP)
 	VCMPPS       $0x03, Y10, Y9, Y0
 	VMOVMSKPS    Y0, AX
 	TESTL        AX, AX
 	SETNE        AL
-	MOVB         AL, nan+80(FP)
+	MOVB         AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -679,14 +728,14 @@ summaryMinDenseF32AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMinSeededF32AVX2(x []float32, bits []byte, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
+// func summaryMinSeededF32AVX2(x []float32, bits []byte, head uint64, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinSeededF32AVX2(SB), NOSPLIT, $8-81
+TEXT ·summaryMinSeededF32AVX2(SB), NOSPLIT, $16-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	MOVL         seed+56(FP), SI
+	MOVL         seed+64(FP), SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQA      Y0, Y1
@@ -698,8 +747,32 @@ TEXT ·summaryMinSeededF32AVX2(SB), NOSPLIT, $8-81
 	VMOVDQU      alignedmsb32_1<>+0(SB), Y7
 	VMOVDQU      alignedmsb32_2<>+0(SB), Y8
 	VMOVDQU      alignedmsb32_3<>+0(SB), Y9
-	CMPQ         CX, $0x00000020
-	JL           summaryMinSeededF32AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMinSeededF32AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VPBROADCASTB (DX), Y10
+	VMOVUPS      (AX), Y11
+	VPSLLVD      Y6, Y10, Y10
+	VBLENDVPS    Y10, Y11, Y0, Y10
+	VMINPS       Y1, Y10, Y1
+	VCMPPS       $0x03, Y10, Y10, Y10
+	VORPS        Y10, Y5, Y5
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DI*4), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summaryMinSeededF32AVX2_headless:
+	CMPQ CX, $0x00000020
+	JL   summaryMinSeededF32AVX2_main_done
 
 summaryMinSeededF32AVX2_main_loop:
 	VPBROADCASTD (DX), Y10
@@ -755,9 +828,9 @@ summaryMinSeededF32AVX2_single_loop:
 summaryMinSeededF32AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMinSeededF32AVX2_done
-	MOVQ         tail+48(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         tail+56(FP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y7
 	VMOVUPS      (AX), Y8
@@ -783,14 +856,14 @@ summaryMinSeededF32AVX2_done:
 	VPSRLDQ      $0x04, X1, X0
 	VMINPS       X1, X0, X1
 	VMOVQ        X1, AX
-	MOVL         AX, lo+64(FP)
+	MOVL         AX, lo+72(FP)
 	MOVQ         $0x00000000ff800000, AX
-	MOVL         AX, hi+68(FP)
-	MOVQ         BX, valid+72(FP)
+	MOVL         AX, hi+76(FP)
+	MOVQ         BX, valid+80(FP)
 	VMOVMSKPS    Y5, AX
 	TESTL        AX, AX
 	SETNE        AL
-	MOVB         AL, nan+80(FP)
+	MOVB         AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -905,14 +978,14 @@ summaryMinDenseF32AVX2FMA_done:
 	VZEROUPPER
 	RET
 
-// func summaryMinSeededF32AVX2FMA(x []float32, bits []byte, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
+// func summaryMinSeededF32AVX2FMA(x []float32, bits []byte, head uint64, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX2, FMA3, POPCNT
-TEXT ·summaryMinSeededF32AVX2FMA(SB), NOSPLIT, $8-81
+TEXT ·summaryMinSeededF32AVX2FMA(SB), NOSPLIT, $16-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	MOVL         seed+56(FP), SI
+	MOVL         seed+64(FP), SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQA      Y0, Y1
@@ -925,8 +998,31 @@ TEXT ·summaryMinSeededF32AVX2FMA(SB), NOSPLIT, $8-81
 	VMOVDQU      alignedmsb32_1<>+0(SB), Y8
 	VMOVDQU      alignedmsb32_2<>+0(SB), Y9
 	VMOVDQU      alignedmsb32_3<>+0(SB), Y10
-	CMPQ         CX, $0x00000020
-	JL           summaryMinSeededF32AVX2FMA_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMinSeededF32AVX2FMA_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VPBROADCASTB (DX), Y11
+	VMOVUPS      (AX), Y12
+	VPSLLVD      Y7, Y11, Y11
+	VBLENDVPS    Y11, Y12, Y0, Y11
+	VMINPS       Y1, Y11, Y1
+	VFMADD231PS  Y11, Y11, Y5
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DI*4), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summaryMinSeededF32AVX2FMA_headless:
+	CMPQ CX, $0x00000020
+	JL   summaryMinSeededF32AVX2FMA_main_done
 
 summaryMinSeededF32AVX2FMA_main_loop:
 	VPBROADCASTD (DX), Y11
@@ -979,9 +1075,9 @@ summaryMinSeededF32AVX2FMA_single_loop:
 summaryMinSeededF32AVX2FMA_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMinSeededF32AVX2FMA_done
-	MOVQ         tail+48(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         tail+56(FP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y8
 	VMOVUPS      (AX), Y9
@@ -1006,15 +1102,15 @@ summaryMinSeededF32AVX2FMA_done:
 	VPSRLDQ      $0x04, X1, X0
 	VMINPS       X1, X0, X1
 	VMOVQ        X1, AX
-	MOVL         AX, lo+64(FP)
+	MOVL         AX, lo+72(FP)
 	MOVQ         $0x00000000ff800000, AX
-	MOVL         AX, hi+68(FP)
-	MOVQ         BX, valid+72(FP)
+	MOVL         AX, hi+76(FP)
+	MOVQ         BX, valid+80(FP)
 	VCMPPS       $0x03, Y6, Y5, Y0
 	VMOVMSKPS    Y0, AX
 	TESTL        AX, AX
 	SETNE        AL
-	MOVB         AL, nan+80(FP)
+	MOVB         AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -1136,14 +1232,14 @@ summaryMaxDenseF32AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaxSeededF32AVX2(x []float32, bits []byte, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
+// func summaryMaxSeededF32AVX2(x []float32, bits []byte, head uint64, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxSeededF32AVX2(SB), NOSPLIT, $8-81
+TEXT ·summaryMaxSeededF32AVX2(SB), NOSPLIT, $16-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	MOVL         seed+56(FP), SI
+	MOVL         seed+64(FP), SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQA      Y0, Y1
@@ -1155,8 +1251,32 @@ TEXT ·summaryMaxSeededF32AVX2(SB), NOSPLIT, $8-81
 	VMOVDQU      alignedmsb32_1<>+0(SB), Y7
 	VMOVDQU      alignedmsb32_2<>+0(SB), Y8
 	VMOVDQU      alignedmsb32_3<>+0(SB), Y9
-	CMPQ         CX, $0x00000020
-	JL           summaryMaxSeededF32AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMaxSeededF32AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VPBROADCASTB (DX), Y10
+	VMOVUPS      (AX), Y11
+	VPSLLVD      Y6, Y10, Y10
+	VBLENDVPS    Y10, Y11, Y0, Y10
+	VMAXPS       Y1, Y10, Y1
+	VCMPPS       $0x03, Y10, Y10, Y10
+	VORPS        Y10, Y5, Y5
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DI*4), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summaryMaxSeededF32AVX2_headless:
+	CMPQ CX, $0x00000020
+	JL   summaryMaxSeededF32AVX2_main_done
 
 summaryMaxSeededF32AVX2_main_loop:
 	VPBROADCASTD (DX), Y10
@@ -1212,9 +1332,9 @@ summaryMaxSeededF32AVX2_single_loop:
 summaryMaxSeededF32AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMaxSeededF32AVX2_done
-	MOVQ         tail+48(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         tail+56(FP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y7
 	VMOVUPS      (AX), Y8
@@ -1240,14 +1360,14 @@ summaryMaxSeededF32AVX2_done:
 	VPSRLDQ      $0x04, X1, X0
 	VMAXPS       X1, X0, X1
 	MOVQ         $0x000000007f800000, AX
-	MOVL         AX, lo+64(FP)
+	MOVL         AX, lo+72(FP)
 	VMOVQ        X1, AX
-	MOVL         AX, hi+68(FP)
-	MOVQ         BX, valid+72(FP)
+	MOVL         AX, hi+76(FP)
+	MOVQ         BX, valid+80(FP)
 	VMOVMSKPS    Y5, AX
 	TESTL        AX, AX
 	SETNE        AL
-	MOVB         AL, nan+80(FP)
+	MOVB         AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -1362,14 +1482,14 @@ summaryMaxDenseF32AVX2FMA_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaxSeededF32AVX2FMA(x []float32, bits []byte, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
+// func summaryMaxSeededF32AVX2FMA(x []float32, bits []byte, head uint64, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX2, FMA3, POPCNT
-TEXT ·summaryMaxSeededF32AVX2FMA(SB), NOSPLIT, $8-81
+TEXT ·summaryMaxSeededF32AVX2FMA(SB), NOSPLIT, $16-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	MOVL         seed+56(FP), SI
+	MOVL         seed+64(FP), SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQA      Y0, Y1
@@ -1382,8 +1502,31 @@ TEXT ·summaryMaxSeededF32AVX2FMA(SB), NOSPLIT, $8-81
 	VMOVDQU      alignedmsb32_1<>+0(SB), Y8
 	VMOVDQU      alignedmsb32_2<>+0(SB), Y9
 	VMOVDQU      alignedmsb32_3<>+0(SB), Y10
-	CMPQ         CX, $0x00000020
-	JL           summaryMaxSeededF32AVX2FMA_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMaxSeededF32AVX2FMA_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VPBROADCASTB (DX), Y11
+	VMOVUPS      (AX), Y12
+	VPSLLVD      Y7, Y11, Y11
+	VBLENDVPS    Y11, Y12, Y0, Y11
+	VMAXPS       Y1, Y11, Y1
+	VFMADD231PS  Y11, Y11, Y5
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DI*4), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summaryMaxSeededF32AVX2FMA_headless:
+	CMPQ CX, $0x00000020
+	JL   summaryMaxSeededF32AVX2FMA_main_done
 
 summaryMaxSeededF32AVX2FMA_main_loop:
 	VPBROADCASTD (DX), Y11
@@ -1436,9 +1579,9 @@ summaryMaxSeededF32AVX2FMA_single_loop:
 summaryMaxSeededF32AVX2FMA_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMaxSeededF32AVX2FMA_done
-	MOVQ         tail+48(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         tail+56(FP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y8
 	VMOVUPS      (AX), Y9
@@ -1463,15 +1606,15 @@ summaryMaxSeededF32AVX2FMA_done:
 	VPSRLDQ      $0x04, X1, X0
 	VMAXPS       X1, X0, X1
 	MOVQ         $0x000000007f800000, AX
-	MOVL         AX, lo+64(FP)
+	MOVL         AX, lo+72(FP)
 	VMOVQ        X1, AX
-	MOVL         AX, hi+68(FP)
-	MOVQ         BX, valid+72(FP)
+	MOVL         AX, hi+76(FP)
+	MOVQ         BX, valid+80(FP)
 	VCMPPS       $0x03, Y6, Y5, Y0
 	VMOVMSKPS    Y0, AX
 	TESTL        AX, AX
 	SETNE        AL
-	MOVB         AL, nan+80(FP)
+	MOVB         AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -1614,14 +1757,14 @@ DATA summarysplat8_fff0000000000000<>+48(SB)/8, $0xfff0000000000000
 DATA summarysplat8_fff0000000000000<>+56(SB)/8, $0xfff0000000000000
 GLOBL summarysplat8_fff0000000000000<>(SB), RODATA|NOPTR, $64
 
-// func summarySeededF64AVX2(x []float64, bits []byte, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
+// func summarySeededF64AVX2(x []float64, bits []byte, head uint64, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededF64AVX2(SB), NOSPLIT, $8-89
+TEXT ·summarySeededF64AVX2(SB), NOSPLIT, $16-97
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ seed+56(FP), Y0
+	VPBROADCASTQ seed+64(FP), Y0
 	VMOVDQA      Y0, Y1
 	VMOVDQA      Y0, Y2
 	VMOVDQA      Y0, Y3
@@ -1631,8 +1774,38 @@ TEXT ·summarySeededF64AVX2(SB), NOSPLIT, $8-89
 	VMOVDQA      Y0, Y7
 	VMOVDQA      Y0, Y8
 	VPXOR        Y9, Y9, Y9
-	CMPQ         CX, $0x00000010
-	JL           summarySeededF64AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summarySeededF64AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VPBROADCASTB (DX), Y10
+	VMOVUPD      (AX), Y11
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y12
+	VBLENDVPD    Y12, Y11, Y0, Y11
+	VMINPD       Y1, Y11, Y1
+	VMAXPD       Y2, Y11, Y2
+	VMOVUPD      32(AX), Y12
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y10, Y10
+	VBLENDVPD    Y10, Y12, Y0, Y10
+	VMINPD       Y3, Y10, Y3
+	VMAXPD       Y4, Y10, Y4
+	VCMPPD       $0x03, Y10, Y11, Y10
+	VORPD        Y10, Y9, Y9
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+	LEAQ         -64(AX)(DI*8), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summarySeededF64AVX2_headless:
+	CMPQ CX, $0x00000010
+	JL   summarySeededF64AVX2_main_done
 
 summarySeededF64AVX2_main_loop:
 	VPBROADCASTW (DX), Y10
@@ -1699,9 +1872,9 @@ summarySeededF64AVX2_single_loop:
 summarySeededF64AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summarySeededF64AVX2_done
-	MOVQ         tail+48(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         tail+56(FP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y10
 	VMOVUPD      (AX), Y11
@@ -1738,14 +1911,14 @@ summarySeededF64AVX2_done:
 	VPSRLDQ      $0x08, X2, X0
 	VMAXPD       X2, X0, X2
 	VMOVQ        X1, AX
-	MOVQ         AX, lo+64(FP)
+	MOVQ         AX, lo+72(FP)
 	VMOVQ        X2, AX
-	MOVQ         AX, hi+72(FP)
-	MOVQ         BX, valid+80(FP)
+	MOVQ         AX, hi+80(FP)
+	MOVQ         BX, valid+88(FP)
 	VMOVMSKPD    Y9, AX
 	TESTL        AX, AX
 	SETNE        AL
-	MOVB         AL, nan+88(FP)
+	MOVB         AL, nan+96(FP)
 	VZEROUPPER
 	RET
 
@@ -1887,14 +2060,14 @@ summaryDenseF64AVX2FMA_done:
 	VZEROUPPER
 	RET
 
-// func summarySeededF64AVX2FMA(x []float64, bits []byte, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
+// func summarySeededF64AVX2FMA(x []float64, bits []byte, head uint64, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX2, FMA3, POPCNT
-TEXT ·summarySeededF64AVX2FMA(SB), NOSPLIT, $8-89
+TEXT ·summarySeededF64AVX2FMA(SB), NOSPLIT, $16-97
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ seed+56(FP), Y0
+	VPBROADCASTQ seed+64(FP), Y0
 	VMOVDQA      Y0, Y1
 	VMOVDQA      Y0, Y2
 	VMOVDQA      Y0, Y3
@@ -1905,8 +2078,37 @@ TEXT ·summarySeededF64AVX2FMA(SB), NOSPLIT, $8-89
 	VMOVDQA      Y0, Y8
 	VPXOR        Y9, Y9, Y9
 	VPXOR        Y10, Y10, Y10
-	CMPQ         CX, $0x00000010
-	JL           summarySeededF64AVX2FMA_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summarySeededF64AVX2FMA_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VPBROADCASTB (DX), Y11
+	VMOVUPD      (AX), Y12
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
+	VMINPD       Y1, Y12, Y1
+	VMAXPD       Y2, Y12, Y2
+	VMOVUPD      32(AX), Y13
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y11, Y11
+	VBLENDVPD    Y11, Y13, Y0, Y11
+	VMINPD       Y3, Y11, Y3
+	VMAXPD       Y4, Y11, Y4
+	VFMADD231PD  Y11, Y12, Y9
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+	LEAQ         -64(AX)(DI*8), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summarySeededF64AVX2FMA_headless:
+	CMPQ CX, $0x00000010
+	JL   summarySeededF64AVX2FMA_main_done
 
 summarySeededF64AVX2FMA_main_loop:
 	VPBROADCASTW (DX), Y11
@@ -1970,9 +2172,9 @@ summarySeededF64AVX2FMA_single_loop:
 summarySeededF64AVX2FMA_single_done:
 	TESTQ        CX, CX
 	JZ           summarySeededF64AVX2FMA_done
-	MOVQ         tail+48(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         tail+56(FP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y11
 	VMOVUPD      (AX), Y12
@@ -2008,15 +2210,15 @@ summarySeededF64AVX2FMA_done:
 	VPSRLDQ      $0x08, X2, X0
 	VMAXPD       X2, X0, X2
 	VMOVQ        X1, AX
-	MOVQ         AX, lo+64(FP)
+	MOVQ         AX, lo+72(FP)
 	VMOVQ        X2, AX
-	MOVQ         AX, hi+72(FP)
-	MOVQ         BX, valid+80(FP)
+	MOVQ         AX, hi+80(FP)
+	MOVQ         BX, valid+88(FP)
 	VCMPPD       $0x03, Y10, Y9, Y0
 	VMOVMSKPD    Y0, AX
 	TESTL        AX, AX
 	SETNE        AL
-	MOVB         AL, nan+88(FP)
+	MOVB         AL, nan+96(FP)
 	VZEROUPPER
 	RET
 
@@ -2142,14 +2344,14 @@ summaryMinDenseF64AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMinSeededF64AVX2(x []float64, bits []byte, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
+// func summaryMinSeededF64AVX2(x []float64, bits []byte, head uint64, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinSeededF64AVX2(SB), NOSPLIT, $8-89
+TEXT ·summaryMinSeededF64AVX2(SB), NOSPLIT, $16-97
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ seed+56(FP), Y0
+	VPBROADCASTQ seed+64(FP), Y0
 	VMOVDQA      Y0, Y1
 	VMOVDQA      Y0, Y2
 	VMOVDQA      Y0, Y3
@@ -2159,8 +2361,36 @@ TEXT ·summaryMinSeededF64AVX2(SB), NOSPLIT, $8-89
 	VMOVDQU      alignedmsb64_1<>+0(SB), Y7
 	VMOVDQU      alignedmsb64_2<>+0(SB), Y8
 	VMOVDQU      alignedmsb64_3<>+0(SB), Y9
-	CMPQ         CX, $0x00000010
-	JL           summaryMinSeededF64AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMinSeededF64AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VPBROADCASTB (DX), Y10
+	VMOVUPD      (AX), Y11
+	VPSLLVQ      Y6, Y10, Y12
+	VBLENDVPD    Y12, Y11, Y0, Y11
+	VMINPD       Y1, Y11, Y1
+	VMOVUPD      32(AX), Y12
+	VPSLLVQ      Y7, Y10, Y10
+	VBLENDVPD    Y10, Y12, Y0, Y10
+	VMINPD       Y2, Y10, Y2
+	VCMPPD       $0x03, Y10, Y11, Y10
+	VORPD        Y10, Y5, Y5
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+	LEAQ         -64(AX)(DI*8), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summaryMinSeededF64AVX2_headless:
+	CMPQ CX, $0x00000010
+	JL   summaryMinSeededF64AVX2_main_done
 
 summaryMinSeededF64AVX2_main_loop:
 	VPBROADCASTW (DX), Y10
@@ -2221,9 +2451,9 @@ summaryMinSeededF64AVX2_single_loop:
 summaryMinSeededF64AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMinSeededF64AVX2_done
-	MOVQ         tail+48(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         tail+56(FP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y8
 	VMOVUPD      (AX), Y9
@@ -2251,14 +2481,14 @@ summaryMinSeededF64AVX2_done:
 	VPSRLDQ      $0x08, X1, X0
 	VMINPD       X1, X0, X1
 	VMOVQ        X1, AX
-	MOVQ         AX, lo+64(FP)
+	MOVQ         AX, lo+72(FP)
 	MOVQ         $0xfff0000000000000, AX
-	MOVQ         AX, hi+72(FP)
-	MOVQ         BX, valid+80(FP)
+	MOVQ         AX, hi+80(FP)
+	MOVQ         BX, valid+88(FP)
 	VMOVMSKPD    Y5, AX
 	TESTL        AX, AX
 	SETNE        AL
-	MOVB         AL, nan+88(FP)
+	MOVB         AL, nan+96(FP)
 	VZEROUPPER
 	RET
 
@@ -2377,14 +2607,14 @@ summaryMinDenseF64AVX2FMA_done:
 	VZEROUPPER
 	RET
 
-// func summaryMinSeededF64AVX2FMA(x []float64, bits []byte, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
+// func summaryMinSeededF64AVX2FMA(x []float64, bits []byte, head uint64, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX2, FMA3, POPCNT
-TEXT ·summaryMinSeededF64AVX2FMA(SB), NOSPLIT, $8-89
+TEXT ·summaryMinSeededF64AVX2FMA(SB), NOSPLIT, $16-97
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ seed+56(FP), Y0
+	VPBROADCASTQ seed+64(FP), Y0
 	VMOVDQA      Y0, Y1
 	VMOVDQA      Y0, Y2
 	VMOVDQA      Y0, Y3
@@ -2395,8 +2625,35 @@ TEXT ·summaryMinSeededF64AVX2FMA(SB), NOSPLIT, $8-89
 	VMOVDQU      alignedmsb64_1<>+0(SB), Y8
 	VMOVDQU      alignedmsb64_2<>+0(SB), Y9
 	VMOVDQU      alignedmsb64_3<>+0(SB), Y10
-	CMPQ         CX, $0x00000010
-	JL           summaryMinSeededF64AVX2FMA_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMinSeededF64AVX2FMA_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VPBROADCASTB (DX), Y11
+	VMOVUPD      (AX), Y12
+	VPSLLVQ      Y7, Y11, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
+	VMINPD       Y1, Y12, Y1
+	VMOVUPD      32(AX), Y13
+	VPSLLVQ      Y8, Y11, Y11
+	VBLENDVPD    Y11, Y13, Y0, Y11
+	VMINPD       Y2, Y11, Y2
+	VFMADD231PD  Y11, Y12, Y5
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+	LEAQ         -64(AX)(DI*8), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summaryMinSeededF64AVX2FMA_headless:
+	CMPQ CX, $0x00000010
+	JL   summaryMinSeededF64AVX2FMA_main_done
 
 summaryMinSeededF64AVX2FMA_main_loop:
 	VPBROADCASTW (DX), Y11
@@ -2454,9 +2711,9 @@ summaryMinSeededF64AVX2FMA_single_loop:
 summaryMinSeededF64AVX2FMA_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMinSeededF64AVX2FMA_done
-	MOVQ         tail+48(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         tail+56(FP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y9
 	VMOVUPD      (AX), Y10
@@ -2483,15 +2740,15 @@ summaryMinSeededF64AVX2FMA_done:
 	VPSRLDQ      $0x08, X1, X0
 	VMINPD       X1, X0, X1
 	VMOVQ        X1, AX
-	MOVQ         AX, lo+64(FP)
+	MOVQ         AX, lo+72(FP)
 	MOVQ         $0xfff0000000000000, AX
-	MOVQ         AX, hi+72(FP)
-	MOVQ         BX, valid+80(FP)
+	MOVQ         AX, hi+80(FP)
+	MOVQ         BX, valid+88(FP)
 	VCMPPD       $0x03, Y6, Y5, Y0
 	VMOVMSKPD    Y0, AX
 	TESTL        AX, AX
 	SETNE        AL
-	MOVB         AL, nan+88(FP)
+	MOVB         AL, nan+96(FP)
 	VZEROUPPER
 	RET
 
@@ -2617,14 +2874,14 @@ summaryMaxDenseF64AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaxSeededF64AVX2(x []float64, bits []byte, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
+// func summaryMaxSeededF64AVX2(x []float64, bits []byte, head uint64, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxSeededF64AVX2(SB), NOSPLIT, $8-89
+TEXT ·summaryMaxSeededF64AVX2(SB), NOSPLIT, $16-97
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ seed+56(FP), Y0
+	VPBROADCASTQ seed+64(FP), Y0
 	VMOVDQA      Y0, Y1
 	VMOVDQA      Y0, Y2
 	VMOVDQA      Y0, Y3
@@ -2634,8 +2891,36 @@ TEXT ·summaryMaxSeededF64AVX2(SB), NOSPLIT, $8-89
 	VMOVDQU      alignedmsb64_1<>+0(SB), Y7
 	VMOVDQU      alignedmsb64_2<>+0(SB), Y8
 	VMOVDQU      alignedmsb64_3<>+0(SB), Y9
-	CMPQ         CX, $0x00000010
-	JL           summaryMaxSeededF64AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMaxSeededF64AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VPBROADCASTB (DX), Y10
+	VMOVUPD      (AX), Y11
+	VPSLLVQ      Y6, Y10, Y12
+	VBLENDVPD    Y12, Y11, Y0, Y11
+	VMAXPD       Y1, Y11, Y1
+	VMOVUPD      32(AX), Y12
+	VPSLLVQ      Y7, Y10, Y10
+	VBLENDVPD    Y10, Y12, Y0, Y10
+	VMAXPD       Y2, Y10, Y2
+	VCMPPD       $0x03, Y10, Y11, Y10
+	VORPD        Y10, Y5, Y5
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+	LEAQ         -64(AX)(DI*8), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summaryMaxSeededF64AVX2_headless:
+	CMPQ CX, $0x00000010
+	JL   summaryMaxSeededF64AVX2_main_done
 
 summaryMaxSeededF64AVX2_main_loop:
 	VPBROADCASTW (DX), Y10
@@ -2696,9 +2981,9 @@ summaryMaxSeededF64AVX2_single_loop:
 summaryMaxSeededF64AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMaxSeededF64AVX2_done
-	MOVQ         tail+48(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         tail+56(FP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y8
 	VMOVUPD      (AX), Y9
@@ -2726,14 +3011,14 @@ summaryMaxSeededF64AVX2_done:
 	VPSRLDQ      $0x08, X1, X0
 	VMAXPD       X1, X0, X1
 	MOVQ         $0x7ff0000000000000, AX
-	MOVQ         AX, lo+64(FP)
+	MOVQ         AX, lo+72(FP)
 	VMOVQ        X1, AX
-	MOVQ         AX, hi+72(FP)
-	MOVQ         BX, valid+80(FP)
+	MOVQ         AX, hi+80(FP)
+	MOVQ         BX, valid+88(FP)
 	VMOVMSKPD    Y5, AX
 	TESTL        AX, AX
 	SETNE        AL
-	MOVB         AL, nan+88(FP)
+	MOVB         AL, nan+96(FP)
 	VZEROUPPER
 	RET
 
@@ -2852,14 +3137,14 @@ summaryMaxDenseF64AVX2FMA_done:
 	VZEROUPPER
 	RET
 
-// func summaryMaxSeededF64AVX2FMA(x []float64, bits []byte, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
+// func summaryMaxSeededF64AVX2FMA(x []float64, bits []byte, head uint64, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX2, FMA3, POPCNT
-TEXT ·summaryMaxSeededF64AVX2FMA(SB), NOSPLIT, $8-89
+TEXT ·summaryMaxSeededF64AVX2FMA(SB), NOSPLIT, $16-97
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ seed+56(FP), Y0
+	VPBROADCASTQ seed+64(FP), Y0
 	VMOVDQA      Y0, Y1
 	VMOVDQA      Y0, Y2
 	VMOVDQA      Y0, Y3
@@ -2870,8 +3155,35 @@ TEXT ·summaryMaxSeededF64AVX2FMA(SB), NOSPLIT, $8-89
 	VMOVDQU      alignedmsb64_1<>+0(SB), Y8
 	VMOVDQU      alignedmsb64_2<>+0(SB), Y9
 	VMOVDQU      alignedmsb64_3<>+0(SB), Y10
-	CMPQ         CX, $0x00000010
-	JL           summaryMaxSeededF64AVX2FMA_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMaxSeededF64AVX2FMA_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VPBROADCASTB (DX), Y11
+	VMOVUPD      (AX), Y12
+	VPSLLVQ      Y7, Y11, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
+	VMAXPD       Y1, Y12, Y1
+	VMOVUPD      32(AX), Y13
+	VPSLLVQ      Y8, Y11, Y11
+	VBLENDVPD    Y11, Y13, Y0, Y11
+	VMAXPD       Y2, Y11, Y2
+	VFMADD231PD  Y11, Y12, Y5
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+	LEAQ         -64(AX)(DI*8), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summaryMaxSeededF64AVX2FMA_headless:
+	CMPQ CX, $0x00000010
+	JL   summaryMaxSeededF64AVX2FMA_main_done
 
 summaryMaxSeededF64AVX2FMA_main_loop:
 	VPBROADCASTW (DX), Y11
@@ -2929,9 +3241,9 @@ summaryMaxSeededF64AVX2FMA_single_loop:
 summaryMaxSeededF64AVX2FMA_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMaxSeededF64AVX2FMA_done
-	MOVQ         tail+48(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         tail+56(FP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y9
 	VMOVUPD      (AX), Y10
@@ -2958,15 +3270,15 @@ summaryMaxSeededF64AVX2FMA_done:
 	VPSRLDQ      $0x08, X1, X0
 	VMAXPD       X1, X0, X1
 	MOVQ         $0x7ff0000000000000, AX
-	MOVQ         AX, lo+64(FP)
+	MOVQ         AX, lo+72(FP)
 	VMOVQ        X1, AX
-	MOVQ         AX, hi+72(FP)
-	MOVQ         BX, valid+80(FP)
+	MOVQ         AX, hi+80(FP)
+	MOVQ         BX, valid+88(FP)
 	VCMPPD       $0x03, Y6, Y5, Y0
 	VMOVMSKPD    Y0, AX
 	TESTL        AX, AX
 	SETNE        AL
-	MOVB         AL, nan+88(FP)
+	MOVB         AL, nan+96(FP)
 	VZEROUPPER
 	RET
 
@@ -3208,14 +3520,14 @@ DATA summarysplat1_80<>+62(SB)/1, $0x80
 DATA summarysplat1_80<>+63(SB)/1, $0x80
 GLOBL summarysplat1_80<>(SB), RODATA|NOPTR, $64
 
-// func summarySeededI8AVX2(x []int8, bits []byte, tail uint64, seed int8) (lo int8, hi int8, valid int, nan bool)
+// func summarySeededI8AVX2(x []int8, bits []byte, head uint64, tail uint64, seed int8) (lo int8, hi int8, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededI8AVX2(SB), NOSPLIT, $8-81
+TEXT ·summarySeededI8AVX2(SB), NOSPLIT, $16-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTB seed+56(FP), Y0
+	VPBROADCASTB seed+64(FP), Y0
 	VMOVDQA      Y0, Y1
 	VMOVDQA      Y0, Y2
 	VMOVDQA      Y0, Y3
@@ -3225,8 +3537,32 @@ TEXT ·summarySeededI8AVX2(SB), NOSPLIT, $8-81
 	VMOVDQA      Y0, Y7
 	VMOVDQA      Y0, Y8
 	VPXOR        Y9, Y9, Y9
-	CMPQ         CX, $0x00000080
-	JL           summarySeededI8AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summarySeededI8AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VMOVDQU      (AX), Y10
+	VPBROADCASTD (DX), Y11
+	VPSHUFB      alignedshuf8<>+0(SB), Y11, Y11
+	VPAND        alignedsel8<>+0(SB), Y11, Y11
+	VPCMPEQB     Y9, Y11, Y11
+	VPBLENDVB    Y11, Y0, Y10, Y10
+	VPMINSB      Y1, Y10, Y1
+	VPMAXSB      Y2, Y10, Y2
+	POPCNTL      (DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000004, DX
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DI*1), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summarySeededI8AVX2_headless:
+	CMPQ CX, $0x00000080
+	JL   summarySeededI8AVX2_main_done
 
 summarySeededI8AVX2_main_loop:
 	VMOVDQU      (AX), Y10
@@ -3295,9 +3631,9 @@ summarySeededI8AVX2_single_loop:
 summarySeededI8AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summarySeededI8AVX2_done
-	MOVQ         tail+48(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         tail+56(FP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*1), AX
 	VMOVDQU      (AX), Y10
 	VPBROADCASTD (DX), Y11
@@ -3340,12 +3676,12 @@ summarySeededI8AVX2_done:
 	VPSRLDQ      $0x01, X2, X0
 	VPMAXSB      X2, X0, X2
 	VMOVQ        X1, AX
-	MOVB         AL, lo+64(FP)
+	MOVB         AL, lo+72(FP)
 	VMOVQ        X2, AX
-	MOVB         AL, hi+65(FP)
-	MOVQ         BX, valid+72(FP)
+	MOVB         AL, hi+73(FP)
+	MOVQ         BX, valid+80(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+80(FP)
+	MOVB         AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -3517,7 +3853,7 @@ summaryMinDenseI8AVX2_done:
 
 // func summaryMinMaskedI8AVX2(x []int8, bits []byte, head uint64, tail uint64) (lo int8, hi int8, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedI8AVX2(SB), NOSPLIT, $8-81
+TEXT ·summaryMinMaskedI8AVX2(SB), NOSPLIT, $16-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -3527,8 +3863,31 @@ TEXT ·summaryMinMaskedI8AVX2(SB), NOSPLIT, $8-81
 	VPBROADCASTQ summarysplat1_7f<>+0(SB), Y2
 	VPBROADCASTQ summarysplat1_7f<>+0(SB), Y3
 	VPXOR        Y4, Y4, Y4
-	CMPQ         CX, $0x00000080
-	JL           summaryMinMaskedI8AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMinMaskedI8AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VMOVDQU      (AX), Y5
+	VPBROADCASTD (DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat1_7f<>+0(SB), Y5, Y5
+	VPMINSB      Y0, Y5, Y0
+	POPCNTL      (DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000004, DX
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DI*1), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summaryMinMaskedI8AVX2_headless:
+	CMPQ CX, $0x00000080
+	JL   summaryMinMaskedI8AVX2_main_done
 
 summaryMinMaskedI8AVX2_main_loop:
 	VMOVDQU      (AX), Y5
@@ -3593,8 +3952,8 @@ summaryMinMaskedI8AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMinMaskedI8AVX2_done
 	MOVQ         tail+56(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*1), AX
 	VMOVDQU      (AX), Y5
 	VPBROADCASTD (DX), Y6
@@ -3732,7 +4091,7 @@ summaryMaxDenseI8AVX2_done:
 
 // func summaryMaxMaskedI8AVX2(x []int8, bits []byte, head uint64, tail uint64) (lo int8, hi int8, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedI8AVX2(SB), NOSPLIT, $8-81
+TEXT ·summaryMaxMaskedI8AVX2(SB), NOSPLIT, $16-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -3742,8 +4101,31 @@ TEXT ·summaryMaxMaskedI8AVX2(SB), NOSPLIT, $8-81
 	VPBROADCASTQ summarysplat1_80<>+0(SB), Y2
 	VPBROADCASTQ summarysplat1_80<>+0(SB), Y3
 	VPXOR        Y4, Y4, Y4
-	CMPQ         CX, $0x00000080
-	JL           summaryMaxMaskedI8AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMaxMaskedI8AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VMOVDQU      (AX), Y5
+	VPBROADCASTD (DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat1_80<>+0(SB), Y5, Y5
+	VPMAXSB      Y0, Y5, Y0
+	POPCNTL      (DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000004, DX
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DI*1), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summaryMaxMaskedI8AVX2_headless:
+	CMPQ CX, $0x00000080
+	JL   summaryMaxMaskedI8AVX2_main_done
 
 summaryMaxMaskedI8AVX2_main_loop:
 	VMOVDQU      (AX), Y5
@@ -3808,8 +4190,8 @@ summaryMaxMaskedI8AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMaxMaskedI8AVX2_done
 	MOVQ         tail+56(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*1), AX
 	VMOVDQU      (AX), Y5
 	VPBROADCASTD (DX), Y6
@@ -4018,14 +4400,14 @@ DATA summarysplat2_8000<>+60(SB)/2, $0x8000
 DATA summarysplat2_8000<>+62(SB)/2, $0x8000
 GLOBL summarysplat2_8000<>(SB), RODATA|NOPTR, $64
 
-// func summarySeededI16AVX2(x []int16, bits []byte, tail uint64, seed int16) (lo int16, hi int16, valid int, nan bool)
+// func summarySeededI16AVX2(x []int16, bits []byte, head uint64, tail uint64, seed int16) (lo int16, hi int16, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededI16AVX2(SB), NOSPLIT, $8-81
+TEXT ·summarySeededI16AVX2(SB), NOSPLIT, $16-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTW seed+56(FP), Y0
+	VPBROADCASTW seed+64(FP), Y0
 	VMOVDQA      Y0, Y1
 	VMOVDQA      Y0, Y2
 	VMOVDQA      Y0, Y3
@@ -4035,8 +4417,32 @@ TEXT ·summarySeededI16AVX2(SB), NOSPLIT, $8-81
 	VMOVDQA      Y0, Y7
 	VMOVDQA      Y0, Y8
 	VPXOR        Y9, Y9, Y9
-	CMPQ         CX, $0x00000040
-	JL           summarySeededI16AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summarySeededI16AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VMOVDQU      (AX), Y10
+	VPBROADCASTW (DX), Y11
+	VPAND        alignedsel16<>+0(SB), Y11, Y11
+	VPCMPEQW     Y9, Y11, Y11
+	VPBLENDVB    Y11, Y0, Y10, Y10
+	VPMINSW      Y1, Y10, Y1
+	VPMAXSW      Y2, Y10, Y2
+	MOVWLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000002, DX
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DI*2), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summarySeededI16AVX2_headless:
+	CMPQ CX, $0x00000040
+	JL   summarySeededI16AVX2_main_done
 
 summarySeededI16AVX2_main_loop:
 	VMOVDQU      (AX), Y10
@@ -4099,9 +4505,9 @@ summarySeededI16AVX2_single_loop:
 summarySeededI16AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summarySeededI16AVX2_done
-	MOVQ         tail+48(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         tail+56(FP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*2), AX
 	VMOVDQU      (AX), Y10
 	VPBROADCASTW (DX), Y11
@@ -4140,12 +4546,12 @@ summarySeededI16AVX2_done:
 	VPSRLDQ      $0x02, X2, X0
 	VPMAXSW      X2, X0, X2
 	VMOVQ        X1, AX
-	MOVW         AX, lo+64(FP)
+	MOVW         AX, lo+72(FP)
 	VMOVQ        X2, AX
-	MOVW         AX, hi+66(FP)
-	MOVQ         BX, valid+72(FP)
+	MOVW         AX, hi+74(FP)
+	MOVQ         BX, valid+80(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+80(FP)
+	MOVB         AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -4266,7 +4672,7 @@ summaryMinDenseI16AVX2_done:
 
 // func summaryMinMaskedI16AVX2(x []int16, bits []byte, head uint64, tail uint64) (lo int16, hi int16, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedI16AVX2(SB), NOSPLIT, $8-81
+TEXT ·summaryMinMaskedI16AVX2(SB), NOSPLIT, $16-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -4276,8 +4682,31 @@ TEXT ·summaryMinMaskedI16AVX2(SB), NOSPLIT, $8-81
 	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Y2
 	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Y3
 	VPXOR        Y4, Y4, Y4
-	CMPQ         CX, $0x00000040
-	JL           summaryMinMaskedI16AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMinMaskedI16AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VMOVDQU      (AX), Y5
+	VPBROADCASTW (DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat2_7fff<>+0(SB), Y5, Y5
+	VPMINSW      Y0, Y5, Y0
+	MOVWLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000002, DX
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DI*2), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summaryMinMaskedI16AVX2_headless:
+	CMPQ CX, $0x00000040
+	JL   summaryMinMaskedI16AVX2_main_done
 
 summaryMinMaskedI16AVX2_main_loop:
 	VMOVDQU      (AX), Y5
@@ -4336,8 +4765,8 @@ summaryMinMaskedI16AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMinMaskedI16AVX2_done
 	MOVQ         tail+56(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*2), AX
 	VMOVDQU      (AX), Y5
 	VPBROADCASTW (DX), Y6
@@ -4472,7 +4901,7 @@ summaryMaxDenseI16AVX2_done:
 
 // func summaryMaxMaskedI16AVX2(x []int16, bits []byte, head uint64, tail uint64) (lo int16, hi int16, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedI16AVX2(SB), NOSPLIT, $8-81
+TEXT ·summaryMaxMaskedI16AVX2(SB), NOSPLIT, $16-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -4482,8 +4911,31 @@ TEXT ·summaryMaxMaskedI16AVX2(SB), NOSPLIT, $8-81
 	VPBROADCASTQ summarysplat2_8000<>+0(SB), Y2
 	VPBROADCASTQ summarysplat2_8000<>+0(SB), Y3
 	VPXOR        Y4, Y4, Y4
-	CMPQ         CX, $0x00000040
-	JL           summaryMaxMaskedI16AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMaxMaskedI16AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VMOVDQU      (AX), Y5
+	VPBROADCASTW (DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat2_8000<>+0(SB), Y5, Y5
+	VPMAXSW      Y0, Y5, Y0
+	MOVWLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000002, DX
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DI*2), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summaryMaxMaskedI16AVX2_headless:
+	CMPQ CX, $0x00000040
+	JL   summaryMaxMaskedI16AVX2_main_done
 
 summaryMaxMaskedI16AVX2_main_loop:
 	VMOVDQU      (AX), Y5
@@ -4542,8 +4994,8 @@ summaryMaxMaskedI16AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMaxMaskedI16AVX2_done
 	MOVQ         tail+56(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*2), AX
 	VMOVDQU      (AX), Y5
 	VPBROADCASTW (DX), Y6
@@ -4714,14 +5166,14 @@ DATA summarysplat4_80000000<>+56(SB)/4, $0x80000000
 DATA summarysplat4_80000000<>+60(SB)/4, $0x80000000
 GLOBL summarysplat4_80000000<>(SB), RODATA|NOPTR, $64
 
-// func summarySeededI32AVX2(x []int32, bits []byte, tail uint64, seed int32) (lo int32, hi int32, valid int, nan bool)
+// func summarySeededI32AVX2(x []int32, bits []byte, head uint64, tail uint64, seed int32) (lo int32, hi int32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededI32AVX2(SB), NOSPLIT, $8-81
+TEXT ·summarySeededI32AVX2(SB), NOSPLIT, $16-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	MOVL         seed+56(FP), SI
+	MOVL         seed+64(FP), SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQA      Y0, Y1
@@ -4732,8 +5184,31 @@ TEXT ·summarySeededI32AVX2(SB), NOSPLIT, $8-81
 	VMOVDQA      Y0, Y6
 	VMOVDQA      Y0, Y7
 	VMOVDQA      Y0, Y8
-	CMPQ         CX, $0x00000020
-	JL           summarySeededI32AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summarySeededI32AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VPBROADCASTB (DX), Y9
+	VMOVDQU      (AX), Y10
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y9
+	VBLENDVPS    Y9, Y10, Y0, Y9
+	VPMINSD      Y1, Y9, Y1
+	VPMAXSD      Y2, Y9, Y2
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DI*4), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summarySeededI32AVX2_headless:
+	CMPQ CX, $0x00000020
+	JL   summarySeededI32AVX2_main_done
 
 summarySeededI32AVX2_main_loop:
 	VPBROADCASTD (DX), Y9
@@ -4788,9 +5263,9 @@ summarySeededI32AVX2_single_loop:
 summarySeededI32AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summarySeededI32AVX2_done
-	MOVQ         tail+48(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         tail+56(FP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y9
 	VMOVDQU      (AX), Y10
@@ -4824,12 +5299,12 @@ summarySeededI32AVX2_done:
 	VPSRLDQ      $0x04, X2, X0
 	VPMAXSD      X2, X0, X2
 	VMOVQ        X1, AX
-	MOVL         AX, lo+64(FP)
+	MOVL         AX, lo+72(FP)
 	VMOVQ        X2, AX
-	MOVL         AX, hi+68(FP)
-	MOVQ         BX, valid+72(FP)
+	MOVL         AX, hi+76(FP)
+	MOVQ         BX, valid+80(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+80(FP)
+	MOVB         AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -4930,7 +5405,7 @@ summaryMinDenseI32AVX2_done:
 
 // func summaryMinMaskedI32AVX2(x []int32, bits []byte, head uint64, tail uint64) (lo int32, hi int32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedI32AVX2(SB), NOSPLIT, $8-81
+TEXT ·summaryMinMaskedI32AVX2(SB), NOSPLIT, $16-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -4940,8 +5415,30 @@ TEXT ·summaryMinMaskedI32AVX2(SB), NOSPLIT, $8-81
 	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y2
 	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y3
 	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y4
-	CMPQ         CX, $0x00000020
-	JL           summaryMinMaskedI32AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMinMaskedI32AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y5
+	VPMINSD      Y0, Y5, Y0
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DI*4), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summaryMinMaskedI32AVX2_headless:
+	CMPQ CX, $0x00000020
+	JL   summaryMinMaskedI32AVX2_main_done
 
 summaryMinMaskedI32AVX2_main_loop:
 	VPBROADCASTD (DX), Y5
@@ -4992,8 +5489,8 @@ summaryMinMaskedI32AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMinMaskedI32AVX2_done
 	MOVQ         tail+56(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y5
 	VMOVDQU      (AX), Y6
@@ -5123,7 +5620,7 @@ summaryMaxDenseI32AVX2_done:
 
 // func summaryMaxMaskedI32AVX2(x []int32, bits []byte, head uint64, tail uint64) (lo int32, hi int32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedI32AVX2(SB), NOSPLIT, $8-81
+TEXT ·summaryMaxMaskedI32AVX2(SB), NOSPLIT, $16-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -5133,8 +5630,30 @@ TEXT ·summaryMaxMaskedI32AVX2(SB), NOSPLIT, $8-81
 	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y2
 	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y3
 	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y4
-	CMPQ         CX, $0x00000020
-	JL           summaryMaxMaskedI32AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMaxMaskedI32AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y5
+	VPMAXSD      Y0, Y5, Y0
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DI*4), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summaryMaxMaskedI32AVX2_headless:
+	CMPQ CX, $0x00000020
+	JL   summaryMaxMaskedI32AVX2_main_done
 
 summaryMaxMaskedI32AVX2_main_loop:
 	VPBROADCASTD (DX), Y5
@@ -5185,8 +5704,8 @@ summaryMaxMaskedI32AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMaxMaskedI32AVX2_done
 	MOVQ         tail+56(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y5
 	VMOVDQU      (AX), Y6
@@ -5356,20 +5875,51 @@ DATA summarysplat8_8000000000000000<>+48(SB)/8, $0x8000000000000000
 DATA summarysplat8_8000000000000000<>+56(SB)/8, $0x8000000000000000
 GLOBL summarysplat8_8000000000000000<>(SB), RODATA|NOPTR, $64
 
-// func summarySeededI64AVX2(x []int64, bits []byte, tail uint64, seed int64) (lo int64, hi int64, valid int, nan bool)
+// func summarySeededI64AVX2(x []int64, bits []byte, head uint64, tail uint64, seed int64) (lo int64, hi int64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededI64AVX2(SB), NOSPLIT, $8-89
+TEXT ·summarySeededI64AVX2(SB), NOSPLIT, $16-97
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTQ seed+56(FP), Y0
+	VPBROADCASTQ seed+64(FP), Y0
 	VMOVDQA      Y0, Y1
 	VMOVDQA      Y0, Y2
 	VMOVDQA      Y0, Y3
 	VMOVDQA      Y0, Y4
-	CMPQ         CX, $0x00000010
-	JL           summarySeededI64AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summarySeededI64AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y0, Y6
+	VMOVDQU      32(AX), Y7
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
+	VBLENDVPD    Y5, Y7, Y0, Y5
+	VPCMPGTQ     Y5, Y6, Y7
+	VBLENDVPD    Y7, Y5, Y6, Y8
+	VBLENDVPD    Y7, Y6, Y5, Y5
+	VPCMPGTQ     Y8, Y1, Y6
+	VBLENDVPD    Y6, Y8, Y1, Y1
+	VPCMPGTQ     Y2, Y5, Y6
+	VBLENDVPD    Y6, Y5, Y2, Y2
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+	LEAQ         -64(AX)(DI*8), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summarySeededI64AVX2_headless:
+	CMPQ CX, $0x00000010
+	JL   summarySeededI64AVX2_main_done
 
 summarySeededI64AVX2_main_loop:
 	VPBROADCASTW (DX), Y5
@@ -5439,9 +5989,9 @@ summarySeededI64AVX2_single_loop:
 summarySeededI64AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summarySeededI64AVX2_done
-	MOVQ         tail+48(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         tail+56(FP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y5
 	VMOVDQU      (AX), Y6
@@ -5481,12 +6031,12 @@ summarySeededI64AVX2_done:
 	VPCMPGTQ     X2, X0, X3
 	VBLENDVPD    X3, X0, X2, X2
 	VMOVQ        X1, AX
-	MOVQ         AX, lo+64(FP)
+	MOVQ         AX, lo+72(FP)
 	VMOVQ        X2, AX
-	MOVQ         AX, hi+72(FP)
-	MOVQ         BX, valid+80(FP)
+	MOVQ         AX, hi+80(FP)
+	MOVQ         BX, valid+88(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+88(FP)
+	MOVB         AL, nan+96(FP)
 	VZEROUPPER
 	RET
 
@@ -5614,7 +6164,7 @@ summaryMinDenseI64AVX2_done:
 
 // func summaryMinMaskedI64AVX2(x []int64, bits []byte, head uint64, tail uint64) (lo int64, hi int64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedI64AVX2(SB), NOSPLIT, $8-89
+TEXT ·summaryMinMaskedI64AVX2(SB), NOSPLIT, $16-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -5624,8 +6174,36 @@ TEXT ·summaryMinMaskedI64AVX2(SB), NOSPLIT, $8-89
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y2
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y3
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y4
-	CMPQ         CX, $0x00000010
-	JL           summaryMinMaskedI64AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMinMaskedI64AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y6
+	VPCMPGTQ     Y6, Y0, Y7
+	VBLENDVPD    Y7, Y6, Y0, Y0
+	VMOVDQU      32(AX), Y6
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
+	VBLENDVPD    Y5, Y6, Y4, Y5
+	VPCMPGTQ     Y5, Y1, Y6
+	VBLENDVPD    Y6, Y5, Y1, Y1
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+	LEAQ         -64(AX)(DI*8), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summaryMinMaskedI64AVX2_headless:
+	CMPQ CX, $0x00000010
+	JL   summaryMinMaskedI64AVX2_main_done
 
 summaryMinMaskedI64AVX2_main_loop:
 	VPBROADCASTW (DX), Y5
@@ -5687,8 +6265,8 @@ summaryMinMaskedI64AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMinMaskedI64AVX2_done
 	MOVQ         tail+56(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y5
 	VMOVDQU      (AX), Y6
@@ -5854,7 +6432,7 @@ summaryMaxDenseI64AVX2_done:
 
 // func summaryMaxMaskedI64AVX2(x []int64, bits []byte, head uint64, tail uint64) (lo int64, hi int64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedI64AVX2(SB), NOSPLIT, $8-89
+TEXT ·summaryMaxMaskedI64AVX2(SB), NOSPLIT, $16-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -5864,8 +6442,36 @@ TEXT ·summaryMaxMaskedI64AVX2(SB), NOSPLIT, $8-89
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y2
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y3
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y4
-	CMPQ         CX, $0x00000010
-	JL           summaryMaxMaskedI64AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMaxMaskedI64AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y6
+	VPCMPGTQ     Y0, Y6, Y7
+	VBLENDVPD    Y7, Y6, Y0, Y0
+	VMOVDQU      32(AX), Y6
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
+	VBLENDVPD    Y5, Y6, Y4, Y5
+	VPCMPGTQ     Y1, Y5, Y6
+	VBLENDVPD    Y6, Y5, Y1, Y1
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+	LEAQ         -64(AX)(DI*8), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summaryMaxMaskedI64AVX2_headless:
+	CMPQ CX, $0x00000010
+	JL   summaryMaxMaskedI64AVX2_main_done
 
 summaryMaxMaskedI64AVX2_main_loop:
 	VPBROADCASTW (DX), Y5
@@ -5927,8 +6533,8 @@ summaryMaxMaskedI64AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMaxMaskedI64AVX2_done
 	MOVQ         tail+56(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y5
 	VMOVDQU      (AX), Y6
@@ -6208,14 +6814,14 @@ DATA summarysplat1_0<>+62(SB)/1, $0x00
 DATA summarysplat1_0<>+63(SB)/1, $0x00
 GLOBL summarysplat1_0<>(SB), RODATA|NOPTR, $64
 
-// func summarySeededU8AVX2(x []uint8, bits []byte, tail uint64, seed uint8) (lo uint8, hi uint8, valid int, nan bool)
+// func summarySeededU8AVX2(x []uint8, bits []byte, head uint64, tail uint64, seed uint8) (lo uint8, hi uint8, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededU8AVX2(SB), NOSPLIT, $8-81
+TEXT ·summarySeededU8AVX2(SB), NOSPLIT, $16-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTB seed+56(FP), Y0
+	VPBROADCASTB seed+64(FP), Y0
 	VMOVDQA      Y0, Y1
 	VMOVDQA      Y0, Y2
 	VMOVDQA      Y0, Y3
@@ -6225,8 +6831,32 @@ TEXT ·summarySeededU8AVX2(SB), NOSPLIT, $8-81
 	VMOVDQA      Y0, Y7
 	VMOVDQA      Y0, Y8
 	VPXOR        Y9, Y9, Y9
-	CMPQ         CX, $0x00000080
-	JL           summarySeededU8AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summarySeededU8AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VMOVDQU      (AX), Y10
+	VPBROADCASTD (DX), Y11
+	VPSHUFB      alignedshuf8<>+0(SB), Y11, Y11
+	VPAND        alignedsel8<>+0(SB), Y11, Y11
+	VPCMPEQB     Y9, Y11, Y11
+	VPBLENDVB    Y11, Y0, Y10, Y10
+	VPMINUB      Y1, Y10, Y1
+	VPMAXUB      Y2, Y10, Y2
+	POPCNTL      (DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000004, DX
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DI*1), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summarySeededU8AVX2_headless:
+	CMPQ CX, $0x00000080
+	JL   summarySeededU8AVX2_main_done
 
 summarySeededU8AVX2_main_loop:
 	VMOVDQU      (AX), Y10
@@ -6295,9 +6925,9 @@ summarySeededU8AVX2_single_loop:
 summarySeededU8AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summarySeededU8AVX2_done
-	MOVQ         tail+48(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         tail+56(FP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*1), AX
 	VMOVDQU      (AX), Y10
 	VPBROADCASTD (DX), Y11
@@ -6340,12 +6970,12 @@ summarySeededU8AVX2_done:
 	VPSRLDQ      $0x01, X2, X0
 	VPMAXUB      X2, X0, X2
 	VMOVQ        X1, AX
-	MOVB         AL, lo+64(FP)
+	MOVB         AL, lo+72(FP)
 	VMOVQ        X2, AX
-	MOVB         AL, hi+65(FP)
-	MOVQ         BX, valid+72(FP)
+	MOVB         AL, hi+73(FP)
+	MOVQ         BX, valid+80(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+80(FP)
+	MOVB         AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -6449,7 +7079,7 @@ summaryMinDenseU8AVX2_done:
 
 // func summaryMinMaskedU8AVX2(x []uint8, bits []byte, head uint64, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedU8AVX2(SB), NOSPLIT, $8-81
+TEXT ·summaryMinMaskedU8AVX2(SB), NOSPLIT, $16-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -6459,8 +7089,31 @@ TEXT ·summaryMinMaskedU8AVX2(SB), NOSPLIT, $8-81
 	VPBROADCASTQ summarysplat1_ff<>+0(SB), Y2
 	VPBROADCASTQ summarysplat1_ff<>+0(SB), Y3
 	VPXOR        Y4, Y4, Y4
-	CMPQ         CX, $0x00000080
-	JL           summaryMinMaskedU8AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMinMaskedU8AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VMOVDQU      (AX), Y5
+	VPBROADCASTD (DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat1_ff<>+0(SB), Y5, Y5
+	VPMINUB      Y0, Y5, Y0
+	POPCNTL      (DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000004, DX
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DI*1), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summaryMinMaskedU8AVX2_headless:
+	CMPQ CX, $0x00000080
+	JL   summaryMinMaskedU8AVX2_main_done
 
 summaryMinMaskedU8AVX2_main_loop:
 	VMOVDQU      (AX), Y5
@@ -6525,8 +7178,8 @@ summaryMinMaskedU8AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMinMaskedU8AVX2_done
 	MOVQ         tail+56(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*1), AX
 	VMOVDQU      (AX), Y5
 	VPBROADCASTD (DX), Y6
@@ -6664,7 +7317,7 @@ summaryMaxDenseU8AVX2_done:
 
 // func summaryMaxMaskedU8AVX2(x []uint8, bits []byte, head uint64, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedU8AVX2(SB), NOSPLIT, $8-81
+TEXT ·summaryMaxMaskedU8AVX2(SB), NOSPLIT, $16-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -6674,8 +7327,31 @@ TEXT ·summaryMaxMaskedU8AVX2(SB), NOSPLIT, $8-81
 	VPBROADCASTQ summarysplat1_0<>+0(SB), Y2
 	VPBROADCASTQ summarysplat1_0<>+0(SB), Y3
 	VPXOR        Y4, Y4, Y4
-	CMPQ         CX, $0x00000080
-	JL           summaryMaxMaskedU8AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMaxMaskedU8AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VMOVDQU      (AX), Y5
+	VPBROADCASTD (DX), Y6
+	VPSHUFB      alignedshuf8<>+0(SB), Y6, Y6
+	VPAND        alignedsel8<>+0(SB), Y6, Y6
+	VPCMPEQB     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat1_0<>+0(SB), Y5, Y5
+	VPMAXUB      Y0, Y5, Y0
+	POPCNTL      (DX), SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000004, DX
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DI*1), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summaryMaxMaskedU8AVX2_headless:
+	CMPQ CX, $0x00000080
+	JL   summaryMaxMaskedU8AVX2_main_done
 
 summaryMaxMaskedU8AVX2_main_loop:
 	VMOVDQU      (AX), Y5
@@ -6740,8 +7416,8 @@ summaryMaxMaskedU8AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMaxMaskedU8AVX2_done
 	MOVQ         tail+56(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*1), AX
 	VMOVDQU      (AX), Y5
 	VPBROADCASTD (DX), Y6
@@ -6950,14 +7626,14 @@ DATA summarysplat2_0<>+60(SB)/2, $0x0000
 DATA summarysplat2_0<>+62(SB)/2, $0x0000
 GLOBL summarysplat2_0<>(SB), RODATA|NOPTR, $64
 
-// func summarySeededU16AVX2(x []uint16, bits []byte, tail uint64, seed uint16) (lo uint16, hi uint16, valid int, nan bool)
+// func summarySeededU16AVX2(x []uint16, bits []byte, head uint64, tail uint64, seed uint16) (lo uint16, hi uint16, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededU16AVX2(SB), NOSPLIT, $8-81
+TEXT ·summarySeededU16AVX2(SB), NOSPLIT, $16-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	VPBROADCASTW seed+56(FP), Y0
+	VPBROADCASTW seed+64(FP), Y0
 	VMOVDQA      Y0, Y1
 	VMOVDQA      Y0, Y2
 	VMOVDQA      Y0, Y3
@@ -6967,8 +7643,32 @@ TEXT ·summarySeededU16AVX2(SB), NOSPLIT, $8-81
 	VMOVDQA      Y0, Y7
 	VMOVDQA      Y0, Y8
 	VPXOR        Y9, Y9, Y9
-	CMPQ         CX, $0x00000040
-	JL           summarySeededU16AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summarySeededU16AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VMOVDQU      (AX), Y10
+	VPBROADCASTW (DX), Y11
+	VPAND        alignedsel16<>+0(SB), Y11, Y11
+	VPCMPEQW     Y9, Y11, Y11
+	VPBLENDVB    Y11, Y0, Y10, Y10
+	VPMINUW      Y1, Y10, Y1
+	VPMAXUW      Y2, Y10, Y2
+	MOVWLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000002, DX
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DI*2), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summarySeededU16AVX2_headless:
+	CMPQ CX, $0x00000040
+	JL   summarySeededU16AVX2_main_done
 
 summarySeededU16AVX2_main_loop:
 	VMOVDQU      (AX), Y10
@@ -7031,9 +7731,9 @@ summarySeededU16AVX2_single_loop:
 summarySeededU16AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summarySeededU16AVX2_done
-	MOVQ         tail+48(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         tail+56(FP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*2), AX
 	VMOVDQU      (AX), Y10
 	VPBROADCASTW (DX), Y11
@@ -7072,12 +7772,12 @@ summarySeededU16AVX2_done:
 	VPSRLDQ      $0x02, X2, X0
 	VPMAXUW      X2, X0, X2
 	VMOVQ        X1, AX
-	MOVW         AX, lo+64(FP)
+	MOVW         AX, lo+72(FP)
 	VMOVQ        X2, AX
-	MOVW         AX, hi+66(FP)
-	MOVQ         BX, valid+72(FP)
+	MOVW         AX, hi+74(FP)
+	MOVQ         BX, valid+80(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+80(FP)
+	MOVB         AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -7180,7 +7880,7 @@ summaryMinDenseU16AVX2_done:
 
 // func summaryMinMaskedU16AVX2(x []uint16, bits []byte, head uint64, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedU16AVX2(SB), NOSPLIT, $8-81
+TEXT ·summaryMinMaskedU16AVX2(SB), NOSPLIT, $16-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -7190,8 +7890,31 @@ TEXT ·summaryMinMaskedU16AVX2(SB), NOSPLIT, $8-81
 	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Y2
 	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Y3
 	VPXOR        Y4, Y4, Y4
-	CMPQ         CX, $0x00000040
-	JL           summaryMinMaskedU16AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMinMaskedU16AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VMOVDQU      (AX), Y5
+	VPBROADCASTW (DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat2_ffff<>+0(SB), Y5, Y5
+	VPMINUW      Y0, Y5, Y0
+	MOVWLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000002, DX
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DI*2), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summaryMinMaskedU16AVX2_headless:
+	CMPQ CX, $0x00000040
+	JL   summaryMinMaskedU16AVX2_main_done
 
 summaryMinMaskedU16AVX2_main_loop:
 	VMOVDQU      (AX), Y5
@@ -7250,8 +7973,8 @@ summaryMinMaskedU16AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMinMaskedU16AVX2_done
 	MOVQ         tail+56(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*2), AX
 	VMOVDQU      (AX), Y5
 	VPBROADCASTW (DX), Y6
@@ -7386,7 +8109,7 @@ summaryMaxDenseU16AVX2_done:
 
 // func summaryMaxMaskedU16AVX2(x []uint16, bits []byte, head uint64, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedU16AVX2(SB), NOSPLIT, $8-81
+TEXT ·summaryMaxMaskedU16AVX2(SB), NOSPLIT, $16-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -7396,8 +8119,31 @@ TEXT ·summaryMaxMaskedU16AVX2(SB), NOSPLIT, $8-81
 	VPBROADCASTQ summarysplat2_0<>+0(SB), Y2
 	VPBROADCASTQ summarysplat2_0<>+0(SB), Y3
 	VPXOR        Y4, Y4, Y4
-	CMPQ         CX, $0x00000040
-	JL           summaryMaxMaskedU16AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMaxMaskedU16AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VMOVDQU      (AX), Y5
+	VPBROADCASTW (DX), Y6
+	VPAND        alignedsel16<>+0(SB), Y6, Y6
+	VPCMPEQW     Y4, Y6, Y6
+	VPBLENDVB    Y6, summarysplat2_0<>+0(SB), Y5, Y5
+	VPMAXUW      Y0, Y5, Y0
+	MOVWLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000002, DX
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DI*2), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summaryMaxMaskedU16AVX2_headless:
+	CMPQ CX, $0x00000040
+	JL   summaryMaxMaskedU16AVX2_main_done
 
 summaryMaxMaskedU16AVX2_main_loop:
 	VMOVDQU      (AX), Y5
@@ -7456,8 +8202,8 @@ summaryMaxMaskedU16AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMaxMaskedU16AVX2_done
 	MOVQ         tail+56(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*2), AX
 	VMOVDQU      (AX), Y5
 	VPBROADCASTW (DX), Y6
@@ -7628,14 +8374,14 @@ DATA summarysplat4_0<>+56(SB)/4, $0x00000000
 DATA summarysplat4_0<>+60(SB)/4, $0x00000000
 GLOBL summarysplat4_0<>(SB), RODATA|NOPTR, $64
 
-// func summarySeededU32AVX2(x []uint32, bits []byte, tail uint64, seed uint32) (lo uint32, hi uint32, valid int, nan bool)
+// func summarySeededU32AVX2(x []uint32, bits []byte, head uint64, tail uint64, seed uint32) (lo uint32, hi uint32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededU32AVX2(SB), NOSPLIT, $8-81
+TEXT ·summarySeededU32AVX2(SB), NOSPLIT, $16-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
-	MOVL         seed+56(FP), SI
+	MOVL         seed+64(FP), SI
 	VMOVD        SI, X0
 	VPBROADCASTD X0, Y0
 	VMOVDQA      Y0, Y1
@@ -7646,8 +8392,31 @@ TEXT ·summarySeededU32AVX2(SB), NOSPLIT, $8-81
 	VMOVDQA      Y0, Y6
 	VMOVDQA      Y0, Y7
 	VMOVDQA      Y0, Y8
-	CMPQ         CX, $0x00000020
-	JL           summarySeededU32AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summarySeededU32AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VPBROADCASTB (DX), Y9
+	VMOVDQU      (AX), Y10
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y9
+	VBLENDVPS    Y9, Y10, Y0, Y9
+	VPMINUD      Y1, Y9, Y1
+	VPMAXUD      Y2, Y9, Y2
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DI*4), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summarySeededU32AVX2_headless:
+	CMPQ CX, $0x00000020
+	JL   summarySeededU32AVX2_main_done
 
 summarySeededU32AVX2_main_loop:
 	VPBROADCASTD (DX), Y9
@@ -7702,9 +8471,9 @@ summarySeededU32AVX2_single_loop:
 summarySeededU32AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summarySeededU32AVX2_done
-	MOVQ         tail+48(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         tail+56(FP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y9
 	VMOVDQU      (AX), Y10
@@ -7738,12 +8507,12 @@ summarySeededU32AVX2_done:
 	VPSRLDQ      $0x04, X2, X0
 	VPMAXUD      X2, X0, X2
 	VMOVQ        X1, AX
-	MOVL         AX, lo+64(FP)
+	MOVL         AX, lo+72(FP)
 	VMOVQ        X2, AX
-	MOVL         AX, hi+68(FP)
-	MOVQ         BX, valid+72(FP)
+	MOVL         AX, hi+76(FP)
+	MOVQ         BX, valid+80(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+80(FP)
+	MOVB         AL, nan+88(FP)
 	VZEROUPPER
 	RET
 
@@ -7844,7 +8613,7 @@ summaryMinDenseU32AVX2_done:
 
 // func summaryMinMaskedU32AVX2(x []uint32, bits []byte, head uint64, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedU32AVX2(SB), NOSPLIT, $8-81
+TEXT ·summaryMinMaskedU32AVX2(SB), NOSPLIT, $16-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -7854,8 +8623,30 @@ TEXT ·summaryMinMaskedU32AVX2(SB), NOSPLIT, $8-81
 	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y2
 	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y3
 	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y4
-	CMPQ         CX, $0x00000020
-	JL           summaryMinMaskedU32AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMinMaskedU32AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y5
+	VPMINUD      Y0, Y5, Y0
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DI*4), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summaryMinMaskedU32AVX2_headless:
+	CMPQ CX, $0x00000020
+	JL   summaryMinMaskedU32AVX2_main_done
 
 summaryMinMaskedU32AVX2_main_loop:
 	VPBROADCASTD (DX), Y5
@@ -7906,8 +8697,8 @@ summaryMinMaskedU32AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMinMaskedU32AVX2_done
 	MOVQ         tail+56(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y5
 	VMOVDQU      (AX), Y6
@@ -8037,7 +8828,7 @@ summaryMaxDenseU32AVX2_done:
 
 // func summaryMaxMaskedU32AVX2(x []uint32, bits []byte, head uint64, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedU32AVX2(SB), NOSPLIT, $8-81
+TEXT ·summaryMaxMaskedU32AVX2(SB), NOSPLIT, $16-81
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -8047,8 +8838,30 @@ TEXT ·summaryMaxMaskedU32AVX2(SB), NOSPLIT, $8-81
 	VPBROADCASTQ summarysplat4_0<>+0(SB), Y2
 	VPBROADCASTQ summarysplat4_0<>+0(SB), Y3
 	VPBROADCASTQ summarysplat4_0<>+0(SB), Y4
-	CMPQ         CX, $0x00000020
-	JL           summaryMaxMaskedU32AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMaxMaskedU32AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y5
+	VPMAXUD      Y0, Y5, Y0
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000020, AX
+	LEAQ         -32(AX)(DI*4), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summaryMaxMaskedU32AVX2_headless:
+	CMPQ CX, $0x00000020
+	JL   summaryMaxMaskedU32AVX2_main_done
 
 summaryMaxMaskedU32AVX2_main_loop:
 	VPBROADCASTD (DX), Y5
@@ -8099,8 +8912,8 @@ summaryMaxMaskedU32AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMaxMaskedU32AVX2_done
 	MOVQ         tail+56(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y5
 	VMOVDQU      (AX), Y6
@@ -8263,22 +9076,55 @@ summaryDenseU64AVX2_done:
 	VZEROUPPER
 	RET
 
-// func summarySeededU64AVX2(x []uint64, bits []byte, tail uint64, seed uint64) (lo uint64, hi uint64, valid int, nan bool)
+// func summarySeededU64AVX2(x []uint64, bits []byte, head uint64, tail uint64, seed uint64) (lo uint64, hi uint64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summarySeededU64AVX2(SB), NOSPLIT, $8-89
+TEXT ·summarySeededU64AVX2(SB), NOSPLIT, $16-97
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
 	XORQ         BX, BX
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y0
-	VPBROADCASTQ seed+56(FP), Y1
+	VPBROADCASTQ seed+64(FP), Y1
 	VPXOR        Y0, Y1, Y1
 	VMOVDQA      Y1, Y2
 	VMOVDQA      Y1, Y3
 	VMOVDQA      Y1, Y4
 	VMOVDQA      Y1, Y5
-	CMPQ         CX, $0x00000010
-	JL           summarySeededU64AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summarySeededU64AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VPBROADCASTB (DX), Y6
+	VMOVDQU      (AX), Y7
+	VPXOR        Y0, Y7, Y7
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y6, Y8
+	VBLENDVPD    Y8, Y7, Y1, Y7
+	VMOVDQU      32(AX), Y8
+	VPXOR        Y0, Y8, Y8
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y6
+	VBLENDVPD    Y6, Y8, Y1, Y6
+	VPCMPGTQ     Y6, Y7, Y8
+	VBLENDVPD    Y8, Y6, Y7, Y9
+	VBLENDVPD    Y8, Y7, Y6, Y6
+	VPCMPGTQ     Y9, Y2, Y7
+	VBLENDVPD    Y7, Y9, Y2, Y2
+	VPCMPGTQ     Y3, Y6, Y7
+	VBLENDVPD    Y7, Y6, Y3, Y3
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+	LEAQ         -64(AX)(DI*8), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summarySeededU64AVX2_headless:
+	CMPQ CX, $0x00000010
+	JL   summarySeededU64AVX2_main_done
 
 summarySeededU64AVX2_main_loop:
 	VPBROADCASTW (DX), Y6
@@ -8354,9 +9200,9 @@ summarySeededU64AVX2_single_loop:
 summarySeededU64AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summarySeededU64AVX2_done
-	MOVQ         tail+48(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         tail+56(FP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y6
 	VMOVDQU      (AX), Y7
@@ -8399,13 +9245,13 @@ summarySeededU64AVX2_done:
 	VBLENDVPD    X1, X0, X3, X3
 	VMOVQ        X2, AX
 	BTCQ         $0x3f, AX
-	MOVQ         AX, lo+64(FP)
+	MOVQ         AX, lo+72(FP)
 	VMOVQ        X3, AX
 	BTCQ         $0x3f, AX
-	MOVQ         AX, hi+72(FP)
-	MOVQ         BX, valid+80(FP)
+	MOVQ         AX, hi+80(FP)
+	MOVQ         BX, valid+88(FP)
 	MOVB         $0x00, AL
-	MOVB         AL, nan+88(FP)
+	MOVB         AL, nan+96(FP)
 	VZEROUPPER
 	RET
 
@@ -8549,7 +9395,7 @@ summaryMinDenseU64AVX2_done:
 
 // func summaryMinMaskedU64AVX2(x []uint64, bits []byte, head uint64, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMinMaskedU64AVX2(SB), NOSPLIT, $8-89
+TEXT ·summaryMinMaskedU64AVX2(SB), NOSPLIT, $16-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -8560,8 +9406,38 @@ TEXT ·summaryMinMaskedU64AVX2(SB), NOSPLIT, $8-89
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y3
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y4
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y5
-	CMPQ         CX, $0x00000010
-	JL           summaryMinMaskedU64AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMinMaskedU64AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VPBROADCASTB (DX), Y6
+	VMOVDQU      (AX), Y7
+	VPXOR        Y0, Y7, Y7
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y6, Y8
+	VBLENDVPD    Y8, Y7, Y5, Y7
+	VPCMPGTQ     Y7, Y1, Y8
+	VBLENDVPD    Y8, Y7, Y1, Y1
+	VMOVDQU      32(AX), Y7
+	VPXOR        Y0, Y7, Y7
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y6
+	VBLENDVPD    Y6, Y7, Y5, Y6
+	VPCMPGTQ     Y6, Y2, Y7
+	VBLENDVPD    Y7, Y6, Y2, Y2
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+	LEAQ         -64(AX)(DI*8), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summaryMinMaskedU64AVX2_headless:
+	CMPQ CX, $0x00000010
+	JL   summaryMinMaskedU64AVX2_main_done
 
 summaryMinMaskedU64AVX2_main_loop:
 	VPBROADCASTW (DX), Y6
@@ -8629,8 +9505,8 @@ summaryMinMaskedU64AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMinMaskedU64AVX2_done
 	MOVQ         tail+56(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y6
 	VMOVDQU      (AX), Y7
@@ -8815,7 +9691,7 @@ summaryMaxDenseU64AVX2_done:
 
 // func summaryMaxMaskedU64AVX2(x []uint64, bits []byte, head uint64, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·summaryMaxMaskedU64AVX2(SB), NOSPLIT, $8-89
+TEXT ·summaryMaxMaskedU64AVX2(SB), NOSPLIT, $16-89
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -8826,8 +9702,38 @@ TEXT ·summaryMaxMaskedU64AVX2(SB), NOSPLIT, $8-89
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y3
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y4
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y5
-	CMPQ         CX, $0x00000010
-	JL           summaryMaxMaskedU64AVX2_main_done
+	MOVQ         head+48(FP), SI
+	MOVQ         SI, DI
+	SHRQ         $0x08, DI
+	JZ           summaryMaxMaskedU64AVX2_headless
+	ANDQ         $0x000000ff, SI
+	MOVQ         SI, (SP)
+	LEAQ         (SP), DX
+	VPBROADCASTB (DX), Y6
+	VMOVDQU      (AX), Y7
+	VPXOR        Y0, Y7, Y7
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y6, Y8
+	VBLENDVPD    Y8, Y7, Y5, Y7
+	VPCMPGTQ     Y1, Y7, Y8
+	VBLENDVPD    Y8, Y7, Y1, Y1
+	VMOVDQU      32(AX), Y7
+	VPXOR        Y0, Y7, Y7
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y6, Y6
+	VBLENDVPD    Y6, Y7, Y5, Y6
+	VPCMPGTQ     Y2, Y6, Y7
+	VBLENDVPD    Y7, Y6, Y2, Y2
+	MOVBLZX      (DX), SI
+	POPCNTL      SI, SI
+	ADDQ         SI, BX
+	ADDQ         $0x00000001, DX
+	ADDQ         $0x00000040, AX
+	LEAQ         -64(AX)(DI*8), AX
+	SUBQ         DI, CX
+	MOVQ         bits_base+24(FP), DX
+
+summaryMaxMaskedU64AVX2_headless:
+	CMPQ CX, $0x00000010
+	JL   summaryMaxMaskedU64AVX2_main_done
 
 summaryMaxMaskedU64AVX2_main_loop:
 	VPBROADCASTW (DX), Y6
@@ -8895,8 +9801,8 @@ summaryMaxMaskedU64AVX2_single_done:
 	TESTQ        CX, CX
 	JZ           summaryMaxMaskedU64AVX2_done
 	MOVQ         tail+56(FP), DX
-	MOVQ         DX, (SP)
-	LEAQ         (SP), DX
+	MOVQ         DX, 8(SP)
+	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y6
 	VMOVDQU      (AX), Y7

@@ -19,7 +19,7 @@ func summaryDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
 // take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summarySeededF32AVX2(x []float32, bits []byte, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
+func summarySeededF32AVX2(x []float32, bits []byte, head uint64, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 
 // summaryDenseF32AVX2FMA returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -36,7 +36,7 @@ func summaryDenseF32AVX2FMA(x []float32) (lo float32, hi float32, nan bool)
 // take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summarySeededF32AVX2FMA(x []float32, bits []byte, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
+func summarySeededF32AVX2FMA(x []float32, bits []byte, head uint64, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 
 // summaryMinDenseF32AVX2 returns the min (hi is returned as -Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -53,7 +53,7 @@ func summaryMinDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
 // take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMinSeededF32AVX2(x []float32, bits []byte, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
+func summaryMinSeededF32AVX2(x []float32, bits []byte, head uint64, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 
 // summaryMinDenseF32AVX2FMA returns the min (hi is returned as -Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -70,7 +70,7 @@ func summaryMinDenseF32AVX2FMA(x []float32) (lo float32, hi float32, nan bool)
 // take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMinSeededF32AVX2FMA(x []float32, bits []byte, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
+func summaryMinSeededF32AVX2FMA(x []float32, bits []byte, head uint64, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 
 // summaryMaxDenseF32AVX2 returns the max (lo is returned as +Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -87,7 +87,7 @@ func summaryMaxDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
 // take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMaxSeededF32AVX2(x []float32, bits []byte, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
+func summaryMaxSeededF32AVX2(x []float32, bits []byte, head uint64, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 
 // summaryMaxDenseF32AVX2FMA returns the max (lo is returned as +Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -104,7 +104,7 @@ func summaryMaxDenseF32AVX2FMA(x []float32) (lo float32, hi float32, nan bool)
 // take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMaxSeededF32AVX2FMA(x []float32, bits []byte, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
+func summaryMaxSeededF32AVX2FMA(x []float32, bits []byte, head uint64, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 
 // summaryDenseF64AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -121,7 +121,7 @@ func summaryDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
 // take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summarySeededF64AVX2(x []float64, bits []byte, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
+func summarySeededF64AVX2(x []float64, bits []byte, head uint64, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 
 // summaryDenseF64AVX2FMA returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -138,7 +138,7 @@ func summaryDenseF64AVX2FMA(x []float64) (lo float64, hi float64, nan bool)
 // take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summarySeededF64AVX2FMA(x []float64, bits []byte, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
+func summarySeededF64AVX2FMA(x []float64, bits []byte, head uint64, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 
 // summaryMinDenseF64AVX2 returns the min (hi is returned as -Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -155,7 +155,7 @@ func summaryMinDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
 // take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMinSeededF64AVX2(x []float64, bits []byte, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
+func summaryMinSeededF64AVX2(x []float64, bits []byte, head uint64, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 
 // summaryMinDenseF64AVX2FMA returns the min (hi is returned as -Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -172,7 +172,7 @@ func summaryMinDenseF64AVX2FMA(x []float64) (lo float64, hi float64, nan bool)
 // take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMinSeededF64AVX2FMA(x []float64, bits []byte, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
+func summaryMinSeededF64AVX2FMA(x []float64, bits []byte, head uint64, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 
 // summaryMaxDenseF64AVX2 returns the max (lo is returned as +Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -189,7 +189,7 @@ func summaryMaxDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
 // take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMaxSeededF64AVX2(x []float64, bits []byte, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
+func summaryMaxSeededF64AVX2(x []float64, bits []byte, head uint64, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 
 // summaryMaxDenseF64AVX2FMA returns the max (lo is returned as +Inf) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -206,7 +206,7 @@ func summaryMaxDenseF64AVX2FMA(x []float64) (lo float64, hi float64, nan bool)
 // take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summaryMaxSeededF64AVX2FMA(x []float64, bits []byte, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
+func summaryMaxSeededF64AVX2FMA(x []float64, bits []byte, head uint64, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 
 // summaryDenseI8AVX2 returns the min and max over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -223,7 +223,7 @@ func summaryDenseI8AVX2(x []int8) (lo int8, hi int8, nan bool)
 // take their validity from tail, bits 32-r to 31 (the lower bits 0), not bits.
 //
 //go:noescape
-func summarySeededI8AVX2(x []int8, bits []byte, tail uint64, seed int8) (lo int8, hi int8, valid int, nan bool)
+func summarySeededI8AVX2(x []int8, bits []byte, head uint64, tail uint64, seed int8) (lo int8, hi int8, valid int, nan bool)
 
 // summaryMinDenseI8AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -274,7 +274,7 @@ func summaryDenseI16AVX2(x []int16) (lo int16, hi int16, nan bool)
 // take their validity from tail, bits 16-r to 15 (the lower bits 0), not bits.
 //
 //go:noescape
-func summarySeededI16AVX2(x []int16, bits []byte, tail uint64, seed int16) (lo int16, hi int16, valid int, nan bool)
+func summarySeededI16AVX2(x []int16, bits []byte, head uint64, tail uint64, seed int16) (lo int16, hi int16, valid int, nan bool)
 
 // summaryMinDenseI16AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -325,7 +325,7 @@ func summaryDenseI32AVX2(x []int32) (lo int32, hi int32, nan bool)
 // take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summarySeededI32AVX2(x []int32, bits []byte, tail uint64, seed int32) (lo int32, hi int32, valid int, nan bool)
+func summarySeededI32AVX2(x []int32, bits []byte, head uint64, tail uint64, seed int32) (lo int32, hi int32, valid int, nan bool)
 
 // summaryMinDenseI32AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -376,7 +376,7 @@ func summaryDenseI64AVX2(x []int64) (lo int64, hi int64, nan bool)
 // take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summarySeededI64AVX2(x []int64, bits []byte, tail uint64, seed int64) (lo int64, hi int64, valid int, nan bool)
+func summarySeededI64AVX2(x []int64, bits []byte, head uint64, tail uint64, seed int64) (lo int64, hi int64, valid int, nan bool)
 
 // summaryMinDenseI64AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -427,7 +427,7 @@ func summaryDenseU8AVX2(x []uint8) (lo uint8, hi uint8, nan bool)
 // take their validity from tail, bits 32-r to 31 (the lower bits 0), not bits.
 //
 //go:noescape
-func summarySeededU8AVX2(x []uint8, bits []byte, tail uint64, seed uint8) (lo uint8, hi uint8, valid int, nan bool)
+func summarySeededU8AVX2(x []uint8, bits []byte, head uint64, tail uint64, seed uint8) (lo uint8, hi uint8, valid int, nan bool)
 
 // summaryMinDenseU8AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -478,7 +478,7 @@ func summaryDenseU16AVX2(x []uint16) (lo uint16, hi uint16, nan bool)
 // take their validity from tail, bits 16-r to 15 (the lower bits 0), not bits.
 //
 //go:noescape
-func summarySeededU16AVX2(x []uint16, bits []byte, tail uint64, seed uint16) (lo uint16, hi uint16, valid int, nan bool)
+func summarySeededU16AVX2(x []uint16, bits []byte, head uint64, tail uint64, seed uint16) (lo uint16, hi uint16, valid int, nan bool)
 
 // summaryMinDenseU16AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -529,7 +529,7 @@ func summaryDenseU32AVX2(x []uint32) (lo uint32, hi uint32, nan bool)
 // take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summarySeededU32AVX2(x []uint32, bits []byte, tail uint64, seed uint32) (lo uint32, hi uint32, valid int, nan bool)
+func summarySeededU32AVX2(x []uint32, bits []byte, head uint64, tail uint64, seed uint32) (lo uint32, hi uint32, valid int, nan bool)
 
 // summaryMinDenseU32AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element
@@ -580,7 +580,7 @@ func summaryDenseU64AVX2(x []uint64) (lo uint64, hi uint64, nan bool)
 // take their validity from tail, bits 8-r to 7 (the lower bits 0), not bits.
 //
 //go:noescape
-func summarySeededU64AVX2(x []uint64, bits []byte, tail uint64, seed uint64) (lo uint64, hi uint64, valid int, nan bool)
+func summarySeededU64AVX2(x []uint64, bits []byte, head uint64, tail uint64, seed uint64) (lo uint64, hi uint64, valid int, nan bool)
 
 // summaryMinDenseU64AVX2 returns the min (hi is returned as the lowest value) over all of x (dense),
 // starting from the order's extremes, and whether a participating element

@@ -94,7 +94,7 @@ var shapes = []shape{
 	},
 	{
 		name:    "summaryMaskedAsm",
-		doc:     "is summaryDenseAsm over the valid elements of x: bits is\nbyte-aligned with x, or on AVX-512 with x[h:] for the h < 8\nelements head names (their validity in bits 0-7, h in bits 8-15;\n0 on AVX2), and tail holds the validity of the elements past the\nlast whole vector on AVX-512, and on AVX2 those of the last\nlen(x) mod step elements at the top of one step's bits\n(summaryAsm.maskedTail).",
+		doc:     "is summaryDenseAsm over the valid elements of x. bits is\nbyte-aligned with x[h:], after the h < 8 elements that head names\n(their validity in bits 0-7, h in bits 8-15; 0 for none), which the\nkernel takes as a step of their own (on AVX2 x holds a whole step\nafter them). tail holds the validity of the elements past the last\nwhole vector on AVX-512, and on AVX2 those of the last len mod step\nelements at the top of one step's bits (summaryAsm.maskedTail).",
 		tparams: "[T num.Number]",
 		params:  []param{{"x", "[]T"}, {"bits", "[]byte"}, {"head", "uint64"}, {"tail", "uint64"}},
 		results: []string{"lo T", "hi T", "valid int", "nan bool"},
@@ -104,9 +104,9 @@ var shapes = []shape{
 	},
 	{
 		name:    "summarySeededAsm",
-		doc:     "is the masked summary kernel of isa for T computing want that\nstarts from seed, a valid element of x, and blends it into the\ninvalid lanes (the AVX2 kernels of both extremes, and of one for\nfloats); bits is byte-aligned with x, and tail holds the validity\nof the last len(x) mod step elements as summaryMaskedAsm's does on\nAVX2. fma chooses the float kernels\nwhose NaN check is an FMA sentinel, which can alarm without a NaN\n(the caller passes hasFMA, or false for the kernel whose compares\nare exact).",
+		doc:     "is the masked summary kernel of isa for T computing want that\nstarts from seed, a valid element of x, and blends it into the\ninvalid lanes (the AVX2 kernels of both extremes, and of one for\nfloats); bits, head and tail are summaryMaskedAsm's on AVX2. fma\nchooses the float kernels whose NaN check is an FMA sentinel, which\ncan alarm without a NaN (the caller passes hasFMA, or false for the\nkernel whose compares are exact).",
 		tparams: "[T num.Number]",
-		params:  []param{{"x", "[]T"}, {"bits", "[]byte"}, {"tail", "uint64"}, {"seed", "T"}},
+		params:  []param{{"x", "[]T"}, {"bits", "[]byte"}, {"head", "uint64"}, {"tail", "uint64"}, {"seed", "T"}},
 		results: []string{"lo T", "hi T", "valid int", "nan bool"},
 		want:    true,
 		featArg: "fma",
