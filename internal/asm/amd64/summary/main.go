@@ -953,13 +953,7 @@ func (g *gen) singles512() {
 // bench/callcost_test.go).
 func (g *gen) headMasked(sv int) {
 	skip := g.fname() + "_headless"
-	r := GP64()
-	Load(Param("head"), r)
-	h := GP64()
-	MOVQ(r, h)
-	SHRQ(U8(8), h)
-	JZ(LabelRef(skip))
-	ANDQ(U32(0xff), r)
+	r, h := g.loadHead(skip)
 	slot := AllocLocal(8)
 	MOVQ(r, slot)
 	LEAQ(slot, g.bp)
@@ -968,6 +962,18 @@ func (g *gen) headMasked(sv int) {
 	SUBQ(h, g.n)
 	Load(Param("bits").Base(), g.bp)
 	Label(skip)
+}
+
+// loadHead reads the head argument: r its validity bits, h its count,
+// and a jump to skip when h is 0.
+func (g *gen) loadHead(skip string) (r, h reg.GPVirtual) {
+	r, h = GP64(), GP64()
+	Load(Param("head"), r)
+	MOVQ(r, h)
+	SHRQ(U8(8), h)
+	JZ(LabelRef(skip))
+	ANDQ(U32(0xff), r)
+	return r, h
 }
 
 // headMasked512 runs the first h < 8 elements of x, those before the
@@ -981,13 +987,7 @@ func (g *gen) headMasked(sv int) {
 // whole vectors (headMasked).
 func (g *gen) headMasked512() {
 	skip := g.fname() + "_headless"
-	r := GP64()
-	Load(Param("head"), r)
-	h := GP64()
-	MOVQ(r, h)
-	SHRQ(U8(8), h)
-	JZ(LabelRef(skip))
-	ANDQ(U32(0xff), r)
+	r, h := g.loadHead(skip)
 	t := GP64()
 	POPCNTQ(r, t)
 	ADDQ(t, g.cnt)
