@@ -186,6 +186,9 @@ func denseSummaryOn[T num.Number](isa ISA, x []T, want Extremes) (lo, hi T) {
 	if isa == AVX512 && fromDRAM[T](len(x)) {
 		isa = AVX2 // the same results by contract (see summaryKernels)
 	}
+	// summaryKernels and denseSpan written out (the AVX2 step is
+	// max(lanes, 8)): through them a 64-element Min ran 16 instructions
+	// more, their fields live across the call.
 	if isa == AVX512 || isa == AVX2 && len(x) >= max(32/sizeOf[T](), 8) {
 		var alarm bool // the kernel's NaN flag, a sentinel's on AVX2
 		lo, hi, alarm = summaryDenseAsm(isa, want, hasFMA, x)

@@ -30,14 +30,14 @@ func addSplit(a num.Int128, lo, hi uint64) num.Int128 {
 //
 // On AVX2 and AVX-512 the int64 kernel sums the elements offset by 2^63
 // (all valid elements, and the invalid ones as zero, become unsigned);
-// each call's n×2^63 is taken off in 128 bits. A column of one chunk (all
-// but those of 2^31 elements and more) calls its kernel from here, with
-// no chunk loop, dispatch or switch frame between:
-// at n = 32 the loop's slicing and set-up and the switch took 149 of a
-// call's 328 instructions, the kernel 94 (bench's H418). The few elements
-// an AVX2 kernel leaves are added before its call and an AVX-512 partial
-// last vector takes its own path, so that only the sum is live across
-// the call and nothing is spilled for the rare cases. The two are written
+// each call's n×2^63 is taken off in 128 bits. A column of one chunk
+// (all but those of 2^31 elements and more) calls its kernel from here,
+// with no chunk loop, dispatch or switch frame between: at n = 32 the
+// loop's slicing and set-up and the switch took 149 of a call's 328
+// instructions, the kernel 94 (bench's H418). The few elements an AVX2
+// kernel leaves are added before its call and an AVX-512 partial last
+// vector takes its own path, so that only the sum is live across the
+// call and nothing is spilled for the rare cases. The two are written
 // out rather than one generic body behind typed entries, as the other
 // families are: that frame cost 1.15-1.19x at n = 32 and 64 (2 ns; bench
 // results 20261206-zen5-callcost-checked-generic.txt).

@@ -131,6 +131,7 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 	if st := k.step(); len(x)&(st-1) != 0 {
 		m, tail = k.maskedTail(x, bits, st) // the last bits only for a partial last step
 	}
+	xw := whole[:len(whole)-len(x)+m] // x[:m] with the head before it, if the kernel takes it
 	switch {
 	case m > 0 && k.seeded():
 		// The AVX2 kernels of both extremes, and the float ones of one,
@@ -141,7 +142,6 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 			s, ok = whole[mathbits.TrailingZeros64(w)], true // only the head has one
 		}
 		if ok {
-			xw := whole[:len(whole)-len(x)+m] // x[:m] with the head before it
 			l, h, c, n := summarySeededAsm(k.isa, k.want, hasFMA, xw, bits, head, tail, s)
 			if n && hasFMA {
 				// The FMA sentinel (float kernels; integer ones never
@@ -154,8 +154,7 @@ func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, na
 			valid += c
 		}
 	case m > 0:
-		// whole is x with the head before it, if the kernel takes it.
-		l, h, c, n := summaryMaskedAsm(k.isa, k.want, whole[:len(whole)-len(x)+m], bits, head, tail) // no method between: a frame fewer
+		l, h, c, n := summaryMaskedAsm(k.isa, k.want, xw, bits, head, tail) // no method between: a frame fewer
 		lo, hi, nan = summaryMerge(lo, hi, nan, l, h, n)
 		valid += c
 	}

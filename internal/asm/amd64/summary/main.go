@@ -904,7 +904,6 @@ func blend(size int, inv reg.VecVirtual, m Mem, x, dst reg.VecVirtual) {
 func (g *gen) tail512() {
 	TESTQ(g.n, g.n)
 	JZ(LabelRef(g.fname() + "_done"))
-	k := K()
 	r := GP64()
 	if g.masked {
 		Load(Param("tail"), r)
@@ -915,13 +914,29 @@ func (g *gen) tail512() {
 		MOVQ(I64(-1), r)
 		BZHIQ(g.n, r, r)
 	}
+	g.maskedVector(r, 0)
+}
+
+// maskedVector folds the lanes of the vector at xp that r's bits select
+// into accumulator j (and its NaN chain): the AVX-512 kernels' alignment
+// peel, head and tail. Lanes outside the mask are neither read nor
+// compared.
+func (g *gen) maskedVector(r reg.GPVirtual, j int) {
+	k := K()
 	KMOVQ(r, k)
 	x := g.vec()
 	g.loadZ(Mem{Base: g.xp}, k, x)
-	g.steps(x, 0, k)
+	g.steps(x, j, k)
 	if g.e.Float {
-		g.nanCheck(x, x, 0)
+		g.nanCheck(x, x, j/2)
 	}
+}
+
+// skipElems moves xp and n past the h elements a head or an alignment
+// peel took.
+func (g *gen) skipElems(h reg.GPVirtual) {
+	LEAQ(Mem{Base: g.xp, Index: h, Scale: uint8(g.e.Size)}, g.xp)
+	SUBQ(h, g.n)
 }
 
 // singles512 runs the at most u-1 whole vectors the main loop leaves,
@@ -991,18 +1006,10 @@ func (g *gen) headMasked512() {
 	t := GP64()
 	POPCNTQ(r, t)
 	ADDQ(t, g.cnt)
-	k := K()
-	KMOVQ(r, k)
-	x := g.vec()
-	g.loadZ(Mem{Base: g.xp}, k, x)
-	// Into the last accumulators: the single-vector loop and the tail
-	// fold into the first ones, so a short column's chain stays shorter.
-	g.steps(x, max(len(g.lo), len(g.hi))-1, k)
-	if g.e.Float {
-		g.nanCheck(x, x, len(g.kord)-1)
-	}
-	LEAQ(Mem{Base: g.xp, Index: h, Scale: uint8(g.e.Size)}, g.xp)
-	SUBQ(h, g.n)
+	// Into the last accumulator: singles512 folds into the others and the
+	// tail into the first, so a short column's chains stay short.
+	g.maskedVector(r, g.u-1)
+	g.skipElems(h)
 	Label(skip)
 }
 
@@ -1049,16 +1056,8 @@ func (g *gen) alignHead() {
 	r := GP64()
 	MOVQ(I64(-1), r)
 	BZHIQ(h, r, r)
-	k := K()
-	KMOVQ(r, k)
-	x := g.vec()
-	g.loadZ(Mem{Base: g.xp}, k, x)
-	g.steps(x, 0, k)
-	if g.e.Float {
-		g.nanCheck(x, x, 0)
-	}
-	LEAQ(Mem{Base: g.xp, Index: h, Scale: uint8(g.e.Size)}, g.xp)
-	SUBQ(h, g.n)
+	g.maskedVector(r, 0)
+	g.skipElems(h)
 	Label(g.fname() + "_aligned")
 }
 
