@@ -31,10 +31,12 @@ func Min[T Number](x []T, m ...Mask) T {
 			return kernel.ChainMin(x)
 		case len(x) < kernel.ChainCut:
 			// The builtin min's chains, inlined here; a NaN or a zero
-			// is settled by the loops (see kernel.ChainMin).
-			if lo := kernel.ChainMin(x); lo == lo && lo != 0 {
-				return lo
+			// is settled out of line (see kernel.ChainMin).
+			lo := kernel.ChainMin(x)
+			if lo != lo || lo == 0 {
+				lo, _ = kernel.SettleChains(x, lo, lo)
 			}
+			return lo
 		}
 		// The dense loops directly: a call less for the shortest inputs
 		// (summarizeOn makes this choice too).
@@ -79,9 +81,11 @@ func Max[T Number](x []T, m ...Mask) T {
 		case !num.IsFloat[T]():
 			return kernel.IntMax(x)
 		case len(x) < kernel.ChainCut:
-			if hi := kernel.ChainMax(x); hi == hi && hi != 0 {
-				return hi
+			hi := kernel.ChainMax(x)
+			if hi != hi || hi == 0 {
+				_, hi = kernel.SettleChains(x, hi, hi)
 			}
+			return hi
 		}
 		_, hi, _ := kernel.FloatExtremes(x, kernel.WantMax)
 		return hi
@@ -122,9 +126,10 @@ func MinMax[T Number](x []T, m ...Mask) (lo, hi T) {
 		case !num.IsFloat[T]():
 			return kernel.IntMinMax(x)
 		case len(x) < kernel.ChainCut:
-			if lo, hi = kernel.ChainMinMax(x); lo == lo && lo != 0 && hi != 0 {
-				return lo, hi
+			if lo, hi = kernel.ChainMinMax(x); lo != lo || lo == 0 || hi == 0 {
+				return kernel.SettleChains(x, lo, hi)
 			}
+			return lo, hi
 		}
 		lo, hi, _ = kernel.FloatExtremes(x, kernel.WantBoth)
 		return lo, hi

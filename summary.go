@@ -45,10 +45,10 @@ func Summarize[T Number](x []T, m ...Mask) Summary[T] {
 		case !num.IsFloat[T]():
 			s.Min, s.Max = kernel.IntMinMax(x)
 		case len(x) < kernel.ChainCut:
-			// The builtin min's chains; a NaN or a zero is settled by
-			// the loops (see kernel.ChainMin).
+			// The builtin min's chains; a NaN or a zero is settled out
+			// of line (see kernel.ChainMin).
 			if s.Min, s.Max = kernel.ChainMinMax(x); s.Min != s.Min || s.Min == 0 || s.Max == 0 {
-				s.Min, s.Max, _ = kernel.FloatExtremes(x, kernel.WantBoth)
+				s.Min, s.Max = kernel.SettleChains(x, s.Min, s.Max)
 			}
 		default:
 			s.Min, s.Max, _ = kernel.FloatExtremes(x, kernel.WantBoth)

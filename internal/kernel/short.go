@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"encoding/binary"
+	"math"
 	mbits "math/bits"
 	"unsafe"
 
@@ -337,6 +338,54 @@ func FloatExtremes[T num.Number](x []T, want Extremes) (lo, hi T, valid int) {
 // H396-H401).
 const ChainCut = 32
 
+// SettleChains makes the extremes of ChainMin, ChainMax or ChainMinMax
+// over a short dense float x the reference's where the builtin's rules
+// differ from it (for one extreme, pass it as both lo and hi). The chains
+// yield NaN exactly when an element is NaN, so a NaN extreme is the
+// canonical NaN for both, with no second pass; they take -0 below +0,
+// where the reference keeps the first of ±0 in index order (ADR-103), so
+// a zero extreme is x's first zero. The callers inline the chains and
+// call this only when their result is NaN or zero.
+func SettleChains[T num.Number](x []T, lo, hi T) (T, T) {
+	if lo != lo || hi != hi {
+		return num.NaN[T](), num.NaN[T]()
+	}
+	z := firstZeroShort(x)
+	if lo == 0 {
+		lo = z
+	}
+	if hi == 0 {
+		hi = z
+	}
+	return lo, hi
+}
+
+// firstZeroShort is the first element of a short dense float x that
+// equals zero, x known to hold one. It scans from the end and keeps each
+// zero it meets by a conditional move on the element's bits, not a
+// branch, so that where the zero lies costs no misprediction (firstZero's
+// early exit mispredicts once a call, as long as a short scan).
+func firstZeroShort[T num.Number](x []T) T {
+	if num.KindOf[T]() == num.Float32 {
+		y := num.Cast[float32](x)
+		var z uint32
+		for i := len(y) - 1; i >= 0; i-- {
+			if b := math.Float32bits(y[i]); b<<1 == 0 {
+				z = b
+			}
+		}
+		return T(math.Float32frombits(z))
+	}
+	y := num.Cast[float64](x)
+	var z uint64
+	for i := len(y) - 1; i >= 0; i-- {
+		if b := math.Float64bits(y[i]); b<<1 == 0 {
+			z = b
+		}
+	}
+	return T(math.Float64frombits(z))
+}
+
 // ChainMax is ChainMin's maximum for floats: the builtin min of the
 // negated elements, negated. The compiler's max of floats negates its
 // running value on the chain, twice an element; these chains negate each
@@ -377,7 +426,7 @@ func ChainMinMax[T num.Number](x []T) (lo, hi T) {
 // POR on amd64): so the result is NaN exactly when an element is, and a
 // result that is neither NaN nor zero has the bits of the reference's
 // (equal values have equal bits); the caller settles the other two cases
-// with FloatExtremes.
+// with SettleChains.
 func ChainMin[T num.Number](x []T) T {
 	lo, lo1 := x[0], x[0]
 	i := 1
