@@ -367,23 +367,22 @@ func SettleChains[T num.Number](x []T, lo, hi T) (T, T) {
 // early exit mispredicts once a call, as long as a short scan).
 func firstZeroShort[T num.Number](x []T) T {
 	if num.KindOf[T]() == num.Float32 {
-		y := num.Cast[float32](x)
-		var z uint32
-		for i := len(y) - 1; i >= 0; i-- {
-			if b := math.Float32bits(y[i]); b<<1 == 0 {
-				z = b
-			}
-		}
-		return T(math.Float32frombits(z))
+		return T(math.Float32frombits(firstZeroBits(num.Cast[float32](x), math.Float32bits)))
 	}
-	y := num.Cast[float64](x)
-	var z uint64
-	for i := len(y) - 1; i >= 0; i-- {
-		if b := math.Float64bits(y[i]); b<<1 == 0 {
+	return T(math.Float64frombits(firstZeroBits(num.Cast[float64](x), math.Float64bits)))
+}
+
+// firstZeroBits is firstZeroShort's scan over the bits of x's elements
+// (bits is math.Float32bits or math.Float64bits, inlined with it): a zero
+// is the element whose bits are zero below the sign.
+func firstZeroBits[F float32 | float64, B uint32 | uint64](x []F, bits func(F) B) B {
+	var z B
+	for i := len(x) - 1; i >= 0; i-- {
+		if b := bits(x[i]); b<<1 == 0 {
 			z = b
 		}
 	}
-	return T(math.Float64frombits(z))
+	return z
 }
 
 // ChainMax is ChainMin's maximum for floats: the builtin min of the
