@@ -350,14 +350,7 @@ func SettleChains[T num.Number](x []T, lo, hi T) (T, T) {
 	if lo != lo || hi != hi {
 		return num.NaN[T](), num.NaN[T]()
 	}
-	z := firstZeroShort(x)
-	if lo == 0 {
-		lo = z
-	}
-	if hi == 0 {
-		hi = z
-	}
-	return lo, hi
+	return zeroTies(lo, hi, firstZeroShort(x))
 }
 
 // firstZeroShort is the first element of a short dense float x that
@@ -735,13 +728,7 @@ func settleChains[T num.Number](x []T, w uint64, lo, hi T, nan bool) (T, T) {
 			break
 		}
 	}
-	if lo == 0 {
-		lo = z
-	}
-	if hi == 0 {
-		hi = z
-	}
-	return lo, hi
+	return zeroTies(lo, hi, z)
 }
 
 // settleSummary turns a min and max computed in any order into the
@@ -763,13 +750,7 @@ func settleSummary[T num.Number](x []T, bits []byte, off int, lo, hi T, valid in
 		return num.MaxOf[T](), num.LowestOf[T](), 0
 	}
 	if num.IsFloat[T]() && (lo == 0 || hi == 0) {
-		z := firstZero(x, bits, off)
-		if lo == 0 {
-			lo = z
-		}
-		if hi == 0 {
-			hi = z
-		}
+		lo, hi = zeroTies(lo, hi, firstZero(x, bits, off))
 	}
 	return lo, hi, valid
 }
@@ -779,6 +760,20 @@ func settleSummary[T num.Number](x []T, bits []byte, off int, lo, hi T, valid in
 // inline, so that a caller's common case costs no call.
 func settled[T num.Number](lo, hi T, valid int, nan bool) bool {
 	return !nan && valid != 0 && lo != 0 && hi != 0
+}
+
+// zeroTies gives an extreme that compares equal to zero the bits of z,
+// the first participating zero: among ±0 the reference keeps the first in
+// index order (ADR-103), where vector min and max, and the builtins, may
+// return either.
+func zeroTies[T num.Number](lo, hi, z T) (T, T) {
+	if lo == 0 {
+		lo = z
+	}
+	if hi == 0 {
+		hi = z
+	}
+	return lo, hi
 }
 
 // firstZero returns the first valid element of x that equals zero (+0.0
