@@ -202,7 +202,6 @@ type gen struct {
 	flip bool
 
 	xp, n, bp, cnt reg.GPVirtual
-	acc0           int                 // block's first accumulator: vector j folds into acc0+j (singles512)
 	lo, hi         []reg.VecVirtual    // nil for the extreme not computed
 	nanv           reg.VecVirtual      // AVX2 masked: unordered-compare accumulator
 	sent           []reg.VecVirtual    // AVX2 dense: NaN sentinel sums, one chain per vector pair
@@ -689,7 +688,11 @@ func (g *gen) doc() {
 
 // block processes v vectors at xp (and their bits at bp), then advances
 // the pointers (the loop counts the elements).
-func (g *gen) block(v int) {
+func (g *gen) block(v int) { g.blockAt(v, 0) }
+
+// blockAt is block with vector j folded into accumulator acc0+j
+// (singles512 gives each leftover vector one of its own).
+func (g *gen) blockAt(v, acc0 int) {
 	xs := make([]reg.VecVirtual, v)
 	var ks []reg.OpmaskVirtual
 	if g.masked && g.is.avx512 {
@@ -747,7 +750,7 @@ func (g *gen) block(v int) {
 					g.pairSteps(xs[j-1], xs[j], j/2)
 				}
 				xmins[j] = xs[j]
-				g.nanPair(xmins, j, v)
+				g.nanPair(xmins, j, v, acc0)
 				continue
 			}
 			xe := g.vec()
@@ -758,17 +761,17 @@ func (g *gen) block(v int) {
 			}
 			g.steps(xe, j, nil)
 			xmins[j] = xe
-			g.nanPair(xmins, j, v)
+			g.nanPair(xmins, j, v, acc0)
 			continue
 		}
 		switch {
 		case !g.paired():
-			g.steps(x, g.acc0+j, k)
+			g.steps(x, acc0+j, k)
 		case j%2 == 1:
 			g.pairSteps(xs[j-1], x, j/2)
 		}
 		xmins[j] = x
-		g.nanPair(xmins, j, v)
+		g.nanPair(xmins, j, v, acc0)
 	}
 	if g.masked {
 		kit.PopcountBytes(Mem{Base: g.bp}, v*g.w/8, g.cnt)
@@ -782,14 +785,15 @@ func (g *gen) block(v int) {
 // stays live longer than needed. One unordered compare covers two
 // vectors, since it is true where either operand is NaN. Invalid lanes
 // hold +0.0 (AVX-512 zeroing load) or the seed (AVX2 blend), which is NaN
-// only where the result is.
-func (g *gen) nanPair(xs []reg.VecVirtual, j, v int) {
+// only where the result is. The check goes to the chain of accumulator
+// pair (acc0+j)/2, as blockAt's steps go to accumulator acc0+j.
+func (g *gen) nanPair(xs []reg.VecVirtual, j, v, acc0 int) {
 	switch {
 	case !g.e.Float:
 	case j%2 == 1:
-		g.nanCheck(xs[j-1], xs[j], (g.acc0+j)/2)
+		g.nanCheck(xs[j-1], xs[j], (acc0+j)/2)
 	case j == v-1:
-		g.nanCheck(xs[j], xs[j], (g.acc0+j)/2)
+		g.nanCheck(xs[j], xs[j], (acc0+j)/2)
 	}
 }
 
@@ -949,11 +953,9 @@ func (g *gen) singles512() {
 	for i := range g.u - 1 {
 		CMPQ(g.n, U32(g.w))
 		JL(LabelRef(done))
-		g.acc0 = i
-		g.block(1)
+		g.blockAt(1, i)
 		SUBQ(U32(g.w), g.n)
 	}
-	g.acc0 = 0
 	Label(done)
 }
 
