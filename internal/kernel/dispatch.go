@@ -120,21 +120,13 @@ func portableSumInt[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bit
 	return genericSumInt[T, S](x, bits, off)
 }
 
-// portableSummary is the summary of the scalar and generic ISAs (want
-// does not matter: they compute both Extremes).
-func portableSummary[T num.Number](isa ISA, x []T, bits []byte, off int) (lo, hi T, valid int) {
+// portableSummary is the summary of the scalar and generic ISAs (the
+// scalar one computes both Extremes whatever want asks).
+func portableSummary[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes) (lo, hi T, valid int) {
 	if isa == Scalar {
 		return scalarSummary(x, bits, off)
 	}
-	switch num.KindOf[T]() {
-	case num.Float32:
-		l, h, v := genericSummaryFloat(num.Cast[float32](x), bits, off)
-		return T(l), T(h), v
-	case num.Float64:
-		l, h, v := genericSummaryFloat(num.Cast[float64](x), bits, off)
-		return T(l), T(h), v
-	}
-	return genericSummaryInt(x, bits, off)
+	return genericSummary(x, bits, off, want)
 }
 
 // portableCheckedI64 and portableCheckedU64 are the exact sums of the

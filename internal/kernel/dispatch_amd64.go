@@ -136,7 +136,7 @@ func tailBits(bits []byte, p, r int) uint64 {
 // meaningful.
 func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes) (lo, hi T, valid int) {
 	if isa != AVX2 && isa != AVX512 {
-		return portableSummary(isa, x, bits, off)
+		return portableSummary(isa, x, bits, off, want)
 	}
 	// MinMax and Summarize run the fused summary kernel, integers too;
 	// Min and Max run kernels that compute only their extreme where they

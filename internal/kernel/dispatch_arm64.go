@@ -50,7 +50,7 @@ func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes
 		}
 		return neonSummaryInt(x, bits, off)
 	}
-	return portableSummary(isa, x, bits, off)
+	return portableSummary(isa, x, bits, off, want)
 }
 
 // denseSummaryOn is the min and max of a non-empty dense x under the

@@ -24,7 +24,7 @@ func sumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []by
 // summaryOn is the min and max of the valid elements under the rules of
 // ref.Summary and their count.
 func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes) (lo, hi T, valid int) {
-	return portableSummary(isa, x, bits, off)
+	return portableSummary(isa, x, bits, off, want)
 }
 
 // denseSummaryOn is the min and max of a non-empty dense x under the

@@ -109,7 +109,7 @@ func neonSummaryFloat[T float32 | float64](x []T, bits []byte, off int) (lo, hi 
 	if bits != nil {
 		valid = neonCountValid(bits, off, len(x))
 	}
-	return settleFloatSummary(x, bits, off, lo, hi, valid, nan)
+	return settleSummary(x, bits, off, lo, hi, valid, nan)
 }
 
 // kernelSummary runs T's min/max kernel on the first iters*64 bytes of x
