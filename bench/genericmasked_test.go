@@ -1,11 +1,11 @@
 package bench
 
 // The generic backend's masked Min, Max, MinMax and Summarize: what a
-// CPU without the SIMD kernels runs (riscv64, s390x, ppc64le, loong64,
-// wasm, 386, -tags purego), and measured here on amd64 with
+// CPU without the SIMD kernels runs (386, arm, riscv64, s390x, ppc64le,
+// loong64, wasm), and measured here on amd64 with
 // quiver.SetBackend. Its loop tested each element's bit with a branch
 // and folded both extremes into four min/max pairs held in arrays, in
-// memory: 0.38-0.9x the plain masked loop's time in the generated run of
+// memory: 0.38-0.9x the plain masked loop's speed in the generated run of
 // 94810de on an AMD EPYC (family 26 model 2, Zen 5 class), for example
 // 8.58 against 3.29 us for a float64 Max of 4096 with 10% nulls. The
 // change: one validity word per 64 elements; in it each null element is

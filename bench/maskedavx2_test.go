@@ -7,7 +7,7 @@ package bench
 // operand decodes to three micro-ops on the vector ports (two on the
 // Skylake family, one on AMD Zen), so an iteration of four vectors
 // issues about 22 vector micro-ops against 4 for the dense loop, on
-// three vector ports. The AMD EPYC Zen 5 session's loop-only probes
+// three vector ports. The loop-only probes on the AMD EPYC Zen 5
 // (docs/ledger.md, "the avx2 backend against the peers") found the loop
 // bound by its micro-ops, not by the blend's pipe.
 //

@@ -4,7 +4,7 @@ package bench
 // kernel.DenseExtreme, whose typed entry runs the single-extreme kernel's
 // wrapper directly, instead of kernel.Summary and summaryOn with their
 // bitmap, count and second-extreme plumbing. Registered before measuring,
-// on an Intel Xeon (family 6 model 207, AVX-512), from the last session's
+// on an Intel Xeon (family 6 model 207, AVX-512), from the earlier
 // profile on an AMD EPYC Zen 4: a direct stub call took 161-166 ns
 // against 188-194 ns through kernel.Summary for a float64 Min of 4096 on
 // avx2. Ratios are the commit before's time over this one's, same run,

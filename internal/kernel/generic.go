@@ -106,8 +106,9 @@ func firstValidIndex(bits []byte, off, n int) int {
 // extremes want asks for, from x[first], its first valid element (the
 // bitmap span as firstValidIndex's), and counts them; nan reports a valid
 // NaN. It reads one validity word per 64 elements, and foldMinWord,
-// foldMaxWord or foldBothWord folds them. The loop it replaces branched on each bit and kept four
-// min/max pairs in memory: 0.38-0.9 of the plain masked loop's speed
+// foldMaxWord or foldBothWord folds them. The loop it replaces branched
+// on each bit and kept four min/max pairs in memory: 0.36-0.9 of the
+// plain masked loop's speed, where this one runs 1.1-7.6 times it
 // (bench's H437-H450).
 func maskedFloatExtremes[F float32 | float64, B uint32 | uint64](x []F, bits []byte, off, first int, want Extremes) (lo, hi F, valid int, nan bool) {
 	u := num.Cast[B](x)
