@@ -120,6 +120,18 @@ func portableSumInt[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bit
 	return genericSumInt[T, S](x, bits, off)
 }
 
+// portableSumFloat is the float sum of the scalar and generic ISAs: the
+// strict fold of the valid elements in index order on both.
+func portableSumFloat[T constraints.Float](isa ISA, x []T, bits []byte, off int) T {
+	if isa == Scalar || bits == nil {
+		return scalarSum[T, T](x, bits, off)
+	}
+	if num.KindOf[T]() == num.Float32 {
+		return T(genericSumFloat[float32, uint32](num.Cast[float32](x), bits, off))
+	}
+	return T(genericSumFloat[float64, uint64](num.Cast[float64](x), bits, off))
+}
+
 // portableSummary is the summary of the scalar and generic ISAs (the
 // scalar one computes both Extremes whatever want asks).
 func portableSummary[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes) (lo, hi T, valid int) {

@@ -25,7 +25,7 @@ import (
 // for no more calls than it must.
 func sumFloatOn[T float32 | float64](isa ISA, x []T, bits []byte, off int) T {
 	if isa != AVX2 && isa != AVX512 {
-		return scalarSum[T, T](x, bits, off)
+		return portableSumFloat(isa, x, bits, off)
 	}
 	block := 128 / sizeOf[T]() // four YMM vectors
 	if isa == AVX512 {

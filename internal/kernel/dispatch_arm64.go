@@ -23,7 +23,7 @@ func sumFloatOn[T constraints.Float](isa ISA, x []T, bits []byte, off int) T {
 		}
 		return T(neonSumFloat(num.Cast[float64](x), bits, off))
 	}
-	return scalarSum[T, T](x, bits, off)
+	return portableSumFloat(isa, x, bits, off)
 }
 
 // sumIntOn is the wrapping sum of the valid elements of x, in S.

@@ -13,7 +13,7 @@ import (
 
 // sumFloatOn is the float sum of the valid elements of x: the strict fold.
 func sumFloatOn[T constraints.Float](isa ISA, x []T, bits []byte, off int) T {
-	return scalarSum[T, T](x, bits, off)
+	return portableSumFloat(isa, x, bits, off)
 }
 
 // sumIntOn is the wrapping sum of the valid elements of x, in S.

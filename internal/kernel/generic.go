@@ -40,6 +40,52 @@ func genericSumInt[T constraints.Integer, S int64 | uint64](x []T, bits []byte, 
 	return s
 }
 
+// genericSumFloat is the generic ISA's float sum: the strict fold of the
+// valid elements of x from +0.0 in index order (A=1, W=1), the scalar
+// reference's loop when dense. Under a bitmap a null element adds +0.0
+// instead of being skipped: x + (+0.0) is x for every x but -0.0 (the
+// infinities and NaN included; a NaN's payload is not specified), and a
+// fold from +0.0 never holds -0.0 (in round-to-nearest a sum is -0.0
+// only when both addends are), so the fold is the same. A null's +0.0 is
+// its bits ANDed with a mask of its validity bit, from one validity word
+// per 64 elements (addWordBits), instead of a branch per element that a
+// random bitmap mispredicts.
+func genericSumFloat[F float32 | float64, B uint32 | uint64](x []F, bits []byte, off int) F {
+	if bits == nil {
+		return scalarSum[F, F](x, nil, 0)
+	}
+	u := num.Cast[B](x)
+	bits, off = bits[off>>3:], off&7
+	var s F
+	for i := 0; i < len(u); i += 64 {
+		k := min(64, len(u)-i)
+		s = addWordBits(s, u[i:i+k], ValidWord(bits[i>>3:], off, k))
+	}
+	return s
+}
+
+// addWordBits adds to s, in index order, the elements of c (at most 64,
+// the bits of F's) whose bit in w is set, and +0.0 for the others (see
+// genericSumFloat). Out of line, a call per 64 elements, like the
+// masked extremes' folds.
+func addWordBits[F float32 | float64, B uint32 | uint64](s F, c []B, w uint64) F {
+	j := 0
+	for ; j+3 < len(c); j += 4 {
+		y := c[j : j+4 : j+4]
+		p, q, r, t := y[0]&-B(w&1), y[1]&-B(w>>1&1), y[2]&-B(w>>2&1), y[3]&-B(w>>3&1)
+		w >>= 4
+		s += fromBits[F](p)
+		s += fromBits[F](q)
+		s += fromBits[F](r)
+		s += fromBits[F](t)
+	}
+	for ; j < len(c); j++ { // the last 1 to 3
+		s += fromBits[F](c[j] & -B(w&1))
+		w >>= 1
+	}
+	return s
+}
+
 // genericSummary is the generic ISA's min, max and count of the valid
 // elements of x; with WantMin or WantMax only that extreme is
 // meaningful. Dense, it is the short loops at every length: FloatExtremes'
@@ -74,11 +120,18 @@ func genericSummary[T num.Number](x []T, bits []byte, off int, want Extremes) (l
 	case k == num.Float64:
 		l, h, v, n := maskedFloatExtremes[float64, uint64](num.Cast[float64](x), bits, off, first, want)
 		lo, hi, valid, nan = T(l), T(h), v, n
-	case unsafe.Sizeof(zero) < 4:
+	case unsafe.Sizeof(zero) < 4 || k == num.Int32:
 		l, h, v := maskedIntExtremes[T, int32](x, bits, off, first, want)
 		return T(l), T(h), v
+	case k == num.Uint32:
+		l, h, v := maskedIntExtremes[T, uint32](x, bits, off, first, want)
+		return T(l), T(h), v
+	case k == num.Int64:
+		l, h, v := maskedIntExtremes[T, int64](x, bits, off, first, want)
+		return T(l), T(h), v
 	default:
-		return maskedIntExtremes[T, T](x, bits, off, first, want)
+		l, h, v := maskedIntExtremes[T, uint64](x, bits, off, first, want)
+		return T(l), T(h), v
 	}
 	switch want { // the other extreme is meaningless: keep it out of the zero test
 	case WantMin:
@@ -140,8 +193,8 @@ type chains[T num.Number] struct {
 // foldMinWord, foldMaxWord and foldBothWord fold into ch the elements of
 // c (at most 64, the bits of F's) whose bit in w is set, the extremes
 // want asks for in two chains each: a null element takes the bits b0 of
-// the fold's first element by a conditional move, a value already folded
-// that the strict comparisons of lower and higher never take again, so
+// the fold's first element (pick4), a value already folded that the
+// strict comparisons of lower and higher never take again, so
 // that no branch depends on the bitmap. Those comparisons branch only on
 // a new extreme. Out of line, a call per 64 elements, one function per
 // want, so that the chains stay in registers: inlined into the word loop,
@@ -195,13 +248,7 @@ func foldBothWord[F float32 | float64, B uint32 | uint64](ch chains[F], c []B, w
 	j := 0
 	for ; j+1 < len(c); j += 2 {
 		y := c[j : j+2 : j+2]
-		p, q := y[0], y[1]
-		if w&1 == 0 {
-			p = b0
-		}
-		if w&2 == 0 {
-			q = b0
-		}
+		p, q := pick2(w, y[0], y[1], b0)
 		w >>= 2
 		v, v1 := fromBits[F](p), fromBits[F](q)
 		lo, nan = lower(lo, v, nan)
@@ -217,35 +264,17 @@ func foldBothWord[F float32 | float64, B uint32 | uint64](ch chains[F], c []B, w
 	return chains[F]{lo, lo1, hi, hi1, nan}
 }
 
-// pick4 replaces each of p, q, r and s whose bit in w (bits 0 to 3) is
-// clear with v0, by conditional moves.
-func pick4[B num.Number](w uint64, p, q, r, s, v0 B) (B, B, B, B) {
-	if w&1 == 0 {
-		p = v0
-	}
-	if w&2 == 0 {
-		q = v0
-	}
-	if w&4 == 0 {
-		r = v0
-	}
-	if w&8 == 0 {
-		s = v0
-	}
-	return p, q, r, s
-}
-
 // fromBits is the float whose bit pattern is b (math.Float32frombits or
 // math.Float64frombits for F's size, which B has).
 func fromBits[F float32 | float64, B uint32 | uint64](b B) F {
 	return *(*F)(unsafe.Pointer(&b))
 }
 
-// maskedIntExtremes is maskedFloatExtremes for integers, compared in W
-// (T, or int32 for 8- and 16-bit T, whose min and max would be branches:
-// amd64 has no 8-bit conditional move). Integer extremes are exact in
-// any order.
-func maskedIntExtremes[T, W num.Number](x []T, bits []byte, off, first int, want Extremes) (lo, hi W, valid int) {
+// maskedIntExtremes is maskedFloatExtremes for integers, compared in W:
+// T's machine type, or int32 for 8- and 16-bit T, whose min and max would
+// be branches (amd64 has no 8-bit conditional move). Integer extremes are
+// exact in any order.
+func maskedIntExtremes[T num.Number, W constraints.Integer](x []T, bits []byte, off, first int, want Extremes) (lo, hi W, valid int) {
 	v0 := W(x[first])
 	ch := chains[W]{lo: v0, lo1: v0, hi: v0, hi1: v0}
 	for i := first &^ 63; i < len(x); i += 64 {
@@ -266,9 +295,9 @@ func maskedIntExtremes[T, W num.Number](x []T, bits []byte, off, first int, want
 
 // foldIntMin, foldIntMax and foldIntBoth are foldMinWord, foldMaxWord
 // and foldBothWord for integers: a null element takes the fold's first
-// value v0 by a conditional move, and the builtin min and max,
-// conditional moves too, fold the two chains per extreme.
-func foldIntMin[T, W num.Number](ch chains[W], c []T, w uint64, v0 W) chains[W] {
+// value v0 (pick4), and the builtin min and max, conditional moves where
+// Go has them, fold the two chains per extreme.
+func foldIntMin[T num.Number, W constraints.Integer](ch chains[W], c []T, w uint64, v0 W) chains[W] {
 	lo, lo1 := ch.lo, ch.lo1
 	j := 0
 	for ; j+3 < len(c); j += 4 {
@@ -287,7 +316,7 @@ func foldIntMin[T, W num.Number](ch chains[W], c []T, w uint64, v0 W) chains[W] 
 	return ch
 }
 
-func foldIntMax[T, W num.Number](ch chains[W], c []T, w uint64, v0 W) chains[W] {
+func foldIntMax[T num.Number, W constraints.Integer](ch chains[W], c []T, w uint64, v0 W) chains[W] {
 	hi, hi1 := ch.hi, ch.hi1
 	j := 0
 	for ; j+3 < len(c); j += 4 {
@@ -306,18 +335,12 @@ func foldIntMax[T, W num.Number](ch chains[W], c []T, w uint64, v0 W) chains[W] 
 	return ch
 }
 
-func foldIntBoth[T, W num.Number](ch chains[W], c []T, w uint64, v0 W) chains[W] {
+func foldIntBoth[T num.Number, W constraints.Integer](ch chains[W], c []T, w uint64, v0 W) chains[W] {
 	lo, lo1, hi, hi1 := ch.lo, ch.lo1, ch.hi, ch.hi1
 	j := 0
 	for ; j+1 < len(c); j += 2 {
 		y := c[j : j+2 : j+2]
-		p, q := W(y[0]), W(y[1])
-		if w&1 == 0 {
-			p = v0
-		}
-		if w&2 == 0 {
-			q = v0
-		}
+		p, q := pick2(w, W(y[0]), W(y[1]), v0)
 		w >>= 2
 		lo, lo1 = min(lo, p), min(lo1, q)
 		hi, hi1 = max(hi, p), max(hi1, q)
