@@ -196,31 +196,6 @@ func portableChecked[T int64 | uint64](isa ISA, x []T, bits []byte, off int) num
 	return acc
 }
 
-// halvesWord4 adds to hi and lo the halves (see CheckedInts) of the
-// elements of c (at most 64) whose bit in w is set, four an iteration:
-// each element ANDed with a mask of its bit, the low half as a uint32
-// conversion. checkedWord, one element at a time, took 1.5 times as long
-// at 4096 (bench's H456-H458).
-func halvesWord4[T int64 | uint64](c []T, w uint64, hi int64, lo uint64) (int64, uint64) {
-	k := num.KindOf[T]()
-	j := 0
-	for ; j+3 < len(c); j += 4 {
-		y := c[j : j+4 : j+4]
-		a, b := uint64(y[0])&-(w&1), uint64(y[1])&-(w>>1&1)
-		p, q := uint64(y[2])&-(w>>2&1), uint64(y[3])&-(w>>3&1)
-		w >>= 4
-		lo += uint64(uint32(a)) + uint64(uint32(b)) + uint64(uint32(p)) + uint64(uint32(q))
-		hi += highHalf(T(a), k) + highHalf(T(b), k) + highHalf(T(p), k) + highHalf(T(q), k)
-	}
-	for ; j < len(c); j++ { // the last 1 to 3
-		a := uint64(c[j]) & -(w & 1)
-		w >>= 1
-		lo += uint64(uint32(a))
-		hi += highHalf(T(a), k)
-	}
-	return hi, lo
-}
-
 // halvesChunk is the most elements portableChecked sums in halves before
 // it adds them into 128 bits, within CheckedInts' bound of fewer than
 // 2^31 (under a bitmap rounded down to whole words, at least one); a

@@ -2,7 +2,6 @@ package kernel
 
 import (
 	"encoding/binary"
-	"math"
 	mbits "math/bits"
 	"unsafe"
 
@@ -360,18 +359,17 @@ func SettleChains[T num.Number](x []T, lo, hi T) (T, T) {
 // early exit mispredicts once a call, as long as a short scan).
 func firstZeroShort[T num.Number](x []T) T {
 	if num.KindOf[T]() == num.Float32 {
-		return T(math.Float32frombits(firstZeroBits(num.Cast[float32](x), math.Float32bits)))
+		return T(fromBits[float32](firstZeroBits(num.Cast[uint32](x))))
 	}
-	return T(math.Float64frombits(firstZeroBits(num.Cast[float64](x), math.Float64bits)))
+	return T(fromBits[float64](firstZeroBits(num.Cast[uint64](x))))
 }
 
-// firstZeroBits is firstZeroShort's scan over the bits of x's elements
-// (bits is math.Float32bits or math.Float64bits, inlined with it): a zero
-// is the element whose bits are zero below the sign.
-func firstZeroBits[F float32 | float64, B uint32 | uint64](x []F, bits func(F) B) B {
+// firstZeroBits is firstZeroShort's scan over the bit patterns of its
+// floats: a zero is the element whose bits are zero below the sign.
+func firstZeroBits[B uint32 | uint64](x []B) B {
 	var z B
 	for i := len(x) - 1; i >= 0; i-- {
-		if b := bits(x[i]); b<<1 == 0 {
+		if b := x[i]; b<<1 == 0 {
 			z = b
 		}
 	}
