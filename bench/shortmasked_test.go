@@ -1,0 +1,94 @@
+package bench
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/quiverlabs/quiver"
+)
+
+// Masked Min, Max, MinMax and Summarize of fewer than kernel.SmallCut (64)
+// elements ran the short word loops on every backend (one validity word,
+// kernel.SummaryWord's two chains and a branch on each validity bit). A
+// probe of the kernel package on an AMD EPYC (family 26 model 2, Zen 5
+// class, AVX-512), registered on 2026-12-07 before the change, timed those
+// loops against the AVX-512 and AVX2 masked kernels called through
+// kernel.Summary, fastest of 60 samples, 8 and 256 rotating inputs with
+// 10% nulls (the two agreed within 5%): for both extremes the kernels
+// took 0.95-1.08 of the loops' time at n=24, 0.74-0.88 at 32 and
+// 0.49-0.62 at 63 (float64, float32, int64, int32); for one extreme
+// 0.94-1.05 at 40 (floats; integers 0.84-0.96), 0.75-0.92 at 48 and
+// 0.71-0.83 at 63. So on avx2 and avx512 a masked MinMax or Summarize
+// runs the kernels from 32 elements and a masked Min or Max from 48
+// (kernel.ISA.MaskedExtremeCut); 8- and 16-bit integers on AVX2, whose
+// kernels take whole 32-byte vectors, and the other backends keep the
+// loops below 64.
+//
+// Ratios are the change's time over the commit before's, medians of
+// BenchmarkShortMaskedExtremes run alternately from the two commits'
+// bench binaries (8 passes), on the avx512 and avx2 backends, for
+// float64, float32, int64 and int32:
+//
+//	H459 (measured by hand): MinMax and Summary n=32/40/48/56/63: <= 0.85x; at n=48/56/63 <= 0.75x
+//	H460 (measured by hand): Min and Max n=48/56/63: <= 0.90x
+//	H461 (measured by hand): every op at n=16/24, and Min and Max at n=32/40 (the loops before and after): <= 1.03x
+//	H462 (measured by hand): the generic backend, and uint8 on avx2, every op and n: <= 1.03x
+//	H463 (measured by hand): MinMax float64 n=63 on avx512 after the change: >= 1.5x the plain masked loop's speed
+
+// BenchmarkShortMaskedExtremes times masked Min, Max, MinMax and Summarize
+// at lengths around the masked cuts on the avx2, avx512 and generic
+// backends, with 10% nulls, and the plain loops beside them. Each
+// iteration takes the next of 16 inputs, each with a bitmap of its own,
+// so that no branch predictor learns one.
+func BenchmarkShortMaskedExtremes(b *testing.B) {
+	forShortBackends(b, []int{16, 24, 32, 40, 48, 56, 63}, func(b *testing.B, n int) {
+		shortMaskedCases(b, n, rotation[float64](n, 459), math.Inf(1), math.Inf(-1))
+		shortMaskedCases(b, n, rotation[float32](n, 459), float32(math.Inf(1)), float32(math.Inf(-1)))
+		shortMaskedCases(b, n, rotation[int64](n, 459), math.MaxInt64, math.MinInt64)
+		shortMaskedCases(b, n, rotation[int32](n, 459), math.MaxInt32, math.MinInt32)
+		shortMaskedCases(b, n, rotation[uint8](n, 459), math.MaxUint8, 0)
+	})
+}
+
+// shortMaskedCases runs quiver's masked Min, Max, MinMax and Summarize
+// and the plain masked loops (which start from top and bottom) over the
+// 16 inputs xs, each with a bitmap of 10% nulls, each iteration the next.
+func shortMaskedCases[T number](b *testing.B, n int, xs [16][]T, top, bottom T) {
+	r := rand.New(rand.NewPCG(uint64(n), 460))
+	var bms [16][]byte
+	var ms [16]quiver.Mask
+	for k := range bms {
+		bms[k] = drawBitmap(r, n, 10)
+		ms[k] = quiver.Valid(bms[k], 0)
+	}
+	for _, im := range []struct {
+		name string
+		f    func(x []T, bm []byte, m quiver.Mask) T
+	}{
+		{"Min/impl=quiver", func(x []T, _ []byte, m quiver.Mask) T { return quiver.Min(x, m) }},
+		{"Max/impl=quiver", func(x []T, _ []byte, m quiver.Mask) T { return quiver.Max(x, m) }},
+		{"MinMax/impl=quiver", func(x []T, _ []byte, m quiver.Mask) T { lo, hi := quiver.MinMax(x, m); return lo + hi }},
+		{"Summary/impl=quiver", func(x []T, _ []byte, m quiver.Mask) T {
+			s := quiver.Summarize(x, m)
+			return s.Min + s.Max + T(s.Count)
+		}},
+		{"Min/impl=loop", func(x []T, bm []byte, _ quiver.Mask) T { return loopMin(x, bm, top) }},
+		{"Max/impl=loop", func(x []T, bm []byte, _ quiver.Mask) T { return loopMax(x, bm, bottom) }},
+		{"Summary/impl=loop", func(x []T, bm []byte, _ quiver.Mask) T {
+			lo, hi, c := loopSummary(x, bm, top, bottom)
+			return lo + hi + T(c)
+		}},
+	} {
+		b.Run(fmt.Sprintf("type=%s/n=%d/op=%s", typeName[T](), n, im.name), func(b *testing.B) {
+			var s T
+			k := 0
+			for b.Loop() {
+				s += im.f(xs[k&15], bms[k&15], ms[k&15])
+				k++
+			}
+			sink = res{uint64(s)}
+		})
+	}
+}
