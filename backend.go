@@ -184,6 +184,15 @@ func denseCut[T Number](b *backend, both bool) int {
 	return b.isa.ExtremeCut(int(unsafe.Sizeof(zero)), num.IsFloat[T](), both)
 }
 
+// maskedCut is denseCut for an input with a validity bitmap: the length
+// below which a masked Min, Max (both false), MinMax or Summarize (both
+// true) of T runs the loops over one validity word on b instead of b's
+// masked kernels (kernel.ISA.MaskedExtremeCut). It inlines, as denseCut.
+func maskedCut[T Number](b *backend, both bool) int {
+	var zero T
+	return b.isa.MaskedExtremeCut(int(unsafe.Sizeof(zero)), num.IsFloat[T](), both)
+}
+
 func init() {
 	for _, b := range registry {
 		if b.available {

@@ -43,7 +43,7 @@ func Min[T Number](x []T, m ...Mask) T {
 		lo, _, _ := kernel.FloatExtremes(x, kernel.WantMin)
 		return lo
 	}
-	if len(x) < kernel.SmallCut {
+	if len(x) < maskedCut[T](active.Load(), false) {
 		if w, ok := shortWord(len(x), m); ok {
 			if w != 0 && len(x) < 16 {
 				if !num.IsFloat[T]() {
@@ -90,7 +90,7 @@ func Max[T Number](x []T, m ...Mask) T {
 		_, hi, _ := kernel.FloatExtremes(x, kernel.WantMax)
 		return hi
 	}
-	if len(x) < kernel.SmallCut {
+	if len(x) < maskedCut[T](active.Load(), false) {
 		if w, ok := shortWord(len(x), m); ok {
 			if w != 0 && len(x) < 16 {
 				if !num.IsFloat[T]() {
@@ -134,7 +134,7 @@ func MinMax[T Number](x []T, m ...Mask) (lo, hi T) {
 		lo, hi, _ = kernel.FloatExtremes(x, kernel.WantBoth)
 		return lo, hi
 	}
-	if len(x) < kernel.SmallCut {
+	if len(x) < maskedCut[T](active.Load(), true) {
 		if w, ok := shortWord(len(x), m); ok {
 			if !num.IsFloat[T]() && w != 0 {
 				return kernel.IntMinMaxWord(x, w)

@@ -55,7 +55,7 @@ func Summarize[T Number](x []T, m ...Mask) Summary[T] {
 		}
 		return s
 	}
-	if len(x) < kernel.SmallCut {
+	if len(x) < maskedCut[T](active.Load(), true) {
 		if w, ok := shortWord(len(x), m); ok {
 			if !num.IsFloat[T]() && w != 0 {
 				lo, hi := kernel.IntMinMaxWord(x, w)
@@ -79,15 +79,16 @@ func summarize[T Number](x []T, m []Mask, want kernel.Extremes) (lo, hi T, count
 }
 
 // summarizeOn is summarize on b from validated parts (see maskOf): the
-// selection loops or kernels, the short loop below kernel.SmallCut (a
-// dense one below denseCut), or b's kernels.
+// selection loops or kernels, the short loops (below maskedCut with a
+// bitmap, below denseCut without), or b's kernels.
 func summarizeOn[T Number](b *backend, x []T, bits []byte, off int, sel []uint32, hasSel bool, want kernel.Extremes) (lo, hi T, count, nulls int) {
 	if hasSel {
 		lo, hi, count = kernel.SelSummary(b.isa, x, bits, off, sel, want)
 		return lo, hi, count, len(sel) - count
 	}
 	var valid int
-	if len(x) < kernel.SmallCut && (bits != nil || len(x) < denseCut[T](b, want == kernel.WantBoth)) {
+	if bits != nil && len(x) < maskedCut[T](b, want == kernel.WantBoth) ||
+		bits == nil && len(x) < denseCut[T](b, want == kernel.WantBoth) {
 		lo, hi, valid = kernel.SummarySmall(x, bits, off, want)
 	} else {
 		lo, hi, valid = kernel.Summary(b.isa, x, bits, off, want)
