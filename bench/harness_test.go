@@ -213,7 +213,7 @@ func cpuFeatures() string {
 
 // number is every element type benchmarked.
 type number interface {
-	~int8 | ~int32 | ~int64 | ~uint8 | ~float32 | ~float64
+	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~float32 | ~float64
 }
 
 // input is one configuration's data, shared by every implementation.

@@ -36,6 +36,19 @@ import (
 //	H461 (measured by hand): every op at n=16/24, and Min and Max at n=32/40 (the loops before and after): <= 1.03x
 //	H462 (measured by hand): the generic backend, and uint8 on avx2, every op and n: <= 1.03x
 //	H463 (measured by hand): MinMax float64 n=63 on avx512 after the change: >= 1.5x the plain masked loop's speed
+//
+// The first A/B (addc16b against 161a750) found uint8 on avx512, which
+// the change had switched too, 1.10-1.14x slower for Min and Max at
+// n=48 and 1.05x for MinMax at 32, where a kernel probe had bytes' single
+// extreme at 1.09-1.61 of the loops' time up to 48 (the AVX-512 byte
+// kernel computes both extremes), their both at 0.89 at 32 and 0.76 at
+// 40, and 16-bit integers like the wider types (single 0.93 at 48, both
+// 0.74-0.80 at 32). So bytes on avx512 keep the loops for one extreme and
+// take the kernel for both from 40; int16 joins the benchmark. Registered
+// before the second A/B (the change against 161a750):
+//
+//	H464 (measured by hand): uint8 on avx512: Min and Max every n <= 1.03x; MinMax and Summary n=40..63 <= 0.90x
+//	H465 (measured by hand): int16 on avx512: MinMax and Summary n=32..63 <= 0.85x; Min and Max n=48..63 <= 0.95x; on avx2 every op and n <= 1.03x
 
 // BenchmarkShortMaskedExtremes times masked Min, Max, MinMax and Summarize
 // at lengths around the masked cuts on the avx2, avx512 and generic
@@ -48,6 +61,7 @@ func BenchmarkShortMaskedExtremes(b *testing.B) {
 		shortMaskedCases(b, n, rotation[float32](n, 459), float32(math.Inf(1)), float32(math.Inf(-1)))
 		shortMaskedCases(b, n, rotation[int64](n, 459), math.MaxInt64, math.MinInt64)
 		shortMaskedCases(b, n, rotation[int32](n, 459), math.MaxInt32, math.MinInt32)
+		shortMaskedCases(b, n, rotation[int16](n, 459), math.MaxInt16, math.MinInt16)
 		shortMaskedCases(b, n, rotation[uint8](n, 459), math.MaxUint8, 0)
 	})
 }
