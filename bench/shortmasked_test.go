@@ -49,6 +49,18 @@ import (
 //
 //	H464 (measured by hand): uint8 on avx512: Min and Max every n <= 1.03x; MinMax and Summary n=40..63 <= 0.90x
 //	H465 (measured by hand): int16 on avx512: MinMax and Summary n=32..63 <= 0.85x; Min and Max n=48..63 <= 0.95x; on avx2 every op and n <= 1.03x
+//
+// A probe with a zero minimum (values k/2 for random k in 0..12, so that
+// the minimum of almost every input is a zero and the first valid zero has
+// to be found) put float MinMax at 32 at 1.09-1.15x the loops' time where
+// it gained 0.95-0.99 without zeros, level at 40 (0.97-1.07; 0.80 without
+// zeros), and AVX2 float Min at 48 at 1.08-1.10 (0.96 without zeros). So
+// float MinMax and Summarize take the kernels from 40, and AVX2 float Min
+// and Max from 56. Registered before the third A/B (the change against
+// 161a750), BenchmarkShortMaskedZeros and BenchmarkShortMaskedExtremes:
+//
+//	H466 (measured by hand): float64 and float32 with a zero minimum, Min, MinMax and Summary n=32..63, avx512 and avx2: <= 1.05x
+//	H467 (measured by hand): avx2 float64 and float32 Min and Max n=48: <= 1.03x; n=56/63: <= 0.92x
 
 // BenchmarkShortMaskedExtremes times masked Min, Max, MinMax and Summarize
 // at lengths around the masked cuts on the avx2, avx512 and generic
@@ -105,4 +117,27 @@ func shortMaskedCases[T number](b *testing.B, n int, xs [16][]T, top, bottom T) 
 			sink = res{uint64(s)}
 		})
 	}
+}
+
+// BenchmarkShortMaskedZeros is BenchmarkShortMaskedExtremes for floats
+// whose minimum is a zero: values k/2 for random k in 0..12, so that a
+// call finds the first valid zero (the reference keeps the first of ±0).
+func BenchmarkShortMaskedZeros(b *testing.B) {
+	forShortBackends(b, []int{32, 40, 48, 56, 63}, func(b *testing.B, n int) {
+		shortMaskedCases(b, n, zeroRotation[float64](n), math.Inf(1), math.Inf(-1))
+		shortMaskedCases(b, n, zeroRotation[float32](n), float32(math.Inf(1)), float32(math.Inf(-1)))
+	})
+}
+
+// zeroRotation is 16 inputs of n values k/2, k random in 0..12.
+func zeroRotation[T float32 | float64](n int) [16][]T {
+	r := rand.New(rand.NewPCG(uint64(n), 466))
+	var xs [16][]T
+	for k := range xs {
+		xs[k] = make([]T, n)
+		for i := range xs[k] {
+			xs[k][i] = T(r.IntN(13)) / 2
+		}
+	}
+	return xs
 }
