@@ -129,27 +129,35 @@ func (i ISA) ExtremeCut(size int, float, both bool) int {
 // the length from which a masked Min or Max (both false), or MinMax or
 // Summarize (both true), runs isa's masked summary kernels instead of the
 // loops over one validity word (SummaryWord and the word loops of
-// short.go), which branch on each element's bit. On an AMD EPYC (family
-// 26 model 2, Zen 5 class), with 10% nulls, the AVX-512 and AVX2 kernels
-// took 0.95-1.08 of the loops' time for both extremes at 24 elements,
-// 0.74-0.88 at 32 and 0.49-0.62 at 63; for one extreme 0.94-1.05 at 40
-// (floats), 0.75-0.92 at 48 and 0.71-0.83 at 63 (float64, float32, int64,
-// int32; 16-bit integers on AVX-512 alike; bench's H459-H463). Bytes on
-// AVX-512, whose kernel computes both extremes whatever the call wants,
-// took 1.09 of the loops' time for one extreme at 48 and 0.92 at 63, for
-// both 0.89-1.05 at 32 and 0.68-0.90 at 48: they keep the loops for one
-// extreme and run the kernel for both from 40. The AVX2 kernels of 8- and
-// 16-bit integers take whole 32-byte vectors, and the other ISAs were not
-// measured: they keep the loops below SmallCut. (Written to inline, as
-// ExtremeCut.)
+// short.go), which branch on each element's bit. Measured on an AMD EPYC
+// (family 26 model 2, Zen 5 class) with 10% nulls (bench's H459-H466),
+// the kernels' time over the loops':
+//   - both extremes of integers from 16 bits: 0.70-0.93 at 32, 0.47-0.73
+//     at 48 to 63, so from 32;
+//   - both of floats: 0.95-0.99 at 32 but 1.09-1.15 where the minimum is
+//     a zero (the rescan for the first zero costs the kernels' path more),
+//     0.80 at 40 (zeros: 0.97-1.07), so from 40;
+//   - one extreme: 0.75-0.92 at 48 and 0.71-0.83 at 63, but AVX2 float
+//     Min 0.96 at 48 (1.08-1.10 with a zero minimum) and 0.88 at 56, so
+//     from 48, and AVX2 floats from 56;
+//   - bytes on AVX-512, whose kernel computes both extremes whatever the
+//     call wants: one extreme 1.09 at 48 and 0.92 at 63, both 0.89-1.05
+//     at 32 and 0.68-0.90 at 48, so the loops for one and the kernel for
+//     both from 40.
+//
+// The AVX2 kernels of 8- and 16-bit integers take whole 32-byte vectors,
+// and the other ISAs were not measured: they keep the loops below
+// SmallCut. (Written to inline, as ExtremeCut.)
 func (i ISA) MaskedExtremeCut(size int, float, both bool) int {
 	switch {
 	case i != AVX512 && (i != AVX2 || !float && size < 4), size == 1 && !both:
 		return SmallCut
-	case size == 1:
-		return 40
-	case both:
+	case both && !float && size > 1:
 		return 32
+	case both:
+		return 40
+	case float && i == AVX2:
+		return 56
 	}
 	return 48
 }
