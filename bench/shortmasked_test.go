@@ -69,11 +69,12 @@ import (
 // mode, a misprediction per null, is what a bitmap no predictor has seen
 // gets); and the first valid zero is found by a loop that exits at it,
 // one misprediction a call (H466 missed: Min with a zero minimum 1.06-1.12x
-// at 40-56). Both now run without a branch on the data: a null takes the
-// first valid element (as the generic backend's folds), and the zero scan
-// runs backwards over the whole word keeping each valid zero by a
-// conditional move (as the dense short scan, H434-H436). Registered
-// before the A/B of the change against c8c23ff:
+// at 40-56). The change these register ran both without a branch on the
+// data: a null takes the first valid element (as the generic backend's
+// folds), and the zero scan runs backwards over the whole word keeping
+// each valid zero by a conditional move (as the dense short scan,
+// H434-H436). Neither was kept: both were slower (docs/ledger.md).
+// Registered before the A/B of the change against c8c23ff:
 //
 //	H468 (measured by hand): BenchmarkShortMaskedZeros, every op, n=32..63, avx512, avx2 and generic: <= 0.92x
 //	H469 (measured by hand): BenchmarkShortMaskedExtremes int64, int32, int16 and uint8 Min, Max (n=16..40) and MinMax and Summary (n=16..24), avx512, avx2 and generic: <= 0.90x; float64 and float32 every op and n: <= 1.03x
