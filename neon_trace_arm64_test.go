@@ -28,7 +28,8 @@ func traceMark(id int) { traceSink += int64(id) }
 
 // TestNEONCallTrace runs the calls whose simulated cost chooses the NEON
 // crossovers (scripts/neon-mca.sh, docs/neon.md): the masked 32- and
-// 64-bit sums, the checked sums and dense Min at lengths below
+// 64-bit sums, the checked sums, dense Min and the masked Min and MinMax
+// at lengths below
 // kernel.SmallCut, each once through the inline loop and once through the
 // kernel (with the backend's wideWordCut set to reach each, or Min's
 // kernel call made directly), traceReps times between
@@ -92,6 +93,37 @@ func TestNEONCallTrace(t *testing.T) {
 			func(n int) int64 {
 				lo, _, _ := kernel.Summary(b.isa, x64[:n], nil, 0, kernel.WantMin)
 				return lo
+			}},
+		// The masked extremes (kernel.ISA.MaskedExtremeCut): the call
+		// takes the word loops below SmallCut on NEON; kernel is the
+		// masked kernels' call the API makes from its cut, over the
+		// bitmap span of n elements.
+		{"Min-float64-masked", kernel.SmallCut,
+			func(n int) int64 { return int64(math.Float64bits(Min(f64[:n], Valid(bm, 0)))) },
+			func(n int) int64 {
+				lo, _, _ := kernel.Summary(b.isa, f64[:n], bm[:(n+7)/8], 0, kernel.WantMin)
+				return int64(math.Float64bits(lo))
+			}},
+		{"MinMax-float64-masked", kernel.SmallCut,
+			func(n int) int64 {
+				lo, hi := MinMax(f64[:n], Valid(bm, 0))
+				return int64(math.Float64bits(lo) ^ math.Float64bits(hi))
+			},
+			func(n int) int64 {
+				lo, hi, _ := kernel.Summary(b.isa, f64[:n], bm[:(n+7)/8], 0, kernel.WantBoth)
+				return int64(math.Float64bits(lo) ^ math.Float64bits(hi))
+			}},
+		{"Min-int64-masked", kernel.SmallCut,
+			func(n int) int64 { return Min(x64[:n], Valid(bm, 0)) },
+			func(n int) int64 {
+				lo, _, _ := kernel.Summary(b.isa, x64[:n], bm[:(n+7)/8], 0, kernel.WantMin)
+				return lo
+			}},
+		{"MinMax-int64-masked", kernel.SmallCut,
+			func(n int) int64 { lo, hi := MinMax(x64[:n], Valid(bm, 0)); return lo ^ hi },
+			func(n int) int64 {
+				lo, hi, _ := kernel.Summary(b.isa, x64[:n], bm[:(n+7)/8], 0, kernel.WantBoth)
+				return lo ^ hi
 			}},
 	}
 	id := 0
