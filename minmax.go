@@ -19,8 +19,8 @@ import (
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func Min[T Number](x []T, m ...Mask) T {
+	b := active.Load() // once: each load is a call's few instructions
 	if len(m) == 0 {
-		b := active.Load() // once: each load is a call's few instructions
 		switch {
 		case len(x) == 0:
 			return num.MaxOf[T]()
@@ -43,7 +43,7 @@ func Min[T Number](x []T, m ...Mask) T {
 		lo, _, _ := kernel.FloatExtremes(x, kernel.WantMin)
 		return lo
 	}
-	if len(x) < maskedCut[T](active.Load(), false) {
+	if len(x) < maskedCut[T](b, false) {
 		if w, ok := shortWord(len(x), m); ok {
 			if w != 0 && len(x) < 16 {
 				if !num.IsFloat[T]() {
@@ -58,7 +58,7 @@ func Min[T Number](x []T, m ...Mask) T {
 			return lo
 		}
 	}
-	lo, _, _, _ := summarize(x, m, kernel.WantMin)
+	lo, _, _, _ := summarize(b, x, m, kernel.WantMin)
 	return lo
 }
 
@@ -70,8 +70,8 @@ func Min[T Number](x []T, m ...Mask) T {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func Max[T Number](x []T, m ...Mask) T {
+	b := active.Load() // once: each load is a call's few instructions
 	if len(m) == 0 {
-		b := active.Load()
 		switch {
 		case len(x) == 0:
 			return num.LowestOf[T]()
@@ -90,7 +90,7 @@ func Max[T Number](x []T, m ...Mask) T {
 		_, hi, _ := kernel.FloatExtremes(x, kernel.WantMax)
 		return hi
 	}
-	if len(x) < maskedCut[T](active.Load(), false) {
+	if len(x) < maskedCut[T](b, false) {
 		if w, ok := shortWord(len(x), m); ok {
 			if w != 0 && len(x) < 16 {
 				if !num.IsFloat[T]() {
@@ -105,7 +105,7 @@ func Max[T Number](x []T, m ...Mask) T {
 			return hi
 		}
 	}
-	_, hi, _, _ := summarize(x, m, kernel.WantMax)
+	_, hi, _, _ := summarize(b, x, m, kernel.WantMax)
 	return hi
 }
 
@@ -116,8 +116,8 @@ func Max[T Number](x []T, m ...Mask) T {
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func MinMax[T Number](x []T, m ...Mask) (lo, hi T) {
+	b := active.Load() // once: each load is a call's few instructions
 	if len(m) == 0 {
-		b := active.Load()
 		switch {
 		case len(x) == 0:
 			return num.MaxOf[T](), num.LowestOf[T]()
@@ -134,7 +134,7 @@ func MinMax[T Number](x []T, m ...Mask) (lo, hi T) {
 		lo, hi, _ = kernel.FloatExtremes(x, kernel.WantBoth)
 		return lo, hi
 	}
-	if len(x) < maskedCut[T](active.Load(), true) {
+	if len(x) < maskedCut[T](b, true) {
 		if w, ok := shortWord(len(x), m); ok {
 			if !num.IsFloat[T]() && w != 0 {
 				return kernel.IntMinMaxWord(x, w)
@@ -143,6 +143,6 @@ func MinMax[T Number](x []T, m ...Mask) (lo, hi T) {
 			return lo, hi
 		}
 	}
-	lo, hi, _, _ = summarize(x, m, kernel.WantBoth)
+	lo, hi, _, _ = summarize(b, x, m, kernel.WantBoth)
 	return lo, hi
 }

@@ -273,7 +273,7 @@ func (s *SummaryState[T]) Add(x []T, m ...Mask) {
 	if len(m) == 0 && len(x) < kernel.SmallCut {
 		lo, hi, count = kernel.SummarySmall(x, nil, 0, kernel.WantBoth)
 	} else {
-		lo, hi, count, nulls = summarize(x, m, kernel.WantBoth)
+		lo, hi, count, nulls = summarize(active.Load(), x, m, kernel.WantBoth)
 	}
 	s.add(lo, hi, count, nulls)
 }

@@ -34,9 +34,9 @@ func (s Summary[T]) Empty() bool { return s.Count == 0 }
 // bitmap is too short for len(x) elements at its offset (see [Valid]), or
 // if a selection index is len(x) or more.
 func Summarize[T Number](x []T, m ...Mask) Summary[T] {
+	b := active.Load()
 	if len(m) == 0 {
 		s := Summary[T]{Count: len(x)}
-		b := active.Load()
 		switch {
 		case len(x) == 0:
 			s.Min, s.Max = num.MaxOf[T](), num.LowestOf[T]()
@@ -55,7 +55,7 @@ func Summarize[T Number](x []T, m ...Mask) Summary[T] {
 		}
 		return s
 	}
-	if len(x) < maskedCut[T](active.Load(), true) {
+	if len(x) < maskedCut[T](b, true) {
 		if w, ok := shortWord(len(x), m); ok {
 			if !num.IsFloat[T]() && w != 0 {
 				lo, hi := kernel.IntMinMaxWord(x, w)
@@ -66,16 +66,17 @@ func Summarize[T Number](x []T, m ...Mask) Summary[T] {
 			return Summary[T]{Min: lo, Max: hi, Count: count, Nulls: len(x) - count}
 		}
 	}
-	lo, hi, count, nulls := summarize(x, m, kernel.WantBoth)
+	lo, hi, count, nulls := summarize(b, x, m, kernel.WantBoth)
 	return Summary[T]{Min: lo, Max: hi, Count: count, Nulls: nulls}
 }
 
 // summarize is the one path behind Min, Max, MinMax and Summarize: it
-// validates m, then runs summarizeOn on the active backend. With kernel.WantMin
-// or kernel.WantMax only that extreme is meaningful.
-func summarize[T Number](x []T, m []Mask, want kernel.Extremes) (lo, hi T, count, nulls int) {
+// validates m, then runs summarizeOn on b (the active backend, which the
+// caller loaded once for its cut too). With kernel.WantMin or
+// kernel.WantMax only that extreme is meaningful.
+func summarize[T Number](b *backend, x []T, m []Mask, want kernel.Extremes) (lo, hi T, count, nulls int) {
 	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // the selection kernels check sel
-	return summarizeOn(active.Load(), x, bits, off, sel, hasSel, want)
+	return summarizeOn(b, x, bits, off, sel, hasSel, want)
 }
 
 // summarizeOn is summarize on b from validated parts (see maskOf): the
