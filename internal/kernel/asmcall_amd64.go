@@ -16,6 +16,11 @@ import "github.com/quiverlabs/quiver/internal/num"
 // repro_amd64.go. A combination without a
 // kernel panics: the wrappers only ask for kernels that exist (see the
 // has* functions).
+//
+// After the switches, the direct functions: a switch written into the
+// function that an exported kernel entry calls (typed.go), between the
+// test of whether a kernel takes the input and the test of its result,
+// so that the API's dense call reaches its kernel through one Go frame.
 
 // sumAsm is the wrapping integer sum kernel of isa for T on x, whose
 // length is a multiple of the kernel's step on AVX2; on AVX-512 the
@@ -732,4 +737,209 @@ func selValidAsm[T num.Number](isa ISA, want Extremes, x []T, sel []uint32, bits
 		}
 	}
 	panic("quiver: internal error: no gathered min/max kernel")
+}
+
+// denseSummaryDirect is DenseSummary on amd64: the kernel that denseKernelISA picks,
+// called from here, and the test of its result; an input no kernel
+// takes goes to the typed entries, and a NaN alarm or a zero float
+// extreme to settleDenseF32 and settleDenseF64, out of line, so that
+// nothing they need is spilled around the kernel's call.
+func denseSummaryDirect[T num.Number](isa ISA, x []T, want Extremes) (lo T, hi T) {
+	k, ok := denseKernelISA[T](isa, len(x))
+	if !ok {
+		return denseSummaryEntries(isa, x, want)
+	}
+	switch num.KindOf[T]() {
+	case num.Float32:
+		var l float32
+		var h float32
+		var alarm bool
+		switch {
+		case want == WantMax && k == AVX2 && hasFMA:
+			l, h, alarm = summaryMaxDenseF32AVX2FMA(num.Cast[float32](x))
+		case want == WantMax && k == AVX2:
+			l, h, alarm = summaryMaxDenseF32AVX2(num.Cast[float32](x))
+		case want == WantMax && k == AVX512:
+			l, h, alarm = summaryMaxDenseF32AVX512(num.Cast[float32](x))
+		case want == WantMin && k == AVX2 && hasFMA:
+			l, h, alarm = summaryMinDenseF32AVX2FMA(num.Cast[float32](x))
+		case want == WantMin && k == AVX2:
+			l, h, alarm = summaryMinDenseF32AVX2(num.Cast[float32](x))
+		case want == WantMin && k == AVX512:
+			l, h, alarm = summaryMinDenseF32AVX512(num.Cast[float32](x))
+		case k == AVX2 && hasFMA:
+			l, h, alarm = summaryDenseF32AVX2FMA(num.Cast[float32](x))
+		case k == AVX2:
+			l, h, alarm = summaryDenseF32AVX2(num.Cast[float32](x))
+		case k == AVX512:
+			l, h, alarm = summaryDenseF32AVX512(num.Cast[float32](x))
+		default:
+			panic("quiver: internal error: no summary kernel")
+		}
+		if !alarm && l != 0 && h != 0 {
+			return T(l), T(h)
+		}
+		l, h = settleDenseF32(k, num.Cast[float32](x), want, l, h, alarm)
+		return T(l), T(h)
+	case num.Float64:
+		var l float64
+		var h float64
+		var alarm bool
+		switch {
+		case want == WantMax && k == AVX2 && hasFMA:
+			l, h, alarm = summaryMaxDenseF64AVX2FMA(num.Cast[float64](x))
+		case want == WantMax && k == AVX2:
+			l, h, alarm = summaryMaxDenseF64AVX2(num.Cast[float64](x))
+		case want == WantMax && k == AVX512:
+			l, h, alarm = summaryMaxDenseF64AVX512(num.Cast[float64](x))
+		case want == WantMin && k == AVX2 && hasFMA:
+			l, h, alarm = summaryMinDenseF64AVX2FMA(num.Cast[float64](x))
+		case want == WantMin && k == AVX2:
+			l, h, alarm = summaryMinDenseF64AVX2(num.Cast[float64](x))
+		case want == WantMin && k == AVX512:
+			l, h, alarm = summaryMinDenseF64AVX512(num.Cast[float64](x))
+		case k == AVX2 && hasFMA:
+			l, h, alarm = summaryDenseF64AVX2FMA(num.Cast[float64](x))
+		case k == AVX2:
+			l, h, alarm = summaryDenseF64AVX2(num.Cast[float64](x))
+		case k == AVX512:
+			l, h, alarm = summaryDenseF64AVX512(num.Cast[float64](x))
+		default:
+			panic("quiver: internal error: no summary kernel")
+		}
+		if !alarm && l != 0 && h != 0 {
+			return T(l), T(h)
+		}
+		l, h = settleDenseF64(k, num.Cast[float64](x), want, l, h, alarm)
+		return T(l), T(h)
+	case num.Int8:
+		var l int8
+		var h int8
+		switch {
+		case want == WantMax && k == AVX2:
+			l, h, _ = summaryMaxDenseI8AVX2(num.Cast[int8](x))
+		case want == WantMin && k == AVX2:
+			l, h, _ = summaryMinDenseI8AVX2(num.Cast[int8](x))
+		case k == AVX2:
+			l, h, _ = summaryDenseI8AVX2(num.Cast[int8](x))
+		case k == AVX512:
+			l, h, _ = summaryDenseI8AVX512(num.Cast[int8](x))
+		default:
+			panic("quiver: internal error: no summary kernel")
+		}
+		return T(l), T(h)
+	case num.Int16:
+		var l int16
+		var h int16
+		switch {
+		case want == WantMax && k == AVX2:
+			l, h, _ = summaryMaxDenseI16AVX2(num.Cast[int16](x))
+		case want == WantMin && k == AVX2:
+			l, h, _ = summaryMinDenseI16AVX2(num.Cast[int16](x))
+		case k == AVX2:
+			l, h, _ = summaryDenseI16AVX2(num.Cast[int16](x))
+		case k == AVX512:
+			l, h, _ = summaryDenseI16AVX512(num.Cast[int16](x))
+		default:
+			panic("quiver: internal error: no summary kernel")
+		}
+		return T(l), T(h)
+	case num.Int32:
+		var l int32
+		var h int32
+		switch {
+		case want == WantMax && k == AVX2:
+			l, h, _ = summaryMaxDenseI32AVX2(num.Cast[int32](x))
+		case want == WantMin && k == AVX2:
+			l, h, _ = summaryMinDenseI32AVX2(num.Cast[int32](x))
+		case k == AVX2:
+			l, h, _ = summaryDenseI32AVX2(num.Cast[int32](x))
+		case k == AVX512:
+			l, h, _ = summaryDenseI32AVX512(num.Cast[int32](x))
+		default:
+			panic("quiver: internal error: no summary kernel")
+		}
+		return T(l), T(h)
+	case num.Int64:
+		var l int64
+		var h int64
+		switch {
+		case want == WantMax && k == AVX2:
+			l, h, _ = summaryMaxDenseI64AVX2(num.Cast[int64](x))
+		case want == WantMin && k == AVX2:
+			l, h, _ = summaryMinDenseI64AVX2(num.Cast[int64](x))
+		case k == AVX2:
+			l, h, _ = summaryDenseI64AVX2(num.Cast[int64](x))
+		case k == AVX512:
+			l, h, _ = summaryDenseI64AVX512(num.Cast[int64](x))
+		default:
+			panic("quiver: internal error: no summary kernel")
+		}
+		return T(l), T(h)
+	case num.Uint8:
+		var l uint8
+		var h uint8
+		switch {
+		case want == WantMax && k == AVX2:
+			l, h, _ = summaryMaxDenseU8AVX2(num.Cast[uint8](x))
+		case want == WantMin && k == AVX2:
+			l, h, _ = summaryMinDenseU8AVX2(num.Cast[uint8](x))
+		case k == AVX2:
+			l, h, _ = summaryDenseU8AVX2(num.Cast[uint8](x))
+		case k == AVX512:
+			l, h, _ = summaryDenseU8AVX512(num.Cast[uint8](x))
+		default:
+			panic("quiver: internal error: no summary kernel")
+		}
+		return T(l), T(h)
+	case num.Uint16:
+		var l uint16
+		var h uint16
+		switch {
+		case want == WantMax && k == AVX2:
+			l, h, _ = summaryMaxDenseU16AVX2(num.Cast[uint16](x))
+		case want == WantMin && k == AVX2:
+			l, h, _ = summaryMinDenseU16AVX2(num.Cast[uint16](x))
+		case k == AVX2:
+			l, h, _ = summaryDenseU16AVX2(num.Cast[uint16](x))
+		case k == AVX512:
+			l, h, _ = summaryDenseU16AVX512(num.Cast[uint16](x))
+		default:
+			panic("quiver: internal error: no summary kernel")
+		}
+		return T(l), T(h)
+	case num.Uint32:
+		var l uint32
+		var h uint32
+		switch {
+		case want == WantMax && k == AVX2:
+			l, h, _ = summaryMaxDenseU32AVX2(num.Cast[uint32](x))
+		case want == WantMin && k == AVX2:
+			l, h, _ = summaryMinDenseU32AVX2(num.Cast[uint32](x))
+		case k == AVX2:
+			l, h, _ = summaryDenseU32AVX2(num.Cast[uint32](x))
+		case k == AVX512:
+			l, h, _ = summaryDenseU32AVX512(num.Cast[uint32](x))
+		default:
+			panic("quiver: internal error: no summary kernel")
+		}
+		return T(l), T(h)
+	case num.Uint64:
+		var l uint64
+		var h uint64
+		switch {
+		case want == WantMax && k == AVX2:
+			l, h, _ = summaryMaxDenseU64AVX2(num.Cast[uint64](x))
+		case want == WantMin && k == AVX2:
+			l, h, _ = summaryMinDenseU64AVX2(num.Cast[uint64](x))
+		case k == AVX2:
+			l, h, _ = summaryDenseU64AVX2(num.Cast[uint64](x))
+		case k == AVX512:
+			l, h, _ = summaryDenseU64AVX512(num.Cast[uint64](x))
+		default:
+			panic("quiver: internal error: no summary kernel")
+		}
+		return T(l), T(h)
+	}
+	panic("quiver: internal error: no summary kernel")
 }

@@ -18,14 +18,25 @@ import (
 // the portable Go of dispatch.go, generic.go and select.go.
 
 // sumFloatOn is the float sum of the valid elements of x in isa's ADR-013
-// order. On AVX2 and AVX512 the kernel adds the whole blocks and folds
-// them (ADR-013 steps 1 to 3), and the tail of fewer than block elements
-// is added here in index order (step 4). The block, 4 vectors of T, is a
-// power of two, and the kernels are called right here: a short sum pays
-// for no more calls than it must.
+// order: sumFloatDirect's kernels on AVX2 and AVX512, the portable folds
+// on the other ISAs.
 func sumFloatOn[T float32 | float64](isa ISA, x []T, bits []byte, off int) T {
 	if isa != AVX2 && isa != AVX512 {
 		return portableSumFloat(isa, x, bits, off)
+	}
+	return sumFloatDirect(isa, x, bits, off)
+}
+
+// sumFloatDirect is SumFloat, which inlines it into the API's call. On
+// AVX2 and AVX512 the kernel adds the whole blocks and folds them
+// (ADR-013 steps 1 to 3), and the tail of fewer than block elements is
+// added here in index order (step 4). The block, 4 vectors of T, is a
+// power of two, and the kernels are called right here: a short sum pays
+// for no more calls than it must. The other ISAs go through the typed
+// entries, so that their loops are compiled in this package.
+func sumFloatDirect[T constraints.Float](isa ISA, x []T, bits []byte, off int) T {
+	if isa != AVX2 && isa != AVX512 {
+		return sumFloatEntries(isa, x, bits, off)
 	}
 	block := 128 / sizeOf[T]() // four YMM vectors
 	if isa == AVX512 {
@@ -51,15 +62,25 @@ func sumFloatOn[T float32 | float64](isa ISA, x []T, bits []byte, off int) T {
 	return AddValid(s, x[full:], bits, off+full)
 }
 
-// sumIntOn is the wrapping sum of the valid elements of x, in S. On AVX2
+// sumIntOn is the wrapping sum of the valid elements of x, in S:
+// sumIntDirect's kernels on AVX2 and AVX512, the portable loops on the
+// other ISAs.
+func sumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []byte, off int) S {
+	if isa != AVX2 && isa != AVX512 {
+		return portableSumInt[T, S](isa, x, bits, off)
+	}
+	return sumIntDirect[T, S](isa, x, bits, off)
+}
+
+// sumIntDirect is SumInt, which inlines it into the API's call. On AVX2
 // and AVX512 the kernel takes the longest prefix that is a multiple of
 // its step (a vector of bytes, else 4 elements on AVX2 and 8 on AVX-512)
 // and the rest is added here; the order of wrapping additions does not
 // matter. The AVX-512 kernels take the rest too, as one masked vector
-// (kernelSpan).
-func sumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []byte, off int) S {
+// (kernelSpan). The other ISAs go through the typed entries.
+func sumIntDirect[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []byte, off int) S {
 	if isa != AVX2 && isa != AVX512 {
-		return portableSumInt[T, S](isa, x, bits, off)
+		return sumIntEntries[T, S](isa, x, bits, off)
 	}
 	if isa == AVX512 && bits == nil && fromDRAM[T](len(x)) {
 		isa = AVX2
@@ -71,7 +92,13 @@ func sumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []by
 	if isa == AVX512 {
 		step *= 2
 	}
-	full, r := kernelSpan(isa, len(x), step)
+	// kernelSpan written out: this function is compiled where the API is
+	// instantiated, and a plain function of this package does not inline
+	// there (it was a call).
+	full, r := len(x), len(x)&(step-1)
+	if isa != AVX512 {
+		full, r = full-r, 0
+	}
 	var tail uint64
 	if r > 0 {
 		tail = tailBits(bits, off+full-r, r)
@@ -173,31 +200,42 @@ func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes
 
 // denseSummaryOn is the min and max of a non-empty dense x under the
 // rules of ref.Summary; with WantMin (WantMax) only that extreme is
-// meaningful. On AVX2 and AVX512 it calls the kernel switch from here,
-// with no wrapper between, and keeps in line only that call and the test
-// of its result: the rescues (a NaN, a zero extreme), the AVX2 columns
-// shorter than one step and the other ISAs go out of line, so that
-// nothing they need is spilled around the kernel's call. The frame that
-// kept them in line spilled 11 values and cost about 60 instructions of a
-// 64-element float64 Min (bench's H421). A single-extreme float kernel
-// returns the other extreme as its start, ±Inf, which passes the zero
-// test. Integers need no rescue: their extremes are the kernel's.
+// meaningful: denseSummaryDirect (asmcall_amd64.go) where a kernel takes
+// x, denseSummaryRest where none does.
 func denseSummaryOn[T num.Number](isa ISA, x []T, want Extremes) (lo, hi T) {
-	if isa == AVX512 && fromDRAM[T](len(x)) {
-		isa = AVX2 // the same results by contract (see summaryKernels)
+	if _, ok := denseKernelISA[T](isa, len(x)); !ok {
+		return denseSummaryRest(isa, x, want)
 	}
-	// summaryKernels and denseSpan written out (the AVX2 step is
-	// max(lanes, 8)): through them a 64-element Min ran 16 instructions
-	// more, their fields live across the call.
-	if isa == AVX512 || isa == AVX2 && len(x) >= max(32/sizeOf[T](), 8) {
-		var alarm bool // the kernel's NaN flag, a sentinel's on AVX2
-		lo, hi, alarm = summaryDenseAsm(isa, want, hasFMA, x)
-		if !num.IsFloat[T]() || !alarm && lo != 0 && hi != 0 {
-			return lo, hi
-		}
-		return summaryAsm[T]{isa: isa, want: want}.settleDense(x, lo, hi, alarm)
+	return denseSummaryDirect(isa, x, want)
+}
+
+// denseKernelISA is the ISA whose dense summary kernel takes n elements of
+// T on isa, and whether one does: AVX-512 from dramBytes of input runs
+// the AVX2 kernels (the same results by contract, see summaryKernels),
+// which take an input of one step (max(lanes, 8) elements) or more. It
+// inlines; summaryKernels and denseSpan, through which a 64-element Min
+// ran 16 instructions more, are written out.
+func denseKernelISA[T num.Number](isa ISA, n int) (ISA, bool) {
+	if isa == AVX512 && fromDRAM[T](n) {
+		isa = AVX2
 	}
-	return denseSummaryRest(isa, x, want)
+	return isa, isa == AVX512 || isa == AVX2 && n >= max(32/sizeOf[T](), 8)
+}
+
+// settleDenseF32 and settleDenseF64 finish a dense float kernel's lo and
+// hi of x on isa for denseSummaryDirect, out of its line: a NaN alarm
+// (confirmed or refuted) or a zero extreme (the first zero in index
+// order). A single-extreme kernel returns the other extreme as its
+// start, ±Inf, which passes the zero test.
+//
+//go:noinline
+func settleDenseF32(isa ISA, x []float32, want Extremes, lo, hi float32, alarm bool) (float32, float32) {
+	return summaryAsm[float32]{isa: isa, want: want}.settleDense(x, lo, hi, alarm)
+}
+
+//go:noinline
+func settleDenseF64(isa ISA, x []float64, want Extremes, lo, hi float64, alarm bool) (float64, float64) {
+	return summaryAsm[float64]{isa: isa, want: want}.settleDense(x, lo, hi, alarm)
 }
 
 // denseSummaryRest is denseSummaryOn where no kernel takes x: an AVX2

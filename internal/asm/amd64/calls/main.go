@@ -143,6 +143,50 @@ var shapes = []shape{
 	},
 }
 
+// A direct function is a shape's switch written into a caller: the test
+// of whether a kernel takes the input before it, and after it the test
+// of the result and the way out of line where that fails. It is what an
+// exported kernel entry calls (typed.go), and inlines into the API's
+// call, so that a dense call crosses one Go frame between the API and
+// the kernel (bench's H471-H477), where a switch of its own is one more.
+type direct struct {
+	name    string // the function
+	doc     string // its comment, without the name
+	tparams string
+	params  string // its parameters
+	results string // its results
+	shape   string // the shape whose stubs it calls, with that shape's arguments
+	pre     string // the statements before the switch on T
+	// vars are the variables each call assigns, in the order of the
+	// shape's results; a type parameter's is declared as the machine
+	// type, and one that float or integer does not name is "_".
+	vars []param
+	// post is what follows the switch of a machine type's calls: float
+	// for the floats, integer for the integers; {E} is the element's
+	// name (F64) and {T} its Go type.
+	float, integer string
+}
+
+var directs = []direct{
+	{
+		name: "denseSummaryDirect",
+		doc: "is DenseSummary on amd64: the kernel that denseKernelISA picks,\n" +
+			"called from here, and the test of its result; an input no kernel\n" +
+			"takes goes to the typed entries, and a NaN alarm or a zero float\n" +
+			"extreme to settleDenseF32 and settleDenseF64, out of line, so that\n" +
+			"nothing they need is spilled around the kernel's call.",
+		tparams: "[T num.Number]",
+		params:  "isa ISA, x []T, want Extremes",
+		results: "(lo T, hi T)",
+		shape:   "summaryDenseAsm",
+		pre: "k, ok := denseKernelISA[T](isa, len(x))\n" +
+			"if !ok {\nreturn denseSummaryEntries(isa, x, want)\n}\n",
+		vars:    []param{{"l", "T"}, {"h", "T"}, {"alarm", "bool"}},
+		float:   "if !alarm && l != 0 && h != 0 {\nreturn T(l), T(h)\n}\nl, h = settleDense{E}(k, num.Cast[{T}](x), want, l, h, alarm)\nreturn T(l), T(h)\n",
+		integer: "return T(l), T(h)\n",
+	},
+}
+
 // feats maps a stub's feature suffix to the condition that the CPU has
 // it: such a stub is called in place of the one without the suffix.
 var feats = map[string]string{"FMA": "hasFMA"}
@@ -171,6 +215,9 @@ func main() {
 	for _, s := range shapes {
 		writeShape(&b, s, stubs)
 	}
+	for _, d := range directs {
+		writeDirect(&b, d, stubs)
+	}
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		log.Fatalf("calls: %v\n%s", err, b.Bytes())
@@ -198,6 +245,11 @@ import "github.com/quiverlabs/quiver/internal/num"
 // repro_amd64.go. A combination without a
 // kernel panics: the wrappers only ask for kernels that exist (see the
 // has* functions).
+//
+// After the switches, the direct functions: a switch written into the
+// function that an exported kernel entry calls (typed.go), between the
+// test of whether a kernel takes the input and the test of its result,
+// so that the API's dense call reaches its kernel through one Go frame.
 `
 
 // readStubs returns the functions declared without a body in the
@@ -311,6 +363,19 @@ func writeShape(b *bytes.Buffer, s shape, stubs []stub) {
 // writeCases writes the calls of one machine type's stubs: those for one
 // extreme first, then the fused ones, which serve any want.
 func writeCases(b *bytes.Buffer, s shape, of []stub) {
+	sortStubs(of)
+	b.WriteString("switch {\n")
+	for _, st := range of {
+		fmt.Fprintf(b, "case %s:\n", condition(s, st, "isa", false))
+		writeCall(b, s, st)
+	}
+	b.WriteString("}\n")
+}
+
+// sortStubs orders one machine type's stubs as their switch tries them:
+// those for one extreme first, then the fused ones, which serve any
+// want; a stub needing a feature before the one without it.
+func sortStubs(of []stub) {
 	sort.SliceStable(of, func(i, j int) bool {
 		if (of[i].want == "") != (of[j].want == "") {
 			return of[i].want != ""
@@ -323,25 +388,27 @@ func writeCases(b *bytes.Buffer, s shape, of []stub) {
 		}
 		return of[i].feat > of[j].feat // a stub needing a feature before its fallback
 	})
-	b.WriteString("switch {\n")
-	for _, st := range of {
-		cond := "isa == " + st.isa
-		if st.want != "" {
-			cond = "want == " + wants[st.want] + " && " + cond
-		}
-		switch {
-		case st.feat != "" && s.featArg != "":
-			cond += " && " + s.featArg
-		case st.feat != "":
-			cond += " && " + feats[st.feat]
-		}
-		fmt.Fprintf(b, "case %s:\n", cond)
-		writeCall(b, s, st)
-	}
-	b.WriteString("}\n")
 }
 
-func writeCall(b *bytes.Buffer, s shape, st stub) {
+// condition is the case that calls stub st of shape s on the
+// instruction set named isa; cpu says to test a feature on the CPU's
+// variable (feats) even where the shape takes it as an argument.
+func condition(s shape, st stub, isa string, cpu bool) string {
+	cond := isa + " == " + st.isa
+	if st.want != "" {
+		cond = "want == " + wants[st.want] + " && " + cond
+	}
+	switch {
+	case st.feat != "" && s.featArg != "" && !cpu:
+		cond += " && " + s.featArg
+	case st.feat != "":
+		cond += " && " + feats[st.feat]
+	}
+	return cond
+}
+
+// callOf is the call of stub st with shape s's parameters.
+func callOf(s shape, st stub) string {
 	var args []string
 	for _, p := range s.params {
 		switch p.typ {
@@ -353,7 +420,11 @@ func writeCall(b *bytes.Buffer, s shape, st stub) {
 			args = append(args, p.name)
 		}
 	}
-	call := st.name + "(" + strings.Join(args, ", ") + ")"
+	return st.name + "(" + strings.Join(args, ", ") + ")"
+}
+
+func writeCall(b *bytes.Buffer, s shape, st stub) {
+	call := callOf(s, st)
 	switch len(s.results) {
 	case 0:
 		fmt.Fprintf(b, "%s\nreturn\n", call)
@@ -384,4 +455,61 @@ func convert(typ, v string) string {
 		return typ + "(" + v + ")"
 	}
 	return v
+}
+
+// writeDirect writes direct function d: its prologue, then per machine
+// type the declarations of d.vars, the calls of the stubs of d.shape (on
+// instruction set k, the one the prologue picked) assigning them, and
+// d.float or d.integer.
+func writeDirect(b *bytes.Buffer, d direct, stubs []stub) {
+	var s shape
+	for _, sh := range shapes {
+		if sh.name == d.shape {
+			s = sh
+		}
+	}
+	if s.name == "" || len(d.vars) != len(s.results) {
+		log.Fatalf("calls: direct %s: no shape %s of %d results", d.name, d.shape, len(d.vars))
+	}
+	m := match(s, stubs)
+	fmt.Fprintf(b, "\n// %s %s\nfunc %s%s(%s) %s {\n%s", d.name, strings.ReplaceAll(d.doc, "\n", "\n// "), d.name, d.tparams, d.params, d.results, d.pre)
+	b.WriteString("switch num.KindOf[T]() {\n")
+	for _, e := range elem.Elems {
+		var of []stub
+		for _, st := range m {
+			if st.typ == e.Name {
+				of = append(of, st)
+			}
+		}
+		if len(of) == 0 {
+			continue
+		}
+		gt := elem.Named(e.Name).GoType
+		fmt.Fprintf(b, "case num.%s:\n", elem.Named(e.Name).Kind())
+		post := d.integer
+		if strings.HasPrefix(e.Name, "F") {
+			post = d.float
+		}
+		var assign []string
+		for _, v := range d.vars {
+			if !regexp.MustCompile(`\b` + v.name + `\b`).MatchString(post) {
+				assign = append(assign, "_") // a result this type does not use
+				continue
+			}
+			typ := v.typ
+			if typ == "T" {
+				typ = gt
+			}
+			fmt.Fprintf(b, "var %s %s\n", v.name, typ)
+			assign = append(assign, v.name)
+		}
+		sortStubs(of)
+		b.WriteString("switch {\n")
+		for _, st := range of {
+			fmt.Fprintf(b, "case %s:\n%s = %s\n", condition(s, st, "k", true), strings.Join(assign, ", "), callOf(s, st))
+		}
+		fmt.Fprintf(b, "default:\npanic(%q)\n}\n", "quiver: internal error: "+s.missing)
+		b.WriteString(strings.NewReplacer("{E}", e.Name, "{T}", gt).Replace(post))
+	}
+	fmt.Fprintf(b, "}\npanic(%q)\n}\n", "quiver: internal error: "+s.missing)
 }
