@@ -156,7 +156,8 @@ func floatSmallCut[T constraints.Float](b *backend) int {
 }
 
 // blockLanes is b's lanes32 or lanes64 for T: with w > 0 a dense float
-// sum of 4*w <= n < 8*w elements runs kernel.BlockSum(x, w).
+// sum of 4*w <= n < 8*w elements runs kernel.BlockSum(x, w), but for
+// n = 4*w with w >= 8 (see kernel.ISA.BlockSumsInGo).
 func blockLanes[T constraints.Float](b *backend) int {
 	var zero T
 	if unsafe.Sizeof(zero) == 4 { // a constant of T's shape: this inlines

@@ -32,8 +32,10 @@ func Sum[T constraints.Float](x []T, m ...Mask) T {
 		}
 	} else if len(m) == 0 {
 		// Dense: one block up to two in Go where that beats the
-		// kernel's call, else straight to the kernel, two calls fewer.
-		if w := blockLanes[T](b); len(x) < 8*w {
+		// kernel's call (exactly one block of 8 lanes or more runs the
+		// kernel: kernel.ISA.BlockSumsInGo), else straight to the
+		// kernel, two calls fewer.
+		if w := blockLanes[T](b); len(x) < 8*w && (len(x) > 4*w || w < 8) {
 			return kernel.BlockSum(x, w)
 		}
 		return kernel.SumFloat(b.isa, x, nil, 0)

@@ -92,37 +92,31 @@ func (i ISA) WideWordCut() int {
 // or MinMax or Summarize (both true), of size-byte elements, floats or
 // integers, runs isa's summary kernels instead of the inline loops of
 // short.go: SmallCut where isa has no kernels, none measured, or none
-// that win. Called from denseSummaryOn, the AVX2 and AVX-512 kernels take
-// 11-15 ns from 8 to 63 elements; on an AMD EPYC (family 26 model 2, Zen
-// 5 class):
-//   - the float loops carry Go's min in two chains per extreme
-//     (ChainMin, ChainMax, ChainMinMax), about 0.55 ns an element for one
-//     extreme and 0.8 for both, so one extreme runs them up to 24
-//     elements and both up to 16 (bench's H396-H401; 16 for both before,
-//     measured with branching loops on an Intel Xeon, family 6 model 207,
-//     H239-H242);
-//   - the integer loops' chains of a compare and a conditional move take
-//     about 0.4 ns an element for one extreme and 0.6 for both: the fused
-//     kernel wins from 24 elements and the single ones from 32 (int64: at
-//     16 the loops took 10.9-11.6 ns and the kernels 11.8-12.8, at 24
-//     14.6-15.1 against 11.8-13.1; Min 13.6 against 12.8 at 32; bench's
-//     H377-H381 and the ledger's note on them). The AVX2 kernels of 8-
-//     and 16-bit integers take whole 32-byte vectors and fold the rest,
-//     up to 31 elements, in Go, so those keep the loops.
-//
-// (Written so that denseCut, which calls it in every dense call, stays
-// within the inliner's budget: cost 78 of 80.)
+// that win. Reached through denseSummaryDirect (one Go frame between the
+// API and the kernel), the AVX2 and AVX-512 kernels take 7-9 ns from 8
+// to 32 elements on an AMD EPYC (family 26 model 2, Zen 5 class), where
+// the loops take:
+//   - for floats, Go's min in two chains per extreme (ChainMin,
+//     ChainMax, ChainMinMax), about 0.55 ns an element for one extreme
+//     and 0.8 for both: a float64 Min of 12 7.8 ns, of 16 10.3, a MinMax
+//     of 8 8.5, of 12 11.3;
+//   - for integers, chains of a compare and a conditional move, about
+//     0.4 ns an element for one extreme and 0.6 for both: an int64 Min
+//     of 12 7.0 ns, of 16 9.4, an int32 MinMax of 8 6.9, of 12 11.4.
+// So one extreme runs the kernels from 16 elements and both from 12
+// (bench's H478-H483; before the direct functions, whose frames cost the
+// kernels 3-4 ns, 24 and 16 for floats, 32 and 24 for integers:
+// H377-H381, H396-H401). The AVX2 kernels of 8- and 16-bit integers take
+// whole 32-byte vectors and fold the rest, up to 31 elements, in Go, so
+// those keep the loops.
 func (i ISA) ExtremeCut(size int, float, both bool) int {
 	if i != AVX512 && (i != AVX2 || !float && size < 4) {
 		return SmallCut
 	}
-	if float == both {
-		if float {
-			return 16 // float MinMax and Summarize
-		}
-		return 32 // integer Min and Max
+	if both {
+		return 12 // MinMax and Summarize
 	}
-	return 24 // float Min and Max, integer MinMax and Summarize
+	return 16 // Min and Max
 }
 
 // MaskedExtremeCut is ExtremeCut for an input with a validity bitmap:
@@ -171,8 +165,15 @@ func (i ISA) MaskedExtremeCut(size int, float, both bool) int {
 // AVX2 (AMD EPYC Zen 3, family 25 model 1; bench/shortblock_test.go):
 // float64 n = 16 to 31 and float32 n = 32 to 63; and on AVX-512 (AMD EPYC
 // Zen 4, family 25 model 17): float64 n = 32 to 63 and float32 n = 64 to
-// 127. NEON keeps its kernels until a machine of its own measures the
-// same.
+// 127. Since the direct functions took 3-4 ns off the kernels' call, a
+// sum of exactly one block of W >= 8 lanes runs the kernel (the API's
+// Sum tests it): BlockSum's 4W accumulators no longer fit in
+// registers, and on an AMD EPYC family 26 model 2 the kernel took 0.60
+// of its time for 64 float32 on AVX-512 and 0.91 for 32 float64 on
+// AVX-512 and 32 float32 on AVX2 (bench's H483). With a tail of
+// elements after the block, added one by one in index order either way,
+// BlockSum stays ahead. NEON keeps its kernels until a machine of its
+// own measures the same.
 func (i ISA) BlockSumsInGo() bool { return i == AVX2 || i == AVX512 }
 
 // neonWideWordCut is WideWordCut on NEON, chosen from simulated whole
