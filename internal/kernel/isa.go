@@ -103,7 +103,9 @@ func (i ISA) WideWordCut() int {
 //   - for integers, chains of a compare and a conditional move, about
 //     0.4 ns an element for one extreme and 0.6 for both: an int64 Min
 //     of 12 7.0 ns, of 16 9.4, an int32 MinMax of 8 6.9, of 12 11.4.
-// So one extreme runs the kernels from 16 elements and both from 12
+// So one extreme runs the kernels from 16 elements and both from 12,
+// but integers on AVX-512 from 20 and 16: there an int64 Min of 16 took
+// 1.07-1.09 times the loops' time, a uint8 MinMax of 12 1.12-1.15
 // (bench's H478-H483; before the direct functions, whose frames cost the
 // kernels 3-4 ns, 24 and 16 for floats, 32 and 24 for integers:
 // H377-H381, H396-H401). The AVX2 kernels of 8- and 16-bit integers take
@@ -113,10 +115,14 @@ func (i ISA) ExtremeCut(size int, float, both bool) int {
 	if i != AVX512 && (i != AVX2 || !float && size < 4) {
 		return SmallCut
 	}
+	cut := 16 // Min and Max
 	if both {
-		return 12 // MinMax and Summarize
+		cut = 12 // MinMax and Summarize
 	}
-	return 16 // Min and Max
+	if !float && i == AVX512 {
+		cut += 4 // the AVX-512 integer kernels' masked vectors cost more
+	}
+	return cut
 }
 
 // MaskedExtremeCut is ExtremeCut for an input with a validity bitmap:
