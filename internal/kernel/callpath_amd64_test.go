@@ -16,9 +16,12 @@ import (
 //	go test -run '^$' -bench MinLayers -count 10 ./internal/kernel
 //
 // stub is the kernel called directly, switch the generated switch that
-// picks it, on the dispatch (denseSummaryOn), entry its typed entry and
-// dense the exported DenseSummary, the path the API takes for a dense
-// Min or Max of floats; summary is the entry the API took before it.
+// picks it, direct the generated function that calls the kernel between
+// its tests (denseSummaryDirect), dense the exported DenseSummary, which
+// inlines it: the path the API takes for a dense Min or Max; on the
+// dispatch that the typed entries run (denseSummaryOn), entry a typed
+// entry, the path before the direct functions; summary is the entry the
+// API took before that.
 func BenchmarkMinLayers(b *testing.B) {
 	for _, isa := range []ISA{AVX2, AVX512} {
 		if isa == AVX512 && !cpu.X86.HasAVX512F {
@@ -39,6 +42,7 @@ func BenchmarkMinLayers(b *testing.B) {
 			}{
 				{"stub", func(x []float64) float64 { lo, _, _ := stub(x); return lo }},
 				{"switch", func(x []float64) float64 { lo, _, _ := summaryDenseAsm(isa, WantMin, hasFMA, x); return lo }},
+				{"direct", func(x []float64) float64 { lo, _ := denseSummaryDirect(isa, x, WantMin); return lo }},
 				{"on", func(x []float64) float64 { lo, _ := denseSummaryOn(isa, x, WantMin); return lo }},
 				{"entry", func(x []float64) float64 { lo, _ := entryDenseSummaryF64(isa, x, WantMin); return lo }},
 				{"dense", func(x []float64) float64 { lo, _ := DenseSummary(isa, x, WantMin); return lo }},
