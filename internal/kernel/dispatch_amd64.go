@@ -27,6 +27,10 @@ func sumFloatOn[T float32 | float64](isa ISA, x []T, bits []byte, off int) T {
 	return sumFloatDirect(isa, x, bits, off)
 }
 
+// sumsDirect says whether sumFloatDirect and sumIntDirect call isa's
+// kernels themselves (AVX2, AVX512), rather than the typed entries.
+func sumsDirect(isa ISA) bool { return isa == AVX2 || isa == AVX512 }
+
 // sumFloatDirect is SumFloat, which inlines it into the API's call. On
 // AVX2 and AVX512 the kernel adds the whole blocks and folds them
 // (ADR-013 steps 1 to 3), and the tail of fewer than block elements is

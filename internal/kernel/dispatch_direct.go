@@ -14,6 +14,10 @@ import (
 // this package. On amd64 they call the kernels themselves
 // (dispatch_amd64.go, asmcall_amd64.go).
 
+// sumsDirect says whether the direct functions call kernels themselves:
+// never here.
+func sumsDirect(isa ISA) bool { return false }
+
 func sumFloatDirect[T constraints.Float](isa ISA, x []T, bits []byte, off int) T {
 	return sumFloatEntries(isa, x, bits, off)
 }
