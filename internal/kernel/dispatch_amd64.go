@@ -21,7 +21,7 @@ import (
 // order: sumFloatDirect's kernels on AVX2 and AVX512, the portable folds
 // on the other ISAs.
 func sumFloatOn[T float32 | float64](isa ISA, x []T, bits []byte, off int) T {
-	if isa != AVX2 && isa != AVX512 {
+	if !sumsDirect(isa) {
 		return portableSumFloat(isa, x, bits, off)
 	}
 	return sumFloatDirect(isa, x, bits, off)
@@ -39,6 +39,8 @@ func sumsDirect(isa ISA) bool { return isa == AVX2 || isa == AVX512 }
 // for no more calls than it must. The other ISAs go through the typed
 // entries, so that their loops are compiled in this package.
 func sumFloatDirect[T constraints.Float](isa ISA, x []T, bits []byte, off int) T {
+	// The test of sumsDirect written out: compiled where the API is
+	// instantiated, a plain function of this package stays a call.
 	if isa != AVX2 && isa != AVX512 {
 		return sumFloatEntries(isa, x, bits, off)
 	}
@@ -70,7 +72,7 @@ func sumFloatDirect[T constraints.Float](isa ISA, x []T, bits []byte, off int) T
 // sumIntDirect's kernels on AVX2 and AVX512, the portable loops on the
 // other ISAs.
 func sumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []byte, off int) S {
-	if isa != AVX2 && isa != AVX512 {
+	if !sumsDirect(isa) {
 		return portableSumInt[T, S](isa, x, bits, off)
 	}
 	return sumIntDirect[T, S](isa, x, bits, off)
@@ -83,6 +85,8 @@ func sumIntOn[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []by
 // matter. The AVX-512 kernels take the rest too, as one masked vector
 // (kernelSpan). The other ISAs go through the typed entries.
 func sumIntDirect[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits []byte, off int) S {
+	// The test of sumsDirect written out: compiled where the API is
+	// instantiated, a plain function of this package stays a call.
 	if isa != AVX2 && isa != AVX512 {
 		return sumIntEntries[T, S](isa, x, bits, off)
 	}

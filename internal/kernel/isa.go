@@ -103,6 +103,7 @@ func (i ISA) WideWordCut() int {
 //   - for integers, chains of a compare and a conditional move, about
 //     0.4 ns an element for one extreme and 0.6 for both: an int64 Min
 //     of 12 7.0 ns, of 16 9.4, an int32 MinMax of 8 6.9, of 12 11.4.
+//
 // So one extreme runs the kernels from 16 elements and both from 12,
 // but integers on AVX-512 from 20 and 16: there an int64 Min of 16 took
 // 1.07-1.09 times the loops' time, a uint8 MinMax of 12 1.12-1.15
