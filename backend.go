@@ -100,6 +100,10 @@ type backend struct {
 	// one block up to two runs kernel.BlockSum (see
 	// kernel.ISA.BlockSumsInGo), else 0. Set by register.
 	lanes32, lanes64 int
+	// intSumCut is the length from which a dense SumInt or SumUint runs
+	// the backend's kernel instead of the inline loop (see
+	// kernel.ISA.DenseIntSumCut). Set by register.
+	intSumCut int
 	// wideWordCut is the length from which a masked sum of 32- or 64-bit
 	// integers (SumInt, SumUint), and a checked sum with or without a
 	// bitmap, runs the backend's kernel instead of the inline loops (see
@@ -117,7 +121,8 @@ var (
 // the init below sees every one of them.
 func register(name string, priority int, available bool, isa kernel.ISA) *backend {
 	b := &backend{name: name, priority: priority, available: available, isa: isa,
-		policy32: isa.Policy32(), policy64: isa.Policy64(), wideWordCut: isa.WideWordCut()}
+		policy32: isa.Policy32(), policy64: isa.Policy64(), wideWordCut: isa.WideWordCut(),
+		intSumCut: isa.DenseIntSumCut()}
 	for _, p := range []oracle.Policy{b.policy32, b.policy64} {
 		// SumState cuts whole blocks with a mask, not a division.
 		if blk := p.Block(); blk&(blk-1) != 0 || blk > maxBlock {

@@ -363,6 +363,42 @@ func wrappingSum[T Number](x []T) uint64 {
 		return SumUint(x)
 	case []uint16:
 		return SumUint(x)
+	case []int16:
+		return uint64(SumInt(x))
+	case []uint8:
+		return SumUint(x)
+	case []uint32:
+		return SumUint(x)
 	}
 	panic("wrappingSum: type not listed")
+}
+
+// TestDenseIntSumsEveryLength checks SumInt and SumUint called without a
+// Mask, the API's dense prefix (the inline loop below the backend's cut,
+// kernel.ISA.DenseIntSumCut, the kernel from it), at every length to
+// 130 on every backend, against the reference. The differential suite
+// passes a Mask, which takes another path.
+func TestDenseIntSumsEveryLength(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b BackendInfo) {
+		denseIntSums[int64](t)
+		denseIntSums[int32](t)
+		denseIntSums[int16](t)
+		denseIntSums[int8](t)
+		denseIntSums[uint64](t)
+		denseIntSums[uint32](t)
+		denseIntSums[uint16](t)
+		denseIntSums[uint8](t)
+	})
+}
+
+func denseIntSums[T constraints.Integer](t *testing.T) {
+	r := rand.New(rand.NewPCG(21, uint64(num.KindOf[T]())))
+	for n := 0; n <= 130; n++ {
+		for _, style := range []testkit.Style{testkit.Plain, testkit.Mixed} {
+			x := testkit.Values[T](r, n, style)
+			if got, want := wrappingSum(x), ref.SumInt[T, uint64](x, ref.Mask{}); got != want {
+				t.Fatalf("%T n=%d: dense sum %d, reference %d", x, n, got, want)
+			}
+		}
+	}
 }

@@ -91,6 +91,11 @@ func SumUint[T constraints.Unsigned](x []T, m ...Mask) uint64 {
 func sumIntegers[T constraints.Integer, S int64 | uint64](x []T, m []Mask) S {
 	if len(x) < kernel.SmallCut {
 		if len(m) == 0 {
+			// The kernel from the backend's cut: in the loop each
+			// element costs more than the kernel's call saves.
+			if b := active.Load(); len(x) >= b.intSumCut {
+				return kernel.SumInt[T, S](b.isa, x, nil, 0)
+			}
 			return kernel.SumInts[T, S](x)
 		}
 		if len(x) < wordCut[T](active.Load()) {
