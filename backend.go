@@ -100,10 +100,6 @@ type backend struct {
 	// one block up to two runs kernel.BlockSum (see
 	// kernel.ISA.BlockSumsInGo), else 0. Set by register.
 	lanes32, lanes64 int
-	// intSumCut is the length from which a dense SumInt or SumUint runs
-	// the backend's kernel instead of the inline loop (see
-	// kernel.ISA.DenseIntSumCut). Set by register.
-	intSumCut int
 	// wideWordCut is the length from which a masked sum of 32- or 64-bit
 	// integers (SumInt, SumUint), and a checked sum with or without a
 	// bitmap, runs the backend's kernel instead of the inline loops (see
@@ -121,8 +117,7 @@ var (
 // the init below sees every one of them.
 func register(name string, priority int, available bool, isa kernel.ISA) *backend {
 	b := &backend{name: name, priority: priority, available: available, isa: isa,
-		policy32: isa.Policy32(), policy64: isa.Policy64(), wideWordCut: isa.WideWordCut(),
-		intSumCut: isa.DenseIntSumCut()}
+		policy32: isa.Policy32(), policy64: isa.Policy64(), wideWordCut: isa.WideWordCut()}
 	for _, p := range []oracle.Policy{b.policy32, b.policy64} {
 		// SumState cuts whole blocks with a mask, not a division.
 		if blk := p.Block(); blk&(blk-1) != 0 || blk > maxBlock {
@@ -179,6 +174,14 @@ func wordCut[T Number](b *backend) int {
 		return b.wideWordCut
 	}
 	return kernel.SmallCut
+}
+
+// intSumCut is the length from which a dense SumInt or SumUint of T runs
+// b's kernel instead of the inline loop (kernel.ISA.DenseIntSumCut). It
+// inlines, with T's size a constant.
+func intSumCut[T Number](b *backend) int {
+	var zero T
+	return b.isa.DenseIntSumCut(int(unsafe.Sizeof(zero)))
 }
 
 // denseCut is the length below which a dense Min, Max, MinMax or

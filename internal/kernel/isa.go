@@ -126,18 +126,27 @@ func (i ISA) ExtremeCut(size int, float, both bool) int {
 	return cut
 }
 
-// DenseIntSumCut is the length from which a dense SumInt or SumUint runs
-// isa's kernel instead of the inline loop of four wrapping sums
-// (SumInts): SmallCut where isa has no kernels. Reached through
-// sumIntDirect (one Go frame between the API and the kernel), the AVX2
-// and AVX-512 kernels take 8-12 ns below 64 elements on an AMD EPYC
-// (family 26 model 2, Zen 5 class), where the loop takes about 0.25 ns
-// an element more: at 32 elements the kernels took 0.68-0.72 of the
-// loop's time for int64 and int32, 0.79-0.93 for uint8, at 24 1.07-1.10
-// for int64 (bench's H484-H485).
-func (i ISA) DenseIntSumCut() int {
-	if i == AVX2 || i == AVX512 {
+// DenseIntSumCut is the length from which a dense SumInt or SumUint of
+// size-byte elements runs isa's kernel instead of the inline loop of four
+// wrapping sums (SumInts): SmallCut where isa has no kernels, or none
+// measured to win. Reached through sumIntDirect (one Go frame between the
+// API and the kernel), the AVX2 and AVX-512 kernels take 8-12 ns below
+// 64 elements on an AMD EPYC (family 26 model 2, Zen 5 class), against
+// about 0.25 ns an element more in the loop; the kernels' time over the
+// loop's (bench's H484-H485): int64 and int32 0.87-0.94 at 32, 0.59-0.73
+// at 48 and 63; uint8 on AVX-512 1.20 at 32, 0.91 at 48, 0.73 at 63, on
+// AVX2 (whose byte kernel takes whole 32-byte vectors and leaves the rest
+// to Go) 1.03-1.20. So 32- and 64-bit elements from 32, bytes on AVX-512
+// from 48; 16-bit elements, not measured, and bytes on AVX2 keep the
+// loop below 64.
+func (i ISA) DenseIntSumCut(size int) int {
+	switch {
+	case i != AVX2 && i != AVX512:
+		return SmallCut
+	case size >= 4:
 		return 32
+	case size == 1 && i == AVX512:
+		return 48
 	}
 	return SmallCut
 }
