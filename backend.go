@@ -100,6 +100,11 @@ type backend struct {
 	// one block up to two runs kernel.BlockSum (see
 	// kernel.ISA.BlockSumsInGo), else 0. Set by register.
 	lanes32, lanes64 int
+	// wideSumCut and byteSumCut are the lengths from which a dense
+	// SumInt or SumUint of 32- or 64-bit elements, or of bytes, runs the
+	// backend's kernel instead of the inline loop (see
+	// kernel.ISA.DenseIntSumCut). Set by register.
+	wideSumCut, byteSumCut int
 	// wideWordCut is the length from which a masked sum of 32- or 64-bit
 	// integers (SumInt, SumUint), and a checked sum with or without a
 	// bitmap, runs the backend's kernel instead of the inline loops (see
@@ -117,7 +122,8 @@ var (
 // the init below sees every one of them.
 func register(name string, priority int, available bool, isa kernel.ISA) *backend {
 	b := &backend{name: name, priority: priority, available: available, isa: isa,
-		policy32: isa.Policy32(), policy64: isa.Policy64(), wideWordCut: isa.WideWordCut()}
+		policy32: isa.Policy32(), policy64: isa.Policy64(), wideWordCut: isa.WideWordCut(),
+		wideSumCut: isa.DenseIntSumCut(8), byteSumCut: isa.DenseIntSumCut(1)}
 	for _, p := range []oracle.Policy{b.policy32, b.policy64} {
 		// SumState cuts whole blocks with a mask, not a division.
 		if blk := p.Block(); blk&(blk-1) != 0 || blk > maxBlock {
@@ -177,11 +183,18 @@ func wordCut[T Number](b *backend) int {
 }
 
 // intSumCut is the length from which a dense SumInt or SumUint of T runs
-// b's kernel instead of the inline loop (kernel.ISA.DenseIntSumCut). It
-// inlines, with T's size a constant.
+// b's kernel instead of the inline loop (kernel.ISA.DenseIntSumCut, read
+// from b's fields: the method itself stayed a call in the API's
+// instantiations). It inlines, with T's size a constant.
 func intSumCut[T Number](b *backend) int {
 	var zero T
-	return b.isa.DenseIntSumCut(int(unsafe.Sizeof(zero)))
+	switch unsafe.Sizeof(zero) {
+	case 1:
+		return b.byteSumCut
+	case 2:
+		return kernel.SmallCut
+	}
+	return b.wideSumCut
 }
 
 // denseCut is the length below which a dense Min, Max, MinMax or
