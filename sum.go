@@ -92,12 +92,9 @@ func sumIntegers[T constraints.Integer, S int64 | uint64](x []T, m []Mask) S {
 	if len(x) < kernel.SmallCut {
 		if len(m) == 0 {
 			// The kernel from the backend's cut: in the loop each
-			// element costs more than the kernel's call saves. Below
-			// the smallest cut the backend is not loaded.
-			if len(x) >= kernel.MinIntSumCut {
-				if b := active.Load(); len(x) >= intSumCut[T](b) {
-					return kernel.SumInt[T, S](b.isa, x, nil, 0)
-				}
+			// element costs more than the kernel's call saves.
+			if b := active.Load(); len(x) >= intSumCut[T](b) {
+				return kernel.SumInt[T, S](b.isa, x, nil, 0)
 			}
 			return kernel.SumInts[T, S](x)
 		}

@@ -126,10 +126,6 @@ func (i ISA) ExtremeCut(size int, float, both bool) int {
 	return cut
 }
 
-// MinIntSumCut is the smallest DenseIntSumCut of any ISA and size: below
-// it the API runs the inline loop without loading the backend.
-const MinIntSumCut = 32
-
 // DenseIntSumCut is the length from which a dense SumInt or SumUint of
 // size-byte elements runs isa's kernel instead of the inline loop of four
 // wrapping sums (SumInts): SmallCut where isa has no kernels, or none
@@ -148,7 +144,7 @@ func (i ISA) DenseIntSumCut(size int) int {
 	case i != AVX2 && i != AVX512:
 		return SmallCut
 	case size >= 4:
-		return MinIntSumCut
+		return 32
 	case size == 1 && i == AVX512:
 		return 48
 	}
