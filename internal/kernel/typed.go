@@ -25,7 +25,7 @@ import (
 // that function tests whether a kernel takes the input, calls it, and
 // tests the result, with nothing but assembly below it; everything else
 // (the portable ISAs, the rescues, the loops) it leaves to the entries.
-// Between the API and the kernel a dense Min crossed five Go frames,
+// Between the API and the kernel a dense Min crossed four Go frames,
 // each of which cost about a nanosecond (bench's H471-H477).
 
 // SumFloat is the float sum of the valid elements of x in isa's ADR-013
