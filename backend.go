@@ -2,6 +2,7 @@ package quiver
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"sync/atomic"
 	"unsafe"
@@ -100,11 +101,10 @@ type backend struct {
 	// one block up to two runs kernel.BlockSum (see
 	// kernel.ISA.BlockSumsInGo), else 0. Set by register.
 	lanes32, lanes64 int
-	// wideSumCut and byteSumCut are the lengths from which a dense
-	// SumInt or SumUint of 32- or 64-bit elements, or of bytes, runs the
-	// backend's kernel instead of the inline loop (see
-	// kernel.ISA.DenseIntSumCut). Set by register.
-	wideSumCut, byteSumCut int
+	// intSumCuts[k] is kernel.ISA.DenseIntSumCut for elements of 1<<k
+	// bytes: the length from which a dense SumInt or SumUint runs the
+	// backend's kernel instead of the inline loop. Set by register.
+	intSumCuts [4]int
 	// wideWordCut is the length from which a masked sum of 32- or 64-bit
 	// integers (SumInt, SumUint), and a checked sum with or without a
 	// bitmap, runs the backend's kernel instead of the inline loops (see
@@ -122,8 +122,10 @@ var (
 // the init below sees every one of them.
 func register(name string, priority int, available bool, isa kernel.ISA) *backend {
 	b := &backend{name: name, priority: priority, available: available, isa: isa,
-		policy32: isa.Policy32(), policy64: isa.Policy64(), wideWordCut: isa.WideWordCut(),
-		wideSumCut: isa.DenseIntSumCut(8), byteSumCut: isa.DenseIntSumCut(1)}
+		policy32: isa.Policy32(), policy64: isa.Policy64(), wideWordCut: isa.WideWordCut()}
+	for k := range b.intSumCuts {
+		b.intSumCuts[k] = isa.DenseIntSumCut(1 << k)
+	}
 	for _, p := range []oracle.Policy{b.policy32, b.policy64} {
 		// SumState cuts whole blocks with a mask, not a division.
 		if blk := p.Block(); blk&(blk-1) != 0 || blk > maxBlock {
@@ -188,13 +190,7 @@ func wordCut[T Number](b *backend) int {
 // instantiations). It inlines, with T's size a constant.
 func intSumCut[T Number](b *backend) int {
 	var zero T
-	switch unsafe.Sizeof(zero) {
-	case 1:
-		return b.byteSumCut
-	case 2:
-		return kernel.SmallCut
-	}
-	return b.wideSumCut
+	return b.intSumCuts[bits.TrailingZeros(uint(unsafe.Sizeof(zero)))&3]
 }
 
 // denseCut is the length below which a dense Min, Max, MinMax or
