@@ -1,0 +1,145 @@
+package bench
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/quiverlabs/quiver"
+)
+
+// The Go frames between a masked Min, Max, MinMax or Summarize and its
+// kernel. A masked float64 Min on avx512 ran Min, summarize,
+// summarizeOn, kernel.Summary (the switch on T's machine type, which does
+// not inline), the typed entry, summaryOn, summaryAsm.run (the bitmap's
+// head and tail, the seed of the AVX2 kernels, the merge with the
+// extremes' identities), the generated kernel switch and the kernel. A
+// probe in the kernel package on an AMD EPYC (family 26 model 2, Zen 5
+// class, AVX-512), before registering; float64 Min over a bitmap with one
+// null in eight, medians of 3 runs:
+//
+//   - the AVX-512 min kernel alone 7.4 ns at n=64, 22.0 at 256, 61.3 at
+//     1024; kernel.Summary 23.2, 35.3 and 71.4: 16, 13 and 10 ns above
+//     the kernel, of which the generated switch is 1.
+//   - a function that tests the bitmap's offset and length, reads the
+//     tail's bits, calls the switch and tests the result (the rest out of
+//     line): 10.7, 24.3 and 60.0 ns on avx512; on avx2 (the seeded FMA
+//     kernel, 8.6 ns alone at n=64) 13.2, 25.8 and 84.0 against
+//     kernel.Summary's 27.3, 40.0 and 97.9.
+//
+// The change: on amd64 the exported kernel.Summary is a call of a direct
+// function (as kernel.DenseSummary is, H471-H477) that runs a masked
+// input on the AVX2 and AVX-512 kernels itself: the head before the
+// bitmap's first whole byte, the bits of a partial last step, the seed
+// of the AVX2 kernels, one call of the generated switch and the test of
+// the result; an input the kernels do not take goes through the typed
+// entries as before, and a NaN, an FMA alarm, a zero extreme or no valid
+// element is settled out of line. Ratios are the change's time over the
+// commit before's, medians of the per-pass ratios of
+// BenchmarkMaskedFrames run alternately from the two commits' bench
+// binaries, on the avx2 and avx512 backends, 16 rotating inputs with 10%
+// nulls:
+//
+//	H486 (measured by hand): masked Min, Max, MinMax and Summarize, float64, float32, int64, int32 and uint8, n=64, bitmap offset 0: time <= 0.70x
+//	H487 (measured by hand): the same at n=256: <= 0.80x; float64 and int32 at n=1024: <= 0.92x, at n=4096: <= 1.00x
+//	H488 (measured by hand): a bitmap offset of 3 (the head in the kernel), n=256 (every type) and n=1031 (float64, int64): <= 0.85x
+//	H489 (measured by hand): n=48, the shortest masked length on the kernels for one extreme (both from 32): every op and type that runs a kernel there <= 0.80x; the others (8- and 16-bit integers on avx2 keep the loops below 64) <= 1.03x
+//	H490 (measured by hand): floats whose minimum is a zero (settled out of line), n=64 and 256: <= 0.95x
+//	H491 (measured by hand): dense MinMax and Summarize (which this change does not route), float64 and int32, n=64 and 256: <= 1.02x
+
+// BenchmarkMaskedFrames times masked Min, Max, MinMax and Summarize on
+// the avx2 and avx512 backends at lengths from 48 to 4096, with bitmaps
+// at offsets 0 and 3, for H486-H491.
+func BenchmarkMaskedFrames(b *testing.B) {
+	for _, backend := range []string{"avx2", "avx512"} {
+		b.Run("backend="+backend, func(b *testing.B) {
+			useBackend(b, backend)
+			for _, n := range []int{48, 64, 256} {
+				maskedFrameCases(b, n, 0, rotation[float64](n, 486))
+				maskedFrameCases(b, n, 0, rotation[float32](n, 486))
+				maskedFrameCases(b, n, 0, rotation[int64](n, 486))
+				maskedFrameCases(b, n, 0, rotation[int32](n, 486))
+				maskedFrameCases(b, n, 0, rotation[uint8](n, 486))
+			}
+			for _, n := range []int{1024, 4096} {
+				maskedFrameCases(b, n, 0, rotation[float64](n, 487))
+				maskedFrameCases(b, n, 0, rotation[int32](n, 487))
+			}
+			maskedFrameCases(b, 256, 3, rotation[float64](256, 488))
+			maskedFrameCases(b, 256, 3, rotation[float32](256, 488))
+			maskedFrameCases(b, 256, 3, rotation[int64](256, 488))
+			maskedFrameCases(b, 256, 3, rotation[int32](256, 488))
+			maskedFrameCases(b, 256, 3, rotation[uint8](256, 488))
+			maskedFrameCases(b, 1031, 3, rotation[float64](1031, 488))
+			maskedFrameCases(b, 1031, 3, rotation[int64](1031, 488))
+			for _, n := range []int{64, 256} {
+				maskedFrameZeros(b, n, zeroRotation[float64](n))
+				maskedFrameZeros(b, n, zeroRotation[float32](n))
+				denseFrameCases(b, n, rotation[float64](n, 491))
+				denseFrameCases(b, n, rotation[int32](n, 491))
+			}
+		})
+	}
+}
+
+// maskedFrameCases runs masked Min, Max, MinMax and Summarize over the 16
+// inputs xs, each with a bitmap of its own (10% nulls) that starts at bit
+// off of its first byte, each iteration the next.
+func maskedFrameCases[T number](b *testing.B, n, off int, xs [16][]T) {
+	maskedFrameOps(b, fmt.Sprintf("type=%s/n=%d/off=%d", typeName[T](), n, off), n, off, xs)
+}
+
+// maskedFrameZeros is maskedFrameCases at offset 0 for inputs whose
+// minimum is a zero (zeroRotation's).
+func maskedFrameZeros[T float32 | float64](b *testing.B, n int, xs [16][]T) {
+	maskedFrameOps(b, fmt.Sprintf("type=%s/n=%d/off=0/zeros", typeName[T](), n), n, 0, xs)
+}
+
+func maskedFrameOps[T number](b *testing.B, name string, n, off int, xs [16][]T) {
+	r := rand.New(rand.NewPCG(uint64(n)|uint64(off)<<32, 486))
+	var ms [16]quiver.Mask
+	for k := range ms {
+		bits := drawBitmap(r, n+off, 10)
+		ms[k] = quiver.Valid(bits, off)
+	}
+	for _, op := range []struct {
+		name string
+		f    func(x []T, m quiver.Mask) T
+	}{
+		{"Min", func(x []T, m quiver.Mask) T { return quiver.Min(x, m) }},
+		{"Max", func(x []T, m quiver.Mask) T { return quiver.Max(x, m) }},
+		{"MinMax", func(x []T, m quiver.Mask) T { lo, hi := quiver.MinMax(x, m); return lo + hi }},
+		{"Summary", func(x []T, m quiver.Mask) T { s := quiver.Summarize(x, m); return s.Min + s.Max + T(s.Count) }},
+	} {
+		b.Run(name+"/op="+op.name, func(b *testing.B) {
+			var s T
+			k := 0
+			for b.Loop() {
+				s += op.f(xs[k&15], ms[k&15])
+				k++
+			}
+			sink = res{uint64(s)}
+		})
+	}
+}
+
+// denseFrameCases runs dense MinMax and Summarize over the 16 inputs xs.
+func denseFrameCases[T number](b *testing.B, n int, xs [16][]T) {
+	for _, op := range []struct {
+		name string
+		f    func(x []T) T
+	}{
+		{"MinMax", func(x []T) T { lo, hi := quiver.MinMax(x); return lo + hi }},
+		{"Summary", func(x []T) T { s := quiver.Summarize(x); return s.Min + s.Max + T(s.Count) }},
+	} {
+		b.Run(fmt.Sprintf("type=%s/n=%d/dense/op=%s", typeName[T](), n, op.name), func(b *testing.B) {
+			var s T
+			k := 0
+			for b.Loop() {
+				s += op.f(xs[k&15])
+				k++
+			}
+			sink = res{uint64(s)}
+		})
+	}
+}
