@@ -135,6 +135,42 @@ func testFirstZeroMaskedOut[T float32 | float64](t *testing.T) {
 	}
 }
 
+// TestSummaryOnlyHeadValid covers a bitmap whose only valid elements are
+// in its head, the elements before its first whole byte, and not the
+// first of them: the AVX2 kernels that start from a valid element must
+// take it from the head, and an invalid element must not stand in for
+// it (every invalid element here is below and above every valid one, so
+// a stand-in shows in the result).
+func TestSummaryOnlyHeadValid(t *testing.T) {
+	testOnlyHeadValid[float64](t, -1e300, 1e300)
+	testOnlyHeadValid[float32](t, -1e30, 1e30)
+	testOnlyHeadValid[int64](t, math.MinInt64, math.MaxInt64)
+	testOnlyHeadValid[int32](t, math.MinInt32, math.MaxInt32)
+	testOnlyHeadValid[int16](t, math.MinInt16, math.MaxInt16)
+	testOnlyHeadValid[uint8](t, 0, math.MaxUint8)
+}
+
+func testOnlyHeadValid[T Number](t *testing.T, low, high T) {
+	for _, n := range summaryLengths() {
+		for off := 1; off < 8; off++ {
+			h := 8 - off
+			for j := 1; j < min(h, n); j++ {
+				x := make([]T, n)
+				for i := range x {
+					x[i] = low
+					if i%2 == 1 {
+						x[i] = high
+					}
+				}
+				x[j] = 5
+				bm := make([]byte, (off+n+7)/8)
+				bm[0] = 1 << (off + j)
+				checkSummaryBackends(t, "only a head element valid", x, bm, off)
+			}
+		}
+	}
+}
+
 func TestSummaryNaNOnlyInvalid(t *testing.T) {
 	testNaNOnlyInvalid[float64](t)
 	testNaNOnlyInvalid[float32](t)

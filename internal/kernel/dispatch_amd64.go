@@ -173,37 +173,23 @@ func summaryOn[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes
 	if isa != AVX2 && isa != AVX512 {
 		return portableSummary(isa, x, bits, off, want)
 	}
+	if bits != nil {
+		return summaryDirect(isa, x, bits, off, want)
+	}
 	// MinMax and Summarize run the fused summary kernel, integers too;
 	// Min and Max run kernels that compute only their extreme where they
 	// exist (floats, and integers on AVX2; the call switch serves any
 	// other want with the fused kernel). Dense floats take denseSummaryOn,
-	// which calls the kernels without the wrapper run (summary_amd64.go).
-	float := num.IsFloat[T]()
-	if float && want != WantBoth && bits == nil && len(x) > 0 {
+	// which calls the kernels without the wrapper runDense
+	// (summary_amd64.go).
+	if num.IsFloat[T]() && want != WantBoth && len(x) > 0 {
 		lo, hi = denseSummaryOn(isa, x, want)
 		return lo, hi, len(x)
 	}
-	k := summaryKernels[T](isa, len(x), bits)
+	k := summaryKernels[T](isa, len(x), nil)
 	k.want = want
-	lo, hi, valid, nan := k.run(x, bits, off)
-	switch {
-	case !float:
-		return lo, hi, valid
-	case want == WantBoth:
-		if settled(lo, hi, valid, nan) {
-			return lo, hi, valid
-		}
-		return settleSummary(x, bits, off, lo, hi, valid, nan)
-	case want == WantMin:
-		// A min-only (max-only) kernel returns the extreme it does not
-		// compute as its start, +Inf (-Inf); settleSummary's rescues run
-		// for the one extreme, passed as both lo and hi, so that the
-		// other cannot trigger the zero rescan.
-		lo, _, valid = settleSummary(x, bits, off, lo, lo, valid, nan)
-		return lo, lo, valid
-	}
-	_, hi, valid = settleSummary(x, bits, off, hi, hi, valid, nan)
-	return hi, hi, valid
+	lo, hi, nan := k.runDense(x)
+	return settleExtremes(x, nil, 0, want, lo, hi, len(x), nan)
 }
 
 // denseSummaryOn is the min and max of a non-empty dense x under the

@@ -8,8 +8,8 @@ import (
 	"github.com/quiverlabs/quiver/internal/num"
 )
 
-// The direct functions that the exported SumFloat, SumInt and
-// DenseSummary call (typed.go): without the amd64 kernels, the typed
+// The direct functions that the exported SumFloat, SumInt, DenseSummary
+// and Summary call (typed.go): without the amd64 kernels, the typed
 // entries, so that the dispatch and the loops under them are compiled in
 // this package. On amd64 they call the kernels themselves
 // (dispatch_amd64.go, asmcall_amd64.go).
@@ -28,4 +28,8 @@ func sumIntDirect[T constraints.Integer, S int64 | uint64](isa ISA, x []T, bits 
 
 func denseSummaryDirect[T num.Number](isa ISA, x []T, want Extremes) (lo, hi T) {
 	return denseSummaryEntries(isa, x, want)
+}
+
+func summaryDirect[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes) (lo, hi T, valid int) {
+	return summaryEntries(isa, x, bits, off, want)
 }

@@ -84,87 +84,140 @@ func hasNaN[T num.Number](x []T) bool {
 	return false
 }
 
-// run returns the min and max over the valid elements, folded from the
-// order's Extremes (±Inf for floats: see floatSummary), the valid count,
-// and whether a valid element is NaN. A bitmap offset that is not a
-// multiple of 8 leaves h < 8 elements before the bitmap's next byte
-// boundary: the kernels take them as a step of their own (head), or Go
-// folds them, so the loops see a byte-aligned bitmap without a copy.
-func (k summaryAsm[T]) run(x []T, bits []byte, off int) (lo, hi T, valid int, nan bool) {
-	if bits == nil {
-		m := k.denseSpan(len(x))
-		if m > 0 {
-			lo, hi, nan = k.dense(x[:m])
-		} else {
-			lo, hi = summaryStart[T]()
-		}
-		for _, v := range x[m:] {
-			lo, hi, nan = summaryFold(lo, hi, nan, v)
-		}
-		return lo, hi, len(x), nan
-	}
-	lo, hi = summaryStart[T]()
-	h := min((8-off&7)&7, len(x))
-	// The kernels take the h elements before the bitmap's first whole
-	// byte (head: their bits, and h above): the AVX-512 ones as one
-	// masked vector, the AVX2 ones as one step over x[0:step], which
-	// needs a whole step after the head. Otherwise Go folds them.
-	whole, head := x, uint64(0)
-	if h < len(x) && (k.tailInAsm || len(x)-h >= k.step()) {
-		if h > 0 {
-			head = uint64(bits[off>>3]>>(off&7))&(1<<h-1) | uint64(h)<<8
-		}
+// runDense returns the min and max of a dense x, folded from the order's
+// Extremes (±Inf for floats: see floatSummary), and whether an element
+// is NaN: the dense kernel over the span it takes, Go over the rest.
+func (k summaryAsm[T]) runDense(x []T) (lo, hi T, nan bool) {
+	m := k.denseSpan(len(x))
+	if m > 0 {
+		lo, hi, nan = k.dense(x[:m])
 	} else {
-		for i, v := range x[:h] {
-			if p := off + i; bits[p>>3]>>(p&7)&1 != 0 {
-				lo, hi, nan = summaryFold(lo, hi, nan, v)
-				valid++
-			}
-		}
-		whole = x[h:]
+		lo, hi = summaryStart[T]()
 	}
-	x, bits = x[h:], bits[(off+h)>>3:]
-	if len(x) == 0 {
-		return lo, hi, valid, nan
+	for _, v := range x[m:] {
+		lo, hi, nan = summaryFold(lo, hi, nan, v)
 	}
-	m, tail := len(x), uint64(0)
-	if st := k.step(); len(x)&(st-1) != 0 {
-		m, tail = k.maskedTail(x, bits, st) // the last bits only for a partial last step
+	return lo, hi, nan
+}
+
+// summaryDirect is Summary on amd64, one call from the API: a masked x
+// (bits non-nil) on AVX2 or AVX512 runs the kernels from here, and the
+// test of their result; dense input and the other ISAs go through the
+// typed entries (summaryOn sends its masked inputs here). A bitmap
+// offset that is not a multiple of 8 leaves h < 8 elements before the
+// bitmap's next byte boundary: the kernels take them as a step of their
+// own (head: their bits, and h above), the AVX-512 ones as one masked
+// vector, the AVX2 ones as one step over x[0:step], which needs a whole
+// step after the head; so the loops see a byte-aligned bitmap without a
+// copy. Where the kernels do not take x (AVX2, fewer than a step after
+// the head) Go folds it (maskedSummaryGo).
+//
+// The path it replaces (the switch on T, the typed entry, summaryOn, the
+// wrapper run and its merge with the identities) cost a masked float64
+// Min of 64 elements 13-16 ns above a kernel of 7-9 (bench's
+// H486-H491).
+func summaryDirect[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes) (lo, hi T, valid int) {
+	if bits == nil || isa != AVX2 && isa != AVX512 {
+		return summaryEntries(isa, x, bits, off, want)
 	}
-	xw := whole[:len(whole)-len(x)+m] // x[:m] with the head before it, if the kernel takes it
-	switch {
-	case m > 0 && k.seeded():
+	bits, off = bits[off>>3:], off&7 // the API's offsets are below 8; its tests' need not be
+	k := summaryKernels[T](isa, len(x), bits)
+	k.want = want
+	st := k.step()
+	h := (8 - off) & 7
+	if h >= len(x) || !k.tailInAsm && len(x)-h < st {
+		return maskedSummaryGo(x, bits, off, want)
+	}
+	body, bm, head := x[h:], bits, uint64(0)
+	if h > 0 {
+		head = uint64(bits[0]>>off)&(1<<h-1) | uint64(h)<<8
+		bm = bits[1:]
+	}
+	var tail uint64
+	if len(body)&(st-1) != 0 {
+		_, tail = k.maskedTail(body, bm, st) // the last bits only for a partial last step
+	}
+	var nan bool
+	if k.seeded() {
 		// The AVX2 kernels of both extremes, and the float ones of one,
 		// start from a valid element and blend it into the invalid
 		// lanes; with none valid there is nothing to call them for.
-		s, ok := firstValid(x[:m], bits)
+		s, ok := firstValid(body, bm)
 		if w := head & 0xff; !ok && w != 0 {
-			s, ok = whole[mathbits.TrailingZeros64(w)], true // only the head has one
+			s, ok = x[mathbits.TrailingZeros64(w)], true // only the head has one
 		}
-		if ok {
-			l, h, c, n := summarySeededAsm(k.isa, k.want, hasFMA, xw, bits, head, tail, s)
-			if n && hasFMA {
-				// The FMA sentinel (float kernels; integer ones never
-				// report a NaN) can alarm without a NaN: an infinity met
-				// a zero or an infinite product of the other sign. The
-				// compares' kernel says exactly.
-				_, _, _, n = summarySeededAsm(k.isa, k.want, false, xw, bits, head, tail, s)
-			}
-			lo, hi, nan = summaryMerge(lo, hi, nan, l, h, n)
-			valid += c
+		if !ok {
+			return maskedSummaryGo(x, bits, off, want)
 		}
-	case m > 0:
-		l, h, c, n := summaryMaskedAsm(k.isa, k.want, xw, bits, head, tail) // no method between: a frame fewer
-		lo, hi, nan = summaryMerge(lo, hi, nan, l, h, n)
-		valid += c
+		lo, hi, valid, nan = summarySeededAsm(isa, want, hasFMA, x, bm, head, tail, s)
+		if nan && hasFMA {
+			// The FMA sentinel (float kernels; integer ones never
+			// report a NaN) can alarm without a NaN: an infinity met a
+			// zero or an infinite product of the other sign. The
+			// compares' kernel says exactly.
+			_, _, _, nan = summarySeededAsm(isa, want, false, x, bm, head, tail, s)
+		}
+	} else {
+		lo, hi, valid, nan = summaryMaskedAsm(isa, want, x, bm, head, tail)
 	}
-	for i, v := range x[m:] {
-		if p := m + i; bits[p>>3]>>(p&7)&1 != 0 {
+	// With a valid element, no NaN and no zero extreme, the kernel's
+	// extremes are the result: merged with the identities they would not
+	// change. The rest is settled out of line.
+	if valid != 0 && (!num.IsFloat[T]() || !nan && lo != 0 && hi != 0) {
+		return lo, hi, valid
+	}
+	return settleMasked(x, bits, off, want, lo, hi, valid, nan)
+}
+
+// settleMasked finishes summaryDirect's kernel result lo, hi, valid and
+// nan where it is not final: merged with the identities, then the NaN,
+// the empty case and a zero extreme settled as settleExtremes does.
+//
+//go:noinline
+func settleMasked[T num.Number](x []T, bits []byte, off int, want Extremes, l, h T, valid int, n bool) (lo, hi T, count int) {
+	lo, hi = summaryStart[T]()
+	lo, hi, nan := summaryMerge(lo, hi, false, l, h, n)
+	return settleExtremes(x, bits, off, want, lo, hi, valid, nan)
+}
+
+// maskedSummaryGo is summaryDirect where no kernel takes x: a fold of the
+// valid elements in Go.
+//
+//go:noinline
+func maskedSummaryGo[T num.Number](x []T, bits []byte, off int, want Extremes) (lo, hi T, valid int) {
+	lo, hi = summaryStart[T]()
+	var nan bool
+	for i, v := range x {
+		if p := off + i; bits[p>>3]>>(p&7)&1 != 0 {
 			lo, hi, nan = summaryFold(lo, hi, nan, v)
 			valid++
 		}
 	}
-	return lo, hi, valid, nan
+	return settleExtremes(x, bits, off, want, lo, hi, valid, nan)
+}
+
+// settleExtremes finishes a fold's min and max of the valid elements of
+// x (lo, hi, their count valid, whether one is NaN) under the rules of
+// ref.Summary for want. Integer extremes are final.
+func settleExtremes[T num.Number](x []T, bits []byte, off int, want Extremes, lo, hi T, valid int, nan bool) (T, T, int) {
+	switch {
+	case !num.IsFloat[T]():
+		return lo, hi, valid
+	case want == WantBoth:
+		if settled(lo, hi, valid, nan) {
+			return lo, hi, valid
+		}
+		return settleSummary(x, bits, off, lo, hi, valid, nan)
+	case want == WantMin:
+		// A min-only (max-only) kernel returns the extreme it does not
+		// compute as its start, +Inf (-Inf); settleSummary's rescues run
+		// for the one extreme, passed as both lo and hi, so that the
+		// other cannot trigger the zero rescan.
+		lo, _, valid = settleSummary(x, bits, off, lo, lo, valid, nan)
+		return lo, lo, valid
+	}
+	_, hi, valid = settleSummary(x, bits, off, hi, hi, valid, nan)
+	return hi, hi, valid
 }
 
 // step is how many elements one step of k's kernels takes: its lanes on

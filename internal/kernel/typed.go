@@ -156,6 +156,11 @@ func entrySumU64(isa ISA, x []uint64, bits []byte, off int) uint64 {
 // empty) and their count; with WantMin or WantMax only that extreme is
 // meaningful.
 func Summary[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes) (lo T, hi T, valid int) {
+	return summaryDirect(isa, x, bits, off, want)
+}
+
+// summaryEntries is Summary through the typed entries below.
+func summaryEntries[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes) (lo T, hi T, valid int) {
 	switch num.KindOf[T]() {
 	case num.Int8:
 		r0, r1, r2 := entrySummaryI8(isa, num.Cast[int8](x), bits, off, want)

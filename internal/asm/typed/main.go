@@ -92,6 +92,7 @@ var families = []family{
 		results: []string{"lo T", "hi T", "valid int"},
 		entry:   "entrySummary",
 		call:    "summaryOn(isa, x, bits, off, want)",
+		direct:  "summaryDirect",
 	},
 	{
 		name:    "DenseSummary",
