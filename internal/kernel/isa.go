@@ -156,38 +156,43 @@ func (i ISA) DenseIntSumCut(size int) int {
 // Summarize (both true), runs isa's masked summary kernels instead of the
 // loops over one validity word (SummaryWord and the word loops of
 // short.go), which branch on each element's bit. Measured on an AMD EPYC
-// (family 26 model 2, Zen 5 class) with 10% nulls (bench's H459-H466),
-// the kernels' time over the loops':
-//   - both extremes of integers from 16 bits: 0.70-0.93 at 32, 0.47-0.73
-//     at 48 to 63, so from 32;
-//   - both of floats: 0.95-0.99 at 32 but 1.09-1.15 where the minimum is
-//     a zero (the rescan for the first zero costs the kernels' path more),
-//     0.80 at 40 (zeros: 0.97-1.07), so from 40;
-//   - one extreme: 0.75-0.92 at 48 and 0.71-0.83 at 63, but AVX2 float
-//     Min 0.96 at 48 (1.08-1.10 with a zero minimum) and 0.88 at 56, so
-//     from 48, and AVX2 floats from 56;
+// (family 26 model 2, Zen 5 class) with 10% nulls, once the kernels were
+// one call below the API (summaryDirect): both routes timed in one
+// binary, with 5 ns added to the kernels' for the API's frames the word
+// loops do not cross, the kernels' time over the loops' (bench's
+// H492-H496; H459-H466 chose the cuts before):
+//   - both extremes of floats 0.67-0.77 at 32, 0.91-1.04 where the
+//     minimum is a zero (the rescan for the first zero costs the
+//     kernels' path more), so from 32; of 16- to 64-bit integers 0.88-0.95
+//     at 24 and 0.68-0.77 at 32, so from 32;
+//   - one extreme 0.84-1.01 at 32, 0.68-0.86 at 40 (1.05-1.14 with a zero
+//     minimum) and 0.60-0.73 at 48, so from 40;
+//   - bytes on AVX2, whose kernel takes whole 32-byte vectors: both 0.73
+//     at 32, one 0.92-0.95 at 32 and 40 and 0.77 at 48, so from 32 and
+//     48;
 //   - bytes on AVX-512, whose kernel computes both extremes whatever the
-//     call wants: one extreme 1.09 at 48 and 0.92 at 63, both 0.89-1.05
-//     at 32 and 0.68-0.90 at 48, so the loops for one and the kernel for
-//     both from 40.
+//     call wants: one extreme 0.96 at 48 and 0.86 at 63, both 0.93 at 32
+//     and 0.77 at 40, so the loops for one and the kernel for both from
+//     40.
 //
-// The AVX2 kernels of 8- and 16-bit integers take whole 32-byte vectors,
-// and they keep the loops below SmallCut, as do the portable backends and
-// NEON, whose simulated calls put its kernels' path at 1.5-2.8 times the
-// word loops' cycles below 64 in the Neoverse models (docs/neon.md,
-// "Crossovers"). (Written to inline, as ExtremeCut.)
+// The portable backends and NEON keep the loops below SmallCut: NEON's
+// simulated calls put its kernels' path at 1.5-2.8 times the word loops'
+// cycles below 64 in the Neoverse models (docs/neon.md, "Crossovers").
+// (Written to inline, as ExtremeCut.)
 func (i ISA) MaskedExtremeCut(size int, float, both bool) int {
 	switch {
-	case i != AVX512 && (i != AVX2 || !float && size < 4), size == 1 && !both:
+	case i != AVX2 && i != AVX512:
 		return SmallCut
-	case both && !float && size > 1:
-		return 32
-	case both:
+	case size == 1 && i == AVX512 && both:
 		return 40
-	case float && i == AVX2:
-		return 56
+	case size == 1 && i == AVX512:
+		return SmallCut
+	case size == 1 && !both:
+		return 48
+	case both:
+		return 32
 	}
-	return 48
+	return 40
 }
 
 // BlockSumsInGo says whether a dense float sum of one block up to two
