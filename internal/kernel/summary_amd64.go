@@ -100,9 +100,9 @@ func (k summaryAsm[T]) runDense(x []T) (lo, hi T, nan bool) {
 	return lo, hi, nan
 }
 
-// summaryDirect is Summary on amd64, one call from the API: a masked x
-// (bits non-nil) on AVX2 or AVX512 runs the kernels from here, and the
-// test of their result; dense input and the other ISAs go through the
+// summaryDirect is Summary on amd64 (the exported Summary is one call of
+// it): a masked x (bits non-nil) on AVX2 or AVX512 runs the kernels from
+// here, and the test of their result; dense input and the other ISAs go through the
 // typed entries (summaryOn sends its masked inputs here). A bitmap
 // offset that is not a multiple of 8 leaves h < 8 elements before the
 // bitmap's next byte boundary: the kernels take them as a step of their
