@@ -775,11 +775,28 @@ func zeroTies[T num.Number](lo, hi, z T) (T, T) {
 }
 
 // firstZero returns the first valid element of x that equals zero (+0.0
-// or -0.0); the caller knows there is one.
+// or -0.0); the caller knows there is one. A float's zero is found by its
+// bits, zero below the sign: one integer compare and one branch an
+// element, where a float compare branches on its parity flag too (bench's
+// H497). Integers have one zero.
 func firstZero[T num.Number](x []T, bits []byte, off int) T {
-	for i, v := range x {
-		if p := off + i; v == 0 && (bits == nil || bits[p>>3]>>(p&7)&1 != 0) {
-			return v
+	switch num.KindOf[T]() {
+	case num.Float32:
+		return T(fromBits[float32](firstZeroBitsValid(num.Cast[uint32](x), bits, off)))
+	case num.Float64:
+		return T(fromBits[float64](firstZeroBitsValid(num.Cast[uint64](x), bits, off)))
+	}
+	return 0
+}
+
+// firstZeroBitsValid is firstZero's scan over the bit patterns of its
+// floats; the validity bit is read only for a zero.
+func firstZeroBitsValid[B uint32 | uint64](x []B, bits []byte, off int) B {
+	for i, b := range x {
+		if b<<1 == 0 {
+			if p := off + i; bits == nil || bits[p>>3]>>(p&7)&1 != 0 {
+				return b
+			}
 		}
 	}
 	return 0
