@@ -47,31 +47,28 @@ import (
 // the extremes' cuts, with and without a zero extreme, and Sum around one
 // block, on the avx2 and avx512 backends, for H478-H483.
 func BenchmarkDenseCuts(b *testing.B) {
-	for _, backend := range []string{"avx2", "avx512"} {
-		b.Run("backend="+backend, func(b *testing.B) {
-			useBackend(b, backend)
-			for _, n := range []int{8, 12, 16, 20, 24, 28, 32} {
-				denseCutCases(b, n, rotation[float64](n, 478))
-				denseCutCases(b, n, rotation[float32](n, 478))
-				denseCutCases(b, n, rotation[int64](n, 480))
-				denseCutCases(b, n, rotation[int32](n, 480))
-				if backend == "avx512" {
-					denseCutCases(b, n, rotation[int16](n, 480))
-					denseCutCases(b, n, rotation[uint8](n, 480))
-				}
+	forBackends(b, []string{"avx2", "avx512"}, func(b *testing.B, backend string) {
+		for _, n := range []int{8, 12, 16, 20, 24, 28, 32} {
+			denseCutCases(b, n, rotation[float64](n, 478))
+			denseCutCases(b, n, rotation[float32](n, 478))
+			denseCutCases(b, n, rotation[int64](n, 480))
+			denseCutCases(b, n, rotation[int32](n, 480))
+			if backend == "avx512" {
+				denseCutCases(b, n, rotation[int16](n, 480))
+				denseCutCases(b, n, rotation[uint8](n, 480))
 			}
-			b.Run("zeros", func(b *testing.B) {
-				for _, n := range []int{8, 12, 16} {
-					shortZeroCases[float64](b, n)
-					shortZeroCases[float32](b, n)
-				}
-			})
-			for _, n := range []int{16, 24, 32, 48, 64, 96} {
-				sumCutCase(b, n, rotation[float64](n, 483))
-				sumCutCase(b, n, rotation[float32](n, 483))
+		}
+		b.Run("zeros", func(b *testing.B) {
+			for _, n := range []int{8, 12, 16} {
+				shortZeroCases[float64](b, n)
+				shortZeroCases[float32](b, n)
 			}
 		})
-	}
+		for _, n := range []int{16, 24, 32, 48, 64, 96} {
+			sumCutCase(b, n, rotation[float64](n, 483))
+			sumCutCase(b, n, rotation[float32](n, 483))
+		}
+	})
 }
 
 // denseCutCases runs quiver's dense Min, Max, MinMax and Summarize over
@@ -130,16 +127,13 @@ func sumCutCase[T float32 | float64](b *testing.B, n int, xs [16][]T) {
 // BenchmarkDenseIntSums times dense SumInt and SumUint around the cut on
 // the avx2 and avx512 backends, 16 rotating inputs, for H484-H485.
 func BenchmarkDenseIntSums(b *testing.B) {
-	for _, backend := range []string{"avx2", "avx512"} {
-		b.Run("backend="+backend, func(b *testing.B) {
-			useBackend(b, backend)
-			for _, n := range []int{8, 16, 24, 32, 48, 63, 64} {
-				intSumCase(b, n, rotation[int64](n, 484))
-				intSumCase(b, n, rotation[int32](n, 484))
-				intSumCase(b, n, rotation[uint8](n, 484))
-			}
-		})
-	}
+	forBackends(b, []string{"avx2", "avx512"}, func(b *testing.B, _ string) {
+		for _, n := range []int{8, 16, 24, 32, 48, 63, 64} {
+			intSumCase(b, n, rotation[int64](n, 484))
+			intSumCase(b, n, rotation[int32](n, 484))
+			intSumCase(b, n, rotation[uint8](n, 484))
+		}
+	})
 }
 
 // intSumCase runs quiver's dense SumInt (SumUint for uint8) over the 16

@@ -78,12 +78,20 @@ func BenchmarkShortIntExtremes(b *testing.B) {
 // forShortBackends runs cases for each length of ns on the avx2, avx512
 // and generic backends in turn, as sub-benchmarks backend=<name>.
 func forShortBackends(b *testing.B, ns []int, cases func(b *testing.B, n int)) {
-	for _, backend := range []string{"avx2", "avx512", "generic"} {
+	forBackends(b, []string{"avx2", "avx512", "generic"}, func(b *testing.B, _ string) {
+		for _, n := range ns {
+			cases(b, n)
+		}
+	})
+}
+
+// forBackends runs f as the sub-benchmark backend=<name> with each named
+// backend in use (skipped where the CPU lacks it).
+func forBackends(b *testing.B, names []string, f func(b *testing.B, backend string)) {
+	for _, backend := range names {
 		b.Run("backend="+backend, func(b *testing.B) {
 			useBackend(b, backend)
-			for _, n := range ns {
-				cases(b, n)
-			}
+			f(b, backend)
 		})
 	}
 }
@@ -120,14 +128,20 @@ func shortRotatedCases[T number](b *testing.B, n int, xs [16][]T, top, bottom T)
 		{"Max/impl=loop", func(x []T) T { return loopMax(x, nil, bottom) }},
 		{"Summary/impl=loop", func(x []T) T { lo, hi, c := loopSummary(x, nil, top, bottom); return lo + hi + T(c) }},
 	} {
-		b.Run(fmt.Sprintf("type=%s/n=%d/op=%s", typeName[T](), n, im.name), func(b *testing.B) {
-			var s T
-			k := 0
-			for b.Loop() {
-				s += im.f(xs[k&15])
-				k++
-			}
-			sink = res{uint64(s)}
-		})
+		rotatedCell(b, fmt.Sprintf("type=%s/n=%d/op=%s", typeName[T](), n, im.name), &xs, im.f)
 	}
+}
+
+// rotatedCell runs f as the sub-benchmark name over the 16 inputs ins,
+// each iteration the next, its results summed into the sink.
+func rotatedCell[T number, I any](b *testing.B, name string, ins *[16]I, f func(I) T) {
+	b.Run(name, func(b *testing.B) {
+		var s T
+		k := 0
+		for b.Loop() {
+			s += f(ins[k&15])
+			k++
+		}
+		sink = res{uint64(s)}
+	})
 }

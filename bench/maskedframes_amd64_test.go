@@ -63,35 +63,32 @@ import (
 // the avx2 and avx512 backends at lengths from 48 to 4096, with bitmaps
 // at offsets 0 and 3, for H486-H491.
 func BenchmarkMaskedFrames(b *testing.B) {
-	for _, backend := range []string{"avx2", "avx512"} {
-		b.Run("backend="+backend, func(b *testing.B) {
-			useBackend(b, backend)
-			for _, n := range []int{48, 64, 256} {
-				maskedFrameCases(b, n, 0, rotation[float64](n, 486))
-				maskedFrameCases(b, n, 0, rotation[float32](n, 486))
-				maskedFrameCases(b, n, 0, rotation[int64](n, 486))
-				maskedFrameCases(b, n, 0, rotation[int32](n, 486))
-				maskedFrameCases(b, n, 0, rotation[uint8](n, 486))
-			}
-			for _, n := range []int{1024, 4096} {
-				maskedFrameCases(b, n, 0, rotation[float64](n, 487))
-				maskedFrameCases(b, n, 0, rotation[int32](n, 487))
-			}
-			maskedFrameCases(b, 256, 3, rotation[float64](256, 488))
-			maskedFrameCases(b, 256, 3, rotation[float32](256, 488))
-			maskedFrameCases(b, 256, 3, rotation[int64](256, 488))
-			maskedFrameCases(b, 256, 3, rotation[int32](256, 488))
-			maskedFrameCases(b, 256, 3, rotation[uint8](256, 488))
-			maskedFrameCases(b, 1031, 3, rotation[float64](1031, 488))
-			maskedFrameCases(b, 1031, 3, rotation[int64](1031, 488))
-			for _, n := range []int{64, 256} {
-				maskedFrameZeros(b, n, zeroRotation[float64](n))
-				maskedFrameZeros(b, n, zeroRotation[float32](n))
-				denseFrameCases(b, n, rotation[float64](n, 491))
-				denseFrameCases(b, n, rotation[int32](n, 491))
-			}
-		})
-	}
+	forBackends(b, []string{"avx2", "avx512"}, func(b *testing.B, _ string) {
+		for _, n := range []int{48, 64, 256} {
+			maskedFrameCases(b, n, 0, rotation[float64](n, 486))
+			maskedFrameCases(b, n, 0, rotation[float32](n, 486))
+			maskedFrameCases(b, n, 0, rotation[int64](n, 486))
+			maskedFrameCases(b, n, 0, rotation[int32](n, 486))
+			maskedFrameCases(b, n, 0, rotation[uint8](n, 486))
+		}
+		for _, n := range []int{1024, 4096} {
+			maskedFrameCases(b, n, 0, rotation[float64](n, 487))
+			maskedFrameCases(b, n, 0, rotation[int32](n, 487))
+		}
+		maskedFrameCases(b, 256, 3, rotation[float64](256, 488))
+		maskedFrameCases(b, 256, 3, rotation[float32](256, 488))
+		maskedFrameCases(b, 256, 3, rotation[int64](256, 488))
+		maskedFrameCases(b, 256, 3, rotation[int32](256, 488))
+		maskedFrameCases(b, 256, 3, rotation[uint8](256, 488))
+		maskedFrameCases(b, 1031, 3, rotation[float64](1031, 488))
+		maskedFrameCases(b, 1031, 3, rotation[int64](1031, 488))
+		for _, n := range []int{64, 256} {
+			maskedFrameZeros(b, n, zeroRotation[float64](n))
+			maskedFrameZeros(b, n, zeroRotation[float32](n))
+			denseFrameCases(b, n, rotation[float64](n, 491))
+			denseFrameCases(b, n, rotation[int32](n, 491))
+		}
+	})
 }
 
 // maskedFrameCases runs masked Min, Max, MinMax and Summarize over the 16
@@ -109,30 +106,28 @@ func maskedFrameZeros[T float32 | float64](b *testing.B, n int, xs [16][]T) {
 
 func maskedFrameOps[T number](b *testing.B, name string, n, off int, xs [16][]T) {
 	r := rand.New(rand.NewPCG(uint64(n)|uint64(off)<<32, 486))
-	var ms [16]quiver.Mask
-	for k := range ms {
+	var ins [16]maskedInput[T]
+	for k := range ins {
 		bits := drawBitmap(r, n+off, 10)
-		ms[k] = quiver.Valid(bits, off)
+		ins[k] = maskedInput[T]{xs[k], quiver.Valid(bits, off)}
 	}
 	for _, op := range []struct {
 		name string
-		f    func(x []T, m quiver.Mask) T
+		f    func(in maskedInput[T]) T
 	}{
-		{"Min", func(x []T, m quiver.Mask) T { return quiver.Min(x, m) }},
-		{"Max", func(x []T, m quiver.Mask) T { return quiver.Max(x, m) }},
-		{"MinMax", func(x []T, m quiver.Mask) T { lo, hi := quiver.MinMax(x, m); return lo + hi }},
-		{"Summary", func(x []T, m quiver.Mask) T { s := quiver.Summarize(x, m); return s.Min + s.Max + T(s.Count) }},
+		{"Min", func(in maskedInput[T]) T { return quiver.Min(in.x, in.m) }},
+		{"Max", func(in maskedInput[T]) T { return quiver.Max(in.x, in.m) }},
+		{"MinMax", func(in maskedInput[T]) T { lo, hi := quiver.MinMax(in.x, in.m); return lo + hi }},
+		{"Summary", func(in maskedInput[T]) T { s := quiver.Summarize(in.x, in.m); return s.Min + s.Max + T(s.Count) }},
 	} {
-		b.Run(name+"/op="+op.name, func(b *testing.B) {
-			var s T
-			k := 0
-			for b.Loop() {
-				s += op.f(xs[k&15], ms[k&15])
-				k++
-			}
-			sink = res{uint64(s)}
-		})
+		rotatedCell(b, name+"/op="+op.name, &ins, op.f)
 	}
+}
+
+// maskedInput is one input of maskedFrameOps: the values and their Mask.
+type maskedInput[T number] struct {
+	x []T
+	m quiver.Mask
 }
 
 // denseFrameCases runs dense MinMax and Summarize over the 16 inputs xs.
@@ -144,14 +139,6 @@ func denseFrameCases[T number](b *testing.B, n int, xs [16][]T) {
 		{"MinMax", func(x []T) T { lo, hi := quiver.MinMax(x); return lo + hi }},
 		{"Summary", func(x []T) T { s := quiver.Summarize(x); return s.Min + s.Max + T(s.Count) }},
 	} {
-		b.Run(fmt.Sprintf("type=%s/n=%d/dense/op=%s", typeName[T](), n, op.name), func(b *testing.B) {
-			var s T
-			k := 0
-			for b.Loop() {
-				s += op.f(xs[k&15])
-				k++
-			}
-			sink = res{uint64(s)}
-		})
+		rotatedCell(b, fmt.Sprintf("type=%s/n=%d/dense/op=%s", typeName[T](), n, op.name), &xs, op.f)
 	}
 }

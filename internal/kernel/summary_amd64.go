@@ -102,15 +102,16 @@ func (k summaryAsm[T]) runDense(x []T) (lo, hi T, nan bool) {
 
 // summaryDirect is Summary on amd64 (the exported Summary is one call of
 // it): a masked x (bits non-nil) on AVX2 or AVX512 runs the kernels from
-// here, and the test of their result; dense input and the other ISAs go through the
-// typed entries (summaryOn sends its masked inputs here). A bitmap
-// offset that is not a multiple of 8 leaves h < 8 elements before the
-// bitmap's next byte boundary: the kernels take them as a step of their
-// own (head: their bits, and h above), the AVX-512 ones as one masked
-// vector, the AVX2 ones as one step over x[0:step], which needs a whole
-// step after the head; so the loops see a byte-aligned bitmap without a
-// copy. Where the kernels do not take x (AVX2, fewer than a step after
-// the head) Go folds it (maskedSummaryGo).
+// here, and the test of their result; dense input and the other ISAs go
+// through the typed entries (summaryOn sends its masked inputs here). A
+// bitmap offset that is not a multiple of 8 leaves h < 8 elements before
+// the bitmap's next byte boundary: the kernels take them as a step of
+// their own (head: their bits, and h above), the AVX-512 ones as one
+// masked vector, the AVX2 ones as one step over x[0:step], which needs a
+// whole step after the head; so the loops see a byte-aligned bitmap
+// without a copy. Where the kernels do not take x (AVX2, fewer than a step after
+// the head, or no valid element for the seeded kernels to start from),
+// the generic backend's loops do (genericSummary).
 //
 // The path it replaces (the switch on T, the typed entry, summaryOn, the
 // wrapper run and its merge with the identities) cost a masked float64
@@ -120,13 +121,13 @@ func summaryDirect[T num.Number](isa ISA, x []T, bits []byte, off int, want Extr
 	if bits == nil || isa != AVX2 && isa != AVX512 {
 		return summaryEntries(isa, x, bits, off, want)
 	}
-	bits, off = bits[off>>3:], off&7 // the API's offsets are below 8; its tests' need not be
+	bits, off = bits[off>>3:], off&7 // from the offset's byte, as genericSummary
 	k := summaryKernels[T](isa, len(x), bits)
 	k.want = want
 	st := k.step()
 	h := (8 - off) & 7
 	if h >= len(x) || !k.tailInAsm && len(x)-h < st {
-		return maskedSummaryGo(x, bits, off, want)
+		return genericSummary(x, bits, off, want)
 	}
 	body, bm, head := x[h:], bits, uint64(0)
 	if h > 0 {
@@ -147,7 +148,7 @@ func summaryDirect[T num.Number](isa ISA, x []T, bits []byte, off int, want Extr
 			s, ok = x[mathbits.TrailingZeros64(w)], true // only the head has one
 		}
 		if !ok {
-			return maskedSummaryGo(x, bits, off, want)
+			return genericSummary(x, bits, off, want)
 		}
 		lo, hi, valid, nan = summarySeededAsm(isa, want, hasFMA, x, bm, head, tail, s)
 		if nan && hasFMA {
@@ -177,22 +178,6 @@ func summaryDirect[T num.Number](isa ISA, x []T, bits []byte, off int, want Extr
 func settleMasked[T num.Number](x []T, bits []byte, off int, want Extremes, l, h T, valid int, n bool) (lo, hi T, count int) {
 	lo, hi = summaryStart[T]()
 	lo, hi, nan := summaryMerge(lo, hi, false, l, h, n)
-	return settleExtremes(x, bits, off, want, lo, hi, valid, nan)
-}
-
-// maskedSummaryGo is summaryDirect where no kernel takes x: a fold of the
-// valid elements in Go.
-//
-//go:noinline
-func maskedSummaryGo[T num.Number](x []T, bits []byte, off int, want Extremes) (lo, hi T, valid int) {
-	lo, hi = summaryStart[T]()
-	var nan bool
-	for i, v := range x {
-		if p := off + i; bits[p>>3]>>(p&7)&1 != 0 {
-			lo, hi, nan = summaryFold(lo, hi, nan, v)
-			valid++
-		}
-	}
 	return settleExtremes(x, bits, off, want, lo, hi, valid, nan)
 }
 
