@@ -58,6 +58,22 @@ import (
 // (BenchmarkMaskedFrames):
 //
 //	H497 (measured by hand): the zeros cells, Min, MinMax and Summary, float64 and float32, avx2 and avx512: n=256 <= 0.92x, n=64 <= 0.96x; the cells without zeros <= 1.03x
+//
+// The AVX2 masked kernels of 32- and 64-bit lanes load each vector and
+// then blend its invalid lanes to the seed (or the one extreme's start);
+// the blend can read the vector from memory itself, one instruction fewer
+// per vector. On an AMD EPYC family 26 model 2 (Zen 5 class), where a
+// probe put the masked float64 Min loop at about 4.9 cycles per 16
+// elements against the 4 that its shifts and VMINPDs need on their pair
+// of pipes, and a variant with two more instructions per vector (lane
+// masks from a table instead of shifts) ran 1.3x slower although it took
+// the shifts off those pipes, the instruction count looks like a limit
+// of its own. Registered before the A/B of the change (BenchmarkMaskedFrames, avx2
+// backend, the change's time over the commit before's):
+//
+//	H498 (measured by hand): masked Min and Max, float64 and float32 (the seeded FMA kernels), n=1024 and 4096, bitmap offset 0: <= 0.97x
+//	H499 (measured by hand): masked MinMax and Summarize, float64, float32, int64 and int32, n=1024 and 4096: <= 1.00x
+//	H500 (measured by hand): the cells whose code does not change (uint8 on avx2, every avx512 cell), n=1024 and 4096: within 0.97x to 1.03x
 
 // BenchmarkMaskedFrames times masked Min, Max, MinMax and Summarize on
 // the avx2 and avx512 backends at lengths from 48 to 4096, with bitmaps
