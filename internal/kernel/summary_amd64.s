@@ -181,9 +181,8 @@ TEXT ·summarySeededF32AVX2(SB), NOSPLIT, $16-89
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y10
-	VMOVUPS      (AX), Y11
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y10, Y10
-	VBLENDVPS    Y10, Y11, Y0, Y10
+	VBLENDVPS    Y10, (AX), Y0, Y10
 	VMINPS       Y1, Y10, Y1
 	VMAXPS       Y2, Y10, Y2
 	VCMPPS       $0x03, Y10, Y10, Y10
@@ -203,26 +202,22 @@ summarySeededF32AVX2_headless:
 
 summarySeededF32AVX2_main_loop:
 	VPBROADCASTD (DX), Y10
-	VMOVUPS      (AX), Y11
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y10, Y12
-	VBLENDVPS    Y12, Y11, Y0, Y11
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y10, Y11
+	VBLENDVPS    Y11, (AX), Y0, Y11
 	VMINPS       Y1, Y11, Y1
 	VMAXPS       Y2, Y11, Y2
-	VMOVUPS      32(AX), Y12
-	VPSLLVD      alignedmsb32_1<>+0(SB), Y10, Y13
-	VBLENDVPS    Y13, Y12, Y0, Y12
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y10, Y12
+	VBLENDVPS    Y12, 32(AX), Y0, Y12
 	VMINPS       Y3, Y12, Y3
 	VMAXPS       Y4, Y12, Y4
 	VCMPPS       $0x03, Y12, Y11, Y11
 	VORPS        Y11, Y9, Y9
-	VMOVUPS      64(AX), Y11
-	VPSLLVD      alignedmsb32_2<>+0(SB), Y10, Y12
-	VBLENDVPS    Y12, Y11, Y0, Y11
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y10, Y11
+	VBLENDVPS    Y11, 64(AX), Y0, Y11
 	VMINPS       Y5, Y11, Y5
 	VMAXPS       Y6, Y11, Y6
-	VMOVUPS      96(AX), Y12
 	VPSLLVD      alignedmsb32_3<>+0(SB), Y10, Y10
-	VBLENDVPS    Y10, Y12, Y0, Y10
+	VBLENDVPS    Y10, 96(AX), Y0, Y10
 	VMINPS       Y7, Y10, Y7
 	VMAXPS       Y8, Y10, Y8
 	VCMPPS       $0x03, Y10, Y11, Y10
@@ -241,9 +236,8 @@ summarySeededF32AVX2_main_done:
 
 summarySeededF32AVX2_single_loop:
 	VPBROADCASTB (DX), Y10
-	VMOVUPS      (AX), Y11
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y10, Y10
-	VBLENDVPS    Y10, Y11, Y0, Y10
+	VBLENDVPS    Y10, (AX), Y0, Y10
 	VMINPS       Y1, Y10, Y1
 	VMAXPS       Y2, Y10, Y2
 	VCMPPS       $0x03, Y10, Y10, Y10
@@ -265,9 +259,8 @@ summarySeededF32AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y10
-	VMOVUPS      (AX), Y11
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y10, Y10
-	VBLENDVPS    Y10, Y11, Y0, Y0
+	VBLENDVPS    Y10, (AX), Y0, Y0
 	VMINPS       Y1, Y0, Y1
 	VMAXPS       Y2, Y0, Y2
 	VCMPPS       $0x03, Y0, Y0, Y0
@@ -486,9 +479,8 @@ TEXT ·summarySeededF32AVX2FMA(SB), NOSPLIT, $16-89
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y11
-	VMOVUPS      (AX), Y12
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y11, Y11
-	VBLENDVPS    Y11, Y12, Y0, Y11
+	VBLENDVPS    Y11, (AX), Y0, Y11
 	VMINPS       Y1, Y11, Y1
 	VMAXPS       Y2, Y11, Y2
 	VFMADD231PS  Y11, Y11, Y9
@@ -507,25 +499,21 @@ summarySeededF32AVX2FMA_headless:
 
 summarySeededF32AVX2FMA_main_loop:
 	VPBROADCASTD (DX), Y11
-	VMOVUPS      (AX), Y12
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y11, Y13
-	VBLENDVPS    Y13, Y12, Y0, Y12
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y11, Y12
+	VBLENDVPS    Y12, (AX), Y0, Y12
 	VMINPS       Y1, Y12, Y1
 	VMAXPS       Y2, Y12, Y2
-	VMOVUPS      32(AX), Y13
-	VPSLLVD      alignedmsb32_1<>+0(SB), Y11, Y14
-	VBLENDVPS    Y14, Y13, Y0, Y13
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y11, Y13
+	VBLENDVPS    Y13, 32(AX), Y0, Y13
 	VMINPS       Y3, Y13, Y3
 	VMAXPS       Y4, Y13, Y4
 	VFMADD231PS  Y13, Y12, Y9
-	VMOVUPS      64(AX), Y12
-	VPSLLVD      alignedmsb32_2<>+0(SB), Y11, Y13
-	VBLENDVPS    Y13, Y12, Y0, Y12
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y11, Y12
+	VBLENDVPS    Y12, 64(AX), Y0, Y12
 	VMINPS       Y5, Y12, Y5
 	VMAXPS       Y6, Y12, Y6
-	VMOVUPS      96(AX), Y13
 	VPSLLVD      alignedmsb32_3<>+0(SB), Y11, Y11
-	VBLENDVPS    Y11, Y13, Y0, Y11
+	VBLENDVPS    Y11, 96(AX), Y0, Y11
 	VMINPS       Y7, Y11, Y7
 	VMAXPS       Y8, Y11, Y8
 	VFMADD231PS  Y11, Y12, Y10
@@ -543,9 +531,8 @@ summarySeededF32AVX2FMA_main_done:
 
 summarySeededF32AVX2FMA_single_loop:
 	VPBROADCASTB (DX), Y11
-	VMOVUPS      (AX), Y12
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y11, Y11
-	VBLENDVPS    Y11, Y12, Y0, Y11
+	VBLENDVPS    Y11, (AX), Y0, Y11
 	VMINPS       Y1, Y11, Y1
 	VMAXPS       Y2, Y11, Y2
 	VFMADD231PS  Y11, Y11, Y9
@@ -566,9 +553,8 @@ summarySeededF32AVX2FMA_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y11
-	VMOVUPS      (AX), Y12
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y11, Y11
-	VBLENDVPS    Y11, Y12, Y0, Y0
+	VBLENDVPS    Y11, (AX), Y0, Y0
 	VMINPS       Y1, Y0, Y1
 	VMAXPS       Y2, Y0, Y2
 	VFMADD231PS  Y0, Y0, Y9
@@ -755,9 +741,8 @@ TEXT ·summaryMinSeededF32AVX2(SB), NOSPLIT, $16-89
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y10
-	VMOVUPS      (AX), Y11
 	VPSLLVD      Y6, Y10, Y10
-	VBLENDVPS    Y10, Y11, Y0, Y10
+	VBLENDVPS    Y10, (AX), Y0, Y10
 	VMINPS       Y1, Y10, Y1
 	VCMPPS       $0x03, Y10, Y10, Y10
 	VORPS        Y10, Y5, Y5
@@ -776,23 +761,19 @@ summaryMinSeededF32AVX2_headless:
 
 summaryMinSeededF32AVX2_main_loop:
 	VPBROADCASTD (DX), Y10
-	VMOVUPS      (AX), Y11
-	VPSLLVD      Y6, Y10, Y12
-	VBLENDVPS    Y12, Y11, Y0, Y11
+	VPSLLVD      Y6, Y10, Y11
+	VBLENDVPS    Y11, (AX), Y0, Y11
 	VMINPS       Y1, Y11, Y1
-	VMOVUPS      32(AX), Y12
-	VPSLLVD      Y7, Y10, Y13
-	VBLENDVPS    Y13, Y12, Y0, Y12
+	VPSLLVD      Y7, Y10, Y12
+	VBLENDVPS    Y12, 32(AX), Y0, Y12
 	VMINPS       Y2, Y12, Y2
 	VCMPPS       $0x03, Y12, Y11, Y11
 	VORPS        Y11, Y5, Y5
-	VMOVUPS      64(AX), Y11
-	VPSLLVD      Y8, Y10, Y12
-	VBLENDVPS    Y12, Y11, Y0, Y11
+	VPSLLVD      Y8, Y10, Y11
+	VBLENDVPS    Y11, 64(AX), Y0, Y11
 	VMINPS       Y3, Y11, Y3
-	VMOVUPS      96(AX), Y12
 	VPSLLVD      Y9, Y10, Y10
-	VBLENDVPS    Y10, Y12, Y0, Y10
+	VBLENDVPS    Y10, 96(AX), Y0, Y10
 	VMINPS       Y4, Y10, Y4
 	VCMPPS       $0x03, Y10, Y11, Y10
 	VORPS        Y10, Y5, Y5
@@ -810,9 +791,8 @@ summaryMinSeededF32AVX2_main_done:
 
 summaryMinSeededF32AVX2_single_loop:
 	VPBROADCASTB (DX), Y7
-	VMOVUPS      (AX), Y8
 	VPSLLVD      Y6, Y7, Y7
-	VBLENDVPS    Y7, Y8, Y0, Y7
+	VBLENDVPS    Y7, (AX), Y0, Y7
 	VMINPS       Y1, Y7, Y1
 	VCMPPS       $0x03, Y7, Y7, Y7
 	VORPS        Y7, Y5, Y5
@@ -833,9 +813,8 @@ summaryMinSeededF32AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y7
-	VMOVUPS      (AX), Y8
 	VPSLLVD      Y6, Y7, Y6
-	VBLENDVPS    Y6, Y8, Y0, Y0
+	VBLENDVPS    Y6, (AX), Y0, Y0
 	VMINPS       Y1, Y0, Y1
 	VCMPPS       $0x03, Y0, Y0, Y0
 	VORPS        Y0, Y5, Y5
@@ -1006,9 +985,8 @@ TEXT ·summaryMinSeededF32AVX2FMA(SB), NOSPLIT, $16-89
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y11
-	VMOVUPS      (AX), Y12
 	VPSLLVD      Y7, Y11, Y11
-	VBLENDVPS    Y11, Y12, Y0, Y11
+	VBLENDVPS    Y11, (AX), Y0, Y11
 	VMINPS       Y1, Y11, Y1
 	VFMADD231PS  Y11, Y11, Y5
 	MOVBLZX      (DX), SI
@@ -1026,22 +1004,18 @@ summaryMinSeededF32AVX2FMA_headless:
 
 summaryMinSeededF32AVX2FMA_main_loop:
 	VPBROADCASTD (DX), Y11
-	VMOVUPS      (AX), Y12
-	VPSLLVD      Y7, Y11, Y13
-	VBLENDVPS    Y13, Y12, Y0, Y12
+	VPSLLVD      Y7, Y11, Y12
+	VBLENDVPS    Y12, (AX), Y0, Y12
 	VMINPS       Y1, Y12, Y1
-	VMOVUPS      32(AX), Y13
-	VPSLLVD      Y8, Y11, Y14
-	VBLENDVPS    Y14, Y13, Y0, Y13
+	VPSLLVD      Y8, Y11, Y13
+	VBLENDVPS    Y13, 32(AX), Y0, Y13
 	VMINPS       Y2, Y13, Y2
 	VFMADD231PS  Y13, Y12, Y5
-	VMOVUPS      64(AX), Y12
-	VPSLLVD      Y9, Y11, Y13
-	VBLENDVPS    Y13, Y12, Y0, Y12
+	VPSLLVD      Y9, Y11, Y12
+	VBLENDVPS    Y12, 64(AX), Y0, Y12
 	VMINPS       Y3, Y12, Y3
-	VMOVUPS      96(AX), Y13
 	VPSLLVD      Y10, Y11, Y11
-	VBLENDVPS    Y11, Y13, Y0, Y11
+	VBLENDVPS    Y11, 96(AX), Y0, Y11
 	VMINPS       Y4, Y11, Y4
 	VFMADD231PS  Y11, Y12, Y6
 	POPCNTL      (DX), SI
@@ -1058,9 +1032,8 @@ summaryMinSeededF32AVX2FMA_main_done:
 
 summaryMinSeededF32AVX2FMA_single_loop:
 	VPBROADCASTB (DX), Y8
-	VMOVUPS      (AX), Y9
 	VPSLLVD      Y7, Y8, Y8
-	VBLENDVPS    Y8, Y9, Y0, Y8
+	VBLENDVPS    Y8, (AX), Y0, Y8
 	VMINPS       Y1, Y8, Y1
 	VFMADD231PS  Y8, Y8, Y5
 	MOVBLZX      (DX), SI
@@ -1080,9 +1053,8 @@ summaryMinSeededF32AVX2FMA_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y8
-	VMOVUPS      (AX), Y9
 	VPSLLVD      Y7, Y8, Y7
-	VBLENDVPS    Y7, Y9, Y0, Y0
+	VBLENDVPS    Y7, (AX), Y0, Y0
 	VMINPS       Y1, Y0, Y1
 	VFMADD231PS  Y0, Y0, Y5
 	MOVBLZX      (DX), CX
@@ -1259,9 +1231,8 @@ TEXT ·summaryMaxSeededF32AVX2(SB), NOSPLIT, $16-89
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y10
-	VMOVUPS      (AX), Y11
 	VPSLLVD      Y6, Y10, Y10
-	VBLENDVPS    Y10, Y11, Y0, Y10
+	VBLENDVPS    Y10, (AX), Y0, Y10
 	VMAXPS       Y1, Y10, Y1
 	VCMPPS       $0x03, Y10, Y10, Y10
 	VORPS        Y10, Y5, Y5
@@ -1280,23 +1251,19 @@ summaryMaxSeededF32AVX2_headless:
 
 summaryMaxSeededF32AVX2_main_loop:
 	VPBROADCASTD (DX), Y10
-	VMOVUPS      (AX), Y11
-	VPSLLVD      Y6, Y10, Y12
-	VBLENDVPS    Y12, Y11, Y0, Y11
+	VPSLLVD      Y6, Y10, Y11
+	VBLENDVPS    Y11, (AX), Y0, Y11
 	VMAXPS       Y1, Y11, Y1
-	VMOVUPS      32(AX), Y12
-	VPSLLVD      Y7, Y10, Y13
-	VBLENDVPS    Y13, Y12, Y0, Y12
+	VPSLLVD      Y7, Y10, Y12
+	VBLENDVPS    Y12, 32(AX), Y0, Y12
 	VMAXPS       Y2, Y12, Y2
 	VCMPPS       $0x03, Y12, Y11, Y11
 	VORPS        Y11, Y5, Y5
-	VMOVUPS      64(AX), Y11
-	VPSLLVD      Y8, Y10, Y12
-	VBLENDVPS    Y12, Y11, Y0, Y11
+	VPSLLVD      Y8, Y10, Y11
+	VBLENDVPS    Y11, 64(AX), Y0, Y11
 	VMAXPS       Y3, Y11, Y3
-	VMOVUPS      96(AX), Y12
 	VPSLLVD      Y9, Y10, Y10
-	VBLENDVPS    Y10, Y12, Y0, Y10
+	VBLENDVPS    Y10, 96(AX), Y0, Y10
 	VMAXPS       Y4, Y10, Y4
 	VCMPPS       $0x03, Y10, Y11, Y10
 	VORPS        Y10, Y5, Y5
@@ -1314,9 +1281,8 @@ summaryMaxSeededF32AVX2_main_done:
 
 summaryMaxSeededF32AVX2_single_loop:
 	VPBROADCASTB (DX), Y7
-	VMOVUPS      (AX), Y8
 	VPSLLVD      Y6, Y7, Y7
-	VBLENDVPS    Y7, Y8, Y0, Y7
+	VBLENDVPS    Y7, (AX), Y0, Y7
 	VMAXPS       Y1, Y7, Y1
 	VCMPPS       $0x03, Y7, Y7, Y7
 	VORPS        Y7, Y5, Y5
@@ -1337,9 +1303,8 @@ summaryMaxSeededF32AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y7
-	VMOVUPS      (AX), Y8
 	VPSLLVD      Y6, Y7, Y6
-	VBLENDVPS    Y6, Y8, Y0, Y0
+	VBLENDVPS    Y6, (AX), Y0, Y0
 	VMAXPS       Y1, Y0, Y1
 	VCMPPS       $0x03, Y0, Y0, Y0
 	VORPS        Y0, Y5, Y5
@@ -1510,9 +1475,8 @@ TEXT ·summaryMaxSeededF32AVX2FMA(SB), NOSPLIT, $16-89
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y11
-	VMOVUPS      (AX), Y12
 	VPSLLVD      Y7, Y11, Y11
-	VBLENDVPS    Y11, Y12, Y0, Y11
+	VBLENDVPS    Y11, (AX), Y0, Y11
 	VMAXPS       Y1, Y11, Y1
 	VFMADD231PS  Y11, Y11, Y5
 	MOVBLZX      (DX), SI
@@ -1530,22 +1494,18 @@ summaryMaxSeededF32AVX2FMA_headless:
 
 summaryMaxSeededF32AVX2FMA_main_loop:
 	VPBROADCASTD (DX), Y11
-	VMOVUPS      (AX), Y12
-	VPSLLVD      Y7, Y11, Y13
-	VBLENDVPS    Y13, Y12, Y0, Y12
+	VPSLLVD      Y7, Y11, Y12
+	VBLENDVPS    Y12, (AX), Y0, Y12
 	VMAXPS       Y1, Y12, Y1
-	VMOVUPS      32(AX), Y13
-	VPSLLVD      Y8, Y11, Y14
-	VBLENDVPS    Y14, Y13, Y0, Y13
+	VPSLLVD      Y8, Y11, Y13
+	VBLENDVPS    Y13, 32(AX), Y0, Y13
 	VMAXPS       Y2, Y13, Y2
 	VFMADD231PS  Y13, Y12, Y5
-	VMOVUPS      64(AX), Y12
-	VPSLLVD      Y9, Y11, Y13
-	VBLENDVPS    Y13, Y12, Y0, Y12
+	VPSLLVD      Y9, Y11, Y12
+	VBLENDVPS    Y12, 64(AX), Y0, Y12
 	VMAXPS       Y3, Y12, Y3
-	VMOVUPS      96(AX), Y13
 	VPSLLVD      Y10, Y11, Y11
-	VBLENDVPS    Y11, Y13, Y0, Y11
+	VBLENDVPS    Y11, 96(AX), Y0, Y11
 	VMAXPS       Y4, Y11, Y4
 	VFMADD231PS  Y11, Y12, Y6
 	POPCNTL      (DX), SI
@@ -1562,9 +1522,8 @@ summaryMaxSeededF32AVX2FMA_main_done:
 
 summaryMaxSeededF32AVX2FMA_single_loop:
 	VPBROADCASTB (DX), Y8
-	VMOVUPS      (AX), Y9
 	VPSLLVD      Y7, Y8, Y8
-	VBLENDVPS    Y8, Y9, Y0, Y8
+	VBLENDVPS    Y8, (AX), Y0, Y8
 	VMAXPS       Y1, Y8, Y1
 	VFMADD231PS  Y8, Y8, Y5
 	MOVBLZX      (DX), SI
@@ -1584,9 +1543,8 @@ summaryMaxSeededF32AVX2FMA_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y8
-	VMOVUPS      (AX), Y9
 	VPSLLVD      Y7, Y8, Y7
-	VBLENDVPS    Y7, Y9, Y0, Y0
+	VBLENDVPS    Y7, (AX), Y0, Y0
 	VMAXPS       Y1, Y0, Y1
 	VFMADD231PS  Y0, Y0, Y5
 	MOVBLZX      (DX), CX
@@ -1782,14 +1740,12 @@ TEXT ·summarySeededF64AVX2(SB), NOSPLIT, $16-97
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y10
-	VMOVUPD      (AX), Y11
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y12
-	VBLENDVPD    Y12, Y11, Y0, Y11
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y11
+	VBLENDVPD    Y11, (AX), Y0, Y11
 	VMINPD       Y1, Y11, Y1
 	VMAXPD       Y2, Y11, Y2
-	VMOVUPD      32(AX), Y12
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y10, Y10
-	VBLENDVPD    Y10, Y12, Y0, Y10
+	VBLENDVPD    Y10, 32(AX), Y0, Y10
 	VMINPD       Y3, Y10, Y3
 	VMAXPD       Y4, Y10, Y4
 	VCMPPD       $0x03, Y10, Y11, Y10
@@ -1809,26 +1765,22 @@ summarySeededF64AVX2_headless:
 
 summarySeededF64AVX2_main_loop:
 	VPBROADCASTW (DX), Y10
-	VMOVUPD      (AX), Y11
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y12
-	VBLENDVPD    Y12, Y11, Y0, Y11
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y11
+	VBLENDVPD    Y11, (AX), Y0, Y11
 	VMINPD       Y1, Y11, Y1
 	VMAXPD       Y2, Y11, Y2
-	VMOVUPD      32(AX), Y12
-	VPSLLVQ      alignedmsb64_1<>+0(SB), Y10, Y13
-	VBLENDVPD    Y13, Y12, Y0, Y12
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y10, Y12
+	VBLENDVPD    Y12, 32(AX), Y0, Y12
 	VMINPD       Y3, Y12, Y3
 	VMAXPD       Y4, Y12, Y4
 	VCMPPD       $0x03, Y12, Y11, Y11
 	VORPD        Y11, Y9, Y9
-	VMOVUPD      64(AX), Y11
-	VPSLLVQ      alignedmsb64_2<>+0(SB), Y10, Y12
-	VBLENDVPD    Y12, Y11, Y0, Y11
+	VPSLLVQ      alignedmsb64_2<>+0(SB), Y10, Y11
+	VBLENDVPD    Y11, 64(AX), Y0, Y11
 	VMINPD       Y5, Y11, Y5
 	VMAXPD       Y6, Y11, Y6
-	VMOVUPD      96(AX), Y12
 	VPSLLVQ      alignedmsb64_3<>+0(SB), Y10, Y10
-	VBLENDVPD    Y10, Y12, Y0, Y10
+	VBLENDVPD    Y10, 96(AX), Y0, Y10
 	VMINPD       Y7, Y10, Y7
 	VMAXPD       Y8, Y10, Y8
 	VCMPPD       $0x03, Y10, Y11, Y10
@@ -1848,14 +1800,12 @@ summarySeededF64AVX2_main_done:
 
 summarySeededF64AVX2_single_loop:
 	VPBROADCASTB (DX), Y10
-	VMOVUPD      (AX), Y11
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y12
-	VBLENDVPD    Y12, Y11, Y0, Y11
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y11
+	VBLENDVPD    Y11, (AX), Y0, Y11
 	VMINPD       Y1, Y11, Y1
 	VMAXPD       Y2, Y11, Y2
-	VMOVUPD      32(AX), Y12
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y10, Y10
-	VBLENDVPD    Y10, Y12, Y0, Y10
+	VBLENDVPD    Y10, 32(AX), Y0, Y10
 	VMINPD       Y3, Y10, Y3
 	VMAXPD       Y4, Y10, Y4
 	VCMPPD       $0x03, Y10, Y11, Y10
@@ -1877,14 +1827,12 @@ summarySeededF64AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y10
-	VMOVUPD      (AX), Y11
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y12
-	VBLENDVPD    Y12, Y11, Y0, Y11
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y11
+	VBLENDVPD    Y11, (AX), Y0, Y11
 	VMINPD       Y1, Y11, Y1
 	VMAXPD       Y2, Y11, Y2
-	VMOVUPD      32(AX), Y12
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y10, Y10
-	VBLENDVPD    Y10, Y12, Y0, Y0
+	VBLENDVPD    Y10, 32(AX), Y0, Y0
 	VMINPD       Y3, Y0, Y3
 	VMAXPD       Y4, Y0, Y4
 	VCMPPD       $0x03, Y0, Y11, Y0
@@ -2086,14 +2034,12 @@ TEXT ·summarySeededF64AVX2FMA(SB), NOSPLIT, $16-97
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y11
-	VMOVUPD      (AX), Y12
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y13
-	VBLENDVPD    Y13, Y12, Y0, Y12
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y12
+	VBLENDVPD    Y12, (AX), Y0, Y12
 	VMINPD       Y1, Y12, Y1
 	VMAXPD       Y2, Y12, Y2
-	VMOVUPD      32(AX), Y13
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y11, Y11
-	VBLENDVPD    Y11, Y13, Y0, Y11
+	VBLENDVPD    Y11, 32(AX), Y0, Y11
 	VMINPD       Y3, Y11, Y3
 	VMAXPD       Y4, Y11, Y4
 	VFMADD231PD  Y11, Y12, Y9
@@ -2112,25 +2058,21 @@ summarySeededF64AVX2FMA_headless:
 
 summarySeededF64AVX2FMA_main_loop:
 	VPBROADCASTW (DX), Y11
-	VMOVUPD      (AX), Y12
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y13
-	VBLENDVPD    Y13, Y12, Y0, Y12
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y12
+	VBLENDVPD    Y12, (AX), Y0, Y12
 	VMINPD       Y1, Y12, Y1
 	VMAXPD       Y2, Y12, Y2
-	VMOVUPD      32(AX), Y13
-	VPSLLVQ      alignedmsb64_1<>+0(SB), Y11, Y14
-	VBLENDVPD    Y14, Y13, Y0, Y13
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y11, Y13
+	VBLENDVPD    Y13, 32(AX), Y0, Y13
 	VMINPD       Y3, Y13, Y3
 	VMAXPD       Y4, Y13, Y4
 	VFMADD231PD  Y13, Y12, Y9
-	VMOVUPD      64(AX), Y12
-	VPSLLVQ      alignedmsb64_2<>+0(SB), Y11, Y13
-	VBLENDVPD    Y13, Y12, Y0, Y12
+	VPSLLVQ      alignedmsb64_2<>+0(SB), Y11, Y12
+	VBLENDVPD    Y12, 64(AX), Y0, Y12
 	VMINPD       Y5, Y12, Y5
 	VMAXPD       Y6, Y12, Y6
-	VMOVUPD      96(AX), Y13
 	VPSLLVQ      alignedmsb64_3<>+0(SB), Y11, Y11
-	VBLENDVPD    Y11, Y13, Y0, Y11
+	VBLENDVPD    Y11, 96(AX), Y0, Y11
 	VMINPD       Y7, Y11, Y7
 	VMAXPD       Y8, Y11, Y8
 	VFMADD231PD  Y11, Y12, Y10
@@ -2149,14 +2091,12 @@ summarySeededF64AVX2FMA_main_done:
 
 summarySeededF64AVX2FMA_single_loop:
 	VPBROADCASTB (DX), Y11
-	VMOVUPD      (AX), Y12
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y13
-	VBLENDVPD    Y13, Y12, Y0, Y12
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y12
+	VBLENDVPD    Y12, (AX), Y0, Y12
 	VMINPD       Y1, Y12, Y1
 	VMAXPD       Y2, Y12, Y2
-	VMOVUPD      32(AX), Y13
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y11, Y11
-	VBLENDVPD    Y11, Y13, Y0, Y11
+	VBLENDVPD    Y11, 32(AX), Y0, Y11
 	VMINPD       Y3, Y11, Y3
 	VMAXPD       Y4, Y11, Y4
 	VFMADD231PD  Y11, Y12, Y9
@@ -2177,14 +2117,12 @@ summarySeededF64AVX2FMA_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y11
-	VMOVUPD      (AX), Y12
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y13
-	VBLENDVPD    Y13, Y12, Y0, Y12
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y12
+	VBLENDVPD    Y12, (AX), Y0, Y12
 	VMINPD       Y1, Y12, Y1
 	VMAXPD       Y2, Y12, Y2
-	VMOVUPD      32(AX), Y13
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y11, Y11
-	VBLENDVPD    Y11, Y13, Y0, Y0
+	VBLENDVPD    Y11, 32(AX), Y0, Y0
 	VMINPD       Y3, Y0, Y3
 	VMAXPD       Y4, Y0, Y4
 	VFMADD231PD  Y0, Y12, Y9
@@ -2369,13 +2307,11 @@ TEXT ·summaryMinSeededF64AVX2(SB), NOSPLIT, $16-97
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y10
-	VMOVUPD      (AX), Y11
-	VPSLLVQ      Y6, Y10, Y12
-	VBLENDVPD    Y12, Y11, Y0, Y11
+	VPSLLVQ      Y6, Y10, Y11
+	VBLENDVPD    Y11, (AX), Y0, Y11
 	VMINPD       Y1, Y11, Y1
-	VMOVUPD      32(AX), Y12
 	VPSLLVQ      Y7, Y10, Y10
-	VBLENDVPD    Y10, Y12, Y0, Y10
+	VBLENDVPD    Y10, 32(AX), Y0, Y10
 	VMINPD       Y2, Y10, Y2
 	VCMPPD       $0x03, Y10, Y11, Y10
 	VORPD        Y10, Y5, Y5
@@ -2394,23 +2330,19 @@ summaryMinSeededF64AVX2_headless:
 
 summaryMinSeededF64AVX2_main_loop:
 	VPBROADCASTW (DX), Y10
-	VMOVUPD      (AX), Y11
-	VPSLLVQ      Y6, Y10, Y12
-	VBLENDVPD    Y12, Y11, Y0, Y11
+	VPSLLVQ      Y6, Y10, Y11
+	VBLENDVPD    Y11, (AX), Y0, Y11
 	VMINPD       Y1, Y11, Y1
-	VMOVUPD      32(AX), Y12
-	VPSLLVQ      Y7, Y10, Y13
-	VBLENDVPD    Y13, Y12, Y0, Y12
+	VPSLLVQ      Y7, Y10, Y12
+	VBLENDVPD    Y12, 32(AX), Y0, Y12
 	VMINPD       Y2, Y12, Y2
 	VCMPPD       $0x03, Y12, Y11, Y11
 	VORPD        Y11, Y5, Y5
-	VMOVUPD      64(AX), Y11
-	VPSLLVQ      Y8, Y10, Y12
-	VBLENDVPD    Y12, Y11, Y0, Y11
+	VPSLLVQ      Y8, Y10, Y11
+	VBLENDVPD    Y11, 64(AX), Y0, Y11
 	VMINPD       Y3, Y11, Y3
-	VMOVUPD      96(AX), Y12
 	VPSLLVQ      Y9, Y10, Y10
-	VBLENDVPD    Y10, Y12, Y0, Y10
+	VBLENDVPD    Y10, 96(AX), Y0, Y10
 	VMINPD       Y4, Y10, Y4
 	VCMPPD       $0x03, Y10, Y11, Y10
 	VORPD        Y10, Y5, Y5
@@ -2429,13 +2361,11 @@ summaryMinSeededF64AVX2_main_done:
 
 summaryMinSeededF64AVX2_single_loop:
 	VPBROADCASTB (DX), Y8
-	VMOVUPD      (AX), Y9
-	VPSLLVQ      Y6, Y8, Y10
-	VBLENDVPD    Y10, Y9, Y0, Y9
+	VPSLLVQ      Y6, Y8, Y9
+	VBLENDVPD    Y9, (AX), Y0, Y9
 	VMINPD       Y1, Y9, Y1
-	VMOVUPD      32(AX), Y10
 	VPSLLVQ      Y7, Y8, Y8
-	VBLENDVPD    Y8, Y10, Y0, Y8
+	VBLENDVPD    Y8, 32(AX), Y0, Y8
 	VMINPD       Y2, Y8, Y2
 	VCMPPD       $0x03, Y8, Y9, Y8
 	VORPD        Y8, Y5, Y5
@@ -2456,13 +2386,11 @@ summaryMinSeededF64AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y8
-	VMOVUPD      (AX), Y9
 	VPSLLVQ      Y6, Y8, Y6
-	VBLENDVPD    Y6, Y9, Y0, Y6
+	VBLENDVPD    Y6, (AX), Y0, Y6
 	VMINPD       Y1, Y6, Y1
-	VMOVUPD      32(AX), Y9
 	VPSLLVQ      Y7, Y8, Y7
-	VBLENDVPD    Y7, Y9, Y0, Y0
+	VBLENDVPD    Y7, 32(AX), Y0, Y0
 	VMINPD       Y2, Y0, Y2
 	VCMPPD       $0x03, Y0, Y6, Y0
 	VORPD        Y0, Y5, Y5
@@ -2633,13 +2561,11 @@ TEXT ·summaryMinSeededF64AVX2FMA(SB), NOSPLIT, $16-97
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y11
-	VMOVUPD      (AX), Y12
-	VPSLLVQ      Y7, Y11, Y13
-	VBLENDVPD    Y13, Y12, Y0, Y12
+	VPSLLVQ      Y7, Y11, Y12
+	VBLENDVPD    Y12, (AX), Y0, Y12
 	VMINPD       Y1, Y12, Y1
-	VMOVUPD      32(AX), Y13
 	VPSLLVQ      Y8, Y11, Y11
-	VBLENDVPD    Y11, Y13, Y0, Y11
+	VBLENDVPD    Y11, 32(AX), Y0, Y11
 	VMINPD       Y2, Y11, Y2
 	VFMADD231PD  Y11, Y12, Y5
 	MOVBLZX      (DX), SI
@@ -2657,22 +2583,18 @@ summaryMinSeededF64AVX2FMA_headless:
 
 summaryMinSeededF64AVX2FMA_main_loop:
 	VPBROADCASTW (DX), Y11
-	VMOVUPD      (AX), Y12
-	VPSLLVQ      Y7, Y11, Y13
-	VBLENDVPD    Y13, Y12, Y0, Y12
+	VPSLLVQ      Y7, Y11, Y12
+	VBLENDVPD    Y12, (AX), Y0, Y12
 	VMINPD       Y1, Y12, Y1
-	VMOVUPD      32(AX), Y13
-	VPSLLVQ      Y8, Y11, Y14
-	VBLENDVPD    Y14, Y13, Y0, Y13
+	VPSLLVQ      Y8, Y11, Y13
+	VBLENDVPD    Y13, 32(AX), Y0, Y13
 	VMINPD       Y2, Y13, Y2
 	VFMADD231PD  Y13, Y12, Y5
-	VMOVUPD      64(AX), Y12
-	VPSLLVQ      Y9, Y11, Y13
-	VBLENDVPD    Y13, Y12, Y0, Y12
+	VPSLLVQ      Y9, Y11, Y12
+	VBLENDVPD    Y12, 64(AX), Y0, Y12
 	VMINPD       Y3, Y12, Y3
-	VMOVUPD      96(AX), Y13
 	VPSLLVQ      Y10, Y11, Y11
-	VBLENDVPD    Y11, Y13, Y0, Y11
+	VBLENDVPD    Y11, 96(AX), Y0, Y11
 	VMINPD       Y4, Y11, Y4
 	VFMADD231PD  Y11, Y12, Y6
 	MOVWLZX      (DX), SI
@@ -2690,13 +2612,11 @@ summaryMinSeededF64AVX2FMA_main_done:
 
 summaryMinSeededF64AVX2FMA_single_loop:
 	VPBROADCASTB (DX), Y9
-	VMOVUPD      (AX), Y10
-	VPSLLVQ      Y7, Y9, Y11
-	VBLENDVPD    Y11, Y10, Y0, Y10
+	VPSLLVQ      Y7, Y9, Y10
+	VBLENDVPD    Y10, (AX), Y0, Y10
 	VMINPD       Y1, Y10, Y1
-	VMOVUPD      32(AX), Y11
 	VPSLLVQ      Y8, Y9, Y9
-	VBLENDVPD    Y9, Y11, Y0, Y9
+	VBLENDVPD    Y9, 32(AX), Y0, Y9
 	VMINPD       Y2, Y9, Y2
 	VFMADD231PD  Y9, Y10, Y5
 	MOVBLZX      (DX), SI
@@ -2716,13 +2636,11 @@ summaryMinSeededF64AVX2FMA_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y9
-	VMOVUPD      (AX), Y10
 	VPSLLVQ      Y7, Y9, Y7
-	VBLENDVPD    Y7, Y10, Y0, Y7
+	VBLENDVPD    Y7, (AX), Y0, Y7
 	VMINPD       Y1, Y7, Y1
-	VMOVUPD      32(AX), Y10
 	VPSLLVQ      Y8, Y9, Y8
-	VBLENDVPD    Y8, Y10, Y0, Y0
+	VBLENDVPD    Y8, 32(AX), Y0, Y0
 	VMINPD       Y2, Y0, Y2
 	VFMADD231PD  Y0, Y7, Y5
 	MOVBLZX      (DX), CX
@@ -2899,13 +2817,11 @@ TEXT ·summaryMaxSeededF64AVX2(SB), NOSPLIT, $16-97
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y10
-	VMOVUPD      (AX), Y11
-	VPSLLVQ      Y6, Y10, Y12
-	VBLENDVPD    Y12, Y11, Y0, Y11
+	VPSLLVQ      Y6, Y10, Y11
+	VBLENDVPD    Y11, (AX), Y0, Y11
 	VMAXPD       Y1, Y11, Y1
-	VMOVUPD      32(AX), Y12
 	VPSLLVQ      Y7, Y10, Y10
-	VBLENDVPD    Y10, Y12, Y0, Y10
+	VBLENDVPD    Y10, 32(AX), Y0, Y10
 	VMAXPD       Y2, Y10, Y2
 	VCMPPD       $0x03, Y10, Y11, Y10
 	VORPD        Y10, Y5, Y5
@@ -2924,23 +2840,19 @@ summaryMaxSeededF64AVX2_headless:
 
 summaryMaxSeededF64AVX2_main_loop:
 	VPBROADCASTW (DX), Y10
-	VMOVUPD      (AX), Y11
-	VPSLLVQ      Y6, Y10, Y12
-	VBLENDVPD    Y12, Y11, Y0, Y11
+	VPSLLVQ      Y6, Y10, Y11
+	VBLENDVPD    Y11, (AX), Y0, Y11
 	VMAXPD       Y1, Y11, Y1
-	VMOVUPD      32(AX), Y12
-	VPSLLVQ      Y7, Y10, Y13
-	VBLENDVPD    Y13, Y12, Y0, Y12
+	VPSLLVQ      Y7, Y10, Y12
+	VBLENDVPD    Y12, 32(AX), Y0, Y12
 	VMAXPD       Y2, Y12, Y2
 	VCMPPD       $0x03, Y12, Y11, Y11
 	VORPD        Y11, Y5, Y5
-	VMOVUPD      64(AX), Y11
-	VPSLLVQ      Y8, Y10, Y12
-	VBLENDVPD    Y12, Y11, Y0, Y11
+	VPSLLVQ      Y8, Y10, Y11
+	VBLENDVPD    Y11, 64(AX), Y0, Y11
 	VMAXPD       Y3, Y11, Y3
-	VMOVUPD      96(AX), Y12
 	VPSLLVQ      Y9, Y10, Y10
-	VBLENDVPD    Y10, Y12, Y0, Y10
+	VBLENDVPD    Y10, 96(AX), Y0, Y10
 	VMAXPD       Y4, Y10, Y4
 	VCMPPD       $0x03, Y10, Y11, Y10
 	VORPD        Y10, Y5, Y5
@@ -2959,13 +2871,11 @@ summaryMaxSeededF64AVX2_main_done:
 
 summaryMaxSeededF64AVX2_single_loop:
 	VPBROADCASTB (DX), Y8
-	VMOVUPD      (AX), Y9
-	VPSLLVQ      Y6, Y8, Y10
-	VBLENDVPD    Y10, Y9, Y0, Y9
+	VPSLLVQ      Y6, Y8, Y9
+	VBLENDVPD    Y9, (AX), Y0, Y9
 	VMAXPD       Y1, Y9, Y1
-	VMOVUPD      32(AX), Y10
 	VPSLLVQ      Y7, Y8, Y8
-	VBLENDVPD    Y8, Y10, Y0, Y8
+	VBLENDVPD    Y8, 32(AX), Y0, Y8
 	VMAXPD       Y2, Y8, Y2
 	VCMPPD       $0x03, Y8, Y9, Y8
 	VORPD        Y8, Y5, Y5
@@ -2986,13 +2896,11 @@ summaryMaxSeededF64AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y8
-	VMOVUPD      (AX), Y9
 	VPSLLVQ      Y6, Y8, Y6
-	VBLENDVPD    Y6, Y9, Y0, Y6
+	VBLENDVPD    Y6, (AX), Y0, Y6
 	VMAXPD       Y1, Y6, Y1
-	VMOVUPD      32(AX), Y9
 	VPSLLVQ      Y7, Y8, Y7
-	VBLENDVPD    Y7, Y9, Y0, Y0
+	VBLENDVPD    Y7, 32(AX), Y0, Y0
 	VMAXPD       Y2, Y0, Y2
 	VCMPPD       $0x03, Y0, Y6, Y0
 	VORPD        Y0, Y5, Y5
@@ -3163,13 +3071,11 @@ TEXT ·summaryMaxSeededF64AVX2FMA(SB), NOSPLIT, $16-97
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y11
-	VMOVUPD      (AX), Y12
-	VPSLLVQ      Y7, Y11, Y13
-	VBLENDVPD    Y13, Y12, Y0, Y12
+	VPSLLVQ      Y7, Y11, Y12
+	VBLENDVPD    Y12, (AX), Y0, Y12
 	VMAXPD       Y1, Y12, Y1
-	VMOVUPD      32(AX), Y13
 	VPSLLVQ      Y8, Y11, Y11
-	VBLENDVPD    Y11, Y13, Y0, Y11
+	VBLENDVPD    Y11, 32(AX), Y0, Y11
 	VMAXPD       Y2, Y11, Y2
 	VFMADD231PD  Y11, Y12, Y5
 	MOVBLZX      (DX), SI
@@ -3187,22 +3093,18 @@ summaryMaxSeededF64AVX2FMA_headless:
 
 summaryMaxSeededF64AVX2FMA_main_loop:
 	VPBROADCASTW (DX), Y11
-	VMOVUPD      (AX), Y12
-	VPSLLVQ      Y7, Y11, Y13
-	VBLENDVPD    Y13, Y12, Y0, Y12
+	VPSLLVQ      Y7, Y11, Y12
+	VBLENDVPD    Y12, (AX), Y0, Y12
 	VMAXPD       Y1, Y12, Y1
-	VMOVUPD      32(AX), Y13
-	VPSLLVQ      Y8, Y11, Y14
-	VBLENDVPD    Y14, Y13, Y0, Y13
+	VPSLLVQ      Y8, Y11, Y13
+	VBLENDVPD    Y13, 32(AX), Y0, Y13
 	VMAXPD       Y2, Y13, Y2
 	VFMADD231PD  Y13, Y12, Y5
-	VMOVUPD      64(AX), Y12
-	VPSLLVQ      Y9, Y11, Y13
-	VBLENDVPD    Y13, Y12, Y0, Y12
+	VPSLLVQ      Y9, Y11, Y12
+	VBLENDVPD    Y12, 64(AX), Y0, Y12
 	VMAXPD       Y3, Y12, Y3
-	VMOVUPD      96(AX), Y13
 	VPSLLVQ      Y10, Y11, Y11
-	VBLENDVPD    Y11, Y13, Y0, Y11
+	VBLENDVPD    Y11, 96(AX), Y0, Y11
 	VMAXPD       Y4, Y11, Y4
 	VFMADD231PD  Y11, Y12, Y6
 	MOVWLZX      (DX), SI
@@ -3220,13 +3122,11 @@ summaryMaxSeededF64AVX2FMA_main_done:
 
 summaryMaxSeededF64AVX2FMA_single_loop:
 	VPBROADCASTB (DX), Y9
-	VMOVUPD      (AX), Y10
-	VPSLLVQ      Y7, Y9, Y11
-	VBLENDVPD    Y11, Y10, Y0, Y10
+	VPSLLVQ      Y7, Y9, Y10
+	VBLENDVPD    Y10, (AX), Y0, Y10
 	VMAXPD       Y1, Y10, Y1
-	VMOVUPD      32(AX), Y11
 	VPSLLVQ      Y8, Y9, Y9
-	VBLENDVPD    Y9, Y11, Y0, Y9
+	VBLENDVPD    Y9, 32(AX), Y0, Y9
 	VMAXPD       Y2, Y9, Y2
 	VFMADD231PD  Y9, Y10, Y5
 	MOVBLZX      (DX), SI
@@ -3246,13 +3146,11 @@ summaryMaxSeededF64AVX2FMA_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y9
-	VMOVUPD      (AX), Y10
 	VPSLLVQ      Y7, Y9, Y7
-	VBLENDVPD    Y7, Y10, Y0, Y7
+	VBLENDVPD    Y7, (AX), Y0, Y7
 	VMAXPD       Y1, Y7, Y1
-	VMOVUPD      32(AX), Y10
 	VPSLLVQ      Y8, Y9, Y8
-	VBLENDVPD    Y8, Y10, Y0, Y0
+	VBLENDVPD    Y8, 32(AX), Y0, Y0
 	VMAXPD       Y2, Y0, Y2
 	VFMADD231PD  Y0, Y7, Y5
 	MOVBLZX      (DX), CX
@@ -5192,9 +5090,8 @@ TEXT ·summarySeededI32AVX2(SB), NOSPLIT, $16-89
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y9
-	VMOVDQU      (AX), Y10
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y9
-	VBLENDVPS    Y9, Y10, Y0, Y9
+	VBLENDVPS    Y9, (AX), Y0, Y9
 	VPMINSD      Y1, Y9, Y1
 	VPMAXSD      Y2, Y9, Y2
 	MOVBLZX      (DX), SI
@@ -5212,24 +5109,20 @@ summarySeededI32AVX2_headless:
 
 summarySeededI32AVX2_main_loop:
 	VPBROADCASTD (DX), Y9
-	VMOVDQU      (AX), Y10
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y11
-	VBLENDVPS    Y11, Y10, Y0, Y10
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y10
+	VBLENDVPS    Y10, (AX), Y0, Y10
 	VPMINSD      Y1, Y10, Y1
 	VPMAXSD      Y2, Y10, Y2
-	VMOVDQU      32(AX), Y10
-	VPSLLVD      alignedmsb32_1<>+0(SB), Y9, Y11
-	VBLENDVPS    Y11, Y10, Y0, Y10
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y9, Y10
+	VBLENDVPS    Y10, 32(AX), Y0, Y10
 	VPMINSD      Y3, Y10, Y3
 	VPMAXSD      Y4, Y10, Y4
-	VMOVDQU      64(AX), Y10
-	VPSLLVD      alignedmsb32_2<>+0(SB), Y9, Y11
-	VBLENDVPS    Y11, Y10, Y0, Y10
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y9, Y10
+	VBLENDVPS    Y10, 64(AX), Y0, Y10
 	VPMINSD      Y5, Y10, Y5
 	VPMAXSD      Y6, Y10, Y6
-	VMOVDQU      96(AX), Y10
 	VPSLLVD      alignedmsb32_3<>+0(SB), Y9, Y9
-	VBLENDVPS    Y9, Y10, Y0, Y9
+	VBLENDVPS    Y9, 96(AX), Y0, Y9
 	VPMINSD      Y7, Y9, Y7
 	VPMAXSD      Y8, Y9, Y8
 	POPCNTL      (DX), SI
@@ -5246,9 +5139,8 @@ summarySeededI32AVX2_main_done:
 
 summarySeededI32AVX2_single_loop:
 	VPBROADCASTB (DX), Y9
-	VMOVDQU      (AX), Y10
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y9
-	VBLENDVPS    Y9, Y10, Y0, Y9
+	VBLENDVPS    Y9, (AX), Y0, Y9
 	VPMINSD      Y1, Y9, Y1
 	VPMAXSD      Y2, Y9, Y2
 	MOVBLZX      (DX), SI
@@ -5268,9 +5160,8 @@ summarySeededI32AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y9
-	VMOVDQU      (AX), Y10
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y9
-	VBLENDVPS    Y9, Y10, Y0, Y0
+	VBLENDVPS    Y9, (AX), Y0, Y0
 	VPMINSD      Y1, Y0, Y1
 	VPMAXSD      Y2, Y0, Y2
 	MOVBLZX      (DX), CX
@@ -5423,9 +5314,8 @@ TEXT ·summaryMinMaskedI32AVX2(SB), NOSPLIT, $16-81
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y5
-	VMOVDQU      (AX), Y6
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, Y6, Y4, Y5
+	VBLENDVPS    Y5, (AX), Y4, Y5
 	VPMINSD      Y0, Y5, Y0
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
@@ -5442,21 +5332,17 @@ summaryMinMaskedI32AVX2_headless:
 
 summaryMinMaskedI32AVX2_main_loop:
 	VPBROADCASTD (DX), Y5
-	VMOVDQU      (AX), Y6
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y7
-	VBLENDVPS    Y7, Y6, Y4, Y6
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y6
+	VBLENDVPS    Y6, (AX), Y4, Y6
 	VPMINSD      Y0, Y6, Y0
-	VMOVDQU      32(AX), Y6
-	VPSLLVD      alignedmsb32_1<>+0(SB), Y5, Y7
-	VBLENDVPS    Y7, Y6, Y4, Y6
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y5, Y6
+	VBLENDVPS    Y6, 32(AX), Y4, Y6
 	VPMINSD      Y1, Y6, Y1
-	VMOVDQU      64(AX), Y6
-	VPSLLVD      alignedmsb32_2<>+0(SB), Y5, Y7
-	VBLENDVPS    Y7, Y6, Y4, Y6
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y5, Y6
+	VBLENDVPS    Y6, 64(AX), Y4, Y6
 	VPMINSD      Y2, Y6, Y2
-	VMOVDQU      96(AX), Y6
 	VPSLLVD      alignedmsb32_3<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, Y6, Y4, Y5
+	VBLENDVPS    Y5, 96(AX), Y4, Y5
 	VPMINSD      Y3, Y5, Y3
 	POPCNTL      (DX), SI
 	ADDQ         SI, BX
@@ -5472,9 +5358,8 @@ summaryMinMaskedI32AVX2_main_done:
 
 summaryMinMaskedI32AVX2_single_loop:
 	VPBROADCASTB (DX), Y5
-	VMOVDQU      (AX), Y6
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, Y6, Y4, Y5
+	VBLENDVPS    Y5, (AX), Y4, Y5
 	VPMINSD      Y0, Y5, Y0
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
@@ -5493,9 +5378,8 @@ summaryMinMaskedI32AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y5
-	VMOVDQU      (AX), Y6
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, Y6, Y4, Y4
+	VBLENDVPS    Y5, (AX), Y4, Y4
 	VPMINSD      Y0, Y4, Y0
 	MOVBLZX      (DX), CX
 	POPCNTL      CX, CX
@@ -5638,9 +5522,8 @@ TEXT ·summaryMaxMaskedI32AVX2(SB), NOSPLIT, $16-81
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y5
-	VMOVDQU      (AX), Y6
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, Y6, Y4, Y5
+	VBLENDVPS    Y5, (AX), Y4, Y5
 	VPMAXSD      Y0, Y5, Y0
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
@@ -5657,21 +5540,17 @@ summaryMaxMaskedI32AVX2_headless:
 
 summaryMaxMaskedI32AVX2_main_loop:
 	VPBROADCASTD (DX), Y5
-	VMOVDQU      (AX), Y6
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y7
-	VBLENDVPS    Y7, Y6, Y4, Y6
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y6
+	VBLENDVPS    Y6, (AX), Y4, Y6
 	VPMAXSD      Y0, Y6, Y0
-	VMOVDQU      32(AX), Y6
-	VPSLLVD      alignedmsb32_1<>+0(SB), Y5, Y7
-	VBLENDVPS    Y7, Y6, Y4, Y6
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y5, Y6
+	VBLENDVPS    Y6, 32(AX), Y4, Y6
 	VPMAXSD      Y1, Y6, Y1
-	VMOVDQU      64(AX), Y6
-	VPSLLVD      alignedmsb32_2<>+0(SB), Y5, Y7
-	VBLENDVPS    Y7, Y6, Y4, Y6
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y5, Y6
+	VBLENDVPS    Y6, 64(AX), Y4, Y6
 	VPMAXSD      Y2, Y6, Y2
-	VMOVDQU      96(AX), Y6
 	VPSLLVD      alignedmsb32_3<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, Y6, Y4, Y5
+	VBLENDVPS    Y5, 96(AX), Y4, Y5
 	VPMAXSD      Y3, Y5, Y3
 	POPCNTL      (DX), SI
 	ADDQ         SI, BX
@@ -5687,9 +5566,8 @@ summaryMaxMaskedI32AVX2_main_done:
 
 summaryMaxMaskedI32AVX2_single_loop:
 	VPBROADCASTB (DX), Y5
-	VMOVDQU      (AX), Y6
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, Y6, Y4, Y5
+	VBLENDVPS    Y5, (AX), Y4, Y5
 	VPMAXSD      Y0, Y5, Y0
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
@@ -5708,9 +5586,8 @@ summaryMaxMaskedI32AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y5
-	VMOVDQU      (AX), Y6
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, Y6, Y4, Y4
+	VBLENDVPS    Y5, (AX), Y4, Y4
 	VPMAXSD      Y0, Y4, Y0
 	MOVBLZX      (DX), CX
 	POPCNTL      CX, CX
@@ -5895,12 +5772,10 @@ TEXT ·summarySeededI64AVX2(SB), NOSPLIT, $16-97
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y5
-	VMOVDQU      (AX), Y6
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
-	VBLENDVPD    Y7, Y6, Y0, Y6
-	VMOVDQU      32(AX), Y7
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y6
+	VBLENDVPD    Y6, (AX), Y0, Y6
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, Y7, Y0, Y5
+	VBLENDVPD    Y5, 32(AX), Y0, Y5
 	VPCMPGTQ     Y5, Y6, Y7
 	VBLENDVPD    Y7, Y5, Y6, Y8
 	VBLENDVPD    Y7, Y6, Y5, Y5
@@ -5923,12 +5798,10 @@ summarySeededI64AVX2_headless:
 
 summarySeededI64AVX2_main_loop:
 	VPBROADCASTW (DX), Y5
-	VMOVDQU      (AX), Y6
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
-	VBLENDVPD    Y7, Y6, Y0, Y6
-	VMOVDQU      32(AX), Y7
-	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y8
-	VBLENDVPD    Y8, Y7, Y0, Y7
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y6
+	VBLENDVPD    Y6, (AX), Y0, Y6
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, 32(AX), Y0, Y7
 	VPCMPGTQ     Y7, Y6, Y8
 	VBLENDVPD    Y8, Y7, Y6, Y9
 	VBLENDVPD    Y8, Y6, Y7, Y6
@@ -5936,12 +5809,10 @@ summarySeededI64AVX2_main_loop:
 	VBLENDVPD    Y7, Y9, Y1, Y1
 	VPCMPGTQ     Y2, Y6, Y7
 	VBLENDVPD    Y7, Y6, Y2, Y2
-	VMOVDQU      64(AX), Y6
-	VPSLLVQ      alignedmsb64_2<>+0(SB), Y5, Y7
-	VBLENDVPD    Y7, Y6, Y0, Y6
-	VMOVDQU      96(AX), Y7
+	VPSLLVQ      alignedmsb64_2<>+0(SB), Y5, Y6
+	VBLENDVPD    Y6, 64(AX), Y0, Y6
 	VPSLLVQ      alignedmsb64_3<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, Y7, Y0, Y5
+	VBLENDVPD    Y5, 96(AX), Y0, Y5
 	VPCMPGTQ     Y5, Y6, Y7
 	VBLENDVPD    Y7, Y5, Y6, Y8
 	VBLENDVPD    Y7, Y6, Y5, Y5
@@ -5964,12 +5835,10 @@ summarySeededI64AVX2_main_done:
 
 summarySeededI64AVX2_single_loop:
 	VPBROADCASTB (DX), Y5
-	VMOVDQU      (AX), Y6
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
-	VBLENDVPD    Y7, Y6, Y0, Y6
-	VMOVDQU      32(AX), Y7
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y6
+	VBLENDVPD    Y6, (AX), Y0, Y6
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, Y7, Y0, Y5
+	VBLENDVPD    Y5, 32(AX), Y0, Y5
 	VPCMPGTQ     Y5, Y6, Y7
 	VBLENDVPD    Y7, Y5, Y6, Y8
 	VBLENDVPD    Y7, Y6, Y5, Y5
@@ -5994,12 +5863,10 @@ summarySeededI64AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y5
-	VMOVDQU      (AX), Y6
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
-	VBLENDVPD    Y7, Y6, Y0, Y6
-	VMOVDQU      32(AX), Y7
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y6
+	VBLENDVPD    Y6, (AX), Y0, Y6
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, Y7, Y0, Y0
+	VBLENDVPD    Y5, 32(AX), Y0, Y0
 	VPCMPGTQ     Y0, Y6, Y5
 	VBLENDVPD    Y5, Y0, Y6, Y7
 	VBLENDVPD    Y5, Y6, Y0, Y0
@@ -6182,14 +6049,12 @@ TEXT ·summaryMinMaskedI64AVX2(SB), NOSPLIT, $16-89
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y5
-	VMOVDQU      (AX), Y6
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
-	VBLENDVPD    Y7, Y6, Y4, Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y6
+	VBLENDVPD    Y6, (AX), Y4, Y6
 	VPCMPGTQ     Y6, Y0, Y7
 	VBLENDVPD    Y7, Y6, Y0, Y0
-	VMOVDQU      32(AX), Y6
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, Y6, Y4, Y5
+	VBLENDVPD    Y5, 32(AX), Y4, Y5
 	VPCMPGTQ     Y5, Y1, Y6
 	VBLENDVPD    Y6, Y5, Y1, Y1
 	MOVBLZX      (DX), SI
@@ -6207,24 +6072,20 @@ summaryMinMaskedI64AVX2_headless:
 
 summaryMinMaskedI64AVX2_main_loop:
 	VPBROADCASTW (DX), Y5
-	VMOVDQU      (AX), Y6
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
-	VBLENDVPD    Y7, Y6, Y4, Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y6
+	VBLENDVPD    Y6, (AX), Y4, Y6
 	VPCMPGTQ     Y6, Y0, Y7
 	VBLENDVPD    Y7, Y6, Y0, Y0
-	VMOVDQU      32(AX), Y6
-	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y7
-	VBLENDVPD    Y7, Y6, Y4, Y6
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y6
+	VBLENDVPD    Y6, 32(AX), Y4, Y6
 	VPCMPGTQ     Y6, Y1, Y7
 	VBLENDVPD    Y7, Y6, Y1, Y1
-	VMOVDQU      64(AX), Y6
-	VPSLLVQ      alignedmsb64_2<>+0(SB), Y5, Y7
-	VBLENDVPD    Y7, Y6, Y4, Y6
+	VPSLLVQ      alignedmsb64_2<>+0(SB), Y5, Y6
+	VBLENDVPD    Y6, 64(AX), Y4, Y6
 	VPCMPGTQ     Y6, Y2, Y7
 	VBLENDVPD    Y7, Y6, Y2, Y2
-	VMOVDQU      96(AX), Y6
 	VPSLLVQ      alignedmsb64_3<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, Y6, Y4, Y5
+	VBLENDVPD    Y5, 96(AX), Y4, Y5
 	VPCMPGTQ     Y5, Y3, Y6
 	VBLENDVPD    Y6, Y5, Y3, Y3
 	MOVWLZX      (DX), SI
@@ -6242,14 +6103,12 @@ summaryMinMaskedI64AVX2_main_done:
 
 summaryMinMaskedI64AVX2_single_loop:
 	VPBROADCASTB (DX), Y5
-	VMOVDQU      (AX), Y6
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
-	VBLENDVPD    Y7, Y6, Y4, Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y6
+	VBLENDVPD    Y6, (AX), Y4, Y6
 	VPCMPGTQ     Y6, Y0, Y7
 	VBLENDVPD    Y7, Y6, Y0, Y0
-	VMOVDQU      32(AX), Y6
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, Y6, Y4, Y5
+	VBLENDVPD    Y5, 32(AX), Y4, Y5
 	VPCMPGTQ     Y5, Y1, Y6
 	VBLENDVPD    Y6, Y5, Y1, Y1
 	MOVBLZX      (DX), SI
@@ -6269,14 +6128,12 @@ summaryMinMaskedI64AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y5
-	VMOVDQU      (AX), Y6
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
-	VBLENDVPD    Y7, Y6, Y4, Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y6
+	VBLENDVPD    Y6, (AX), Y4, Y6
 	VPCMPGTQ     Y6, Y0, Y7
 	VBLENDVPD    Y7, Y6, Y0, Y0
-	VMOVDQU      32(AX), Y6
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, Y6, Y4, Y4
+	VBLENDVPD    Y5, 32(AX), Y4, Y4
 	VPCMPGTQ     Y4, Y1, Y5
 	VBLENDVPD    Y5, Y4, Y1, Y1
 	MOVBLZX      (DX), CX
@@ -6450,14 +6307,12 @@ TEXT ·summaryMaxMaskedI64AVX2(SB), NOSPLIT, $16-89
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y5
-	VMOVDQU      (AX), Y6
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
-	VBLENDVPD    Y7, Y6, Y4, Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y6
+	VBLENDVPD    Y6, (AX), Y4, Y6
 	VPCMPGTQ     Y0, Y6, Y7
 	VBLENDVPD    Y7, Y6, Y0, Y0
-	VMOVDQU      32(AX), Y6
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, Y6, Y4, Y5
+	VBLENDVPD    Y5, 32(AX), Y4, Y5
 	VPCMPGTQ     Y1, Y5, Y6
 	VBLENDVPD    Y6, Y5, Y1, Y1
 	MOVBLZX      (DX), SI
@@ -6475,24 +6330,20 @@ summaryMaxMaskedI64AVX2_headless:
 
 summaryMaxMaskedI64AVX2_main_loop:
 	VPBROADCASTW (DX), Y5
-	VMOVDQU      (AX), Y6
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
-	VBLENDVPD    Y7, Y6, Y4, Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y6
+	VBLENDVPD    Y6, (AX), Y4, Y6
 	VPCMPGTQ     Y0, Y6, Y7
 	VBLENDVPD    Y7, Y6, Y0, Y0
-	VMOVDQU      32(AX), Y6
-	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y7
-	VBLENDVPD    Y7, Y6, Y4, Y6
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y6
+	VBLENDVPD    Y6, 32(AX), Y4, Y6
 	VPCMPGTQ     Y1, Y6, Y7
 	VBLENDVPD    Y7, Y6, Y1, Y1
-	VMOVDQU      64(AX), Y6
-	VPSLLVQ      alignedmsb64_2<>+0(SB), Y5, Y7
-	VBLENDVPD    Y7, Y6, Y4, Y6
+	VPSLLVQ      alignedmsb64_2<>+0(SB), Y5, Y6
+	VBLENDVPD    Y6, 64(AX), Y4, Y6
 	VPCMPGTQ     Y2, Y6, Y7
 	VBLENDVPD    Y7, Y6, Y2, Y2
-	VMOVDQU      96(AX), Y6
 	VPSLLVQ      alignedmsb64_3<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, Y6, Y4, Y5
+	VBLENDVPD    Y5, 96(AX), Y4, Y5
 	VPCMPGTQ     Y3, Y5, Y6
 	VBLENDVPD    Y6, Y5, Y3, Y3
 	MOVWLZX      (DX), SI
@@ -6510,14 +6361,12 @@ summaryMaxMaskedI64AVX2_main_done:
 
 summaryMaxMaskedI64AVX2_single_loop:
 	VPBROADCASTB (DX), Y5
-	VMOVDQU      (AX), Y6
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
-	VBLENDVPD    Y7, Y6, Y4, Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y6
+	VBLENDVPD    Y6, (AX), Y4, Y6
 	VPCMPGTQ     Y0, Y6, Y7
 	VBLENDVPD    Y7, Y6, Y0, Y0
-	VMOVDQU      32(AX), Y6
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, Y6, Y4, Y5
+	VBLENDVPD    Y5, 32(AX), Y4, Y5
 	VPCMPGTQ     Y1, Y5, Y6
 	VBLENDVPD    Y6, Y5, Y1, Y1
 	MOVBLZX      (DX), SI
@@ -6537,14 +6386,12 @@ summaryMaxMaskedI64AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y5
-	VMOVDQU      (AX), Y6
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
-	VBLENDVPD    Y7, Y6, Y4, Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y6
+	VBLENDVPD    Y6, (AX), Y4, Y6
 	VPCMPGTQ     Y0, Y6, Y7
 	VBLENDVPD    Y7, Y6, Y0, Y0
-	VMOVDQU      32(AX), Y6
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, Y6, Y4, Y4
+	VBLENDVPD    Y5, 32(AX), Y4, Y4
 	VPCMPGTQ     Y1, Y4, Y5
 	VBLENDVPD    Y5, Y4, Y1, Y1
 	MOVBLZX      (DX), CX
@@ -8400,9 +8247,8 @@ TEXT ·summarySeededU32AVX2(SB), NOSPLIT, $16-89
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y9
-	VMOVDQU      (AX), Y10
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y9
-	VBLENDVPS    Y9, Y10, Y0, Y9
+	VBLENDVPS    Y9, (AX), Y0, Y9
 	VPMINUD      Y1, Y9, Y1
 	VPMAXUD      Y2, Y9, Y2
 	MOVBLZX      (DX), SI
@@ -8420,24 +8266,20 @@ summarySeededU32AVX2_headless:
 
 summarySeededU32AVX2_main_loop:
 	VPBROADCASTD (DX), Y9
-	VMOVDQU      (AX), Y10
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y11
-	VBLENDVPS    Y11, Y10, Y0, Y10
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y10
+	VBLENDVPS    Y10, (AX), Y0, Y10
 	VPMINUD      Y1, Y10, Y1
 	VPMAXUD      Y2, Y10, Y2
-	VMOVDQU      32(AX), Y10
-	VPSLLVD      alignedmsb32_1<>+0(SB), Y9, Y11
-	VBLENDVPS    Y11, Y10, Y0, Y10
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y9, Y10
+	VBLENDVPS    Y10, 32(AX), Y0, Y10
 	VPMINUD      Y3, Y10, Y3
 	VPMAXUD      Y4, Y10, Y4
-	VMOVDQU      64(AX), Y10
-	VPSLLVD      alignedmsb32_2<>+0(SB), Y9, Y11
-	VBLENDVPS    Y11, Y10, Y0, Y10
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y9, Y10
+	VBLENDVPS    Y10, 64(AX), Y0, Y10
 	VPMINUD      Y5, Y10, Y5
 	VPMAXUD      Y6, Y10, Y6
-	VMOVDQU      96(AX), Y10
 	VPSLLVD      alignedmsb32_3<>+0(SB), Y9, Y9
-	VBLENDVPS    Y9, Y10, Y0, Y9
+	VBLENDVPS    Y9, 96(AX), Y0, Y9
 	VPMINUD      Y7, Y9, Y7
 	VPMAXUD      Y8, Y9, Y8
 	POPCNTL      (DX), SI
@@ -8454,9 +8296,8 @@ summarySeededU32AVX2_main_done:
 
 summarySeededU32AVX2_single_loop:
 	VPBROADCASTB (DX), Y9
-	VMOVDQU      (AX), Y10
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y9
-	VBLENDVPS    Y9, Y10, Y0, Y9
+	VBLENDVPS    Y9, (AX), Y0, Y9
 	VPMINUD      Y1, Y9, Y1
 	VPMAXUD      Y2, Y9, Y2
 	MOVBLZX      (DX), SI
@@ -8476,9 +8317,8 @@ summarySeededU32AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y9
-	VMOVDQU      (AX), Y10
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y9
-	VBLENDVPS    Y9, Y10, Y0, Y0
+	VBLENDVPS    Y9, (AX), Y0, Y0
 	VPMINUD      Y1, Y0, Y1
 	VPMAXUD      Y2, Y0, Y2
 	MOVBLZX      (DX), CX
@@ -8631,9 +8471,8 @@ TEXT ·summaryMinMaskedU32AVX2(SB), NOSPLIT, $16-81
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y5
-	VMOVDQU      (AX), Y6
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, Y6, Y4, Y5
+	VBLENDVPS    Y5, (AX), Y4, Y5
 	VPMINUD      Y0, Y5, Y0
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
@@ -8650,21 +8489,17 @@ summaryMinMaskedU32AVX2_headless:
 
 summaryMinMaskedU32AVX2_main_loop:
 	VPBROADCASTD (DX), Y5
-	VMOVDQU      (AX), Y6
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y7
-	VBLENDVPS    Y7, Y6, Y4, Y6
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y6
+	VBLENDVPS    Y6, (AX), Y4, Y6
 	VPMINUD      Y0, Y6, Y0
-	VMOVDQU      32(AX), Y6
-	VPSLLVD      alignedmsb32_1<>+0(SB), Y5, Y7
-	VBLENDVPS    Y7, Y6, Y4, Y6
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y5, Y6
+	VBLENDVPS    Y6, 32(AX), Y4, Y6
 	VPMINUD      Y1, Y6, Y1
-	VMOVDQU      64(AX), Y6
-	VPSLLVD      alignedmsb32_2<>+0(SB), Y5, Y7
-	VBLENDVPS    Y7, Y6, Y4, Y6
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y5, Y6
+	VBLENDVPS    Y6, 64(AX), Y4, Y6
 	VPMINUD      Y2, Y6, Y2
-	VMOVDQU      96(AX), Y6
 	VPSLLVD      alignedmsb32_3<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, Y6, Y4, Y5
+	VBLENDVPS    Y5, 96(AX), Y4, Y5
 	VPMINUD      Y3, Y5, Y3
 	POPCNTL      (DX), SI
 	ADDQ         SI, BX
@@ -8680,9 +8515,8 @@ summaryMinMaskedU32AVX2_main_done:
 
 summaryMinMaskedU32AVX2_single_loop:
 	VPBROADCASTB (DX), Y5
-	VMOVDQU      (AX), Y6
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, Y6, Y4, Y5
+	VBLENDVPS    Y5, (AX), Y4, Y5
 	VPMINUD      Y0, Y5, Y0
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
@@ -8701,9 +8535,8 @@ summaryMinMaskedU32AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y5
-	VMOVDQU      (AX), Y6
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, Y6, Y4, Y4
+	VBLENDVPS    Y5, (AX), Y4, Y4
 	VPMINUD      Y0, Y4, Y0
 	MOVBLZX      (DX), CX
 	POPCNTL      CX, CX
@@ -8846,9 +8679,8 @@ TEXT ·summaryMaxMaskedU32AVX2(SB), NOSPLIT, $16-81
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y5
-	VMOVDQU      (AX), Y6
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, Y6, Y4, Y5
+	VBLENDVPS    Y5, (AX), Y4, Y5
 	VPMAXUD      Y0, Y5, Y0
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
@@ -8865,21 +8697,17 @@ summaryMaxMaskedU32AVX2_headless:
 
 summaryMaxMaskedU32AVX2_main_loop:
 	VPBROADCASTD (DX), Y5
-	VMOVDQU      (AX), Y6
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y7
-	VBLENDVPS    Y7, Y6, Y4, Y6
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y6
+	VBLENDVPS    Y6, (AX), Y4, Y6
 	VPMAXUD      Y0, Y6, Y0
-	VMOVDQU      32(AX), Y6
-	VPSLLVD      alignedmsb32_1<>+0(SB), Y5, Y7
-	VBLENDVPS    Y7, Y6, Y4, Y6
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y5, Y6
+	VBLENDVPS    Y6, 32(AX), Y4, Y6
 	VPMAXUD      Y1, Y6, Y1
-	VMOVDQU      64(AX), Y6
-	VPSLLVD      alignedmsb32_2<>+0(SB), Y5, Y7
-	VBLENDVPS    Y7, Y6, Y4, Y6
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y5, Y6
+	VBLENDVPS    Y6, 64(AX), Y4, Y6
 	VPMAXUD      Y2, Y6, Y2
-	VMOVDQU      96(AX), Y6
 	VPSLLVD      alignedmsb32_3<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, Y6, Y4, Y5
+	VBLENDVPS    Y5, 96(AX), Y4, Y5
 	VPMAXUD      Y3, Y5, Y3
 	POPCNTL      (DX), SI
 	ADDQ         SI, BX
@@ -8895,9 +8723,8 @@ summaryMaxMaskedU32AVX2_main_done:
 
 summaryMaxMaskedU32AVX2_single_loop:
 	VPBROADCASTB (DX), Y5
-	VMOVDQU      (AX), Y6
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, Y6, Y4, Y5
+	VBLENDVPS    Y5, (AX), Y4, Y5
 	VPMAXUD      Y0, Y5, Y0
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
@@ -8916,9 +8743,8 @@ summaryMaxMaskedU32AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y5
-	VMOVDQU      (AX), Y6
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, Y6, Y4, Y4
+	VBLENDVPS    Y5, (AX), Y4, Y4
 	VPMAXUD      Y0, Y4, Y0
 	MOVBLZX      (DX), CX
 	POPCNTL      CX, CX
