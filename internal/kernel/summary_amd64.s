@@ -181,8 +181,9 @@ TEXT ·summarySeededF32AVX2(SB), NOSPLIT, $16-89
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y10
+	VMOVUPS      (AX), Y11
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y10, Y10
-	VBLENDVPS    Y10, (AX), Y0, Y10
+	VBLENDVPS    Y10, Y11, Y0, Y10
 	VMINPS       Y1, Y10, Y1
 	VMAXPS       Y2, Y10, Y2
 	VCMPPS       $0x03, Y10, Y10, Y10
@@ -202,22 +203,26 @@ summarySeededF32AVX2_headless:
 
 summarySeededF32AVX2_main_loop:
 	VPBROADCASTD (DX), Y10
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y10, Y11
-	VBLENDVPS    Y11, (AX), Y0, Y11
+	VMOVUPS      (AX), Y11
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y10, Y12
+	VBLENDVPS    Y12, Y11, Y0, Y11
 	VMINPS       Y1, Y11, Y1
 	VMAXPS       Y2, Y11, Y2
-	VPSLLVD      alignedmsb32_1<>+0(SB), Y10, Y12
-	VBLENDVPS    Y12, 32(AX), Y0, Y12
+	VMOVUPS      32(AX), Y12
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y10, Y13
+	VBLENDVPS    Y13, Y12, Y0, Y12
 	VMINPS       Y3, Y12, Y3
 	VMAXPS       Y4, Y12, Y4
 	VCMPPS       $0x03, Y12, Y11, Y11
 	VORPS        Y11, Y9, Y9
-	VPSLLVD      alignedmsb32_2<>+0(SB), Y10, Y11
-	VBLENDVPS    Y11, 64(AX), Y0, Y11
+	VMOVUPS      64(AX), Y11
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y10, Y12
+	VBLENDVPS    Y12, Y11, Y0, Y11
 	VMINPS       Y5, Y11, Y5
 	VMAXPS       Y6, Y11, Y6
+	VMOVUPS      96(AX), Y12
 	VPSLLVD      alignedmsb32_3<>+0(SB), Y10, Y10
-	VBLENDVPS    Y10, 96(AX), Y0, Y10
+	VBLENDVPS    Y10, Y12, Y0, Y10
 	VMINPS       Y7, Y10, Y7
 	VMAXPS       Y8, Y10, Y8
 	VCMPPS       $0x03, Y10, Y11, Y10
@@ -236,8 +241,9 @@ summarySeededF32AVX2_main_done:
 
 summarySeededF32AVX2_single_loop:
 	VPBROADCASTB (DX), Y10
+	VMOVUPS      (AX), Y11
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y10, Y10
-	VBLENDVPS    Y10, (AX), Y0, Y10
+	VBLENDVPS    Y10, Y11, Y0, Y10
 	VMINPS       Y1, Y10, Y1
 	VMAXPS       Y2, Y10, Y2
 	VCMPPS       $0x03, Y10, Y10, Y10
@@ -259,8 +265,9 @@ summarySeededF32AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y10
+	VMOVUPS      (AX), Y11
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y10, Y10
-	VBLENDVPS    Y10, (AX), Y0, Y0
+	VBLENDVPS    Y10, Y11, Y0, Y0
 	VMINPS       Y1, Y0, Y1
 	VMAXPS       Y2, Y0, Y2
 	VCMPPS       $0x03, Y0, Y0, Y0
@@ -479,8 +486,9 @@ TEXT ·summarySeededF32AVX2FMA(SB), NOSPLIT, $16-89
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y11
+	VMOVUPS      (AX), Y12
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y11, Y11
-	VBLENDVPS    Y11, (AX), Y0, Y11
+	VBLENDVPS    Y11, Y12, Y0, Y11
 	VMINPS       Y1, Y11, Y1
 	VMAXPS       Y2, Y11, Y2
 	VFMADD231PS  Y11, Y11, Y9
@@ -499,21 +507,25 @@ summarySeededF32AVX2FMA_headless:
 
 summarySeededF32AVX2FMA_main_loop:
 	VPBROADCASTD (DX), Y11
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y11, Y12
-	VBLENDVPS    Y12, (AX), Y0, Y12
+	VMOVUPS      (AX), Y12
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y11, Y13
+	VBLENDVPS    Y13, Y12, Y0, Y12
 	VMINPS       Y1, Y12, Y1
 	VMAXPS       Y2, Y12, Y2
-	VPSLLVD      alignedmsb32_1<>+0(SB), Y11, Y13
-	VBLENDVPS    Y13, 32(AX), Y0, Y13
+	VMOVUPS      32(AX), Y13
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y11, Y14
+	VBLENDVPS    Y14, Y13, Y0, Y13
 	VMINPS       Y3, Y13, Y3
 	VMAXPS       Y4, Y13, Y4
 	VFMADD231PS  Y13, Y12, Y9
-	VPSLLVD      alignedmsb32_2<>+0(SB), Y11, Y12
-	VBLENDVPS    Y12, 64(AX), Y0, Y12
+	VMOVUPS      64(AX), Y12
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y11, Y13
+	VBLENDVPS    Y13, Y12, Y0, Y12
 	VMINPS       Y5, Y12, Y5
 	VMAXPS       Y6, Y12, Y6
+	VMOVUPS      96(AX), Y13
 	VPSLLVD      alignedmsb32_3<>+0(SB), Y11, Y11
-	VBLENDVPS    Y11, 96(AX), Y0, Y11
+	VBLENDVPS    Y11, Y13, Y0, Y11
 	VMINPS       Y7, Y11, Y7
 	VMAXPS       Y8, Y11, Y8
 	VFMADD231PS  Y11, Y12, Y10
@@ -531,8 +543,9 @@ summarySeededF32AVX2FMA_main_done:
 
 summarySeededF32AVX2FMA_single_loop:
 	VPBROADCASTB (DX), Y11
+	VMOVUPS      (AX), Y12
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y11, Y11
-	VBLENDVPS    Y11, (AX), Y0, Y11
+	VBLENDVPS    Y11, Y12, Y0, Y11
 	VMINPS       Y1, Y11, Y1
 	VMAXPS       Y2, Y11, Y2
 	VFMADD231PS  Y11, Y11, Y9
@@ -553,8 +566,9 @@ summarySeededF32AVX2FMA_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y11
+	VMOVUPS      (AX), Y12
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y11, Y11
-	VBLENDVPS    Y11, (AX), Y0, Y0
+	VBLENDVPS    Y11, Y12, Y0, Y0
 	VMINPS       Y1, Y0, Y1
 	VMAXPS       Y2, Y0, Y2
 	VFMADD231PS  Y0, Y0, Y9
@@ -741,8 +755,9 @@ TEXT ·summaryMinSeededF32AVX2(SB), NOSPLIT, $16-89
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y10
+	VMOVUPS      (AX), Y11
 	VPSLLVD      Y6, Y10, Y10
-	VBLENDVPS    Y10, (AX), Y0, Y10
+	VBLENDVPS    Y10, Y11, Y0, Y10
 	VMINPS       Y1, Y10, Y1
 	VCMPPS       $0x03, Y10, Y10, Y10
 	VORPS        Y10, Y5, Y5
@@ -761,19 +776,23 @@ summaryMinSeededF32AVX2_headless:
 
 summaryMinSeededF32AVX2_main_loop:
 	VPBROADCASTD (DX), Y10
-	VPSLLVD      Y6, Y10, Y11
-	VBLENDVPS    Y11, (AX), Y0, Y11
+	VMOVUPS      (AX), Y11
+	VPSLLVD      Y6, Y10, Y12
+	VBLENDVPS    Y12, Y11, Y0, Y11
 	VMINPS       Y1, Y11, Y1
-	VPSLLVD      Y7, Y10, Y12
-	VBLENDVPS    Y12, 32(AX), Y0, Y12
+	VMOVUPS      32(AX), Y12
+	VPSLLVD      Y7, Y10, Y13
+	VBLENDVPS    Y13, Y12, Y0, Y12
 	VMINPS       Y2, Y12, Y2
 	VCMPPS       $0x03, Y12, Y11, Y11
 	VORPS        Y11, Y5, Y5
-	VPSLLVD      Y8, Y10, Y11
-	VBLENDVPS    Y11, 64(AX), Y0, Y11
+	VMOVUPS      64(AX), Y11
+	VPSLLVD      Y8, Y10, Y12
+	VBLENDVPS    Y12, Y11, Y0, Y11
 	VMINPS       Y3, Y11, Y3
+	VMOVUPS      96(AX), Y12
 	VPSLLVD      Y9, Y10, Y10
-	VBLENDVPS    Y10, 96(AX), Y0, Y10
+	VBLENDVPS    Y10, Y12, Y0, Y10
 	VMINPS       Y4, Y10, Y4
 	VCMPPS       $0x03, Y10, Y11, Y10
 	VORPS        Y10, Y5, Y5
@@ -791,8 +810,9 @@ summaryMinSeededF32AVX2_main_done:
 
 summaryMinSeededF32AVX2_single_loop:
 	VPBROADCASTB (DX), Y7
+	VMOVUPS      (AX), Y8
 	VPSLLVD      Y6, Y7, Y7
-	VBLENDVPS    Y7, (AX), Y0, Y7
+	VBLENDVPS    Y7, Y8, Y0, Y7
 	VMINPS       Y1, Y7, Y1
 	VCMPPS       $0x03, Y7, Y7, Y7
 	VORPS        Y7, Y5, Y5
@@ -813,8 +833,9 @@ summaryMinSeededF32AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y7
+	VMOVUPS      (AX), Y8
 	VPSLLVD      Y6, Y7, Y6
-	VBLENDVPS    Y6, (AX), Y0, Y0
+	VBLENDVPS    Y6, Y8, Y0, Y0
 	VMINPS       Y1, Y0, Y1
 	VCMPPS       $0x03, Y0, Y0, Y0
 	VORPS        Y0, Y5, Y5
@@ -985,8 +1006,9 @@ TEXT ·summaryMinSeededF32AVX2FMA(SB), NOSPLIT, $16-89
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y11
+	VMOVUPS      (AX), Y12
 	VPSLLVD      Y7, Y11, Y11
-	VBLENDVPS    Y11, (AX), Y0, Y11
+	VBLENDVPS    Y11, Y12, Y0, Y11
 	VMINPS       Y1, Y11, Y1
 	VFMADD231PS  Y11, Y11, Y5
 	MOVBLZX      (DX), SI
@@ -1004,18 +1026,22 @@ summaryMinSeededF32AVX2FMA_headless:
 
 summaryMinSeededF32AVX2FMA_main_loop:
 	VPBROADCASTD (DX), Y11
-	VPSLLVD      Y7, Y11, Y12
-	VBLENDVPS    Y12, (AX), Y0, Y12
+	VMOVUPS      (AX), Y12
+	VPSLLVD      Y7, Y11, Y13
+	VBLENDVPS    Y13, Y12, Y0, Y12
 	VMINPS       Y1, Y12, Y1
-	VPSLLVD      Y8, Y11, Y13
-	VBLENDVPS    Y13, 32(AX), Y0, Y13
+	VMOVUPS      32(AX), Y13
+	VPSLLVD      Y8, Y11, Y14
+	VBLENDVPS    Y14, Y13, Y0, Y13
 	VMINPS       Y2, Y13, Y2
 	VFMADD231PS  Y13, Y12, Y5
-	VPSLLVD      Y9, Y11, Y12
-	VBLENDVPS    Y12, 64(AX), Y0, Y12
+	VMOVUPS      64(AX), Y12
+	VPSLLVD      Y9, Y11, Y13
+	VBLENDVPS    Y13, Y12, Y0, Y12
 	VMINPS       Y3, Y12, Y3
+	VMOVUPS      96(AX), Y13
 	VPSLLVD      Y10, Y11, Y11
-	VBLENDVPS    Y11, 96(AX), Y0, Y11
+	VBLENDVPS    Y11, Y13, Y0, Y11
 	VMINPS       Y4, Y11, Y4
 	VFMADD231PS  Y11, Y12, Y6
 	POPCNTL      (DX), SI
@@ -1032,8 +1058,9 @@ summaryMinSeededF32AVX2FMA_main_done:
 
 summaryMinSeededF32AVX2FMA_single_loop:
 	VPBROADCASTB (DX), Y8
+	VMOVUPS      (AX), Y9
 	VPSLLVD      Y7, Y8, Y8
-	VBLENDVPS    Y8, (AX), Y0, Y8
+	VBLENDVPS    Y8, Y9, Y0, Y8
 	VMINPS       Y1, Y8, Y1
 	VFMADD231PS  Y8, Y8, Y5
 	MOVBLZX      (DX), SI
@@ -1053,8 +1080,9 @@ summaryMinSeededF32AVX2FMA_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y8
+	VMOVUPS      (AX), Y9
 	VPSLLVD      Y7, Y8, Y7
-	VBLENDVPS    Y7, (AX), Y0, Y0
+	VBLENDVPS    Y7, Y9, Y0, Y0
 	VMINPS       Y1, Y0, Y1
 	VFMADD231PS  Y0, Y0, Y5
 	MOVBLZX      (DX), CX
@@ -1231,8 +1259,9 @@ TEXT ·summaryMaxSeededF32AVX2(SB), NOSPLIT, $16-89
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y10
+	VMOVUPS      (AX), Y11
 	VPSLLVD      Y6, Y10, Y10
-	VBLENDVPS    Y10, (AX), Y0, Y10
+	VBLENDVPS    Y10, Y11, Y0, Y10
 	VMAXPS       Y1, Y10, Y1
 	VCMPPS       $0x03, Y10, Y10, Y10
 	VORPS        Y10, Y5, Y5
@@ -1251,19 +1280,23 @@ summaryMaxSeededF32AVX2_headless:
 
 summaryMaxSeededF32AVX2_main_loop:
 	VPBROADCASTD (DX), Y10
-	VPSLLVD      Y6, Y10, Y11
-	VBLENDVPS    Y11, (AX), Y0, Y11
+	VMOVUPS      (AX), Y11
+	VPSLLVD      Y6, Y10, Y12
+	VBLENDVPS    Y12, Y11, Y0, Y11
 	VMAXPS       Y1, Y11, Y1
-	VPSLLVD      Y7, Y10, Y12
-	VBLENDVPS    Y12, 32(AX), Y0, Y12
+	VMOVUPS      32(AX), Y12
+	VPSLLVD      Y7, Y10, Y13
+	VBLENDVPS    Y13, Y12, Y0, Y12
 	VMAXPS       Y2, Y12, Y2
 	VCMPPS       $0x03, Y12, Y11, Y11
 	VORPS        Y11, Y5, Y5
-	VPSLLVD      Y8, Y10, Y11
-	VBLENDVPS    Y11, 64(AX), Y0, Y11
+	VMOVUPS      64(AX), Y11
+	VPSLLVD      Y8, Y10, Y12
+	VBLENDVPS    Y12, Y11, Y0, Y11
 	VMAXPS       Y3, Y11, Y3
+	VMOVUPS      96(AX), Y12
 	VPSLLVD      Y9, Y10, Y10
-	VBLENDVPS    Y10, 96(AX), Y0, Y10
+	VBLENDVPS    Y10, Y12, Y0, Y10
 	VMAXPS       Y4, Y10, Y4
 	VCMPPS       $0x03, Y10, Y11, Y10
 	VORPS        Y10, Y5, Y5
@@ -1281,8 +1314,9 @@ summaryMaxSeededF32AVX2_main_done:
 
 summaryMaxSeededF32AVX2_single_loop:
 	VPBROADCASTB (DX), Y7
+	VMOVUPS      (AX), Y8
 	VPSLLVD      Y6, Y7, Y7
-	VBLENDVPS    Y7, (AX), Y0, Y7
+	VBLENDVPS    Y7, Y8, Y0, Y7
 	VMAXPS       Y1, Y7, Y1
 	VCMPPS       $0x03, Y7, Y7, Y7
 	VORPS        Y7, Y5, Y5
@@ -1303,8 +1337,9 @@ summaryMaxSeededF32AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y7
+	VMOVUPS      (AX), Y8
 	VPSLLVD      Y6, Y7, Y6
-	VBLENDVPS    Y6, (AX), Y0, Y0
+	VBLENDVPS    Y6, Y8, Y0, Y0
 	VMAXPS       Y1, Y0, Y1
 	VCMPPS       $0x03, Y0, Y0, Y0
 	VORPS        Y0, Y5, Y5
@@ -1475,8 +1510,9 @@ TEXT ·summaryMaxSeededF32AVX2FMA(SB), NOSPLIT, $16-89
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y11
+	VMOVUPS      (AX), Y12
 	VPSLLVD      Y7, Y11, Y11
-	VBLENDVPS    Y11, (AX), Y0, Y11
+	VBLENDVPS    Y11, Y12, Y0, Y11
 	VMAXPS       Y1, Y11, Y1
 	VFMADD231PS  Y11, Y11, Y5
 	MOVBLZX      (DX), SI
@@ -1494,18 +1530,22 @@ summaryMaxSeededF32AVX2FMA_headless:
 
 summaryMaxSeededF32AVX2FMA_main_loop:
 	VPBROADCASTD (DX), Y11
-	VPSLLVD      Y7, Y11, Y12
-	VBLENDVPS    Y12, (AX), Y0, Y12
+	VMOVUPS      (AX), Y12
+	VPSLLVD      Y7, Y11, Y13
+	VBLENDVPS    Y13, Y12, Y0, Y12
 	VMAXPS       Y1, Y12, Y1
-	VPSLLVD      Y8, Y11, Y13
-	VBLENDVPS    Y13, 32(AX), Y0, Y13
+	VMOVUPS      32(AX), Y13
+	VPSLLVD      Y8, Y11, Y14
+	VBLENDVPS    Y14, Y13, Y0, Y13
 	VMAXPS       Y2, Y13, Y2
 	VFMADD231PS  Y13, Y12, Y5
-	VPSLLVD      Y9, Y11, Y12
-	VBLENDVPS    Y12, 64(AX), Y0, Y12
+	VMOVUPS      64(AX), Y12
+	VPSLLVD      Y9, Y11, Y13
+	VBLENDVPS    Y13, Y12, Y0, Y12
 	VMAXPS       Y3, Y12, Y3
+	VMOVUPS      96(AX), Y13
 	VPSLLVD      Y10, Y11, Y11
-	VBLENDVPS    Y11, 96(AX), Y0, Y11
+	VBLENDVPS    Y11, Y13, Y0, Y11
 	VMAXPS       Y4, Y11, Y4
 	VFMADD231PS  Y11, Y12, Y6
 	POPCNTL      (DX), SI
@@ -1522,8 +1562,9 @@ summaryMaxSeededF32AVX2FMA_main_done:
 
 summaryMaxSeededF32AVX2FMA_single_loop:
 	VPBROADCASTB (DX), Y8
+	VMOVUPS      (AX), Y9
 	VPSLLVD      Y7, Y8, Y8
-	VBLENDVPS    Y8, (AX), Y0, Y8
+	VBLENDVPS    Y8, Y9, Y0, Y8
 	VMAXPS       Y1, Y8, Y1
 	VFMADD231PS  Y8, Y8, Y5
 	MOVBLZX      (DX), SI
@@ -1543,8 +1584,9 @@ summaryMaxSeededF32AVX2FMA_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y8
+	VMOVUPS      (AX), Y9
 	VPSLLVD      Y7, Y8, Y7
-	VBLENDVPS    Y7, (AX), Y0, Y0
+	VBLENDVPS    Y7, Y9, Y0, Y0
 	VMAXPS       Y1, Y0, Y1
 	VFMADD231PS  Y0, Y0, Y5
 	MOVBLZX      (DX), CX
@@ -1740,12 +1782,14 @@ TEXT ·summarySeededF64AVX2(SB), NOSPLIT, $16-97
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y10
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y11
-	VBLENDVPD    Y11, (AX), Y0, Y11
+	VMOVUPD      (AX), Y11
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y12
+	VBLENDVPD    Y12, Y11, Y0, Y11
 	VMINPD       Y1, Y11, Y1
 	VMAXPD       Y2, Y11, Y2
+	VMOVUPD      32(AX), Y12
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y10, Y10
-	VBLENDVPD    Y10, 32(AX), Y0, Y10
+	VBLENDVPD    Y10, Y12, Y0, Y10
 	VMINPD       Y3, Y10, Y3
 	VMAXPD       Y4, Y10, Y4
 	VCMPPD       $0x03, Y10, Y11, Y10
@@ -1765,22 +1809,26 @@ summarySeededF64AVX2_headless:
 
 summarySeededF64AVX2_main_loop:
 	VPBROADCASTW (DX), Y10
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y11
-	VBLENDVPD    Y11, (AX), Y0, Y11
+	VMOVUPD      (AX), Y11
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y12
+	VBLENDVPD    Y12, Y11, Y0, Y11
 	VMINPD       Y1, Y11, Y1
 	VMAXPD       Y2, Y11, Y2
-	VPSLLVQ      alignedmsb64_1<>+0(SB), Y10, Y12
-	VBLENDVPD    Y12, 32(AX), Y0, Y12
+	VMOVUPD      32(AX), Y12
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y10, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
 	VMINPD       Y3, Y12, Y3
 	VMAXPD       Y4, Y12, Y4
 	VCMPPD       $0x03, Y12, Y11, Y11
 	VORPD        Y11, Y9, Y9
-	VPSLLVQ      alignedmsb64_2<>+0(SB), Y10, Y11
-	VBLENDVPD    Y11, 64(AX), Y0, Y11
+	VMOVUPD      64(AX), Y11
+	VPSLLVQ      alignedmsb64_2<>+0(SB), Y10, Y12
+	VBLENDVPD    Y12, Y11, Y0, Y11
 	VMINPD       Y5, Y11, Y5
 	VMAXPD       Y6, Y11, Y6
+	VMOVUPD      96(AX), Y12
 	VPSLLVQ      alignedmsb64_3<>+0(SB), Y10, Y10
-	VBLENDVPD    Y10, 96(AX), Y0, Y10
+	VBLENDVPD    Y10, Y12, Y0, Y10
 	VMINPD       Y7, Y10, Y7
 	VMAXPD       Y8, Y10, Y8
 	VCMPPD       $0x03, Y10, Y11, Y10
@@ -1800,12 +1848,14 @@ summarySeededF64AVX2_main_done:
 
 summarySeededF64AVX2_single_loop:
 	VPBROADCASTB (DX), Y10
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y11
-	VBLENDVPD    Y11, (AX), Y0, Y11
+	VMOVUPD      (AX), Y11
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y12
+	VBLENDVPD    Y12, Y11, Y0, Y11
 	VMINPD       Y1, Y11, Y1
 	VMAXPD       Y2, Y11, Y2
+	VMOVUPD      32(AX), Y12
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y10, Y10
-	VBLENDVPD    Y10, 32(AX), Y0, Y10
+	VBLENDVPD    Y10, Y12, Y0, Y10
 	VMINPD       Y3, Y10, Y3
 	VMAXPD       Y4, Y10, Y4
 	VCMPPD       $0x03, Y10, Y11, Y10
@@ -1827,12 +1877,14 @@ summarySeededF64AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y10
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y11
-	VBLENDVPD    Y11, (AX), Y0, Y11
+	VMOVUPD      (AX), Y11
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y10, Y12
+	VBLENDVPD    Y12, Y11, Y0, Y11
 	VMINPD       Y1, Y11, Y1
 	VMAXPD       Y2, Y11, Y2
+	VMOVUPD      32(AX), Y12
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y10, Y10
-	VBLENDVPD    Y10, 32(AX), Y0, Y0
+	VBLENDVPD    Y10, Y12, Y0, Y0
 	VMINPD       Y3, Y0, Y3
 	VMAXPD       Y4, Y0, Y4
 	VCMPPD       $0x03, Y0, Y11, Y0
@@ -2034,12 +2086,14 @@ TEXT ·summarySeededF64AVX2FMA(SB), NOSPLIT, $16-97
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y11
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y12
-	VBLENDVPD    Y12, (AX), Y0, Y12
+	VMOVUPD      (AX), Y12
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
 	VMINPD       Y1, Y12, Y1
 	VMAXPD       Y2, Y12, Y2
+	VMOVUPD      32(AX), Y13
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y11, Y11
-	VBLENDVPD    Y11, 32(AX), Y0, Y11
+	VBLENDVPD    Y11, Y13, Y0, Y11
 	VMINPD       Y3, Y11, Y3
 	VMAXPD       Y4, Y11, Y4
 	VFMADD231PD  Y11, Y12, Y9
@@ -2058,21 +2112,25 @@ summarySeededF64AVX2FMA_headless:
 
 summarySeededF64AVX2FMA_main_loop:
 	VPBROADCASTW (DX), Y11
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y12
-	VBLENDVPD    Y12, (AX), Y0, Y12
+	VMOVUPD      (AX), Y12
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
 	VMINPD       Y1, Y12, Y1
 	VMAXPD       Y2, Y12, Y2
-	VPSLLVQ      alignedmsb64_1<>+0(SB), Y11, Y13
-	VBLENDVPD    Y13, 32(AX), Y0, Y13
+	VMOVUPD      32(AX), Y13
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y11, Y14
+	VBLENDVPD    Y14, Y13, Y0, Y13
 	VMINPD       Y3, Y13, Y3
 	VMAXPD       Y4, Y13, Y4
 	VFMADD231PD  Y13, Y12, Y9
-	VPSLLVQ      alignedmsb64_2<>+0(SB), Y11, Y12
-	VBLENDVPD    Y12, 64(AX), Y0, Y12
+	VMOVUPD      64(AX), Y12
+	VPSLLVQ      alignedmsb64_2<>+0(SB), Y11, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
 	VMINPD       Y5, Y12, Y5
 	VMAXPD       Y6, Y12, Y6
+	VMOVUPD      96(AX), Y13
 	VPSLLVQ      alignedmsb64_3<>+0(SB), Y11, Y11
-	VBLENDVPD    Y11, 96(AX), Y0, Y11
+	VBLENDVPD    Y11, Y13, Y0, Y11
 	VMINPD       Y7, Y11, Y7
 	VMAXPD       Y8, Y11, Y8
 	VFMADD231PD  Y11, Y12, Y10
@@ -2091,12 +2149,14 @@ summarySeededF64AVX2FMA_main_done:
 
 summarySeededF64AVX2FMA_single_loop:
 	VPBROADCASTB (DX), Y11
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y12
-	VBLENDVPD    Y12, (AX), Y0, Y12
+	VMOVUPD      (AX), Y12
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
 	VMINPD       Y1, Y12, Y1
 	VMAXPD       Y2, Y12, Y2
+	VMOVUPD      32(AX), Y13
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y11, Y11
-	VBLENDVPD    Y11, 32(AX), Y0, Y11
+	VBLENDVPD    Y11, Y13, Y0, Y11
 	VMINPD       Y3, Y11, Y3
 	VMAXPD       Y4, Y11, Y4
 	VFMADD231PD  Y11, Y12, Y9
@@ -2117,12 +2177,14 @@ summarySeededF64AVX2FMA_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y11
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y12
-	VBLENDVPD    Y12, (AX), Y0, Y12
+	VMOVUPD      (AX), Y12
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y11, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
 	VMINPD       Y1, Y12, Y1
 	VMAXPD       Y2, Y12, Y2
+	VMOVUPD      32(AX), Y13
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y11, Y11
-	VBLENDVPD    Y11, 32(AX), Y0, Y0
+	VBLENDVPD    Y11, Y13, Y0, Y0
 	VMINPD       Y3, Y0, Y3
 	VMAXPD       Y4, Y0, Y4
 	VFMADD231PD  Y0, Y12, Y9
@@ -2307,11 +2369,13 @@ TEXT ·summaryMinSeededF64AVX2(SB), NOSPLIT, $16-97
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y10
-	VPSLLVQ      Y6, Y10, Y11
-	VBLENDVPD    Y11, (AX), Y0, Y11
+	VMOVUPD      (AX), Y11
+	VPSLLVQ      Y6, Y10, Y12
+	VBLENDVPD    Y12, Y11, Y0, Y11
 	VMINPD       Y1, Y11, Y1
+	VMOVUPD      32(AX), Y12
 	VPSLLVQ      Y7, Y10, Y10
-	VBLENDVPD    Y10, 32(AX), Y0, Y10
+	VBLENDVPD    Y10, Y12, Y0, Y10
 	VMINPD       Y2, Y10, Y2
 	VCMPPD       $0x03, Y10, Y11, Y10
 	VORPD        Y10, Y5, Y5
@@ -2330,19 +2394,23 @@ summaryMinSeededF64AVX2_headless:
 
 summaryMinSeededF64AVX2_main_loop:
 	VPBROADCASTW (DX), Y10
-	VPSLLVQ      Y6, Y10, Y11
-	VBLENDVPD    Y11, (AX), Y0, Y11
+	VMOVUPD      (AX), Y11
+	VPSLLVQ      Y6, Y10, Y12
+	VBLENDVPD    Y12, Y11, Y0, Y11
 	VMINPD       Y1, Y11, Y1
-	VPSLLVQ      Y7, Y10, Y12
-	VBLENDVPD    Y12, 32(AX), Y0, Y12
+	VMOVUPD      32(AX), Y12
+	VPSLLVQ      Y7, Y10, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
 	VMINPD       Y2, Y12, Y2
 	VCMPPD       $0x03, Y12, Y11, Y11
 	VORPD        Y11, Y5, Y5
-	VPSLLVQ      Y8, Y10, Y11
-	VBLENDVPD    Y11, 64(AX), Y0, Y11
+	VMOVUPD      64(AX), Y11
+	VPSLLVQ      Y8, Y10, Y12
+	VBLENDVPD    Y12, Y11, Y0, Y11
 	VMINPD       Y3, Y11, Y3
+	VMOVUPD      96(AX), Y12
 	VPSLLVQ      Y9, Y10, Y10
-	VBLENDVPD    Y10, 96(AX), Y0, Y10
+	VBLENDVPD    Y10, Y12, Y0, Y10
 	VMINPD       Y4, Y10, Y4
 	VCMPPD       $0x03, Y10, Y11, Y10
 	VORPD        Y10, Y5, Y5
@@ -2361,11 +2429,13 @@ summaryMinSeededF64AVX2_main_done:
 
 summaryMinSeededF64AVX2_single_loop:
 	VPBROADCASTB (DX), Y8
-	VPSLLVQ      Y6, Y8, Y9
-	VBLENDVPD    Y9, (AX), Y0, Y9
+	VMOVUPD      (AX), Y9
+	VPSLLVQ      Y6, Y8, Y10
+	VBLENDVPD    Y10, Y9, Y0, Y9
 	VMINPD       Y1, Y9, Y1
+	VMOVUPD      32(AX), Y10
 	VPSLLVQ      Y7, Y8, Y8
-	VBLENDVPD    Y8, 32(AX), Y0, Y8
+	VBLENDVPD    Y8, Y10, Y0, Y8
 	VMINPD       Y2, Y8, Y2
 	VCMPPD       $0x03, Y8, Y9, Y8
 	VORPD        Y8, Y5, Y5
@@ -2386,11 +2456,13 @@ summaryMinSeededF64AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y8
+	VMOVUPD      (AX), Y9
 	VPSLLVQ      Y6, Y8, Y6
-	VBLENDVPD    Y6, (AX), Y0, Y6
+	VBLENDVPD    Y6, Y9, Y0, Y6
 	VMINPD       Y1, Y6, Y1
+	VMOVUPD      32(AX), Y9
 	VPSLLVQ      Y7, Y8, Y7
-	VBLENDVPD    Y7, 32(AX), Y0, Y0
+	VBLENDVPD    Y7, Y9, Y0, Y0
 	VMINPD       Y2, Y0, Y2
 	VCMPPD       $0x03, Y0, Y6, Y0
 	VORPD        Y0, Y5, Y5
@@ -2561,11 +2633,13 @@ TEXT ·summaryMinSeededF64AVX2FMA(SB), NOSPLIT, $16-97
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y11
-	VPSLLVQ      Y7, Y11, Y12
-	VBLENDVPD    Y12, (AX), Y0, Y12
+	VMOVUPD      (AX), Y12
+	VPSLLVQ      Y7, Y11, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
 	VMINPD       Y1, Y12, Y1
+	VMOVUPD      32(AX), Y13
 	VPSLLVQ      Y8, Y11, Y11
-	VBLENDVPD    Y11, 32(AX), Y0, Y11
+	VBLENDVPD    Y11, Y13, Y0, Y11
 	VMINPD       Y2, Y11, Y2
 	VFMADD231PD  Y11, Y12, Y5
 	MOVBLZX      (DX), SI
@@ -2583,18 +2657,22 @@ summaryMinSeededF64AVX2FMA_headless:
 
 summaryMinSeededF64AVX2FMA_main_loop:
 	VPBROADCASTW (DX), Y11
-	VPSLLVQ      Y7, Y11, Y12
-	VBLENDVPD    Y12, (AX), Y0, Y12
+	VMOVUPD      (AX), Y12
+	VPSLLVQ      Y7, Y11, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
 	VMINPD       Y1, Y12, Y1
-	VPSLLVQ      Y8, Y11, Y13
-	VBLENDVPD    Y13, 32(AX), Y0, Y13
+	VMOVUPD      32(AX), Y13
+	VPSLLVQ      Y8, Y11, Y14
+	VBLENDVPD    Y14, Y13, Y0, Y13
 	VMINPD       Y2, Y13, Y2
 	VFMADD231PD  Y13, Y12, Y5
-	VPSLLVQ      Y9, Y11, Y12
-	VBLENDVPD    Y12, 64(AX), Y0, Y12
+	VMOVUPD      64(AX), Y12
+	VPSLLVQ      Y9, Y11, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
 	VMINPD       Y3, Y12, Y3
+	VMOVUPD      96(AX), Y13
 	VPSLLVQ      Y10, Y11, Y11
-	VBLENDVPD    Y11, 96(AX), Y0, Y11
+	VBLENDVPD    Y11, Y13, Y0, Y11
 	VMINPD       Y4, Y11, Y4
 	VFMADD231PD  Y11, Y12, Y6
 	MOVWLZX      (DX), SI
@@ -2612,11 +2690,13 @@ summaryMinSeededF64AVX2FMA_main_done:
 
 summaryMinSeededF64AVX2FMA_single_loop:
 	VPBROADCASTB (DX), Y9
-	VPSLLVQ      Y7, Y9, Y10
-	VBLENDVPD    Y10, (AX), Y0, Y10
+	VMOVUPD      (AX), Y10
+	VPSLLVQ      Y7, Y9, Y11
+	VBLENDVPD    Y11, Y10, Y0, Y10
 	VMINPD       Y1, Y10, Y1
+	VMOVUPD      32(AX), Y11
 	VPSLLVQ      Y8, Y9, Y9
-	VBLENDVPD    Y9, 32(AX), Y0, Y9
+	VBLENDVPD    Y9, Y11, Y0, Y9
 	VMINPD       Y2, Y9, Y2
 	VFMADD231PD  Y9, Y10, Y5
 	MOVBLZX      (DX), SI
@@ -2636,11 +2716,13 @@ summaryMinSeededF64AVX2FMA_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y9
+	VMOVUPD      (AX), Y10
 	VPSLLVQ      Y7, Y9, Y7
-	VBLENDVPD    Y7, (AX), Y0, Y7
+	VBLENDVPD    Y7, Y10, Y0, Y7
 	VMINPD       Y1, Y7, Y1
+	VMOVUPD      32(AX), Y10
 	VPSLLVQ      Y8, Y9, Y8
-	VBLENDVPD    Y8, 32(AX), Y0, Y0
+	VBLENDVPD    Y8, Y10, Y0, Y0
 	VMINPD       Y2, Y0, Y2
 	VFMADD231PD  Y0, Y7, Y5
 	MOVBLZX      (DX), CX
@@ -2817,11 +2899,13 @@ TEXT ·summaryMaxSeededF64AVX2(SB), NOSPLIT, $16-97
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y10
-	VPSLLVQ      Y6, Y10, Y11
-	VBLENDVPD    Y11, (AX), Y0, Y11
+	VMOVUPD      (AX), Y11
+	VPSLLVQ      Y6, Y10, Y12
+	VBLENDVPD    Y12, Y11, Y0, Y11
 	VMAXPD       Y1, Y11, Y1
+	VMOVUPD      32(AX), Y12
 	VPSLLVQ      Y7, Y10, Y10
-	VBLENDVPD    Y10, 32(AX), Y0, Y10
+	VBLENDVPD    Y10, Y12, Y0, Y10
 	VMAXPD       Y2, Y10, Y2
 	VCMPPD       $0x03, Y10, Y11, Y10
 	VORPD        Y10, Y5, Y5
@@ -2840,19 +2924,23 @@ summaryMaxSeededF64AVX2_headless:
 
 summaryMaxSeededF64AVX2_main_loop:
 	VPBROADCASTW (DX), Y10
-	VPSLLVQ      Y6, Y10, Y11
-	VBLENDVPD    Y11, (AX), Y0, Y11
+	VMOVUPD      (AX), Y11
+	VPSLLVQ      Y6, Y10, Y12
+	VBLENDVPD    Y12, Y11, Y0, Y11
 	VMAXPD       Y1, Y11, Y1
-	VPSLLVQ      Y7, Y10, Y12
-	VBLENDVPD    Y12, 32(AX), Y0, Y12
+	VMOVUPD      32(AX), Y12
+	VPSLLVQ      Y7, Y10, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
 	VMAXPD       Y2, Y12, Y2
 	VCMPPD       $0x03, Y12, Y11, Y11
 	VORPD        Y11, Y5, Y5
-	VPSLLVQ      Y8, Y10, Y11
-	VBLENDVPD    Y11, 64(AX), Y0, Y11
+	VMOVUPD      64(AX), Y11
+	VPSLLVQ      Y8, Y10, Y12
+	VBLENDVPD    Y12, Y11, Y0, Y11
 	VMAXPD       Y3, Y11, Y3
+	VMOVUPD      96(AX), Y12
 	VPSLLVQ      Y9, Y10, Y10
-	VBLENDVPD    Y10, 96(AX), Y0, Y10
+	VBLENDVPD    Y10, Y12, Y0, Y10
 	VMAXPD       Y4, Y10, Y4
 	VCMPPD       $0x03, Y10, Y11, Y10
 	VORPD        Y10, Y5, Y5
@@ -2871,11 +2959,13 @@ summaryMaxSeededF64AVX2_main_done:
 
 summaryMaxSeededF64AVX2_single_loop:
 	VPBROADCASTB (DX), Y8
-	VPSLLVQ      Y6, Y8, Y9
-	VBLENDVPD    Y9, (AX), Y0, Y9
+	VMOVUPD      (AX), Y9
+	VPSLLVQ      Y6, Y8, Y10
+	VBLENDVPD    Y10, Y9, Y0, Y9
 	VMAXPD       Y1, Y9, Y1
+	VMOVUPD      32(AX), Y10
 	VPSLLVQ      Y7, Y8, Y8
-	VBLENDVPD    Y8, 32(AX), Y0, Y8
+	VBLENDVPD    Y8, Y10, Y0, Y8
 	VMAXPD       Y2, Y8, Y2
 	VCMPPD       $0x03, Y8, Y9, Y8
 	VORPD        Y8, Y5, Y5
@@ -2896,11 +2986,13 @@ summaryMaxSeededF64AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y8
+	VMOVUPD      (AX), Y9
 	VPSLLVQ      Y6, Y8, Y6
-	VBLENDVPD    Y6, (AX), Y0, Y6
+	VBLENDVPD    Y6, Y9, Y0, Y6
 	VMAXPD       Y1, Y6, Y1
+	VMOVUPD      32(AX), Y9
 	VPSLLVQ      Y7, Y8, Y7
-	VBLENDVPD    Y7, 32(AX), Y0, Y0
+	VBLENDVPD    Y7, Y9, Y0, Y0
 	VMAXPD       Y2, Y0, Y2
 	VCMPPD       $0x03, Y0, Y6, Y0
 	VORPD        Y0, Y5, Y5
@@ -3071,11 +3163,13 @@ TEXT ·summaryMaxSeededF64AVX2FMA(SB), NOSPLIT, $16-97
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y11
-	VPSLLVQ      Y7, Y11, Y12
-	VBLENDVPD    Y12, (AX), Y0, Y12
+	VMOVUPD      (AX), Y12
+	VPSLLVQ      Y7, Y11, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
 	VMAXPD       Y1, Y12, Y1
+	VMOVUPD      32(AX), Y13
 	VPSLLVQ      Y8, Y11, Y11
-	VBLENDVPD    Y11, 32(AX), Y0, Y11
+	VBLENDVPD    Y11, Y13, Y0, Y11
 	VMAXPD       Y2, Y11, Y2
 	VFMADD231PD  Y11, Y12, Y5
 	MOVBLZX      (DX), SI
@@ -3093,18 +3187,22 @@ summaryMaxSeededF64AVX2FMA_headless:
 
 summaryMaxSeededF64AVX2FMA_main_loop:
 	VPBROADCASTW (DX), Y11
-	VPSLLVQ      Y7, Y11, Y12
-	VBLENDVPD    Y12, (AX), Y0, Y12
+	VMOVUPD      (AX), Y12
+	VPSLLVQ      Y7, Y11, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
 	VMAXPD       Y1, Y12, Y1
-	VPSLLVQ      Y8, Y11, Y13
-	VBLENDVPD    Y13, 32(AX), Y0, Y13
+	VMOVUPD      32(AX), Y13
+	VPSLLVQ      Y8, Y11, Y14
+	VBLENDVPD    Y14, Y13, Y0, Y13
 	VMAXPD       Y2, Y13, Y2
 	VFMADD231PD  Y13, Y12, Y5
-	VPSLLVQ      Y9, Y11, Y12
-	VBLENDVPD    Y12, 64(AX), Y0, Y12
+	VMOVUPD      64(AX), Y12
+	VPSLLVQ      Y9, Y11, Y13
+	VBLENDVPD    Y13, Y12, Y0, Y12
 	VMAXPD       Y3, Y12, Y3
+	VMOVUPD      96(AX), Y13
 	VPSLLVQ      Y10, Y11, Y11
-	VBLENDVPD    Y11, 96(AX), Y0, Y11
+	VBLENDVPD    Y11, Y13, Y0, Y11
 	VMAXPD       Y4, Y11, Y4
 	VFMADD231PD  Y11, Y12, Y6
 	MOVWLZX      (DX), SI
@@ -3122,11 +3220,13 @@ summaryMaxSeededF64AVX2FMA_main_done:
 
 summaryMaxSeededF64AVX2FMA_single_loop:
 	VPBROADCASTB (DX), Y9
-	VPSLLVQ      Y7, Y9, Y10
-	VBLENDVPD    Y10, (AX), Y0, Y10
+	VMOVUPD      (AX), Y10
+	VPSLLVQ      Y7, Y9, Y11
+	VBLENDVPD    Y11, Y10, Y0, Y10
 	VMAXPD       Y1, Y10, Y1
+	VMOVUPD      32(AX), Y11
 	VPSLLVQ      Y8, Y9, Y9
-	VBLENDVPD    Y9, 32(AX), Y0, Y9
+	VBLENDVPD    Y9, Y11, Y0, Y9
 	VMAXPD       Y2, Y9, Y2
 	VFMADD231PD  Y9, Y10, Y5
 	MOVBLZX      (DX), SI
@@ -3146,11 +3246,13 @@ summaryMaxSeededF64AVX2FMA_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y9
+	VMOVUPD      (AX), Y10
 	VPSLLVQ      Y7, Y9, Y7
-	VBLENDVPD    Y7, (AX), Y0, Y7
+	VBLENDVPD    Y7, Y10, Y0, Y7
 	VMAXPD       Y1, Y7, Y1
+	VMOVUPD      32(AX), Y10
 	VPSLLVQ      Y8, Y9, Y8
-	VBLENDVPD    Y8, 32(AX), Y0, Y0
+	VBLENDVPD    Y8, Y10, Y0, Y0
 	VMAXPD       Y2, Y0, Y2
 	VFMADD231PD  Y0, Y7, Y5
 	MOVBLZX      (DX), CX
@@ -5090,8 +5192,9 @@ TEXT ·summarySeededI32AVX2(SB), NOSPLIT, $16-89
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y9
+	VMOVDQU      (AX), Y10
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y9
-	VBLENDVPS    Y9, (AX), Y0, Y9
+	VBLENDVPS    Y9, Y10, Y0, Y9
 	VPMINSD      Y1, Y9, Y1
 	VPMAXSD      Y2, Y9, Y2
 	MOVBLZX      (DX), SI
@@ -5109,20 +5212,24 @@ summarySeededI32AVX2_headless:
 
 summarySeededI32AVX2_main_loop:
 	VPBROADCASTD (DX), Y9
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y10
-	VBLENDVPS    Y10, (AX), Y0, Y10
+	VMOVDQU      (AX), Y10
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y11
+	VBLENDVPS    Y11, Y10, Y0, Y10
 	VPMINSD      Y1, Y10, Y1
 	VPMAXSD      Y2, Y10, Y2
-	VPSLLVD      alignedmsb32_1<>+0(SB), Y9, Y10
-	VBLENDVPS    Y10, 32(AX), Y0, Y10
+	VMOVDQU      32(AX), Y10
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y9, Y11
+	VBLENDVPS    Y11, Y10, Y0, Y10
 	VPMINSD      Y3, Y10, Y3
 	VPMAXSD      Y4, Y10, Y4
-	VPSLLVD      alignedmsb32_2<>+0(SB), Y9, Y10
-	VBLENDVPS    Y10, 64(AX), Y0, Y10
+	VMOVDQU      64(AX), Y10
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y9, Y11
+	VBLENDVPS    Y11, Y10, Y0, Y10
 	VPMINSD      Y5, Y10, Y5
 	VPMAXSD      Y6, Y10, Y6
+	VMOVDQU      96(AX), Y10
 	VPSLLVD      alignedmsb32_3<>+0(SB), Y9, Y9
-	VBLENDVPS    Y9, 96(AX), Y0, Y9
+	VBLENDVPS    Y9, Y10, Y0, Y9
 	VPMINSD      Y7, Y9, Y7
 	VPMAXSD      Y8, Y9, Y8
 	POPCNTL      (DX), SI
@@ -5139,8 +5246,9 @@ summarySeededI32AVX2_main_done:
 
 summarySeededI32AVX2_single_loop:
 	VPBROADCASTB (DX), Y9
+	VMOVDQU      (AX), Y10
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y9
-	VBLENDVPS    Y9, (AX), Y0, Y9
+	VBLENDVPS    Y9, Y10, Y0, Y9
 	VPMINSD      Y1, Y9, Y1
 	VPMAXSD      Y2, Y9, Y2
 	MOVBLZX      (DX), SI
@@ -5160,8 +5268,9 @@ summarySeededI32AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y9
+	VMOVDQU      (AX), Y10
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y9
-	VBLENDVPS    Y9, (AX), Y0, Y0
+	VBLENDVPS    Y9, Y10, Y0, Y0
 	VPMINSD      Y1, Y0, Y1
 	VPMAXSD      Y2, Y0, Y2
 	MOVBLZX      (DX), CX
@@ -5314,8 +5423,9 @@ TEXT ·summaryMinMaskedI32AVX2(SB), NOSPLIT, $16-81
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, (AX), Y4, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y5
 	VPMINSD      Y0, Y5, Y0
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
@@ -5332,17 +5442,21 @@ summaryMinMaskedI32AVX2_headless:
 
 summaryMinMaskedI32AVX2_main_loop:
 	VPBROADCASTD (DX), Y5
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y6
-	VBLENDVPS    Y6, (AX), Y4, Y6
+	VMOVDQU      (AX), Y6
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y6
 	VPMINSD      Y0, Y6, Y0
-	VPSLLVD      alignedmsb32_1<>+0(SB), Y5, Y6
-	VBLENDVPS    Y6, 32(AX), Y4, Y6
+	VMOVDQU      32(AX), Y6
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y5, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y6
 	VPMINSD      Y1, Y6, Y1
-	VPSLLVD      alignedmsb32_2<>+0(SB), Y5, Y6
-	VBLENDVPS    Y6, 64(AX), Y4, Y6
+	VMOVDQU      64(AX), Y6
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y5, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y6
 	VPMINSD      Y2, Y6, Y2
+	VMOVDQU      96(AX), Y6
 	VPSLLVD      alignedmsb32_3<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, 96(AX), Y4, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y5
 	VPMINSD      Y3, Y5, Y3
 	POPCNTL      (DX), SI
 	ADDQ         SI, BX
@@ -5358,8 +5472,9 @@ summaryMinMaskedI32AVX2_main_done:
 
 summaryMinMaskedI32AVX2_single_loop:
 	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, (AX), Y4, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y5
 	VPMINSD      Y0, Y5, Y0
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
@@ -5378,8 +5493,9 @@ summaryMinMaskedI32AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, (AX), Y4, Y4
+	VBLENDVPS    Y5, Y6, Y4, Y4
 	VPMINSD      Y0, Y4, Y0
 	MOVBLZX      (DX), CX
 	POPCNTL      CX, CX
@@ -5522,8 +5638,9 @@ TEXT ·summaryMaxMaskedI32AVX2(SB), NOSPLIT, $16-81
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, (AX), Y4, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y5
 	VPMAXSD      Y0, Y5, Y0
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
@@ -5540,17 +5657,21 @@ summaryMaxMaskedI32AVX2_headless:
 
 summaryMaxMaskedI32AVX2_main_loop:
 	VPBROADCASTD (DX), Y5
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y6
-	VBLENDVPS    Y6, (AX), Y4, Y6
+	VMOVDQU      (AX), Y6
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y6
 	VPMAXSD      Y0, Y6, Y0
-	VPSLLVD      alignedmsb32_1<>+0(SB), Y5, Y6
-	VBLENDVPS    Y6, 32(AX), Y4, Y6
+	VMOVDQU      32(AX), Y6
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y5, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y6
 	VPMAXSD      Y1, Y6, Y1
-	VPSLLVD      alignedmsb32_2<>+0(SB), Y5, Y6
-	VBLENDVPS    Y6, 64(AX), Y4, Y6
+	VMOVDQU      64(AX), Y6
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y5, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y6
 	VPMAXSD      Y2, Y6, Y2
+	VMOVDQU      96(AX), Y6
 	VPSLLVD      alignedmsb32_3<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, 96(AX), Y4, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y5
 	VPMAXSD      Y3, Y5, Y3
 	POPCNTL      (DX), SI
 	ADDQ         SI, BX
@@ -5566,8 +5687,9 @@ summaryMaxMaskedI32AVX2_main_done:
 
 summaryMaxMaskedI32AVX2_single_loop:
 	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, (AX), Y4, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y5
 	VPMAXSD      Y0, Y5, Y0
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
@@ -5586,8 +5708,9 @@ summaryMaxMaskedI32AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, (AX), Y4, Y4
+	VBLENDVPS    Y5, Y6, Y4, Y4
 	VPMAXSD      Y0, Y4, Y0
 	MOVBLZX      (DX), CX
 	POPCNTL      CX, CX
@@ -5772,10 +5895,12 @@ TEXT ·summarySeededI64AVX2(SB), NOSPLIT, $16-97
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y5
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y6
-	VBLENDVPD    Y6, (AX), Y0, Y6
+	VMOVDQU      (AX), Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y0, Y6
+	VMOVDQU      32(AX), Y7
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, 32(AX), Y0, Y5
+	VBLENDVPD    Y5, Y7, Y0, Y5
 	VPCMPGTQ     Y5, Y6, Y7
 	VBLENDVPD    Y7, Y5, Y6, Y8
 	VBLENDVPD    Y7, Y6, Y5, Y5
@@ -5798,10 +5923,12 @@ summarySeededI64AVX2_headless:
 
 summarySeededI64AVX2_main_loop:
 	VPBROADCASTW (DX), Y5
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y6
-	VBLENDVPD    Y6, (AX), Y0, Y6
-	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y7
-	VBLENDVPD    Y7, 32(AX), Y0, Y7
+	VMOVDQU      (AX), Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y0, Y6
+	VMOVDQU      32(AX), Y7
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y8
+	VBLENDVPD    Y8, Y7, Y0, Y7
 	VPCMPGTQ     Y7, Y6, Y8
 	VBLENDVPD    Y8, Y7, Y6, Y9
 	VBLENDVPD    Y8, Y6, Y7, Y6
@@ -5809,10 +5936,12 @@ summarySeededI64AVX2_main_loop:
 	VBLENDVPD    Y7, Y9, Y1, Y1
 	VPCMPGTQ     Y2, Y6, Y7
 	VBLENDVPD    Y7, Y6, Y2, Y2
-	VPSLLVQ      alignedmsb64_2<>+0(SB), Y5, Y6
-	VBLENDVPD    Y6, 64(AX), Y0, Y6
+	VMOVDQU      64(AX), Y6
+	VPSLLVQ      alignedmsb64_2<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y0, Y6
+	VMOVDQU      96(AX), Y7
 	VPSLLVQ      alignedmsb64_3<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, 96(AX), Y0, Y5
+	VBLENDVPD    Y5, Y7, Y0, Y5
 	VPCMPGTQ     Y5, Y6, Y7
 	VBLENDVPD    Y7, Y5, Y6, Y8
 	VBLENDVPD    Y7, Y6, Y5, Y5
@@ -5835,10 +5964,12 @@ summarySeededI64AVX2_main_done:
 
 summarySeededI64AVX2_single_loop:
 	VPBROADCASTB (DX), Y5
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y6
-	VBLENDVPD    Y6, (AX), Y0, Y6
+	VMOVDQU      (AX), Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y0, Y6
+	VMOVDQU      32(AX), Y7
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, 32(AX), Y0, Y5
+	VBLENDVPD    Y5, Y7, Y0, Y5
 	VPCMPGTQ     Y5, Y6, Y7
 	VBLENDVPD    Y7, Y5, Y6, Y8
 	VBLENDVPD    Y7, Y6, Y5, Y5
@@ -5863,10 +5994,12 @@ summarySeededI64AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y5
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y6
-	VBLENDVPD    Y6, (AX), Y0, Y6
+	VMOVDQU      (AX), Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y0, Y6
+	VMOVDQU      32(AX), Y7
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, 32(AX), Y0, Y0
+	VBLENDVPD    Y5, Y7, Y0, Y0
 	VPCMPGTQ     Y0, Y6, Y5
 	VBLENDVPD    Y5, Y0, Y6, Y7
 	VBLENDVPD    Y5, Y6, Y0, Y0
@@ -6049,12 +6182,14 @@ TEXT ·summaryMinMaskedI64AVX2(SB), NOSPLIT, $16-89
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y5
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y6
-	VBLENDVPD    Y6, (AX), Y4, Y6
+	VMOVDQU      (AX), Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y6
 	VPCMPGTQ     Y6, Y0, Y7
 	VBLENDVPD    Y7, Y6, Y0, Y0
+	VMOVDQU      32(AX), Y6
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, 32(AX), Y4, Y5
+	VBLENDVPD    Y5, Y6, Y4, Y5
 	VPCMPGTQ     Y5, Y1, Y6
 	VBLENDVPD    Y6, Y5, Y1, Y1
 	MOVBLZX      (DX), SI
@@ -6072,20 +6207,24 @@ summaryMinMaskedI64AVX2_headless:
 
 summaryMinMaskedI64AVX2_main_loop:
 	VPBROADCASTW (DX), Y5
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y6
-	VBLENDVPD    Y6, (AX), Y4, Y6
+	VMOVDQU      (AX), Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y6
 	VPCMPGTQ     Y6, Y0, Y7
 	VBLENDVPD    Y7, Y6, Y0, Y0
-	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y6
-	VBLENDVPD    Y6, 32(AX), Y4, Y6
+	VMOVDQU      32(AX), Y6
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y6
 	VPCMPGTQ     Y6, Y1, Y7
 	VBLENDVPD    Y7, Y6, Y1, Y1
-	VPSLLVQ      alignedmsb64_2<>+0(SB), Y5, Y6
-	VBLENDVPD    Y6, 64(AX), Y4, Y6
+	VMOVDQU      64(AX), Y6
+	VPSLLVQ      alignedmsb64_2<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y6
 	VPCMPGTQ     Y6, Y2, Y7
 	VBLENDVPD    Y7, Y6, Y2, Y2
+	VMOVDQU      96(AX), Y6
 	VPSLLVQ      alignedmsb64_3<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, 96(AX), Y4, Y5
+	VBLENDVPD    Y5, Y6, Y4, Y5
 	VPCMPGTQ     Y5, Y3, Y6
 	VBLENDVPD    Y6, Y5, Y3, Y3
 	MOVWLZX      (DX), SI
@@ -6103,12 +6242,14 @@ summaryMinMaskedI64AVX2_main_done:
 
 summaryMinMaskedI64AVX2_single_loop:
 	VPBROADCASTB (DX), Y5
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y6
-	VBLENDVPD    Y6, (AX), Y4, Y6
+	VMOVDQU      (AX), Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y6
 	VPCMPGTQ     Y6, Y0, Y7
 	VBLENDVPD    Y7, Y6, Y0, Y0
+	VMOVDQU      32(AX), Y6
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, 32(AX), Y4, Y5
+	VBLENDVPD    Y5, Y6, Y4, Y5
 	VPCMPGTQ     Y5, Y1, Y6
 	VBLENDVPD    Y6, Y5, Y1, Y1
 	MOVBLZX      (DX), SI
@@ -6128,12 +6269,14 @@ summaryMinMaskedI64AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y5
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y6
-	VBLENDVPD    Y6, (AX), Y4, Y6
+	VMOVDQU      (AX), Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y6
 	VPCMPGTQ     Y6, Y0, Y7
 	VBLENDVPD    Y7, Y6, Y0, Y0
+	VMOVDQU      32(AX), Y6
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, 32(AX), Y4, Y4
+	VBLENDVPD    Y5, Y6, Y4, Y4
 	VPCMPGTQ     Y4, Y1, Y5
 	VBLENDVPD    Y5, Y4, Y1, Y1
 	MOVBLZX      (DX), CX
@@ -6307,12 +6450,14 @@ TEXT ·summaryMaxMaskedI64AVX2(SB), NOSPLIT, $16-89
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y5
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y6
-	VBLENDVPD    Y6, (AX), Y4, Y6
+	VMOVDQU      (AX), Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y6
 	VPCMPGTQ     Y0, Y6, Y7
 	VBLENDVPD    Y7, Y6, Y0, Y0
+	VMOVDQU      32(AX), Y6
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, 32(AX), Y4, Y5
+	VBLENDVPD    Y5, Y6, Y4, Y5
 	VPCMPGTQ     Y1, Y5, Y6
 	VBLENDVPD    Y6, Y5, Y1, Y1
 	MOVBLZX      (DX), SI
@@ -6330,20 +6475,24 @@ summaryMaxMaskedI64AVX2_headless:
 
 summaryMaxMaskedI64AVX2_main_loop:
 	VPBROADCASTW (DX), Y5
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y6
-	VBLENDVPD    Y6, (AX), Y4, Y6
+	VMOVDQU      (AX), Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y6
 	VPCMPGTQ     Y0, Y6, Y7
 	VBLENDVPD    Y7, Y6, Y0, Y0
-	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y6
-	VBLENDVPD    Y6, 32(AX), Y4, Y6
+	VMOVDQU      32(AX), Y6
+	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y6
 	VPCMPGTQ     Y1, Y6, Y7
 	VBLENDVPD    Y7, Y6, Y1, Y1
-	VPSLLVQ      alignedmsb64_2<>+0(SB), Y5, Y6
-	VBLENDVPD    Y6, 64(AX), Y4, Y6
+	VMOVDQU      64(AX), Y6
+	VPSLLVQ      alignedmsb64_2<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y6
 	VPCMPGTQ     Y2, Y6, Y7
 	VBLENDVPD    Y7, Y6, Y2, Y2
+	VMOVDQU      96(AX), Y6
 	VPSLLVQ      alignedmsb64_3<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, 96(AX), Y4, Y5
+	VBLENDVPD    Y5, Y6, Y4, Y5
 	VPCMPGTQ     Y3, Y5, Y6
 	VBLENDVPD    Y6, Y5, Y3, Y3
 	MOVWLZX      (DX), SI
@@ -6361,12 +6510,14 @@ summaryMaxMaskedI64AVX2_main_done:
 
 summaryMaxMaskedI64AVX2_single_loop:
 	VPBROADCASTB (DX), Y5
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y6
-	VBLENDVPD    Y6, (AX), Y4, Y6
+	VMOVDQU      (AX), Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y6
 	VPCMPGTQ     Y0, Y6, Y7
 	VBLENDVPD    Y7, Y6, Y0, Y0
+	VMOVDQU      32(AX), Y6
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, 32(AX), Y4, Y5
+	VBLENDVPD    Y5, Y6, Y4, Y5
 	VPCMPGTQ     Y1, Y5, Y6
 	VBLENDVPD    Y6, Y5, Y1, Y1
 	MOVBLZX      (DX), SI
@@ -6386,12 +6537,14 @@ summaryMaxMaskedI64AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -64(AX)(CX*8), AX
 	VPBROADCASTB (DX), Y5
-	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y6
-	VBLENDVPD    Y6, (AX), Y4, Y6
+	VMOVDQU      (AX), Y6
+	VPSLLVQ      alignedmsb64_0<>+0(SB), Y5, Y7
+	VBLENDVPD    Y7, Y6, Y4, Y6
 	VPCMPGTQ     Y0, Y6, Y7
 	VBLENDVPD    Y7, Y6, Y0, Y0
+	VMOVDQU      32(AX), Y6
 	VPSLLVQ      alignedmsb64_1<>+0(SB), Y5, Y5
-	VBLENDVPD    Y5, 32(AX), Y4, Y4
+	VBLENDVPD    Y5, Y6, Y4, Y4
 	VPCMPGTQ     Y1, Y4, Y5
 	VBLENDVPD    Y5, Y4, Y1, Y1
 	MOVBLZX      (DX), CX
@@ -8247,8 +8400,9 @@ TEXT ·summarySeededU32AVX2(SB), NOSPLIT, $16-89
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y9
+	VMOVDQU      (AX), Y10
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y9
-	VBLENDVPS    Y9, (AX), Y0, Y9
+	VBLENDVPS    Y9, Y10, Y0, Y9
 	VPMINUD      Y1, Y9, Y1
 	VPMAXUD      Y2, Y9, Y2
 	MOVBLZX      (DX), SI
@@ -8266,20 +8420,24 @@ summarySeededU32AVX2_headless:
 
 summarySeededU32AVX2_main_loop:
 	VPBROADCASTD (DX), Y9
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y10
-	VBLENDVPS    Y10, (AX), Y0, Y10
+	VMOVDQU      (AX), Y10
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y11
+	VBLENDVPS    Y11, Y10, Y0, Y10
 	VPMINUD      Y1, Y10, Y1
 	VPMAXUD      Y2, Y10, Y2
-	VPSLLVD      alignedmsb32_1<>+0(SB), Y9, Y10
-	VBLENDVPS    Y10, 32(AX), Y0, Y10
+	VMOVDQU      32(AX), Y10
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y9, Y11
+	VBLENDVPS    Y11, Y10, Y0, Y10
 	VPMINUD      Y3, Y10, Y3
 	VPMAXUD      Y4, Y10, Y4
-	VPSLLVD      alignedmsb32_2<>+0(SB), Y9, Y10
-	VBLENDVPS    Y10, 64(AX), Y0, Y10
+	VMOVDQU      64(AX), Y10
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y9, Y11
+	VBLENDVPS    Y11, Y10, Y0, Y10
 	VPMINUD      Y5, Y10, Y5
 	VPMAXUD      Y6, Y10, Y6
+	VMOVDQU      96(AX), Y10
 	VPSLLVD      alignedmsb32_3<>+0(SB), Y9, Y9
-	VBLENDVPS    Y9, 96(AX), Y0, Y9
+	VBLENDVPS    Y9, Y10, Y0, Y9
 	VPMINUD      Y7, Y9, Y7
 	VPMAXUD      Y8, Y9, Y8
 	POPCNTL      (DX), SI
@@ -8296,8 +8454,9 @@ summarySeededU32AVX2_main_done:
 
 summarySeededU32AVX2_single_loop:
 	VPBROADCASTB (DX), Y9
+	VMOVDQU      (AX), Y10
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y9
-	VBLENDVPS    Y9, (AX), Y0, Y9
+	VBLENDVPS    Y9, Y10, Y0, Y9
 	VPMINUD      Y1, Y9, Y1
 	VPMAXUD      Y2, Y9, Y2
 	MOVBLZX      (DX), SI
@@ -8317,8 +8476,9 @@ summarySeededU32AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y9
+	VMOVDQU      (AX), Y10
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y9, Y9
-	VBLENDVPS    Y9, (AX), Y0, Y0
+	VBLENDVPS    Y9, Y10, Y0, Y0
 	VPMINUD      Y1, Y0, Y1
 	VPMAXUD      Y2, Y0, Y2
 	MOVBLZX      (DX), CX
@@ -8471,8 +8631,9 @@ TEXT ·summaryMinMaskedU32AVX2(SB), NOSPLIT, $16-81
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, (AX), Y4, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y5
 	VPMINUD      Y0, Y5, Y0
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
@@ -8489,17 +8650,21 @@ summaryMinMaskedU32AVX2_headless:
 
 summaryMinMaskedU32AVX2_main_loop:
 	VPBROADCASTD (DX), Y5
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y6
-	VBLENDVPS    Y6, (AX), Y4, Y6
+	VMOVDQU      (AX), Y6
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y6
 	VPMINUD      Y0, Y6, Y0
-	VPSLLVD      alignedmsb32_1<>+0(SB), Y5, Y6
-	VBLENDVPS    Y6, 32(AX), Y4, Y6
+	VMOVDQU      32(AX), Y6
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y5, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y6
 	VPMINUD      Y1, Y6, Y1
-	VPSLLVD      alignedmsb32_2<>+0(SB), Y5, Y6
-	VBLENDVPS    Y6, 64(AX), Y4, Y6
+	VMOVDQU      64(AX), Y6
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y5, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y6
 	VPMINUD      Y2, Y6, Y2
+	VMOVDQU      96(AX), Y6
 	VPSLLVD      alignedmsb32_3<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, 96(AX), Y4, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y5
 	VPMINUD      Y3, Y5, Y3
 	POPCNTL      (DX), SI
 	ADDQ         SI, BX
@@ -8515,8 +8680,9 @@ summaryMinMaskedU32AVX2_main_done:
 
 summaryMinMaskedU32AVX2_single_loop:
 	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, (AX), Y4, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y5
 	VPMINUD      Y0, Y5, Y0
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
@@ -8535,8 +8701,9 @@ summaryMinMaskedU32AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, (AX), Y4, Y4
+	VBLENDVPS    Y5, Y6, Y4, Y4
 	VPMINUD      Y0, Y4, Y0
 	MOVBLZX      (DX), CX
 	POPCNTL      CX, CX
@@ -8679,8 +8846,9 @@ TEXT ·summaryMaxMaskedU32AVX2(SB), NOSPLIT, $16-81
 	MOVQ         SI, (SP)
 	LEAQ         (SP), DX
 	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, (AX), Y4, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y5
 	VPMAXUD      Y0, Y5, Y0
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
@@ -8697,17 +8865,21 @@ summaryMaxMaskedU32AVX2_headless:
 
 summaryMaxMaskedU32AVX2_main_loop:
 	VPBROADCASTD (DX), Y5
-	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y6
-	VBLENDVPS    Y6, (AX), Y4, Y6
+	VMOVDQU      (AX), Y6
+	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y6
 	VPMAXUD      Y0, Y6, Y0
-	VPSLLVD      alignedmsb32_1<>+0(SB), Y5, Y6
-	VBLENDVPS    Y6, 32(AX), Y4, Y6
+	VMOVDQU      32(AX), Y6
+	VPSLLVD      alignedmsb32_1<>+0(SB), Y5, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y6
 	VPMAXUD      Y1, Y6, Y1
-	VPSLLVD      alignedmsb32_2<>+0(SB), Y5, Y6
-	VBLENDVPS    Y6, 64(AX), Y4, Y6
+	VMOVDQU      64(AX), Y6
+	VPSLLVD      alignedmsb32_2<>+0(SB), Y5, Y7
+	VBLENDVPS    Y7, Y6, Y4, Y6
 	VPMAXUD      Y2, Y6, Y2
+	VMOVDQU      96(AX), Y6
 	VPSLLVD      alignedmsb32_3<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, 96(AX), Y4, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y5
 	VPMAXUD      Y3, Y5, Y3
 	POPCNTL      (DX), SI
 	ADDQ         SI, BX
@@ -8723,8 +8895,9 @@ summaryMaxMaskedU32AVX2_main_done:
 
 summaryMaxMaskedU32AVX2_single_loop:
 	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, (AX), Y4, Y5
+	VBLENDVPS    Y5, Y6, Y4, Y5
 	VPMAXUD      Y0, Y5, Y0
 	MOVBLZX      (DX), SI
 	POPCNTL      SI, SI
@@ -8743,8 +8916,9 @@ summaryMaxMaskedU32AVX2_single_done:
 	LEAQ         8(SP), DX
 	LEAQ         -32(AX)(CX*4), AX
 	VPBROADCASTB (DX), Y5
+	VMOVDQU      (AX), Y6
 	VPSLLVD      alignedmsb32_0<>+0(SB), Y5, Y5
-	VBLENDVPS    Y5, (AX), Y4, Y4
+	VBLENDVPS    Y5, Y6, Y4, Y4
 	VPMAXUD      Y0, Y4, Y0
 	MOVBLZX      (DX), CX
 	POPCNTL      CX, CX

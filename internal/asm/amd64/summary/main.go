@@ -709,14 +709,7 @@ func (g *gen) blockAt(v, acc0 int) {
 	for j := range v {
 		m := Mem{Base: g.xp, Disp: j * g.is.vbytes}
 		x := g.vec()
-		// xo is the operand the AVX2 blends of 32- and 64-bit lanes read
-		// x from: memory itself, one instruction fewer per vector, unless
-		// x must be changed first (flip). H498-H500 in
-		// bench/maskedframes_amd64_test.go.
-		var xo Op = x
 		switch {
-		case msb && !g.flip:
-			xo = m
 		case g.masked && g.is.avx512:
 			ks[j] = kit.KLoadAligned(Mem{Base: g.bp, Disp: j * g.w / 8}, g.w)
 			g.loadZ(m, ks[j], x)
@@ -746,7 +739,7 @@ func (g *gen) blockAt(v, acc0 int) {
 			if g.seeded() {
 				xs[j] = g.vec()
 				if msb {
-					blendMSB(g.e.Size, lanes, xo, g.seedv, xs[j])
+					blendMSB(g.e.Size, lanes, x, g.seedv, xs[j])
 				} else {
 					VPBLENDVB(lanes, g.seedv, x, xs[j]) // invalid lanes all ones: the seed
 				}
@@ -762,7 +755,7 @@ func (g *gen) blockAt(v, acc0 int) {
 			}
 			xe := g.vec()
 			if msb {
-				blendMSB(g.e.Size, lanes, xo, g.neutral, xe)
+				blendMSB(g.e.Size, lanes, x, g.neutral, xe)
 			} else {
 				blend(g.e.Size, lanes, splat(g.ownStart(), g.e.Size), x, xe)
 			}
@@ -886,9 +879,9 @@ func (g *gen) nanCheck(a, b reg.VecVirtual, chain int) {
 	}
 }
 
-// blendMSB sets dst = x (a register, or the vector in memory) in the lanes
-// whose most significant bit of valid is set, and neutral in the others.
-func blendMSB(size int, valid reg.VecVirtual, x Op, neutral, dst reg.VecVirtual) {
+// blendMSB sets dst = x in the lanes whose most significant bit of valid is
+// set, and neutral in the others.
+func blendMSB(size int, valid, x, neutral, dst reg.VecVirtual) {
 	if size == 8 {
 		VBLENDVPD(valid, x, neutral, dst)
 	} else {
