@@ -22,6 +22,9 @@
 #define BCASTW(r) VPBROADCASTW (SI), r
 #define ORPD(r) VORPD Y14, Y13, r
 #define SHUFB(r) VPSHUFB Y14, Y13, r
+#define ANDQ(r) VPAND Y14, Y13, r
+#define CMPEQQ(r) VPCMPEQQ Y14, Y13, r
+#define MULUDQ(r) VPMULUDQ Y14, Y13, r
 #define IMULAX(r) IMULQ AX, AX
 
 #define LOOP(name, A, B) \
@@ -65,3 +68,11 @@ LOOP(·pipeShiftBcast, SHIFTQ, BCASTW)
 LOOP(·pipeIMUL, IMULAX, IMULAX)
 
 GLOBL pipebuf<>(SB), RODATA|NOPTR, $64
+LOOP(·pipeAndAnd, ANDQ, ANDQ)
+LOOP(·pipeCmpeqCmpeq, CMPEQQ, CMPEQQ)
+LOOP(·pipeMinAnd, MINPD, ANDQ)
+LOOP(·pipeMinCmpeq, MINPD, CMPEQQ)
+LOOP(·pipeMinMuludq, MINPD, MULUDQ)
+LOOP(·pipeBlendAnd, BLENDPD, ANDQ)
+LOOP(·pipeBlendCmpeq, BLENDPD, CMPEQQ)
+LOOP(·pipeBlendMuludq, BLENDPD, MULUDQ)

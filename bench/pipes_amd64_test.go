@@ -33,6 +33,14 @@ func pipeBlendShuf(n int)
 func pipeShiftMaskLoad(n int)
 func pipeShiftBcast(n int)
 func pipeIMUL(n int)
+func pipeAndAnd(n int)
+func pipeCmpeqCmpeq(n int)
+func pipeMinAnd(n int)
+func pipeMinCmpeq(n int)
+func pipeMinMuludq(n int)
+func pipeBlendAnd(n int)
+func pipeBlendCmpeq(n int)
+func pipeBlendMuludq(n int)
 
 // BenchmarkPipes measures which 256-bit AVX2 instructions of the masked
 // summary kernels share execution pipes on this CPU: each loop issues 12
@@ -82,6 +90,14 @@ func BenchmarkPipes(b *testing.B) {
 		{"VBLENDVPD+VPSHUFB", pipeBlendShuf},
 		{"VPSLLVQ+VMASKMOVPD", pipeShiftMaskLoad},
 		{"VPSLLVQ+VPBROADCASTW", pipeShiftBcast},
+		{"VPAND", pipeAndAnd},
+		{"VPCMPEQQ", pipeCmpeqCmpeq},
+		{"VMINPD+VPAND", pipeMinAnd},
+		{"VMINPD+VPCMPEQQ", pipeMinCmpeq},
+		{"VMINPD+VPMULUDQ", pipeMinMuludq},
+		{"VBLENDVPD+VPAND", pipeBlendAnd},
+		{"VBLENDVPD+VPCMPEQQ", pipeBlendCmpeq},
+		{"VBLENDVPD+VPMULUDQ", pipeBlendMuludq},
 	}
 	for _, l := range loops {
 		b.Run(l.name, func(b *testing.B) {
