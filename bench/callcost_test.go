@@ -59,48 +59,45 @@ import (
 // BenchmarkCallCost times short and medium calls on the avx2 and avx512
 // backends, vek beside the float Min and Max, for H418-H426.
 func BenchmarkCallCost(b *testing.B) {
-	for _, backend := range []string{"avx2", "avx512"} {
-		b.Run("backend="+backend, func(b *testing.B) {
-			useBackend(b, backend)
-			for _, n := range []int{32, 64, 256, 4096} {
-				for _, nulls := range []int{0, 10} {
-					in := newInput[int64](n, nulls)
-					x, ms := in.x, in.masks
-					b.Run("op=SumChecked/type=int64/n="+itoa(n)+"/nulls="+itoa(nulls), func(b *testing.B) {
-						var s int64
-						for b.Loop() {
-							s += quiver.SumChecked(x, ms...).Sum
-						}
-						sink = res{uint64(s)}
-					})
-				}
+	forBackends(b, []string{"avx2", "avx512"}, func(b *testing.B, _ string) {
+		for _, n := range []int{32, 64, 256, 4096} {
+			for _, nulls := range []int{0, 10} {
+				in := newInput[int64](n, nulls)
+				x, ms := in.x, in.masks
+				b.Run("op=SumChecked/type=int64/n="+itoa(n)+"/nulls="+itoa(nulls), func(b *testing.B) {
+					var s int64
+					for b.Loop() {
+						s += quiver.SumChecked(x, ms...).Sum
+					}
+					sink = res{uint64(s)}
+				})
 			}
-			for _, n := range []int{64, 256, 1024} {
-				for _, nulls := range []int{0, 10} {
-					i64 := newInput[int64](n, nulls)
-					u8 := newInput[uint8](n, nulls)
-					b.Run("op=SumInt/type=int64/n="+itoa(n)+"/nulls="+itoa(nulls), func(b *testing.B) {
-						var s int64
-						for b.Loop() {
-							s += quiver.SumInt(i64.x, i64.masks...)
-						}
-						sink = res{uint64(s)}
-					})
-					b.Run("op=SumUint/type=uint8/n="+itoa(n)+"/nulls="+itoa(nulls), func(b *testing.B) {
-						var s uint64
-						for b.Loop() {
-							s += quiver.SumUint(u8.x, u8.masks...)
-						}
-						sink = res{s}
-					})
-				}
+		}
+		for _, n := range []int{64, 256, 1024} {
+			for _, nulls := range []int{0, 10} {
+				i64 := newInput[int64](n, nulls)
+				u8 := newInput[uint8](n, nulls)
+				b.Run("op=SumInt/type=int64/n="+itoa(n)+"/nulls="+itoa(nulls), func(b *testing.B) {
+					var s int64
+					for b.Loop() {
+						s += quiver.SumInt(i64.x, i64.masks...)
+					}
+					sink = res{uint64(s)}
+				})
+				b.Run("op=SumUint/type=uint8/n="+itoa(n)+"/nulls="+itoa(nulls), func(b *testing.B) {
+					var s uint64
+					for b.Loop() {
+						s += quiver.SumUint(u8.x, u8.masks...)
+					}
+					sink = res{s}
+				})
 			}
-			for _, n := range []int{64, 256, 1024, 4096} {
-				callCostFloats(b, n, newInput[float64](n, 0).x, vek.Min, vek.Max)
-				callCostFloats(b, n, newInput[float32](n, 0).x, vek32.Min, vek32.Max)
-			}
-		})
-	}
+		}
+		for _, n := range []int{64, 256, 1024, 4096} {
+			callCostFloats(b, n, newInput[float64](n, 0).x, vek.Min, vek.Max)
+			callCostFloats(b, n, newInput[float32](n, 0).x, vek32.Min, vek32.Max)
+		}
+	})
 }
 
 func callCostFloats[T float32 | float64](b *testing.B, n int, x []T, vmin, vmax func([]T) T) {
@@ -179,29 +176,26 @@ func callCostFloats[T float32 | float64](b *testing.B, n int, x []T, vmin, vmax 
 // BenchmarkMaskedSliceOffsets times masked float64 Min and Summarize over
 // a slice of a column and its bitmap at offset 0 and 3, for H427-H428.
 func BenchmarkMaskedSliceOffsets(b *testing.B) {
-	for _, backend := range []string{"avx2", "avx512"} {
-		b.Run("backend="+backend, func(b *testing.B) {
-			useBackend(b, backend)
-			for _, n := range []int{64, 256, 1024} {
-				in := newInput[float64](n+8, 10)
-				for _, off := range []int{0, 3} {
-					x, m := in.x[off:n+off], quiver.Valid(in.bits, off)
-					b.Run("n="+itoa(n)+"/off="+itoa(off)+"/op=Min", func(b *testing.B) {
-						var s float64
-						for b.Loop() {
-							s += quiver.Min(x, m)
-						}
-						sink = res{uint64(s)}
-					})
-					b.Run("n="+itoa(n)+"/off="+itoa(off)+"/op=Summarize", func(b *testing.B) {
-						var s float64
-						for b.Loop() {
-							s += quiver.Summarize(x, m).Max
-						}
-						sink = res{uint64(s)}
-					})
-				}
+	forBackends(b, []string{"avx2", "avx512"}, func(b *testing.B, _ string) {
+		for _, n := range []int{64, 256, 1024} {
+			in := newInput[float64](n+8, 10)
+			for _, off := range []int{0, 3} {
+				x, m := in.x[off:n+off], quiver.Valid(in.bits, off)
+				b.Run("n="+itoa(n)+"/off="+itoa(off)+"/op=Min", func(b *testing.B) {
+					var s float64
+					for b.Loop() {
+						s += quiver.Min(x, m)
+					}
+					sink = res{uint64(s)}
+				})
+				b.Run("n="+itoa(n)+"/off="+itoa(off)+"/op=Summarize", func(b *testing.B) {
+					var s float64
+					for b.Loop() {
+						s += quiver.Summarize(x, m).Max
+					}
+					sink = res{uint64(s)}
+				})
 			}
-		})
-	}
+		}
+	})
 }

@@ -67,16 +67,13 @@ func BenchmarkKernelFrames(b *testing.B) {
 			}
 		})
 	}
-	for _, backend := range []string{"avx2", "avx512"} {
-		b.Run("backend="+backend, func(b *testing.B) {
-			useBackend(b, backend)
-			for _, n := range sizes {
-				b.Run("n="+itoa(n), func(b *testing.B) {
-					kernelFrames(b, n)
-				})
-			}
-		})
-	}
+	forBackends(b, []string{"avx2", "avx512"}, func(b *testing.B, _ string) {
+		for _, n := range sizes {
+			b.Run("n="+itoa(n), func(b *testing.B) {
+				kernelFrames(b, n)
+			})
+		}
+	})
 }
 
 // kernelFrames runs the quiver cases of BenchmarkKernelFrames at n on the

@@ -30,15 +30,12 @@ import (
 // backends, with vek beside them (vek ignores NaN and ±0 ties), for
 // H235-H238.
 func BenchmarkMinPath(b *testing.B) {
-	for _, backend := range []string{"avx2", "avx512"} {
-		b.Run("backend="+backend, func(b *testing.B) {
-			useBackend(b, backend)
-			for _, n := range []int{64, 4096, 65536} {
-				minPathCases(b, n, newInput[float64](n, 0).x, vek.Min, vek.Max)
-				minPathCases(b, n, newInput[float32](n, 0).x, vek32.Min, vek32.Max)
-			}
-		})
-	}
+	forBackends(b, []string{"avx2", "avx512"}, func(b *testing.B, _ string) {
+		for _, n := range []int{64, 4096, 65536} {
+			minPathCases(b, n, newInput[float64](n, 0).x, vek.Min, vek.Max)
+			minPathCases(b, n, newInput[float32](n, 0).x, vek32.Min, vek32.Max)
+		}
+	})
 }
 
 func minPathCases[T float32 | float64](b *testing.B, n int, x []T, vmin, vmax func([]T) T) {
@@ -89,15 +86,12 @@ func minPathCases[T float32 | float64](b *testing.B, n int, x []T, vmin, vmax fu
 // at lengths below kernel.SmallCut on the avx2 and avx512 backends, and
 // the plain loops beside them, for H239-H242.
 func BenchmarkShortExtremes(b *testing.B) {
-	for _, backend := range []string{"avx2", "avx512"} {
-		b.Run("backend="+backend, func(b *testing.B) {
-			useBackend(b, backend)
-			for _, n := range []int{8, 12, 16, 24, 32, 48, 63} {
-				shortExtremeCases[float64](b, n)
-				shortExtremeCases[float32](b, n)
-			}
-		})
-	}
+	forBackends(b, []string{"avx2", "avx512"}, func(b *testing.B, _ string) {
+		for _, n := range []int{8, 12, 16, 24, 32, 48, 63} {
+			shortExtremeCases[float64](b, n)
+			shortExtremeCases[float32](b, n)
+		}
+	})
 }
 
 func shortExtremeCases[T float32 | float64](b *testing.B, n int) {

@@ -116,18 +116,15 @@ func BenchmarkOddLengthsMasked(b *testing.B) {
 // oddLengthBench runs oddLengthCases on the avx2 and avx512 backends for
 // each n and type, nulls percent of the elements null (0: no bitmap).
 func oddLengthBench(b *testing.B, ns []int, nulls int, seed uint64) {
-	for _, backend := range []string{"avx2", "avx512"} {
-		b.Run("backend="+backend, func(b *testing.B) {
-			useBackend(b, backend)
-			for _, n := range ns {
-				oddLengthCases[float64](b, n, nulls, seed)
-				oddLengthCases[float32](b, n, nulls, seed)
-				oddLengthCases[int64](b, n, nulls, seed)
-				oddLengthCases[int32](b, n, nulls, seed)
-				oddLengthCases[uint8](b, n, nulls, seed)
-			}
-		})
-	}
+	forBackends(b, []string{"avx2", "avx512"}, func(b *testing.B, _ string) {
+		for _, n := range ns {
+			oddLengthCases[float64](b, n, nulls, seed)
+			oddLengthCases[float32](b, n, nulls, seed)
+			oddLengthCases[int64](b, n, nulls, seed)
+			oddLengthCases[int32](b, n, nulls, seed)
+			oddLengthCases[uint8](b, n, nulls, seed)
+		}
+	})
 }
 
 // oddLengthCases runs quiver's Min, Max, MinMax and Summarize over n
@@ -175,36 +172,33 @@ func BenchmarkOddLengthsSums(b *testing.B) {
 		i64[i] >>= 2 // SumChecked then fits in an int64 and reports no overflow
 	}
 	bm := drawBitmap(r, maxN+8, 10)
-	for _, backend := range []string{"avx2", "avx512", "generic"} {
-		b.Run("backend="+backend, func(b *testing.B) {
-			useBackend(b, backend)
-			for _, n := range []int{1024, 1031, 1055} {
-				m := quiver.Valid(bm, 0)
-				cases := []oddSumCase{
-					{"CountValid/off=0", func() int64 { return int64(quiver.CountValid(n, m)) }},
-					{"SumInt/type=int64/nulls=0", func() int64 { return quiver.SumInt(i64[:n]) }},
-					{"SumUint/type=uint8/nulls=0", func() int64 { return int64(quiver.SumUint(u8[:n])) }},
-					{"SumInt/type=int64/nulls=10", func() int64 { return quiver.SumInt(i64[:n], m) }},
-					{"SumUint/type=uint8/nulls=10", func() int64 { return int64(quiver.SumUint(u8[:n], m)) }},
-					{"SumChecked/type=int64/nulls=0", func() int64 { return quiver.SumChecked(i64[:n]).Sum }},
-					{"SumChecked/type=int64/nulls=10", func() int64 { return quiver.SumChecked(i64[:n], m).Sum }},
-				}
-				if n == 1024 {
-					m3 := quiver.Valid(bm, 3)
-					cases = append(cases, oddSumCase{"CountValid/off=3", func() int64 { return int64(quiver.CountValid(n, m3)) }})
-				}
-				for _, c := range cases {
-					b.Run(fmt.Sprintf("n=%d/op=%s", n, c.name), func(b *testing.B) {
-						var s int64
-						for b.Loop() {
-							s += c.f()
-						}
-						sink = res{uint64(s)}
-					})
-				}
+	forBackends(b, []string{"avx2", "avx512", "generic"}, func(b *testing.B, _ string) {
+		for _, n := range []int{1024, 1031, 1055} {
+			m := quiver.Valid(bm, 0)
+			cases := []oddSumCase{
+				{"CountValid/off=0", func() int64 { return int64(quiver.CountValid(n, m)) }},
+				{"SumInt/type=int64/nulls=0", func() int64 { return quiver.SumInt(i64[:n]) }},
+				{"SumUint/type=uint8/nulls=0", func() int64 { return int64(quiver.SumUint(u8[:n])) }},
+				{"SumInt/type=int64/nulls=10", func() int64 { return quiver.SumInt(i64[:n], m) }},
+				{"SumUint/type=uint8/nulls=10", func() int64 { return int64(quiver.SumUint(u8[:n], m)) }},
+				{"SumChecked/type=int64/nulls=0", func() int64 { return quiver.SumChecked(i64[:n]).Sum }},
+				{"SumChecked/type=int64/nulls=10", func() int64 { return quiver.SumChecked(i64[:n], m).Sum }},
 			}
-		})
-	}
+			if n == 1024 {
+				m3 := quiver.Valid(bm, 3)
+				cases = append(cases, oddSumCase{"CountValid/off=3", func() int64 { return int64(quiver.CountValid(n, m3)) }})
+			}
+			for _, c := range cases {
+				b.Run(fmt.Sprintf("n=%d/op=%s", n, c.name), func(b *testing.B) {
+					var s int64
+					for b.Loop() {
+						s += c.f()
+					}
+					sink = res{uint64(s)}
+				})
+			}
+		}
+	})
 }
 
 // oddSumCase is one call of BenchmarkOddLengthsSums.
