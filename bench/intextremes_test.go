@@ -85,17 +85,6 @@ func forShortBackends(b *testing.B, ns []int, cases func(b *testing.B, n int)) {
 	})
 }
 
-// forBackends runs f as the sub-benchmark backend=<name> with each named
-// backend in use (skipped where the CPU lacks it).
-func forBackends(b *testing.B, names []string, f func(b *testing.B, backend string)) {
-	for _, backend := range names {
-		b.Run("backend="+backend, func(b *testing.B) {
-			useBackend(b, backend)
-			f(b, backend)
-		})
-	}
-}
-
 // rotation is 16 dense inputs of n random values of T (drawValues'),
 // drawn from a generator seeded with n and seed.
 func rotation[T number](n int, seed uint64) [16][]T {

@@ -88,3 +88,14 @@ func useBackend(b *testing.B, name string) {
 		b.Fatal(err)
 	}
 }
+
+// forBackends runs f as the sub-benchmark backend=<name> with each named
+// backend in use (skipped where the CPU lacks it).
+func forBackends(b *testing.B, names []string, f func(b *testing.B, backend string)) {
+	for _, backend := range names {
+		b.Run("backend="+backend, func(b *testing.B) {
+			useBackend(b, backend)
+			f(b, backend)
+		})
+	}
+}

@@ -161,10 +161,10 @@ func summaryDirect[T num.Number](isa ISA, x []T, bits []byte, off int, want Extr
 	} else {
 		lo, hi, valid, nan = summaryMaskedAsm(isa, want, x, bm, head, tail)
 	}
-	// With a valid element, no NaN and no zero extreme, the kernel's
-	// extremes are the result: merged with the identities they would not
-	// change. The rest is settled out of line.
-	if valid != 0 && (!num.IsFloat[T]() || !nan && lo != 0 && hi != 0) {
+	// With a valid element (and for floats no NaN and no zero extreme:
+	// settled), the kernel's extremes are the result: merged with the
+	// identities they would not change. The rest is settled out of line.
+	if !num.IsFloat[T]() && valid != 0 || settled(lo, hi, valid, nan) {
 		return lo, hi, valid
 	}
 	return settleMasked(x, bits, off, want, lo, hi, valid, nan)
