@@ -7,6 +7,7 @@
 // func countValidAVX2(b []byte) int
 // Requires: AVX, AVX2, POPCNT
 TEXT ·countValidAVX2(SB), NOSPLIT, $0-32
+	PCALIGN $64
 	MOVQ         b_base+0(FP), AX
 	MOVQ         b_len+8(FP), CX
 	VPXOR        Y0, Y0, Y0
@@ -19,6 +20,8 @@ TEXT ·countValidAVX2(SB), NOSPLIT, $0-32
 	CMPQ         CX, $0x00000080
 	JL           vec4_done
 
+	// layout: 5 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x44; BYTE $0x00; BYTE $0x00
 vec4_loop:
 	VMOVDQU (AX), Y5
 	VPAND   Y3, Y5, Y6
@@ -140,6 +143,7 @@ GLOBL popcnt4<>(SB), RODATA|NOPTR, $32
 // func countValidAVX512(b []byte) int
 // Requires: AVX, AVX2, AVX512F, AVX512VPOPCNTDQ, POPCNT
 TEXT ·countValidAVX512(SB), NOSPLIT, $0-32
+	PCALIGN $64
 	MOVQ   b_base+0(FP), AX
 	MOVQ   b_len+8(FP), CX
 	VPXORQ Z0, Z0, Z0

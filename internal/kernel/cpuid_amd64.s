@@ -7,6 +7,7 @@
 // func cpuid(leaf uint32, sub uint32) (a uint32, b uint32, c uint32, d uint32)
 // Requires: CPUID
 TEXT ·cpuid(SB), NOSPLIT, $0-24
+	PCALIGN $64
 	MOVL leaf+0(FP), AX
 	MOVL sub+4(FP), CX
 	CPUID

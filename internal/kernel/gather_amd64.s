@@ -7,6 +7,7 @@
 // func selMaxAVX2(sel []uint32) uint32
 // Requires: AVX, AVX2
 TEXT ·selMaxAVX2(SB), NOSPLIT, $0-28
+	PCALIGN $64
 	MOVQ  sel_base+0(FP), AX
 	MOVQ  sel_len+8(FP), CX
 	VPXOR Y0, Y0, Y0
@@ -44,6 +45,7 @@ max_done:
 // func selMaxAVX512(sel []uint32) uint32
 // Requires: AVX, AVX2, AVX512F
 TEXT ·selMaxAVX512(SB), NOSPLIT, $0-28
+	PCALIGN $64
 	MOVQ   sel_base+0(FP), AX
 	MOVQ   sel_len+8(FP), CX
 	VPXORQ Z0, Z0, Z0
@@ -83,6 +85,7 @@ max_done:
 // func selMinF32AVX2(x []float32, sel []uint32) (lo float32, hi float32, nan bool)
 // Requires: AVX, AVX2, SSE, SSE2
 TEXT ·selMinF32AVX2(SB), NOSPLIT, $0-57
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -148,6 +151,7 @@ gather_done:
 // func selMaxF32AVX2(x []float32, sel []uint32) (lo float32, hi float32, nan bool)
 // Requires: AVX, AVX2, SSE, SSE2
 TEXT ·selMaxF32AVX2(SB), NOSPLIT, $0-57
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -213,6 +217,7 @@ gather_done:
 // func selMinMaxF32AVX2(x []float32, sel []uint32) (lo float32, hi float32, nan bool)
 // Requires: AVX, AVX2, SSE, SSE2
 TEXT ·selMinMaxF32AVX2(SB), NOSPLIT, $0-57
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -229,6 +234,8 @@ TEXT ·selMinMaxF32AVX2(SB), NOSPLIT, $0-57
 	CMPQ         DX, $0x00000020
 	JL           gather_done
 
+	// layout: 8 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
 gather_loop:
 	VPXOR      Y6, Y6, Y6
 	VMOVDQU    (CX), Y7
@@ -293,6 +300,7 @@ gather_done:
 // func selMinF64AVX2(x []float64, sel []uint32) (lo float64, hi float64, nan bool)
 // Requires: AVX, AVX2, SSE2
 TEXT ·selMinF64AVX2(SB), NOSPLIT, $0-65
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -356,6 +364,7 @@ gather_done:
 // func selMaxF64AVX2(x []float64, sel []uint32) (lo float64, hi float64, nan bool)
 // Requires: AVX, AVX2, SSE2
 TEXT ·selMaxF64AVX2(SB), NOSPLIT, $0-65
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -419,6 +428,7 @@ gather_done:
 // func selMinMaxF64AVX2(x []float64, sel []uint32) (lo float64, hi float64, nan bool)
 // Requires: AVX, AVX2, SSE2
 TEXT ·selMinMaxF64AVX2(SB), NOSPLIT, $0-65
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -495,6 +505,7 @@ gather_done:
 // func selMinF32AVX512(x []float32, sel []uint32) (lo float32, hi float32, nan bool)
 // Requires: AVX, AVX512F, AVX512VL, SSE, SSE2
 TEXT ·selMinF32AVX512(SB), NOSPLIT, $0-57
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -565,6 +576,7 @@ gather_done:
 // func selMinF32ValidAVX512(x []float32, sel []uint32, bits []byte, off int) (lo float32, hi float32, nan bool, valid int)
 // Requires: AVX, AVX512F, AVX512VL, POPCNT, SSE, SSE2
 TEXT ·selMinF32ValidAVX512(SB), NOSPLIT, $0-104
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -723,6 +735,7 @@ cand3:
 // func selMaxF32AVX512(x []float32, sel []uint32) (lo float32, hi float32, nan bool)
 // Requires: AVX, AVX512F, AVX512VL, SSE, SSE2
 TEXT ·selMaxF32AVX512(SB), NOSPLIT, $0-57
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -793,6 +806,7 @@ gather_done:
 // func selMaxF32ValidAVX512(x []float32, sel []uint32, bits []byte, off int) (lo float32, hi float32, nan bool, valid int)
 // Requires: AVX, AVX512F, AVX512VL, POPCNT, SSE, SSE2
 TEXT ·selMaxF32ValidAVX512(SB), NOSPLIT, $0-104
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -951,6 +965,7 @@ cand3:
 // func selMinMaxF32AVX512(x []float32, sel []uint32) (lo float32, hi float32, nan bool)
 // Requires: AVX, AVX512F, AVX512VL, SSE, SSE2
 TEXT ·selMinMaxF32AVX512(SB), NOSPLIT, $0-57
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -1042,6 +1057,7 @@ gather_done:
 // func selMinMaxF32ValidAVX512(x []float32, sel []uint32, bits []byte, off int) (lo float32, hi float32, nan bool, valid int)
 // Requires: AVX, AVX512F, AVX512VL, POPCNT, SSE, SSE2
 TEXT ·selMinMaxF32ValidAVX512(SB), NOSPLIT, $0-104
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -1195,6 +1211,7 @@ gather_done:
 // func selMinF64AVX512(x []float64, sel []uint32) (lo float64, hi float64, nan bool)
 // Requires: AVX, AVX512F, AVX512VL, SSE2
 TEXT ·selMinF64AVX512(SB), NOSPLIT, $0-65
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -1263,6 +1280,7 @@ gather_done:
 // func selMinF64ValidAVX512(x []float64, sel []uint32, bits []byte, off int) (lo float64, hi float64, nan bool, valid int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, POPCNT, SSE2
 TEXT ·selMinF64ValidAVX512(SB), NOSPLIT, $0-112
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -1419,6 +1437,7 @@ cand3:
 // func selMaxF64AVX512(x []float64, sel []uint32) (lo float64, hi float64, nan bool)
 // Requires: AVX, AVX512F, AVX512VL, SSE2
 TEXT ·selMaxF64AVX512(SB), NOSPLIT, $0-65
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -1487,6 +1506,7 @@ gather_done:
 // func selMaxF64ValidAVX512(x []float64, sel []uint32, bits []byte, off int) (lo float64, hi float64, nan bool, valid int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, POPCNT, SSE2
 TEXT ·selMaxF64ValidAVX512(SB), NOSPLIT, $0-112
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -1643,6 +1663,7 @@ cand3:
 // func selMinMaxF64AVX512(x []float64, sel []uint32) (lo float64, hi float64, nan bool)
 // Requires: AVX, AVX512F, AVX512VL, SSE2
 TEXT ·selMinMaxF64AVX512(SB), NOSPLIT, $0-65
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -1730,6 +1751,7 @@ gather_done:
 // func selMinMaxF64ValidAVX512(x []float64, sel []uint32, bits []byte, off int) (lo float64, hi float64, nan bool, valid int)
 // Requires: AVX, AVX512F, AVX512VL, POPCNT, SSE2
 TEXT ·selMinMaxF64ValidAVX512(SB), NOSPLIT, $0-112
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -1855,6 +1877,7 @@ gather_done:
 // func selMinI32AVX512(x []int32, sel []uint32) (lo int32, hi int32, nan bool)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, SSE2
 TEXT ·selMinI32AVX512(SB), NOSPLIT, $0-57
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -1916,6 +1939,7 @@ gather_done:
 // func selMinI32ValidAVX512(x []int32, sel []uint32, bits []byte, off int) (lo int32, hi int32, nan bool, valid int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, POPCNT, SSE2
 TEXT ·selMinI32ValidAVX512(SB), NOSPLIT, $0-104
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -2065,6 +2089,7 @@ cand3:
 // func selMaxI32AVX512(x []int32, sel []uint32) (lo int32, hi int32, nan bool)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, SSE2
 TEXT ·selMaxI32AVX512(SB), NOSPLIT, $0-57
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -2126,6 +2151,7 @@ gather_done:
 // func selMaxI32ValidAVX512(x []int32, sel []uint32, bits []byte, off int) (lo int32, hi int32, nan bool, valid int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, POPCNT, SSE2
 TEXT ·selMaxI32ValidAVX512(SB), NOSPLIT, $0-104
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -2275,6 +2301,7 @@ cand3:
 // func selMinMaxI32AVX512(x []int32, sel []uint32) (lo int32, hi int32, nan bool)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, SSE2
 TEXT ·selMinMaxI32AVX512(SB), NOSPLIT, $0-57
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -2358,6 +2385,7 @@ gather_done:
 // func selMinMaxI32ValidAVX512(x []int32, sel []uint32, bits []byte, off int) (lo int32, hi int32, nan bool, valid int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, POPCNT, SSE2
 TEXT ·selMinMaxI32ValidAVX512(SB), NOSPLIT, $0-104
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -2503,6 +2531,7 @@ gather_done:
 // func selMinI64AVX512(x []int64, sel []uint32) (lo int64, hi int64, nan bool)
 // Requires: AVX, AVX512F, AVX512VL, SSE2
 TEXT ·selMinI64AVX512(SB), NOSPLIT, $0-65
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -2562,6 +2591,7 @@ gather_done:
 // func selMinI64ValidAVX512(x []int64, sel []uint32, bits []byte, off int) (lo int64, hi int64, nan bool, valid int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, POPCNT, SSE2
 TEXT ·selMinI64ValidAVX512(SB), NOSPLIT, $0-112
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -2709,6 +2739,7 @@ cand3:
 // func selMaxI64AVX512(x []int64, sel []uint32) (lo int64, hi int64, nan bool)
 // Requires: AVX, AVX512F, AVX512VL, SSE2
 TEXT ·selMaxI64AVX512(SB), NOSPLIT, $0-65
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -2768,6 +2799,7 @@ gather_done:
 // func selMaxI64ValidAVX512(x []int64, sel []uint32, bits []byte, off int) (lo int64, hi int64, nan bool, valid int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, POPCNT, SSE2
 TEXT ·selMaxI64ValidAVX512(SB), NOSPLIT, $0-112
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -2915,6 +2947,7 @@ cand3:
 // func selMinMaxI64AVX512(x []int64, sel []uint32) (lo int64, hi int64, nan bool)
 // Requires: AVX, AVX512F, AVX512VL, SSE2
 TEXT ·selMinMaxI64AVX512(SB), NOSPLIT, $0-65
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -2994,6 +3027,7 @@ gather_done:
 // func selMinMaxI64ValidAVX512(x []int64, sel []uint32, bits []byte, off int) (lo int64, hi int64, nan bool, valid int)
 // Requires: AVX, AVX512F, AVX512VL, POPCNT, SSE2
 TEXT ·selMinMaxI64ValidAVX512(SB), NOSPLIT, $0-112
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -3111,6 +3145,7 @@ gather_done:
 // func selMinU32AVX512(x []uint32, sel []uint32) (lo uint32, hi uint32, nan bool)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, SSE2
 TEXT ·selMinU32AVX512(SB), NOSPLIT, $0-57
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -3172,6 +3207,7 @@ gather_done:
 // func selMinU32ValidAVX512(x []uint32, sel []uint32, bits []byte, off int) (lo uint32, hi uint32, nan bool, valid int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, POPCNT, SSE2
 TEXT ·selMinU32ValidAVX512(SB), NOSPLIT, $0-104
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -3321,6 +3357,7 @@ cand3:
 // func selMaxU32AVX512(x []uint32, sel []uint32) (lo uint32, hi uint32, nan bool)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, SSE2
 TEXT ·selMaxU32AVX512(SB), NOSPLIT, $0-57
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -3382,6 +3419,7 @@ gather_done:
 // func selMaxU32ValidAVX512(x []uint32, sel []uint32, bits []byte, off int) (lo uint32, hi uint32, nan bool, valid int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, POPCNT, SSE2
 TEXT ·selMaxU32ValidAVX512(SB), NOSPLIT, $0-104
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -3531,6 +3569,7 @@ cand3:
 // func selMinMaxU32AVX512(x []uint32, sel []uint32) (lo uint32, hi uint32, nan bool)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, SSE2
 TEXT ·selMinMaxU32AVX512(SB), NOSPLIT, $0-57
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -3614,6 +3653,7 @@ gather_done:
 // func selMinMaxU32ValidAVX512(x []uint32, sel []uint32, bits []byte, off int) (lo uint32, hi uint32, nan bool, valid int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, POPCNT, SSE2
 TEXT ·selMinMaxU32ValidAVX512(SB), NOSPLIT, $0-104
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -3759,6 +3799,7 @@ gather_done:
 // func selMinU64AVX512(x []uint64, sel []uint32) (lo uint64, hi uint64, nan bool)
 // Requires: AVX, AVX512F, AVX512VL, SSE2
 TEXT ·selMinU64AVX512(SB), NOSPLIT, $0-65
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -3818,6 +3859,7 @@ gather_done:
 // func selMinU64ValidAVX512(x []uint64, sel []uint32, bits []byte, off int) (lo uint64, hi uint64, nan bool, valid int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, POPCNT, SSE2
 TEXT ·selMinU64ValidAVX512(SB), NOSPLIT, $0-112
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -3965,6 +4007,7 @@ cand3:
 // func selMaxU64AVX512(x []uint64, sel []uint32) (lo uint64, hi uint64, nan bool)
 // Requires: AVX, AVX512F, AVX512VL, SSE2
 TEXT ·selMaxU64AVX512(SB), NOSPLIT, $0-65
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -4024,6 +4067,7 @@ gather_done:
 // func selMaxU64ValidAVX512(x []uint64, sel []uint32, bits []byte, off int) (lo uint64, hi uint64, nan bool, valid int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, POPCNT, SSE2
 TEXT ·selMaxU64ValidAVX512(SB), NOSPLIT, $0-112
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -4171,6 +4215,7 @@ cand3:
 // func selMinMaxU64AVX512(x []uint64, sel []uint32) (lo uint64, hi uint64, nan bool)
 // Requires: AVX, AVX512F, AVX512VL, SSE2
 TEXT ·selMinMaxU64AVX512(SB), NOSPLIT, $0-65
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX
@@ -4250,6 +4295,7 @@ gather_done:
 // func selMinMaxU64ValidAVX512(x []uint64, sel []uint32, bits []byte, off int) (lo uint64, hi uint64, nan bool, valid int)
 // Requires: AVX, AVX512F, AVX512VL, POPCNT, SSE2
 TEXT ·selMinMaxU64ValidAVX512(SB), NOSPLIT, $0-112
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         sel_base+24(FP), CX
 	MOVQ         sel_len+32(FP), DX

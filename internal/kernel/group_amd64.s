@@ -6,6 +6,7 @@
 
 // func groupAddInt64(acc []int64, x []int64, ids []uint32) (n int, overflow bool)
 TEXT ·groupAddInt64(SB), NOSPLIT, $0-81
+	PCALIGN $64
 	MOVQ acc_base+0(FP), AX
 	MOVQ x_base+24(FP), CX
 	MOVQ x_len+32(FP), DX
@@ -71,6 +72,7 @@ overflow0:
 
 // func groupCount(count []int, ids []uint32) int
 TEXT ·groupCount(SB), NOSPLIT, $0-56
+	PCALIGN $64
 	MOVQ count_base+0(FP), AX
 	MOVQ count_len+8(FP), CX
 	MOVQ ids_base+24(FP), DX
@@ -129,6 +131,7 @@ cdone:
 // func groupMinF32(acc []float32, x []float32, ids []uint32) int
 // Requires: SSE
 TEXT ·groupMinF32(SB), NOSPLIT, $0-80
+	PCALIGN $64
 	MOVQ acc_base+0(FP), AX
 	MOVQ acc_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -464,6 +467,7 @@ minF32canon8:
 // func groupMinStoreF32(acc []float32, x []float32, ids []uint32) int
 // Requires: SSE
 TEXT ·groupMinStoreF32(SB), NOSPLIT, $0-80
+	PCALIGN $64
 	MOVQ acc_base+0(FP), AX
 	MOVQ acc_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -799,6 +803,7 @@ minstoreF32canon8:
 // func groupMaxF32(acc []float32, x []float32, ids []uint32) int
 // Requires: SSE
 TEXT ·groupMaxF32(SB), NOSPLIT, $0-80
+	PCALIGN $64
 	MOVQ acc_base+0(FP), AX
 	MOVQ acc_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -1143,6 +1148,7 @@ maxF32canon8:
 // func groupMaxStoreF32(acc []float32, x []float32, ids []uint32) int
 // Requires: SSE
 TEXT ·groupMaxStoreF32(SB), NOSPLIT, $0-80
+	PCALIGN $64
 	MOVQ acc_base+0(FP), AX
 	MOVQ acc_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -1478,6 +1484,7 @@ maxstoreF32canon8:
 // func groupMinF64(acc []float64, x []float64, ids []uint32) int
 // Requires: SSE2
 TEXT ·groupMinF64(SB), NOSPLIT, $0-80
+	PCALIGN $64
 	MOVQ acc_base+0(FP), AX
 	MOVQ acc_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -1813,6 +1820,7 @@ minF64canon8:
 // func groupMinStoreF64(acc []float64, x []float64, ids []uint32) int
 // Requires: SSE2
 TEXT ·groupMinStoreF64(SB), NOSPLIT, $0-80
+	PCALIGN $64
 	MOVQ acc_base+0(FP), AX
 	MOVQ acc_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -2148,6 +2156,7 @@ minstoreF64canon8:
 // func groupMaxF64(acc []float64, x []float64, ids []uint32) int
 // Requires: SSE2
 TEXT ·groupMaxF64(SB), NOSPLIT, $0-80
+	PCALIGN $64
 	MOVQ acc_base+0(FP), AX
 	MOVQ acc_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -2492,6 +2501,7 @@ maxF64canon8:
 // func groupMaxStoreF64(acc []float64, x []float64, ids []uint32) int
 // Requires: SSE2
 TEXT ·groupMaxStoreF64(SB), NOSPLIT, $0-80
+	PCALIGN $64
 	MOVQ acc_base+0(FP), AX
 	MOVQ acc_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -2826,6 +2836,7 @@ maxstoreF64canon8:
 
 // func groupMinI32(acc []int32, x []int32, ids []uint32) int
 TEXT ·groupMinI32(SB), NOSPLIT, $0-80
+	PCALIGN $64
 	MOVQ acc_base+0(FP), AX
 	MOVQ acc_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -2988,6 +2999,7 @@ minI32rare8:
 // func groupMinStoreI32(acc []int32, x []int32, ids []uint32) int
 // Requires: CMOV
 TEXT ·groupMinStoreI32(SB), NOSPLIT, $0-80
+	PCALIGN $64
 	MOVQ acc_base+0(FP), AX
 	MOVQ acc_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -3113,6 +3125,7 @@ minstoreI32bad0:
 
 // func groupMaxI32(acc []int32, x []int32, ids []uint32) int
 TEXT ·groupMaxI32(SB), NOSPLIT, $0-80
+	PCALIGN $64
 	MOVQ acc_base+0(FP), AX
 	MOVQ acc_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -3275,6 +3288,7 @@ maxI32rare8:
 // func groupMaxStoreI32(acc []int32, x []int32, ids []uint32) int
 // Requires: CMOV
 TEXT ·groupMaxStoreI32(SB), NOSPLIT, $0-80
+	PCALIGN $64
 	MOVQ acc_base+0(FP), AX
 	MOVQ acc_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -3400,6 +3414,7 @@ maxstoreI32bad0:
 
 // func groupMinI64(acc []int64, x []int64, ids []uint32) int
 TEXT ·groupMinI64(SB), NOSPLIT, $0-80
+	PCALIGN $64
 	MOVQ acc_base+0(FP), AX
 	MOVQ acc_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -3562,6 +3577,7 @@ minI64rare8:
 // func groupMinStoreI64(acc []int64, x []int64, ids []uint32) int
 // Requires: CMOV
 TEXT ·groupMinStoreI64(SB), NOSPLIT, $0-80
+	PCALIGN $64
 	MOVQ acc_base+0(FP), AX
 	MOVQ acc_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -3687,6 +3703,7 @@ minstoreI64bad0:
 
 // func groupMaxI64(acc []int64, x []int64, ids []uint32) int
 TEXT ·groupMaxI64(SB), NOSPLIT, $0-80
+	PCALIGN $64
 	MOVQ acc_base+0(FP), AX
 	MOVQ acc_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -3849,6 +3866,7 @@ maxI64rare8:
 // func groupMaxStoreI64(acc []int64, x []int64, ids []uint32) int
 // Requires: CMOV
 TEXT ·groupMaxStoreI64(SB), NOSPLIT, $0-80
+	PCALIGN $64
 	MOVQ acc_base+0(FP), AX
 	MOVQ acc_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -3974,6 +3992,7 @@ maxstoreI64bad0:
 
 // func groupMinU32(acc []uint32, x []uint32, ids []uint32) int
 TEXT ·groupMinU32(SB), NOSPLIT, $0-80
+	PCALIGN $64
 	MOVQ acc_base+0(FP), AX
 	MOVQ acc_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -4136,6 +4155,7 @@ minU32rare8:
 // func groupMinStoreU32(acc []uint32, x []uint32, ids []uint32) int
 // Requires: CMOV
 TEXT ·groupMinStoreU32(SB), NOSPLIT, $0-80
+	PCALIGN $64
 	MOVQ acc_base+0(FP), AX
 	MOVQ acc_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -4261,6 +4281,7 @@ minstoreU32bad0:
 
 // func groupMaxU32(acc []uint32, x []uint32, ids []uint32) int
 TEXT ·groupMaxU32(SB), NOSPLIT, $0-80
+	PCALIGN $64
 	MOVQ acc_base+0(FP), AX
 	MOVQ acc_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -4423,6 +4444,7 @@ maxU32rare8:
 // func groupMaxStoreU32(acc []uint32, x []uint32, ids []uint32) int
 // Requires: CMOV
 TEXT ·groupMaxStoreU32(SB), NOSPLIT, $0-80
+	PCALIGN $64
 	MOVQ acc_base+0(FP), AX
 	MOVQ acc_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -4548,6 +4570,7 @@ maxstoreU32bad0:
 
 // func groupMinU64(acc []uint64, x []uint64, ids []uint32) int
 TEXT ·groupMinU64(SB), NOSPLIT, $0-80
+	PCALIGN $64
 	MOVQ acc_base+0(FP), AX
 	MOVQ acc_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -4710,6 +4733,7 @@ minU64rare8:
 // func groupMinStoreU64(acc []uint64, x []uint64, ids []uint32) int
 // Requires: CMOV
 TEXT ·groupMinStoreU64(SB), NOSPLIT, $0-80
+	PCALIGN $64
 	MOVQ acc_base+0(FP), AX
 	MOVQ acc_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -4835,6 +4859,7 @@ minstoreU64bad0:
 
 // func groupMaxU64(acc []uint64, x []uint64, ids []uint32) int
 TEXT ·groupMaxU64(SB), NOSPLIT, $0-80
+	PCALIGN $64
 	MOVQ acc_base+0(FP), AX
 	MOVQ acc_len+8(FP), CX
 	MOVQ x_base+24(FP), DX
@@ -4997,6 +5022,7 @@ maxU64rare8:
 // func groupMaxStoreU64(acc []uint64, x []uint64, ids []uint32) int
 // Requires: CMOV
 TEXT ·groupMaxStoreU64(SB), NOSPLIT, $0-80
+	PCALIGN $64
 	MOVQ acc_base+0(FP), AX
 	MOVQ acc_len+8(FP), CX
 	MOVQ x_base+24(FP), DX

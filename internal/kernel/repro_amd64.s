@@ -7,6 +7,7 @@
 // func reproRangeF32AVX2(x []float32) (hi uint32, lo uint32)
 // Requires: AVX, AVX2
 TEXT ·reproRangeF32AVX2(SB), NOSPLIT, $0-32
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         $0x000000007fffffff, DX
@@ -24,6 +25,8 @@ TEXT ·reproRangeF32AVX2(SB), NOSPLIT, $0-32
 	CMPQ         CX, $0x00000020
 	JL           range_done
 
+	// layout: 1 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x90
 range_loop:
 	VPAND   (AX), Y0, Y10
 	VPMAXUD Y10, Y2, Y2
@@ -75,6 +78,7 @@ range_done:
 // func reproFoldF32AVX2(x []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64)
 // Requires: AVX, AVX2, MMX+
 TEXT ·reproFoldF32AVX2(SB), NOSPLIT, $96-112
+	PCALIGN $64
 	MOVQ         plan+48(FP), AX
 	CMPQ         AX, $0x00000001
 	JE           x3
@@ -320,6 +324,8 @@ x3:
 	CMPQ         CX, $0x00000010
 	JL           x3fold_done
 
+	// layout: 3 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x00
 x3fold_loop:
 	PREFETCHT1   (DX)
 	ADDQ         $0x00000040, DX
@@ -471,6 +477,13 @@ x2:
 	CMPQ         CX, $0x00000010
 	JL           x2fold_done
 
+	// layout: 53 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
 x2fold_loop:
 	PREFETCHT1   (DX)
 	ADDQ         $0x00000040, DX
@@ -565,6 +578,7 @@ x2fold_done:
 // func reproFoldF32FMAAVX2(x []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64)
 // Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·reproFoldF32FMAAVX2(SB), NOSPLIT, $96-112
+	PCALIGN $64
 	MOVQ         plan+48(FP), AX
 	CMPQ         AX, $0x00000001
 	JE           x3
@@ -970,6 +984,10 @@ x2:
 	CMPQ         CX, $0x00000010
 	JL           x2fold_done
 
+	// layout: 21 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x00
 x2fold_loop:
 	PREFETCHT1   (DX)
 	ADDQ         $0x00000040, DX
@@ -1064,6 +1082,7 @@ x2fold_done:
 // func reproRangeF64AVX2(x []float64) (hi uint32, lo uint32)
 // Requires: AVX, AVX2
 TEXT ·reproRangeF64AVX2(SB), NOSPLIT, $0-32
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         $0x7fffffffffffffff, DX
@@ -1138,6 +1157,7 @@ range_done:
 // func reproFoldF64AVX2(x []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64)
 // Requires: AVX, AVX2, MMX+
 TEXT ·reproFoldF64AVX2(SB), NOSPLIT, $96-112
+	PCALIGN $64
 	MOVQ         plan+48(FP), AX
 	CMPQ         AX, $0x00000001
 	JE           x3
@@ -1384,6 +1404,8 @@ x3:
 	CMPQ         CX, $0x00000010
 	JL           x3fold_done
 
+	// layout: 1 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x90
 x3fold_loop:
 	PREFETCHT1   (DX)
 	PREFETCHT1   64(DX)
@@ -1536,6 +1558,10 @@ x2:
 	CMPQ         CX, $0x00000010
 	JL           x2fold_done
 
+	// layout: 21 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x00
 x2fold_loop:
 	PREFETCHT1   (DX)
 	PREFETCHT1   64(DX)
@@ -1631,6 +1657,7 @@ x2fold_done:
 // func reproFoldF64FMAAVX2(x []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64)
 // Requires: AVX, AVX2, FMA3, MMX+
 TEXT ·reproFoldF64FMAAVX2(SB), NOSPLIT, $96-112
+	PCALIGN $64
 	MOVQ         plan+48(FP), AX
 	CMPQ         AX, $0x00000001
 	JE           x3
@@ -1667,6 +1694,8 @@ TEXT ·reproFoldF64FMAAVX2(SB), NOSPLIT, $96-112
 	CMPQ         CX, $0x00000010
 	JL           c3fold_done
 
+	// layout: 1 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x90
 c3fold_loop:
 	PREFETCHT1   (DX)
 	PREFETCHT1   64(DX)
@@ -2038,6 +2067,8 @@ x2:
 	CMPQ         CX, $0x00000010
 	JL           x2fold_done
 
+	// layout: 4 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x40; BYTE $0x00
 x2fold_loop:
 	PREFETCHT1   (DX)
 	PREFETCHT1   64(DX)
@@ -2133,6 +2164,7 @@ x2fold_done:
 // func reproRangeF32AVX512(x []float32) (hi uint32, lo uint32)
 // Requires: AVX, AVX2, AVX512F, AVX512VL
 TEXT ·reproRangeF32AVX512(SB), NOSPLIT, $0-32
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         $0x000000007fffffff, DX
@@ -2205,6 +2237,7 @@ range_done:
 // func reproFoldF32FMAAVX512(x []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64)
 // Requires: AVX, AVX2, AVX512DQ, AVX512F, AVX512VL, MMX+
 TEXT ·reproFoldF32FMAAVX512(SB), NOSPLIT, $192-112
+	PCALIGN $64
 	MOVQ         plan+48(FP), AX
 	CMPQ         AX, $0x00000001
 	JE           x3
@@ -2975,6 +3008,7 @@ x2fold_done:
 // func reproFoldRangeF32FMAAVX512(x []float32, nx []float32, pf []float32, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64, hi uint32, lo uint32)
 // Requires: AVX, AVX2, AVX512DQ, AVX512F, AVX512VL, MMX+
 TEXT ·reproFoldRangeF32FMAAVX512(SB), NOSPLIT, $192-144
+	PCALIGN $64
 	MOVQ         plan+72(FP), AX
 	CMPQ         AX, $0x00000001
 	JE           x3
@@ -3883,6 +3917,7 @@ GLOBL repronegF32<>(SB), RODATA|NOPTR, $4
 // func reproRangeF64AVX512(x []float64) (hi uint32, lo uint32)
 // Requires: AVX, AVX2, AVX512F, AVX512VL
 TEXT ·reproRangeF64AVX512(SB), NOSPLIT, $0-32
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         $0x7fffffffffffffff, DX
@@ -3961,6 +3996,7 @@ range_done:
 // func reproFoldF64FMAAVX512(x []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64)
 // Requires: AVX, AVX2, AVX512DQ, AVX512F, AVX512VL, MMX+
 TEXT ·reproFoldF64FMAAVX512(SB), NOSPLIT, $192-112
+	PCALIGN $64
 	MOVQ         plan+48(FP), AX
 	CMPQ         AX, $0x00000001
 	JE           x3
@@ -4743,6 +4779,7 @@ x2fold_done:
 // func reproFoldRangeF64FMAAVX512(x []float64, nx []float64, pf []float64, plan int, mA float64, mB float64, mC float64) (a int64, b int64, c int64, resid uint64, hi uint32, lo uint32)
 // Requires: AVX, AVX2, AVX512DQ, AVX512F, AVX512VL, MMX+
 TEXT ·reproFoldRangeF64FMAAVX512(SB), NOSPLIT, $192-144
+	PCALIGN $64
 	MOVQ         plan+72(FP), AX
 	CMPQ         AX, $0x00000001
 	JE           x3
@@ -5741,6 +5778,7 @@ GLOBL repronegF64<>(SB), RODATA|NOPTR, $8
 // func reproCompressF32AVX2(dst []float32, x []float32, bits []byte, off int) int
 // Requires: AVX, AVX2, BMI2, CMOV, POPCNT
 TEXT ·reproCompressF32AVX2(SB), NOSPLIT, $8-88
+	PCALIGN $64
 	MOVQ dst_base+0(FP), AX
 	MOVQ x_base+24(FP), CX
 	MOVQ x_len+32(FP), DX
@@ -5792,6 +5830,11 @@ bits_long:
 	SHLQ    $0x05, R12
 	SUBQ    R12, DX
 
+	// layout: 33 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x44; BYTE $0x00; BYTE $0x00
 compress_fast:
 	MOVQ      (BX)(R10*1), R12
 	SHRXQ     DI, R12, R12
@@ -5835,6 +5878,10 @@ compress_slowstart:
 	CMPQ DX, $0x00000020
 	JL   compress_slow_done
 
+	// layout: 23 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x44; BYTE $0x00; BYTE $0x00
 compress_slow_loop:
 	MOVQ      DI, R10
 	MOVQ      R10, R11
@@ -6148,6 +6195,7 @@ GLOBL compresspermF32<>(SB), RODATA|NOPTR, $2048
 // func reproCompressF64AVX2(dst []float64, x []float64, bits []byte, off int) int
 // Requires: AVX, AVX2, BMI2, CMOV, POPCNT
 TEXT ·reproCompressF64AVX2(SB), NOSPLIT, $8-88
+	PCALIGN $64
 	MOVQ dst_base+0(FP), AX
 	MOVQ x_base+24(FP), CX
 	MOVQ x_len+32(FP), DX
@@ -6274,6 +6322,8 @@ compress_slowstart:
 	CMPQ DX, $0x00000020
 	JL   compress_slow_done
 
+	// layout: 1 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x90
 compress_slow_loop:
 	MOVQ      DI, R10
 	MOVQ      R10, R11
@@ -6379,6 +6429,7 @@ GLOBL compresspermF64<>(SB), RODATA|NOPTR, $128
 // func reproCompressF32AVX512(dst []float32, x []float32, bits []byte, off int) int
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV, POPCNT
 TEXT ·reproCompressF32AVX512(SB), NOSPLIT, $8-88
+	PCALIGN $64
 	MOVQ dst_base+0(FP), AX
 	MOVQ x_base+24(FP), CX
 	MOVQ x_len+32(FP), DX
@@ -6456,6 +6507,10 @@ compress_slowstart:
 	CMPQ DX, $0x00000020
 	JL   compress_slow_done
 
+	// layout: 22 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x40; BYTE $0x00
 compress_slow_loop:
 	MOVQ          DI, R9
 	MOVQ          R9, R10
@@ -6494,6 +6549,7 @@ compress_slow_done:
 // func reproCompressF64AVX512(dst []float64, x []float64, bits []byte, off int) int
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, CMOV, POPCNT
 TEXT ·reproCompressF64AVX512(SB), NOSPLIT, $8-88
+	PCALIGN $64
 	MOVQ dst_base+0(FP), AX
 	MOVQ x_base+24(FP), CX
 	MOVQ x_len+32(FP), DX
@@ -6585,6 +6641,8 @@ compress_slowstart:
 	CMPQ DX, $0x00000020
 	JL   compress_slow_done
 
+	// layout: 3 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x00
 compress_slow_loop:
 	MOVQ          DI, R9
 	MOVQ          R9, R10

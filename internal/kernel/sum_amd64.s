@@ -7,6 +7,7 @@
 // func sumF32AVX2(x []float32, bits []byte, off int) float32
 // Requires: AVX, AVX2, BMI2, CMOV, MMX+
 TEXT ·sumF32AVX2(SB), NOSPLIT, $8-60
+	PCALIGN $64
 	MOVQ  x_base+0(FP), AX
 	MOVQ  x_len+8(FP), CX
 	VPXOR Y0, Y0, Y0
@@ -236,6 +237,7 @@ GLOBL msbshift32x4<>(SB), RODATA|NOPTR, $128
 // func sumLanesF32AVX2(acc []float32, x []float32, bits []byte, off int)
 // Requires: AVX, AVX2, BMI2, CMOV
 TEXT ·sumLanesF32AVX2(SB), NOSPLIT, $8-80
+	PCALIGN $64
 	MOVQ    acc_base+0(FP), AX
 	MOVQ    x_base+24(FP), CX
 	MOVQ    x_len+32(FP), DX
@@ -412,6 +414,7 @@ fold:
 // func sumF64AVX2(x []float64, bits []byte, off int) float64
 // Requires: AVX, AVX2, BMI2, CMOV, MMX+
 TEXT ·sumF64AVX2(SB), NOSPLIT, $8-64
+	PCALIGN $64
 	MOVQ  x_base+0(FP), AX
 	MOVQ  x_len+8(FP), CX
 	VPXOR Y0, Y0, Y0
@@ -617,6 +620,7 @@ GLOBL msbshift64x4<>(SB), RODATA|NOPTR, $128
 // func sumLanesF64AVX2(acc []float64, x []float64, bits []byte, off int)
 // Requires: AVX, AVX2, BMI2, CMOV
 TEXT ·sumLanesF64AVX2(SB), NOSPLIT, $8-80
+	PCALIGN $64
 	MOVQ    acc_base+0(FP), AX
 	MOVQ    x_base+24(FP), CX
 	MOVQ    x_len+32(FP), DX
@@ -793,6 +797,7 @@ fold:
 // func sumI8AVX2(x []int8, bits []byte, off int, tail uint64) int64
 // Requires: AVX, AVX2, BMI2, CMOV
 TEXT ·sumI8AVX2(SB), NOSPLIT, $8-72
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         CX, DX
@@ -812,6 +817,8 @@ TEXT ·sumI8AVX2(SB), NOSPLIT, $8-72
 	CMPQ CX, $0x00000080
 	JL   dense_done
 
+	// layout: 5 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x44; BYTE $0x00; BYTE $0x00
 dense_loop:
 	VPXOR   (AX), Y5, Y6
 	VPSADBW Y4, Y6, Y6
@@ -896,6 +903,9 @@ bitmap_long:
 	SHLQ    $0x05, R10
 	SUBQ    R10, CX
 
+	// layout: 11 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x90
 masked_fast:
 	MOVQ         (BX)(R8*1), R10
 	SHRXQ        DI, R10, R10
@@ -1032,6 +1042,7 @@ GLOBL bytemasksel<>(SB), RODATA|NOPTR, $32
 // func sumI16AVX2(x []int16, bits []byte, off int, tail uint64) int64
 // Requires: AVX, AVX2, BMI2, CMOV
 TEXT ·sumI16AVX2(SB), NOSPLIT, $8-72
+	PCALIGN $64
 	MOVQ  x_base+0(FP), AX
 	MOVQ  x_len+8(FP), CX
 	MOVQ  CX, DX
@@ -1226,6 +1237,10 @@ masked_slow_done:
 	CMPQ CX, $0x00000004
 	JL   masked1_slow_done
 
+	// layout: 24 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x44; BYTE $0x00; BYTE $0x00
 masked1_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
@@ -1265,6 +1280,7 @@ reduce:
 // func sumI32AVX2(x []int32, bits []byte, off int, tail uint64) int64
 // Requires: AVX, AVX2, BMI2, CMOV, MMX+
 TEXT ·sumI32AVX2(SB), NOSPLIT, $8-72
+	PCALIGN $64
 	MOVQ  x_base+0(FP), AX
 	MOVQ  x_len+8(FP), CX
 	MOVQ  CX, DX
@@ -1387,6 +1403,8 @@ masked_aligned:
 	JNZ          masked_aligned
 	JMP          masked_slowstart
 
+	// layout: 1 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x90
 masked_fast:
 	MOVQ         (DX)(DI*1), R9
 	SHRXQ        SI, R9, R9
@@ -1417,6 +1435,10 @@ masked_slowstart:
 	CMPQ CX, $0x00000010
 	JL   masked_slow_done
 
+	// layout: 23 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x44; BYTE $0x00; BYTE $0x00
 masked_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
@@ -1458,6 +1480,9 @@ masked_slow_done:
 	CMPQ    CX, $0x00000004
 	JL      masked1_slow_done
 
+	// layout: 11 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x90
 masked1_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
@@ -1515,6 +1540,7 @@ GLOBL msbshift32x2<>(SB), RODATA|NOPTR, $64
 // func sumI64AVX2(x []int64, bits []byte, off int, tail uint64) int64
 // Requires: AVX, AVX2, BMI2, CMOV, MMX+
 TEXT ·sumI64AVX2(SB), NOSPLIT, $8-72
+	PCALIGN $64
 	MOVQ  x_base+0(FP), AX
 	MOVQ  x_len+8(FP), CX
 	MOVQ  CX, DX
@@ -1679,6 +1705,9 @@ masked_slowstart:
 	CMPQ CX, $0x00000010
 	JL   masked_slow_done
 
+	// layout: 18 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
 masked_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
@@ -1753,6 +1782,7 @@ reduce:
 // func sumU8AVX2(x []uint8, bits []byte, off int, tail uint64) uint64
 // Requires: AVX, AVX2, BMI2, CMOV
 TEXT ·sumU8AVX2(SB), NOSPLIT, $8-72
+	PCALIGN $64
 	MOVQ  x_base+0(FP), AX
 	MOVQ  x_len+8(FP), CX
 	MOVQ  CX, DX
@@ -1910,6 +1940,7 @@ reduce:
 // func sumU16AVX2(x []uint16, bits []byte, off int, tail uint64) uint64
 // Requires: AVX, AVX2, BMI2, CMOV
 TEXT ·sumU16AVX2(SB), NOSPLIT, $8-72
+	PCALIGN $64
 	MOVQ  x_base+0(FP), AX
 	MOVQ  x_len+8(FP), CX
 	MOVQ  CX, DX
@@ -2104,6 +2135,10 @@ masked_slow_done:
 	CMPQ CX, $0x00000004
 	JL   masked1_slow_done
 
+	// layout: 24 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x44; BYTE $0x00; BYTE $0x00
 masked1_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
@@ -2143,6 +2178,7 @@ reduce:
 // func sumU32AVX2(x []uint32, bits []byte, off int, tail uint64) uint64
 // Requires: AVX, AVX2, BMI2, CMOV, MMX+
 TEXT ·sumU32AVX2(SB), NOSPLIT, $8-72
+	PCALIGN $64
 	MOVQ  x_base+0(FP), AX
 	MOVQ  x_len+8(FP), CX
 	MOVQ  CX, DX
@@ -2265,6 +2301,8 @@ masked_aligned:
 	JNZ          masked_aligned
 	JMP          masked_slowstart
 
+	// layout: 1 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x90
 masked_fast:
 	MOVQ         (DX)(DI*1), R9
 	SHRXQ        SI, R9, R9
@@ -2295,6 +2333,10 @@ masked_slowstart:
 	CMPQ CX, $0x00000010
 	JL   masked_slow_done
 
+	// layout: 23 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x44; BYTE $0x00; BYTE $0x00
 masked_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
@@ -2336,6 +2378,9 @@ masked_slow_done:
 	CMPQ    CX, $0x00000004
 	JL      masked1_slow_done
 
+	// layout: 11 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x90
 masked1_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
@@ -2375,6 +2420,7 @@ reduce:
 // func sumU64AVX2(x []uint64, bits []byte, off int, tail uint64) uint64
 // Requires: AVX, AVX2, BMI2, CMOV, MMX+
 TEXT ·sumU64AVX2(SB), NOSPLIT, $8-72
+	PCALIGN $64
 	MOVQ  x_base+0(FP), AX
 	MOVQ  x_len+8(FP), CX
 	MOVQ  CX, DX
@@ -2539,6 +2585,9 @@ masked_slowstart:
 	CMPQ CX, $0x00000010
 	JL   masked_slow_done
 
+	// layout: 18 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
 masked_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
@@ -2613,6 +2662,7 @@ reduce:
 // func checkedU64AVX2(x []uint64, bits []byte, off int, tail uint64) (lo uint64, hi uint64)
 // Requires: AVX, AVX2, BMI2, CMOV, MMX+
 TEXT ·checkedU64AVX2(SB), NOSPLIT, $8-80
+	PCALIGN $64
 	MOVQ     x_base+0(FP), AX
 	MOVQ     x_len+8(FP), CX
 	VPXOR    Y0, Y0, Y0
@@ -2627,6 +2677,10 @@ TEXT ·checkedU64AVX2(SB), NOSPLIT, $8-80
 	CMPQ     CX, $0x00000010
 	JL       dense_done
 
+	// layout: 21 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x00
 dense_loop:
 	VMOVDQU (AX), Y5
 	VPAND   Y4, Y5, Y6
@@ -2760,6 +2814,8 @@ masked_aligned:
 	JNZ          masked_aligned
 	JMP          masked_slowstart
 
+	// layout: 1 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x90
 masked_fast:
 	MOVQ         (DX)(DI*1), R9
 	SHRXQ        SI, R9, R9
@@ -2801,6 +2857,12 @@ masked_slowstart:
 	CMPQ CX, $0x00000010
 	JL   masked_slow_done
 
+	// layout: 38 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x90
 masked_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
@@ -2895,6 +2957,7 @@ reduce:
 // func checkedI64AVX2(x []int64, bits []byte, off int, tail uint64) (lo uint64, hi uint64)
 // Requires: AVX, AVX2, BMI2, CMOV, MMX+
 TEXT ·checkedI64AVX2(SB), NOSPLIT, $8-80
+	PCALIGN $64
 	MOVQ     x_base+0(FP), AX
 	MOVQ     x_len+8(FP), CX
 	VPXOR    Y0, Y0, Y0
@@ -2911,6 +2974,8 @@ TEXT ·checkedI64AVX2(SB), NOSPLIT, $8-80
 	CMPQ     CX, $0x00000010
 	JL       dense_done
 
+	// layout: 4 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x40; BYTE $0x00
 dense_loop:
 	VMOVDQU (AX), Y6
 	VPXOR   Y5, Y6, Y6
@@ -3015,6 +3080,12 @@ bitmap_long:
 	TESTQ SI, SI
 	JNZ   masked_fast
 
+	// layout: 39 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x00
 masked_aligned:
 	VPBROADCASTQ (DX)(DI*1), Y10
 	PREFETCHT0   512(AX)
@@ -3053,6 +3124,14 @@ masked_aligned:
 	JNZ          masked_aligned
 	JMP          masked_slowstart
 
+	// layout: 60 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x44; BYTE $0x00; BYTE $0x00
 masked_fast:
 	MOVQ         (DX)(DI*1), R9
 	SHRXQ        SI, R9, R9
@@ -3098,6 +3177,10 @@ masked_slowstart:
 	CMPQ CX, $0x00000010
 	JL   masked_slow_done
 
+	// layout: 27 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
 masked_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
@@ -3150,6 +3233,10 @@ masked_slow_done:
 	CMPQ CX, $0x00000004
 	JL   masked1_slow_done
 
+	// layout: 26 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
 masked1_slow_loop:
 	MOVQ         SI, DI
 	MOVQ         DI, R8
@@ -3197,6 +3284,7 @@ reduce:
 // func sumF32AVX512(x []float32, bits []byte, off int) float32
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·sumF32AVX512(SB), NOSPLIT, $8-60
+	PCALIGN $64
 	MOVQ   x_base+0(FP), AX
 	MOVQ   x_len+8(FP), CX
 	VPXORQ Z0, Z0, Z0
@@ -3402,6 +3490,10 @@ masked_slowstart:
 	CMPQ CX, $0x00000040
 	JL   masked_slow_done
 
+	// layout: 21 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x00
 masked_slow_loop:
 	MOVQ     SI, DI
 	MOVQ     DI, R8
@@ -3500,6 +3592,7 @@ GLOBL iota32<>(SB), RODATA|NOPTR, $64
 // func sumLanesF32AVX512(acc []float32, x []float32, bits []byte, off int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·sumLanesF32AVX512(SB), NOSPLIT, $8-80
+	PCALIGN $64
 	MOVQ    acc_base+0(FP), AX
 	MOVQ    x_base+24(FP), CX
 	MOVQ    x_len+32(FP), DX
@@ -3706,6 +3799,8 @@ masked_slowstart:
 	CMPQ DX, $0x00000040
 	JL   masked_slow_done
 
+	// layout: 7 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x80; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
 masked_slow_loop:
 	MOVQ     DI, R8
 	MOVQ     R8, R9
@@ -3754,6 +3849,7 @@ fold:
 // func sumF64AVX512(x []float64, bits []byte, off int) float64
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·sumF64AVX512(SB), NOSPLIT, $8-64
+	PCALIGN $64
 	MOVQ   x_base+0(FP), AX
 	MOVQ   x_len+8(FP), CX
 	VPXORQ Z0, Z0, Z0
@@ -4017,6 +4113,7 @@ GLOBL iota64<>(SB), RODATA|NOPTR, $64
 // func sumLanesF64AVX512(acc []float64, x []float64, bits []byte, off int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·sumLanesF64AVX512(SB), NOSPLIT, $8-80
+	PCALIGN $64
 	MOVQ    acc_base+0(FP), AX
 	MOVQ    x_base+24(FP), CX
 	MOVQ    x_len+32(FP), DX
@@ -4255,6 +4352,7 @@ fold:
 // func sumI8AVX512(x []int8, bits []byte, off int, tail uint64) int64
 // Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·sumI8AVX512(SB), NOSPLIT, $8-72
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         CX, DX
@@ -4458,6 +4556,7 @@ reduce:
 // func sumI16AVX512(x []int16, bits []byte, off int, tail uint64) int64
 // Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·sumI16AVX512(SB), NOSPLIT, $8-72
+	PCALIGN $64
 	MOVQ   x_base+0(FP), AX
 	MOVQ   x_len+8(FP), CX
 	MOVQ   CX, DX
@@ -4647,6 +4746,8 @@ masked1_slowstart:
 	CMPQ CX, $0x00000008
 	JL   masked1_slow_done
 
+	// layout: 6 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x44; BYTE $0x00; BYTE $0x00
 masked1_slow_loop:
 	MOVQ        SI, DI
 	MOVQ        DI, R8
@@ -4693,6 +4794,7 @@ reduce:
 // func sumI32AVX512(x []int32, bits []byte, off int, tail uint64) int64
 // Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·sumI32AVX512(SB), NOSPLIT, $8-72
+	PCALIGN $64
 	MOVQ   x_base+0(FP), AX
 	MOVQ   x_len+8(FP), CX
 	MOVQ   CX, DX
@@ -4928,6 +5030,7 @@ reduce:
 // func sumI64AVX512(x []int64, bits []byte, off int, tail uint64) int64
 // Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·sumI64AVX512(SB), NOSPLIT, $8-72
+	PCALIGN $64
 	MOVQ   x_base+0(FP), AX
 	MOVQ   x_len+8(FP), CX
 	MOVQ   CX, DX
@@ -5145,6 +5248,7 @@ reduce:
 // func sumU8AVX512(x []uint8, bits []byte, off int, tail uint64) uint64
 // Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·sumU8AVX512(SB), NOSPLIT, $8-72
+	PCALIGN $64
 	MOVQ   x_base+0(FP), AX
 	MOVQ   x_len+8(FP), CX
 	MOVQ   CX, DX
@@ -5268,6 +5372,8 @@ masked_slowstart:
 	CMPQ CX, $0x00000040
 	JL   masked_slow_done
 
+	// layout: 1 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x90
 masked_slow_loop:
 	MOVQ       SI, DI
 	MOVQ       DI, R8
@@ -5327,6 +5433,7 @@ reduce:
 // func sumU16AVX512(x []uint16, bits []byte, off int, tail uint64) uint64
 // Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·sumU16AVX512(SB), NOSPLIT, $8-72
+	PCALIGN $64
 	MOVQ   x_base+0(FP), AX
 	MOVQ   x_len+8(FP), CX
 	MOVQ   CX, DX
@@ -5516,6 +5623,8 @@ masked1_slowstart:
 	CMPQ CX, $0x00000008
 	JL   masked1_slow_done
 
+	// layout: 6 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x44; BYTE $0x00; BYTE $0x00
 masked1_slow_loop:
 	MOVQ        SI, DI
 	MOVQ        DI, R8
@@ -5562,6 +5671,7 @@ reduce:
 // func sumU32AVX512(x []uint32, bits []byte, off int, tail uint64) uint64
 // Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·sumU32AVX512(SB), NOSPLIT, $8-72
+	PCALIGN $64
 	MOVQ   x_base+0(FP), AX
 	MOVQ   x_len+8(FP), CX
 	MOVQ   CX, DX
@@ -5797,6 +5907,7 @@ reduce:
 // func sumU64AVX512(x []uint64, bits []byte, off int, tail uint64) uint64
 // Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·sumU64AVX512(SB), NOSPLIT, $8-72
+	PCALIGN $64
 	MOVQ   x_base+0(FP), AX
 	MOVQ   x_len+8(FP), CX
 	MOVQ   CX, DX
@@ -6014,6 +6125,7 @@ reduce:
 // func checkedU64AVX512(x []uint64, bits []byte, off int, tail uint64) (lo uint64, hi uint64)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·checkedU64AVX512(SB), NOSPLIT, $8-80
+	PCALIGN $64
 	MOVQ       x_base+0(FP), AX
 	MOVQ       x_len+8(FP), CX
 	VPXORQ     Z0, Z0, Z0
@@ -6166,6 +6278,9 @@ masked_slowstart:
 	CMPQ CX, $0x00000020
 	JL   masked_slow_done
 
+	// layout: 16 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x80; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
 masked_slow_loop:
 	MOVQ        SI, DI
 	MOVQ        DI, R8
@@ -6304,6 +6419,7 @@ reduce:
 // func checkedI64AVX512(x []int64, bits []byte, off int, tail uint64) (lo uint64, hi uint64)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·checkedI64AVX512(SB), NOSPLIT, $8-80
+	PCALIGN $64
 	MOVQ       x_base+0(FP), AX
 	MOVQ       x_len+8(FP), CX
 	VPXORQ     Z0, Z0, Z0
@@ -6468,6 +6584,8 @@ masked_slowstart:
 	CMPQ CX, $0x00000020
 	JL   masked_slow_done
 
+	// layout: 6 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x44; BYTE $0x00; BYTE $0x00
 masked_slow_loop:
 	MOVQ        SI, DI
 	MOVQ        DI, R8
@@ -6552,6 +6670,10 @@ masked1_slowstart:
 	CMPQ CX, $0x00000008
 	JL   masked1_slow_done
 
+	// layout: 24 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x44; BYTE $0x00; BYTE $0x00
 masked1_slow_loop:
 	MOVQ        SI, DI
 	MOVQ        DI, R8

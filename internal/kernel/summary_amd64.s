@@ -7,6 +7,7 @@
 // func summaryDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryDenseF32AVX2(SB), NOSPLIT, $0-33
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y0
@@ -157,6 +158,7 @@ GLOBL summarysplat4_ff800000<>(SB), RODATA|NOPTR, $64
 // func summarySeededF32AVX2(x []float32, bits []byte, head uint64, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summarySeededF32AVX2(SB), NOSPLIT, $16-89
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -352,6 +354,7 @@ GLOBL alignedmsb32_3<>(SB), RODATA|NOPTR, $32
 // func summaryDenseF32AVX2FMA(x []float32) (lo float32, hi float32, nan bool)
 // Requires: AVX, AVX2, FMA3
 TEXT ·summaryDenseF32AVX2FMA(SB), NOSPLIT, $0-33
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y0
@@ -461,6 +464,7 @@ summaryDenseF32AVX2FMA_done:
 // func summarySeededF32AVX2FMA(x []float32, bits []byte, head uint64, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX2, FMA3, POPCNT
 TEXT ·summarySeededF32AVX2FMA(SB), NOSPLIT, $16-89
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -505,6 +509,8 @@ summarySeededF32AVX2FMA_headless:
 	CMPQ CX, $0x00000020
 	JL   summarySeededF32AVX2FMA_main_done
 
+	// layout: 1 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x90
 summarySeededF32AVX2FMA_main_loop:
 	VPBROADCASTD (DX), Y11
 	VMOVUPS      (AX), Y12
@@ -613,6 +619,7 @@ summarySeededF32AVX2FMA_done:
 // func summaryMinDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryMinDenseF32AVX2(SB), NOSPLIT, $0-33
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y0
@@ -731,6 +738,7 @@ summaryMinDenseF32AVX2_done:
 // func summaryMinSeededF32AVX2(x []float32, bits []byte, head uint64, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summaryMinSeededF32AVX2(SB), NOSPLIT, $16-89
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -774,6 +782,10 @@ summaryMinSeededF32AVX2_headless:
 	CMPQ CX, $0x00000020
 	JL   summaryMinSeededF32AVX2_main_done
 
+	// layout: 22 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x40; BYTE $0x00
 summaryMinSeededF32AVX2_main_loop:
 	VPBROADCASTD (DX), Y10
 	VMOVUPS      (AX), Y11
@@ -870,6 +882,7 @@ summaryMinSeededF32AVX2_done:
 // func summaryMinDenseF32AVX2FMA(x []float32) (lo float32, hi float32, nan bool)
 // Requires: AVX, AVX2, FMA3
 TEXT ·summaryMinDenseF32AVX2FMA(SB), NOSPLIT, $0-33
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Y0
@@ -981,6 +994,7 @@ summaryMinDenseF32AVX2FMA_done:
 // func summaryMinSeededF32AVX2FMA(x []float32, bits []byte, head uint64, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX2, FMA3, POPCNT
 TEXT ·summaryMinSeededF32AVX2FMA(SB), NOSPLIT, $16-89
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -1117,6 +1131,7 @@ summaryMinSeededF32AVX2FMA_done:
 // func summaryMaxDenseF32AVX2(x []float32) (lo float32, hi float32, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryMaxDenseF32AVX2(SB), NOSPLIT, $0-33
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y0
@@ -1235,6 +1250,7 @@ summaryMaxDenseF32AVX2_done:
 // func summaryMaxSeededF32AVX2(x []float32, bits []byte, head uint64, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summaryMaxSeededF32AVX2(SB), NOSPLIT, $16-89
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -1278,6 +1294,10 @@ summaryMaxSeededF32AVX2_headless:
 	CMPQ CX, $0x00000020
 	JL   summaryMaxSeededF32AVX2_main_done
 
+	// layout: 22 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x40; BYTE $0x00
 summaryMaxSeededF32AVX2_main_loop:
 	VPBROADCASTD (DX), Y10
 	VMOVUPS      (AX), Y11
@@ -1374,6 +1394,7 @@ summaryMaxSeededF32AVX2_done:
 // func summaryMaxDenseF32AVX2FMA(x []float32) (lo float32, hi float32, nan bool)
 // Requires: AVX, AVX2, FMA3
 TEXT ·summaryMaxDenseF32AVX2FMA(SB), NOSPLIT, $0-33
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Y0
@@ -1485,6 +1506,7 @@ summaryMaxDenseF32AVX2FMA_done:
 // func summaryMaxSeededF32AVX2FMA(x []float32, bits []byte, head uint64, tail uint64, seed float32) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX2, FMA3, POPCNT
 TEXT ·summaryMaxSeededF32AVX2FMA(SB), NOSPLIT, $16-89
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -1621,6 +1643,7 @@ summaryMaxSeededF32AVX2FMA_done:
 // func summaryDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryDenseF64AVX2(SB), NOSPLIT, $0-41
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y0
@@ -1656,6 +1679,11 @@ summaryDenseF64AVX2_aligned:
 	CMPQ CX, $0x00000010
 	JL   summaryDenseF64AVX2_main_done
 
+	// layout: 36 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
 summaryDenseF64AVX2_main_loop:
 	VMOVUPD (AX), Y10
 	VMINPD  Y0, Y10, Y0
@@ -1760,6 +1788,7 @@ GLOBL summarysplat8_fff0000000000000<>(SB), RODATA|NOPTR, $64
 // func summarySeededF64AVX2(x []float64, bits []byte, head uint64, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summarySeededF64AVX2(SB), NOSPLIT, $16-97
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -1949,6 +1978,7 @@ GLOBL alignedmsb64_3<>(SB), RODATA|NOPTR, $32
 // func summaryDenseF64AVX2FMA(x []float64) (lo float64, hi float64, nan bool)
 // Requires: AVX, AVX2, FMA3
 TEXT ·summaryDenseF64AVX2FMA(SB), NOSPLIT, $0-41
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y0
@@ -2063,6 +2093,7 @@ summaryDenseF64AVX2FMA_done:
 // func summarySeededF64AVX2FMA(x []float64, bits []byte, head uint64, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX2, FMA3, POPCNT
 TEXT ·summarySeededF64AVX2FMA(SB), NOSPLIT, $16-97
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -2147,6 +2178,8 @@ summarySeededF64AVX2FMA_main_done:
 	CMPQ CX, $0x00000008
 	JL   summarySeededF64AVX2FMA_single_done
 
+	// layout: 3 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x00
 summarySeededF64AVX2FMA_single_loop:
 	VPBROADCASTB (DX), Y11
 	VMOVUPD      (AX), Y12
@@ -2225,6 +2258,7 @@ summarySeededF64AVX2FMA_done:
 // func summaryMinDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryMinDenseF64AVX2(SB), NOSPLIT, $0-41
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y0
@@ -2347,6 +2381,7 @@ summaryMinDenseF64AVX2_done:
 // func summaryMinSeededF64AVX2(x []float64, bits []byte, head uint64, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summaryMinSeededF64AVX2(SB), NOSPLIT, $16-97
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -2392,6 +2427,8 @@ summaryMinSeededF64AVX2_headless:
 	CMPQ CX, $0x00000010
 	JL   summaryMinSeededF64AVX2_main_done
 
+	// layout: 9 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
 summaryMinSeededF64AVX2_main_loop:
 	VPBROADCASTW (DX), Y10
 	VMOVUPD      (AX), Y11
@@ -2495,6 +2532,7 @@ summaryMinSeededF64AVX2_done:
 // func summaryMinDenseF64AVX2FMA(x []float64) (lo float64, hi float64, nan bool)
 // Requires: AVX, AVX2, FMA3
 TEXT ·summaryMinDenseF64AVX2FMA(SB), NOSPLIT, $0-41
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Y0
@@ -2610,6 +2648,7 @@ summaryMinDenseF64AVX2FMA_done:
 // func summaryMinSeededF64AVX2FMA(x []float64, bits []byte, head uint64, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX2, FMA3, POPCNT
 TEXT ·summaryMinSeededF64AVX2FMA(SB), NOSPLIT, $16-97
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -2655,6 +2694,10 @@ summaryMinSeededF64AVX2FMA_headless:
 	CMPQ CX, $0x00000010
 	JL   summaryMinSeededF64AVX2FMA_main_done
 
+	// layout: 26 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
 summaryMinSeededF64AVX2FMA_main_loop:
 	VPBROADCASTW (DX), Y11
 	VMOVUPD      (AX), Y12
@@ -2755,6 +2798,7 @@ summaryMinSeededF64AVX2FMA_done:
 // func summaryMaxDenseF64AVX2(x []float64) (lo float64, hi float64, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryMaxDenseF64AVX2(SB), NOSPLIT, $0-41
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y0
@@ -2877,6 +2921,7 @@ summaryMaxDenseF64AVX2_done:
 // func summaryMaxSeededF64AVX2(x []float64, bits []byte, head uint64, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summaryMaxSeededF64AVX2(SB), NOSPLIT, $16-97
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -2922,6 +2967,8 @@ summaryMaxSeededF64AVX2_headless:
 	CMPQ CX, $0x00000010
 	JL   summaryMaxSeededF64AVX2_main_done
 
+	// layout: 9 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
 summaryMaxSeededF64AVX2_main_loop:
 	VPBROADCASTW (DX), Y10
 	VMOVUPD      (AX), Y11
@@ -3025,6 +3072,7 @@ summaryMaxSeededF64AVX2_done:
 // func summaryMaxDenseF64AVX2FMA(x []float64) (lo float64, hi float64, nan bool)
 // Requires: AVX, AVX2, FMA3
 TEXT ·summaryMaxDenseF64AVX2FMA(SB), NOSPLIT, $0-41
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Y0
@@ -3140,6 +3188,7 @@ summaryMaxDenseF64AVX2FMA_done:
 // func summaryMaxSeededF64AVX2FMA(x []float64, bits []byte, head uint64, tail uint64, seed float64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX2, FMA3, POPCNT
 TEXT ·summaryMaxSeededF64AVX2FMA(SB), NOSPLIT, $16-97
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -3185,6 +3234,10 @@ summaryMaxSeededF64AVX2FMA_headless:
 	CMPQ CX, $0x00000010
 	JL   summaryMaxSeededF64AVX2FMA_main_done
 
+	// layout: 26 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
 summaryMaxSeededF64AVX2FMA_main_loop:
 	VPBROADCASTW (DX), Y11
 	VMOVUPD      (AX), Y12
@@ -3285,6 +3338,7 @@ summaryMaxSeededF64AVX2FMA_done:
 // func summaryDenseI8AVX2(x []int8) (lo int8, hi int8, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryDenseI8AVX2(SB), NOSPLIT, $0-27
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat1_7f<>+0(SB), Y0
@@ -3523,6 +3577,7 @@ GLOBL summarysplat1_80<>(SB), RODATA|NOPTR, $64
 // func summarySeededI8AVX2(x []int8, bits []byte, head uint64, tail uint64, seed int8) (lo int8, hi int8, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summarySeededI8AVX2(SB), NOSPLIT, $16-89
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -3756,6 +3811,7 @@ GLOBL alignedsel8<>(SB), RODATA|NOPTR, $32
 // func summaryMinDenseI8AVX2(x []int8) (lo int8, hi int8, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryMinDenseI8AVX2(SB), NOSPLIT, $0-27
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat1_7f<>+0(SB), Y0
@@ -3854,6 +3910,7 @@ summaryMinDenseI8AVX2_done:
 // func summaryMinMaskedI8AVX2(x []int8, bits []byte, head uint64, tail uint64) (lo int8, hi int8, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summaryMinMaskedI8AVX2(SB), NOSPLIT, $16-81
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -3994,6 +4051,7 @@ summaryMinMaskedI8AVX2_done:
 // func summaryMaxDenseI8AVX2(x []int8) (lo int8, hi int8, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryMaxDenseI8AVX2(SB), NOSPLIT, $0-27
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat1_80<>+0(SB), Y0
@@ -4092,6 +4150,7 @@ summaryMaxDenseI8AVX2_done:
 // func summaryMaxMaskedI8AVX2(x []int8, bits []byte, head uint64, tail uint64) (lo int8, hi int8, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summaryMaxMaskedI8AVX2(SB), NOSPLIT, $16-81
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -4232,6 +4291,7 @@ summaryMaxMaskedI8AVX2_done:
 // func summaryDenseI16AVX2(x []int16) (lo int16, hi int16, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryDenseI16AVX2(SB), NOSPLIT, $0-29
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Y0
@@ -4260,6 +4320,8 @@ summaryDenseI16AVX2_aligned:
 	CMPQ CX, $0x00000040
 	JL   summaryDenseI16AVX2_main_done
 
+	// layout: 8 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
 summaryDenseI16AVX2_main_loop:
 	VMOVDQU (AX), Y8
 	VPMINSW Y0, Y8, Y0
@@ -4403,6 +4465,7 @@ GLOBL summarysplat2_8000<>(SB), RODATA|NOPTR, $64
 // func summarySeededI16AVX2(x []int16, bits []byte, head uint64, tail uint64, seed int16) (lo int16, hi int16, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summarySeededI16AVX2(SB), NOSPLIT, $16-89
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -4576,6 +4639,7 @@ GLOBL alignedsel16<>(SB), RODATA|NOPTR, $32
 // func summaryMinDenseI16AVX2(x []int16) (lo int16, hi int16, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryMinDenseI16AVX2(SB), NOSPLIT, $0-29
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Y0
@@ -4603,6 +4667,8 @@ summaryMinDenseI16AVX2_aligned:
 	CMPQ CX, $0x00000080
 	JL   summaryMinDenseI16AVX2_main_done
 
+	// layout: 1 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x90
 summaryMinDenseI16AVX2_main_loop:
 	VMOVDQU (AX), Y8
 	VPMINSW Y0, Y8, Y0
@@ -4673,6 +4739,7 @@ summaryMinDenseI16AVX2_done:
 // func summaryMinMaskedI16AVX2(x []int16, bits []byte, head uint64, tail uint64) (lo int16, hi int16, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summaryMinMaskedI16AVX2(SB), NOSPLIT, $16-81
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -4805,6 +4872,7 @@ summaryMinMaskedI16AVX2_done:
 // func summaryMaxDenseI16AVX2(x []int16) (lo int16, hi int16, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryMaxDenseI16AVX2(SB), NOSPLIT, $0-29
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat2_8000<>+0(SB), Y0
@@ -4832,6 +4900,8 @@ summaryMaxDenseI16AVX2_aligned:
 	CMPQ CX, $0x00000080
 	JL   summaryMaxDenseI16AVX2_main_done
 
+	// layout: 1 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x90
 summaryMaxDenseI16AVX2_main_loop:
 	VMOVDQU (AX), Y8
 	VPMAXSW Y0, Y8, Y0
@@ -4902,6 +4972,7 @@ summaryMaxDenseI16AVX2_done:
 // func summaryMaxMaskedI16AVX2(x []int16, bits []byte, head uint64, tail uint64) (lo int16, hi int16, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summaryMaxMaskedI16AVX2(SB), NOSPLIT, $16-81
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -5034,6 +5105,7 @@ summaryMaxMaskedI16AVX2_done:
 // func summaryDenseI32AVX2(x []int32) (lo int32, hi int32, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryDenseI32AVX2(SB), NOSPLIT, $0-33
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y0
@@ -5169,6 +5241,7 @@ GLOBL summarysplat4_80000000<>(SB), RODATA|NOPTR, $64
 // func summarySeededI32AVX2(x []int32, bits []byte, head uint64, tail uint64, seed int32) (lo int32, hi int32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summarySeededI32AVX2(SB), NOSPLIT, $16-89
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -5311,6 +5384,7 @@ summarySeededI32AVX2_done:
 // func summaryMinDenseI32AVX2(x []int32) (lo int32, hi int32, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryMinDenseI32AVX2(SB), NOSPLIT, $0-33
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Y0
@@ -5406,6 +5480,7 @@ summaryMinDenseI32AVX2_done:
 // func summaryMinMaskedI32AVX2(x []int32, bits []byte, head uint64, tail uint64) (lo int32, hi int32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summaryMinMaskedI32AVX2(SB), NOSPLIT, $16-81
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -5526,6 +5601,7 @@ summaryMinMaskedI32AVX2_done:
 // func summaryMaxDenseI32AVX2(x []int32) (lo int32, hi int32, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryMaxDenseI32AVX2(SB), NOSPLIT, $0-33
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat4_80000000<>+0(SB), Y0
@@ -5621,6 +5697,7 @@ summaryMaxDenseI32AVX2_done:
 // func summaryMaxMaskedI32AVX2(x []int32, bits []byte, head uint64, tail uint64) (lo int32, hi int32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summaryMaxMaskedI32AVX2(SB), NOSPLIT, $16-81
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -5741,6 +5818,7 @@ summaryMaxMaskedI32AVX2_done:
 // func summaryDenseI64AVX2(x []int64) (lo int64, hi int64, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryDenseI64AVX2(SB), NOSPLIT, $0-41
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y0
@@ -5878,6 +5956,7 @@ GLOBL summarysplat8_8000000000000000<>(SB), RODATA|NOPTR, $64
 // func summarySeededI64AVX2(x []int64, bits []byte, head uint64, tail uint64, seed int64) (lo int64, hi int64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summarySeededI64AVX2(SB), NOSPLIT, $16-97
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -5921,6 +6000,8 @@ summarySeededI64AVX2_headless:
 	CMPQ CX, $0x00000010
 	JL   summarySeededI64AVX2_main_done
 
+	// layout: 4 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x40; BYTE $0x00
 summarySeededI64AVX2_main_loop:
 	VPBROADCASTW (DX), Y5
 	VMOVDQU      (AX), Y6
@@ -5962,6 +6043,9 @@ summarySeededI64AVX2_main_done:
 	CMPQ CX, $0x00000008
 	JL   summarySeededI64AVX2_single_done
 
+	// layout: 11 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x90
 summarySeededI64AVX2_single_loop:
 	VPBROADCASTB (DX), Y5
 	VMOVDQU      (AX), Y6
@@ -6043,6 +6127,7 @@ summarySeededI64AVX2_done:
 // func summaryMinDenseI64AVX2(x []int64) (lo int64, hi int64, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryMinDenseI64AVX2(SB), NOSPLIT, $0-41
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Y0
@@ -6165,6 +6250,7 @@ summaryMinDenseI64AVX2_done:
 // func summaryMinMaskedI64AVX2(x []int64, bits []byte, head uint64, tail uint64) (lo int64, hi int64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summaryMinMaskedI64AVX2(SB), NOSPLIT, $16-89
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -6240,6 +6326,8 @@ summaryMinMaskedI64AVX2_main_done:
 	CMPQ CX, $0x00000008
 	JL   summaryMinMaskedI64AVX2_single_done
 
+	// layout: 1 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x90
 summaryMinMaskedI64AVX2_single_loop:
 	VPBROADCASTB (DX), Y5
 	VMOVDQU      (AX), Y6
@@ -6311,6 +6399,7 @@ summaryMinMaskedI64AVX2_done:
 // func summaryMaxDenseI64AVX2(x []int64) (lo int64, hi int64, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryMaxDenseI64AVX2(SB), NOSPLIT, $0-41
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y0
@@ -6433,6 +6522,7 @@ summaryMaxDenseI64AVX2_done:
 // func summaryMaxMaskedI64AVX2(x []int64, bits []byte, head uint64, tail uint64) (lo int64, hi int64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summaryMaxMaskedI64AVX2(SB), NOSPLIT, $16-89
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -6508,6 +6598,8 @@ summaryMaxMaskedI64AVX2_main_done:
 	CMPQ CX, $0x00000008
 	JL   summaryMaxMaskedI64AVX2_single_done
 
+	// layout: 1 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x90
 summaryMaxMaskedI64AVX2_single_loop:
 	VPBROADCASTB (DX), Y5
 	VMOVDQU      (AX), Y6
@@ -6579,6 +6671,7 @@ summaryMaxMaskedI64AVX2_done:
 // func summaryDenseU8AVX2(x []uint8) (lo uint8, hi uint8, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryDenseU8AVX2(SB), NOSPLIT, $0-27
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat1_ff<>+0(SB), Y0
@@ -6606,6 +6699,8 @@ summaryDenseU8AVX2_aligned:
 	CMPQ CX, $0x00000080
 	JL   summaryDenseU8AVX2_main_done
 
+	// layout: 8 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
 summaryDenseU8AVX2_main_loop:
 	VMOVDQU (AX), Y8
 	VPMINUB Y0, Y8, Y0
@@ -6817,6 +6912,7 @@ GLOBL summarysplat1_0<>(SB), RODATA|NOPTR, $64
 // func summarySeededU8AVX2(x []uint8, bits []byte, head uint64, tail uint64, seed uint8) (lo uint8, hi uint8, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summarySeededU8AVX2(SB), NOSPLIT, $16-89
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -6982,6 +7078,7 @@ summarySeededU8AVX2_done:
 // func summaryMinDenseU8AVX2(x []uint8) (lo uint8, hi uint8, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryMinDenseU8AVX2(SB), NOSPLIT, $0-27
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat1_ff<>+0(SB), Y0
@@ -7008,6 +7105,8 @@ summaryMinDenseU8AVX2_aligned:
 	CMPQ CX, $0x00000100
 	JL   summaryMinDenseU8AVX2_main_done
 
+	// layout: 4 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x40; BYTE $0x00
 summaryMinDenseU8AVX2_main_loop:
 	VMOVDQU (AX), Y8
 	VPMINUB Y0, Y8, Y0
@@ -7080,6 +7179,7 @@ summaryMinDenseU8AVX2_done:
 // func summaryMinMaskedU8AVX2(x []uint8, bits []byte, head uint64, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summaryMinMaskedU8AVX2(SB), NOSPLIT, $16-81
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -7220,6 +7320,7 @@ summaryMinMaskedU8AVX2_done:
 // func summaryMaxDenseU8AVX2(x []uint8) (lo uint8, hi uint8, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryMaxDenseU8AVX2(SB), NOSPLIT, $0-27
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat1_0<>+0(SB), Y0
@@ -7246,6 +7347,8 @@ summaryMaxDenseU8AVX2_aligned:
 	CMPQ CX, $0x00000100
 	JL   summaryMaxDenseU8AVX2_main_done
 
+	// layout: 4 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x40; BYTE $0x00
 summaryMaxDenseU8AVX2_main_loop:
 	VMOVDQU (AX), Y8
 	VPMAXUB Y0, Y8, Y0
@@ -7318,6 +7421,7 @@ summaryMaxDenseU8AVX2_done:
 // func summaryMaxMaskedU8AVX2(x []uint8, bits []byte, head uint64, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summaryMaxMaskedU8AVX2(SB), NOSPLIT, $16-81
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -7458,6 +7562,7 @@ summaryMaxMaskedU8AVX2_done:
 // func summaryDenseU16AVX2(x []uint16) (lo uint16, hi uint16, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryDenseU16AVX2(SB), NOSPLIT, $0-29
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Y0
@@ -7629,6 +7734,7 @@ GLOBL summarysplat2_0<>(SB), RODATA|NOPTR, $64
 // func summarySeededU16AVX2(x []uint16, bits []byte, head uint64, tail uint64, seed uint16) (lo uint16, hi uint16, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summarySeededU16AVX2(SB), NOSPLIT, $16-89
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -7784,6 +7890,7 @@ summarySeededU16AVX2_done:
 // func summaryMinDenseU16AVX2(x []uint16) (lo uint16, hi uint16, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryMinDenseU16AVX2(SB), NOSPLIT, $0-29
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Y0
@@ -7881,6 +7988,7 @@ summaryMinDenseU16AVX2_done:
 // func summaryMinMaskedU16AVX2(x []uint16, bits []byte, head uint64, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summaryMinMaskedU16AVX2(SB), NOSPLIT, $16-81
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -8013,6 +8121,7 @@ summaryMinMaskedU16AVX2_done:
 // func summaryMaxDenseU16AVX2(x []uint16) (lo uint16, hi uint16, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryMaxDenseU16AVX2(SB), NOSPLIT, $0-29
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat2_0<>+0(SB), Y0
@@ -8110,6 +8219,7 @@ summaryMaxDenseU16AVX2_done:
 // func summaryMaxMaskedU16AVX2(x []uint16, bits []byte, head uint64, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summaryMaxMaskedU16AVX2(SB), NOSPLIT, $16-81
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -8242,6 +8352,7 @@ summaryMaxMaskedU16AVX2_done:
 // func summaryDenseU32AVX2(x []uint32) (lo uint32, hi uint32, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryDenseU32AVX2(SB), NOSPLIT, $0-33
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y0
@@ -8377,6 +8488,7 @@ GLOBL summarysplat4_0<>(SB), RODATA|NOPTR, $64
 // func summarySeededU32AVX2(x []uint32, bits []byte, head uint64, tail uint64, seed uint32) (lo uint32, hi uint32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summarySeededU32AVX2(SB), NOSPLIT, $16-89
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -8519,6 +8631,7 @@ summarySeededU32AVX2_done:
 // func summaryMinDenseU32AVX2(x []uint32) (lo uint32, hi uint32, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryMinDenseU32AVX2(SB), NOSPLIT, $0-33
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Y0
@@ -8614,6 +8727,7 @@ summaryMinDenseU32AVX2_done:
 // func summaryMinMaskedU32AVX2(x []uint32, bits []byte, head uint64, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summaryMinMaskedU32AVX2(SB), NOSPLIT, $16-81
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -8734,6 +8848,7 @@ summaryMinMaskedU32AVX2_done:
 // func summaryMaxDenseU32AVX2(x []uint32) (lo uint32, hi uint32, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryMaxDenseU32AVX2(SB), NOSPLIT, $0-33
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat4_0<>+0(SB), Y0
@@ -8829,6 +8944,7 @@ summaryMaxDenseU32AVX2_done:
 // func summaryMaxMaskedU32AVX2(x []uint32, bits []byte, head uint64, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summaryMaxMaskedU32AVX2(SB), NOSPLIT, $16-81
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -8949,6 +9065,7 @@ summaryMaxMaskedU32AVX2_done:
 // func summaryDenseU64AVX2(x []uint64) (lo uint64, hi uint64, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryDenseU64AVX2(SB), NOSPLIT, $0-41
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y0
@@ -9079,6 +9196,7 @@ summaryDenseU64AVX2_done:
 // func summarySeededU64AVX2(x []uint64, bits []byte, head uint64, tail uint64, seed uint64) (lo uint64, hi uint64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summarySeededU64AVX2(SB), NOSPLIT, $16-97
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -9258,6 +9376,7 @@ summarySeededU64AVX2_done:
 // func summaryMinDenseU64AVX2(x []uint64) (lo uint64, hi uint64, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryMinDenseU64AVX2(SB), NOSPLIT, $0-41
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y0
@@ -9292,6 +9411,8 @@ summaryMinDenseU64AVX2_aligned:
 	CMPQ CX, $0x00000020
 	JL   summaryMinDenseU64AVX2_main_done
 
+	// layout: 3 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x00
 summaryMinDenseU64AVX2_main_loop:
 	VMOVDQU   (AX), Y9
 	VPXOR     Y0, Y9, Y9
@@ -9396,6 +9517,7 @@ summaryMinDenseU64AVX2_done:
 // func summaryMinMaskedU64AVX2(x []uint64, bits []byte, head uint64, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summaryMinMaskedU64AVX2(SB), NOSPLIT, $16-89
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -9554,6 +9676,7 @@ summaryMinMaskedU64AVX2_done:
 // func summaryMaxDenseU64AVX2(x []uint64) (lo uint64, hi uint64, nan bool)
 // Requires: AVX, AVX2
 TEXT ·summaryMaxDenseU64AVX2(SB), NOSPLIT, $0-41
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat8_8000000000000000<>+0(SB), Y0
@@ -9588,6 +9711,8 @@ summaryMaxDenseU64AVX2_aligned:
 	CMPQ CX, $0x00000020
 	JL   summaryMaxDenseU64AVX2_main_done
 
+	// layout: 3 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x00
 summaryMaxDenseU64AVX2_main_loop:
 	VMOVDQU   (AX), Y9
 	VPXOR     Y0, Y9, Y9
@@ -9692,6 +9817,7 @@ summaryMaxDenseU64AVX2_done:
 // func summaryMaxMaskedU64AVX2(x []uint64, bits []byte, head uint64, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
 // Requires: AVX, AVX2, POPCNT
 TEXT ·summaryMaxMaskedU64AVX2(SB), NOSPLIT, $16-89
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -9850,6 +9976,7 @@ summaryMaxMaskedU64AVX2_done:
 // func summaryDenseF32AVX512(x []float32) (lo float32, hi float32, nan bool)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·summaryDenseF32AVX512(SB), NOSPLIT, $0-33
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Z0
@@ -10043,6 +10170,7 @@ summaryDenseF32AVX512_done:
 // func summaryMaskedF32AVX512(x []float32, bits []byte, head uint64, tail uint64) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, POPCNT
 TEXT ·summaryMaskedF32AVX512(SB), NOSPLIT, $0-81
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -10286,6 +10414,7 @@ summaryMaskedF32AVX512_done:
 // func summaryMinDenseF32AVX512(x []float32) (lo float32, hi float32, nan bool)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·summaryMinDenseF32AVX512(SB), NOSPLIT, $0-33
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat4_7f800000<>+0(SB), Z0
@@ -10439,6 +10568,7 @@ summaryMinDenseF32AVX512_done:
 // func summaryMinMaskedF32AVX512(x []float32, bits []byte, head uint64, tail uint64) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, POPCNT
 TEXT ·summaryMinMaskedF32AVX512(SB), NOSPLIT, $0-81
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -10642,6 +10772,7 @@ summaryMinMaskedF32AVX512_done:
 // func summaryMaxDenseF32AVX512(x []float32) (lo float32, hi float32, nan bool)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·summaryMaxDenseF32AVX512(SB), NOSPLIT, $0-33
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat4_ff800000<>+0(SB), Z0
@@ -10795,6 +10926,7 @@ summaryMaxDenseF32AVX512_done:
 // func summaryMaxMaskedF32AVX512(x []float32, bits []byte, head uint64, tail uint64) (lo float32, hi float32, valid int, nan bool)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, POPCNT
 TEXT ·summaryMaxMaskedF32AVX512(SB), NOSPLIT, $0-81
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -10998,6 +11130,7 @@ summaryMaxMaskedF32AVX512_done:
 // func summaryDenseF64AVX512(x []float64) (lo float64, hi float64, nan bool)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·summaryDenseF64AVX512(SB), NOSPLIT, $0-41
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Z0
@@ -11187,6 +11320,7 @@ summaryDenseF64AVX512_done:
 // func summaryMaskedF64AVX512(x []float64, bits []byte, head uint64, tail uint64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, POPCNT
 TEXT ·summaryMaskedF64AVX512(SB), NOSPLIT, $0-89
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -11424,6 +11558,7 @@ summaryMaskedF64AVX512_done:
 // func summaryMinDenseF64AVX512(x []float64) (lo float64, hi float64, nan bool)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·summaryMinDenseF64AVX512(SB), NOSPLIT, $0-41
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat8_7ff0000000000000<>+0(SB), Z0
@@ -11575,6 +11710,7 @@ summaryMinDenseF64AVX512_done:
 // func summaryMinMaskedF64AVX512(x []float64, bits []byte, head uint64, tail uint64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, POPCNT
 TEXT ·summaryMinMaskedF64AVX512(SB), NOSPLIT, $0-89
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -11774,6 +11910,7 @@ summaryMinMaskedF64AVX512_done:
 // func summaryMaxDenseF64AVX512(x []float64) (lo float64, hi float64, nan bool)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·summaryMaxDenseF64AVX512(SB), NOSPLIT, $0-41
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat8_fff0000000000000<>+0(SB), Z0
@@ -11925,6 +12062,7 @@ summaryMaxDenseF64AVX512_done:
 // func summaryMaxMaskedF64AVX512(x []float64, bits []byte, head uint64, tail uint64) (lo float64, hi float64, valid int, nan bool)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, POPCNT
 TEXT ·summaryMaxMaskedF64AVX512(SB), NOSPLIT, $0-89
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -12124,6 +12262,7 @@ summaryMaxMaskedF64AVX512_done:
 // func summaryDenseI8AVX512(x []int8) (lo int8, hi int8, nan bool)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·summaryDenseI8AVX512(SB), NOSPLIT, $0-27
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat1_7f<>+0(SB), Z0
@@ -12303,6 +12442,7 @@ summaryDenseI8AVX512_done:
 // func summaryMaskedI8AVX512(x []int8, bits []byte, head uint64, tail uint64) (lo int8, hi int8, valid int, nan bool)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, POPCNT
 TEXT ·summaryMaskedI8AVX512(SB), NOSPLIT, $0-81
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -12341,6 +12481,10 @@ summaryMaskedI8AVX512_headless:
 	CMPQ CX, $0x00000200
 	JL   summaryMaskedI8AVX512_main_done
 
+	// layout: 23 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x44; BYTE $0x00; BYTE $0x00
 summaryMaskedI8AVX512_main_loop:
 	KMOVQ      (DX), K1
 	VMOVDQU8.Z (AX), K1, Z16
@@ -12538,6 +12682,7 @@ summaryMaskedI8AVX512_done:
 // func summaryDenseI16AVX512(x []int16) (lo int16, hi int16, nan bool)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·summaryDenseI16AVX512(SB), NOSPLIT, $0-29
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat2_7fff<>+0(SB), Z0
@@ -12714,6 +12859,7 @@ summaryDenseI16AVX512_done:
 // func summaryMaskedI16AVX512(x []int16, bits []byte, head uint64, tail uint64) (lo int16, hi int16, valid int, nan bool)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, POPCNT
 TEXT ·summaryMaskedI16AVX512(SB), NOSPLIT, $0-81
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -12937,6 +13083,7 @@ summaryMaskedI16AVX512_done:
 // func summaryDenseI32AVX512(x []int32) (lo int32, hi int32, nan bool)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·summaryDenseI32AVX512(SB), NOSPLIT, $0-33
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat4_7fffffff<>+0(SB), Z0
@@ -13109,6 +13256,7 @@ summaryDenseI32AVX512_done:
 // func summaryMaskedI32AVX512(x []int32, bits []byte, head uint64, tail uint64) (lo int32, hi int32, valid int, nan bool)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, POPCNT
 TEXT ·summaryMaskedI32AVX512(SB), NOSPLIT, $0-81
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -13331,6 +13479,7 @@ summaryMaskedI32AVX512_done:
 // func summaryDenseI64AVX512(x []int64) (lo int64, hi int64, nan bool)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·summaryDenseI64AVX512(SB), NOSPLIT, $0-41
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat8_7fffffffffffffff<>+0(SB), Z0
@@ -13499,6 +13648,7 @@ summaryDenseI64AVX512_done:
 // func summaryMaskedI64AVX512(x []int64, bits []byte, head uint64, tail uint64) (lo int64, hi int64, valid int, nan bool)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, POPCNT
 TEXT ·summaryMaskedI64AVX512(SB), NOSPLIT, $0-89
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -13715,6 +13865,7 @@ summaryMaskedI64AVX512_done:
 // func summaryDenseU8AVX512(x []uint8) (lo uint8, hi uint8, nan bool)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·summaryDenseU8AVX512(SB), NOSPLIT, $0-27
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat1_ff<>+0(SB), Z0
@@ -13894,6 +14045,7 @@ summaryDenseU8AVX512_done:
 // func summaryMaskedU8AVX512(x []uint8, bits []byte, head uint64, tail uint64) (lo uint8, hi uint8, valid int, nan bool)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, POPCNT
 TEXT ·summaryMaskedU8AVX512(SB), NOSPLIT, $0-81
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -13932,6 +14084,10 @@ summaryMaskedU8AVX512_headless:
 	CMPQ CX, $0x00000200
 	JL   summaryMaskedU8AVX512_main_done
 
+	// layout: 23 bytes of NOPs: no 64-byte line starts more than 12 of the loop's instructions
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x66; BYTE $0x0f; BYTE $0x1f; BYTE $0x84; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00; BYTE $0x00
+	BYTE $0x0f; BYTE $0x1f; BYTE $0x44; BYTE $0x00; BYTE $0x00
 summaryMaskedU8AVX512_main_loop:
 	KMOVQ      (DX), K1
 	VMOVDQU8.Z (AX), K1, Z16
@@ -14129,6 +14285,7 @@ summaryMaskedU8AVX512_done:
 // func summaryDenseU16AVX512(x []uint16) (lo uint16, hi uint16, nan bool)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·summaryDenseU16AVX512(SB), NOSPLIT, $0-29
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat2_ffff<>+0(SB), Z0
@@ -14305,6 +14462,7 @@ summaryDenseU16AVX512_done:
 // func summaryMaskedU16AVX512(x []uint16, bits []byte, head uint64, tail uint64) (lo uint16, hi uint16, valid int, nan bool)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, POPCNT
 TEXT ·summaryMaskedU16AVX512(SB), NOSPLIT, $0-81
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -14528,6 +14686,7 @@ summaryMaskedU16AVX512_done:
 // func summaryDenseU32AVX512(x []uint32) (lo uint32, hi uint32, nan bool)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·summaryDenseU32AVX512(SB), NOSPLIT, $0-33
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat4_ffffffff<>+0(SB), Z0
@@ -14700,6 +14859,7 @@ summaryDenseU32AVX512_done:
 // func summaryMaskedU32AVX512(x []uint32, bits []byte, head uint64, tail uint64) (lo uint32, hi uint32, valid int, nan bool)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, POPCNT
 TEXT ·summaryMaskedU32AVX512(SB), NOSPLIT, $0-81
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX
@@ -14922,6 +15082,7 @@ summaryMaskedU32AVX512_done:
 // func summaryDenseU64AVX512(x []uint64) (lo uint64, hi uint64, nan bool)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·summaryDenseU64AVX512(SB), NOSPLIT, $0-41
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	VPBROADCASTQ summarysplat8_ffffffffffffffff<>+0(SB), Z0
@@ -15110,6 +15271,7 @@ GLOBL summarysplat8_0<>(SB), RODATA|NOPTR, $64
 // func summaryMaskedU64AVX512(x []uint64, bits []byte, head uint64, tail uint64) (lo uint64, hi uint64, valid int, nan bool)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, POPCNT
 TEXT ·summaryMaskedU64AVX512(SB), NOSPLIT, $0-89
+	PCALIGN $64
 	MOVQ         x_base+0(FP), AX
 	MOVQ         x_len+8(FP), CX
 	MOVQ         bits_base+24(FP), DX

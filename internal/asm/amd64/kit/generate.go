@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/mmcloughlin/avo/build"
 )
@@ -12,7 +13,7 @@ import (
 // GenerateFiles writes the files avo was asked for (-out, -stubs) and names the
 // generator, by its path in the repository (for example
 // "internal/asm/amd64/sum"), in their first line, where avo would name the
-// command line it ran.
+// command line it ran. It lays out the assembly file's loops (LayOut).
 func GenerateFiles(generator string) {
 	build.Generate()
 	for _, name := range []string{"out", "stubs"} {
@@ -32,6 +33,12 @@ func GenerateFiles(generator string) {
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
+		}
+		if name == "out" && strings.HasSuffix(path, ".s") {
+			if err := LayOut(path); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
 		}
 	}
 }
