@@ -17,9 +17,10 @@ import (
 //
 // A core runs a short loop from its micro-op cache, whose entries cover
 // one 64-byte line of code each and hold a limited number of
-// instructions. A line with more instructions than its entries hold is
-// decoded again on every iteration instead, at four instructions a
-// cycle, and a kernel's loop of short VEX instructions (4 or 5 bytes) can
+// instructions. A line with more instructions than its entries hold
+// seems to be decoded again on every iteration instead, at about four
+// instructions a cycle (the times below fit that; this machine has no
+// performance counters to confirm it), and a kernel's loop of short VEX instructions (4 or 5 bytes) can
 // put 14 or more into one line. On an AMD EPYC family 26 model 2 (Zen 5
 // class) the dense uint8 summary kernel took 40 ns for 4096 elements
 // with its loop starting 0-12 bytes into a line (13 or 14 instructions in
@@ -29,9 +30,10 @@ import (
 // build of the package timed some kernels up to 1.4x slower or faster,
 // whatever their code.
 //
-// LayOut fixes each inner loop's place: it aligns every function that has
-// a loop to 64 bytes (a PCALIGN at its top, which pads nothing there and
-// raises the function's alignment) and puts NOP bytes before a loop's
+// LayOut fixes each inner loop's place: it aligns every function to 64
+// bytes (a PCALIGN at its top, which pads nothing there and raises the
+// function's alignment, so the loops' places no longer depend on where
+// the linker puts it) and puts NOP bytes before a loop's
 // first instruction where that moves it to a place where no 64-byte line
 // starts more than LineOps of its instructions (a compare or test and the
 // conditional branch after it count once: the decoder fuses them). It
