@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -201,8 +200,14 @@ func assemble(path, text string) ([][]instr, error) {
 	if err := os.WriteFile(s, []byte(text), 0o644); err != nil {
 		return nil, err
 	}
-	cmd := exec.Command("go", "tool", "asm", "-S", "-I", filepath.Join(runtime.GOROOT(), "pkg", "include"),
-		"-p", "kernel", "-o", filepath.Join(dir, "out.o"), s)
+	// The go command's GOROOT, not runtime.GOROOT: a generator built with
+	// -trimpath does not know its own.
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return nil, fmt.Errorf("go env GOROOT: %v", err)
+	}
+	include := filepath.Join(strings.TrimSpace(string(goroot)), "pkg", "include")
+	cmd := exec.Command("go", "tool", "asm", "-S", "-I", include, "-p", "kernel", "-o", filepath.Join(dir, "out.o"), s)
 	cmd.Env = append(os.Environ(), "GOARCH=amd64")
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
