@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The loops' layout in memory.
@@ -188,6 +189,17 @@ type loop struct {
 
 var listingLine = regexp.MustCompile(`^\s+0x[0-9a-f]+ (\d+) \([^:]+:(\d+)\)\s+(\S+)\s*(.*)$`)
 
+// includeDir is the directory of textflag.h, from the go command's
+// GOROOT, not runtime.GOROOT: a generator built with -trimpath does not
+// know its own. Asked once for every round of every file.
+var includeDir = sync.OnceValues(func() (string, error) {
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOROOT: %v", err)
+	}
+	return filepath.Join(strings.TrimSpace(string(goroot)), "pkg", "include"), nil
+})
+
 // assemble runs the Go assembler over text (the file at path, rewritten)
 // and returns its listing, function by function.
 func assemble(path, text string) ([][]instr, error) {
@@ -200,13 +212,10 @@ func assemble(path, text string) ([][]instr, error) {
 	if err := os.WriteFile(s, []byte(text), 0o644); err != nil {
 		return nil, err
 	}
-	// The go command's GOROOT, not runtime.GOROOT: a generator built with
-	// -trimpath does not know its own.
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	include, err := includeDir()
 	if err != nil {
-		return nil, fmt.Errorf("go env GOROOT: %v", err)
+		return nil, err
 	}
-	include := filepath.Join(strings.TrimSpace(string(goroot)), "pkg", "include")
 	cmd := exec.Command("go", "tool", "asm", "-S", "-I", include, "-p", "kernel", "-o", filepath.Join(dir, "out.o"), s)
 	cmd.Env = append(os.Environ(), "GOARCH=amd64")
 	var out, stderr bytes.Buffer
@@ -262,43 +271,33 @@ func fusesWith(op string) bool {
 // order: a conditional branch back to an earlier pc, with no other
 // backward branch inside.
 func findLoops(f []instr) []loop {
+	type span struct{ from, to int } // instruction indices, inclusive
+	var spans []span
+	for i, in := range f {
+		if !strings.HasPrefix(in.op, "J") || in.op == "JMP" {
+			continue
+		}
+		target, err := strconv.Atoi(strings.TrimSpace(in.args))
+		if err != nil || target >= in.pc {
+			continue
+		}
+		if j := slices.IndexFunc(f, func(x instr) bool { return x.pc == target }); j >= 0 {
+			spans = append(spans, span{j, i})
+		}
+	}
 	var out []loop
-	{
-		type span struct{ from, to int } // instruction indices, inclusive
-		var spans []span
-		for i, in := range f {
-			if !strings.HasPrefix(in.op, "J") || in.op == "JMP" {
-				continue
-			}
-			target, err := strconv.Atoi(strings.TrimSpace(in.args))
-			if err != nil || target >= in.pc {
-				continue
-			}
-			j := slices.IndexFunc(f, func(x instr) bool { return x.pc == target })
-			if j >= 0 {
-				spans = append(spans, span{j, i})
-			}
+	for _, s := range spans {
+		if slices.ContainsFunc(spans, func(t span) bool { return t != s && t.from >= s.from && t.to <= s.to }) {
+			continue // an outer loop
 		}
-		for _, s := range spans {
-			inner := true
-			for _, t := range spans {
-				if t != s && t.from >= s.from && t.to <= s.to {
-					inner = false
-				}
-			}
-			if !inner {
+		l := loop{start: f[s.from].pc, headLine: f[s.from].line}
+		for k := s.from; k <= s.to; k++ {
+			if strings.HasPrefix(f[k].op, "J") && k > s.from && fusesWith(f[k-1].op) {
 				continue
 			}
-			l := loop{start: f[s.from].pc, headLine: f[s.from].line}
-			for k := s.from; k <= s.to; k++ {
-				in := f[k]
-				if strings.HasPrefix(in.op, "J") && k > s.from && fusesWith(f[k-1].op) {
-					continue
-				}
-				l.offsets = append(l.offsets, in.pc-l.start)
-			}
-			out = append(out, l)
+			l.offsets = append(l.offsets, f[k].pc-l.start)
 		}
+		out = append(out, l)
 	}
 	slices.SortFunc(out, func(a, b loop) int { return a.start - b.start })
 	return out
