@@ -42,6 +42,19 @@ func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
 		s, o := kernel.CheckedI64(b.isa, num.Cast[int64](x), nil, 0).Int64()
 		return CheckedSum[int64]{s, o}
 	}
+	if bits, off, ok := bitmapSpan(len(x), m); ok {
+		// A bitmap alone, wordCut elements or more (a shorter one took
+		// the word loop): no frame to check it, and int64 goes to the
+		// kernels directly.
+		var sum num.Int128
+		if num.KindOf[T]() == num.Int64 {
+			sum = kernel.CheckedI64(b.isa, num.Cast[int64](x), bits, off)
+		} else {
+			sum = exactOn(b, x, bits, off, nil, false)
+		}
+		s, o := sum.Int64()
+		return CheckedSum[int64]{s, o}
+	}
 	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // the selected sums check sel
 	s, o := exactOn(b, x, bits, off, sel, hasSel).Int64()
 	return CheckedSum[int64]{s, o}
@@ -68,6 +81,16 @@ func SumCheckedUint[T constraints.Unsigned](x []T, m ...Mask) CheckedSum[uint64]
 	}
 	if len(m) == 0 && num.KindOf[T]() == num.Uint64 {
 		s, o := kernel.CheckedU64(b.isa, num.Cast[uint64](x), nil, 0).Uint64()
+		return CheckedSum[uint64]{s, o}
+	}
+	if bits, off, ok := bitmapSpan(len(x), m); ok {
+		var sum num.Int128
+		if num.KindOf[T]() == num.Uint64 {
+			sum = kernel.CheckedU64(b.isa, num.Cast[uint64](x), bits, off)
+		} else {
+			sum = exactOn(b, x, bits, off, nil, false)
+		}
+		s, o := sum.Uint64()
 		return CheckedSum[uint64]{s, o}
 	}
 	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // the selected sums check sel

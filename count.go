@@ -22,6 +22,9 @@ func CountValid(n int, m ...Mask) int {
 		if w, ok := shortWord(n, m); ok {
 			return mbits.OnesCount64(w)
 		}
+	} else if bits, off, ok := bitmapSpan(n, m); ok {
+		// A bitmap alone: the kernel with no frame between.
+		return kernel.CountValid(active.Load().isa, bits, off, n)
 	}
 	bits, off, sel, hasSel := maskOf(n, m)
 	return countOn(active.Load(), n, bits, off, sel, hasSel)

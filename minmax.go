@@ -57,6 +57,11 @@ func Min[T Number](x []T, m ...Mask) T {
 			lo, _, _ := kernel.SummaryWord(x, w, kernel.WantMin)
 			return lo
 		}
+	} else if bits, off, ok := bitmapSpan(len(x), m); ok {
+		// A bitmap alone: b's kernels with no frame between (see
+		// bitmapSpan).
+		lo, _, _ := kernel.Summary(b.isa, x, bits, off, kernel.WantMin)
+		return lo
 	}
 	lo, _, _, _ := summarize(b, x, m, kernel.WantMin)
 	return lo
@@ -104,6 +109,9 @@ func Max[T Number](x []T, m ...Mask) T {
 			_, hi, _ := kernel.SummaryWord(x, w, kernel.WantMax)
 			return hi
 		}
+	} else if bits, off, ok := bitmapSpan(len(x), m); ok {
+		_, hi, _ := kernel.Summary(b.isa, x, bits, off, kernel.WantMax)
+		return hi
 	}
 	_, hi, _, _ := summarize(b, x, m, kernel.WantMax)
 	return hi
@@ -142,6 +150,9 @@ func MinMax[T Number](x []T, m ...Mask) (lo, hi T) {
 			lo, hi, _ = kernel.SummaryWord(x, w, kernel.WantBoth)
 			return lo, hi
 		}
+	} else if bits, off, ok := bitmapSpan(len(x), m); ok {
+		lo, hi, _ = kernel.Summary(b.isa, x, bits, off, kernel.WantBoth)
+		return lo, hi
 	}
 	lo, hi, _, _ = summarize(b, x, m, kernel.WantBoth)
 	return lo, hi

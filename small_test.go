@@ -125,6 +125,66 @@ func TestShortWord(t *testing.T) {
 	}
 }
 
+// TestBitmapSpan checks bitmapSpan against checkMask, the general path it
+// shortens: for every length up to 200, offsets up to 80 and near
+// MaxInt, and bitmaps from one byte too short to 10 bytes more than the
+// elements need, it must accept exactly the single bitmap Masks that
+// checkMask accepts (for n > 0) and return the same span, pointer, length
+// and capacity, and the same bit offset; it must decline no bitmap, a
+// selection, and zero or two Masks.
+func TestBitmapSpan(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	accepts := func(n int, m []Mask) (bits []byte, off int, ok bool) {
+		defer func() {
+			if recover() != nil {
+				ok = false
+			}
+		}()
+		bits, off, _, _ = checkMask(n, m, true)
+		return bits, off, true
+	}
+	for n := 0; n <= 200; n++ {
+		for k := 0; k <= 82; k++ {
+			off, need := k, (k+n+7)/8
+			if k > 80 { // offsets near MaxInt: no bitmap here covers them
+				off, need = math.MaxInt-(k-81), 1
+			}
+			for extra := -1; extra <= 10; extra++ {
+				size := need + extra
+				if size < 0 {
+					continue
+				}
+				bm := make([]byte, size)
+				for i := range bm {
+					bm[i] = byte(r.Uint32())
+				}
+				m := []Mask{Valid(bm, off)}
+				got, goff, ok := bitmapSpan(n, m)
+				want, woff, wok := accepts(n, m)
+				if wok && n == 0 {
+					wok = false // an empty input is left to the general path
+				}
+				if ok != wok {
+					t.Fatalf("n=%d off=%d bitmap of %d bytes: bitmapSpan says %v, checkMask %v", n, off, size, ok, wok)
+				}
+				if !ok {
+					continue
+				}
+				if goff != woff || len(got) != len(want) || cap(got) != cap(want) || &got[0] != &want[0] {
+					t.Fatalf("n=%d off=%d bitmap of %d bytes: span of %d bytes (cap %d) at bit %d, checkMask's %d (cap %d) at bit %d, same start %v",
+						n, off, size, len(got), cap(got), goff, len(want), cap(want), woff, &got[0] == &want[0])
+				}
+			}
+		}
+	}
+	bm := make([]byte, 8)
+	for _, m := range [][]Mask{nil, {Valid(nil, 0)}, {Select(nil)}, {Valid(bm, 0).Select([]uint32{1})}, {Valid(bm, 0), Valid(bm, 0)}} {
+		if _, _, ok := bitmapSpan(3, m); ok {
+			t.Fatalf("bitmapSpan accepted %d masks %v", len(m), m)
+		}
+	}
+}
+
 // TestSelectedCheckedChunks runs the selected exact sums with chunks of a
 // few entries, so that every chunk boundary of selExact
 // is crossed, on values at the int64 and uint64 extremes, with and

@@ -54,6 +54,10 @@ type SumState[T constraints.Float] struct {
 // Add feeds the batch x, with the optional Mask m, to the state. It panics
 // as [Sum] does, before changing the state.
 func (s *SumState[T]) Add(x []T, m ...Mask) {
+	if bits, off, ok := bitmapSpan(len(x), m); ok {
+		s.addRun(active.Load(), x, bits, off)
+		return
+	}
 	bits, off, sel, hasSel := maskOfInLoop(len(x), m) // addSelected checks sel
 	if hasSel {
 		s.addSelected(x, bits, off, sel)
@@ -185,6 +189,10 @@ func (s *IntSumState[T]) Add(x []T, m ...Mask) {
 		s.sum = s.sum.Add128(kernel.CheckedInts(x))
 		return
 	}
+	if bits, off, ok := bitmapSpan(len(x), m); ok {
+		s.sum = s.sum.Add128(exactOn(active.Load(), x, bits, off, nil, false))
+		return
+	}
 	bits, off, sel, hasSel := maskOf(len(x), m)
 	s.sum = s.sum.Add128(exactOn(active.Load(), x, bits, off, sel, hasSel))
 }
@@ -220,6 +228,10 @@ type UintSumState[T constraints.Unsigned] struct {
 func (s *UintSumState[T]) Add(x []T, m ...Mask) {
 	if len(m) == 0 && len(x) < kernel.SmallCut {
 		s.sum = s.sum.Add128(kernel.CheckedInts(x))
+		return
+	}
+	if bits, off, ok := bitmapSpan(len(x), m); ok {
+		s.sum = s.sum.Add128(exactOn(active.Load(), x, bits, off, nil, false))
 		return
 	}
 	bits, off, sel, hasSel := maskOf(len(x), m)
@@ -272,6 +284,8 @@ func (s *SummaryState[T]) Add(x []T, m ...Mask) {
 	var count, nulls int
 	if len(m) == 0 && len(x) < kernel.SmallCut {
 		lo, hi, count = kernel.SummarySmall(x, nil, 0, kernel.WantBoth)
+	} else if bits, off, ok := bitmapSpan(len(x), m); ok {
+		lo, hi, count, nulls = summarizeOn(active.Load(), x, bits, off, nil, false, kernel.WantBoth)
 	} else {
 		lo, hi, count, nulls = summarize(active.Load(), x, m, kernel.WantBoth)
 	}

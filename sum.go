@@ -39,6 +39,10 @@ func Sum[T constraints.Float](x []T, m ...Mask) T {
 			return kernel.BlockSum(x, w)
 		}
 		return kernel.SumFloat(b.isa, x, nil, 0)
+	} else if bits, off, ok := bitmapSpan(len(x), m); ok {
+		// A bitmap alone: b's kernel with no frame between (see
+		// bitmapSpan).
+		return kernel.SumFloat(b.isa, x, bits, off)
 	}
 	return sumFloat(x, m)
 }
@@ -106,6 +110,11 @@ func sumIntegers[T constraints.Integer, S int64 | uint64](x []T, m []Mask) S {
 	} else if len(m) == 0 {
 		// Dense: straight to the kernel, two calls fewer.
 		return kernel.SumInt[T, S](active.Load().isa, x, nil, 0)
+	}
+	if bits, off, ok := bitmapSpan(len(x), m); ok {
+		// A bitmap alone, wordCut elements or more (a shorter one took
+		// the word loop): the kernel with no frame between.
+		return kernel.SumInt[T, S](active.Load().isa, x, bits, off)
 	}
 	return sumIntegersSlow[T, S](x, m)
 }

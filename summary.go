@@ -65,6 +65,9 @@ func Summarize[T Number](x []T, m ...Mask) Summary[T] {
 			lo, hi, count := kernel.SummaryWord(x, w, kernel.WantBoth)
 			return Summary[T]{Min: lo, Max: hi, Count: count, Nulls: len(x) - count}
 		}
+	} else if bits, off, ok := bitmapSpan(len(x), m); ok {
+		lo, hi, count := kernel.Summary(b.isa, x, bits, off, kernel.WantBoth)
+		return Summary[T]{Min: lo, Max: hi, Count: count, Nulls: len(x) - count}
 	}
 	lo, hi, count, nulls := summarize(b, x, m, kernel.WantBoth)
 	return Summary[T]{Min: lo, Max: hi, Count: count, Nulls: nulls}
