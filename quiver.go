@@ -357,8 +357,9 @@ func shortWord(n int, m []Mask) (uint64, bool) {
 // true. Anything else gives false, and the caller takes its general path,
 // which panics where it must. A nil bitmap is declined too, and costs no
 // test of its own: its room is 0 or negative (see Valid). The general path
-// is three calls (the API's general function, checkMask, the kernel's
-// entry): about 4 ns a call of 64 elements on a Zen 5.
+// is up to three more frames (the API's general function, checkMask, a
+// wrapper of the kernel's entry): 2 to 5 ns a call on a Zen 5 (H506-H511
+// in bench/maskspan_test.go).
 func bitmapSpan(n int, m []Mask) (bits []byte, off int, ok bool) {
 	if len(m) != 1 || m[0].sel != nil || m[0].room < int64(n) || n == 0 {
 		return nil, 0, false
