@@ -46,6 +46,7 @@ package bench
 
 import (
 	"math"
+	"strconv"
 	"testing"
 
 	arrowmath "github.com/apache/arrow-go/v18/arrow/math"
@@ -154,7 +155,7 @@ func BenchmarkAVX2Peers(b *testing.B) {
 	}
 	for _, c := range avx2Cases() {
 		for _, im := range c.impls {
-			name := "op=" + c.op + "/type=" + c.typ + "/n=" + itoa(c.n) + "/nulls=" + itoa(c.nulls) + "/impl=" + im.name
+			name := "op=" + c.op + "/type=" + c.typ + "/n=" + strconv.Itoa(c.n) + "/nulls=" + strconv.Itoa(c.nulls) + "/impl=" + im.name
 			b.Run(name, func(b *testing.B) {
 				if im.backend {
 					prev := quiver.ActiveBackend().Name
@@ -213,15 +214,4 @@ func TestAVX2Baselines(t *testing.T) {
 			}
 		}
 	}
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
 }

@@ -48,6 +48,7 @@ package bench
 //	H426 (measured by hand): SumInt int64 and SumUint uint8 nulls=0% n=64 and 256 on avx2 and avx512: time <= 0.95x; every SumInt and SumUint case of BenchmarkCallCost (n=64 to 1024, nulls 0 and 10%): <= 1.02x
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/viterin/vek"
@@ -64,7 +65,7 @@ func BenchmarkCallCost(b *testing.B) {
 			for _, nulls := range []int{0, 10} {
 				in := newInput[int64](n, nulls)
 				x, ms := in.x, in.masks
-				b.Run("op=SumChecked/type=int64/n="+itoa(n)+"/nulls="+itoa(nulls), func(b *testing.B) {
+				b.Run("op=SumChecked/type=int64/n="+strconv.Itoa(n)+"/nulls="+strconv.Itoa(nulls), func(b *testing.B) {
 					var s int64
 					for b.Loop() {
 						s += quiver.SumChecked(x, ms...).Sum
@@ -77,14 +78,14 @@ func BenchmarkCallCost(b *testing.B) {
 			for _, nulls := range []int{0, 10} {
 				i64 := newInput[int64](n, nulls)
 				u8 := newInput[uint8](n, nulls)
-				b.Run("op=SumInt/type=int64/n="+itoa(n)+"/nulls="+itoa(nulls), func(b *testing.B) {
+				b.Run("op=SumInt/type=int64/n="+strconv.Itoa(n)+"/nulls="+strconv.Itoa(nulls), func(b *testing.B) {
 					var s int64
 					for b.Loop() {
 						s += quiver.SumInt(i64.x, i64.masks...)
 					}
 					sink = res{uint64(s)}
 				})
-				b.Run("op=SumUint/type=uint8/n="+itoa(n)+"/nulls="+itoa(nulls), func(b *testing.B) {
+				b.Run("op=SumUint/type=uint8/n="+strconv.Itoa(n)+"/nulls="+strconv.Itoa(nulls), func(b *testing.B) {
 					var s uint64
 					for b.Loop() {
 						s += quiver.SumUint(u8.x, u8.masks...)
@@ -181,14 +182,14 @@ func BenchmarkMaskedSliceOffsets(b *testing.B) {
 			in := newInput[float64](n+8, 10)
 			for _, off := range []int{0, 3} {
 				x, m := in.x[off:n+off], quiver.Valid(in.bits, off)
-				b.Run("n="+itoa(n)+"/off="+itoa(off)+"/op=Min", func(b *testing.B) {
+				b.Run("n="+strconv.Itoa(n)+"/off="+strconv.Itoa(off)+"/op=Min", func(b *testing.B) {
 					var s float64
 					for b.Loop() {
 						s += quiver.Min(x, m)
 					}
 					sink = res{uint64(s)}
 				})
-				b.Run("n="+itoa(n)+"/off="+itoa(off)+"/op=Summarize", func(b *testing.B) {
+				b.Run("n="+strconv.Itoa(n)+"/off="+strconv.Itoa(off)+"/op=Summarize", func(b *testing.B) {
 					var s float64
 					for b.Loop() {
 						s += quiver.Summarize(x, m).Max

@@ -38,6 +38,7 @@ package bench
 
 import (
 	"math"
+	"strconv"
 	"testing"
 
 	"github.com/quiverlabs/quiver"
@@ -83,7 +84,7 @@ func denseCutCases[T number](b *testing.B, n int, xs [16][]T) {
 		{"MinMax", func(x []T) float64 { lo, hi := quiver.MinMax(x); return float64(lo) + float64(hi) }},
 		{"Summary", func(x []T) float64 { s := quiver.Summarize(x); return float64(s.Min) + float64(s.Max) }},
 	} {
-		b.Run("type="+typeName[T]()+"/n="+itoa(n)+"/op="+c.name, func(b *testing.B) {
+		b.Run("type="+typeName[T]()+"/n="+strconv.Itoa(n)+"/op="+c.name, func(b *testing.B) {
 			var s float64
 			k := 0
 			for b.Loop() {
@@ -97,7 +98,7 @@ func denseCutCases[T number](b *testing.B, n int, xs [16][]T) {
 
 // sumCutCase runs quiver's dense Sum over the 16 inputs xs.
 func sumCutCase[T float32 | float64](b *testing.B, n int, xs [16][]T) {
-	b.Run("type="+typeName[T]()+"/n="+itoa(n)+"/op=Sum", func(b *testing.B) {
+	b.Run("type="+typeName[T]()+"/n="+strconv.Itoa(n)+"/op=Sum", func(b *testing.B) {
 		var s T
 		k := 0
 		for b.Loop() {
@@ -139,7 +140,7 @@ func BenchmarkDenseIntSums(b *testing.B) {
 // intSumCase runs quiver's dense SumInt (SumUint for uint8) over the 16
 // inputs xs.
 func intSumCase[T int64 | int32 | uint8](b *testing.B, n int, xs [16][]T) {
-	b.Run("type="+typeName[T]()+"/n="+itoa(n)+"/op=Sum", func(b *testing.B) {
+	b.Run("type="+typeName[T]()+"/n="+strconv.Itoa(n)+"/op=Sum", func(b *testing.B) {
 		var s uint64
 		k := 0
 		for b.Loop() {

@@ -41,6 +41,7 @@ package bench
 //	H477 (measured by hand): the masked forms, which this change does not route (Min float64 and Sum float64 with 10% nulls, n=256), on avx2 and avx512: time <= 1.02x
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/viterin/vek"
@@ -56,7 +57,7 @@ func BenchmarkKernelFrames(b *testing.B) {
 	sizes := []int{61, 64, 256, 1024, 1031, 4096}
 	for _, n := range sizes {
 		f64, f32 := newInput[float64](n, 0).x, newInput[float32](n, 0).x
-		b.Run("backend=peers/n="+itoa(n), func(b *testing.B) {
+		b.Run("backend=peers/n="+strconv.Itoa(n), func(b *testing.B) {
 			benchOne(b, "op=Min/type=float64/impl=vek", func() float64 { return vek.Min(f64) })
 			benchOne(b, "op=Max/type=float64/impl=vek", func() float64 { return vek.Max(f64) })
 			benchOne(b, "op=Min/type=float32/impl=vek", func() float64 { return float64(vek32.Min(f32)) })
@@ -69,7 +70,7 @@ func BenchmarkKernelFrames(b *testing.B) {
 	}
 	forBackends(b, []string{"avx2", "avx512"}, func(b *testing.B, _ string) {
 		for _, n := range sizes {
-			b.Run("n="+itoa(n), func(b *testing.B) {
+			b.Run("n="+strconv.Itoa(n), func(b *testing.B) {
 				kernelFrames(b, n)
 			})
 		}

@@ -140,12 +140,6 @@ func maskedFrameOps[T number](b *testing.B, name string, n, off int, xs [16][]T)
 	}
 }
 
-// maskedInput is one input of maskedFrameOps: the values and their Mask.
-type maskedInput[T number] struct {
-	x []T
-	m quiver.Mask
-}
-
 // denseFrameCases runs dense MinMax and Summarize over the 16 inputs xs.
 func denseFrameCases[T number](b *testing.B, n int, xs [16][]T) {
 	for _, op := range []struct {

@@ -91,24 +91,25 @@ func BenchmarkMaskSpan(b *testing.B) {
 
 // spanInputs pairs the 16 inputs xs with bitmaps of their own (10% nulls)
 // that start at bit off.
-func spanInputs[T number](n, off int, xs [16][]T) *[16]maskedValues[T] {
+func spanInputs[T number](n, off int, xs [16][]T) *[16]maskedInput[T] {
 	r := rand.New(rand.NewPCG(uint64(n)|uint64(off)<<32, 506))
-	var ins [16]maskedValues[T]
+	var ins [16]maskedInput[T]
 	for k := range ins {
-		ins[k] = maskedValues[T]{xs[k], quiver.Valid(drawBitmap(r, n+off, 10), off)}
+		ins[k] = maskedInput[T]{xs[k], quiver.Valid(drawBitmap(r, n+off, 10), off)}
 	}
 	return &ins
 }
 
-// maskedValues is a column and its Mask.
-type maskedValues[T number] struct {
+// maskedInput is a column and its Mask (maskedFrameOps' and this file's
+// inputs).
+type maskedInput[T number] struct {
 	x []T
 	m quiver.Mask
 }
 
 func spanSums[T float32 | float64](b *testing.B, n, off int, xs [16][]T) {
 	rotatedCell(b, fmt.Sprintf("op=Sum/type=%s/n=%d/off=%d", typeName[T](), n, off), spanInputs(n, off, xs),
-		func(in maskedValues[T]) T { return quiver.Sum(in.x, in.m) })
+		func(in maskedInput[T]) T { return quiver.Sum(in.x, in.m) })
 }
 
 func spanInts[T int64 | int32 | uint8](b *testing.B, n, off int, xs [16][]T) {
@@ -116,23 +117,23 @@ func spanInts[T int64 | int32 | uint8](b *testing.B, n, off int, xs [16][]T) {
 	name := fmt.Sprintf("type=%s/n=%d/off=%d", typeName[T](), n, off)
 	switch any(xs[0]).(type) {
 	case []uint8:
-		u := any(ins).(*[16]maskedValues[uint8])
-		rotatedCell(b, "op=SumUint/"+name, u, func(in maskedValues[uint8]) int64 { return int64(quiver.SumUint(in.x, in.m)) })
+		u := any(ins).(*[16]maskedInput[uint8])
+		rotatedCell(b, "op=SumUint/"+name, u, func(in maskedInput[uint8]) int64 { return int64(quiver.SumUint(in.x, in.m)) })
 	case []int64:
-		s := any(ins).(*[16]maskedValues[int64])
-		rotatedCell(b, "op=SumInt/"+name, s, func(in maskedValues[int64]) int64 { return quiver.SumInt(in.x, in.m) })
-		rotatedCell(b, "op=SumChecked/"+name, s, func(in maskedValues[int64]) int64 { return quiver.SumChecked(in.x, in.m).Sum })
+		s := any(ins).(*[16]maskedInput[int64])
+		rotatedCell(b, "op=SumInt/"+name, s, func(in maskedInput[int64]) int64 { return quiver.SumInt(in.x, in.m) })
+		rotatedCell(b, "op=SumChecked/"+name, s, func(in maskedInput[int64]) int64 { return quiver.SumChecked(in.x, in.m).Sum })
 	case []int32:
-		s := any(ins).(*[16]maskedValues[int32])
-		rotatedCell(b, "op=SumInt/"+name, s, func(in maskedValues[int32]) int64 { return quiver.SumInt(in.x, in.m) })
-		rotatedCell(b, "op=SumChecked/"+name, s, func(in maskedValues[int32]) int64 { return quiver.SumChecked(in.x, in.m).Sum })
+		s := any(ins).(*[16]maskedInput[int32])
+		rotatedCell(b, "op=SumInt/"+name, s, func(in maskedInput[int32]) int64 { return quiver.SumInt(in.x, in.m) })
+		rotatedCell(b, "op=SumChecked/"+name, s, func(in maskedInput[int32]) int64 { return quiver.SumChecked(in.x, in.m).Sum })
 	}
 }
 
 func spanCounts(b *testing.B, n, off int) {
 	ins := spanInputs(n, off, rotation[uint8](n, 506))
 	rotatedCell(b, fmt.Sprintf("op=CountValid/n=%d/off=%d", n, off), ins,
-		func(in maskedValues[uint8]) int64 { return int64(quiver.CountValid(len(in.x), in.m)) })
+		func(in maskedInput[uint8]) int64 { return int64(quiver.CountValid(len(in.x), in.m)) })
 }
 
 // spanStates adds each masked input to a state of its kind.
@@ -143,11 +144,11 @@ func spanStates(b *testing.B, n int) {
 	var isum quiver.IntSumState[int64]
 	var summ quiver.SummaryState[float64]
 	rotatedCell(b, fmt.Sprintf("op=SumState.Add/type=float64/n=%d/off=0", n), f64,
-		func(in maskedValues[float64]) int64 { sum.Add(in.x, in.m); return 0 })
+		func(in maskedInput[float64]) int64 { sum.Add(in.x, in.m); return 0 })
 	rotatedCell(b, fmt.Sprintf("op=IntSumState.Add/type=int64/n=%d/off=0", n), i64,
-		func(in maskedValues[int64]) int64 { isum.Add(in.x, in.m); return 0 })
+		func(in maskedInput[int64]) int64 { isum.Add(in.x, in.m); return 0 })
 	rotatedCell(b, fmt.Sprintf("op=SummaryState.Add/type=float64/n=%d/off=0", n), f64,
-		func(in maskedValues[float64]) int64 { summ.Add(in.x, in.m); return 0 })
+		func(in maskedInput[float64]) int64 { summ.Add(in.x, in.m); return 0 })
 	sinkFloat = sum.Sum() + float64(isum.Sum()) + summ.Summary().Min
 }
 
@@ -166,11 +167,11 @@ func spanUnrouted(b *testing.B, n int) {
 		f64[k].m = f64[k].m.Select(sel)
 	}
 	rotatedCell(b, fmt.Sprintf("op=Sum/type=float64/n=%d/dense", n), f64,
-		func(in maskedValues[float64]) float64 { return quiver.Sum(in.x) })
+		func(in maskedInput[float64]) float64 { return quiver.Sum(in.x) })
 	rotatedCell(b, fmt.Sprintf("op=SumInt/type=int64/n=%d/dense", n), i64,
-		func(in maskedValues[int64]) int64 { return quiver.SumInt(in.x) })
+		func(in maskedInput[int64]) int64 { return quiver.SumInt(in.x) })
 	rotatedCell(b, fmt.Sprintf("op=CountValid/n=%d/dense", n), i64,
-		func(in maskedValues[int64]) int64 { return int64(quiver.CountValid(len(in.x))) })
+		func(in maskedInput[int64]) int64 { return int64(quiver.CountValid(len(in.x))) })
 	rotatedCell(b, fmt.Sprintf("op=Sum/type=float64/n=%d/selected", n), f64,
-		func(in maskedValues[float64]) float64 { return quiver.Sum(in.x, in.m) })
+		func(in maskedInput[float64]) float64 { return quiver.Sum(in.x, in.m) })
 }

@@ -3,6 +3,7 @@ package bench
 import (
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/quiverlabs/quiver"
@@ -59,7 +60,7 @@ func shortZeroCases[T float32 | float64](b *testing.B, n int) {
 		{"Max/impl=loop", &highs, func(x []T) T { return loopMax(x, nil, bottom) }},
 		{"Summary/impl=loop", &lows, func(x []T) T { lo, hi, c := loopSummary(x, nil, top, bottom); return lo + hi + T(c) }},
 	} {
-		b.Run("type="+typeName[T]()+"/n="+itoa(n)+"/op="+c.name, func(b *testing.B) {
+		b.Run("type="+typeName[T]()+"/n="+strconv.Itoa(n)+"/op="+c.name, func(b *testing.B) {
 			var s T
 			k := 0
 			for b.Loop() {

@@ -176,27 +176,34 @@ fi
 # with no body, a symbol missing at link time) and is done for one target
 # per kind of file set (amd64 and arm64 assembly off Linux, the portable
 # code on a 32-bit, a big-endian and a wasm target).
-step "go vet and compile the tests for other systems and architectures"
-testbins=$(mktemp -d)
-trap 'rm -rf "$testbins"' EXIT
-for target in windows/amd64 windows/arm64 darwin/amd64 darwin/arm64 \
-  wasip1/wasm linux/arm linux/ppc64 linux/loong64 $vet386; do
-  echo "$target"
-  GOOS=${target%/*} GOARCH=${target#*/} go vet ./...
-  case $target in
-  windows/amd64 | darwin/arm64 | wasip1/wasm | linux/arm | linux/ppc64)
-    for pkg in $(go list ./...); do
-      GOOS=${target%/*} GOARCH=${target#*/} go test -c -o "$testbins/$(echo "$pkg" | tr / _).test" "$pkg"
-    done
-    ;;
-  esac
-done
-
-# The newest Go release as well as the go directive's: the go command
-# fetches the toolchain through the module proxy.
+#
+# The newest Go release runs the suite as well as the go directive's: the
+# go command fetches the toolchain through the module proxy. That run is
+# mostly one test process, so it runs beside the vetting.
+vet_other_targets() {
+  set -euo pipefail
+  local target pkg
+  testbins=$(mktemp -d)
+  trap 'rm -rf "$testbins"' EXIT
+  for target in windows/amd64 windows/arm64 darwin/amd64 darwin/arm64 \
+    wasip1/wasm linux/arm linux/ppc64 linux/loong64 $vet386; do
+    echo "$target"
+    GOOS=${target%/*} GOARCH=${target#*/} go vet ./...
+    case $target in
+    windows/amd64 | darwin/arm64 | wasip1/wasm | linux/arm | linux/ppc64)
+      for pkg in $(go list ./...); do
+        GOOS=${target%/*} GOARCH=${target#*/} go test -c -o "$testbins/$(echo "$pkg" | tr / _).test" "$pkg"
+      done
+      ;;
+    esac
+  done
+}
+export -f vet_other_targets
+export vet386
 newest=go1.27.3
-step "the suite under $newest (go test -short)"
-GOTOOLCHAIN=$newest go test -count=1 -short ./...
+together \
+  "go vet and compile the tests for other systems and architectures" "vet_other_targets" \
+  "the suite under $newest (go test -short)" "GOTOOLCHAIN=$newest go test -count=1 -short ./..."
 
 echo
 echo "all tests passed"
