@@ -87,31 +87,6 @@ func sumAsm[T num.Number, S int64 | uint64](isa ISA, x []T, bits []byte, off int
 	panic("quiver: internal error: no sum kernel")
 }
 
-// sumLanesAsm is the lane-carrying float sum kernel of isa (see SumLanes).
-func sumLanesAsm[T float32 | float64](isa ISA, acc []T, x []T, bits []byte, off int) {
-	switch num.KindOf[T]() {
-	case num.Float32:
-		switch {
-		case isa == AVX2:
-			sumLanesF32AVX2(num.Cast[float32](acc), num.Cast[float32](x), bits, off)
-			return
-		case isa == AVX512:
-			sumLanesF32AVX512(num.Cast[float32](acc), num.Cast[float32](x), bits, off)
-			return
-		}
-	case num.Float64:
-		switch {
-		case isa == AVX2:
-			sumLanesF64AVX2(num.Cast[float64](acc), num.Cast[float64](x), bits, off)
-			return
-		case isa == AVX512:
-			sumLanesF64AVX512(num.Cast[float64](acc), num.Cast[float64](x), bits, off)
-			return
-		}
-	}
-	panic("quiver: internal error: no lane-carrying kernel")
-}
-
 // countValidAsm counts the set bits of b, whole 8-byte words, on isa.
 func countValidAsm(isa ISA, b []byte) int {
 	switch {

@@ -322,16 +322,32 @@ func selSummaryOn[T num.Number](isa ISA, x []T, bm []byte, off int, sel []uint32
 // T, into the unfolded lane accumulators acc in the order of ADR-013
 // step 1 (see the API's SumState).
 func sumLanesOn[T constraints.Float](isa ISA, acc, x []T, bits []byte, off int) {
-	switch isa {
-	case AVX2, AVX512:
-		if num.KindOf[T]() == num.Float32 {
-			sumLanesAsm(isa, num.Cast[float32](acc), num.Cast[float32](x), bits, off)
-			return
-		}
-		sumLanesAsm(isa, num.Cast[float64](acc), num.Cast[float64](x), bits, off)
+	if sumsDirect(isa) {
+		sumLanesDirect(isa, acc, x, bits, off)
 		return
 	}
 	acc[0] = AddValid(acc[0], x, bits, off)
+}
+
+// sumLanesDirect is SumLanes, which inlines it into the API's call: on
+// AVX2 and AVX512 the lane-carrying kernel of isa and T, called right
+// here, as sumFloatDirect calls its kernels; the typed entries on the
+// other ISAs.
+func sumLanesDirect[T constraints.Float](isa ISA, acc, x []T, bits []byte, off int) {
+	if isa != AVX2 && isa != AVX512 {
+		sumLanesEntries(isa, acc, x, bits, off)
+		return
+	}
+	switch f32 := num.KindOf[T]() == num.Float32; {
+	case f32 && isa == AVX512:
+		sumLanesF32AVX512(num.Cast[float32](acc), num.Cast[float32](x), bits, off)
+	case f32:
+		sumLanesF32AVX2(num.Cast[float32](acc), num.Cast[float32](x), bits, off)
+	case isa == AVX512:
+		sumLanesF64AVX512(num.Cast[float64](acc), num.Cast[float64](x), bits, off)
+	default:
+		sumLanesF64AVX2(num.Cast[float64](acc), num.Cast[float64](x), bits, off)
+	}
 }
 
 // dramBytes is the input size from which a dense order-free kernel on the

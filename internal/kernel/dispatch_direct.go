@@ -30,6 +30,10 @@ func denseSummaryDirect[T num.Number](isa ISA, x []T, want Extremes) (lo, hi T) 
 	return denseSummaryEntries(isa, x, want)
 }
 
+func sumLanesDirect[T constraints.Float](isa ISA, acc, x []T, bits []byte, off int) {
+	sumLanesEntries(isa, acc, x, bits, off)
+}
+
 func summaryDirect[T num.Number](isa ISA, x []T, bits []byte, off int, want Extremes) (lo, hi T, valid int) {
 	return summaryEntries(isa, x, bits, off, want)
 }

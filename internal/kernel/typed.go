@@ -19,9 +19,10 @@ import (
 // inline this package's small helpers, and the portable loops ran at half
 // speed.
 //
-// The dense sums and extremes are the exception: their exported entry
-// is one call of the architecture's direct function (sumFloatDirect,
-// sumIntDirect, denseSummaryDirect), which inlines into the API. On amd64
+// The sums, the extremes and the lane sums of SumState are the
+// exception: their exported entry is one call of the architecture's
+// direct function (sumFloatDirect, sumIntDirect, summaryDirect,
+// denseSummaryDirect, sumLanesDirect), which inlines into the API. On amd64
 // that function tests whether a kernel takes the input, calls it, and
 // tests the result, with nothing but assembly below it; everything else
 // (the portable ISAs, the rescues, the loops) it leaves to the entries.
@@ -609,6 +610,11 @@ func entrySelExactU64(x []uint64, bm []byte, off int, sel []uint32) num.Int128 {
 // T, into the unfolded lane accumulators acc in the order of ADR-013
 // step 1 (see the API's SumState).
 func SumLanes[T constraints.Float](isa ISA, acc []T, x []T, bits []byte, off int) {
+	sumLanesDirect(isa, acc, x, bits, off)
+}
+
+// sumLanesEntries is SumLanes through the typed entries below.
+func sumLanesEntries[T constraints.Float](isa ISA, acc []T, x []T, bits []byte, off int) {
 	switch num.KindOf[T]() {
 	case num.Float32:
 		entrySumLanesF32(isa, num.Cast[float32](acc), num.Cast[float32](x), bits, off)

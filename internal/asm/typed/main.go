@@ -163,6 +163,7 @@ var families = []family{
 		params:  []string{"isa ISA", "acc []T", "x []T", "bits []byte", "off int"},
 		entry:   "entrySumLanes",
 		call:    "sumLanesOn(isa, acc, x, bits, off)",
+		direct:  "sumLanesDirect",
 	},
 }
 
@@ -207,9 +208,10 @@ import (
 // inline this package's small helpers, and the portable loops ran at half
 // speed.
 //
-// The dense sums and extremes are the exception: their exported entry
-// is one call of the architecture's direct function (sumFloatDirect,
-// sumIntDirect, denseSummaryDirect), which inlines into the API. On amd64
+// The sums, the extremes and the lane sums of SumState are the
+// exception: their exported entry is one call of the architecture's
+// direct function (sumFloatDirect, sumIntDirect, summaryDirect,
+// denseSummaryDirect, sumLanesDirect), which inlines into the API. On amd64
 // that function tests whether a kernel takes the input, calls it, and
 // tests the result, with nothing but assembly below it; everything else
 // (the portable ISAs, the rescues, the loops) it leaves to the entries.
@@ -272,7 +274,11 @@ func write(b *bytes.Buffer, f family) {
 			n, _ := split(p)
 			names = append(names, n)
 		}
-		fmt.Fprintf(b, "return %s(%s)\n}\n", f.direct, strings.Join(names, ", "))
+		ret := "return "
+		if len(f.results) == 0 {
+			ret = ""
+		}
+		fmt.Fprintf(b, "%s%s(%s)\n}\n", ret, f.direct, strings.Join(names, ", "))
 		entries := strings.ToLower(f.name[:1]) + f.name[1:] + "Entries"
 		fmt.Fprintf(b, "\n// %s is %s through the typed entries below.\nfunc %s%s(%s) %s {\n",
 			entries, f.name, entries, f.tparams, strings.Join(f.params, ", "), resultList(f.results, ""))

@@ -66,14 +66,6 @@ var shapes = []shape{
 		missing: "no sum kernel",
 	},
 	{
-		name:    "sumLanesAsm",
-		doc:     "is the lane-carrying float sum kernel of isa (see SumLanes).",
-		tparams: "[T float32 | float64]",
-		params:  []param{{"acc", "[]T"}, {"x", "[]T"}, {"bits", "[]byte"}, {"off", "int"}},
-		pattern: `^sumLanes(?P<type>F\d+)(?P<isa>AVX2|AVX512)$`,
-		missing: "no lane-carrying kernel",
-	},
-	{
 		name:    "countValidAsm",
 		doc:     "counts the set bits of b, whole 8-byte words, on isa.",
 		params:  []param{{"b", "[]byte"}},
