@@ -3,6 +3,8 @@
 package kernel
 
 import (
+	"fmt"
+
 	"golang.org/x/exp/constraints"
 	"golang.org/x/sys/cpu"
 
@@ -332,11 +334,20 @@ func sumLanesOn[T constraints.Float](isa ISA, acc, x []T, bits []byte, off int) 
 // sumLanesDirect is SumLanes, which inlines it into the API's call: on
 // AVX2 and AVX512 the lane-carrying kernel of isa and T, called right
 // here, as sumFloatDirect calls its kernels; the typed entries on the
-// other ISAs.
+// other ISAs. The kernels read and write acc as one block of four
+// vectors and take x in whole blocks, so that is checked here, before
+// any of them sees the slices.
 func sumLanesDirect[T constraints.Float](isa ISA, acc, x []T, bits []byte, off int) {
 	if isa != AVX2 && isa != AVX512 {
 		sumLanesEntries(isa, acc, x, bits, off)
 		return
+	}
+	block := 128 / sizeOf[T]() // four YMM vectors
+	if isa == AVX512 {
+		block *= 2 // four ZMM vectors
+	}
+	if len(acc) != block || len(x)&(block-1) != 0 {
+		panic(fmt.Sprintf("quiver: internal error: %d lane accumulators and %d elements for a kernel of %d lanes", len(acc), len(x), block))
 	}
 	switch f32 := num.KindOf[T]() == num.Float32; {
 	case f32 && isa == AVX512:
