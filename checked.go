@@ -36,16 +36,11 @@ func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
 			return CheckedSum[int64]{s, o}
 		}
 	}
-	if len(m) == 0 && num.KindOf[T]() == num.Int64 {
-		// A dense int64 column goes to the kernels' dispatch directly:
-		// exactOn's frame was a tenth of a 32-element call.
-		s, o := kernel.CheckedI64(b.isa, num.Cast[int64](x), nil, 0).Int64()
-		return CheckedSum[int64]{s, o}
-	}
-	if bits, off, ok := bitmapSpan(len(x), m); ok {
-		// A bitmap alone, wordCut elements or more (a shorter one took
-		// the word loop): no frame to check it, and int64 goes to the
-		// kernels directly.
+	if bits, off, ok := bitmapSpan(len(x), m); ok || len(m) == 0 {
+		// No Mask, or a bitmap alone of wordCut elements or more (a
+		// shorter one took the word loop): nothing left to check, and
+		// int64 goes to the kernels' dispatch directly (exactOn's frame
+		// was a tenth of a 32-element call).
 		var sum num.Int128
 		if num.KindOf[T]() == num.Int64 {
 			sum = kernel.CheckedI64(b.isa, num.Cast[int64](x), bits, off)
@@ -79,11 +74,11 @@ func SumCheckedUint[T constraints.Unsigned](x []T, m ...Mask) CheckedSum[uint64]
 			return CheckedSum[uint64]{s, o}
 		}
 	}
-	if len(m) == 0 && num.KindOf[T]() == num.Uint64 {
-		s, o := kernel.CheckedU64(b.isa, num.Cast[uint64](x), nil, 0).Uint64()
-		return CheckedSum[uint64]{s, o}
-	}
-	if bits, off, ok := bitmapSpan(len(x), m); ok {
+	if bits, off, ok := bitmapSpan(len(x), m); ok || len(m) == 0 {
+		// No Mask, or a bitmap alone of wordCut elements or more (a
+		// shorter one took the word loop): nothing left to check, and
+		// uint64 goes to the kernels' dispatch directly (exactOn's frame
+		// was a tenth of a 32-element call).
 		var sum num.Int128
 		if num.KindOf[T]() == num.Uint64 {
 			sum = kernel.CheckedU64(b.isa, num.Cast[uint64](x), bits, off)
