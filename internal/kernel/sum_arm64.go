@@ -3,6 +3,7 @@
 package kernel
 
 import (
+	"fmt"
 	"math"
 	"unsafe"
 
@@ -37,8 +38,13 @@ func neonSumFloat[T float32 | float64](x []T, bits []byte, off int) T {
 }
 
 // neonSumLanes is the lane-carrying sum on NEON: the block phase of neonSumFloat on
-// accumulators that come from, and go back to, acc.
+// accumulators that come from, and go back to, acc. acc must be one block
+// of four vectors and x whole blocks, as on amd64 (sumLanesDirect): the
+// copies below would otherwise drop lanes and elements without a word.
 func neonSumLanes[T float32 | float64](acc, x []T, bits []byte, off int) {
+	if block := 4 * vectorLanes[T](); len(acc) != block || len(x)%block != 0 {
+		panic(fmt.Sprintf("quiver: internal error: %d lane accumulators and %d elements for a kernel of %d lanes", len(acc), len(x), block))
+	}
 	var a [16]T
 	copy(a[:], acc)
 	neonBlocks(&a, x, bits, off)
