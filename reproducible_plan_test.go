@@ -21,12 +21,19 @@ import (
 // every backend for blocks at the thresholds where the folds are cut short
 // (testkit.ReproThresholdInputs), alone and run together into inputs of
 // several blocks (each block chooses its folds on its own, and the fold
-// kernels fetch the next block ahead), with special values added.
+// kernels fetch the next block ahead), with special values added. The
+// inputs and their exact sums are made once for all backends: math/big
+// took most of the test's time when each backend summed them again.
 func TestSumReproducibleThresholds(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, _ BackendInfo) {
-		t.Run("float64", func(t *testing.T) { reproThresholds[float64](t) })
-		t.Run("float32", func(t *testing.T) { reproThresholds[float32](t) })
-	})
+	t.Run("float64", func(t *testing.T) { reproThresholds[float64](t) })
+	t.Run("float32", func(t *testing.T) { reproThresholds[float32](t) })
+}
+
+// reproCase is an input and its sum by math/big (exactSum).
+type reproCase[T constraints.Float] struct {
+	what string
+	x    []T
+	want T
 }
 
 func reproThresholds[T constraints.Float](t *testing.T) {
@@ -35,25 +42,31 @@ func reproThresholds[T constraints.Float](t *testing.T) {
 	if testing.Short() {
 		sizes = []int{2, 65, 4096}
 	}
+	var cases []reproCase[T]
+	add := func(what string, x []T) { cases = append(cases, reproCase[T]{what, x, exactSum(x)}) }
 	for _, n := range sizes {
 		var all []T
 		inputs := testkit.ReproThresholdInputs[T](r, n, kernel.ReproSpans())
 		for _, name := range slices.Sorted(maps.Keys(inputs)) {
 			in := inputs[name]
-			what := fmt.Sprintf("%s n=%d", name, n)
-			wantSame(t, what, SumReproducible(in.X), exactSum(in.X))
+			add(fmt.Sprintf("%s n=%d", name, n), in.X)
 			all = append(all, in.X...)
 		}
 		if n == 4096 || n == 1000 {
 			// Blocks of different tops and plans after one another.
-			wantSame(t, fmt.Sprintf("all blocks n=%d", n), SumReproducible(all), exactSum(all))
+			add(fmt.Sprintf("all blocks n=%d", n), all)
 			for _, s := range []T{posInf[T](), nanWithPayload[T](), negZero[T]()} {
 				x := append([]T{}, all...)
 				x[r.IntN(len(x))] = s
-				wantSame(t, fmt.Sprintf("all blocks n=%d with %v", n, s), SumReproducible(x), exactSum(x))
+				add(fmt.Sprintf("all blocks n=%d with %v", n, s), x)
 			}
 		}
 	}
+	forEachBackend(t, func(t *testing.T, _ BackendInfo) {
+		for _, c := range cases {
+			wantSame(t, c.what, SumReproducible(c.x), c.want)
+		}
+	})
 }
 
 // TestSumReproducibleStreamBlocks checks one Add of 64 MB and more, where

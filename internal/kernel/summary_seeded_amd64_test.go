@@ -23,7 +23,7 @@ import (
 // kernel's range, leave a single valid element, leave none in the kernel's
 // range (valid elements only in the head before the bitmap's first byte
 // boundary and in the tail that Go folds), and none at all, at bit offsets
-// 0 to 9 and lengths around the kernels' steps; for floats also a valid
+// 0 to 9 (sweepOffsets: five of them with -short) and lengths around the kernels' steps; for floats also a valid
 // NaN (as the seed, and past it) and zeros of both signs. Each result must
 // match the reference, floats bit for bit. Floats run with the kernels
 // whose NaN check is an FMA sentinel and with those whose check is a
@@ -62,7 +62,7 @@ func seededCases[T num.Number](t *testing.T) {
 	r := rand.New(rand.NewPCG(21, uint64(sizeOf[T]())))
 	alarms := 0 // calls of the sentinel kernel that alarmed without a NaN
 	lens := []int{64, 65, 71, 72, 79, 80, 96, 127, 128, 136, 255, 256, 263, 1000, 1029}
-	for off := range 10 {
+	for _, off := range sweepOffsets() {
 		for _, n := range lens {
 			x := make([]T, n)
 			bits := make([]byte, (off+n+7)/8)
