@@ -17,6 +17,13 @@ import (
 // forEachBackend runs f once per backend that this CPU can run, with that
 // backend active, and restores the default afterwards. Backends the CPU
 // lacks are logged, so a run says what it did not cover.
+//
+// The race detector's short run (scripts/test.sh) runs f on the
+// dispatched backend and the generic one only: it looks for data races
+// in the Go code above the kernels and for misused pointers (checkptr) in
+// the Go loops, which those two reach, and every backend's results are
+// checked in the runs without the detector. With each backend it took
+// the longest of the suite's groups.
 func forEachBackend(t *testing.T, f func(t *testing.T, b BackendInfo)) {
 	t.Helper()
 	prev := ActiveBackend().Name
@@ -28,6 +35,10 @@ func forEachBackend(t *testing.T, f func(t *testing.T, b BackendInfo)) {
 	for _, b := range Backends() {
 		if !b.Available {
 			t.Logf("backend %s: not available on this CPU, not tested", b.Name)
+			continue
+		}
+		if raceEnabled && testing.Short() && b.Name != prev && b.Name != "generic" {
+			t.Logf("backend %s: not run under the race detector with -short", b.Name)
 			continue
 		}
 		if err := SetBackend(b.Name); err != nil {
