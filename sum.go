@@ -104,6 +104,9 @@ func sumIntegers[T constraints.Integer, S int64 | uint64](x []T, m []Mask) S {
 		}
 		if len(x) < wordCut[T](active.Load()) {
 			if w, ok := shortWord(len(x), m); ok {
+				if isByte[T]() && len(x) >= 8 {
+					return kernel.SumBytesWord[T, S](x, w)
+				}
 				return kernel.SumIntsWord[T, S](x, w)
 			}
 		}

@@ -32,9 +32,14 @@ func genericSumInt[T constraints.Integer, S int64 | uint64](x []T, bits []byte, 
 	// 0.75 or 1.2 ns an element with where it fell in the binary (H414
 	// in bench/oddlen_test.go).
 	var s S
+	var zero T
 	bits, off = bits[off>>3:], off&7
 	for i := 0; i < len(x); i += 64 {
 		n := min(64, len(x)-i)
+		if unsafe.Sizeof(zero) == 1 {
+			s += SumBytesWord[T, S](x[i:i+n], ValidWord(bits[i>>3:], off, n))
+			continue
+		}
 		s += SumIntsWord[T, S](x[i:i+n], ValidWord(bits[i>>3:], off, n))
 	}
 	return s

@@ -1,0 +1,65 @@
+package kernel
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/quiverlabs/quiver/internal/num"
+)
+
+// TestSumBytesWord holds SumBytesWord to the wrapping sum of the valid
+// elements taken one at a time, for every length from 0 to 64, int8 and
+// uint8, in both sum types: over random bytes and words, over the bytes
+// that stress its lanes and its count of top bits (all 0xFF, all 0x80,
+// all 0x7F) with every element valid, and with one element valid at each
+// position (a byte mask that took a neighbour's bit shows there).
+func TestSumBytesWord(t *testing.T) {
+	t.Run("int8", func(t *testing.T) { sumBytesWordCases[int8](t) })
+	t.Run("uint8", func(t *testing.T) { sumBytesWordCases[uint8](t) })
+}
+
+func sumBytesWordCases[T int8 | uint8](t *testing.T) {
+	r := rand.New(rand.NewPCG(51, 7))
+	for n := 0; n <= 64; n++ {
+		x := make([]T, n)
+		b := num.Cast[uint8](x)
+		check := func(what string, w uint64) {
+			t.Helper()
+			var want int64
+			for i, v := range x {
+				if w>>i&1 != 0 {
+					want += int64(v)
+				}
+			}
+			if got := SumBytesWord[T, int64](x, w); got != want {
+				t.Fatalf("n=%d %s w=%#x: SumBytesWord %d, one at a time %d", n, what, w, got, want)
+			}
+			if got := SumBytesWord[T, uint64](x, w); got != uint64(want) {
+				t.Fatalf("n=%d %s w=%#x: SumBytesWord into uint64 %d, one at a time %d", n, what, w, got, uint64(want))
+			}
+		}
+		all := ^uint64(0)
+		if n < 64 {
+			all = 1<<n - 1
+		}
+		for _, fill := range []byte{0xFF, 0x80, 0x7F} {
+			for i := range b {
+				b[i] = fill
+			}
+			check("filled", all)
+		}
+		for k := range 20 {
+			for i := range b {
+				b[i] = byte(r.Uint32())
+			}
+			w := r.Uint64() & all
+			if k == 0 {
+				w = all
+			}
+			check("random", w)
+		}
+		for p := range n {
+			check("one valid", 1<<p)
+		}
+	}
+}
