@@ -63,3 +63,48 @@ func sumBytesWordCases[T int8 | uint8](t *testing.T) {
 		}
 	}
 }
+
+// TestSumBytes holds the generic ISA's dense 8-bit sum to SumInts at every
+// length up to 200 and around the rounds of 128 words (1024 elements),
+// int8 and uint8, in both sum types, over random bytes and over bytes of
+// 0xFF, 0x80 and 0x7F, which overflow a 16-bit lane after 129 words of
+// 0xFF if a round runs long.
+func TestSumBytes(t *testing.T) {
+	t.Run("int8", func(t *testing.T) { sumBytesCases[int8](t) })
+	t.Run("uint8", func(t *testing.T) { sumBytesCases[uint8](t) })
+}
+
+func sumBytesCases[T int8 | uint8](t *testing.T) {
+	r := rand.New(rand.NewPCG(52, 7))
+	var lengths []int
+	for n := 0; n <= 200; n++ {
+		lengths = append(lengths, n)
+	}
+	for _, n := range []int{1016, 1023, 1024, 1025, 1031, 1032, 1040, 2048, 2055, 3077, 8192 + 3} {
+		lengths = append(lengths, n)
+	}
+	for _, n := range lengths {
+		x := make([]T, n)
+		b := num.Cast[uint8](x)
+		check := func(what string) {
+			t.Helper()
+			want := SumInts[T, int64](x)
+			if got := sumBytes[T, int64](x); got != want {
+				t.Fatalf("n=%d %s: sumBytes %d, SumInts %d", n, what, got, want)
+			}
+			if got := sumBytes[T, uint64](x); got != uint64(want) {
+				t.Fatalf("n=%d %s: sumBytes into uint64 %d, SumInts %d", n, what, got, uint64(want))
+			}
+		}
+		for _, fill := range []byte{0xFF, 0x80, 0x7F} {
+			for i := range b {
+				b[i] = fill
+			}
+			check("filled")
+		}
+		for i := range b {
+			b[i] = byte(r.Uint32())
+		}
+		check("random")
+	}
+}
