@@ -101,3 +101,26 @@ func byteDenseCells[T number](b *testing.B, n int, q, loop func([]T) int64) {
 	rotatedCell(b, name+"/impl=quiver", &xs, q)
 	rotatedCell(b, name+"/impl=loop", &xs, loop)
 }
+
+// The checked sums of 8-bit elements shorter than 64 cannot overflow
+// their 64-bit result, so a masked one is the wrapping sum of
+// kernel.SumBytesWord, where it ran the loop over one validity word that
+// splits each element at bit 32 (kernel.HalvesWord). Registered before
+// the A/B against the commit before it (BenchmarkByteChecked):
+//
+//	H522 (measured by hand): masked SumChecked int8 and SumCheckedUint uint8, avx2 and avx512, at n=32 and 63: <= 0.75x; at n=16: <= 0.90x; at n=4: <= 1.03x
+
+// BenchmarkByteChecked times masked SumChecked (int8) and SumCheckedUint
+// (uint8) of 4 to 63 elements against the plain loops, for H522:
+//
+//	go test -run '^$' -bench 'ByteChecked' -count 6 .
+func BenchmarkByteChecked(b *testing.B) {
+	forBackends(b, []string{"avx2", "avx512"}, func(b *testing.B, _ string) {
+		for _, n := range []int{4, 16, 32, 63} {
+			byteSumCells[uint8](b, n, func(x []uint8, m quiver.Mask) int64 { return int64(quiver.SumCheckedUint(x, m).Sum) },
+				func(x []uint8, bm []byte) int64 { return int64(loopSumUnsignedMasked(x, bm)) })
+			byteSumCells[int8](b, n, func(x []int8, m quiver.Mask) int64 { return quiver.SumChecked(x, m).Sum },
+				loopSumSignedMasked[int8])
+		}
+	})
+}
