@@ -22,8 +22,9 @@ import (
 // genericSumInt wraps four independent sums on dense input and adds masked
 // elements branch-free (value AND all-ones-or-zero).
 func genericSumInt[T constraints.Integer, S int64 | uint64](x []T, bits []byte, off int) S {
+	var zero T
 	if bits == nil {
-		if unsafe.Sizeof(*new(T)) == 1 {
+		if unsafe.Sizeof(zero) == 1 {
 			return sumBytes[T, S](x)
 		}
 		return SumInts[T, S](x)
@@ -35,7 +36,6 @@ func genericSumInt[T constraints.Integer, S int64 | uint64](x []T, bits []byte, 
 	// 0.75 or 1.2 ns an element with where it fell in the binary (H414
 	// in bench/oddlen_test.go).
 	var s S
-	var zero T
 	bits, off = bits[off>>3:], off&7
 	for i := 0; i < len(x); i += 64 {
 		n := min(64, len(x)-i)
@@ -52,9 +52,10 @@ func genericSumInt[T constraints.Integer, S int64 | uint64](x []T, bits []byte, 
 // one little-endian word, in the 16-bit lanes of SumBytesWord without its
 // mask: a round of at most 128 words (128 x 2 x 255 < 2^16 in a lane),
 // whose lanes are then added in two 32-bit halves (their total reaches
-// 2^18, past the 16 bits that SumBytesWord's multiply keeps). A signed T's top bits are
-// flipped, as there, and 128 for each element of the steps taken off at
-// the end; the last elements are added one at a time. Four words a step
+// 2^18, past the 16 bits that SumBytesWord's multiply keeps). A signed
+// T's top bits are flipped, as there, and 128 for each element of the
+// steps taken off at the end; the last elements are added one at a time.
+// Four words a step
 // under one bounds check, into two sums of lanes: 0.44-0.57x the time of
 // SumInts' four sums of one element an add, where one word a step took
 // 0.61-0.69x (H521 in bench/bytesums_test.go).

@@ -10,7 +10,7 @@ import (
 // TestSumBytesWord holds SumBytesWord to the wrapping sum of the valid
 // elements taken one at a time, for every length from 0 to 64, int8 and
 // uint8, in both sum types: over random bytes and words, over the bytes
-// that stress its lanes and its count of top bits (all 0xFF, all 0x80,
+// that stress its lanes and its flipped top bits (all 0xFF, all 0x80,
 // all 0x7F) with every element valid, and with one element valid at each
 // position (a byte mask that took a neighbour's bit shows there).
 func TestSumBytesWord(t *testing.T) {
