@@ -124,3 +124,33 @@ func BenchmarkByteChecked(b *testing.B) {
 		}
 	})
 }
+
+// 16-bit elements take the same words, four a step: the step's four
+// validity bits spread to 16-bit lanes, the masked elements added in two
+// 32-bit lanes (kernel.SumHalfwordsWord), for masked SumInt and
+// SumChecked of fewer than 64 elements and the generic backend's masked
+// sums. Registered before the A/B against the commit before it
+// (BenchmarkHalfwordSums, int16, 10% nulls):
+//
+//	H523 (measured by hand): masked SumInt and SumChecked int16, avx2 and avx512, at n=32 and 63: <= 0.80x; at n=16: <= 0.95x; at n=4: <= 1.03x
+//	H524 (measured by hand): generic backend, masked SumInt int16 at n=4096: <= 0.60x
+
+// BenchmarkHalfwordSums times masked SumInt and SumChecked of int16 from
+// 4 to 63 elements on avx2 and avx512, and the generic backend's masked
+// SumInt of 4096, against the plain loop, for H523 and H524:
+//
+//	go test -run '^$' -bench 'HalfwordSums' -count 6 .
+func BenchmarkHalfwordSums(b *testing.B) {
+	sum := func(x []int16, m quiver.Mask) int64 { return quiver.SumInt(x, m) }
+	checked := func(x []int16, m quiver.Mask) int64 { return quiver.SumChecked(x, m).Sum }
+	forBackends(b, []string{"avx2", "avx512"}, func(b *testing.B, _ string) {
+		for _, n := range []int{4, 16, 32, 63} {
+			b.Run("op=SumInt", func(b *testing.B) { byteSumCells[int16](b, n, sum, loopSumSignedMasked[int16]) })
+			b.Run("op=SumChecked", func(b *testing.B) { byteSumCells[int16](b, n, checked, loopSumSignedMasked[int16]) })
+		}
+	})
+	b.Run("backend=generic", func(b *testing.B) {
+		useBackend(b, "generic")
+		byteSumCells[int16](b, 4096, sum, loopSumSignedMasked[int16])
+	})
+}

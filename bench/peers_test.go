@@ -30,7 +30,7 @@ func loopSumFloatMasked[F ~float32 | ~float64](x []F, bm []byte) F {
 	return s
 }
 
-func loopSumSigned[S ~int8 | ~int32 | ~int64](x []S) int64 {
+func loopSumSigned[S ~int8 | ~int16 | ~int32 | ~int64](x []S) int64 {
 	var s int64
 	for _, v := range x {
 		s += int64(v)
@@ -38,7 +38,7 @@ func loopSumSigned[S ~int8 | ~int32 | ~int64](x []S) int64 {
 	return s
 }
 
-func loopSumSignedMasked[S ~int8 | ~int32 | ~int64](x []S, bm []byte) int64 {
+func loopSumSignedMasked[S ~int8 | ~int16 | ~int32 | ~int64](x []S, bm []byte) int64 {
 	var s int64
 	for i, v := range x {
 		if bm[i>>3]&(1<<(i&7)) != 0 {
