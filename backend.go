@@ -180,6 +180,12 @@ func isByte[T Number]() bool {
 	return unsafe.Sizeof(zero) == 1
 }
 
+// isHalfword reports whether T is a 16-bit type, a constant of T's shape.
+func isHalfword[T Number]() bool {
+	var zero T
+	return unsafe.Sizeof(zero) == 2
+}
+
 // wordCut is the length below which a masked integer sum of T runs the
 // inline loop over one validity word on b (see backend.wideWordCut).
 func wordCut[T Number](b *backend) int {

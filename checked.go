@@ -36,6 +36,10 @@ func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
 				// sum is the wrapping one (H522 in bench/bytesums_test.go).
 				return CheckedSum[int64]{kernel.SumBytesWord[T, int64](x, w), false}
 			}
+			if isHalfword[T]() && len(x) >= 4 {
+				// Nor can fewer than 64 16-bit elements.
+				return CheckedSum[int64]{kernel.SumHalfwordsWord[T, int64](x, w), false}
+			}
 			// checkedWord, written out so that its loop inlines here.
 			s, o := kernel.JoinHalves[T](kernel.HalvesWord(x, w, num.KindOf[T]())).Int64()
 			return CheckedSum[int64]{s, o}
@@ -78,6 +82,10 @@ func SumCheckedUint[T constraints.Unsigned](x []T, m ...Mask) CheckedSum[uint64]
 				// Fewer than 64 bytes cannot leave uint64: their exact
 				// sum is the wrapping one (H522 in bench/bytesums_test.go).
 				return CheckedSum[uint64]{kernel.SumBytesWord[T, uint64](x, w), false}
+			}
+			if isHalfword[T]() && len(x) >= 4 {
+				// Nor can fewer than 64 16-bit elements.
+				return CheckedSum[uint64]{kernel.SumHalfwordsWord[T, uint64](x, w), false}
 			}
 			// checkedWord, written out so that its loop inlines here.
 			s, o := kernel.JoinHalves[T](kernel.HalvesWord(x, w, num.KindOf[T]())).Uint64()

@@ -107,6 +107,11 @@ func sumIntegers[T constraints.Integer, S int64 | uint64](x []T, m []Mask) S {
 				if isByte[T]() && len(x) >= 8 {
 					return kernel.SumBytesWord[T, S](x, w)
 				}
+				if isHalfword[T]() && len(x) >= 32 {
+					// From 32: 0.84-0.92x the word loop's time at 32
+					// and 63, 0.97-1.09x at 4 and 16 (H523).
+					return kernel.SumHalfwordsWord[T, S](x, w)
+				}
 				return kernel.SumIntsWord[T, S](x, w)
 			}
 		}

@@ -43,6 +43,10 @@ func genericSumInt[T constraints.Integer, S int64 | uint64](x []T, bits []byte, 
 			s += SumBytesWord[T, S](x[i:i+n], ValidWord(bits[i>>3:], off, n))
 			continue
 		}
+		if unsafe.Sizeof(zero) == 2 {
+			s += SumHalfwordsWord[T, S](x[i:i+n], ValidWord(bits[i>>3:], off, n))
+			continue
+		}
 		s += SumIntsWord[T, S](x[i:i+n], ValidWord(bits[i>>3:], off, n))
 	}
 	return s

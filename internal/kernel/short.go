@@ -218,6 +218,47 @@ func SumBytesWord[T num.Number, S int64 | uint64](x []T, w uint64) S {
 	return s
 }
 
+// SumHalfwordsWord is SumBytesWord for 16-bit T: four elements a step,
+// as one little-endian word. The step's four bits of w spread to the four
+// 16-bit lanes the same way (bit k kept in lane k, then 0x7FFF added to
+// each lane), the masked elements are added as unsigned values in two
+// 32-bit lanes (at most 16 steps of 2 x 65535), and a signed T's top bits
+// are flipped first, with 32768 taken off for each valid element of the
+// steps at the end (H523-H524 in bench/bytesums_test.go).
+func SumHalfwordsWord[T num.Number, S int64 | uint64](x []T, w uint64) S {
+	const (
+		laneOnes   = 0x0001000100010001
+		laneBitsAt = 0x0008000400020001
+		evenLanes  = 0x0000FFFF0000FFFF
+	)
+	var zero T
+	var flip uint64
+	if zero-1 < zero { // signed
+		flip = 0x8000 * laneOnes
+	}
+	h := num.Cast[uint16](x) // same size: Cast keeps the length
+	w0 := w
+	var pairs uint64
+	for len(h) >= 4 {
+		q := h[:4:4] // one load where the compiler merges the four
+		v := uint64(q[0]) | uint64(q[1])<<16 | uint64(q[2])<<32 | uint64(q[3])<<48
+		spread := (w & 0xF) * laneOnes & laneBitsAt
+		v = (v ^ flip) & ((spread + 0x7FFF*laneOnes) & (0x8000 * laneOnes) >> 15 * 0xFFFF)
+		pairs += v&evenLanes + v>>16&evenLanes
+		h, w = h[4:], w>>4
+	}
+	s := S(pairs&0xFFFFFFFF + pairs>>32)
+	if flip != 0 {
+		stepped := uint(len(x) - len(h)) // a multiple of 4, at most 64
+		s -= S(mbits.OnesCount64(w0&(1<<stepped-1))) << 15
+	}
+	for _, v := range x[len(x)-len(h):] {
+		s += S(v) & -S(w&1)
+		w >>= 1
+	}
+	return s
+}
+
 // SumInts is the wrapping sum of a dense input in four independent sums:
 // a one-sum loop this short runs at the speed of its loop overhead, and at
 // half that where the code layout splits it over two fetch lines (a

@@ -7,22 +7,32 @@ import (
 	"github.com/quiverlabs/quiver/internal/num"
 )
 
-// TestSumBytesWord holds SumBytesWord to the wrapping sum of the valid
-// elements taken one at a time, for every length from 0 to 64, int8 and
-// uint8, in both sum types: over random bytes and words, over the bytes
-// that stress its lanes and its flipped top bits (all 0xFF, all 0x80,
-// all 0x7F) with every element valid, and with one element valid at each
-// position (a byte mask that took a neighbour's bit shows there).
+// TestSumBytesWord holds SumBytesWord (8-bit) and SumHalfwordsWord
+// (16-bit) to the wrapping sum of the valid elements taken one at a time,
+// for every length from 0 to 64, signed and unsigned, in both sum types:
+// over random elements and words, over the elements that stress their
+// lanes and their flipped top bits (all ones, the top bit alone, all but
+// the top bit) with every element valid, and with one element valid at
+// each position (a lane mask that took a neighbour's bit shows there).
 func TestSumBytesWord(t *testing.T) {
-	t.Run("int8", func(t *testing.T) { sumBytesWordCases[int8](t) })
-	t.Run("uint8", func(t *testing.T) { sumBytesWordCases[uint8](t) })
+	t.Run("int8", func(t *testing.T) {
+		wordSumCases(t, SumBytesWord[int8, int64], SumBytesWord[int8, uint64], []int8{-1, -128, 127})
+	})
+	t.Run("uint8", func(t *testing.T) {
+		wordSumCases(t, SumBytesWord[uint8, int64], SumBytesWord[uint8, uint64], []uint8{0xFF, 0x80, 0x7F})
+	})
+	t.Run("int16", func(t *testing.T) {
+		wordSumCases(t, SumHalfwordsWord[int16, int64], SumHalfwordsWord[int16, uint64], []int16{-1, -32768, 32767})
+	})
+	t.Run("uint16", func(t *testing.T) {
+		wordSumCases(t, SumHalfwordsWord[uint16, int64], SumHalfwordsWord[uint16, uint64], []uint16{0xFFFF, 0x8000, 0x7FFF})
+	})
 }
 
-func sumBytesWordCases[T int8 | uint8](t *testing.T) {
+func wordSumCases[T int8 | uint8 | int16 | uint16](t *testing.T, sum func([]T, uint64) int64, sumU func([]T, uint64) uint64, fills []T) {
 	r := rand.New(rand.NewPCG(51, 7))
 	for n := 0; n <= 64; n++ {
 		x := make([]T, n)
-		b := num.Cast[uint8](x)
 		check := func(what string, w uint64) {
 			t.Helper()
 			var want int64
@@ -31,26 +41,26 @@ func sumBytesWordCases[T int8 | uint8](t *testing.T) {
 					want += int64(v)
 				}
 			}
-			if got := SumBytesWord[T, int64](x, w); got != want {
-				t.Fatalf("n=%d %s w=%#x: SumBytesWord %d, one at a time %d", n, what, w, got, want)
+			if got := sum(x, w); got != want {
+				t.Fatalf("n=%d %s w=%#x: %d, one at a time %d", n, what, w, got, want)
 			}
-			if got := SumBytesWord[T, uint64](x, w); got != uint64(want) {
-				t.Fatalf("n=%d %s w=%#x: SumBytesWord into uint64 %d, one at a time %d", n, what, w, got, uint64(want))
+			if got := sumU(x, w); got != uint64(want) {
+				t.Fatalf("n=%d %s w=%#x: into uint64 %d, one at a time %d", n, what, w, got, uint64(want))
 			}
 		}
 		all := ^uint64(0)
 		if n < 64 {
 			all = 1<<n - 1
 		}
-		for _, fill := range []byte{0xFF, 0x80, 0x7F} {
-			for i := range b {
-				b[i] = fill
+		for _, fill := range fills {
+			for i := range x {
+				x[i] = fill
 			}
 			check("filled", all)
 		}
 		for k := range 20 {
-			for i := range b {
-				b[i] = byte(r.Uint32())
+			for i := range x {
+				x[i] = T(r.Uint32())
 			}
 			w := r.Uint64() & all
 			if k == 0 {
