@@ -206,16 +206,7 @@ func SumBytesWord[T num.Number, S int64 | uint64](x []T, w uint64) S {
 		lanes += v&evenBytes + v>>8&evenBytes
 		b, w = b[8:], w>>8
 	}
-	s := S(lanes * 0x0001000100010001 >> 48)
-	if flip != 0 {
-		stepped := uint(len(x) - len(b)) // a multiple of 8, at most 64
-		s -= S(mbits.OnesCount64(w0&(1<<stepped-1))) << 7
-	}
-	for _, v := range x[len(x)-len(b):] {
-		s += S(v) & -S(w&1)
-		w >>= 1
-	}
-	return s
+	return wordRest(S(lanes*0x0001000100010001>>48), x, len(x)-len(b), w0, w, flip != 0)
 }
 
 // SumHalfwordsWord is SumBytesWord for 16-bit T: four elements a step,
@@ -247,12 +238,22 @@ func SumHalfwordsWord[T num.Number, S int64 | uint64](x []T, w uint64) S {
 		pairs += v&evenLanes + v>>16&evenLanes
 		h, w = h[4:], w>>4
 	}
-	s := S(pairs&0xFFFFFFFF + pairs>>32)
-	if flip != 0 {
-		stepped := uint(len(x) - len(h)) // a multiple of 4, at most 64
-		s -= S(mbits.OnesCount64(w0&(1<<stepped-1))) << 15
+	return wordRest(S(pairs&0xFFFFFFFF+pairs>>32), x, len(x)-len(h), w0, w, flip != 0)
+}
+
+// wordRest finishes SumBytesWord and SumHalfwordsWord: s is the sum of
+// the first stepped elements of x as unsigned values, those with their
+// top bit flipped when flipped is set, which takes off 2^(bits-1) for
+// each valid one among them (their bits lead w0); the elements after
+// them, fewer than a word holds, are added one at a time under the bits
+// that lead w.
+func wordRest[T num.Number, S int64 | uint64](s S, x []T, stepped int, w0, w uint64, flipped bool) S {
+	if flipped {
+		var zero T
+		top := S(1) << (8*unsafe.Sizeof(zero) - 1)
+		s -= S(mbits.OnesCount64(w0&(1<<uint(stepped)-1))) * top
 	}
-	for _, v := range x[len(x)-len(h):] {
+	for _, v := range x[stepped:] {
 		s += S(v) & -S(w&1)
 		w >>= 1
 	}
