@@ -174,18 +174,6 @@ func blockLanes[T constraints.Float](b *backend) int {
 	return b.lanes64
 }
 
-// isByte reports whether T is an 8-bit type, a constant of T's shape.
-func isByte[T Number]() bool {
-	var zero T
-	return unsafe.Sizeof(zero) == 1
-}
-
-// isHalfword reports whether T is a 16-bit type, a constant of T's shape.
-func isHalfword[T Number]() bool {
-	var zero T
-	return unsafe.Sizeof(zero) == 2
-}
-
 // wordCut is the length below which a masked integer sum of T runs the
 // inline loop over one validity word on b (see backend.wideWordCut).
 func wordCut[T Number](b *backend) int {

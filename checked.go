@@ -31,14 +31,10 @@ func SumChecked[T constraints.Signed](x []T, m ...Mask) CheckedSum[int64] {
 			return CheckedSum[int64]{s, o}
 		}
 		if w, ok := shortWord(len(x), m); ok {
-			if isByte[T]() && len(x) >= 8 {
-				// Fewer than 64 bytes cannot leave int64: their exact
-				// sum is the wrapping one (H522 in bench/bytesums_test.go).
-				return CheckedSum[int64]{kernel.SumBytesWord[T, int64](x, w), false}
-			}
-			if isHalfword[T]() && len(x) >= 4 {
-				// Nor can fewer than 64 16-bit elements.
-				return CheckedSum[int64]{kernel.SumHalfwordsWord[T, int64](x, w), false}
+			if len(x) >= kernel.PackedWordCut[T](true) {
+				// Fewer than 64 elements of 8 or 16 bits cannot leave
+				// int64: their exact sum is the wrapping one (H522-H523).
+				return CheckedSum[int64]{kernel.SumPackedWord[T, int64](x, w), false}
 			}
 			// checkedWord, written out so that its loop inlines here.
 			s, o := kernel.JoinHalves[T](kernel.HalvesWord(x, w, num.KindOf[T]())).Int64()
@@ -78,14 +74,10 @@ func SumCheckedUint[T constraints.Unsigned](x []T, m ...Mask) CheckedSum[uint64]
 			return CheckedSum[uint64]{s, o}
 		}
 		if w, ok := shortWord(len(x), m); ok {
-			if isByte[T]() && len(x) >= 8 {
-				// Fewer than 64 bytes cannot leave uint64: their exact
-				// sum is the wrapping one (H522 in bench/bytesums_test.go).
-				return CheckedSum[uint64]{kernel.SumBytesWord[T, uint64](x, w), false}
-			}
-			if isHalfword[T]() && len(x) >= 4 {
-				// Nor can fewer than 64 16-bit elements.
-				return CheckedSum[uint64]{kernel.SumHalfwordsWord[T, uint64](x, w), false}
+			if len(x) >= kernel.PackedWordCut[T](true) {
+				// Fewer than 64 elements of 8 or 16 bits cannot leave
+				// uint64: their exact sum is the wrapping one (H522-H523).
+				return CheckedSum[uint64]{kernel.SumPackedWord[T, uint64](x, w), false}
 			}
 			// checkedWord, written out so that its loop inlines here.
 			s, o := kernel.JoinHalves[T](kernel.HalvesWord(x, w, num.KindOf[T]())).Uint64()

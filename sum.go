@@ -104,13 +104,8 @@ func sumIntegers[T constraints.Integer, S int64 | uint64](x []T, m []Mask) S {
 		}
 		if len(x) < wordCut[T](active.Load()) {
 			if w, ok := shortWord(len(x), m); ok {
-				if isByte[T]() && len(x) >= 8 {
-					return kernel.SumBytesWord[T, S](x, w)
-				}
-				if isHalfword[T]() && len(x) >= 32 {
-					// From 32: 0.84-0.92x the word loop's time at 32
-					// and 63, 0.97-1.09x at 4 and 16 (H523).
-					return kernel.SumHalfwordsWord[T, S](x, w)
+				if len(x) >= kernel.PackedWordCut[T](false) {
+					return kernel.SumPackedWord[T, S](x, w)
 				}
 				return kernel.SumIntsWord[T, S](x, w)
 			}

@@ -104,7 +104,7 @@ func byteDenseCells[T number](b *testing.B, n int, q, loop func([]T) int64) {
 
 // The checked sums of 8-bit elements shorter than 64 cannot overflow
 // their 64-bit result, so a masked one is the wrapping sum of
-// kernel.SumBytesWord, where it ran the loop over one validity word that
+// kernel.SumPackedWord, where it ran the loop over one validity word that
 // splits each element at bit 32 (kernel.HalvesWord). Registered before
 // the A/B against the commit before it (BenchmarkByteChecked):
 //
@@ -127,7 +127,7 @@ func BenchmarkByteChecked(b *testing.B) {
 
 // 16-bit elements take the same words, four a step: the step's four
 // validity bits spread to 16-bit lanes, the masked elements added in two
-// 32-bit lanes (kernel.SumHalfwordsWord), for masked SumInt and
+// 32-bit lanes (kernel.SumPackedWord), for masked SumInt and
 // SumChecked of fewer than 64 elements and the generic backend's masked
 // sums. Registered before the A/B against the commit before it
 // (BenchmarkHalfwordSums, int16, 10% nulls):

@@ -39,12 +39,8 @@ func genericSumInt[T constraints.Integer, S int64 | uint64](x []T, bits []byte, 
 	bits, off = bits[off>>3:], off&7
 	for i := 0; i < len(x); i += 64 {
 		n := min(64, len(x)-i)
-		if unsafe.Sizeof(zero) == 1 {
-			s += SumBytesWord[T, S](x[i:i+n], ValidWord(bits[i>>3:], off, n))
-			continue
-		}
-		if unsafe.Sizeof(zero) == 2 {
-			s += SumHalfwordsWord[T, S](x[i:i+n], ValidWord(bits[i>>3:], off, n))
+		if unsafe.Sizeof(zero) <= 2 {
+			s += SumPackedWord[T, S](x[i:i+n], ValidWord(bits[i>>3:], off, n))
 			continue
 		}
 		s += SumIntsWord[T, S](x[i:i+n], ValidWord(bits[i>>3:], off, n))
@@ -53,16 +49,15 @@ func genericSumInt[T constraints.Integer, S int64 | uint64](x []T, bits []byte, 
 }
 
 // sumBytes is the wrapping sum of the 8-bit elements of x, eight a step as
-// one little-endian word, in the 16-bit lanes of SumBytesWord without its
-// mask: a round of at most 128 words (128 x 2 x 255 < 2^16 in a lane),
+// one little-endian word, in the 16-bit lanes of SumPackedWord without
+// its mask: a round of at most 128 words (128 x 2 x 255 < 2^16 in a lane),
 // whose lanes are then added in two 32-bit halves (their total reaches
-// 2^18, past the 16 bits that SumBytesWord's multiply keeps). A signed
-// T's top bits are flipped, as there, and 128 for each element of the
-// steps taken off at the end; the last elements are added one at a time.
-// Four words a step
-// under one bounds check, into two sums of lanes: 0.44-0.57x the time of
-// SumInts' four sums of one element an add, where one word a step took
-// 0.61-0.69x (H521 in bench/bytesums_test.go).
+// 2^18). A signed T's top bits are flipped, as there, and 128 for each
+// element of the steps taken off at the end; the last elements are added
+// one at a time. Four words a step under one bounds check, into two sums
+// of lanes: 0.44-0.57x the time of SumInts' four sums of one element an
+// add, where one word a step took 0.61-0.69x (H521 in
+// bench/bytesums_test.go).
 func sumBytes[T num.Number, S int64 | uint64](x []T) S {
 	var zero T
 	var flip uint64

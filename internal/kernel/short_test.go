@@ -7,25 +7,25 @@ import (
 	"github.com/quiverlabs/quiver/internal/num"
 )
 
-// TestSumBytesWord holds SumBytesWord (8-bit) and SumHalfwordsWord
-// (16-bit) to the wrapping sum of the valid elements taken one at a time,
+// TestSumPackedWord holds SumPackedWord, for 8- and 16-bit elements, to
+// the wrapping sum of the valid elements taken one at a time,
 // for every length from 0 to 64, signed and unsigned, in both sum types:
 // over random elements and words, over the elements that stress their
 // lanes and their flipped top bits (all ones, the top bit alone, all but
 // the top bit) with every element valid, and with one element valid at
 // each position (a lane mask that took a neighbour's bit shows there).
-func TestSumBytesWord(t *testing.T) {
+func TestSumPackedWord(t *testing.T) {
 	t.Run("int8", func(t *testing.T) {
-		wordSumCases(t, SumBytesWord[int8, int64], SumBytesWord[int8, uint64], []int8{-1, -128, 127})
+		wordSumCases(t, SumPackedWord[int8, int64], SumPackedWord[int8, uint64], []int8{-1, -128, 127})
 	})
 	t.Run("uint8", func(t *testing.T) {
-		wordSumCases(t, SumBytesWord[uint8, int64], SumBytesWord[uint8, uint64], []uint8{0xFF, 0x80, 0x7F})
+		wordSumCases(t, SumPackedWord[uint8, int64], SumPackedWord[uint8, uint64], []uint8{0xFF, 0x80, 0x7F})
 	})
 	t.Run("int16", func(t *testing.T) {
-		wordSumCases(t, SumHalfwordsWord[int16, int64], SumHalfwordsWord[int16, uint64], []int16{-1, -32768, 32767})
+		wordSumCases(t, SumPackedWord[int16, int64], SumPackedWord[int16, uint64], []int16{-1, -32768, 32767})
 	})
 	t.Run("uint16", func(t *testing.T) {
-		wordSumCases(t, SumHalfwordsWord[uint16, int64], SumHalfwordsWord[uint16, uint64], []uint16{0xFFFF, 0x8000, 0x7FFF})
+		wordSumCases(t, SumPackedWord[uint16, int64], SumPackedWord[uint16, uint64], []uint16{0xFFFF, 0x8000, 0x7FFF})
 	})
 }
 
